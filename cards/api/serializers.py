@@ -1,0 +1,150 @@
+"""Response shapes of the catalog API (API.md). Read-only: the catalog is edited in the admin."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from cards.models import Card, CardRuling, Game, GameOption, RuleSection
+
+
+class GameOptionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = GameOption
+        fields = ["key", "label", "description", "value", "choices"]
+
+
+class AttributeSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    kind = serializers.CharField()
+    choices = serializers.SerializerMethodField()
+    filter = serializers.BooleanField(source="filterable")
+
+    @extend_schema_field({"type": "array", "items": {"type": "object"}})
+    def get_choices(self, spec) -> list[dict]:
+        return [{"value": value, "label": label} for value, label in spec.choices]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    players = serializers.SerializerMethodField()
+    card_count = serializers.IntegerField(read_only=True)
+    copies = serializers.IntegerField(source="copies_total", read_only=True)
+    links = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = ["slug", "name", "summary", "players", "card_count", "copies", "jobs", "links"]
+
+    @extend_schema_field(
+        {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": ["integer", "null"]}}}
+    )
+    def get_players(self, game: Game) -> dict:
+        return {"min": game.min_players, "max": game.max_players}
+
+    @extend_schema_field({"type": "object", "additionalProperties": {"type": "string"}})
+    def get_links(self, game: Game) -> dict:
+        return {
+            "self": reverse("api-game", kwargs={"game": game.slug}),
+            "cards": reverse("api-cards", kwargs={"game": game.slug}),
+            "page": game.get_absolute_url(),
+            "catalog_page": reverse("pages:catalog", kwargs={"game": game.slug}),
+        }
+
+
+class RuleSectionSummarySerializer(serializers.ModelSerializer):
+    id = serializers.CharField(source="rule_id")
+    parent = serializers.CharField(source="parent_id_text", allow_blank=True)
+    url = serializers.CharField(source="get_absolute_url")
+
+    class Meta:
+        model = RuleSection
+        fields = ["id", "title", "parent", "url"]
+
+
+class RuleSectionSerializer(RuleSectionSummarySerializer):
+    class Meta(RuleSectionSummarySerializer.Meta):
+        fields = ["id", "title", "parent", "text", "url"]
+
+
+class GameDetailSerializer(GameSerializer):
+    rule_sections = RuleSectionSummarySerializer(many=True, source="rule_sections.all")
+    options = GameOptionSerializer(many=True, source="options.all")
+    attributes = AttributeSerializer(many=True, source="attribute_specs")
+
+    class Meta(GameSerializer.Meta):
+        fields = GameSerializer.Meta.fields + ["attributes", "options", "rule_sections"]
+
+
+class CardRulingSerializer(serializers.ModelSerializer):
+    rule = serializers.CharField(source="rule_id", allow_blank=True)
+
+    class Meta:
+        model = CardRuling
+        fields = ["date", "rule", "text"]
+
+
+class CardSerializer(serializers.ModelSerializer):
+    """A card with the game's attributes flattened in, as API.md fixes: `unknown` lists the
+    attributes nobody has transcribed yet; `field_provenance` says how each value is known."""
+
+    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    rulings = CardRulingSerializer(many=True, read_only=True)
+    url = serializers.CharField(source="get_absolute_url", read_only=True)
+    unknown = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Card
+        fields = [
+            "slug",
+            "name",
+            "game",
+            "copies",
+            "text",
+            "provenance",
+            "provenance_note",
+            "field_provenance",
+            "unknown",
+            "rulings",
+            "url",
+        ]
+
+    @extend_schema_field({"type": "array", "items": {"type": "string"}})
+    def get_unknown(self, card: Card) -> list[str]:
+        return [key for key, value in (card.field_provenance or {}).items() if value == "unknown"]
+
+    def to_representation(self, card: Card) -> dict:
+        data = super().to_representation(card)
+        attributes = {key: (card.attributes or {}).get(key) for key in self.context["attribute_keys"]}
+        # The game's attributes sit beside the common fields, after `copies`.
+        ordered = {}
+        for key, value in data.items():
+            ordered[key] = value
+            if key == "copies":
+                ordered.update(attributes)
+        return ordered
+
+
+class NamesSerializer(serializers.Serializer):
+    results = serializers.ListField(child=serializers.CharField())
+
+
+@extend_schema_field(OpenApiTypes.OBJECT)
+class AnyJsonField(serializers.JSONField):
+    pass
+
+
+class ErrorEntrySerializer(serializers.Serializer):
+    path = serializers.CharField()
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    suggestions = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class ErrorSerializer(serializers.Serializer):
+    status = serializers.IntegerField()
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    errors = ErrorEntrySerializer(many=True)

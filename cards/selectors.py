@@ -1,0 +1,248 @@
+"""Reads from the catalog, shared by the API and the pages. Nothing here writes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from django.db.models import Case, Count, F, IntegerField, Prefetch, Q, QuerySet, Sum, Value, When
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
+
+from .attributes import AttributeSpec
+from .models import Card, CardAttributeValue, CardRuling, Game, RuleSection
+from .naming import NamedCard, NameMatch, match_exact, match_fuzzy, normalise, suggest
+
+# Query parameters of the card list that are not attribute filters.
+LIST_PARAMETERS = ("q", "ordering", "page", "page_size", "provenance", "format")
+PROVENANCES = ("verified", "provisional", "incomplete")
+
+
+class GameNotFound(LookupError):
+    def __init__(self, slug: str, suggestions: list[str]):
+        super().__init__(slug)
+        self.slug = slug
+        self.suggestions = suggestions
+
+
+class CardNotFound(LookupError):
+    def __init__(self, game: Game, query: str, suggestions: list[str]):
+        super().__init__(query)
+        self.game = game
+        self.query = query
+        self.suggestions = suggestions
+
+
+class RuleNotFound(LookupError):
+    def __init__(self, game: Game, rule_id: str, suggestions: list[str]):
+        super().__init__(rule_id)
+        self.game = game
+        self.rule_id = rule_id
+        self.suggestions = suggestions
+
+
+def game_list() -> QuerySet[Game]:
+    return Game.objects.annotate(card_count=Count("cards"), copies_total=Sum("cards__copies"))
+
+
+def game_get(*, slug: str) -> Game:
+    game = Game.objects.filter(slug=slug).first()
+    if game is None:
+        slugs = list(Game.objects.values_list("slug", flat=True))
+        close = [s for s in slugs if normalise(slug) and normalise(slug)[:4] in normalise(s)]
+        raise GameNotFound(slug, close or slugs)
+    return game
+
+
+def rule_sections(*, game: Game) -> list[RuleSection]:
+    return list(game.rule_sections.all())
+
+
+def rule_get(*, game: Game, rule_id: str) -> RuleSection:
+    section = game.rule_sections.filter(rule_id__iexact=rule_id).first()
+    if section is None:
+        ids = list(game.rule_sections.values_list("rule_id", flat=True))
+        prefix = rule_id.upper().split(".")[0]
+        raise RuleNotFound(game, rule_id, [i for i in ids if i.startswith(prefix)][:10] or ids[:10])
+    return section
+
+
+@dataclass
+class FilterError:
+    parameter: str
+    code: str
+    detail: str
+    suggestions: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CardQuery:
+    """A validated card-list request: search text, attribute filters and ordering."""
+
+    q: str = ""
+    filters: dict[str, list[str]] = field(default_factory=dict)
+    provenance: str = ""
+    ordering: str = "name"
+    errors: list[FilterError] = field(default_factory=list)
+
+
+def ordering_options(specs: list[AttributeSpec]) -> list[str]:
+    keys = ["name", "copies", "provenance"] + [
+        spec.key for spec in specs if spec.kind in ("integer", "text", "choice")
+    ]
+    return [prefix + key for key in keys for prefix in ("", "-")]
+
+
+def parse_card_query(*, specs: list[AttributeSpec], params: Mapping) -> CardQuery:
+    """Check every query parameter against the game's attributes; a bad one is an error, not
+    silently ignored, so a typo never shows an unfiltered list as if it were filtered."""
+    query = CardQuery(q=(params.get("q") or "").strip())
+    by_key = {spec.key: spec for spec in specs if spec.filterable}
+    getlist = params.getlist if hasattr(params, "getlist") else lambda k: [params[k]]
+    for name in params:
+        if name in LIST_PARAMETERS:
+            continue
+        spec = by_key.get(name)
+        if spec is None:
+            known = list(by_key) + list(LIST_PARAMETERS[:-1])
+            query.errors.append(
+                FilterError(name, "unknown_parameter", f"'{name}' is not a filter of this game.",
+                            suggest_words(name, known))
+            )
+            continue
+        values = [v.strip() for v in getlist(name) if v.strip()]
+        for value in values:
+            problem = _filter_value_error(spec, value)
+            if problem:
+                query.errors.append(problem)
+        if values:
+            query.filters[name] = values
+    provenance = (params.get("provenance") or "").strip()
+    if provenance and provenance not in PROVENANCES:
+        query.errors.append(
+            FilterError("provenance", "invalid_filter",
+                        f"Provenance must be one of {', '.join(PROVENANCES)}; got '{provenance}'.",
+                        list(PROVENANCES))
+        )
+    else:
+        query.provenance = provenance
+    ordering = (params.get("ordering") or "name").strip()
+    options = ordering_options(specs)
+    if ordering not in options:
+        query.errors.append(
+            FilterError("ordering", "invalid_ordering",
+                        f"Cannot order by '{ordering}'; use one of {', '.join(options)}.",
+                        suggest_words(ordering, options))
+        )
+    else:
+        query.ordering = ordering
+    return query
+
+
+def suggest_words(word: str, options: list[str]) -> list[str]:
+    return suggest(word, [NamedCard(name=o, slug=o) for o in options], limit=3)
+
+
+def _filter_value_error(spec: AttributeSpec, value: str) -> FilterError | None:
+    if spec.kind == "integer":
+        try:
+            int(value)
+        except ValueError:
+            return FilterError(spec.key, "invalid_filter",
+                               f"{spec.label} must be a whole number; got '{value}'.")
+        return None
+    if spec.kind in ("choice", "multi_choice") and value not in spec.choice_values:
+        options = list(spec.choice_values)
+        return FilterError(
+            spec.key, "invalid_filter",
+            f"'{value}' is not a {spec.label.lower()} of this game; use one of {', '.join(options)}.",
+            suggest_words(value, options) or options[:10],
+        )
+    return None
+
+
+def card_list(*, game: Game, query: CardQuery, specs: list[AttributeSpec]) -> QuerySet[Card]:
+    cards = Card.objects.filter(game=game)
+    if query.q:
+        cards = cards.filter(Q(name__icontains=query.q) | Q(text__icontains=query.q))
+    for key, values in query.filters.items():
+        # Values of one attribute widen the list (OR); different attributes narrow it (AND).
+        cards = cards.filter(
+            pk__in=CardAttributeValue.objects.filter(key=key, value__in=values).values("card_id")
+        )
+    if query.provenance:
+        cards = cards.filter(provenance=query.provenance)
+    return _ordered(cards, query.ordering, specs).select_related("game").prefetch_related(
+        Prefetch("rulings", queryset=CardRuling.objects.order_by("date", "pk"))
+    )
+
+
+def _ordered(cards: QuerySet[Card], ordering: str, specs: list[AttributeSpec]) -> QuerySet[Card]:
+    descending = ordering.startswith("-")
+    key = ordering.lstrip("-")
+    if key in ("name", "copies", "provenance"):
+        return cards.order_by(ordering, "name") if key != "name" else cards.order_by(ordering)
+    spec = next(s for s in specs if s.key == key)
+    value = KeyTextTransform(key, "attributes")
+    if spec.kind == "integer":
+        value = Cast(value, IntegerField())
+    # A JSON null (an unknown value) reads as the text 'null' on SQLite: make it SQL NULL so
+    # unknown values sort last on every database.
+    unknown = Q(**{f"attributes__{key}": None}) | Q(**{f"attributes__{key}__isnull": True})
+    cards = cards.annotate(sort_value=Case(When(unknown, then=Value(None)), default=value))
+    expression = F("sort_value").desc(nulls_last=True) if descending else F("sort_value").asc(
+        nulls_last=True
+    )
+    return cards.order_by(expression, "name")
+
+
+def card_get(*, game: Game, slug: str) -> Card:
+    card = (
+        Card.objects.filter(game=game, slug=slug)
+        .select_related("game")
+        .prefetch_related(Prefetch("rulings", queryset=CardRuling.objects.order_by("date", "pk")))
+        .first()
+    )
+    if card is None:
+        raise CardNotFound(game, slug, suggest(slug, _named_cards(game)))
+    return card
+
+
+def _named_cards(game: Game) -> list[NamedCard]:
+    return [NamedCard(name=n, slug=s) for n, s in game.cards.values_list("name", "slug")]
+
+
+def card_named(*, game: Game, exact: str | None = None, fuzzy: str | None = None) -> Card:
+    """One card by name: exact (any case, or the slug) or fuzzy. Raises CardNotFound with
+    suggestions when nothing or several cards match."""
+    candidates = _named_cards(game)
+    match: NameMatch = match_exact(exact, candidates) if exact is not None else match_fuzzy(
+        fuzzy or "", candidates
+    )
+    if match.card is None:
+        raise CardNotFound(game, exact if exact is not None else fuzzy or "", match.suggestions)
+    return card_get(game=game, slug=match.card.slug)
+
+
+def card_autocomplete(*, game: Game, q: str, limit: int = 20) -> list[str]:
+    """Names that start with (first) or contain what was typed; never raises."""
+    text = (q or "").strip()[:100]
+    if not text:
+        return list(game.cards.order_by("name").values_list("name", flat=True)[:limit])
+    starts = list(
+        game.cards.filter(name__istartswith=text).order_by("name").values_list("name", flat=True)[
+            :limit
+        ]
+    )
+    if len(starts) < limit:
+        contains = (
+            game.cards.filter(name__icontains=text)
+            .exclude(name__istartswith=text)
+            .order_by("name")
+            .values_list("name", flat=True)[: limit - len(starts)]
+        )
+        starts.extend(contains)
+    if not starts:
+        key = normalise(text)
+        starts = [c.name for c in _named_cards(game) if key and key in normalise(c.name)][:limit]
+    return starts

@@ -1,0 +1,128 @@
+"""Writes to the catalog. Views, the admin, imports and commands call these; nothing else writes."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.db import transaction
+
+from .models import AttributeDefinition, Card, CardRuling, Game, GameOption, RuleSection
+
+
+@dataclass
+class LoadReport:
+    games: list[str] = field(default_factory=list)
+    added: dict[str, int] = field(default_factory=dict)
+
+    def count(self, what: str, n: int = 1) -> None:
+        self.added[what] = self.added.get(what, 0) + n
+
+    def summary(self) -> str:
+        if not self.added:
+            return f"Catalog up to date ({len(self.games)} games); nothing added."
+        parts = ", ".join(f"{n} {what}" for what, n in sorted(self.added.items()))
+        return f"Catalog loaded ({len(self.games)} games): added {parts}."
+
+
+@transaction.atomic
+def catalog_load_game(*, data: dict, report: LoadReport) -> Game:
+    """Add whatever of one game's catalog is missing. Existing rows are never changed, so an
+    admin's corrections survive every re-run of `make run`."""
+    game_data = data["game"]
+    game, created = Game.objects.get_or_create(
+        slug=game_data["slug"],
+        defaults={
+            "name": game_data["name"],
+            "summary": game_data.get("summary", ""),
+            "min_players": game_data["min_players"],
+            "max_players": game_data.get("max_players"),
+            "jobs": game_data.get("jobs", []),
+            "position": game_data.get("position", 0),
+        },
+    )
+    report.games.append(game.slug)
+    if created:
+        report.count("games")
+
+    existing_keys = set(game.attribute_definitions.values_list("key", flat=True))
+    new_definitions = [
+        AttributeDefinition(
+            game=game,
+            key=item["key"],
+            label=item["label"],
+            kind=item["kind"],
+            required=item.get("required", False),
+            min_value=item.get("min"),
+            max_value=item.get("max"),
+            choices=item.get("choices") or [],
+            filterable=item.get("filter", True),
+            position=position,
+        )
+        for position, item in enumerate(data.get("attributes", []))
+        if item["key"] not in existing_keys
+    ]
+    AttributeDefinition.objects.bulk_create(new_definitions)
+    report.count("attribute definitions", len(new_definitions)) if new_definitions else None
+
+    existing_options = set(game.options.values_list("key", flat=True))
+    for item in data.get("options", []):
+        if item["key"] not in existing_options:
+            GameOption.objects.create(
+                game=game,
+                key=item["key"],
+                label=item["label"],
+                description=item.get("description", ""),
+                value=item["value"],
+                choices=item.get("choices"),
+            )
+            report.count("options")
+
+    existing_rules = set(game.rule_sections.values_list("rule_id", flat=True))
+    for position, item in enumerate(data.get("rule_sections", [])):
+        if item["id"] not in existing_rules:
+            RuleSection.objects.create(
+                game=game,
+                rule_id=item["id"],
+                title=item["title"],
+                parent_id_text=item.get("parent") or "",
+                text=item["text"],
+                position=position,
+            )
+            report.count("rule sections")
+
+    existing_cards = set(game.cards.values_list("slug", flat=True))
+    for item in data.get("cards", []):
+        if item["slug"] in existing_cards:
+            continue
+        card = Card(
+            game=game,
+            name=item["name"],
+            slug=item["slug"],
+            copies=item["copies"],
+            attributes=item.get("attributes", {}),
+            field_provenance=item.get("field_provenance", {}),
+            provenance_note=item.get("provenance_note", ""),
+        )
+        card.full_clean()
+        card.save()
+        for ruling in item.get("rulings", []):
+            CardRuling.objects.create(
+                card=card,
+                date=datetime.date.fromisoformat(ruling["date"]),
+                rule_id=ruling.get("rule", ""),
+                text=ruling["text"],
+            )
+        report.count("cards")
+    return game
+
+
+def catalog_load(*, directory: Path) -> LoadReport:
+    report = LoadReport()
+    for position, path in enumerate(sorted(Path(directory).glob("*.json"))):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["game"].setdefault("position", position)
+        catalog_load_game(data=data, report=report)
+    return report

@@ -1,0 +1,15 @@
+"""The test suite: fast hashing, whitenoise reading files straight from the source folders."""
+
+from .base import *  # noqa: F401,F403
+
+DEBUG = False
+SECRET_KEY = "test-only-key"  # noqa: S105
+ALLOWED_HOSTS = ["127.0.0.1", "localhost", "testserver"]
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Live-server browser tests serve static files without a collectstatic step.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
