@@ -18,6 +18,12 @@ LIST_PARAMETERS = ("q", "ordering", "page", "page_size", "provenance", "format")
 PROVENANCES = ("verified", "provisional", "incomplete")
 
 
+def clean_text(value: str | None) -> str:
+    """What a person typed, without NUL characters (PostgreSQL rejects them in a query) and
+    bounded in length."""
+    return (value or "").replace("\x00", "").strip()[:200]
+
+
 class GameNotFound(LookupError):
     def __init__(self, slug: str, suggestions: list[str]):
         super().__init__(slug)
@@ -59,7 +65,7 @@ def rule_sections(*, game: Game) -> list[RuleSection]:
 
 
 def rule_get(*, game: Game, rule_id: str) -> RuleSection:
-    section = game.rule_sections.filter(rule_id__iexact=rule_id).first()
+    section = game.rule_sections.filter(rule_id__iexact=clean_text(rule_id)).first()
     if section is None:
         ids = list(game.rule_sections.values_list("rule_id", flat=True))
         prefix = rule_id.upper().split(".")[0]
@@ -96,7 +102,7 @@ def ordering_options(specs: list[AttributeSpec]) -> list[str]:
 def parse_card_query(*, specs: list[AttributeSpec], params: Mapping) -> CardQuery:
     """Check every query parameter against the game's attributes; a bad one is an error, not
     silently ignored, so a typo never shows an unfiltered list as if it were filtered."""
-    query = CardQuery(q=(params.get("q") or "").strip())
+    query = CardQuery(q=clean_text(params.get("q")))
     by_key = {spec.key: spec for spec in specs if spec.filterable}
     getlist = params.getlist if hasattr(params, "getlist") else lambda k: [params[k]]
     for name in params:
@@ -226,7 +232,7 @@ def card_named(*, game: Game, exact: str | None = None, fuzzy: str | None = None
 
 def card_autocomplete(*, game: Game, q: str, limit: int = 20) -> list[str]:
     """Names that start with (first) or contain what was typed; never raises."""
-    text = (q or "").strip()[:100]
+    text = clean_text(q)[:100]
     if not text:
         return list(game.cards.order_by("name").values_list("name", flat=True)[:limit])
     starts = list(

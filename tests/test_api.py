@@ -245,3 +245,19 @@ def test_card_list_of_100_cards_takes_a_fixed_number_of_queries(api, django_asse
         response = api.get("/api/games/big-game/cards/?page_size=100&colour=red")
     assert response.status_code == 200
     assert len(response.json()["results"]) == 100
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/games/academy-credits/cards/?q=a%00b",
+        "/api/games/academy-credits/cards/autocomplete/?q=%00",
+        "/api/games/academy-credits/rules/AC%00-1/",
+        "/api/games/academy-credits/cards/named/?fuzzy=je%00tt",
+        "/api/games/academy-credits/cards/?value=%00",
+        "/api/games/academy-credits/cards/?effect=%00",
+    ],
+)
+def test_nul_characters_never_cause_a_server_error(api, catalog, url):
+    # PostgreSQL refuses NUL in query text; the API must answer, not fail.
+    assert api.get(url).status_code < 500
