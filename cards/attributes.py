@@ -115,7 +115,8 @@ def validate_field_provenance(
             errors[key] = f"Provenance is given for '{key}', which is not a field of this game."
         elif provenance not in PROVENANCE_VALUES:
             errors[key] = f"Provenance of {key} must be one of {', '.join(PROVENANCE_VALUES)}; got {provenance!r}."
-        elif provenance == "unknown" and attributes.get(key) is not None:
+        elif provenance == "unknown" and (key == "copies" or attributes.get(key) is not None):
+            # Copies always hold a number, so they can be inferred but never unknown.
             errors[key] = f"{key} is marked unknown but holds a value; clear it or mark it verified."
     return errors
 

@@ -200,7 +200,12 @@ class Card(models.Model):
         specs = self.game.attribute_specs()
         errors = attrs.validate_attributes(specs, self.attributes)
         if isinstance(self.attributes, dict):
-            errors.update(attrs.validate_field_provenance(specs, self.attributes, self.field_provenance))
+            provenance_errors = attrs.validate_field_provenance(
+                specs, self.attributes, self.field_provenance
+            )
+            for key, message in provenance_errors.items():
+                # Keep both messages when a value and its provenance are both wrong.
+                errors[key] = f"{errors[key]} {message}" if key in errors else message
         if errors:
             raise ValidationError(
                 {"attributes": [f"{key}: {message}" for key, message in errors.items()]}

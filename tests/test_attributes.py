@@ -116,3 +116,8 @@ def test_factions_text_names_the_enemy_discard_consequence():
 
 def test_a_game_without_a_renderer_has_no_text():
     assert render_card_text("star-trek-missions", [], {"number": "G01"}) == ""
+
+
+def test_copies_can_be_inferred_but_never_unknown():
+    errors = validate_field_provenance(SPECS, {"value": 1}, {"copies": "unknown"})
+    assert "holds a value" in errors["copies"]

@@ -1,0 +1,90 @@
+"""Playwright (sync API) driving Debian's Chromium against pytest-django's live server.
+
+Playwright never downloads a browser here: it launches /usr/bin/chromium. Every test runs at a
+phone size and a desktop size, records every request the page makes, and fails if one leaves the
+live server.
+"""
+
+import os
+from urllib.parse import urlsplit
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the tests still touch the database
+# (fixtures) from it, which Django otherwise refuses.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+VIEWPORTS = {
+    "phone": {
+        "viewport": {"width": 375, "height": 740},
+        "is_mobile": True,
+        "has_touch": True,
+        "device_scale_factor": 2,
+    },
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Chromium is missing: run `make chromium` (Debian's package).")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def viewport(request):
+    return request.param
+
+
+@pytest.fixture
+def site(live_server, catalog):
+    """The live server's address, with the shipped catalog in its (flushed) database."""
+    return live_server.url
+
+
+@pytest.fixture
+def page(browser, site, viewport):
+    context = browser.new_context(**VIEWPORTS[viewport], locale="en-GB")
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.requests = []
+    page.on("request", lambda request: page.requests.append(request.url))
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    host = urlsplit(site).netloc
+    outside = [url for url in page.requests if urlsplit(url).netloc != host]
+    assert not outside, f"requests left the live server: {outside}"
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.fixture
+def assert_fits(viewport):
+    """On a phone, the page must not scroll sideways."""
+
+    def check(page):
+        if viewport != "phone":
+            return
+        widths = page.evaluate(
+            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
+        assert widths[0] <= widths[1], f"horizontal scroll on {page.url}: {widths}"
+
+    return check
