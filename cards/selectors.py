@@ -48,7 +48,11 @@ class RuleNotFound(LookupError):
 
 
 def game_list() -> QuerySet[Game]:
-    return Game.objects.annotate(card_count=Count("cards"), copies_total=Sum("cards__copies"))
+    # Explicit order: Django leaves Meta.ordering out of aggregate queries, and PostgreSQL then
+    # returns groups in any order.
+    return Game.objects.annotate(
+        card_count=Count("cards"), copies_total=Sum("cards__copies")
+    ).order_by("position", "name")
 
 
 def game_get(*, slug: str) -> Game:

@@ -26,6 +26,8 @@ def test_game_list(api, catalog):
     assert (ac["card_count"], ac["copies"]) == (11, 22)
     assert ac["links"]["cards"] == "/api/games/academy-credits/cards/"
     assert by_slug["star-trek-missions"]["card_count"] == 74
+    assert [g["slug"] for g in body] == [
+        "academy-credits", "factions", "star-realms-academy", "star-trek-missions"]
 
 
 def test_game_detail_has_rule_sections_options_and_attributes(api, catalog):
