@@ -1,0 +1,1 @@
+"""Rulings engines: one plain-Python module per game (no Django import)."""

@@ -1,0 +1,1 @@
+"""One module per game; each registers its ruling service in adjudicator.registry."""

@@ -1,0 +1,1 @@
+"""Scoring engines: one plain-Python module per game (no Django import)."""

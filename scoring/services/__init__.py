@@ -1,0 +1,1 @@
+"""One module per game; each registers its score service in scoring.registry."""
