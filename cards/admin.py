@@ -36,6 +36,7 @@ from .models import (
     GameOption,
     RuleSection,
 )
+from .rule_languages import rule_language
 
 SUMMARY_ATTRIBUTES = 3
 CONTENT_TYPES = {"json": "application/json; charset=utf-8", "csv": "text/csv; charset=utf-8"}
@@ -261,6 +262,20 @@ class CardAdmin(SimpleHistoryAdmin):
             )
         else:
             main["fields"].append(GAME_MARKER)
+        if rule_language(game.slug) is not None:
+            fieldsets.append(
+                (
+                    "Rule",
+                    {
+                        "fields": ["rule"],
+                        "description": (
+                            "The card's rule as JSON, in the rule language of its game (see "
+                            "scoring/engines/star_trek_missions/language.py). The card text is "
+                            "written from it; each problem is reported with its path."
+                        ),
+                    },
+                )
+            )
         fieldsets.append(("Provenance", {"fields": ["provenance_note", "provenance", "text"]}))
         if obj is not None:
             fieldsets.append(

@@ -109,7 +109,7 @@ def validate_field_provenance(
     if not isinstance(field_provenance, dict):
         return {"field_provenance": "Field provenance must be an object of field to provenance."}
     errors: dict[str, str] = {}
-    fields = {spec.key for spec in specs} | {"copies"}
+    fields = {spec.key for spec in specs} | {"copies", "rule"}
     for key, provenance in field_provenance.items():
         if key not in fields:
             errors[key] = f"Provenance is given for '{key}', which is not a field of this game."

@@ -179,7 +179,7 @@ class CardAdminForm(forms.ModelForm):
 
     class Meta:
         model = Card
-        fields = ["game", "name", "slug", "copies", "provenance_note"]
+        fields = ["game", "name", "slug", "copies", "provenance_note", "rule"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -280,6 +280,9 @@ class CardAdminForm(forms.ModelForm):
                 )
             self._store(provenance, spec.key, result)
 
+        if "rule" in cleaned and cleaned["rule"] != instance.rule:
+            # A rule an admin writes is transcribed from the card: verified, unless cleared.
+            self._store(provenance, "rule", "verified" if cleaned["rule"] is not None else "")
         instance.attributes = attributes
         instance.field_provenance = provenance
         return cleaned

@@ -14,6 +14,7 @@ from simple_history.models import HistoricalRecords
 
 from . import attributes as attrs
 from .rendering import render_card_text
+from .rule_languages import rule_language
 
 slug_validator = RegexValidator(
     r"^[a-z0-9]+(?:-[a-z0-9]+)*$", "Use lower-case letters, digits and single hyphens."
@@ -167,6 +168,14 @@ class Card(models.Model):
         help_text="Per field (copies and each attribute): verified, provisional or unknown.",
     )
     provenance_note = models.TextField(blank=True)
+    rule = models.JSONField(
+        null=True,
+        blank=True,
+        help_text=(
+            "The card's structured rule (scoring bonuses, blanking, effects), validated by its "
+            "game's rules module. Empty when the game's rules are not encoded as data."
+        ),
+    )
     # Derived on save: never edited by hand.
     provenance = models.CharField(max_length=12, choices=PROVENANCE_CHOICES, editable=False)
     text = models.TextField(blank=True, editable=False)
@@ -206,15 +215,41 @@ class Card(models.Model):
             for key, message in provenance_errors.items():
                 # Keep both messages when a value and its provenance are both wrong.
                 errors[key] = f"{errors[key]} {message}" if key in errors else message
+        problems: dict[str, list[str]] = {}
         if errors:
-            raise ValidationError(
-                {"attributes": [f"{key}: {message}" for key, message in errors.items()]}
-            )
+            problems["attributes"] = [f"{key}: {message}" for key, message in errors.items()]
+        rule_problems = self.rule_problems()
+        if rule_problems:
+            problems["rule"] = rule_problems
+        if problems:
+            raise ValidationError(problems)
+
+    def rule_problems(self) -> list[str]:
+        """What is wrong with the card's rule, by path, for its game's rule language."""
+        language = rule_language(self.game.slug)
+        if self.rule is None:
+            return []
+        if language is None:
+            return [f"{self.game.name} cards carry no structured rule; leave it empty."]
+        specs = self.game.attribute_specs()
+        vocabulary = {spec.key: spec.choice_values for spec in specs if spec.choices}
+        names = self.game.cards.values_list("name", flat=True)
+        problems = language.validate_rule(
+            self.rule, vocabulary=vocabulary, card_names=set(names) | {self.name}
+        )
+        return [f"{path}: {message}" for path, message in problems]
 
     def refresh_derived(self, specs: list[attrs.AttributeSpec] | None = None) -> None:
         specs = specs if specs is not None else self.game.attribute_specs()
         self.provenance = attrs.card_provenance(self.field_provenance or {})
-        self.text = render_card_text(self.game.slug, specs, self.attributes or {})
+        self.text = render_card_text(
+            self.game.slug,
+            specs,
+            self.attributes or {},
+            name=self.name,
+            rule=self.rule,
+            language=rule_language(self.game.slug),
+        )
 
 
 

@@ -119,10 +119,23 @@ RENDERERS: dict[str, Callable[[list[AttributeSpec], dict], str]] = {
     "academy-credits": _academy_credits,
     "star-realms-academy": _star_realms_academy,
     "factions": _factions,
-    # star-trek-missions: its cards' text is rendered from their scoring rules (a later issue).
+    # star-trek-missions: its cards' text is written from their scoring rules (rule_languages).
 }
 
 
-def render_card_text(game_slug: str, specs: list[AttributeSpec], attributes: dict) -> str:
+def render_card_text(
+    game_slug: str,
+    specs: list[AttributeSpec],
+    attributes: dict,
+    *,
+    name: str = "",
+    rule: dict | None = None,
+    language=None,
+) -> str:
+    """The card's text: from its structured rule where its game has a rule language, else from
+    its attributes."""
+    if language is not None:
+        labels = {spec.key: dict(spec.choices) for spec in specs}
+        return language.render_rule(rule, name=name, attributes=attributes, labels=labels)
     renderer = RENDERERS.get(game_slug)
     return renderer(specs, attributes) if renderer else ""

@@ -93,17 +93,19 @@ def catalog_load_game(*, data: dict, report: LoadReport) -> Game:
             )
             report.count("rule sections")
 
-    existing_cards = set(game.cards.values_list("slug", flat=True))
+    existing_cards = {card.slug: card for card in game.cards.all()}
+    created: list[tuple[Card, dict]] = []
     for item in data.get("cards", []):
         if item["slug"] in existing_cards:
             continue
+        provenance = {k: v for k, v in item.get("field_provenance", {}).items() if k != "rule"}
         card = Card(
             game=game,
             name=item["name"],
             slug=item["slug"],
             copies=item["copies"],
             attributes=item.get("attributes", {}),
-            field_provenance=item.get("field_provenance", {}),
+            field_provenance=provenance,
             provenance_note=item.get("provenance_note", ""),
         )
         card.full_clean()
@@ -116,7 +118,28 @@ def catalog_load_game(*, data: dict, report: LoadReport) -> Game:
                 text=ruling["text"],
             )
         report.count("cards")
+        created.append((card, item))
+    # Rules name other cards of the game, so they are added once every card exists.
+    for card, item in created:
+        _add_missing_rule(card, item, report=None)
+    for item in data.get("cards", []):
+        if item["slug"] in existing_cards:
+            _add_missing_rule(existing_cards[item["slug"]], item, report=report)
     return game
+
+
+def _add_missing_rule(card: Card, item: dict, *, report: LoadReport | None) -> None:
+    """A card loaded before its game's rules were encoded gets its rule; a rule an admin has set
+    (or an edit of any kind to it) is never replaced."""
+    if card.rule is not None or item.get("rule") is None:
+        return
+    card.rule = item["rule"]
+    if "rule" in item.get("field_provenance", {}):
+        card.field_provenance = {**card.field_provenance, "rule": item["field_provenance"]["rule"]}
+    card.full_clean()
+    card.save()
+    if report is not None:
+        report.count("card rules")
 
 
 def catalog_load(*, directory: Path) -> LoadReport:

@@ -99,8 +99,10 @@ def test_star_trek_missions_has_all_74_cards_from_the_data_file(catalog):
             assert card.name == entry["name"]
             for key in ("type", "specialty", "lifeform", "affiliation"):
                 assert card.attributes[key] == entry[key], (entry["number"], key)
-    # No scoring rules yet, so no card text (API.md: text is rendered from structured data).
-    assert all(c.text == "" for c in cards.values())
+    # Every card carries its scoring rule, and its text is written from it (API.md).
+    assert all(c.rule is not None and c.text for c in cards.values())
+    assert cards["G27"].text == "4 for each Weapon and other Combat."
+    assert cards["G25"].field_provenance["rule"] == "provisional"  # no scoring text in the data
 
 
 def test_rule_sections_cover_each_games_ids(catalog):
@@ -142,3 +144,47 @@ def test_attribute_index_follows_edits(catalog):
     ram.save()
     values = set(CardAttributeValue.objects.filter(card=ram).values_list("key", "value"))
     assert ("faction", "star-empire") in values and ("faction", "blob") not in values
+
+
+def test_reload_adds_a_missing_rule_but_keeps_an_edited_one(catalog):
+    worf = Card.objects.get(game__slug="star-trek-missions", slug="lieutenant-worf")
+    kurn = Card.objects.get(game__slug="star-trek-missions", slug="commander-kurn")
+    worf.rule = None  # loaded before rules were encoded
+    worf.field_provenance = {k: v for k, v in worf.field_provenance.items() if k != "rule"}
+    worf.save()
+    kurn.rule = {"bonuses": [{"kind": "with", "points": 12, "requires": [
+        {"match": {"name": "Lieutenant Worf"}}]}]}
+    kurn.save()
+
+    report = catalog_load(directory=settings.CATALOG_DIR)
+
+    worf.refresh_from_db()
+    kurn.refresh_from_db()
+    assert report.added == {"card rules": 1}
+    assert worf.rule["bonuses"][0]["points"] == 4 and worf.field_provenance["rule"] == "verified"
+    assert kurn.rule["bonuses"][0]["points"] == 12 and kurn.text == "12 with Lieutenant Worf."
+
+
+def test_a_bad_rule_is_reported_by_path(catalog):
+    from django.core.exceptions import ValidationError
+
+    card = Card.objects.get(game__slug="star-trek-missions", slug="commander-kurn")
+    card.rule = {"bonuses": [{"kind": "with", "points": -1, "requires": [
+        {"match": {"name": "Lieutenant Worff"}}]}, {"kind": "sometimes"}]}
+    with pytest.raises(ValidationError) as raised:
+        card.full_clean()
+    messages = raised.value.message_dict["rule"]
+    assert any(m.startswith("rule.bonuses[0].points:") for m in messages)
+    assert any("rule.bonuses[0].requires[0].match.name: no card named 'Lieutenant Worff'" in m
+               for m in messages)
+    assert any(m.startswith("rule.bonuses[1].kind:") for m in messages)
+
+
+def test_games_without_a_rule_language_take_no_rule(catalog):
+    from django.core.exceptions import ValidationError
+
+    card = Card.objects.get(game__slug="academy-credits", slug="jett-reno")
+    card.rule = {"bonuses": []}
+    with pytest.raises(ValidationError) as raised:
+        card.full_clean()
+    assert "carry no structured rule" in raised.value.message_dict["rule"][0]

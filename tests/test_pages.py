@@ -343,9 +343,9 @@ def test_card_page_unknown_and_not_applicable_values(client, catalog):
     assert "Not applicable" in html
 
 
-def test_star_trek_card_explains_missing_text_and_joins_multiple_values(client, catalog):
+def test_star_trek_card_text_is_written_from_its_rule_and_joins_multiple_values(client, catalog):
     html = client.get("/games/star-trek-missions/cards/ambassador-kehleyr/").content.decode()
-    assert "No card text yet." in html and "has not been encoded yet" in html
+    assert "10 with Lieutenant Worf." in html
     assert "Ambassador, Security" in html and "Klingon, Human" in html
     html = client.get("/games/star-trek-missions/cards/batleth/").content.decode()
     assert "<dt>Lifeform</dt>" in html
