@@ -87,11 +87,13 @@ class Live:
 
     __slots__ = ("spec", "name", "deck", "attrs", "chosen")
 
-    def __init__(self, spec: CardSpec):
+    def __init__(self, spec: CardSpec, base: dict[str, frozenset] | None = None):
         self.spec = spec
         self.name = spec.name
         self.deck = spec.deck
-        self.attrs = {key: frozenset(spec.attributes.get(key, ())) for key in ATTRIBUTES}
+        self.attrs = dict(base) if base is not None else {
+            key: frozenset(spec.attributes.get(key, ())) for key in ATTRIBUTES
+        }
         self.chosen: dict[str, str] = {}
 
 
@@ -385,17 +387,41 @@ class HandScorer:
         self.rules = {spec.name: compile_rule(spec.rule) for spec in self.hand}
         self.by_name = {spec.name: spec for spec in self.hand}
         self.cache: dict[tuple, Settlement] = {}
+        self.base = {
+            spec.name: {key: frozenset(spec.attributes.get(key, ())) for key in ATTRIBUTES}
+            for spec in self.hand
+        }
+        self.effects = {
+            spec.name: {e["kind"]: e for e in (spec.rule or {}).get("effects", [])} for spec in self.hand
+        }
+        self._choice_cards = [
+            (spec, self.effects[spec.name][kind])
+            for spec in self.hand
+            for kind in CHOICE_EFFECTS
+            if kind in self.effects[spec.name]
+        ]
+        self.by_number = sorted(self.hand, key=lambda spec: spec.number)
+        self.counts_as = {
+            name: (effect, [compile_criterion(c) for c in effect["when"]])
+            for name, kinds in self.effects.items()
+            for kind, effect in kinds.items()
+            if kind == "counts_as"
+        }
+        self.copy_of = {
+            name: compile_criterion(kinds["copy_score"]["of"])
+            for name, kinds in self.effects.items()
+            if "copy_score" in kinds
+        }
+        self.change_target = {
+            name: compile_criterion(kinds["change_affiliation"]["target"])
+            for name, kinds in self.effects.items()
+            if "change_affiliation" in kinds
+        }
 
     # Choices ---------------------------------------------------------------------------------
 
     def choice_cards(self) -> list[tuple[CardSpec, dict]]:
-        found = []
-        for spec in self.hand:
-            for kind in CHOICE_EFFECTS:
-                effect = spec.effect(kind)
-                if effect is not None:
-                    found.append((spec, effect))
-        return found
+        return self._choice_cards
 
     def _literals(self) -> dict[str, set[str]]:
         literals: dict[str, set[str]] = {key: set() for key in ATTRIBUTES}
@@ -430,18 +456,26 @@ class HandScorer:
         return counted
 
     def candidate_values(self, attribute: str, exclude_card: str | None = None) -> list[str]:
-        """The values worth trying for a chosen attribute. Values no rule in the hand names and no
-        other card carries all behave alike, so one of them stands for the rest."""
+        """The values worth trying for a chosen attribute. Values that no rule in the hand names
+        and (where a rule compares values) no other card carries all behave alike, so one of them
+        stands for the rest; two cards setting the same compared attribute get two."""
         literals = self._literals()[attribute]
         wanted = set(literals)
+        fresh_needed = 1
         if attribute in self._counted_by_value():
             for spec in self.hand:
                 if spec.name != exclude_card:
                     wanted |= set(spec.attributes.get(attribute, ()))
+            fresh_needed = max(1, self._setters(attribute))
         vocabulary = self.vocabulary.get(attribute, [])
         ordered = [v for v in vocabulary if v in wanted]
-        fresh = next((v for v in vocabulary if v not in wanted), None)
-        return ordered + ([fresh] if fresh else [])
+        fresh = [v for v in vocabulary if v not in wanted][:fresh_needed]
+        return ordered + fresh
+
+    def _setters(self, attribute: str) -> int:
+        """How many cards of the hand may set this attribute by a choice."""
+        kinds = {"wild": ATTRIBUTES, "change_affiliation": ("affiliation",)}
+        return sum(1 for _, effect in self._choice_cards if attribute in kinds.get(effect["kind"], ()))
 
     def candidates(self, spec: CardSpec, effect: dict) -> list[dict]:
         kind = effect["kind"]
@@ -450,7 +484,7 @@ class HandScorer:
                 {"type": t, "lifeform": lf, "affiliation": af, "specialty": sp}
                 for t in effect["types"]
                 for lf in self.candidate_values("lifeform", spec.name)
-                for af in self.vocabulary.get("affiliation", [])
+                for af in self.candidate_values("affiliation", spec.name)
                 for sp in self.candidate_values("specialty", spec.name)
             ]
         if kind == "change_affiliation":
@@ -462,7 +496,7 @@ class HandScorer:
                 live = Live(other)
                 # The Unidentified Ship's lifeform is itself a choice: it may be the target.
                 if match(live, {}) or other.effect("wild") is not None:
-                    for affiliation in self.vocabulary.get("affiliation", []):
+                    for affiliation in self.candidate_values("affiliation"):
                         options.append({"target": other.name, "affiliation": affiliation})
             return options
         if kind == "assimilate":
@@ -543,7 +577,7 @@ class HandScorer:
     # Evaluation ------------------------------------------------------------------------------
 
     def evaluate(self, combination: dict[str, dict], fixed_copies: dict[str, str | None]) -> Evaluation:
-        lives = {spec.name: Live(spec) for spec in self.hand}
+        lives = {spec.name: Live(spec, self.base[spec.name]) for spec in self.hand}
         # 1. Choices (STM-R3): who is blanked by Borg Cube first, so a blanked card's own
         #    choice has no effect.
         assimilated: list[str] = []
@@ -566,17 +600,17 @@ class HandScorer:
                     live.attrs[key] = frozenset([choice[key]])
             elif kind == "choose":
                 lives[spec.name].chosen = dict(choice)
-        for spec, effect in self.choice_cards():
-            if effect["kind"] == "change_affiliation" and spec.name not in blanked:
-                choice = combination.get(spec.name, {})
+        for name, target_match in self.change_target.items():
+            if name not in blanked:
+                choice = combination.get(name, {})
                 target = choice.get("target")
                 if target and target not in blanked:
                     live = lives[target]
-                    if compile_criterion(effect["target"])(live, {}) and live.attrs["affiliation"] != {choice["affiliation"]}:
+                    if target_match(live, {}) and live.attrs["affiliation"] != {choice["affiliation"]}:
                         live.attrs["affiliation"] = frozenset([choice["affiliation"]])
-                        changed[spec.name] = (target, choice["affiliation"])
+                        changed[name] = (target, choice["affiliation"])
         # 2. BLANKED UNLESS, in card-number order, against the cards not blanked so far.
-        for spec in sorted(self.hand, key=lambda s: s.number):
+        for spec in self.by_number:
             rule = self.rules[spec.name]
             if spec.name in blanked or not rule.blanked_unless:
                 continue
@@ -586,29 +620,28 @@ class HandScorer:
                 blank_rule[spec.name] = "STM-7.4"
         # 3. Attribute changes that depend on the other cards (counts as …).
         standing = [n for n in lives if n not in blanked]
-        for name in standing:
-            effect = self.by_name[name].effect("counts_as")
-            if effect:
+        for name, (effect, when) in self.counts_as.items():
+            if name in lives and name not in blanked:
                 others = [lives[n] for n in standing if n != name]
-                present = any(compile_criterion(c)(o, {}) for c in effect["when"] for o in others)
+                present = any(match(o, {}) for match in when for o in others)
                 for key, values in (effect["set"] if present else effect["otherwise"]).items():
                     lives[name].attrs[key] = frozenset(values)
         # 4. Every standing card scores from the other standing cards.
         points: dict[str, int] = {}
         settlements: dict[str, Settlement] = {}
-        copiers = [n for n in standing if self.by_name[n].effect("copy_score")]
+        copiers = [n for n in standing if n in self.copy_of]
         for name in standing:
             if name in copiers:
                 continue
             settlement = self._settle(lives[name], [lives[n] for n in standing if n != name])
             settlements[name] = settlement
             points[name] = settlement.points + (
-                self.by_name[name].effect("change_affiliation")["points"] if name in changed else 0
+                self.effects[name]["change_affiliation"]["points"] if name in changed else 0
             )
         # 5. Copies read the score of the card they copy (the best one unless fixed).
         copies: dict[str, str | None] = {}
         for name in copiers:
-            match = compile_criterion(self.by_name[name].effect("copy_score")["of"])
+            match = self.copy_of[name]
             options = [n for n in standing if n != name and n not in copiers and match(lives[n], {})]
             if name in fixed_copies:
                 target = fixed_copies[name]
@@ -645,9 +678,12 @@ class HandScorer:
         return settlement
 
     def best(self, fixed: Mapping[str, dict]) -> Evaluation:
+        """The combination of choices with the highest total. Every combination counts; Borg
+        Cube's blanking sets are skipped only when an upper bound proves they cannot win."""
         cards = self.choice_cards()
         options: list[list[dict]] = []
         fixed_copies: dict[str, str | None] = {}
+        assimilator = None
         for spec, effect in cards:
             if spec.name in fixed:
                 checked = self.check_choice(spec, effect, fixed[spec.name])
@@ -656,14 +692,37 @@ class HandScorer:
                 options.append([checked])
             else:
                 options.append(self.candidates(spec, effect))
+                if effect["kind"] == "assimilate":
+                    assimilator = spec.name
+        names = [spec.name for spec, _ in cards]
+        blank_sets = options[names.index(assimilator)] if assimilator else None
+        if blank_sets is not None:
+            options[names.index(assimilator)] = [{"blank": []}]
         best: Evaluation | None = None
         for combination in itertools.product(*options):
-            chosen = {spec.name: choice for (spec, _), choice in zip(cards, combination, strict=True)}
-            evaluation = self.evaluate(chosen, fixed_copies)
-            if best is None or evaluation.total > best.total:
-                best = evaluation
+            chosen = dict(zip(names, combination, strict=True))
+            unblanked = self.evaluate(chosen, fixed_copies)
+            if best is None or unblanked.total > best.total:
+                best = unblanked
+            for blank in (blank_sets or [])[1:]:
+                if self._may_beat(blank["blank"], unblanked, best.total, assimilator):
+                    evaluation = self.evaluate({**chosen, assimilator: blank}, fixed_copies)
+                    if evaluation.total > best.total:
+                        best = evaluation
         assert best is not None
         return best
+
+    def _may_beat(self, blank: list[str], unblanked: Evaluation, to_beat: int, assimilator: str) -> bool:
+        """Whether blanking these cards could beat `to_beat`. Removing cards never raises another
+        card's score, so blanking them scores at most the unblanked total, less their own points,
+        plus what the assimilator scored, once per blanked card. That bound does not hold when a
+        blanked card makes a choice or when a card's attributes depend on others (counts as): such
+        sets are always evaluated."""
+        if self.counts_as or any(self.effects[name] for name in blank):
+            return True
+        bound = (unblanked.total - sum(unblanked.points[name] for name in blank)
+                 + len(blank) * unblanked.points.get(assimilator, 0))
+        return bound > to_beat
 
 
 def _bonus_criteria(bonus: Mapping) -> list[Mapping]:
