@@ -39,6 +39,7 @@ admin: setup
 
 bench: setup
 	$(BIN)/python bench/catalog.py
+	$(BIN)/python bench/stm.py
 
 lint: install
 	$(BIN)/ruff check .

@@ -67,7 +67,8 @@ def _alternative_choices(result, hand):
             for target in others:
                 if target != name and SPECS[target].attributes["lifeform"]:
                     for affiliation in VOCABULARY["affiliation"]:
-                        yield name, {"target": target, "affiliation": affiliation}
+                        if SPECS[target].attributes["affiliation"] != (affiliation,):
+                            yield name, {"target": target, "affiliation": affiliation}
         elif "assimilate" in kind:
             galaxy = [n for n in others if SPECS[n].deck == "galaxy"]
             yield name, {"blank": []}

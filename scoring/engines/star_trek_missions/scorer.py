@@ -496,7 +496,16 @@ class HandScorer:
                 live = Live(other)
                 # The Unidentified Ship's lifeform is itself a choice: it may be the target.
                 if match(live, {}) or other.effect("wild") is not None:
-                    for affiliation in self.candidate_values("affiliation"):
+                    # Changing a card to the affiliation it has is no change (and no bonus):
+                    # try the other values, with a stand-in unlike its current one.
+                    current = set(other.attributes.get("affiliation", ()))
+                    values = [v for v in self.candidate_values("affiliation") if {v} != current]
+                    vocabulary = self.vocabulary.get("affiliation", [])
+                    stand_in = next((v for v in vocabulary if v not in current
+                                     and v not in self._literals()["affiliation"]), None)
+                    if stand_in and stand_in not in values:
+                        values.append(stand_in)
+                    for affiliation in values:
                         options.append({"target": other.name, "affiliation": affiliation})
             return options
         if kind == "assimilate":
@@ -545,6 +554,14 @@ class HandScorer:
             if target not in self.by_name or target == spec.name:
                 raise ChoiceError(f"{path}.target", f"{spec.name} must target another card in the "
                                   f"hand; {target!r} is not one.")
+            target_spec = self.by_name[target]
+            if not (compile_criterion(effect["target"])(Live(target_spec), {})
+                    or "wild" in self.effects[target]):
+                raise ChoiceError(f"{path}.target", f"{spec.name} cannot target {target}: it "
+                                  "changes a card with a Lifeform.")
+            if "wild" not in self.effects[target] and set(target_spec.attributes.get("affiliation", ())) == {affiliation}:
+                raise ChoiceError(f"{path}.affiliation", f"{target} already has that Affiliation; "
+                                  "choose another, or {} to make no change.")
             if affiliation not in self.vocabulary.get("affiliation", []):
                 raise ChoiceError(f"{path}.affiliation", f"{affiliation!r} is not an affiliation; "
                                   f"choose one of {', '.join(self.vocabulary.get('affiliation', []))}.")
