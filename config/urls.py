@@ -3,6 +3,10 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 urlpatterns = [
+    # Scores, rulings and saved results (their own paths, listed before the catalog's).
+    path("", include("results.urls")),
+    path("", include("adjudicator.urls")),
+    path("", include("scoring.urls")),
     path("", include("cards.urls")),
     path("api/", include("cards.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -263,3 +263,11 @@ def test_card_list_of_100_cards_takes_a_fixed_number_of_queries(api, django_asse
 def test_nul_characters_never_cause_a_server_error(api, catalog, url):
     # PostgreSQL refuses NUL in query text; the API must answer, not fail.
     assert api.get(url).status_code < 500
+
+
+def test_openapi_schema_is_valid(tmp_path):
+    from django.core.management import call_command
+
+    # --validate raises on any schema that breaks the OpenAPI 3 specification.
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml"))
+    assert (tmp_path / "schema.yaml").read_text().startswith("openapi: 3")

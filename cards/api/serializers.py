@@ -39,7 +39,7 @@ class GameSerializer(serializers.ModelSerializer):
         fields = ["slug", "name", "summary", "players", "card_count", "copies", "jobs", "links"]
 
     @extend_schema_field(
-        {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": ["integer", "null"]}}}
+        {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": "integer", "nullable": True}}}
     )
     def get_players(self, game: Game) -> dict:
         return {"min": game.min_players, "max": game.max_players}

@@ -21,6 +21,7 @@ INSTALLED_APPS = [
     "cards",
     "scoring",
     "adjudicator",
+    "results",
 ]
 
 MIDDLEWARE = [

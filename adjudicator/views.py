@@ -1,0 +1,222 @@
+"""The "check a turn" page of Star Trek: Missions.
+
+The form is turned into the API's request body and handed to the very service the API calls
+(adjudicator.services.star_trek_missions via the registry): no rule is checked here. An htmx
+submit gets the result fragment; a plain POST (no JavaScript) gets the whole page again, with the
+values kept and each problem next to its field.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_http_methods
+
+from adjudicator.engines import star_trek_missions as engine
+from adjudicator.registry import rulers
+from cards.models import Game
+from cards.selectors import GameNotFound, clean_text, game_get
+from common.api_errors import ApiError
+from results.views import ruling_view
+
+GAME = "star-trek-missions"
+HAND_SLOTS = 7
+DISCARD_AREA_SLOTS = 18  # at most 7 Galaxy and 11 Mission cards before the game ends
+DISCARD_AREA_SHOWN = 8  # the rest sit in a <details> ("more slots")
+ACTION_LABELS = [
+    (engine.TAKE_DISCARD, "Took from the discard area"),
+    (engine.DRAW_GALAXY, "Drew a Galaxy card"),
+    (engine.DRAW_MISSIONS, "Drew two Mission cards"),
+]
+
+
+@require_http_methods(["GET", "POST"])
+def stm_check_turn(request: HttpRequest) -> HttpResponse:
+    try:
+        game = game_get(slug=GAME)
+    except GameNotFound:
+        return render(request, "404.html", {"message": "The Star Trek: Missions catalog is not "
+                                            "loaded."}, status=404)
+    form = TurnForm(request.POST if request.method == "POST" else None)
+    context = {"game": game, "form": form, "ruling": None, "error": None}
+    status = 200
+    if request.method == "POST":
+        body = form.body()
+        service = rulers.get(GAME)
+        try:
+            with transaction.atomic():
+                response = service(game=game, body=body)
+        except ApiError as error:
+            status = 400
+            form.add_errors(error.errors)
+            context["error"] = {"detail": error.message, "code": error.error_code,
+                                "entries": form.error_summary(error.errors)}
+        else:
+            context["ruling"] = ruling_view(game, response)
+            context["share_url"] = request.build_absolute_uri(response["url"])
+            context["json_url"] = reverse("results:api-result", args=[response["id"]])
+    partial = request.method == "POST" and request.headers.get("HX-Request") == "true"
+    template = "adjudicator/_stm_turn_result.html" if partial else "adjudicator/stm_check_turn.html"
+    # An htmx answer with problems also swaps the form in again (out of band), so each problem
+    # shows by its field as it does without JavaScript.
+    context["oob_form"] = partial and context["error"] is not None
+    if not partial:
+        context["card_options"] = _card_options(game)
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _card_options(game: Game) -> list[tuple[str, str]]:
+    """(name, "Galaxy G27") for the <datalist>: one query."""
+    options = []
+    for name, attributes in game.cards.order_by("name").values_list("name", "attributes"):
+        attributes = attributes or {}
+        deck = str(attributes.get("deck") or "").capitalize()
+        options.append((name, f"{deck} {attributes.get('number') or ''}".strip()))
+    return options
+
+
+class Field:
+    def __init__(self, name: str, field_id: str, value: str = "", label: str = "",
+                 css_class: str = ""):
+        self.name = name
+        self.id = field_id
+        self.value = value
+        self.label = label
+        self.css_class = css_class
+        self.errors: list[str] = []
+
+    @property
+    def error_id(self) -> str:
+        return f"{self.id}-error"
+
+
+class TurnForm:
+    """The form's fields, their values and errors, and the request body they make."""
+
+    def __init__(self, data=None):
+        data = data if data is not None else {}
+        getlist = data.getlist if hasattr(data, "getlist") else (lambda key: [])
+
+        def values(name: str, slots: int) -> list[str]:
+            given = [clean_text(v) for v in getlist(name)][:slots]
+            return given + [""] * (slots - len(given))
+
+        self.hand = [Field("hand", f"hand-{i + 1}", v, f"Card {i + 1}")
+                     for i, v in enumerate(values("hand", HAND_SLOTS))]
+        self.discard_area = [
+            Field("discard_area", f"discard-area-{i + 1}", v, f"Discard area card {i + 1}")
+            for i, v in enumerate(values("discard_area", DISCARD_AREA_SLOTS))
+        ]
+        self.galaxy_deck = Field("galaxy_deck", "galaxy-deck", clean_text(data.get("galaxy_deck")),
+                                 "Galaxy deck")
+        self.mission_deck = Field("mission_deck", "mission-deck",
+                                  clean_text(data.get("mission_deck")), "Mission deck")
+        self.extra_turn = Field("extra_turn", "extra-turn", "on" if data.get("extra_turn") else "")
+        action = clean_text(data.get("action")) or engine.TAKE_DISCARD
+        self.action = Field("action", "action", action, "What the player did")
+        self.take = Field("take", "take", clean_text(data.get("take")),
+                          "Card taken from the discard area", "for-take")
+        drawn, discarded = values("draw", 2), values("discard", 2)
+        self.draw = [
+            Field("draw", "draw-1", drawn[0], "Card drawn", "for-draw"),
+            Field("draw", "draw-2", drawn[1], "Second Mission card drawn", "for-draw-missions"),
+        ]
+        self.discard = [
+            Field("discard", "discard-1", discarded[0], "Card discarded"),
+            Field("discard", "discard-2", discarded[1], "Second card discarded",
+                  "for-draw-missions"),
+        ]
+        self.actions = ACTION_LABELS
+        self._paths: dict[str, Field] = {}
+
+    @property
+    def discard_area_shown(self) -> list[Field]:
+        return self.discard_area[:DISCARD_AREA_SHOWN]
+
+    @property
+    def discard_area_more(self) -> list[Field]:
+        return self.discard_area[DISCARD_AREA_SHOWN:]
+
+    @property
+    def more_open(self) -> bool:
+        return any(f.value or f.errors for f in self.discard_area_more)
+
+    def _names(self, fields: list[Field], path: str) -> list[str]:
+        """The filled fields' values, remembering which field each request path came from."""
+        names = []
+        if fields:
+            self._paths[path] = fields[0]
+        for field in fields:
+            if field.value:
+                self._paths[f"{path}[{len(names)}]"] = field
+                names.append(field.value)
+        return names
+
+    def body(self) -> dict:
+        """The API request body (API.md) the form describes; the service validates it."""
+        position: dict = {
+            "hand": self._names(self.hand, "position.hand"),
+            "discard_area": self._names(self.discard_area, "position.discard_area"),
+        }
+        for field, key in ((self.galaxy_deck, "galaxy_deck"), (self.mission_deck, "mission_deck")):
+            self._paths[f"position.{key}"] = field
+            if field.value:
+                position[key] = int(field.value) if re.fullmatch(r"-?\d{1,6}", field.value) else (
+                    field.value)
+        if self.extra_turn.value:
+            position["extra_turn"] = True
+            self._paths["position.extra_turn"] = self.extra_turn
+        action = self.action.value
+        self._paths["move.action"] = self.action
+        move: dict = {"action": action}
+        if action == engine.TAKE_DISCARD:
+            self._paths["move.take"] = self.take
+            if self.take.value:
+                move["take"] = self.take.value
+            discards = self.discard[:1]
+        elif action == engine.DRAW_GALAXY:
+            self._paths["move.draw"] = self.draw[0]
+            if self.draw[0].value:
+                move["draw"] = self.draw[0].value
+            discards = self.discard[:1]
+        else:
+            drawn = self._names(self.draw, "move.draw")
+            if drawn:
+                move["draw"] = drawn
+            discards = self.discard
+        discarded = self._names(discards, "move.discard")
+        if discarded:
+            move["discard"] = discarded
+        return {"position": position, "move": move}
+
+    def add_errors(self, entries: list[dict]) -> None:
+        """Each problem next to its field (the summary lists them all, fields or not)."""
+        for entry in entries:
+            field = self._paths.get(entry.get("path", ""))
+            if field is not None:
+                field.errors.append(_message(entry))
+
+    def error_summary(self, entries: list[dict]) -> list[dict]:
+        """One line per problem, linking to its field when it has one."""
+        summary = []
+        for entry in entries:
+            field = self._paths.get(entry.get("path", ""))
+            summary.append({"message": _message(entry), "field_id": field.id if field else ""})
+        return summary
+
+
+def _message(entry: dict) -> str:
+    message = entry.get("detail", "")
+    suggestions = entry.get("suggestions") or []
+    if entry.get("code") == "unknown_card" and suggestions:
+        shown = suggestions[:3]
+        names = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+        message += f" Did you mean {names}?"
+    return message

@@ -1,0 +1,78 @@
+"""The saved-result API, and the plumbing shared by the endpoints that create results (score and
+rulings): find the game and its registered service, check the body is a JSON object, and call
+the service inside one transaction."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.cache import patch_cache_control
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cards.api.serializers import ErrorSerializer
+from cards.api.views import game_or_404
+from common.api_errors import ApiError, error_entry
+from common.registry import GameRegistry
+
+from .selectors import ResultNotFound, result_get
+
+RESULT_MAX_AGE = 60 * 60 * 24  # a saved result never changes
+
+
+def request_object(request) -> dict:
+    """The JSON body, which must be an object; a 400 in the contract's shape otherwise."""
+    try:
+        body = request.data
+    except RecursionError:  # absurdly deep nesting: still the client's fault, never a 500
+        raise exceptions.ParseError() from None
+    if not isinstance(body, dict):
+        kind = "a list" if isinstance(body, list) else "not an object"
+        detail = f"The request body must be a JSON object; it is {kind}."
+        raise ApiError(status_code=400, code="invalid_input", detail=detail,
+                       errors=[error_entry(path="body", code="invalid_type", detail=detail)])
+    return dict(body)
+
+
+def run_game_service(request, *, game_slug: str, registry: GameRegistry, unavailable: str) -> Response:
+    """Look up the game (404 unknown_game) and its service (404 not_available: `unavailable` is
+    the detail, with {game} for the game's name), then run the service on the body."""
+    game = game_or_404(game_slug)
+    service = registry.get(game.slug)
+    if service is None:
+        detail = unavailable.format(game=game.name)
+        raise ApiError(status_code=404, code="not_available", detail=detail,
+                       errors=[error_entry(path="game", code="not_available", detail=detail,
+                                           suggestions=registry.games())])
+    body = request_object(request)
+    with transaction.atomic():
+        response_body = service(game=game, body=body)
+    return Response(response_body)
+
+
+class ResultApi(APIView):
+    @extend_schema(
+        summary="A saved score or ruling, exactly as first returned",
+        description=(
+            "Every score and ruling is saved when it is returned; its `id` and `url` (the page "
+            "`/r/{id}`) are in the body. This returns that body unchanged. Saved results are "
+            "immutable, so responses may be cached for a day."
+        ),
+        responses={
+            200: OpenApiResponse(OpenApiTypes.OBJECT, description="The score or ruling body."),
+            404: OpenApiResponse(ErrorSerializer, description="`unknown_result`."),
+        },
+    )
+    def get(self, request, result_id: str):
+        try:
+            result = result_get(result_id=result_id)
+        except ResultNotFound:
+            detail = f"No saved result '{result_id[:40]}'."
+            raise ApiError(status_code=404, code="unknown_result", detail=detail,
+                           errors=[error_entry(path="result_id", code="unknown_result",
+                                               detail=detail)]) from None
+        response = Response(result.response)
+        patch_cache_control(response, public=True, max_age=RESULT_MAX_AGE)
+        return response

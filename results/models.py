@@ -1,0 +1,97 @@
+"""Saved results: every score and ruling Tableside returns, kept under a short permalink.
+
+A saved result is immutable: its response is exactly what was first returned (its own "id" and
+"url" included), so a link shared at the table always shows the same answer. Saving an existing
+row, deleting one, and bulk updates or deletes through the manager all raise ResultImmutable.
+
+The request and the response are stored as JSON text, not as a database JSON type: PostgreSQL's
+jsonb would reorder keys, and the permalink must give back the very body first returned.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+from django.urls import reverse
+
+ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"  # base32, lower case: URL-safe, no 0/1/8/9
+ID_LENGTH = 10  # 50 bits
+
+
+def new_result_id() -> str:
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+
+
+class ResultImmutable(Exception):
+    """A saved result never changes and is never deleted."""
+
+
+class JSONTextField(models.TextField):
+    """JSON kept as text, byte for byte: key order survives on every database."""
+
+    def from_db_value(self, value, expression, connection):
+        return None if value is None else json.loads(value)
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            try:
+                return json.loads(value)
+            except ValueError:
+                return value
+        return value
+
+    def get_prep_value(self, value):
+        if value is None:
+            return None
+        return json.dumps(value, ensure_ascii=False, cls=DjangoJSONEncoder)
+
+    def value_to_string(self, obj):
+        return self.get_prep_value(self.value_from_object(obj))
+
+
+class SavedResultQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise ResultImmutable("Saved results cannot be updated.")
+
+    def bulk_update(self, objs, fields, batch_size=None):
+        raise ResultImmutable("Saved results cannot be updated.")
+
+    def delete(self):
+        raise ResultImmutable("Saved results cannot be deleted.")
+
+
+class SavedResult(models.Model):
+    KIND_CHOICES = [("score", "Score"), ("ruling", "Ruling")]
+
+    id = models.CharField(
+        primary_key=True, max_length=32, default=new_result_id, editable=False
+    )
+    game = models.ForeignKey("cards.Game", on_delete=models.PROTECT, related_name="saved_results")
+    kind = models.CharField(max_length=10, choices=KIND_CHOICES)
+    request = JSONTextField(help_text="The request body as received.")
+    response = JSONTextField(help_text="The response body exactly as first returned.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = SavedResultQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["game", "kind", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.id}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding or kwargs.get("force_update") or kwargs.get("update_fields"):
+            raise ResultImmutable(f"Saved result {self.id} cannot be changed.")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("results:page", kwargs={"result_id": self.id})
+
+    def delete(self, *args, **kwargs):
+        raise ResultImmutable(f"Saved result {self.id} cannot be deleted.")

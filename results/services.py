@@ -1,0 +1,34 @@
+"""Writes of saved results: one function, called inside the caller's transaction."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+
+from cards.models import Game
+
+from .models import SavedResult, new_result_id
+
+ID_ATTEMPTS = 5
+
+
+def result_save(*, game: Game, kind: str, request_body, response_body: dict) -> dict:
+    """Save a score or ruling and return its response body with "id" and "url" added (the body
+    stored is that final one, so the permalink gives back exactly what was returned)."""
+    if kind not in dict(SavedResult.KIND_CHOICES):
+        raise ValueError(f"Unknown result kind {kind!r}.")
+    for attempt in range(ID_ATTEMPTS):
+        result_id = new_result_id()
+        body = {**response_body, "id": result_id, "url": reverse("results:page", args=[result_id])}
+        try:
+            # A savepoint: a clash of ids must not break the caller's transaction.
+            with transaction.atomic():
+                SavedResult.objects.create(
+                    id=result_id, game=game, kind=kind, request=request_body, response=body
+                )
+        except IntegrityError:
+            if attempt == ID_ATTEMPTS - 1:
+                raise
+            continue
+        return body
+    raise AssertionError("unreachable")

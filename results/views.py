@@ -1,0 +1,196 @@
+"""The permalink page of a saved score or ruling, /r/<id>, and the helpers that shape a ruling
+or a score for a template (the check-a-turn page shows its ruling with the same partial)."""
+
+from __future__ import annotations
+
+import json
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from cards.models import Card, Game, RuleSection
+
+from .selectors import ResultNotFound, result_get
+
+VERDICTS = {
+    "legal": ("Legal", "✓"),
+    "illegal": ("Illegal", "✗"),
+    "needs_information": ("Needs information", "?"),
+}
+
+
+def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
+    try:
+        result = result_get(result_id=result_id)
+    except ResultNotFound:
+        context = {"message": f"There is no saved result '{result_id[:40]}'. A permalink is "
+                              "ten letters and digits after /r/: check it was copied whole."}
+        return render(request, "404.html", context, status=404)
+    body = result.response
+    context = {
+        "game": result.game,
+        "result": result,
+        "body": body,
+        "share_url": request.build_absolute_uri(result.get_absolute_url()),
+        "json_url": reverse("results:api-result", args=[result.id]),
+        "request_json": json.dumps(result.request, indent=2, ensure_ascii=False),
+    }
+    if result.kind == "ruling":
+        context["ruling"] = ruling_view(result.game, body)
+    else:
+        context["score"] = score_view(result.game, body)
+    return render(request, "results/page.html", context)
+
+
+# --- Shaping a ruling or a score for the templates ---------------------------------------------
+
+
+def _rule_links(game: Game, rule_ids) -> dict[str, dict]:
+    """{rule id: {"id", "title", "url"}} for the rule ids cited (one query)."""
+    ids = sorted({rule_id for rule_id in rule_ids if rule_id})
+    base = reverse("pages:game", kwargs={"game": game.slug})
+    titles = dict(
+        RuleSection.objects.filter(game=game, rule_id__in=ids).values_list("rule_id", "title")
+    )
+    return {
+        rule_id: {"id": rule_id, "title": titles.get(rule_id, ""), "url": f"{base}#rule-{rule_id}"}
+        for rule_id in ids
+    }
+
+
+def ruling_view(game: Game, body: dict) -> dict:
+    """A ruling response body, with what the template needs to show it readably."""
+    verdict = body.get("verdict", "")
+    label, symbol = VERDICTS.get(verdict, (verdict.replace("_", " ").capitalize(), "•"))
+    checks = body.get("checks") or []
+    links = _rule_links(game, [check.get("rule") for check in checks])
+    outcome = body.get("outcome")
+    return {
+        "body": body,
+        "verdict": verdict,
+        "verdict_label": label,
+        "verdict_symbol": symbol,
+        "rule": body.get("rule") or {},
+        "checks": [{**check, "link": links.get(check.get("rule"))} for check in checks],
+        "alternatives": group_moves(body.get("alternatives") or []),
+        "outcome": outcome_view(outcome) if isinstance(outcome, dict) else None,
+        "missing": [describe_missing(item) for item in body.get("missing") or []],
+        "warnings": body.get("warnings") or [],
+    }
+
+
+MOVE_GROUPS = {
+    "take_discard": "Take from the discard area",
+    "draw_galaxy": "With the Galaxy card drawn",
+    "draw_missions": "With the Mission cards drawn",
+}
+
+
+def group_moves(moves: list) -> list[dict]:
+    """Moves as sentences, grouped by action in the order they come."""
+    groups: list[dict] = []
+    for move in moves:
+        action = move.get("action") if isinstance(move, dict) else None
+        label = MOVE_GROUPS.get(action, "Moves")
+        if not groups or groups[-1]["label"] != label:
+            groups.append({"label": label, "moves": []})
+        groups[-1]["moves"].append(describe_move(move))
+    return groups
+
+
+def describe_move(move) -> str:
+    """A move as a sentence; moves of games without wording here read as their fields."""
+    if not isinstance(move, dict):
+        return json.dumps(move, ensure_ascii=False)
+    action = move.get("action")
+    discard = _names(move.get("discard"))
+    if action == "take_discard":
+        return f"Take {move.get('take')} from the discard area, discard {discard}"
+    if action == "draw_galaxy":
+        return f"Draw {move.get('draw')} from the Galaxy deck, discard {discard}"
+    if action == "draw_missions":
+        return f"Draw {_names(move.get('draw'))} from the Mission deck, discard {discard}"
+    return ", ".join(f"{key}: {_plain(value)}" for key, value in move.items())
+
+
+def describe_missing(item) -> str:
+    if isinstance(item, dict):
+        return item.get("detail") or ", ".join(f"{k}: {_plain(v)}" for k, v in item.items())
+    return _plain(item)
+
+
+OUTCOME_KNOWN = {
+    "hand", "discard_area", "galaxy_deck", "mission_deck", "discard_counts", "game_ends",
+    "game_ends_reason", "extra_turn", "extra_turn_reason",
+}
+
+
+def outcome_view(outcome: dict) -> dict:
+    """The outcome's well-known fields by name; any other field as a plain row."""
+    return {
+        **{key: outcome.get(key) for key in OUTCOME_KNOWN},
+        "has_hand": "hand" in outcome,
+        "has_decks": "galaxy_deck" in outcome or "mission_deck" in outcome,
+        "has_end": "game_ends" in outcome,
+        "has_extra": "extra_turn" in outcome,
+        "other": [(key.replace("_", " ").capitalize(), _plain(value))
+                  for key, value in outcome.items() if key not in OUTCOME_KNOWN],
+    }
+
+
+def score_view(game: Game, body: dict) -> dict:
+    """A score response body, with rule links for its steps and card links for its cards."""
+    steps = body.get("steps") or []
+    cards = body.get("cards") or []
+    links = _rule_links(game, [step.get("rule") for step in steps])
+    names = {step.get("card") for step in steps} | {card.get("name") for card in cards}
+    slugs = dict(
+        Card.objects.filter(game=game, name__in=[n for n in names if n]).values_list("name", "slug")
+    )
+
+    def card_url(name):
+        slug = slugs.get(name)
+        return reverse("pages:card", kwargs={"game": game.slug, "slug": slug}) if slug else ""
+
+    choices = body.get("choices") or {}
+    return {
+        "body": body,
+        "total": body.get("total"),
+        "steps": [
+            {**step, "link": links.get(step.get("rule")), "card_url": card_url(step.get("card"))}
+            for step in steps
+        ],
+        "cards": [{**card, "url": card_url(card.get("name"))} for card in cards],
+        "warnings": body.get("warnings") or [],
+        "choices": [(name, _plain(choice)) for name, choice in choices.items()]
+        if isinstance(choices, dict) else [],
+        "other": [
+            (key.replace("_", " ").capitalize(), _plain(value))
+            for key, value in body.items()
+            if key not in {"game", "total", "steps", "cards", "warnings", "choices", "id", "url"}
+        ],
+    }
+
+
+def _names(value) -> str:
+    if isinstance(value, list):
+        names = [str(item) for item in value]
+        if not names:
+            return "nothing"
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return str(value)
+
+
+def _plain(value) -> str:
+    if isinstance(value, dict):
+        if not value:
+            return "none"
+        return "; ".join(f"{key}: {_plain(item)}" for key, item in value.items())
+    if isinstance(value, list):
+        return ", ".join(_plain(item) for item in value) if value else "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    return str(value)

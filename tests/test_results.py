@@ -1,0 +1,236 @@
+"""Saved results: short permalinks, immutable rows, the JSON API and the readable page."""
+
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db.models import ProtectedError
+
+from cards.models import Game
+from results import models as result_models
+from results.models import ID_ALPHABET, ResultImmutable, SavedResult
+from results.selectors import ResultNotFound, result_get
+from results.services import result_save
+
+pytestmark = pytest.mark.django_db
+
+RULING_URL = "/api/games/star-trek-missions/rulings/"
+TURN = {
+    "position": {
+        "hand": ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
+                 "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"],
+        "discard_area": ["Tricorder"], "galaxy_deck": 30, "mission_deck": 14,
+    },
+    "move": {"action": "take_discard", "take": "Tricorder", "discard": ["Tricorder"]},
+}
+SCORE = {
+    "game": "star-trek-missions",
+    "total": 12,
+    "steps": [
+        {"n": 1, "rule": "STM-9.3", "card": "Lieutenant Worf", "detail": "4 for Photon Torpedoes",
+         "points": 4, "running_total": 4},
+        {"n": 2, "rule": "STM-9.3", "card": "Bridge", "detail": "8 with a Captain",
+         "points": 8, "running_total": 12},
+    ],
+    "warnings": ["Provisional card data used."],
+    "cards": [{"name": "Lieutenant Worf", "points": 4, "blanked": False, "blanked_reason": None},
+              {"name": "Away Team", "points": 0, "blanked": True,
+               "blanked_reason": "Blanked unless with a Klingon."}],
+    "choices": {"Borg Cube": {"blank": []}},
+}
+
+
+@pytest.fixture
+def stm(catalog):
+    return Game.objects.get(slug="star-trek-missions")
+
+
+@pytest.fixture
+def ruling(api, catalog):
+    response = api.post(RULING_URL, data=json.dumps(TURN), content_type="application/json")
+    assert response.status_code == 200, response.json()
+    return response
+
+
+# --- Saving ---------------------------------------------------------------------------------------
+
+
+def test_result_save_adds_id_and_url_and_stores_the_final_body(stm):
+    body = result_save(game=stm, kind="score", request_body={"hand": []},
+                       response_body={"game": stm.slug, "total": 0})
+    assert list(body) == ["game", "total", "id", "url"]
+    assert len(body["id"]) == 10 and set(body["id"]) <= set(ID_ALPHABET)
+    assert body["url"] == f"/r/{body['id']}"
+    saved = SavedResult.objects.get(pk=body["id"])
+    assert saved.response == body
+    assert saved.request == {"hand": []}
+    assert saved.kind == "score" and saved.game == stm
+
+
+def test_an_id_clash_is_retried(stm, monkeypatch):
+    first = result_save(game=stm, kind="score", request_body={}, response_body={})
+    ids = iter([first["id"], "abcdefghij"])
+    monkeypatch.setattr("results.services.new_result_id", lambda: next(ids))
+    second = result_save(game=stm, kind="score", request_body={}, response_body={})
+    assert second["id"] == "abcdefghij"
+    assert SavedResult.objects.count() == 2
+
+
+def test_key_order_survives_the_database(stm):
+    body = result_save(game=stm, kind="ruling", request_body={"z": 1, "a": 2},
+                       response_body={"zebra": 1, "apple": {"y": 1, "b": 2}})
+    saved = SavedResult.objects.get(pk=body["id"])
+    assert json.dumps(saved.response) == json.dumps(body)
+    assert list(saved.request) == ["z", "a"]
+
+
+def test_result_get(stm):
+    body = result_save(game=stm, kind="score", request_body={}, response_body={})
+    assert result_get(result_id=body["id"]).pk == body["id"]
+    for missing in ("abcdefghij", "", "../etc", "x" * 100, "with\x00nul"):
+        with pytest.raises(ResultNotFound):
+            result_get(result_id=missing)
+
+
+# --- Immutable ----------------------------------------------------------------------------------
+
+
+def test_a_saved_result_cannot_be_updated_or_deleted(stm):
+    body = result_save(game=stm, kind="score", request_body={}, response_body={"total": 1})
+    saved = SavedResult.objects.get(pk=body["id"])
+    saved.response = {"total": 99}
+    with pytest.raises(ResultImmutable):
+        saved.save()
+    with pytest.raises(ResultImmutable):
+        saved.delete()
+    with pytest.raises(ResultImmutable):
+        SavedResult.objects.filter(pk=body["id"]).update(kind="ruling")
+    with pytest.raises(ResultImmutable):
+        SavedResult.objects.filter(pk=body["id"]).delete()
+    with pytest.raises(ResultImmutable):
+        SavedResult.objects.bulk_update([saved], ["response"])
+    assert SavedResult.objects.get(pk=body["id"]).response == body
+
+
+def test_a_game_with_saved_results_cannot_be_deleted(stm):
+    result_save(game=stm, kind="score", request_body={}, response_body={})
+    with pytest.raises(ProtectedError):
+        Game.objects.filter(pk=stm.pk).delete()
+
+
+def test_the_admin_shows_results_read_only(client, stm):
+    body = result_save(game=stm, kind="score", request_body={"hand": []},
+                       response_body={"total": 3})
+    admin = get_user_model().objects.create_superuser("admin", "a@example.com", "pw")
+    client.force_login(admin)
+    assert client.get("/admin/results/savedresult/").status_code == 200
+    page = client.get(f"/admin/results/savedresult/{body['id']}/change/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "total 3" in html or "&quot;total&quot;: 3" in html
+    assert 'name="_save"' not in html
+    assert client.get("/admin/results/savedresult/add/").status_code == 403
+    assert client.post(f"/admin/results/savedresult/{body['id']}/delete/").status_code == 403
+    assert SavedResult.objects.filter(pk=body["id"]).exists()
+
+
+# --- The API --------------------------------------------------------------------------------------
+
+
+def test_get_a_saved_result(api, ruling):
+    saved = api.get(f"/api/results/{ruling.json()['id']}/")
+    assert saved.status_code == 200
+    assert saved.content == ruling.content
+    assert "max-age=86400" in saved.headers["Cache-Control"]
+
+
+@pytest.mark.parametrize("result_id", ["abcdefghij", "NOPE", "a" * 40])
+def test_an_unknown_result(api, catalog, result_id):
+    response = api.get(f"/api/results/{result_id}/")
+    payload = response.json()
+    assert response.status_code == 404
+    assert set(payload) == {"status", "code", "detail", "errors"}
+    assert payload["code"] == "unknown_result"
+    assert payload["errors"][0]["path"] == "result_id"
+
+
+# --- The page -----------------------------------------------------------------------------------
+
+
+def test_the_page_of_a_ruling(client, ruling):
+    ruling_body = ruling.json()
+    response = client.get(ruling_body["url"])
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Ruling: Star Trek: Missions" in html
+    assert '<span class="verdict verdict--illegal"><span class="verdict__icon" aria-hidden="true">✗</span> Illegal</span>' in html
+    assert "takes Tricorder and discards it again" in html
+    # The rule quoted, with its link.
+    assert 'href="/games/star-trek-missions/#rule-STM-6.1"' in html
+    assert "Choose exactly one option" in html
+    # Every check, passed or failed in words; the alternatives as sentences.
+    assert html.count('class="check check--passed"') == len(ruling_body["checks"]) - 1
+    assert html.count('class="check check--failed"') == 1
+    assert "Take Tricorder from the discard area, discard Captain Jean-Luc Picard" in html
+    # The share link, absolute and shown; the JSON link.
+    assert f">http://testserver/r/{ruling_body['id']}</a>" in html
+    assert f'href="/api/results/{ruling_body["id"]}/"' in html
+    assert 'name="robots" content="noindex"' in html
+    assert "style=" not in html
+
+
+def test_the_page_of_a_legal_ruling_shows_the_outcome(client, api, catalog):
+    turn = {**TURN, "move": {"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]}}
+    body = api.post(RULING_URL, data=json.dumps(turn), content_type="application/json").json()
+    html = client.get(body["url"]).content.decode()
+    assert "verdict--legal" in html and "Legal" in html
+    assert "What happens" in html and "Hand after the turn" in html
+    assert "Galaxy 30, Mission 14" in html
+
+
+def test_the_page_of_a_score(client, stm):
+    body = result_save(game=stm, kind="score", request_body={"hand": []}, response_body=SCORE)
+    response = client.get(body["url"])
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Total: <strong>12</strong>" in html
+    assert html.count("<tr>") == 3  # the head and two steps
+    assert 'href="/games/star-trek-missions/#rule-STM-9.3"' in html
+    assert 'href="/games/star-trek-missions/cards/lieutenant-worf/"' in html
+    assert "Blanked: Blanked unless with a Klingon." in html
+    assert "Provisional card data used." in html
+    assert "Borg Cube" in html
+
+
+def test_an_unknown_permalink(client, catalog):
+    response = client.get("/r/abcdefghij")
+    assert response.status_code == 404
+    assert "no saved result" in response.content.decode()
+
+
+def test_a_trailing_slash_redirects(client, stm):
+    body = result_save(game=stm, kind="score", request_body={}, response_body={})
+    response = client.get(body["url"] + "/")
+    assert response.status_code == 301 and response["Location"] == body["url"]
+
+
+def test_ids_are_random(monkeypatch):
+    ids = {result_models.new_result_id() for _ in range(200)}
+    assert len(ids) == 200
+
+
+def test_a_real_score_is_saved_and_shown(api, client, catalog):
+    from scoring.registry import scorers
+
+    if scorers.get("star-trek-missions") is None:
+        pytest.skip("No Star Trek: Missions scorer registered.")
+    hand = ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
+            "Photon Torpedoes", "Bridge", "Away Team", "Time Distortion"]
+    response = api.post("/api/games/star-trek-missions/score/", data=json.dumps({"hand": hand}),
+                        content_type="application/json")
+    assert response.status_code == 200, response.json()
+    score = response.json()
+    assert api.get(f"/api/results/{score['id']}/").content == response.content
+    html = client.get(score["url"]).content.decode()
+    assert f"Total: <strong>{score['total']}</strong>" in html
+    assert html.count("<tr>") == len(score["steps"]) + 1
