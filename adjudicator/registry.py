@@ -5,3 +5,8 @@ response body of API.md."""
 from common.registry import GameRegistry
 
 rulers = GameRegistry("ruling")
+
+# The page that rules on each game's moves (a URL name), linked from the home and game pages.
+ruling_pages: dict[str, str] = {
+    "star-trek-missions": "adjudicator:stm-check-turn",
+}

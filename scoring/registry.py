@@ -5,3 +5,8 @@ response body of API.md."""
 from common.registry import GameRegistry
 
 scorers = GameRegistry("score")
+
+# The page that scores each game (a URL name), linked from the home and game pages.
+score_pages: dict[str, str] = {
+    "star-trek-missions": "scoring:stm-score",
+}
