@@ -5,7 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from django.db.models import Case, Count, F, IntegerField, Prefetch, Q, QuerySet, Sum, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    IntegerField,
+    Max,
+    Prefetch,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
@@ -45,6 +57,25 @@ class RuleNotFound(LookupError):
         self.game = game
         self.rule_id = rule_id
         self.suggestions = suggestions
+
+
+# A game's cards, read by the score and ruling services on every request, kept per process and
+# keyed by a version stamp (card count and latest change) that one cheap query reads, so an edit
+# made anywhere is seen by the next request. The cached rows are shared: callers must not modify.
+_GAME_CARDS: dict[int, tuple[tuple, list[Card]]] = {}
+
+
+def game_cards(*, game: Game) -> list[Card]:
+    stamp = Card.objects.filter(game=game).aggregate(n=Count("id"), latest=Max("updated_at"))
+    version = (stamp["n"], stamp["latest"])
+    cached = _GAME_CARDS.get(game.pk)
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    cards = list(Card.objects.filter(game=game).order_by("name"))
+    for card in cards:
+        card.game = game  # no query per card for card.game
+    _GAME_CARDS[game.pk] = (version, cards)
+    return cards
 
 
 def game_list() -> QuerySet[Game]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from cards.models import Card, Game
 from cards.naming import NamedCard, match_exact
+from cards.selectors import game_cards
 from common.api_errors import ApiError, error_entry
 
 VALUE_ATTRIBUTE = "value"
@@ -38,9 +39,7 @@ class CardNameResolver:
     @property
     def cards(self) -> list[Card]:
         if self._cards is None:
-            self._cards = list(Card.objects.filter(game=self.game).order_by("name"))
-            for card in self._cards:
-                card.game = self.game  # no query per card for card.game
+            self._cards = game_cards(game=self.game)
         return self._cards
 
     def _named(self) -> list[NamedCard]:

@@ -188,3 +188,17 @@ def test_games_without_a_rule_language_take_no_rule(catalog):
     with pytest.raises(ValidationError) as raised:
         card.full_clean()
     assert "carry no structured rule" in raised.value.message_dict["rule"][0]
+
+
+def test_game_cards_cache_sees_every_edit_and_deletion(catalog):
+    from cards.selectors import game_cards
+
+    game = Game.objects.get(slug="academy-credits")
+    first = game_cards(game=game)
+    assert game_cards(game=game) is first  # unchanged: served from the process cache
+    card = Card.objects.get(game=game, slug="jett-reno")
+    card.copies = 4
+    card.save()
+    assert next(c for c in game_cards(game=game) if c.slug == "jett-reno").copies == 4
+    card.delete()
+    assert "jett-reno" not in {c.slug for c in game_cards(game=game)}

@@ -97,6 +97,12 @@ class Live:
         self.chosen: dict[str, str] = {}
 
 
+def _copy(live: Live) -> Live:
+    copy = Live(live.spec, live.attrs)
+    copy.chosen = live.chosen
+    return copy
+
+
 def compile_criterion(crit: Mapping):
     (key, value), = crit.items()
     if key == "name":
@@ -401,6 +407,12 @@ class HandScorer:
             if kind in self.effects[spec.name]
         ]
         self.by_number = sorted(self.hand, key=lambda spec: spec.number)
+        # Cards blanked unless another card is present, checked in card-number order (STM-R3).
+        self.conditional = [spec for spec in self.by_number if self.rules[spec.name].blanked_unless]
+        self.printed = {spec.name: Live(spec, self.base[spec.name]) for spec in self.hand}
+        self.assimilator = next(
+            (spec.name for spec, effect in self._choice_cards if effect["kind"] == "assimilate"), None
+        )
         self.counts_as = {
             name: (effect, [compile_criterion(c) for c in effect["when"]])
             for name, kinds in self.effects.items()
@@ -594,15 +606,16 @@ class HandScorer:
     # Evaluation ------------------------------------------------------------------------------
 
     def evaluate(self, combination: dict[str, dict], fixed_copies: dict[str, str | None]) -> Evaluation:
-        lives = {spec.name: Live(spec, self.base[spec.name]) for spec in self.hand}
+        # Cards keep their printed attributes unless a choice or a change below replaces their
+        # Live with a fresh copy: the shared ones are never modified.
+        lives = dict(self.printed)
         # 1. Choices (STM-R3): who is blanked by Borg Cube first, so a blanked card's own
         #    choice has no effect.
         assimilated: list[str] = []
         assimilator = None
-        for spec, effect in self.choice_cards():
-            if effect["kind"] == "assimilate":
-                assimilator = spec.name
-                assimilated = [n for n in combination[spec.name]["blank"]]
+        if self.assimilator is not None:
+            assimilator = self.assimilator
+            assimilated = list(combination[assimilator]["blank"])
         blanked: dict[str, str] = {n: f"blanked by {assimilator}" for n in assimilated}
         blank_rule = {n: "STM-R5" for n in assimilated}
         changed: dict[str, tuple[str, str]] = {}
@@ -612,11 +625,12 @@ class HandScorer:
             choice = combination.get(spec.name, {})
             kind = effect["kind"]
             if kind == "wild":
-                live = lives[spec.name]
+                live = lives[spec.name] = Live(spec, self.base[spec.name])
                 for key in ("type", "lifeform", "affiliation", "specialty"):
                     live.attrs[key] = frozenset([choice[key]])
             elif kind == "choose":
-                lives[spec.name].chosen = dict(choice)
+                live = lives[spec.name] = Live(spec, self.base[spec.name])
+                live.chosen = dict(choice)
         for name, target_match in self.change_target.items():
             if name not in blanked:
                 choice = combination.get(name, {})
@@ -624,12 +638,13 @@ class HandScorer:
                 if target and target not in blanked:
                     live = lives[target]
                     if target_match(live, {}) and live.attrs["affiliation"] != {choice["affiliation"]}:
+                        live = lives[target] = _copy(live)
                         live.attrs["affiliation"] = frozenset([choice["affiliation"]])
                         changed[name] = (target, choice["affiliation"])
         # 2. BLANKED UNLESS, in card-number order, against the cards not blanked so far.
-        for spec in self.by_number:
+        for spec in self.conditional:
             rule = self.rules[spec.name]
-            if spec.name in blanked or not rule.blanked_unless:
+            if spec.name in blanked:
                 continue
             others = [lives[n] for n in lives if n != spec.name and n not in blanked]
             if not any(match(o, {}) for match in rule.blanked_unless for o in others):
@@ -641,16 +656,20 @@ class HandScorer:
             if name in lives and name not in blanked:
                 others = [lives[n] for n in standing if n != name]
                 present = any(match(o, {}) for match in when for o in others)
+                live = lives[name] = _copy(lives[name])
                 for key, values in (effect["set"] if present else effect["otherwise"]).items():
-                    lives[name].attrs[key] = frozenset(values)
+                    live.attrs[key] = frozenset(values)
         # 4. Every standing card scores from the other standing cards.
         points: dict[str, int] = {}
         settlements: dict[str, Settlement] = {}
         copiers = [n for n in standing if n in self.copy_of]
+        # Cards whose attributes differ from their printed ones, for the settlement cache key.
+        modified = [n for n in standing if lives[n] is not self.printed[n]]
+        standing_key = frozenset(standing)
         for name in standing:
             if name in copiers:
                 continue
-            settlement = self._settle(lives[name], [lives[n] for n in standing if n != name])
+            settlement = self._settle(lives[name], standing, lives, standing_key, modified)
             settlements[name] = settlement
             points[name] = settlement.points + (
                 self.effects[name]["change_affiliation"]["points"] if name in changed else 0
@@ -679,17 +698,23 @@ class HandScorer:
         return Evaluation(sum(points.values()), points, blanked, blank_rule, settlements, copies,
                           changed, assimilated, choices)
 
-    def _settle(self, receiver: Live, givers: list[Live]) -> Settlement:
+    def _settle(self, receiver: Live, standing: list[str], lives: dict[str, Live],
+                standing_key: frozenset, modified: list[str]) -> Settlement:
+        """A receiving card's settlement, cached: it depends only on which cards stand, and on
+        the attributes (those its rule looks at) of the few cards changed from their printing."""
         rule = self.rules[receiver.name]
         if not rule.bonuses:
             return Settlement(0, [])
         key = (
             receiver.name,
-            tuple(sorted(receiver.chosen.items())),
-            tuple((g.name, tuple(g.attrs[a] for a in rule.relevant)) for g in givers),
+            tuple(sorted(receiver.chosen.items())) if receiver.chosen else (),
+            standing_key,
+            tuple((n, tuple(lives[n].attrs[a] for a in rule.relevant)) for n in modified
+                  if n != receiver.name),
         )
         settlement = self.cache.get(key)
         if settlement is None:
+            givers = [lives[n] for n in standing if n != receiver.name]
             settlement = settle(rule, receiver, givers)
             self.cache[key] = settlement
         return settlement
