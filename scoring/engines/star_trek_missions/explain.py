@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .language import Labels, _attribute_label, _label, _requirements_phrase, phrase
+from .language import (
+    Labels,
+    _attribute_label,
+    _label,
+    _names_only,
+    _requirements_phrase,
+    phrase,
+)
 from .scorer import CardResult, CardSpec, Evaluation, HandScore, HandScorer, Step
 
 RULE_WITH = "STM-7.1"
@@ -49,8 +56,9 @@ def explain(scorer: HandScorer, evaluation: Evaluation, labels: Labels) -> HandS
                 entries.append((RULE_DIFFERENT, name, grant.giving, detail, grant.points))
             else:
                 tier = bonus["tiers"][grant.tier] if kind == "tiers" else bonus
-                detail = (f"{grant.points} with {', '.join(grant.giving)} "
-                          f"({_requirements_phrase(tier['requires'], labels)})")
+                detail = f"{grant.points} with {', '.join(grant.giving)}"
+                if not all(_names_only(req["match"]) for req in tier["requires"]):
+                    detail += f" ({_requirements_phrase(tier['requires'], labels)})"
                 entries.append((RULE_WITH, name, grant.giving, detail, grant.points))
         if name in evaluation.changed:
             target, affiliation = evaluation.changed[name]
