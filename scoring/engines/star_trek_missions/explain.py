@@ -118,12 +118,12 @@ def check_final_hand(hand: Sequence[CardSpec]) -> tuple[list[dict], list[str]]:
         errors.append({"path": "hand", "code": "too_many_missions",
                        "detail": f"The hand has {len(missions)} Missions "
                                  f"({', '.join(s.name for s in missions)}); a final hand holds {shape}."})
+    elif len(distinct) == size and len(missions) < min_missions:
+        errors.append({"path": "hand", "code": "too_few_missions",
+                       "detail": f"The hand has {len(missions)} Missions; a final hand holds {shape}."})
     elif len(galaxy) > max_galaxy and len(hand) <= size:
         errors.append({"path": "hand", "code": "too_many_galaxy_cards",
                        "detail": f"The hand has {len(galaxy)} Galaxy cards; a final hand holds {shape}."})
-    if len(distinct) == size and len(missions) < min_missions and not errors:
-        errors.append({"path": "hand", "code": "too_few_missions",
-                       "detail": f"The hand has {len(missions)} Missions; a final hand holds {shape}."})
     warnings = []
     if len(distinct) < size and not errors:
         warnings.append(f"Partial hand: {len(distinct)} of {size} cards ({shape}); scored as it "
