@@ -495,3 +495,28 @@ def test_a_value_cannot_be_marked_not_applicable(admin_client, card):
     assert form_errors(response) == {
         "prov__power": ["Power has a value, so it needs a provenance: verified or provisional."]
     }
+
+
+def test_a_card_rule_is_edited_in_the_admin_with_errors_by_path(admin_client, catalog):
+    import json
+
+    data_card = Card.objects.get(game__slug="star-trek-missions", slug="lieutenant-commander-data")
+    assert data_card.field_provenance["rule"] == "provisional"
+    page = admin_client.get(change_url(data_card))
+    assert 'name="rule"' in page.content.decode()
+    data = form_data(page)
+    bad = {"bonuses": [{"kind": "for_each", "points": 3, "match": {"name": "Lore Android"}}]}
+    response = admin_client.post(change_url(data_card), {**data, "rule": [json.dumps(bad)]})
+    assert response.status_code == 200
+    assert any("rule.bonuses[0].match.name: no card named 'Lore Android'" in message
+               for message in form_errors(response)["rule"])
+    data_card.refresh_from_db()
+    assert data_card.rule == {"bonuses": []}  # nothing saved
+
+    good = {"bonuses": [{"kind": "for_each", "points": 3, "match": {"name": "Lore"}}]}
+    response = admin_client.post(change_url(data_card), {**data, "rule": [json.dumps(good)]})
+    assert response.status_code == 302, form_errors(response)
+    data_card.refresh_from_db()
+    assert data_card.rule == good
+    assert data_card.field_provenance["rule"] == "verified"  # transcribed by an admin
+    assert data_card.text == "3 for each Lore."
