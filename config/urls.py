@@ -7,6 +7,10 @@ urlpatterns = [
     path("", include("results.urls")),
     path("", include("adjudicator.urls")),
     path("", include("scoring.urls")),
+    # Each game's own pages (check a move, score), one module per game.
+    path("", include("adjudicator.urls_academy_credits")),
+    path("", include("adjudicator.urls_star_realms_academy")),
+    path("", include("adjudicator.urls_factions")),
     path("", include("cards.urls")),
     path("api/", include("cards.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -9,4 +9,7 @@ scorers = GameRegistry("score")
 # The page that scores each game (a URL name), linked from the home and game pages.
 score_pages: dict[str, str] = {
     "star-trek-missions": "scoring:stm-score",
+    "academy-credits": "academy_credits:score-round",
+    "star-realms-academy": "star_realms_academy:turn",
+    "factions": "factions:standings",
 }
