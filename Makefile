@@ -6,7 +6,7 @@ PORT ?= 8000
 INSTALLED := $(VENV)/.installed-stamp
 DEV_SETTINGS := DJANGO_SETTINGS_MODULE=config.settings.development
 
-.PHONY: run test test-postgres setup install chromium admin bench lint serve clean
+.PHONY: run test test-postgres setup install chromium admin bench lint serve deploy-check backup restore clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,25 @@ test: setup chromium
 # The same suite against a throw-away PostgreSQL cluster on a loopback port.
 test-postgres: install chromium
 	scripts/with-postgres $(BIN)/pytest
+
+# The production configuration on loopback: gunicorn, whitenoise's hashed compressed files,
+# production settings; DATABASE_URL selects PostgreSQL, SQLite otherwise. LOCAL_HTTP=1 because no
+# TLS proxy stands in front here.
+PROD := DJANGO_SETTINGS_MODULE=config.settings.production
+LOCAL_SECRET := $(VENV)/.local-secret-key
+$(LOCAL_SECRET): | install
+	$(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $(LOCAL_SECRET)
+
+serve: setup $(LOCAL_SECRET)
+	$(PROD) SECRET_KEY="$${SECRET_KEY:-$$(cat $(LOCAL_SECRET))}" ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
+	  LOCAL_HTTP=1 $(BIN)/python manage.py collectstatic --noinput -v0
+	$(PROD) SECRET_KEY="$${SECRET_KEY:-$$(cat $(LOCAL_SECRET))}" ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
+	  LOCAL_HTTP=1 $(BIN)/gunicorn config.wsgi:application -c config/gunicorn.py
+
+# `check --deploy` under the production settings as deployed (TLS on); any warning fails.
+deploy-check: install
+	$(PROD) SECRET_KEY="$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+	  ALLOWED_HOSTS=tableside.example $(BIN)/python manage.py check --deploy --fail-level WARNING
 
 admin: setup
 	$(DEV_SETTINGS) $(BIN)/python manage.py createsuperuser

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from adjudicator.engines import star_trek_missions as stm
 from adjudicator.registry import rulers
 from cards.api.serializers import ErrorSerializer
+from common.throttling import EvaluationRateThrottle
 from results.api import run_game_service
 
 
@@ -203,6 +204,7 @@ drawn. Never `needs_information`: the position holds every fact a turn needs.
 
 
 class RulingApi(APIView):
+    throttle_classes = [EvaluationRateThrottle]
     @extend_schema(
         summary="A ruling on one move in one position",
         description=DESCRIPTION,

@@ -12,6 +12,7 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from cards.api.serializers import ErrorSerializer
+from common.throttling import EvaluationRateThrottle
 from results.api import run_game_service
 from scoring.registry import scorers
 
@@ -108,6 +109,7 @@ missing or of the wrong type, or a card name that names no card: entry `unknown_
 
 
 class ScoreApi(APIView):
+    throttle_classes = [EvaluationRateThrottle]
     @extend_schema(
         summary="A step-by-step score breakdown",
         description=DESCRIPTION,

@@ -1,5 +1,6 @@
 """Settings shared by every environment; the environment modules override what differs."""
 
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -26,6 +27,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "common.middleware.ContentSecurityPolicyMiddleware",
+    "common.middleware.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -93,6 +96,9 @@ STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
+# The largest API request body accepted (a 413 above it): a position or a hand is a few kB.
+API_MAX_BODY_BYTES = 64 * 1024
+
 # Where the catalog load reads the four games' card data.
 CATALOG_DIR = BASE_DIR / "cards" / "catalog"
 
@@ -104,6 +110,16 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "common.api_errors.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Only the POST endpoints are throttled (common.throttling); a 429 carries Retry-After.
+    "DEFAULT_THROTTLE_RATES": {"evaluations": os.environ.get("API_POST_RATE", "120/minute")},
+}
+
+# Throttle counters live in the database, shared by every app server (a migration creates it).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "tableside_cache",
+    }
 }
 
 SPECTACULAR_SETTINGS = {
