@@ -53,6 +53,14 @@ deploy-check: install
 	$(PROD) SECRET_KEY="$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
 	  ALLOWED_HOSTS=tableside.example $(BIN)/python manage.py check --deploy --fail-level WARNING
 
+# The whole database to backups/tableside-<time>.json.gz; restore one with FILE=… (all or nothing).
+backup: setup
+	$(DEV_SETTINGS) $(BIN)/python manage.py backup_database
+
+restore: setup
+	@test -n "$(FILE)" || { echo "Say which backup: make restore FILE=backups/tableside-….json.gz"; exit 2; }
+	$(DEV_SETTINGS) $(BIN)/python manage.py restore_database "$(FILE)"
+
 admin: setup
 	$(DEV_SETTINGS) $(BIN)/python manage.py createsuperuser
 
