@@ -6,7 +6,7 @@ PORT ?= 8000
 INSTALLED := $(VENV)/.installed-stamp
 DEV_SETTINGS := DJANGO_SETTINGS_MODULE=config.settings.development
 
-.PHONY: run test test-postgres setup install chromium admin bench lint serve deploy-check backup restore clean
+.PHONY: run test test-postgres setup install chromium admin bench bench-postgres lint serve deploy-check backup restore clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -67,6 +67,10 @@ admin: setup
 bench: setup
 	$(BIN)/python bench/catalog.py
 	$(BIN)/python bench/stm.py
+
+# The catalog benchmark on a throw-away PostgreSQL cluster (100,000 cards).
+bench-postgres: install
+	scripts/with-postgres sh -c 'BENCH_DATABASE_URL="$$DATABASE_URL" $(BIN)/python bench/catalog.py'
 
 lint: install
 	$(BIN)/ruff check .

@@ -127,6 +127,15 @@ class CardSerializer(serializers.ModelSerializer):
         return ordered
 
 
+class PaginatedCardListSerializer(serializers.Serializer):
+    """The card list as API.md fixes it: count, next, previous, results."""
+
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = CardSerializer(many=True)
+
+
 class NamesSerializer(serializers.Serializer):
     results = serializers.ListField(child=serializers.CharField())
 

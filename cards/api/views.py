@@ -19,6 +19,7 @@ from .serializers import (
     GameDetailSerializer,
     GameSerializer,
     NamesSerializer,
+    PaginatedCardListSerializer,
     RuleSectionSerializer,
 )
 
@@ -137,7 +138,7 @@ class CardListApi(CatalogApi):
             OpenApiParameter("page_size", int, description="1 to 100 (default 50)."),
             OpenApiParameter("{attribute}", str, description="Any filterable attribute key."),
         ],
-        responses={200: CardSerializer(many=True), **ERRORS},
+        responses={200: PaginatedCardListSerializer, **ERRORS},
     )
     def get(self, request, game: str):
         game_obj = game_or_404(game)

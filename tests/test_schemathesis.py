@@ -1,0 +1,20 @@
+"""Fuzzing the API from its own OpenAPI schema (schemathesis, in-process, bounded): no input may
+cause a 5xx, and every response must match the schema it documents."""
+
+import pytest
+import schemathesis
+from django.core.wsgi import get_wsgi_application
+from hypothesis import HealthCheck, settings
+
+# Hundreds of cases per operation over the whole API, a few seconds each.
+MAX_EXAMPLES = 300
+
+schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
+
+
+@pytest.mark.django_db
+@schema.parametrize()
+@settings(max_examples=MAX_EXAMPLES, deadline=None,
+          suppress_health_check=list(HealthCheck))
+def test_the_api_never_fails_and_keeps_to_its_schema(case, catalog):
+    case.call_and_validate()
