@@ -122,6 +122,7 @@ class RuleSectionApi(CatalogApi):
 class CardListApi(CatalogApi):
     @extend_schema(
         summary="The catalog of a game, paginated",
+        operation_id="games_cards_list",
         description=(
             "`q` searches names and card text. Every filterable attribute of the game is a query "
             "parameter (see the game's `attributes`): e.g. `?faction=blob&kind=base` for Star "
