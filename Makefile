@@ -65,8 +65,10 @@ admin: setup
 	$(DEV_SETTINGS) $(BIN)/python manage.py createsuperuser
 
 bench: setup
+	scripts/ensure-wrk
 	$(BIN)/python bench/catalog.py
 	$(BIN)/python bench/stm.py
+	$(BIN)/python bench/http.py
 
 # The catalog benchmark on a throw-away PostgreSQL cluster (100,000 cards).
 bench-postgres: install
