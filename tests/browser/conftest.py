@@ -40,7 +40,8 @@ VIEWPORTS = {
 @pytest.fixture(scope="session")
 def browser():
     if not os.path.exists(CHROMIUM):
-        pytest.skip("Chromium is missing: run `make chromium` (Debian's package).")
+        # `make test` installs it first; a missing browser is a broken setup, not a skip.
+        pytest.fail("Chromium is missing: run `make chromium` (Debian's package).")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
