@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 
 from adjudicator.registry import ruling_pages
+from common.registry import page_url
 from scoring.registry import score_pages
 
 from .attributes import ABILITY_EFFECTS, AttributeSpec
@@ -200,20 +201,10 @@ def _jobs(game: Game) -> list[Job]:
             jobs.append(Job("Browse the catalog", reverse("pages:catalog", args=[game.slug])))
         elif job == "score":
             label = SCORE_JOB_LABELS.get(game.slug, "Score")
-            jobs.append(Job(label, _page_url(score_pages.get(game.slug))))
+            jobs.append(Job(label, page_url(score_pages.get(game.slug))))
         else:
-            jobs.append(Job("Check a move", _page_url(ruling_pages.get(game.slug))))
+            jobs.append(Job("Check a move", page_url(ruling_pages.get(game.slug))))
     return jobs
-
-
-def _page_url(url_name: str | None) -> str:
-    """The page's address, or "" while the game has no such page yet (shown as coming soon)."""
-    if not url_name:
-        return ""
-    try:
-        return reverse(url_name)
-    except NoReverseMatch:
-        return ""
 
 
 @dataclass

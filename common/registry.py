@@ -34,3 +34,15 @@ def import_submodules(package_name: str) -> None:
     package = importlib.import_module(package_name)
     for module in pkgutil.iter_modules(package.__path__):
         importlib.import_module(f"{package_name}.{module.name}")
+
+
+def page_url(url_name: str | None) -> str:
+    """The address of a game's page named in a registry, or "" while it has none yet."""
+    from django.urls import NoReverseMatch, reverse
+
+    if not url_name:
+        return ""
+    try:
+        return reverse(url_name)
+    except NoReverseMatch:
+        return ""

@@ -9,7 +9,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
+from adjudicator.registry import ruling_pages
 from cards.models import Card, Game, RuleSection
+from common.registry import page_url
+from scoring.registry import score_pages
 
 from .selectors import ResultNotFound, result_get
 
@@ -38,8 +41,12 @@ def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
     }
     if result.kind == "ruling":
         context["ruling"] = ruling_view(result.game, body)
+        context["again_url"] = page_url(ruling_pages.get(result.game.slug))
+        context["again_label"] = "Check another move"
     else:
         context["score"] = score_view(result.game, body)
+        context["again_url"] = page_url(score_pages.get(result.game.slug))
+        context["again_label"] = "Score again"
     return render(request, "results/page.html", context)
 
 
@@ -122,7 +129,7 @@ def describe_missing(item) -> str:
 
 OUTCOME_KNOWN = {
     "hand", "discard_area", "galaxy_deck", "mission_deck", "discard_counts", "game_ends",
-    "game_ends_reason", "extra_turn", "extra_turn_reason",
+    "game_ends_reason", "extra_turn", "extra_turn_reason", "summary", "cases",
 }
 
 

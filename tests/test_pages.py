@@ -43,10 +43,10 @@ def test_home_lists_every_game_with_its_jobs(client, catalog):
         assert label in html
     # Pages that exist are linked (from the apps' registries); the rest are coming soon.
     from adjudicator.registry import ruling_pages
-    from cards.views import _page_url
+    from common.registry import page_url
     from scoring.registry import score_pages
 
-    built = [url for url in map(_page_url, [*score_pages.values(), *ruling_pages.values()]) if url]
+    built = [url for url in map(page_url, [*score_pages.values(), *ruling_pages.values()]) if url]
     assert 'href="/games/star-trek-missions/check-turn/"' in html
     assert all(f'href="{url}"' in html for url in built)
     assert html.count("coming soon") == 8 - len(built)

@@ -137,7 +137,6 @@ class CardListApi(CatalogApi):
                              "attribute key; prefix '-' for descending."),
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int, description="1 to 100 (default 50)."),
-            OpenApiParameter("{attribute}", str, description="Any filterable attribute key."),
         ],
         responses={200: PaginatedCardListSerializer, **ERRORS},
     )

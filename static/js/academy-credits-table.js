@@ -1,0 +1,46 @@
+/* Academy Credits pages ("Check a play", "Score a round"): progressive enhancement only.
+   - After htmx swaps in an answer (a ruling, a score or the problems), move the focus to its
+     heading, so keyboard and screen-reader users land on it.
+   - The seat pickers (target, starter) name each seat after the cadet typed in it, as they type.
+   Without JavaScript the forms work the same; the pickers then show the names after a submit. */
+(function () {
+  "use strict";
+
+  var RESULTS = ["play-result", "round-result"];
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target || RESULTS.indexOf(target.id) === -1) {
+      return;
+    }
+    var heading = target.querySelector("[data-focus]");
+    if (heading) {
+      heading.focus();
+      heading.scrollIntoView({ block: "start" });
+    }
+  });
+
+  function seatNumber(input) {
+    var match = /^player-(\d+)-name$/.exec(input.id || "");
+    return match ? match[1] : null;
+  }
+
+  function relabel(number, name) {
+    var label = name.trim() || "Seat " + number;
+    var selects = document.querySelectorAll("select[data-seat-names]");
+    Array.prototype.forEach.call(selects, function (select) {
+      Array.prototype.forEach.call(select.options, function (option) {
+        if (option.value === number) {
+          option.textContent = label;
+        }
+      });
+    });
+  }
+
+  document.addEventListener("input", function (event) {
+    var number = seatNumber(event.target);
+    if (number) {
+      relabel(number, event.target.value);
+    }
+  });
+})();

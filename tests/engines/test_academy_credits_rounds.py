@@ -1,0 +1,195 @@
+"""Property test (hypothesis): random complete rounds of Academy Credits played with the engine.
+
+A simulator keeps the real table (the shuffled 22-card deck, the set-aside card, every hand). At
+each turn the cadet to move draws, the engine lists the legal plays of the position, one is
+chosen at random, ruled on, and its outcome applied to the table. Throughout:
+
+* every play the engine generates as legal is ruled legal, and a random other play is ruled
+  legal only if it is among them;
+* every one of the 22 cards is accounted for (set aside, deck, hands, face up), copy by copy;
+* the round ends exactly when the rules say (AC-6.1): when one cadet is left or the deck is empty
+  at the end of a turn, never earlier, and the scorer accepts the final table.
+"""
+
+from collections import Counter
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from adjudicator.engines import academy_credits as ac
+from scoring.engines import academy_credits as sc
+from tests.engines.test_academy_credits_catalog import cards, option
+
+DECK = [spec for spec in cards() for _ in range(spec.copies)]
+NAMES = ["Ana", "Ben", "Cy", "Dee"]
+COPIES = Counter(spec.name for spec in DECK)
+
+
+class Table:
+    def __init__(self, count: int, order: list[int], starter: int):
+        deck = [DECK[i] for i in order]
+        self.set_aside = deck.pop(0)  # AC-2.2: one card face down, whatever the count (AC-R9)
+        self.names = NAMES[:count]
+        self.hands = {name: [deck.pop(0)] for name in self.names}  # AC-2.3
+        self.deck = deck
+        self.discards = {name: [] for name in self.names}
+        self.in_round = {name: True for name in self.names}
+        self.shielded = {name: False for name in self.names}
+        self.marked: str | None = None
+        self.turn = self.names[starter]
+        self.set_aside_drawn = False
+
+    def every_card(self) -> Counter:
+        cards_ = list(self.deck) + ([] if self.set_aside_drawn else [self.set_aside])
+        for name in self.names:
+            cards_ += self.hands[name] + self.discards[name]
+        return Counter(spec.name for spec in cards_)
+
+    def position(self) -> ac.Position:
+        players = [
+            ac.Cadet(name=name, in_round=self.in_round[name], shielded=self.shielded[name],
+                     marked=self.marked == name, discards=list(self.discards[name]),
+                     hand=None if name == self.turn or not self.in_round[name]
+                     else self.hands[name][0])
+            for name in self.names
+        ]
+        return ac.Position(players=players, turn=self.turn, hand=list(self.hands[self.turn]),
+                           deck_count=len(self.deck), cards=list(cards()),
+                           options={"charles_vance_bonus": "literal"})
+
+    def alive(self) -> list[str]:
+        return [name for name in self.names if self.in_round[name]]
+
+    def next_after(self, name: str) -> str:
+        start = self.names.index(name)
+        following = self.names[start + 1:] + self.names[:start + 1]
+        return next(n for n in following if self.in_round[n])
+
+
+def take(hand: list, name: str):
+    for index, spec in enumerate(hand):
+        if spec.name == name:
+            return hand.pop(index)
+    raise AssertionError(f"{name} is not in the hand {[c.name for c in hand]}")
+
+
+def all_plays(position: ac.Position) -> list[ac.Move]:
+    """Every fully specified play one could ask about (legal or not)."""
+    moves = []
+    guesses = [c for c in cards()]
+    for spec in position.hand:
+        if spec.effect in ac.NO_TARGET:
+            moves.append(ac.Move(spec, confirm=spec.effect == ac.ELIMINATES))
+            continue
+        moves.append(ac.Move(spec))
+        for cadet in position.players:
+            if spec.effect == ac.GUESS:
+                moves += [ac.Move(spec, cadet.name, g) for g in guesses]
+            else:
+                moves.append(ac.Move(spec, cadet.name))
+    return moves
+
+
+def play_turn(table: Table, data) -> bool:
+    """One turn; returns whether the round ended."""
+    player = table.turn
+    assert len(table.alive()) >= 2 and table.deck, "a turn began after the round had ended"
+    table.hands[player].append(table.deck.pop(0))  # AC-3.1: draw, so the cadet holds two
+    table.shielded[player] = False  # AC-5.1: protection ends at the start of their turn
+    position = table.position()
+
+    assert ac.check_position(position) == []  # the 22 cards add up: no warning
+    legal = ac.legal_plays(position)
+    assert legal, "a cadet always has a legal play"
+    for candidate in legal:
+        ruling = ac.rule_play(position, candidate)
+        assert ruling.verdict == "legal", (candidate, ruling.reason)
+    legal_dicts = [m.as_dict() for m in legal]
+    probe = data.draw(st.sampled_from(all_plays(position)), label="probe")
+    probe_ruling = ac.rule_play(position, probe)
+    if probe_ruling.verdict == "legal" and not probe_ruling.warnings:
+        assert probe.as_dict() in legal_dicts, probe
+    if probe_ruling.verdict == "illegal":
+        assert probe_ruling.alternatives == legal_dicts
+
+    move = data.draw(st.sampled_from(legal), label="play")
+    event(f"played {move.play.effect}")
+    ruling = ac.rule_play(position, move)
+    outcome = ruling.outcome
+    assert outcome["cases"] == []  # every hand is known: nothing is conditional
+
+    played = take(table.hands[player], move.play.name)
+    table.discards[player].append(played)
+    if outcome["trade"]:
+        other = move.target
+        mine, theirs = table.hands[player], table.hands[other]
+        assert outcome["trade"]["player_gets"] == theirs[0].name
+        table.hands[player], table.hands[other] = theirs, mine
+    for entry in outcome["discarded"]:
+        card = take(table.hands[entry["player"]], entry["card"])
+        table.discards[entry["player"]].append(card)
+    for name in outcome["eliminated"]:
+        table.in_round[name] = False
+        assert table.hands[name] == [], f"{name} is out but still holds a card"
+    for draw in outcome["draws"]:
+        drawn = []
+        for _ in range(draw["count"]):
+            if draw["from"] == "deck":
+                drawn.append(table.deck.pop(0))
+            else:
+                assert not table.set_aside_drawn and not table.deck
+                drawn.append(table.set_aside)
+                table.set_aside_drawn = True
+        hand = table.hands[draw["player"]]
+        hand += drawn
+        if move.play.effect == ac.DRAW:  # The Doctor: keep one, the rest to the bottom
+            keep = data.draw(st.integers(0, len(hand) - 1), label="keep")
+            kept = hand.pop(keep)
+            table.deck += hand
+            table.hands[draw["player"]] = [kept]
+    for name in table.names:
+        table.shielded[name] = name in outcome["protected"]
+    table.marked = outcome["marked"]
+
+    # Every card accounted for, copy by copy.
+    assert table.every_card() == COPIES
+    assert sum(table.every_card().values()) == 22
+    for name in table.alive():
+        assert len(table.hands[name]) == 1
+    assert outcome["deck_count"] == len(table.deck)
+    assert outcome["in_round"] == table.alive()
+
+    # The round ends exactly when the rules say (AC-6.1).
+    ends = len(table.alive()) == 1 or not table.deck
+    assert outcome["round_ends"] is ends, outcome["round_end_reason"]
+    if ends:
+        assert outcome["next_turn"] is None
+        event("last cadet standing" if len(table.alive()) == 1 else "deck-out showdown")
+        return True
+    assert outcome["next_turn"] == table.next_after(player)
+    table.turn = outcome["next_turn"]
+    return False
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(count=st.integers(2, 4), order=st.permutations(range(len(DECK))),
+       starter=st.integers(0, 3), data=st.data())
+def test_random_rounds_are_ruled_consistently_to_their_end(count, order, starter, data):
+    table = Table(count, list(order), starter % count)
+    assert table.every_card() == COPIES
+    for _turn in range(40):
+        if play_turn(table, data):
+            break
+    else:
+        raise AssertionError("the round did not end within 40 turns")
+
+    # The scorer takes the final table as a finished round.
+    players = [ac.Cadet(name=name, in_round=table.in_round[name],
+                        discards=list(table.discards[name]),
+                        hand=table.hands[name][0] if table.in_round[name] else None)
+               for name in table.names]
+    result = sc.score_round(players, len(table.deck), list(cards()),
+                            target=option("credits_target")[str(count)])
+    assert result.round_winners
+    assert set(result.round_winners) <= set(table.alive())
+    assert result.total == len(result.awards)

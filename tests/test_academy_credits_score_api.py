@@ -1,0 +1,175 @@
+"""POST /api/games/academy-credits/score/ against the shipped catalog: the end of a round, both
+readings of the Charles Vance bonus, the credits target option, the match, and every error."""
+
+import json
+
+import pytest
+
+from cards.models import GameOption
+from results.models import SavedResult
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/games/academy-credits/score/"
+SCORE_KEYS = {"game", "total", "steps", "warnings", "ended_by", "round_winners", "awards",
+              "standings", "target", "match_winners", "next_starter", "options", "id", "url"}
+
+
+def post(api, data):
+    return api.post(URL, data=json.dumps(data), content_type="application/json")
+
+
+def scored(api, data):
+    response = post(api, data)
+    payload = response.json()
+    assert response.status_code == 200, payload
+    assert set(payload) == SCORE_KEYS
+    return payload
+
+
+def error(api, data, code):
+    response = post(api, data)
+    payload = response.json()
+    assert response.status_code == 400, payload
+    assert set(payload) == {"status", "code", "detail", "errors"} and payload["code"] == code
+    return payload
+
+
+EXAMPLE = {"players": [
+    {"name": "Ana", "in_round": True, "shielded": False, "marked": False,
+     "discards": ["Lura Thok", "Jay-Den Kraag"], "hand": "Jett Reno", "credits": 2},
+    {"name": "Ben", "in_round": True, "shielded": False, "marked": False,
+     "discards": ["Charles Vance"], "hand": "The Doctor", "credits": 1},
+], "deck_count": 0}
+
+
+def test_the_example_a_showdown_and_the_bonus(api, catalog):
+    score = scored(api, EXAMPLE)
+    assert score["game"] == "academy-credits"
+    assert score["ended_by"] == "deck_out_showdown"
+    assert score["round_winners"] == ["Ana"]
+    assert score["awards"] == [
+        {"player": "Ana", "credits": 1, "reason": "won the deck-out showdown"},
+        {"player": "Ben", "credits": 1, "reason": "Charles Vance bonus"},
+    ]
+    assert score["total"] == 2 and score["target"] == 4
+    assert score["standings"] == [
+        {"rank": 1, "player": "Ana", "credits_before": 2, "awarded": 1, "credits": 3,
+         "to_target": 1},
+        {"rank": 2, "player": "Ben", "credits_before": 1, "awarded": 1, "credits": 2,
+         "to_target": 2},
+    ]
+    assert score["match_winners"] == [] and score["next_starter"] == "Ana"
+    assert score["options"] == {"credits_target": {"2": 4, "3": 5, "4": 6},
+                                "charles_vance_bonus": "literal"}
+    step = score["steps"][1]
+    assert step == {"n": 2, "rule": "AC-6.2", "card": "Jett Reno", "player": "Ana",
+                    "detail": "Ana reveals Jett Reno (7).", "points": 0, "running_total": 0}
+    assert score["steps"][-1]["running_total"] == 2
+    assert api.get(f"/api/results/{score['id']}/").json() == score
+    assert SavedResult.objects.get(id=score["id"]).kind == "score"
+
+
+def test_last_cadet_standing_needs_no_cards_in_hand(api, catalog):
+    score = scored(api, {"players": [{"name": "Ana", "discards": [1, 4]},
+                                     {"name": "Ben", "in_round": False,
+                                      "discards": ["charles-vance", "Lura Thok"]}],
+                         "deck_count": 7})
+    assert score["ended_by"] == "last_cadet_standing" and score["round_winners"] == ["Ana"]
+    # Literal reading: Ben, out, still gains the bonus.
+    assert [a["player"] for a in score["awards"]] == ["Ana", "Ben"]
+
+
+def test_the_still_in_round_reading_from_the_request(api, catalog):
+    data = {"players": [{"name": "Ana", "discards": [1, 4]},
+                        {"name": "Ben", "in_round": False, "discards": [0, 1]}],
+            "deck_count": 7, "options": {"charles_vance_bonus": "still_in_round"}}
+    score = scored(api, data)
+    assert [a["player"] for a in score["awards"]] == ["Ana"]
+    assert score["options"]["charles_vance_bonus"] == "still_in_round"
+    assert any("Reading still_in_round" in step["detail"] for step in score["steps"])
+
+
+def test_the_games_option_rows_are_the_defaults(api, catalog):
+    GameOption.objects.filter(game__slug="academy-credits", key="charles_vance_bonus").update(
+        value="still_in_round")
+    GameOption.objects.filter(game__slug="academy-credits", key="credits_target").update(
+        value={"2": 3, "3": 5, "4": 6})
+    score = scored(api, {"players": [{"name": "Ana", "discards": [1, 4], "credits": 2},
+                                     {"name": "Ben", "in_round": False, "discards": [0, 1]}],
+                         "deck_count": 7})
+    assert score["options"] == {"credits_target": {"2": 3, "3": 5, "4": 6},
+                                "charles_vance_bonus": "still_in_round"}
+    assert score["target"] == 3 and score["match_winners"] == ["Ana"]
+    assert score["next_starter"] is None
+
+
+def test_a_credits_target_override_and_the_match(api, catalog):
+    data = {**EXAMPLE, "options": {"credits_target": {"2": 3}}}
+    score = scored(api, data)
+    assert score["target"] == 3 and score["match_winners"] == ["Ana"]
+    assert score["options"]["credits_target"] == {"2": 3, "3": 5, "4": 6}
+    assert any(step["rule"] == "AC-6.5" and "wins the match" in step["detail"]
+               for step in score["steps"])
+
+
+def test_a_shared_win_and_the_next_starter(api, catalog):
+    players = [{"name": "Ana", "hand": "Lura Thok", "discards": ["Jay-Den Kraag"]},
+               {"name": "Ben", "hand": "Lura Thok", "discards": ["Jay-Den Kraag"]},
+               {"name": "Cy", "hand": "Charles Vance"}]
+    score = scored(api, {"players": players, "deck_count": 0, "starter": "ana"})
+    assert score["round_winners"] == ["Ana", "Ben"]
+    assert score["next_starter"] == "Ben"
+    unknown = scored(api, {"players": players, "deck_count": 0})
+    assert unknown["next_starter"] is None
+
+
+def test_a_showdown_without_a_card_is_invalid_input(api, catalog):
+    payload = error(api, {"players": [{"name": "Ana", "hand": "Lura Thok"}, {"name": "Ben"}],
+                          "deck_count": 0}, "invalid_input")
+    assert payload["errors"] == [{"path": "players[1].hand", "code": "required",
+                                  "detail": "Ben is still in the deck-out showdown: give the "
+                                            "card Ben reveals (AC-6.2)."}]
+
+
+@pytest.mark.parametrize("data, code", [
+    ({"players": [{"name": "Ana", "hand": 1}, {"name": "Ben", "hand": 2}], "deck_count": 3},
+     "round_not_over"),
+    ({"players": [{"name": "Ana", "hand": 10}, {"name": "Ben", "hand": 10}], "deck_count": 0},
+     "too_many_copies"),
+    ({"players": [{"name": "Ana", "hand": 1, "credits": 4}, {"name": "Ben", "hand": 2}],
+      "deck_count": 0}, "match_over"),
+    ({"players": [{"name": n, "hand": 1} for n in "ABCDE"], "deck_count": 0}, "too_many_cadets"),
+    ({"players": [{"name": "Ana", "hand": 1}, {"name": "Ben", "hand": 2}], "deck_count": 0,
+      "starter": "Zed"}, "unknown_starter"),
+    ({"players": [{"name": "Ana", "in_round": False}, {"name": "Ben", "in_round": False}],
+      "deck_count": 0}, "no_cadet_left"),
+])
+def test_rounds_that_cannot_be_scored(api, catalog, data, code):
+    payload = error(api, data, "impossible_position")
+    assert payload["errors"][0]["code"] == code
+
+
+def test_invalid_input_by_path(api, catalog):
+    payload = error(api, {"players": [{"name": "Ana", "hand": "Jet Reno"}], "deck_count": -1,
+                          "options": {"credits_target": {"2": 0}, "colour": 1}, "turn": "Ana",
+                          "starter": 5}, "invalid_input")
+    by_path = {e["path"]: e for e in payload["errors"]}
+    assert by_path["players[0].hand"]["suggestions"] == ["Jett Reno"]
+    assert by_path["deck_count"]["code"] == "invalid_count"
+    assert by_path["options.credits_target"]["code"] == "invalid_option"
+    assert by_path["options.colour"]["code"] == "unknown_option"
+    assert by_path["turn"]["code"] == "unknown_field"
+    assert by_path["starter"]["code"] == "invalid_type"
+    required = error(api, {}, "invalid_input")
+    assert {e["path"] for e in required["errors"]} == {"players", "deck_count"}
+
+
+def test_no_target_for_the_number_of_cadets(api, catalog):
+    GameOption.objects.filter(game__slug="academy-credits", key="credits_target").update(
+        value={"2": 4, "4": 6})
+    payload = error(api, {"players": [{"name": "Ana"}, {"name": "Ben", "in_round": False},
+                                      {"name": "Cy", "in_round": False}], "deck_count": 3},
+                    "invalid_input")
+    assert payload["errors"][0]["path"] == "options.credits_target"
+    assert payload["errors"][0]["code"] == "invalid_option"
