@@ -101,10 +101,10 @@ EXAMPLES = [
         request_only=True,
         value={
             "position": {
-                "active": {"name": "Ana", "health": 50, "coins": 0,
+                "active": {"name": "Ana", "health": 15, "coins": 0,
                            "hand": ["Scout", "Scout", "Scout", "Viper", "Ram"], "in_play": [],
                            "bases": [], "combat": 0, "used": []},
-                "opponent": {"name": "Ben", "health": 50, "coins": 0, "bases": []},
+                "opponent": {"name": "Ben", "health": 15, "coins": 0, "bases": []},
                 "shop_row": ["Freighter", "Corvette", "The Hive", "Barter World", "Survey Ship"],
             },
             "move": {"action": "play", "card": "Ram"},

@@ -67,10 +67,10 @@ EXAMPLES = [
         "star-realms-academy: a whole turn",
         request_only=True,
         value={
-            "active": {"name": "Ana", "health": 50, "coins": 0,
+            "active": {"name": "Ana", "health": 15, "coins": 0,
                        "hand": ["Scout", "Scout", "Scout", "Viper", "Ram"], "in_play": [],
                        "bases": [], "combat": 0, "used": []},
-            "opponent": {"name": "Ben", "health": 50, "coins": 0, "bases": []},
+            "opponent": {"name": "Ben", "health": 15, "coins": 0, "bases": []},
             "shop_row": ["Freighter", "Corvette", "The Hive", "Barter World", "Survey Ship"],
             "actions": [{"action": "play", "card": "Scout"}, {"action": "play", "card": "Viper"},
                         {"action": "attack", "target": "health", "amount": 1},

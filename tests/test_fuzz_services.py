@@ -109,3 +109,10 @@ def test_random_positions_get_a_result_or_a_4xx_never_an_exception(url, example,
             assert set(response.json()) == {"status", "code", "detail", "errors"}
 
     check()
+
+
+@pytest.mark.parametrize("url, example", _examples())
+def test_every_schema_example_is_a_valid_request(url, example, catalog):
+    # The documented examples are what a client copies first: each must be answered, not refused.
+    response = Client().post(url, json.dumps(example), content_type="application/json")
+    assert response.status_code == 200, response.json()

@@ -1,0 +1,156 @@
+"""The "Check a move" and "Break down a turn" pages without a browser: the form posts the API's
+body to the same services, plain POST gives the whole page, htmx the fragment, problems land by
+their fields, and missing card values link to the admin."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from cards.models import Card
+from results.models import SavedResult
+
+pytestmark = pytest.mark.django_db
+
+CHECK = "/games/star-realms-academy/check-move/"
+TURN = "/games/star-realms-academy/turn/"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def board(**extra):
+    data = {"active_name": "Ana", "active_health": "15", "active_coins": "0",
+            "active_combat": "0", "hand": ["Imperial Frigate", "Scout"],
+            "opponent_name": "Ben", "opponent_health": "15", "opponent_coins": "1",
+            "opponent_base_1": "The Hive", "opponent_base_1_damage": "0",
+            "shop_row": ["Ram", "Corvette", "Freighter"]}
+    data.update(extra)
+    return data
+
+
+def test_the_url_names_and_the_links_from_the_game_page(client, catalog):
+    assert reverse("star_realms_academy:check-move") == CHECK
+    assert reverse("star_realms_academy:turn") == TURN
+    page = client.get("/games/star-realms-academy/").content.decode()
+    assert f'href="{CHECK}"' in page and f'href="{TURN}"' in page
+
+
+def test_the_check_page_offers_every_card(client, catalog):
+    response = client.get(CHECK)
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert "<h1>Check a move</h1>" in content
+    cards = re.search(r'<datalist id="sra-cards">(.*?)</datalist>', content, re.S).group(1)
+    assert cards.count("<option") == 17
+    assert '<option value="Ram">Blob · Ship · cost 1</option>' in cards
+    targets = re.search(r'<datalist id="sra-targets">(.*?)</datalist>', content, re.S).group(1)
+    assert '<option value="health">' in targets and '<option value="The Hive">' in targets
+    assert 'list="sra-cards"' in content and "csrfmiddlewaretoken" in content
+    assert "style=" not in content and "<script>" not in content  # a strict CSP
+
+
+def test_a_move_without_javascript_gives_the_whole_page(client, catalog):
+    data = board(action_0="play", card_0="imperial frigate")
+    response = client.post(CHECK, data)
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" in content and "Ruling: Legal" in content
+    assert "ship_played" in content and "Legal: Ana plays Imperial Frigate and gets 2 Combat." in (
+        content)
+    assert 'href="/games/star-realms-academy/#rule-SRA-6"' in content
+    assert "After the move" in content
+    result = SavedResult.objects.latest("created_at")
+    assert f"/r/{result.id}" in content
+    assert result.request["move"] == {"action": "play", "card": "imperial frigate"}
+    # The values are kept in the form.
+    assert 'value="imperial frigate"' in content
+
+
+def test_htmx_gets_the_fragment(client, catalog):
+    data = board(action_0="attack", target_0="health", amount_0="1", active_combat="2")
+    response = client.post(CHECK, data, **HTMX)
+    content = response.content.decode()
+    assert response.status_code == 200 and "<html" not in content
+    assert "Ruling: Illegal" in content and "base_shields_health" in content
+    assert "Legal moves instead" in content and "Attack The Hive with 1 Combat" in content
+    assert response["Vary"].endswith("HX-Request")
+
+
+def test_missing_values_link_to_the_admin(client, catalog):
+    corvette = Card.objects.get(game__slug="star-realms-academy", slug="corvette")
+    response = client.post(CHECK, board(action_0="buy", card_0="Corvette", active_coins="5"))
+    content = response.content.decode()
+    assert "Ruling: Needs information" in content
+    admin = reverse("admin:cards_card_change", args=[corvette.pk])
+    assert f'href="{admin}"' in content and "Fill in Corvette's cost (admin)" in content
+    assert 'href="/games/star-realms-academy/cards/corvette/"' in content
+
+
+def test_problems_show_by_their_fields(client, catalog):
+    data = board(action_0="play", card_0="Scout", hand=["Imperial Frigat"], active_health="16")
+    response = client.post(CHECK, data)
+    content = response.content.decode()
+    assert response.status_code == 400
+    assert "The move could not be checked" in content
+    assert re.search(r'id="hand-1"[^>]*aria-invalid="true"', content)
+    assert "Did you mean Imperial Frigate?" in content
+    assert '<a href="#hand-1">' in content
+    # Fixed: an impossible position names its field too.
+    data["hand"] = ["Imperial Frigate"]
+    response = client.post(CHECK, data, **HTMX)
+    content = response.content.decode()
+    assert response.status_code == 400 and 'hx-swap-oob="true"' in content
+    assert re.search(r'id="active-health"[^>]*aria-invalid="true"', content)
+    assert "Health never goes above 15" in content
+
+
+def test_the_turn_page_breaks_a_turn_down(client, catalog):
+    data = board(action_1="play", card_1="Imperial Frigate", action_2="attack",
+                 target_2="The Hive", amount_2="1", action_3="attack", target_3="health",
+                 action_4="end_turn")
+    response = client.post(TURN, data)
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert "Every action is legal" in content
+    assert "Ben lost 1 Health this turn; it is Ben's turn." in content
+    rows = re.findall(r'<tr class="sra-steps__row sra-steps__row--legal">(.*?)</tr>', content,
+                      re.S)
+    assert len(rows) == 4
+    numbers = [re.findall(r'<td class="num">(\d+)</td>', row) for row in rows]
+    # Coins, Combat, drawn, Health, the opponent's Health after each action.
+    assert numbers == [["0", "2", "0", "15", "15"], ["0", "1", "0", "15", "15"],
+                       ["0", "0", "0", "15", "14"], ["0", "0", "3", "15", "14"]]
+    assert "The Hive, 0 of 1" in content
+    result = SavedResult.objects.latest("created_at")
+    assert result.kind == "score" and f"/r/{result.id}" in content
+    assert [a["action"] for a in result.request["actions"]] == [
+        "play", "attack", "attack", "end_turn"]
+
+
+def test_the_turn_page_shows_where_it_stops(client, catalog):
+    data = board(action_1="play", card_1="Scout", action_2="buy", card_2="Corvette",
+                 action_3="end_turn")
+    response = client.post(TURN, data, **HTMX)
+    content = response.content.decode()
+    assert response.status_code == 200 and "<html" not in content
+    assert "Stopped at action 2: needs information" in content
+    assert "Why action 2 stops the breakdown" in content
+    assert "Fill in Corvette's cost (admin)" in content
+
+
+def test_the_turn_page_puts_problems_by_their_action(client, catalog):
+    data = board(action_1="play", card_1="Scout", action_3="play", card_3="Survay Ship")
+    response = client.post(TURN, data)
+    content = response.content.decode()
+    assert response.status_code == 400
+    # The second filled row is request path actions[1]: the form's third row.
+    assert re.search(r'id="card-3"[^>]*aria-invalid="true"', content)
+    assert "Did you mean Survey Ship" in content
+
+
+def test_the_saved_results_pages(client, catalog):
+    client.post(CHECK, board(action_0="end_turn"))
+    ruling = SavedResult.objects.latest("created_at")
+    assert client.get(f"/r/{ruling.id}").status_code == 200
+    client.post(TURN, board(action_1="end_turn"))
+    score = SavedResult.objects.latest("created_at")
+    assert score.kind == "score" and client.get(f"/r/{score.id}").status_code == 200
