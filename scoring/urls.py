@@ -1,9 +1,10 @@
 from django.urls import path
 
-from . import api
+from . import api, views
 
 app_name = "scoring"
 
 urlpatterns = [
     path("api/games/<slug:game>/score/", api.ScoreApi.as_view(), name="api-score"),
+    path("games/star-trek-missions/score/", views.stm_score, name="stm-score"),
 ]

@@ -197,7 +197,7 @@ def test_the_page_of_a_score(client, stm):
     assert html.count("<tr>") == 3  # the head and two steps
     assert 'href="/games/star-trek-missions/#rule-STM-9.3"' in html
     assert 'href="/games/star-trek-missions/cards/lieutenant-worf/"' in html
-    assert "Blanked: Blanked unless with a Klingon." in html
+    assert "Blanked unless with a Klingon." in html
     assert "Provisional card data used." in html
     assert "Borg Cube" in html
 

@@ -1,0 +1,497 @@
+"""The "Score a hand" page of Star Trek: Missions.
+
+The hand lives in the form itself (one hidden `hand` field per card), so the page needs no state
+of its own: every submit carries the hand, the button pressed (`toggle` a card from its tile,
+`remove` one from the hand, `action=add` the card typed) and the choices the player fixed. The form
+is turned into the API's request body and handed to the very service the API calls
+(scoring.services.star_trek_missions): nothing is scored here. An htmx submit gets a fragment: the
+hand and choices, and out of band the breakdown, the tiles whose card went in or out and the
+status line (the other tiles stay, so a tap on one is never lost to a swap); a plain POST (no
+JavaScript) gets the whole page.
+Every scoring saves a result, so each breakdown shown has its permalink.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_http_methods
+
+from cards.models import Card, Game
+from cards.naming import NamedCard, match_fuzzy
+from cards.selectors import GameNotFound, clean_text, game_get
+from common.api_errors import ApiError
+from common.card_names import shown
+from results.views import score_view
+from scoring.engines.star_trek_missions.language import (
+    CHOICE_EFFECTS,
+    criterion_matches_attributes,
+)
+from scoring.services.star_trek_missions import score_star_trek_missions, vocabulary_and_labels
+
+GAME = "star-trek-missions"
+# Galaxy tiles are grouped by a card's first type, in this order; Missions come last.
+TYPE_ORDER = ("captain", "personnel", "civilian", "location", "system", "equipment", "artifact",
+              "entity", "wild")
+BEST = ""  # the value of the "let Tableside choose" option of every choice
+BEST_LABEL = "Best (let Tableside choose)"
+NOT_USED = "none"
+WILD_FIELDS = ("type", "lifeform", "affiliation", "specialty")
+# What the line above each choice's controls says it is.
+CHOICE_TITLES = {
+    "wild": "{card}",
+    "change_affiliation": "{card}",
+    "assimilate": "{card} blanks",
+    "choose": "{card}",
+    "copy_score": "{card} copies",
+}
+CHOICE_PATH = re.compile(r"choices\[(['\"])(?P<name>.*?)\1\](?:\.(?P<field>\w+))?")
+
+
+@require_http_methods(["GET", "POST"])
+def stm_score(request: HttpRequest) -> HttpResponse:
+    try:
+        game = game_get(slug=GAME)
+    except GameNotFound:
+        return render(request, "404.html", {"message": "The Star Trek: Missions catalog is not "
+                                            "loaded."}, status=404)
+    deck = Deck(game)
+    form = ScoreForm(deck, request.POST if request.method == "POST" else None)
+    context = {"game": game, "deck": deck, "form": form, "score": None, "error": None}
+    status = 400 if form.add_errors else 200
+    if request.method == "POST" and form.hand:
+        try:
+            with transaction.atomic():
+                response = score_star_trek_missions(game=game, body=form.body())
+        except ApiError as error:
+            status = 400
+            form.add_service_errors(error.errors)
+            context["error"] = {"detail": error.message, "code": error.error_code,
+                                "entries": form.error_summary(error.errors)}
+        else:
+            form.apply_result(response)
+            context["score"] = score_view(game, response)
+            context["share_url"] = request.build_absolute_uri(response["url"])
+            context["json_url"] = reverse("results:api-result", args=[response["id"]])
+    partial = request.method == "POST" and request.headers.get("HX-Request") == "true"
+    context["partial"] = partial
+    if not partial:
+        context["groups"] = deck.groups()
+    template = "scoring/_stm_score_form.html" if partial else "scoring/stm_score.html"
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+# --- The game's cards ---------------------------------------------------------------------------
+
+
+@dataclass
+class TileGroup:
+    key: str
+    label: str
+    cards: list[Card]
+
+
+class Deck:
+    """The game's cards for the page (one query), their attribute labels, and the tile groups."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.cards = sorted(game.cards.all(), key=lambda c: (_number(c), c.name))
+        self.by_name = {card.name: card for card in self.cards}
+        self.named = [NamedCard(name=card.name, slug=card.slug) for card in self.cards]
+        self.vocabulary, self.labels = vocabulary_and_labels(game)
+
+    def label(self, attribute: str, value: str) -> str:
+        return self.labels.get(attribute, {}).get(value, value)
+
+    def groups(self) -> list[TileGroup]:
+        by_type: dict[str, list[Card]] = {key: [] for key in TYPE_ORDER}
+        missions, other = [], []
+        for card in self.cards:
+            attributes = card.attributes or {}
+            types = attributes.get("type") or []
+            if attributes.get("deck") == "mission":
+                missions.append(card)
+            elif types and types[0] in by_type:
+                by_type[types[0]].append(card)
+            else:
+                other.append(card)
+        groups = [TileGroup(key, self.label("type", key), cards)
+                  for key, cards in by_type.items() if cards]
+        if other:
+            groups.append(TileGroup("other", "Other Galaxy cards", other))
+        if missions:
+            groups.append(TileGroup("mission", "Missions", missions))
+        return groups
+
+    def options(self) -> list[tuple[str, str]]:
+        """(name, "Galaxy G27") for the <datalist>, by name."""
+        return sorted(
+            ((card.name, f"{str(_attr(card, 'deck')).capitalize()} {_number(card)}".strip())
+             for card in self.cards),
+            key=lambda option: option[0].casefold(),
+        )
+
+    def find(self, typed: str) -> tuple[Card | None, str]:
+        """The card a person typed (any case, the slug, or a unique part of the name), or the
+        problem with it."""
+        match = match_fuzzy(typed, self.named)
+        if match.card is not None:
+            return self.by_name[match.card.name], ""
+        message = f"No card named '{shown(typed)}' in {self.game.name}."
+        if match.ambiguous:
+            message = f"Several cards match '{shown(typed)}'."
+        return None, message + _did_you_mean(match.suggestions)
+
+
+def _attr(card: Card, key: str):
+    return (card.attributes or {}).get(key)
+
+
+def _number(card: Card) -> str:
+    return str(_attr(card, "number") or "")
+
+
+def _did_you_mean(suggestions: list[str]) -> str:
+    if not suggestions:
+        return ""
+    shown_names = suggestions[:3]
+    names = shown_names[0] if len(shown_names) == 1 else (
+        ", ".join(shown_names[:-1]) + " or " + shown_names[-1])
+    return f" Did you mean {names}?"
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# --- The form -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Select:
+    """One <select> of a choice: its options (in groups), the value posted and its problems."""
+
+    name: str
+    id: str
+    label: str
+    groups: list[tuple[str, list[tuple[str, str]]]]  # (group label or "", [(value, label)])
+    value: str = BEST
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def values(self) -> set[str]:
+        return {value for _, options in self.groups for value, _ in options}
+
+    @property
+    def error_id(self) -> str:
+        return f"{self.id}-error"
+
+
+@dataclass
+class ChoiceControl:
+    """The choice one card of the hand makes: its controls, what was used, and whether the player
+    fixed it."""
+
+    card: Card
+    kind: str
+    effect: dict
+    title: str
+    selects: list[Select]
+    shown: dict[str, str] = field(default_factory=dict)  # the choice last used (Unidentified Ship)
+    summary: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"choices-{self.card.slug}"
+
+    @property
+    def fixed(self) -> bool:
+        return any(select.value != BEST for select in self.selects)
+
+
+@dataclass
+class HandCard:
+    name: str
+    index: int
+    card: Card | None
+    points: int | None = None
+    blanked: bool = False
+    blanked_reason: str = ""
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return f"hand-{self.index + 1}"
+
+    @property
+    def remove_id(self) -> str:
+        # By place, not by card: when a card is taken out, the focus stays on the Remove button
+        # that takes its place (htmx gives it back to the same id).
+        return f"remove-{self.index + 1}"
+
+
+class ScoreForm:
+    """The hand, the action the player took on it, the choices and their problems."""
+
+    def __init__(self, deck: Deck, data=None):
+        self.deck = deck
+        data = data if data is not None else {}
+        getlist = data.getlist if hasattr(data, "getlist") else (lambda key: [])
+        self.hand: list[str] = [name for name in (clean_text(v) for v in getlist("hand"))
+                                if name][: len(deck.cards)]
+        self.posted_hand = list(self.hand)
+        self.add_value = clean_text(data.get("add"))
+        self.add_errors: list[str] = []
+        self.notes: list[str] = []
+        if data.get("remove"):
+            name = clean_text(data.get("remove"))
+            if name in self.hand:
+                self.hand.remove(name)
+        if data.get("toggle"):
+            name = clean_text(data.get("toggle"))
+            if name in self.hand:
+                self.hand.remove(name)
+            elif name in deck.by_name:
+                self.hand.append(name)
+        self.adding = data.get("action") == "add"
+        if self.adding:
+            self._add()
+        self.cards = [HandCard(name, i, deck.by_name.get(name)) for i, name in enumerate(self.hand)]
+        self.choices = self._choice_controls(data)
+        self.scored = False
+
+    def _add(self) -> None:
+        if not self.add_value:
+            self.add_errors.append("Type the name of a card to add it.")
+            return
+        card, problem = self.deck.find(self.add_value)
+        if card is None:
+            self.add_errors.append(problem)
+        elif card.name in self.hand:
+            self.notes.append(f"{card.name} is already in the hand.")
+            self.add_value = ""
+        else:
+            self.hand.append(card.name)
+            self.add_value = ""
+
+    # Counts shown with the hand ----------------------------------------------------------------
+
+    @property
+    def missions(self) -> int:
+        return sum(1 for c in self.cards if c.card and _attr(c.card, "deck") == "mission")
+
+    @property
+    def galaxy(self) -> int:
+        return sum(1 for c in self.cards if c.card and _attr(c.card, "deck") == "galaxy")
+
+    @property
+    def changed_tiles(self) -> list[Card]:
+        """The cards that went into or out of the hand with this submit (their tiles change)."""
+        before, after = set(self.posted_hand), set(self.hand)
+        return [card for card in self.deck.cards if (card.name in before) != (card.name in after)]
+
+    # Choices -------------------------------------------------------------------------------------
+
+    def _choice_controls(self, data) -> list[ChoiceControl]:
+        controls, seen = [], set()
+        for hand_card in self.cards:
+            card = hand_card.card
+            if card is None or card.name in seen:
+                continue
+            seen.add(card.name)
+            for effect in (card.rule or {}).get("effects", []):
+                if effect.get("kind") in CHOICE_EFFECTS:
+                    control = self._control(card, effect)
+                    for select in control.selects:
+                        posted = clean_text(data.get(select.name))
+                        select.value = posted if posted in select.values else BEST
+                    if control.kind == "wild":
+                        for key in WILD_FIELDS:
+                            value = clean_text(data.get(f"shown-{card.slug}-{key}"))
+                            if value:
+                                control.shown[key] = value
+                    controls.append(control)
+        return controls
+
+    def _others(self, card: Card) -> list[Card]:
+        """The other cards of the hand, in hand order, each once."""
+        others, seen = [], {card.name}
+        for hand_card in self.cards:
+            if hand_card.card is not None and hand_card.name not in seen:
+                seen.add(hand_card.name)
+                others.append(hand_card.card)
+        return others
+
+    def _matching(self, card: Card, criterion: dict) -> list[Card]:
+        return [other for other in self._others(card)
+                if criterion_matches_attributes(criterion, other.name, other.attributes or {})]
+
+    def _control(self, card: Card, effect: dict) -> ChoiceControl:
+        kind = effect["kind"]
+        deck = self.deck
+        prefix = f"choice-{card.slug}"
+        best = ("", [(BEST, BEST_LABEL)])
+
+        def values(attribute: str, allowed=None) -> list[tuple[str, str]]:
+            allowed = deck.vocabulary.get(attribute, []) if allowed is None else allowed
+            return [(value, deck.label(attribute, value)) for value in allowed]
+
+        selects: list[Select] = []
+        if kind == "wild":
+            allowed = {"type": effect.get("types", [])}
+            for key in WILD_FIELDS:
+                selects.append(Select(f"{prefix}-{key}", f"{prefix}-{key}", key.capitalize(),
+                                      [best, ("", values(key, allowed.get(key)))]))
+        elif kind == "change_affiliation":
+            groups = [best, ("", [(NOT_USED, "Not used")])]
+            for target in self._others(card):
+                wild = any(e.get("kind") == "wild" for e in (target.rule or {}).get("effects", []))
+                if not wild and not criterion_matches_attributes(effect["target"], target.name,
+                                                                 target.attributes or {}):
+                    continue
+                current = set(_attr(target, "affiliation") or [])
+                options = [(f"{target.slug}:{value}", f"{target.name} → {label}")
+                           for value, label in values("affiliation")
+                           if wild or current != {value}]
+                groups.append((target.name, options))
+            selects.append(Select(prefix, prefix, "Change the Affiliation of", groups))
+        elif kind == "assimilate":
+            targets = self._matching(card, effect["target"])
+            groups = [best, ("", [(NOT_USED, "Nothing")])]
+            for size in range(1, int(effect.get("max", 0)) + 1):
+                options = [("+".join(c.slug for c in combo), _names([c.name for c in combo]))
+                           for combo in itertools.combinations(targets, size)]
+                if options:
+                    groups.append(("One card" if size == 1 else f"{size} cards", options))
+            selects.append(Select(prefix, prefix, "Blank", groups))
+        elif kind == "choose":
+            attribute = effect["attribute"]
+            excluded = set(effect.get("exclude", []))
+            allowed = [v for v in deck.vocabulary.get(attribute, []) if v not in excluded]
+            selects.append(Select(prefix, prefix, attribute.capitalize(),
+                                  [best, ("", values(attribute, allowed))]))
+        elif kind == "copy_score":
+            options = [(c.slug, c.name) for c in self._matching(card, effect["of"])]
+            selects.append(Select(prefix, prefix, "Copy", [best, ("", options)]))
+        title = CHOICE_TITLES.get(kind, "{card}").format(card=card.name)
+        return ChoiceControl(card, kind, effect, title, selects)
+
+    def _choice(self, control: ChoiceControl) -> dict | None:
+        """The fixed choice in the API's shape (API.md), or None to let the scorer choose."""
+        if not control.fixed:
+            return None
+        by_slug = {c.slug: c for c in self.deck.cards}
+        value = control.selects[0].value
+        if control.kind == "wild":
+            # A fixed field fixes the whole card: the fields left at "Best" keep what was used.
+            choice = {}
+            for select, key in zip(control.selects, WILD_FIELDS, strict=True):
+                picked = select.value or control.shown.get(key)
+                if picked:
+                    choice[key] = picked
+            return choice
+        if value == NOT_USED:
+            return {"blank": []} if control.kind == "assimilate" else {}
+        if control.kind == "change_affiliation":
+            slug, _, affiliation = value.partition(":")
+            return {"target": by_slug[slug].name, "affiliation": affiliation}
+        if control.kind == "assimilate":
+            return {"blank": [by_slug[slug].name for slug in value.split("+")]}
+        if control.kind == "choose":
+            return {control.effect["attribute"]: value}
+        return {"copies": by_slug[value].name}
+
+    # The request body and the answer -----------------------------------------------------------
+
+    def body(self) -> dict:
+        """The API request body (API.md) the form describes; the service validates it."""
+        body: dict = {"hand": list(self.hand)}
+        choices = {}
+        for control in self.choices:
+            choice = self._choice(control)
+            if choice is not None:
+                choices[control.card.name] = choice
+        if choices:
+            body["choices"] = choices
+        return body
+
+    def apply_result(self, response: dict) -> None:
+        """What the scorer made of each card and each choice."""
+        self.scored = True
+        for hand_card, result in zip(self.cards, response.get("cards") or [], strict=False):
+            hand_card.points = result.get("points")
+            hand_card.blanked = bool(result.get("blanked"))
+            hand_card.blanked_reason = result.get("blanked_reason") or ""
+        used = response.get("choices") or {}
+        for control in self.choices:
+            choice = used.get(control.card.name)
+            if isinstance(choice, dict):
+                control.summary = self._describe(control, choice)
+                if control.kind == "wild":
+                    control.shown = {k: v for k, v in choice.items() if k in WILD_FIELDS and v}
+
+    def _describe(self, control: ChoiceControl, choice: dict) -> str:
+        label = self.deck.label
+        if control.kind == "wild":
+            return ", ".join(label(key, choice[key]) for key in WILD_FIELDS if choice.get(key))
+        if control.kind == "change_affiliation":
+            if not choice.get("target"):
+                return "not used"
+            return f"{choice['target']} → {label('affiliation', choice.get('affiliation', ''))}"
+        if control.kind == "assimilate":
+            blank = choice.get("blank") or []
+            return _names(blank) if blank else "nothing"
+        if control.kind == "choose":
+            attribute = control.effect["attribute"]
+            return label(attribute, choice.get(attribute, ""))
+        copied = choice.get("copies")
+        return copied if copied else "nothing (no card it may copy is in the hand)"
+
+    # Problems ------------------------------------------------------------------------------------
+
+    def _where(self, path: str) -> tuple[object | None, str]:
+        """The hand card, select or control a service error path points at, and its id."""
+        match = re.fullmatch(r"hand\[(\d+)\]", path)
+        if match and int(match.group(1)) < len(self.cards):
+            hand_card = self.cards[int(match.group(1))]
+            return hand_card, hand_card.id
+        match = CHOICE_PATH.match(path)
+        if match:
+            for control in self.choices:
+                if control.card.name == match.group("name"):
+                    select = control.selects[0]
+                    if control.kind == "wild" and match.group("field") in WILD_FIELDS:
+                        select = control.selects[WILD_FIELDS.index(match.group("field"))]
+                    return select, select.id
+        return None, ""
+
+    def add_service_errors(self, entries: list[dict]) -> None:
+        """Each problem by the card or control it is about (the summary lists them all)."""
+        for entry in entries:
+            target, _ = self._where(entry.get("path", ""))
+            if target is not None:
+                target.errors.append(message(entry))
+
+    def error_summary(self, entries: list[dict]) -> list[dict]:
+        summary = []
+        for entry in entries:
+            _, field_id = self._where(entry.get("path", ""))
+            summary.append({"message": message(entry), "field_id": field_id})
+        return summary
+
+
+def message(entry: dict) -> str:
+    text = entry.get("detail", "")
+    if entry.get("code") == "unknown_card":
+        text += _did_you_mean(entry.get("suggestions") or [])
+    return text

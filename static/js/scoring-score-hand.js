@@ -1,0 +1,193 @@
+/* Score a hand: small enhancements on top of htmx. The form works without any of it (a plain
+   POST renders the whole page); with htmx each change swaps the hand and choices (#score-live)
+   and, out of band, the breakdown and the tiles that changed; this file
+   - keeps the control that was used where it was on the screen (the hand above it grows and
+     shrinks as cards are added; the anchors of the buttons' formaction are for the page reload
+     without JavaScript, not for htmx), and keeps the focus when that control is gone (htmx
+     gives it back by id; Remove buttons are numbered by place, so the next card's takes over;
+     after the last card, the one before it, else the hand's heading);
+   - keeps what is being typed in the "add a card" field while another change is scored;
+   - holds taps and choices made while a score is on its way, and sends them one by one after it,
+     so that none is lost (the hand travels in the form, so requests must not overlap). */
+(function () {
+  "use strict";
+
+  var FORM_ID = "score-form";
+  var LIVE_ID = "score-live"; // the main target of the swaps (the rest comes out of band)
+  var busy = false;
+  var queue = [];
+  var trigger = null; // {id, top} of the control that started the request
+  var before = null; // what to restore after the swap
+  var addAction = false;
+  var settling = false; // htmx sends afterSwap and afterSettle once per element swapped in
+
+  function form() {
+    return document.getElementById(FORM_ID);
+  }
+
+  function live() {
+    return document.getElementById(LIVE_ID);
+  }
+
+  function inForm(element) {
+    var scoreForm = form();
+    return Boolean(scoreForm && element && scoreForm.contains(element));
+  }
+
+  function remember(element) {
+    if (element && element.id) {
+      trigger = { id: element.id, top: element.getBoundingClientRect().top };
+    }
+  }
+
+  // Controls used while a request is on its way wait their turn.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[type='submit']");
+    if (!button || !inForm(button)) {
+      return;
+    }
+    if (busy) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      // By what the button does, not its id: Remove buttons are numbered by place.
+      queue.push({ name: button.name, value: button.value });
+      return;
+    }
+    remember(button);
+  }, true);
+
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (!select || select.tagName !== "SELECT" || !inForm(select)) {
+      return;
+    }
+    if (busy) {
+      event.stopImmediatePropagation();
+      queue.push({ id: select.id, value: select.value });
+      return;
+    }
+    remember(select);
+  }, true);
+
+  function find(item) {
+    if (item.id) {
+      return document.getElementById(item.id);
+    }
+    var buttons = form() ? form().querySelectorAll("button[type='submit']") : [];
+    for (var i = 0; i < buttons.length; i++) {
+      if (buttons[i].name === item.name && buttons[i].value === item.value) {
+        return buttons[i];
+      }
+    }
+    return null;
+  }
+
+  function replay() {
+    var next = queue.shift();
+    if (!next) {
+      return;
+    }
+    var element = find(next);
+    if (!element || !inForm(element)) {
+      replay();
+      return;
+    }
+    if (element.tagName === "SELECT") {
+      element.value = next.value;
+      element.dispatchEvent(new Event("change", { bubbles: true }));
+    } else {
+      element.click();
+    }
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    // The buttons' formaction carries an anchor (#tile-…, #hand) for the page reload without
+    // JavaScript; htmx would scroll that element to the top after the swap. Not here.
+    if (inForm(event.detail.elt) || event.detail.elt === form()) {
+      event.detail.path = String(event.detail.path).split("#")[0];
+    }
+    var data = event.detail.formData;
+    addAction = Boolean(data && typeof data.get === "function" && data.get("action") === "add");
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (inForm(event.detail.elt) || event.detail.elt === form()) {
+      busy = true;
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail.successful) {
+      busy = false; // nothing was swapped: the page stays as it was
+      queue = [];
+    }
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.target !== live()) {
+      return;
+    }
+    settling = true;
+    var active = document.activeElement;
+    var removes = Array.prototype.slice.call(form().querySelectorAll(".hand-card__remove"));
+    var typed = document.getElementById("add-card");
+    before = {
+      activeId: inForm(active) ? active.id : "",
+      removeIndex: removes.indexOf(active),
+      typed: typed ? typed.value : "",
+      trigger: trigger,
+    };
+    if (before.trigger) {
+      var element = document.getElementById(before.trigger.id);
+      if (element) {
+        before.trigger.top = element.getBoundingClientRect().top;
+      }
+    }
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target !== live() || !before) {
+      return;
+    }
+    var state = before;
+    before = null;
+    trigger = null;
+    // The control used stays where it was on the screen.
+    if (state.trigger) {
+      var moved = document.getElementById(state.trigger.id);
+      if (moved) {
+        var delta = moved.getBoundingClientRect().top - state.trigger.top;
+        if (Math.abs(delta) > 1) {
+          window.scrollBy(0, delta);
+        }
+      }
+    }
+    // Typing in progress is kept, unless that text was just added to the hand.
+    var typed = document.getElementById("add-card");
+    if (typed && !addAction && state.typed && typed.value !== state.typed) {
+      typed.value = state.typed;
+    }
+    // htmx gives the focus back to the control with the same id; when there is none (the last
+    // card was taken out), the focus goes to the card now last, or the hand's heading.
+    if (state.activeId && (!document.activeElement || document.activeElement === document.body)) {
+      var removes = form().querySelectorAll(".hand-card__remove");
+      var next = null;
+      if (state.removeIndex >= 0 && removes.length) {
+        next = removes[Math.min(state.removeIndex, removes.length - 1)];
+      }
+      next = next || document.getElementById("hand-heading");
+      if (next) {
+        next.focus({ preventScroll: false });
+      }
+    }
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!settling) {
+      return;
+    }
+    settling = false;
+    busy = false;
+    replay();
+  });
+})();
