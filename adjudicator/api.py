@@ -11,6 +11,9 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
+from adjudicator.engines import academy_credits as ac
+from adjudicator.engines import factions as fac
+from adjudicator.engines import star_realms_academy as sra
 from adjudicator.engines import star_trek_missions as stm
 from adjudicator.registry import rulers
 from cards.api.serializers import ErrorSerializer
@@ -200,11 +203,28 @@ counts after the turn, `discard_counts`, `game_ends` with `game_ends_reason`, `e
 every legal take from the discard area and, for a draw, every legal discard given the card(s)
 drawn. Never `needs_information`: the position holds every fact a turn needs.
 `impossible_position` entries: {_codes(stm.IMPOSSIBLE_CODES)}.
+
+**academy-credits.** Position and move as API.md fixes them (`options` may override the game's
+options). Codes: legal {_codes(ac.LEGAL_CODES)}; illegal {_codes(ac.ILLEGAL_CODES)};
+needs_information {_codes(ac.NEEDS_INFORMATION_CODES)}. `impossible_position` entries:
+{_codes(ac.IMPOSSIBLE_CODES)}.
+
+**star-realms-academy.** Position and move as API.md fixes them (optional `deck`, `discard_pile`
+and `drawn` counts; `refill` on a buy). Codes: legal {_codes(sra.LEGAL_CODES)}; illegal
+{_codes(sra.ILLEGAL_CODES)}; needs_information `{sra.NEEDS_INFORMATION_CODE}` (each `missing`
+entry names the card, the field and its admin page). `impossible_position` entries:
+{_codes(sra.IMPOSSIBLE_CODES)}.
+
+**factions.** Position and move as API.md fixes them (optional `turn_lost` and
+`players[].faction`). Codes: legal {_codes(fac.LEGAL_CODES)}; illegal {_codes(fac.ILLEGAL_CODES)};
+needs_information {_codes(fac.NEEDS_INFORMATION_CODES)}. `impossible_position` entries:
+{_codes(fac.IMPOSSIBLE_CODES)}.
 """
 
 
 class RulingApi(APIView):
     throttle_classes = [EvaluationRateThrottle]
+
     @extend_schema(
         summary="A ruling on one move in one position",
         description=DESCRIPTION,

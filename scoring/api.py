@@ -110,6 +110,7 @@ missing or of the wrong type, or a card name that names no card: entry `unknown_
 
 class ScoreApi(APIView):
     throttle_classes = [EvaluationRateThrottle]
+
     @extend_schema(
         summary="A step-by-step score breakdown",
         description=DESCRIPTION,
