@@ -3,7 +3,9 @@ cause a 5xx, and every response must match the schema it documents."""
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import positive_data_acceptance
 
@@ -11,6 +13,18 @@ from schemathesis.checks import positive_data_acceptance
 MAX_EXAMPLES = 300
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
+
+
+@pytest.fixture(autouse=True)
+def keep_the_test_connection_open():
+    """The WSGI handler closes database connections at each request's start and end; in a test
+    that is the connection holding the test's transaction (PostgreSQL then fails every query).
+    Django's test client disconnects those signals for the same reason; so does this."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @pytest.mark.django_db
