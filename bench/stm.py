@@ -18,6 +18,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Run as `python bench/<name>.py`, this folder comes first on sys.path, where bench/http.py would
+# hide the standard library's http package: put the project there instead.
+if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
+    sys.path.pop(0)
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 os.environ["DATABASE_URL"] = os.environ.get(
