@@ -30,6 +30,7 @@ from adjudicator.engines.base import ImpossiblePosition
 from adjudicator.registry import rulers
 from cards.models import Card, Game
 from common.api_errors import ApiError, error_entry
+from common.body_checks import json_type, required, shown
 from common.card_names import CardNameResolver, invalid_input
 from common.rulings import ruling_response
 from results.services import result_save
@@ -402,24 +403,3 @@ def unknown_fields(raw: dict, known: tuple[str, ...], prefix: str) -> list[dict]
                 detail=f"'{shown(key)}' is not a field here; the fields are {', '.join(known)}.",
                 suggestions=difflib.get_close_matches(str(key), known, n=3, cutoff=0.5)))
     return errors
-
-
-def required(path: str, what: str) -> dict:
-    return error_entry(path=path, code="required", detail=f"{path} is required: {what}.")
-
-
-def json_type(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the text '{shown(value)}'"
-    return "a list" if isinstance(value, list) else "an object"
-
-
-def shown(value) -> str:
-    text = str(value)
-    return text if len(text) <= 60 else text[:59] + "…"

@@ -33,6 +33,8 @@ from adjudicator.registry import rulers
 from cards.models import Card, Game
 from cards.naming import normalise
 from common.api_errors import ApiError, error_entry
+from common.body_checks import json_type as _json_type
+from common.body_checks import shown_json as _shown_json
 from common.card_names import CardNameResolver, invalid_input, shown
 from common.rulings import ruling_response
 from results.services import result_save
@@ -535,19 +537,3 @@ class FactionsRequest:
 
 def _verb(action: str) -> str:
     return {"play": "plays", "defend": "defends with", "discard": "discards"}[action]
-
-
-def _json_type(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the text '{shown(value)}'"
-    return "a list" if isinstance(value, list) else "an object"
-
-
-def _shown_json(value) -> str:
-    return f"'{shown(value)}'" if isinstance(value, str) else _json_type(value)

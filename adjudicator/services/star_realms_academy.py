@@ -39,6 +39,10 @@ from adjudicator.engines.base import ImpossiblePosition
 from adjudicator.registry import rulers
 from cards.models import Card, Game
 from common.api_errors import ApiError, error_entry
+from common.body_checks import json_type as _json_type
+from common.body_checks import required as _required
+from common.body_checks import shown as _shown
+from common.body_checks import shown_json as _shown_json
 from common.card_names import CardNameResolver, invalid_input
 from common.rulings import ruling_response
 from results.services import result_save
@@ -417,28 +421,3 @@ def card_spec(card: Card, faction_labels: dict[str, str]) -> engine.CardSpec:
         admin_url=reverse("admin:cards_card_change", args=[card.pk]),
         card_url=card.get_absolute_url(),
     )
-
-
-def _required(path: str, what: str) -> dict:
-    return error_entry(path=path, code="required", detail=f"{path} is required: {what}.")
-
-
-def _json_type(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the text '{_shown(value)}'"
-    return "a list" if isinstance(value, list) else "an object"
-
-
-def _shown_json(value) -> str:
-    return f"'{_shown(value)}'" if isinstance(value, str) else _json_type(value)
-
-
-def _shown(value) -> str:
-    text = str(value)
-    return text if len(text) <= 60 else text[:59] + "…"

@@ -31,13 +31,13 @@ from adjudicator.services.academy_credits import (
     count_field,
     game_specs,
     impossible_position,
-    json_type,
     parse_options,
     parse_players,
     unknown_fields,
 )
 from cards.models import Game
 from common.api_errors import error_entry
+from common.body_checks import json_type
 from common.card_names import CardNameResolver, invalid_input
 from results.services import result_save
 from scoring.engines import academy_credits as engine
