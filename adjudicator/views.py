@@ -22,6 +22,7 @@ from adjudicator.registry import rulers
 from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
+from common.page_fields import FormField as Field
 from results.views import ruling_view
 
 GAME = "star-trek-missions"
@@ -80,21 +81,6 @@ def _card_options(game: Game) -> list[tuple[str, str]]:
         deck = str(attributes.get("deck") or "").capitalize()
         options.append((name, f"{deck} {attributes.get('number') or ''}".strip()))
     return options
-
-
-class Field:
-    def __init__(self, name: str, field_id: str, value: str = "", label: str = "",
-                 css_class: str = ""):
-        self.name = name
-        self.id = field_id
-        self.value = value
-        self.label = label
-        self.css_class = css_class
-        self.errors: list[str] = []
-
-    @property
-    def error_id(self) -> str:
-        return f"{self.id}-error"
 
 
 class TurnForm:

@@ -24,6 +24,7 @@ from adjudicator.services import academy_credits as ruling_service
 from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
+from common.page_fields import FormField as Field
 from results.views import ruling_view, score_view
 from scoring.services import academy_credits as score_service
 
@@ -174,30 +175,6 @@ READINGS = {
 
 
 # --- Forms -----------------------------------------------------------------------------------
-
-
-class Field:
-    def __init__(self, name: str, field_id: str, value: str = "", label: str = "",
-                 hint: str = "", kind: str = "text"):
-        self.name = name
-        self.id = field_id
-        self.value = value
-        self.label = label
-        self.hint = hint
-        self.kind = kind
-        self.errors: list[str] = []
-
-    @property
-    def error_id(self) -> str:
-        return f"{self.id}-error"
-
-    @property
-    def hint_id(self) -> str:
-        return f"{self.id}-hint"
-
-    @property
-    def checked(self) -> bool:
-        return bool(self.value)
 
 
 class Seat:

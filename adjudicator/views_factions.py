@@ -30,6 +30,7 @@ from adjudicator.registry import rulers
 from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
+from common.page_fields import FormField
 from results.views import ruling_view, score_view
 from scoring.registry import scorers
 
@@ -152,22 +153,9 @@ def _choices(definition) -> list[tuple[str, str]]:
 # --- The form ---------------------------------------------------------------------------------------
 
 
-class Field:
-    def __init__(self, name: str, value: str = "", label: str = "", css_class: str = ""):
-        self.name = name
-        self.id = name
-        self.value = value
-        self.label = label
-        self.css_class = css_class
-        self.errors: list[str] = []
-
-    @property
-    def error_id(self) -> str:
-        return f"{self.id}-error"
-
-    @property
-    def checked(self) -> bool:
-        return bool(self.value)
+def Field(name: str, value: str = "", label: str = "", css_class: str = "") -> FormField:  # noqa: N802
+    """A field of these pages, whose id is its name."""
+    return FormField(name, name, value, label, css_class)
 
 
 class Seat:

@@ -25,6 +25,7 @@ from adjudicator.services.star_realms_academy import rule_star_realms_academy
 from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
+from common.page_fields import FormField as Field
 from results.views import VERDICTS, ruling_view
 from scoring.services.star_realms_academy import score_star_realms_academy
 
@@ -177,29 +178,6 @@ def card_options(game: Game) -> list[dict]:
 
 
 # --- Forms --------------------------------------------------------------------------------------
-
-
-class Field:
-    def __init__(self, name: str, field_id: str, value: str = "", label: str = "", *,
-                 css_class: str = "", hint: str = "", placeholder: str = "",
-                 label_hidden: str = ""):
-        self.name = name
-        self.id = field_id
-        self.value = value
-        self.label = label
-        self.label_hidden = label_hidden  # said to screen readers after the label
-        self.css_class = css_class
-        self.hint = hint
-        self.placeholder = placeholder
-        self.errors: list[str] = []
-
-    @property
-    def error_id(self) -> str:
-        return f"{self.id}-error"
-
-    @property
-    def checked(self) -> bool:
-        return bool(self.value)
 
 
 class _Form:

@@ -1,0 +1,32 @@
+"""The form field every game's pages render: its value, label and the errors shown beside it,
+with the ids the templates tie together for screen readers."""
+
+from __future__ import annotations
+
+
+class FormField:
+    def __init__(self, name: str, field_id: str, value: str = "", label: str = "",
+                 css_class: str = "", *, hint: str = "", kind: str = "text",
+                 placeholder: str = "", label_hidden: str = ""):
+        self.name = name
+        self.id = field_id
+        self.value = value
+        self.label = label
+        self.label_hidden = label_hidden  # said to screen readers after the label
+        self.css_class = css_class
+        self.hint = hint
+        self.kind = kind
+        self.placeholder = placeholder
+        self.errors: list[str] = []
+
+    @property
+    def error_id(self) -> str:
+        return f"{self.id}-error"
+
+    @property
+    def hint_id(self) -> str:
+        return f"{self.id}-hint"
+
+    @property
+    def checked(self) -> bool:
+        return bool(self.value)
