@@ -207,6 +207,14 @@ class Card(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("pages:card", kwargs={"game": self.game.slug, "slug": self.slug})
 
+    def dated_rulings(self) -> list[CardRuling]:
+        """The card's rulings, oldest first: the list the selectors prefetched (`ruling_list`),
+        or one query when they did not."""
+        prefetched = getattr(self, "ruling_list", None)
+        if prefetched is not None:
+            return prefetched
+        return list(self.rulings.order_by("date", "pk"))
+
     def clean(self) -> None:
         if not self.game_id:
             return

@@ -453,7 +453,7 @@ class RulingView:
 
 
 def _rulings(game: Game, card: Card) -> list[RulingView]:
-    rulings = list(card.rulings.all())
+    rulings = card.dated_rulings()
     ids = {r.rule_id for r in rulings if r.rule_id}
     titles = (
         dict(game.rule_sections.filter(rule_id__in=ids).values_list("rule_id", "title"))

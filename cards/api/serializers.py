@@ -116,15 +116,39 @@ class CardSerializer(serializers.ModelSerializer):
         return [key for key, value in (card.field_provenance or {}).items() if value == "unknown"]
 
     def to_representation(self, card: Card) -> dict:
-        data = super().to_representation(card)
-        attributes = {key: (card.attributes or {}).get(key) for key in self.context["attribute_keys"]}
+        # Written out rather than left to the declared fields, which stay for the schema: a page
+        # of 50 cards through DRF's per-field machinery cost more than its two queries (bench/).
+        # tests/test_catalog_api.py holds this to the declared fields, in their order.
+        attributes = card.attributes or {}
+        data = {"slug": card.slug, "name": card.name, "game": card.game.slug, "copies": card.copies}
         # The game's attributes sit beside the common fields, after `copies`.
-        ordered = {}
-        for key, value in data.items():
-            ordered[key] = value
-            if key == "copies":
-                ordered.update(attributes)
-        return ordered
+        for key in self.context["attribute_keys"]:
+            data[key] = attributes.get(key)
+        data.update(
+            text=card.text,
+            provenance=card.provenance,
+            provenance_note=card.provenance_note,
+            field_provenance=card.field_provenance,
+            unknown=self.get_unknown(card),
+            rulings=[
+                {"date": ruling.date.isoformat(), "rule": ruling.rule_id, "text": ruling.text}
+                for ruling in card.dated_rulings()
+            ],
+            url=self._card_url(card),
+        )
+        return data
+
+    def _card_url(self, card: Card) -> str:
+        # Card.get_absolute_url, with one reverse() per game rather than per card (reverse cost
+        # more than the rest of a card): a slug needs no quoting, so it is spliced into the path.
+        stems = self.__dict__.setdefault("_url_stems", {})
+        if card.game_id not in stems:
+            marker = "card-slug"
+            stems[card.game_id] = reverse(
+                "pages:card", kwargs={"game": card.game.slug, "slug": marker}
+            ).rpartition(marker)
+        before, _marker, after = stems[card.game_id]
+        return f"{before}{card.slug}{after}"
 
 
 class PaginatedCardListSerializer(serializers.Serializer):
