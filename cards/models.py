@@ -58,6 +58,7 @@ class GameOption(models.Model):
     description = models.TextField(blank=True)
     value = models.JSONField(help_text="The default value, as JSON.")
     choices = models.JSONField(null=True, blank=True, help_text="Allowed values, when limited.")
+    updated_at = models.DateTimeField(auto_now=True)  # part of the catalog's version stamp
     history = HistoricalRecords()
 
     class Meta:
@@ -92,6 +93,7 @@ class AttributeDefinition(models.Model):
     )
     filterable = models.BooleanField(default=True)
     position = models.PositiveSmallIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)  # part of the catalog's version stamp
 
     class Meta:
         ordering = ["game", "position", "key"]
@@ -131,6 +133,7 @@ class RuleSection(models.Model):
     parent_id_text = models.CharField(max_length=20, blank=True, verbose_name="parent rule id")
     text = models.TextField()
     position = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)  # part of the catalog's version stamp
     history = HistoricalRecords()
 
     class Meta:

@@ -11,7 +11,6 @@ from django.db.models import (
     Count,
     F,
     IntegerField,
-    Max,
     Prefetch,
     Q,
     QuerySet,
@@ -23,7 +22,15 @@ from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
 from .attributes import AttributeSpec
-from .models import Card, CardAttributeValue, CardRuling, Game, RuleSection
+from .models import (
+    AttributeDefinition,
+    Card,
+    CardAttributeValue,
+    CardRuling,
+    Game,
+    GameOption,
+    RuleSection,
+)
 from .naming import NamedCard, NameMatch, match_exact, match_fuzzy, normalise, suggest
 
 # Query parameters of the card list that are not attribute filters.
@@ -60,23 +67,84 @@ class RuleNotFound(LookupError):
         self.suggestions = suggestions
 
 
-# A game's cards, read by the score and ruling services on every request, kept per process and
-# keyed by a version stamp (card count and latest change) that one cheap query reads, so an edit
-# made anywhere is seen by the next request. The cached rows are shared: callers must not modify.
-_GAME_CARDS: dict[int, tuple[tuple, list[Card]]] = {}
+# --- The catalog as the score and ruling services read it ---------------------------------------
+# Every score and ruling reads its game's cards, attribute definitions, options and rule sections.
+# They change rarely (the admin, an import, the catalog load) and are read on every request, so
+# each process keeps them per game, tagged with a version stamp: the row count and latest change of
+# each of those four tables for the game, read in one query. An edit made anywhere (any process,
+# any app server) changes the stamp, so the next request reads afresh. A request reads the stamp
+# once, on its Game instance, so everything it reads comes from one version: fetch the game again
+# to see later edits. The cached rows are shared between requests: callers must not modify them.
+
+_CATALOG_TABLES = (Card, AttributeDefinition, GameOption, RuleSection)
+
+
+@dataclass
+class _CatalogVersion:
+    stamp: tuple
+    parts: dict[str, object] = field(default_factory=dict)
+
+
+_CATALOG: dict[int, _CatalogVersion] = {}
+
+
+def _catalog_stamp(game: Game) -> tuple:
+    stamp = getattr(game, "_catalog_stamp", None)
+    if stamp is None:
+        quote = connection.ops.quote_name
+        columns = []
+        for model in _CATALOG_TABLES:
+            table = quote(model._meta.db_table)
+            columns += [f"(SELECT COUNT(*) FROM {table} WHERE game_id = %s)",
+                        f"(SELECT MAX(updated_at) FROM {table} WHERE game_id = %s)"]
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT " + ", ".join(columns), [game.pk] * len(columns))
+            stamp = tuple(cursor.fetchone())
+        game._catalog_stamp = stamp
+    return stamp
+
+
+def _catalog_part(game: Game, name: str, load):
+    stamp = _catalog_stamp(game)
+    version = _CATALOG.get(game.pk)
+    if version is None or version.stamp != stamp:
+        version = _CATALOG[game.pk] = _CatalogVersion(stamp)
+    if name not in version.parts:
+        version.parts[name] = load()
+    return version.parts[name]
 
 
 def game_cards(*, game: Game) -> list[Card]:
-    stamp = Card.objects.filter(game=game).aggregate(n=Count("id"), latest=Max("updated_at"))
-    version = (stamp["n"], stamp["latest"])
-    cached = _GAME_CARDS.get(game.pk)
-    if cached is not None and cached[0] == version:
-        return cached[1]
-    cards = list(Card.objects.filter(game=game).order_by("name"))
-    for card in cards:
-        card.game = game  # no query per card for card.game
-    _GAME_CARDS[game.pk] = (version, cards)
-    return cards
+    """The game's cards by name."""
+
+    def load() -> list[Card]:
+        cards = list(Card.objects.filter(game=game).order_by("name"))
+        for card in cards:
+            card.game = game  # no query per card for card.game
+        return cards
+
+    return _catalog_part(game, "cards", load)
+
+
+def game_attribute_specs(*, game: Game) -> list[AttributeSpec]:
+    return _catalog_part(game, "specs", game.attribute_specs)
+
+
+def game_options(*, game: Game) -> list[GameOption]:
+    return _catalog_part(game, "options", lambda: list(game.options.all()))
+
+
+def game_rule_section(*, game: Game, rule_id: str) -> RuleSection | None:
+    """The section with exactly this id, or None."""
+
+    def load() -> dict[str, RuleSection]:
+        sections = {}
+        for section in game.rule_sections.all():
+            section.game = game  # its URL needs the game's slug: no query for it
+            sections[section.rule_id] = section
+        return sections
+
+    return _catalog_part(game, "rule_sections", load).get(rule_id)
 
 
 def game_list() -> QuerySet[Game]:

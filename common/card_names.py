@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from cards.models import Card, Game
 from cards.naming import NamedCard, match_exact
-from cards.selectors import game_cards
+from cards.selectors import game_attribute_specs, game_cards
 from common.api_errors import ApiError, error_entry
 
 VALUE_ATTRIBUTE = "value"
@@ -47,9 +47,10 @@ class CardNameResolver:
 
     def _game_has_value(self) -> bool:
         if self._has_value is None:
-            self._has_value = self.game.attribute_definitions.filter(
-                key=VALUE_ATTRIBUTE, kind="integer"
-            ).exists()
+            self._has_value = any(
+                spec.key == VALUE_ATTRIBUTE and spec.kind == "integer"
+                for spec in game_attribute_specs(game=self.game)
+            )
         return self._has_value
 
     def resolve_one(self, name, *, path: str) -> tuple[Card | None, dict | None]:

@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from adjudicator.engines.base import Ruling
 from cards.models import Game, RuleSection
+from cards.selectors import game_rule_section
 
 
 def rule_quote(section: RuleSection | None, *, game: Game, rule_id: str) -> dict:
@@ -24,9 +25,9 @@ def rule_quote(section: RuleSection | None, *, game: Game, rule_id: str) -> dict
 
 
 def ruling_response(*, game: Game, ruling: Ruling) -> dict:
-    """The ruling body of API.md (without "id" and "url", which saving the result adds). One
-    query, for the rule section the verdict rests on."""
-    section = RuleSection.objects.filter(game=game, rule_id=ruling.rule).first()
+    """The ruling body of API.md (without "id" and "url", which saving the result adds), quoting
+    the rule section the verdict rests on."""
+    section = game_rule_section(game=game, rule_id=ruling.rule)
     return {
         "game": game.slug,
         "verdict": ruling.verdict,

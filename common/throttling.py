@@ -1,13 +1,97 @@
-"""Rate limits of the POST endpoints (scores and rulings), per client address."""
+"""Rate limits of the POST endpoints (scores and rulings), per client address.
 
+The count is a sliding-window estimate kept in one database row per client: the requests of the
+current fixed window plus the previous window's, weighted by how much of it still lies within the
+last window length. One statement (an upsert returning the counts) reads and records a request, so
+the limit is shared by every app server at the cost of one round trip. DRF's own throttles keep a
+list of timestamps in a cache; on the database cache that took six statements per request.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from django.db import connection
 from rest_framework.throttling import SimpleRateThrottle
+
+from .models import ThrottleCounter
+
+# Each request also deletes the rows of clients idle for two windows with this chance, so the
+# table holds about the clients of the last few minutes without a scheduled job.
+PRUNE_CHANCE = 0.01
+
+
+@dataclass(frozen=True)
+class WindowCount:
+    hits: int  # in the current window, this request included
+    previous_hits: int  # in the window before
+    fraction: float  # how far into the current window the request came, 0 to 1
+
+    @property
+    def estimate(self) -> float:
+        """Requests within the last window length: the previous window counts for the part of it
+        that is still inside that length."""
+        return self.hits + self.previous_hits * (1 - self.fraction)
+
+
+def record_request(*, client: str, now: float, duration: int) -> WindowCount:
+    """Count one request of `client` at time `now` (seconds) in windows of `duration` seconds."""
+    period, offset = divmod(now, duration)
+    table = connection.ops.quote_name(ThrottleCounter._meta.db_table)
+    with connection.cursor() as cursor:
+        # Old values on the right of SET (both databases read the row as it was): a new window
+        # moves the current count to `previous_hits` (or drops it when a whole window passed).
+        cursor.execute(
+            f"""INSERT INTO {table} (client, period, hits, previous_hits) VALUES (%s, %s, 1, 0)
+            ON CONFLICT (client) DO UPDATE SET
+              hits = CASE WHEN {table}.period = excluded.period THEN {table}.hits + 1 ELSE 1 END,
+              previous_hits = CASE
+                WHEN {table}.period = excluded.period THEN {table}.previous_hits
+                WHEN {table}.period = excluded.period - 1 THEN {table}.hits
+                ELSE 0 END,
+              period = excluded.period
+            RETURNING hits, previous_hits""",
+            [client[:200], int(period)],
+        )
+        hits, previous_hits = cursor.fetchone()
+    if random.random() < PRUNE_CHANCE:
+        ThrottleCounter.objects.filter(period__lt=int(period) - 1).delete()
+    return WindowCount(hits, previous_hits, offset / duration)
+
+
+def seconds_until_allowed(count: WindowCount, *, limit: int, duration: int) -> float:
+    """How long a client that sends nothing more must wait until its next request is allowed."""
+    elapsed = count.fraction * duration
+    # Later in this window the previous window weighs less: enough, if this one has room left.
+    room = limit - count.hits - 1
+    if room >= 0 and count.previous_hits:
+        needed = max(0.0, 1 - room / count.previous_hits)
+        return max(0.0, needed * duration - elapsed)
+    # Otherwise in the next window, once this window's requests weigh little enough.
+    needed = max(0.0, 1 - (limit - 1) / count.hits) if count.hits else 0.0
+    return duration - elapsed + needed * duration
 
 
 class EvaluationRateThrottle(SimpleRateThrottle):
     """Scores and rulings cost real work and each is saved: at most settings'
-    REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["evaluations"] per client address."""
+    REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["evaluations"] per client address. A refused request
+    counts too, so a client that keeps hammering stays refused until it pauses."""
 
     scope = "evaluations"
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+    def allow_request(self, request, view) -> bool:
+        if self.rate is None:
+            return True
+        self.count = record_request(
+            client=self.get_cache_key(request, view), now=self.timer(), duration=self.duration
+        )
+        return self.count.estimate <= self.num_requests
+
+    def wait(self) -> float:
+        wait = seconds_until_allowed(self.count, limit=self.num_requests, duration=self.duration)
+        return max(1, math.ceil(wait))

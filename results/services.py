@@ -1,4 +1,4 @@
-"""Writes of saved results: one function, called inside the caller's transaction."""
+"""Writes of saved results: one function, inside or outside a transaction of the caller's."""
 
 from __future__ import annotations
 
@@ -20,12 +20,14 @@ def result_save(*, game: Game, kind: str, request_body, response_body: dict) -> 
     for attempt in range(ID_ATTEMPTS):
         result_id = new_result_id()
         body = {**response_body, "id": result_id, "url": reverse("results:page", args=[result_id])}
+        result = SavedResult(id=result_id, game=game, kind=kind, request=request_body, response=body)
         try:
-            # A savepoint: a clash of ids must not break the caller's transaction.
-            with transaction.atomic():
-                SavedResult.objects.create(
-                    id=result_id, game=game, kind=kind, request=request_body, response=body
-                )
+            if transaction.get_connection().in_atomic_block:
+                # A savepoint: a clash of ids must not break the caller's transaction.
+                with transaction.atomic():
+                    result.save(force_insert=True)
+            else:
+                result.save(force_insert=True)  # one INSERT, atomic on its own
         except IntegrityError:
             if attempt == ID_ATTEMPTS - 1:
                 raise

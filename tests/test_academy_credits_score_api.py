@@ -90,11 +90,16 @@ def test_the_still_in_round_reading_from_the_request(api, catalog):
     assert any("Reading still_in_round" in step["detail"] for step in score["steps"])
 
 
+def set_option(key: str, value) -> None:
+    """As the admin changes an option: save() (which stamps updated_at, so services see it)."""
+    option = GameOption.objects.get(game__slug="academy-credits", key=key)
+    option.value = value
+    option.save()
+
+
 def test_the_games_option_rows_are_the_defaults(api, catalog):
-    GameOption.objects.filter(game__slug="academy-credits", key="charles_vance_bonus").update(
-        value="still_in_round")
-    GameOption.objects.filter(game__slug="academy-credits", key="credits_target").update(
-        value={"2": 3, "3": 5, "4": 6})
+    set_option("charles_vance_bonus", "still_in_round")
+    set_option("credits_target", {"2": 3, "3": 5, "4": 6})
     score = scored(api, {"players": [{"name": "Ana", "discards": [1, 4], "credits": 2},
                                      {"name": "Ben", "in_round": False, "discards": [0, 1]}],
                          "deck_count": 7})
@@ -166,8 +171,7 @@ def test_invalid_input_by_path(api, catalog):
 
 
 def test_no_target_for_the_number_of_cadets(api, catalog):
-    GameOption.objects.filter(game__slug="academy-credits", key="credits_target").update(
-        value={"2": 4, "4": 6})
+    set_option("credits_target", {"2": 4, "4": 6})
     payload = error(api, {"players": [{"name": "Ana"}, {"name": "Ben", "in_round": False},
                                       {"name": "Cy", "in_round": False}], "deck_count": 3},
                     "invalid_input")

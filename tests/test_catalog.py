@@ -6,7 +6,7 @@ import json
 import pytest
 from django.conf import settings
 
-from cards.models import Card, CardAttributeValue, Game, RuleSection
+from cards.models import AttributeDefinition, Card, CardAttributeValue, Game, GameOption, RuleSection
 from cards.services import catalog_load
 
 pytestmark = pytest.mark.django_db
@@ -190,15 +190,44 @@ def test_games_without_a_rule_language_take_no_rule(catalog):
     assert "carry no structured rule" in raised.value.message_dict["rule"][0]
 
 
-def test_game_cards_cache_sees_every_edit_and_deletion(catalog):
-    from cards.selectors import game_cards
+def test_the_services_catalog_cache_sees_every_edit_and_deletion(catalog):
+    """What the score and ruling services read (cards, attribute specs, options, rule sections) is
+    cached per process by a version stamp; each request fetches its game, so it sees any edit."""
+    from cards.selectors import game_attribute_specs, game_cards, game_options, game_rule_section
 
-    game = Game.objects.get(slug="academy-credits")
-    first = game_cards(game=game)
-    assert game_cards(game=game) is first  # unchanged: served from the process cache
-    card = Card.objects.get(game=game, slug="jett-reno")
+    def request_game() -> Game:  # what each request does: a fresh Game instance
+        return Game.objects.get(slug="academy-credits")
+
+    first = game_cards(game=request_game())
+    assert game_cards(game=request_game()) is first  # unchanged: served from the process cache
+    card = Card.objects.get(game__slug="academy-credits", slug="jett-reno")
     card.copies = 4
     card.save()
-    assert next(c for c in game_cards(game=game) if c.slug == "jett-reno").copies == 4
+    assert next(c for c in game_cards(game=request_game()) if c.slug == "jett-reno").copies == 4
     card.delete()
-    assert "jett-reno" not in {c.slug for c in game_cards(game=game)}
+    assert "jett-reno" not in {c.slug for c in game_cards(game=request_game())}
+
+    option = GameOption.objects.get(game__slug="academy-credits", key="charles_vance_bonus")
+    option.value = "still_in_round"
+    option.save()
+    options = {o.key: o.value for o in game_options(game=request_game())}
+    assert options["charles_vance_bonus"] == "still_in_round"
+
+    section = RuleSection.objects.get(game__slug="academy-credits", rule_id="AC-1")
+    section.title = "Edited in the admin"
+    section.save()
+    assert game_rule_section(game=request_game(), rule_id="AC-1").title == "Edited in the admin"
+    section.delete()
+    assert game_rule_section(game=request_game(), rule_id="AC-1") is None
+
+    definition = AttributeDefinition.objects.get(game__slug="academy-credits", key="value")
+    definition.label = "Rank"
+    definition.save()
+    labels = {spec.key: spec.label for spec in game_attribute_specs(game=request_game())}
+    assert labels["value"] == "Rank"
+
+    # One request reads one version: its Game instance keeps the stamp it read first.
+    game = request_game()
+    before = game_cards(game=game)
+    Card.objects.get(game__slug="academy-credits", slug="lura-thok").save()
+    assert game_cards(game=game) is before

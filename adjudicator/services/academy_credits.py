@@ -29,6 +29,7 @@ from adjudicator.engines import academy_credits as engine
 from adjudicator.engines.base import ImpossiblePosition
 from adjudicator.registry import rulers
 from cards.models import Card, Game
+from cards.selectors import game_options
 from common.api_errors import ApiError, error_entry
 from common.body_checks import json_type, required, shown
 from common.card_names import CardNameResolver, invalid_input
@@ -122,7 +123,7 @@ def parse_request(*, game: Game, body) -> tuple[engine.Position, engine.Move, li
     turn = ""
     hand: list[Card | None] = []
     deck_count = 0
-    options = game_options(game)
+    options: dict = {}
     if position_raw is not None:
         errors += unknown_fields(position_raw, POSITION_FIELDS, "position.")
         players = parse_players(position_raw, "position.players", resolver, errors)
@@ -141,6 +142,8 @@ def parse_request(*, game: Game, body) -> tuple[engine.Position, engine.Move, li
         deck_count = count_field(position_raw, "deck_count", "position.deck_count", errors,
                                  what="the cards left in the deck", maximum=1000)
         options = parse_options(position_raw.get("options"), "position.options", game, errors)
+    else:
+        options = default_options(game)
 
     move = None
     played: list[Card] = []
@@ -319,14 +322,14 @@ def canonical_name(name: str, players: list[engine.Cadet]) -> str:
 # --- Options ------------------------------------------------------------------------------------
 
 
-def game_options(game: Game) -> dict:
+def default_options(game: Game) -> dict:
     """The game's options as stored (GameOption rows), key → value."""
-    return {option.key: option.value for option in game.options.all()}
+    return {option.key: option.value for option in game_options(game=game)}
 
 
 def parse_options(raw, path: str, game: Game, errors: list[dict]) -> dict:
     """The game's options with the request's overrides, validated."""
-    rows = {option.key: option for option in game.options.all()}
+    rows = {option.key: option for option in game_options(game=game)}
     options = {key: option.value for key, option in rows.items()}
     if raw is None:
         return options

@@ -32,6 +32,7 @@ from adjudicator.engines.base import ImpossiblePosition
 from adjudicator.registry import rulers
 from cards.models import Card, Game
 from cards.naming import normalise
+from cards.selectors import game_attribute_specs, game_options
 from common.api_errors import ApiError, error_entry
 from common.body_checks import json_type as _json_type
 from common.body_checks import shown_json as _shown_json
@@ -91,9 +92,8 @@ def _reprefix(path: str, prefix: str) -> str:
 def catalog_for(game: Game, cards: list[Card]) -> engine.Catalog:
     """The engine's catalog: the "faction" attribute's choices (value, label) and the cards'
     kind, faction, action and copies, as the database holds them."""
-    definition = game.attribute_definitions.filter(key="faction").first()
-    choices = [(c["value"], c["label"]) for c in (definition.choices if definition else [])
-               if isinstance(c, dict) and c.get("value")]
+    faction = next((s for s in game_attribute_specs(game=game) if s.key == "faction"), None)
+    choices = [(value, label) for value, label in (faction.choices if faction else ()) if value]
     return engine.build_catalog(
         faction_choices=choices,
         cards=[(card.name, card.copies, card.attributes) for card in cards],
@@ -322,7 +322,7 @@ class FactionsRequest:
         if not isinstance(raw, dict):
             self._error(path, "invalid_type", f"{path} must be an object: option key to value.")
             return
-        known = {option.key: option for option in self.game.options.all()}
+        known = {option.key: option for option in game_options(game=self.game)}
         for key, value in raw.items():
             option = known.get(key)
             if option is None:

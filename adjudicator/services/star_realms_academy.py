@@ -38,6 +38,7 @@ from adjudicator.engines import star_realms_academy as engine
 from adjudicator.engines.base import ImpossiblePosition
 from adjudicator.registry import rulers
 from cards.models import Card, Game
+from cards.selectors import game_attribute_specs
 from common.api_errors import ApiError, error_entry
 from common.body_checks import json_type as _json_type
 from common.body_checks import required as _required
@@ -128,7 +129,7 @@ class RequestParser:
     def labels(self) -> dict[str, str]:
         if self._labels is None:
             self._labels = {}
-            for spec in self.game.attribute_specs():
+            for spec in game_attribute_specs(game=self.game):
                 if spec.key == "faction":
                     self._labels = dict(spec.choices)
         return self._labels

@@ -1,5 +1,6 @@
 """The database cache table: the API's throttle counters live in the database, shared by every
-app server (the app keeps no state of its own outside the database)."""
+app server (the app keeps no state of its own outside the database). Since 0002 the counters have a
+table of their own and no database cache is configured, so on a new database this creates nothing."""
 
 from django.core.management import call_command
 from django.db import migrations

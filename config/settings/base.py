@@ -110,16 +110,9 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "common.api_errors.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # Only the POST endpoints are throttled (common.throttling); a 429 carries Retry-After.
+    # Only the POST endpoints are throttled (common.throttling: counters in the database, shared by
+    # every app server); a 429 carries Retry-After.
     "DEFAULT_THROTTLE_RATES": {"evaluations": os.environ.get("API_POST_RATE", "120/minute")},
-}
-
-# Throttle counters live in the database, shared by every app server (a migration creates it).
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "tableside_cache",
-    }
 }
 
 SPECTACULAR_SETTINGS = {

@@ -4,6 +4,7 @@ names, check the hand is a legal final hand, call the engine, save the result.""
 from __future__ import annotations
 
 from cards.models import Card, Game
+from cards.selectors import game_attribute_specs
 from common.api_errors import ApiError, error_entry
 from common.card_names import CardNameResolver, invalid_input
 from results.services import result_save
@@ -28,7 +29,7 @@ def card_spec(card: Card) -> CardSpec:
 
 
 def vocabulary_and_labels(game: Game) -> tuple[dict[str, list[str]], dict[str, dict[str, str]]]:
-    specs = game.attribute_specs()
+    specs = game_attribute_specs(game=game)
     vocabulary = {s.key: list(s.choice_values) for s in specs if s.key in ATTRIBUTES}
     labels = {s.key: dict(s.choices) for s in specs if s.choices}
     return vocabulary, labels
