@@ -70,9 +70,11 @@ bench: setup
 	$(BIN)/python bench/stm.py
 	$(BIN)/python bench/http.py
 
-# The catalog benchmark on a throw-away PostgreSQL cluster (100,000 cards).
+# The HTTP load and the catalog benchmark (100,000 cards) on a throw-away PostgreSQL cluster. HTTP
+# first: the catalog benchmark's extra game would weigh on GET /api/games/, the reference.
 bench-postgres: install
-	scripts/with-postgres sh -c 'BENCH_DATABASE_URL="$$DATABASE_URL" $(BIN)/python bench/catalog.py'
+	scripts/ensure-wrk
+	scripts/with-postgres sh -c '$(BIN)/python bench/http.py && BENCH_DATABASE_URL="$$DATABASE_URL" $(BIN)/python bench/catalog.py'
 
 lint: install
 	$(BIN)/ruff check .

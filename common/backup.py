@@ -11,8 +11,9 @@ from django.core.management import call_command
 from django.db import transaction
 
 # Rebuilt by migrations on any database; their ids differ from one database to the next, so the
-# dump names them by natural key instead of carrying them.
-EXCLUDED = ["contenttypes", "auth.permission", "sessions"]
+# dump names them by natural key instead of carrying them. Sessions and the throttle's counters
+# are minutes-long state of the running service, not data to restore.
+EXCLUDED = ["contenttypes", "auth.permission", "sessions", "common.throttlecounter"]
 
 
 def backup_write(*, path: Path) -> Path:

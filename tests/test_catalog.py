@@ -6,7 +6,14 @@ import json
 import pytest
 from django.conf import settings
 
-from cards.models import AttributeDefinition, Card, CardAttributeValue, Game, GameOption, RuleSection
+from cards.models import (
+    AttributeDefinition,
+    Card,
+    CardAttributeValue,
+    Game,
+    GameOption,
+    RuleSection,
+)
 from cards.services import catalog_load
 
 pytestmark = pytest.mark.django_db
