@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import re
 
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods
 
 from adjudicator.engines import star_trek_missions as engine
 from adjudicator.registry import rulers
 from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
-from common.api_errors import ApiError
 from common.page_fields import FormField as Field
+from common.page_results import evaluate_on_page, form_errors, is_htmx_submit, render_result_page
 from results.views import ruling_view
 
 GAME = "star-trek-missions"
@@ -47,30 +44,16 @@ def stm_check_turn(request: HttpRequest) -> HttpResponse:
     context = {"game": game, "form": form, "ruling": None, "error": None}
     status = 200
     if request.method == "POST":
-        body = form.body()
-        service = rulers.get(GAME)
-        try:
-            with transaction.atomic():
-                response = service(game=game, body=body)
-        except ApiError as error:
-            status = 400
-            form.add_errors(error.errors)
-            context["error"] = {"detail": error.message, "code": error.error_code,
-                                "entries": form.error_summary(error.errors)}
-        else:
-            context["ruling"] = ruling_view(game, response)
-            context["share_url"] = request.build_absolute_uri(response["url"])
-            context["json_url"] = reverse("results:api-result", args=[response["id"]])
-    partial = request.method == "POST" and request.headers.get("HX-Request") == "true"
-    template = "adjudicator/_stm_turn_result.html" if partial else "adjudicator/stm_check_turn.html"
-    # An htmx answer with problems also swaps the form in again (out of band), so each problem
-    # shows by its field as it does without JavaScript.
-    context["oob_form"] = partial and context["error"] is not None
-    if not partial:
+        status = evaluate_on_page(
+            request, context, service=rulers.get(GAME), game=game, body=form.body(),
+            show=lambda response: {"ruling": ruling_view(game, response)},
+            show_errors=lambda error: form_errors(error, form),
+        )
+    if not is_htmx_submit(request):
         context["card_options"] = _card_options(game)
-    response = render(request, template, context, status=status)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render_result_page(request, context, status=status,
+                              page="adjudicator/stm_check_turn.html",
+                              fragment="adjudicator/_stm_turn_result.html")
 
 
 def _card_options(game: Game) -> list[tuple[str, str]]:

@@ -13,18 +13,15 @@ from __future__ import annotations
 
 import re
 
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods
 
 from adjudicator.services import academy_credits as ruling_service
 from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
-from common.api_errors import ApiError
 from common.page_fields import FormField as Field
+from common.page_results import evaluate_on_page, form_errors, is_htmx_submit, render_result_page
 from results.views import ruling_view, score_view
 from scoring.services import academy_credits as score_service
 
@@ -70,28 +67,17 @@ def _page(request, *, form_class, service, template: str, fragment: str, kind: s
         context["error"] = {"detail": local[0]["message"], "code": "invalid_input",
                             "entries": local}
     elif request.method == "POST":
-        try:
-            with transaction.atomic():
-                response = service(game=game, body=body)
-        except ApiError as error:
-            status = 400
-            form.add_errors(error.errors)
-            context["error"] = {"detail": error.message, "code": error.error_code,
-                                "entries": form.error_summary(error.errors)}
-        else:
-            if kind == "ruling":
-                context["ruling"] = play_ruling_view(game, response)
-            else:
-                context["score"] = round_score_view(game, response)
-            context["share_url"] = request.build_absolute_uri(response["url"])
-            context["json_url"] = reverse("results:api-result", args=[response["id"]])
-    partial = request.method == "POST" and request.headers.get("HX-Request") == "true"
-    context["oob_form"] = partial and context["error"] is not None
-    if not partial:
+        status = evaluate_on_page(
+            request, context, service=service, game=game, body=body,
+            show=lambda response: (
+                {"ruling": play_ruling_view(game, response)} if kind == "ruling"
+                else {"score": round_score_view(game, response)}
+            ),
+            show_errors=lambda error: form_errors(error, form),
+        )
+    if not is_htmx_submit(request):
         context["card_options"] = card_options(game)
-    response = render(request, fragment if partial else template, context, status=status)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render_result_page(request, context, status=status, page=template, fragment=fragment)
 
 
 def card_options(game: Game) -> list[tuple[str, str]]:

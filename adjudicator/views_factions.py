@@ -18,19 +18,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods
 
 from adjudicator.engines import factions as engine
 from adjudicator.registry import rulers
 from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
-from common.api_errors import ApiError
 from common.page_fields import FormField
+from common.page_results import evaluate_on_page, form_errors, render_result_page
 from results.views import ruling_view, score_view
 from scoring.registry import scorers
 
@@ -515,20 +512,13 @@ def check_move(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST":
         body = form.body()
-        try:
-            with transaction.atomic():
-                response = rulers.get(GAME)(game=game, body=body)
-        except ApiError as error:
-            status = 400
-            form.add_errors(error.errors)
-            context["error"] = {"detail": error.message, "code": error.error_code,
-                                "entries": form.error_summary(error.errors)}
-        else:
-            context["ruling"] = factions_ruling_view(game, catalog, response, body)
-            context["share_url"] = request.build_absolute_uri(response["url"])
-            context["json_url"] = reverse("results:api-result", args=[response["id"]])
-    return _render(request, context, status, "factions/check_move.html",
-                   "factions/_move_result.html")
+        status = evaluate_on_page(
+            request, context, service=rulers.get(GAME), game=game, body=body,
+            show=lambda response: {"ruling": factions_ruling_view(game, catalog, response, body)},
+            show_errors=lambda error: form_errors(error, form),
+        )
+    return render_result_page(request, context, status=status, page="factions/check_move.html",
+                              fragment="factions/_move_result.html")
 
 
 @require_http_methods(["GET", "POST"])
@@ -542,21 +532,13 @@ def standings(request: HttpRequest) -> HttpResponse:
     context = {"game": game, "form": form, "catalog": catalog, "result": None, "error": None}
     status = 200
     if request.method == "POST":
-        body = form.body()
-        try:
-            with transaction.atomic():
-                response = scorers.get(GAME)(game=game, body=body)
-        except ApiError as error:
-            status = 400
-            form.add_errors(error.errors)
-            context["error"] = {"detail": error.message, "code": error.error_code,
-                                "entries": form.error_summary(error.errors)}
-        else:
-            context["result"] = standings_view(game, response)
-            context["share_url"] = request.build_absolute_uri(response["url"])
-            context["json_url"] = reverse("results:api-result", args=[response["id"]])
-    return _render(request, context, status, "factions/standings.html",
-                   "factions/_standings_result.html")
+        status = evaluate_on_page(
+            request, context, service=scorers.get(GAME), game=game, body=form.body(),
+            show=lambda response: {"result": standings_view(game, response)},
+            show_errors=lambda error: form_errors(error, form),
+        )
+    return render_result_page(request, context, status=status, page="factions/standings.html",
+                              fragment="factions/_standings_result.html")
 
 
 def standings_view(game: Game, body: dict) -> dict:
@@ -577,9 +559,3 @@ def standings_view(game: Game, body: dict) -> dict:
     return view
 
 
-def _render(request, context, status, page, fragment) -> HttpResponse:
-    partial = request.method == "POST" and request.headers.get("HX-Request") == "true"
-    context["oob_form"] = partial and context["error"] is not None
-    response = render(request, fragment if partial else page, context, status=status)
-    patch_vary_headers(response, ["HX-Request"])
-    return response

@@ -13,11 +13,8 @@ from __future__ import annotations
 
 import re
 
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods
 
 from adjudicator.engines import star_realms_academy as engine
@@ -26,6 +23,7 @@ from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
 from common.page_fields import FormField as Field
+from common.page_results import evaluate_on_page, is_htmx_submit, render_result_page
 from results.views import VERDICTS, ruling_view
 from scoring.services.star_realms_academy import score_star_realms_academy
 
@@ -67,16 +65,12 @@ def check_move(request: HttpRequest) -> HttpResponse:
     context = {"game": game, "board": board, "move": move, "ruling": None, "error": None}
     status = 200
     if request.method == "POST":
-        body = {"position": board.body(), "move": move.body()}
-        try:
-            with transaction.atomic():
-                response = rule_star_realms_academy(game=game, body=body)
-        except ApiError as error:
-            status = 400
-            context["error"] = _error(error, [board, move])
-        else:
-            context["ruling"] = ruling_context(game, response)
-            context.update(_share(request, response))
+        status = evaluate_on_page(
+            request, context, service=rule_star_realms_academy, game=game,
+            body={"position": board.body(), "move": move.body()},
+            show=lambda response: {"ruling": ruling_context(game, response)},
+            show_errors=lambda error: _error(error, [board, move]),
+        )
     return _render(request, context, status, page="star_realms_academy/check_move.html",
                    fragment="star_realms_academy/_check_result.html")
 
@@ -93,16 +87,12 @@ def turn(request: HttpRequest) -> HttpResponse:
                "error": None}
     status = 200
     if request.method == "POST":
-        body = {**board.body(), "actions": actions.body()}
-        try:
-            with transaction.atomic():
-                response = score_star_realms_academy(game=game, body=body)
-        except ApiError as error:
-            status = 400
-            context["error"] = _error(error, [board, actions])
-        else:
-            context["breakdown"] = breakdown_context(game, response)
-            context.update(_share(request, response))
+        status = evaluate_on_page(
+            request, context, service=score_star_realms_academy, game=game,
+            body={**board.body(), "actions": actions.body()},
+            show=lambda response: {"breakdown": breakdown_context(game, response)},
+            show_errors=lambda error: _error(error, [board, actions]),
+        )
     return _render(request, context, status, page="star_realms_academy/turn.html",
                    fragment="star_realms_academy/_turn_result.html")
 
@@ -120,19 +110,8 @@ def _not_loaded(request: HttpRequest) -> HttpResponse:
 
 
 def _render(request, context: dict, status: int, *, page: str, fragment: str) -> HttpResponse:
-    partial = request.method == "POST" and request.headers.get("HX-Request") == "true"
-    # An htmx answer with problems also swaps the form in again (out of band), so each problem
-    # shows by its field as it does without JavaScript.
-    context["oob_form"] = partial and context["error"] is not None
-    context["card_options"] = [] if partial else card_options(context["game"])
-    response = render(request, fragment if partial else page, context, status=status)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
-
-
-def _share(request, response: dict) -> dict:
-    return {"share_url": request.build_absolute_uri(response["url"]),
-            "json_url": reverse("results:api-result", args=[response["id"]])}
+    context["card_options"] = [] if is_htmx_submit(request) else card_options(context["game"])
+    return render_result_page(request, context, status=status, page=page, fragment=fragment)
 
 
 def _error(error: ApiError, forms: list) -> dict:

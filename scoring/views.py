@@ -17,11 +17,8 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods
 
 from cards.models import Card, Game
@@ -29,6 +26,7 @@ from cards.naming import NamedCard, match_fuzzy
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
 from common.card_names import shown
+from common.page_results import evaluate_on_page, is_htmx_submit, render_result_page
 from results.views import score_view
 from scoring.engines.star_trek_missions.language import (
     CHOICE_EFFECTS,
@@ -67,27 +65,25 @@ def stm_score(request: HttpRequest) -> HttpResponse:
     context = {"game": game, "deck": deck, "form": form, "score": None, "error": None}
     status = 400 if form.add_errors else 200
     if request.method == "POST" and form.hand:
-        try:
-            with transaction.atomic():
-                response = score_star_trek_missions(game=game, body=form.body())
-        except ApiError as error:
-            status = 400
-            form.add_service_errors(error.errors)
-            context["error"] = {"detail": error.message, "code": error.error_code,
-                                "entries": form.error_summary(error.errors)}
-        else:
+
+        def show(response: dict) -> dict:
             form.apply_result(response)
-            context["score"] = score_view(game, response)
-            context["share_url"] = request.build_absolute_uri(response["url"])
-            context["json_url"] = reverse("results:api-result", args=[response["id"]])
-    partial = request.method == "POST" and request.headers.get("HX-Request") == "true"
-    context["partial"] = partial
-    if not partial:
+            return {"score": score_view(game, response)}
+
+        def show_errors(error: ApiError) -> dict:
+            form.add_service_errors(error.errors)
+            return {"detail": error.message, "code": error.error_code,
+                    "entries": form.error_summary(error.errors)}
+
+        # A name the form could not add keeps the page's 400 even when the hand scores.
+        if evaluate_on_page(request, context, service=score_star_trek_missions, game=game,
+                            body=form.body(), show=show, show_errors=show_errors) == 400:
+            status = 400
+    context["partial"] = is_htmx_submit(request)
+    if not context["partial"]:
         context["groups"] = deck.groups()
-    template = "scoring/_stm_score_form.html" if partial else "scoring/stm_score.html"
-    response = render(request, template, context, status=status)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render_result_page(request, context, status=status, page="scoring/stm_score.html",
+                              fragment="scoring/_stm_score_form.html")
 
 
 # --- The game's cards ---------------------------------------------------------------------------

@@ -1,0 +1,69 @@
+"""What the games' score and ruling pages share: run the very service the API calls on the body a
+page's form built, show its answer or its problems, and answer with the whole page or, to an htmx
+submit, the result fragment.
+
+A page never rules or scores by itself: the service does, and saves its result, whose permalink
+and JSON address the page shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+
+from cards.models import Game
+from common.api_errors import ApiError
+
+
+def is_htmx_submit(request: HttpRequest) -> bool:
+    return request.method == "POST" and request.headers.get("HX-Request") == "true"
+
+
+def evaluate_on_page(
+    request: HttpRequest,
+    context: dict,
+    *,
+    service: Callable[..., dict],
+    game: Game,
+    body: dict,
+    show: Callable[[dict], dict],
+    show_errors: Callable[[ApiError], dict],
+) -> int:
+    """Run `service` on `body`. Its answer goes into the context through `show` (with the saved
+    result's links); a 400 it raises goes into context["error"] through `show_errors`, which also
+    puts each problem by its field. Returns the page's status. No transaction: the service's one
+    write, the saved result, is a single INSERT."""
+    try:
+        response = service(game=game, body=body)
+    except ApiError as error:
+        context["error"] = show_errors(error)
+        return 400
+    context.update(show(response))
+    context["share_url"] = request.build_absolute_uri(response["url"])
+    context["json_url"] = reverse("results:api-result", args=[response["id"]])
+    return 200
+
+
+def form_errors(error: ApiError, form) -> dict:
+    """context["error"] for a form that places entries by path (`add_errors`) and lists them
+    (`error_summary`)."""
+    form.add_errors(error.errors)
+    return {"detail": error.message, "code": error.error_code,
+            "entries": form.error_summary(error.errors)}
+
+
+def render_result_page(
+    request: HttpRequest, context: dict, *, status: int, page: str, fragment: str
+) -> HttpResponse:
+    partial = is_htmx_submit(request)
+    # An htmx answer with problems also swaps the form in again (out of band), so each problem
+    # shows by its field as it does without JavaScript.
+    context["oob_form"] = partial and context.get("error") is not None
+    response = render(request, fragment if partial else page, context, status=status)
+    # The same address answers with a fragment or a page: caches must tell them apart.
+    patch_vary_headers(response, ["HX-Request"])
+    return response
