@@ -220,7 +220,7 @@ def parse_card_query(*, specs: list[AttributeSpec], params: Mapping) -> CardQuer
                             suggest_words(name, known))
             )
             continue
-        values = [v.strip() for v in getlist(name) if v.strip()]
+        values = [clean_text(v) for v in getlist(name) if clean_text(v)]
         problems = [p for p in (_filter_value_error(spec, value) for value in values) if p]
         query.errors.extend(problems)
         if spec.kind == "integer" and not problems:

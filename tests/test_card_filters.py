@@ -17,7 +17,7 @@ from rest_framework import serializers
 
 from cards import selectors
 from cards.api.serializers import CardSerializer
-from cards.models import Card, CardAttributeValue, CardRuling, Game
+from cards.models import AttributeDefinition, Card, CardAttributeValue, CardRuling, Game
 
 from .factories import CardRulingFactory
 
@@ -71,6 +71,18 @@ def test_integer_filters_read_a_number_however_it_is_written(api, catalog):
 
     assert names("cost=1") == {"Ram"}
     assert names("cost=01") == names("cost=%2B1") == {"Ram"}
+
+
+def test_a_filterable_text_attribute_takes_any_text_nul_included(api, catalog):
+    # PostgreSQL refuses NUL in a query; a filter value is cleaned like the search text.
+    game = Game.objects.get(slug="star-trek-missions")
+    AttributeDefinition.objects.filter(game=game, key="number").update(filterable=True)
+    card = Card.objects.filter(game=game).order_by("name").first()
+    number = card.attributes["number"]
+    for query in (f"number={number}", f"number={number}%00"):
+        response = api.get(f"/api/games/star-trek-missions/cards/?{query}")
+        assert response.status_code == 200, response.json()
+        assert [c["name"] for c in response.json()["results"]] == [card.name]
 
 
 def _declared_fields(card: Card, attribute_keys: list[str]) -> dict:
