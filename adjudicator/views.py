@@ -19,7 +19,13 @@ from adjudicator.registry import rulers
 from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.page_fields import FormField as Field
-from common.page_results import evaluate_on_page, form_errors, is_htmx_submit, render_result_page
+from common.page_results import (
+    evaluate_on_page,
+    form_errors,
+    is_htmx_submit,
+    problem_message,
+    render_result_page,
+)
 from results.views import ruling_view
 
 GAME = "star-trek-missions"
@@ -170,22 +176,14 @@ class TurnForm:
         for entry in entries:
             field = self._paths.get(entry.get("path", ""))
             if field is not None:
-                field.errors.append(_message(entry))
+                field.errors.append(problem_message(entry))
 
     def error_summary(self, entries: list[dict]) -> list[dict]:
         """One line per problem, linking to its field when it has one."""
         summary = []
         for entry in entries:
             field = self._paths.get(entry.get("path", ""))
-            summary.append({"message": _message(entry), "field_id": field.id if field else ""})
+            summary.append({"message": problem_message(entry), "field_id": field.id if field else ""})
         return summary
 
 
-def _message(entry: dict) -> str:
-    message = entry.get("detail", "")
-    suggestions = entry.get("suggestions") or []
-    if entry.get("code") == "unknown_card" and suggestions:
-        shown = suggestions[:3]
-        names = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
-        message += f" Did you mean {names}?"
-    return message

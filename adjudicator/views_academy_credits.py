@@ -21,7 +21,13 @@ from adjudicator.services import academy_credits as ruling_service
 from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.page_fields import FormField as Field
-from common.page_results import evaluate_on_page, form_errors, is_htmx_submit, render_result_page
+from common.page_results import (
+    evaluate_on_page,
+    form_errors,
+    is_htmx_submit,
+    problem_message,
+    render_result_page,
+)
 from results.views import ruling_view, score_view
 from scoring.services import academy_credits as score_service
 
@@ -467,10 +473,4 @@ def _number(value: str, default=None):
 
 
 def _message(entry: dict) -> str:
-    message = entry.get("detail", "")
-    suggestions = entry.get("suggestions") or []
-    if entry.get("code") in ("unknown_card", "unknown_player") and suggestions:
-        shown = suggestions[:3]
-        names = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
-        message += f" Did you mean {names}?"
-    return message
+    return problem_message(entry, suggest_for=("unknown_card", "unknown_player"))

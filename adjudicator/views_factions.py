@@ -27,7 +27,7 @@ from adjudicator.registry import rulers
 from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.page_fields import FormField
-from common.page_results import evaluate_on_page, form_errors, render_result_page
+from common.page_results import evaluate_on_page, form_errors, problem_message, render_result_page
 from results.views import ruling_view, score_view
 from scoring.registry import scorers
 
@@ -427,13 +427,7 @@ class TableForm:
 
 
 def _message(entry: dict) -> str:
-    message = entry.get("detail", "")
-    suggestions = entry.get("suggestions") or []
-    if entry.get("code") in ("unknown_card", "unknown_faction", "unknown_player") and suggestions:
-        shown = suggestions[:3]
-        names = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
-        message += f" Did you mean {names}?"
-    return message
+    return problem_message(entry, suggest_for=("unknown_card", "unknown_faction", "unknown_player"))
 
 
 # --- Describing a ruling and a standings result --------------------------------------------------------

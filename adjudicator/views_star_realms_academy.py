@@ -23,7 +23,12 @@ from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
 from common.page_fields import FormField as Field
-from common.page_results import evaluate_on_page, is_htmx_submit, render_result_page
+from common.page_results import (
+    evaluate_on_page,
+    is_htmx_submit,
+    problem_message,
+    render_result_page,
+)
 from results.views import VERDICTS, ruling_view
 from scoring.services.star_realms_academy import score_star_realms_academy
 
@@ -121,20 +126,12 @@ def _error(error: ApiError, forms: list) -> dict:
         for form in forms:
             field = form.field_for(entry.get("path", ""))
             if field is not None:
-                field.errors.append(_message(entry))
+                field.errors.append(problem_message(entry))
                 break
-        entries.append({"message": _message(entry), "field_id": field.id if field else ""})
+        entries.append({"message": problem_message(entry), "field_id": field.id if field else ""})
     return {"detail": error.message, "code": error.error_code, "entries": entries}
 
 
-def _message(entry: dict) -> str:
-    message = entry.get("detail", "")
-    suggestions = entry.get("suggestions") or []
-    if entry.get("code") == "unknown_card" and suggestions:
-        shown = suggestions[:3]
-        names = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
-        message += f" Did you mean {names}?"
-    return message
 
 
 def card_options(game: Game) -> list[dict]:

@@ -56,6 +56,24 @@ def form_errors(error: ApiError, form) -> dict:
             "entries": form.error_summary(error.errors)}
 
 
+def did_you_mean(suggestions: list[str]) -> str:
+    """" Did you mean A, B or C?" for up to three suggestions; "" for none."""
+    if not suggestions:
+        return ""
+    shown = suggestions[:3]
+    names = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+    return f" Did you mean {names}?"
+
+
+def problem_message(entry: dict, *, suggest_for: tuple[str, ...] = ("unknown_card",)) -> str:
+    """An error entry of the API as a page shows it: its detail, and for the codes in
+    `suggest_for` (a name that matched nothing) the suggestions as a question."""
+    message = entry.get("detail", "")
+    if entry.get("code") in suggest_for:
+        message += did_you_mean(entry.get("suggestions") or [])
+    return message
+
+
 def render_result_page(
     request: HttpRequest, context: dict, *, status: int, page: str, fragment: str
 ) -> HttpResponse:

@@ -26,7 +26,13 @@ from cards.naming import NamedCard, match_fuzzy
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
 from common.card_names import shown
-from common.page_results import evaluate_on_page, is_htmx_submit, render_result_page
+from common.page_results import (
+    did_you_mean,
+    evaluate_on_page,
+    is_htmx_submit,
+    problem_message,
+    render_result_page,
+)
 from results.views import score_view
 from scoring.engines.star_trek_missions.language import (
     CHOICE_EFFECTS,
@@ -146,7 +152,7 @@ class Deck:
         message = f"No card named '{shown(typed)}' in {self.game.name}."
         if match.ambiguous:
             message = f"Several cards match '{shown(typed)}'."
-        return None, message + _did_you_mean(match.suggestions)
+        return None, message + did_you_mean(match.suggestions)
 
 
 def _attr(card: Card, key: str):
@@ -157,13 +163,6 @@ def _number(card: Card) -> str:
     return str(_attr(card, "number") or "")
 
 
-def _did_you_mean(suggestions: list[str]) -> str:
-    if not suggestions:
-        return ""
-    shown_names = suggestions[:3]
-    names = shown_names[0] if len(shown_names) == 1 else (
-        ", ".join(shown_names[:-1]) + " or " + shown_names[-1])
-    return f" Did you mean {names}?"
 
 
 def _names(names: list[str]) -> str:
@@ -476,18 +475,13 @@ class ScoreForm:
         for entry in entries:
             target, _ = self._where(entry.get("path", ""))
             if target is not None:
-                target.errors.append(message(entry))
+                target.errors.append(problem_message(entry))
 
     def error_summary(self, entries: list[dict]) -> list[dict]:
         summary = []
         for entry in entries:
             _, field_id = self._where(entry.get("path", ""))
-            summary.append({"message": message(entry), "field_id": field_id})
+            summary.append({"message": problem_message(entry), "field_id": field_id})
         return summary
 
 
-def message(entry: dict) -> str:
-    text = entry.get("detail", "")
-    if entry.get("code") == "unknown_card":
-        text += _did_you_mean(entry.get("suggestions") or [])
-    return text
