@@ -177,6 +177,25 @@ def test_the_page_of_a_ruling(client, ruling):
     assert f'href="/api/results/{ruling_body["id"]}/"' in html
     assert 'name="robots" content="noindex"' in html
     assert "style=" not in html
+    # Django's {# #} is single-line only: a multi-line one is printed as text.
+    for template_source in ("{#", "#}", "{%", "{{"):
+        assert template_source not in html
+
+
+def test_no_template_holds_a_multi_line_short_comment():
+    """A `{# … #}` that spans lines renders as page text; longer comments use {% comment %}."""
+    import re
+    from pathlib import Path
+
+    from django.conf import settings
+
+    offenders = []
+    for directory in settings.TEMPLATES[0]["DIRS"]:
+        for path in Path(directory).rglob("*.html"):
+            for number, line in enumerate(path.read_text().splitlines(), start=1):
+                if re.search(r"\{#(?!.*#\})", line):
+                    offenders.append(f"{path}:{number}")
+    assert not offenders, offenders
 
 
 def test_the_page_of_a_legal_ruling_shows_the_outcome(client, api, catalog):
