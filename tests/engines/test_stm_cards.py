@@ -471,8 +471,8 @@ CASES = [
     case(PLAGUE, [WORF, GOWRON, RIKER], 16, id="plague-best-choice"),  # klingon 16 > human 5
     # M18 Meddlesome Q: no scoring text.
     case(Q, [RIKER, VASH], 0, id="q-0"),
-    # M19 Blossoming Romance: 8 with two Personnel/Civilians/Captains (with a lifeform); 6 for
-    # each additional Counselor, Betazoid, and Quarters.
+    # M19 Blossoming Romance: 8 with two Personnel/Civilians/Captains (any lifeform, or none:
+    # STM-R11); 6 for each additional Counselor, Betazoid, and Quarters.
     case(ROMANCE, [RIKER, PICARD], 8, id="romance-pair"),
     case(ROMANCE, [RIKER], 0, id="romance-one-0"),
     # Ambiguous ("additional"): tested as the engine reads it, the 6s and the 8 are separate
@@ -481,18 +481,23 @@ CASES = [
     case(ROMANCE, [TROI, LWAXANA, RIKER], 14, id="romance-one-additional-betazoid"),  # 8 + 6
     # Riker+Picard the pair; Troi (Counselor and Betazoid) 6 once; Quarters 6.
     case(ROMANCE, [RIKER, PICARD, TROI, QUARTERS], 20, id="romance-additional"),
-    # Ambiguous, tested as the engine reads it: "(any lifeform)" = the two must have a
-    # lifeform (The Traveler has none); the 6s do not need the 8 (Ten-Forward is a Counselor).
-    case(ROMANCE, [RIKER, TRAVELER], 0, id="romance-traveler-has-no-lifeform-0"),
+    # STM-R11: "(any lifeform)" means the lifeform does not matter, so The Traveler (a Civilian
+    # with no lifeform printed) is one of the two. (It read "must have a lifeform" before: 0.)
+    case(ROMANCE, [RIKER, TRAVELER], 8, id="romance-traveler-counts-any-lifeform-8"),
+    # The 6s do not need the 8 (Ten-Forward is a Counselor).
     case(ROMANCE, [QUARTERS, TEN_FORWARD], 12, id="romance-additional-without-pair"),
     # M20 Scientific Puzzle: 6 for each Artifact and each Cosmic and Science.
     case(PUZZLE, [TOX, STONE, TRAVELER, COMPUTER], 24, id="puzzle-four"),
     case(PUZZLE, [TOX], 6, id="puzzle-tox-one-bonus"),
     case(PUZZLE, [RIKER, BATLETH], 0, id="puzzle-none-0"),
     # M21 Space Confrontation: BLANKED unless a non-Federation Captain or Entity; 6 for each
-    # other Command or Combat.
+    # other Command or Combat: other than the one card keeping it from being blanked (STM-R10).
+    # Crystal Entity keeps it (and is neither): Riker, Bridge, Worf 6 each.
     case(CONFRONTATION, [CRYSTAL, RIKER, BRIDGE, WORF], 18, id="confrontation-entity"),
-    case(CONFRONTATION, [GOWRON, RIKER], 12, id="confrontation-gowron-counts"),
+    # Gowron is the only card keeping it, so not "other": Riker alone, 6. (It read 12 before.)
+    case(CONFRONTATION, [GOWRON, RIKER], 6, id="confrontation-gowron-keeps-it-not-other"),
+    # Two non-Federation Captains: one keeps it, the other counts (the rulebook-era 12, not 18).
+    case(CONFRONTATION, [BOK, TOG, NAKAMURA], 12, id="confrontation-one-daimon-keeps-it-12"),
     case(CONFRONTATION, [RIKER, BRIDGE, PICARD], 0, id="confrontation-blanked-0"),
     case(CONFRONTATION, [CRYSTAL, SPOCK], 0, id="confrontation-nothing-0"),
     # M22 The Lure of Profit: 7 for each Ferengi Alliance, each Artifact, each Archaeologist.

@@ -1,9 +1,30 @@
-"""The rulebook's own examples, scored by the engine (no database)."""
+"""The published examples and the rulebook's own scoring example, scored by the engine (no
+database). STM-R14: every hand of ../shared/data/star-trek-missions-examples.json holds."""
+
+import json
+from pathlib import Path
+
+import pytest
 
 from tests.engines.stm_catalog import points, score
 
+EXAMPLES_FILE = (Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+                 / "star-trek-missions-examples.json")
+EXAMPLES = json.loads(EXAMPLES_FILE.read_text(encoding="utf-8"))["examples"]
+
 RULEBOOK_HAND = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
                  "Diplomatic Conference", "Photon Torpedoes", "Bridge"]
+
+
+def test_the_examples_file_holds_the_eleven_published_hands():
+    assert len(EXAMPLES) == 11
+    assert len({example["name"] for example in EXAMPLES}) == 11
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[example["name"] for example in EXAMPLES])
+def test_stm_r14_published_example_holds(example):
+    result = score(example["hand"])
+    assert result.total == example["total"], {c.name: c.points for c in result.cards}
 
 
 def test_rulebook_scoring_example_totals_66():

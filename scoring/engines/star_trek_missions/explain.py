@@ -20,6 +20,7 @@ RULE_FOR_EACH = "STM-7.2"
 RULE_DIFFERENT = "STM-R2"
 RULE_CHOICES = "STM-R3"
 RULE_NOTHING = "STM-9.3"
+RULE_UNBLANKER = "STM-R10"
 
 
 def explain(scorer: HandScorer, evaluation: Evaluation, labels: Labels) -> HandScore:
@@ -43,6 +44,10 @@ def explain(scorer: HandScorer, evaluation: Evaluation, labels: Labels) -> HandS
             continue
         settlement = evaluation.settlements.get(name)
         bonuses = (spec.rule or {}).get("bonuses", [])
+        if settlement and settlement.left_out:
+            entries.append((RULE_UNBLANKER, name, [settlement.left_out],
+                            f"{settlement.left_out} keeps it from being blanked, so it is not one "
+                            "of the other cards its bonuses count: 0", 0))
         for grant in settlement.grants if settlement else []:
             bonus = bonuses[grant.bonus]
             kind = bonus["kind"]

@@ -3,7 +3,15 @@ checked, and how Tableside writes it as card text (plain Python, no Django impor
 
 A rule is an object:
 
-    {"bonuses": [bonus, ...], "blanked_unless": [criterion, ...], "effects": [effect, ...]}
+    {"bonuses": [bonus, ...], "blanked_unless": [criterion, ...], "effects": [effect, ...],
+     "unblanker_is_not_other": true}
+
+`unblanker_is_not_other` (with `blanked_unless` only) reads "other" in the bonuses as STM-R10 does:
+the one card that keeps this card from being blanked (one standing card meeting a `blanked_unless`
+criterion, the player's best pick) grants none of its bonuses. Space Confrontation, "BLANKED unless
+with at least one non-Federation Captain or Entity. 6 for each other Command or Combat": with Daimon
+Bok, Daimon Tog and Vice Admiral Nakamura one Daimon keeps it and the other two count, 12 (the
+rulebook-era total, data/star-trek-missions-examples.json), not 18.
 
 Criteria test one card of the hand:
 
@@ -56,6 +64,8 @@ EFFECT_KINDS = (
     "hand_size",
     "extra_turn_from_discard",
 )
+# The rule's flag for STM-R10: the card meeting blanked_unless is not an "other" card.
+UNBLANKER_KEY = "unblanker_is_not_other"
 # Effects whose outcome is a player's choice, in the order they are applied (STM-R3).
 CHOICE_EFFECTS = ("wild", "change_affiliation", "assimilate", "choose", "copy_score")
 
@@ -246,8 +256,14 @@ def validate_rule(
 ) -> list[tuple[str, str]]:
     """Every problem of a rule as (path, message); an empty list means the rule is valid."""
     p = RuleProblems(vocabulary, card_names)
-    if not p.keys(rule, "rule", set(), {"bonuses", "blanked_unless", "effects"}):
+    if not p.keys(rule, "rule", set(), {"bonuses", "blanked_unless", "effects", UNBLANKER_KEY}):
         return p.problems
+    if UNBLANKER_KEY in rule:
+        if not isinstance(rule[UNBLANKER_KEY], bool):
+            p.add(f"rule.{UNBLANKER_KEY}", f"must be true or false, not {rule[UNBLANKER_KEY]!r}")
+        elif rule[UNBLANKER_KEY] and not rule.get("blanked_unless"):
+            p.add(f"rule.{UNBLANKER_KEY}", "needs blanked_unless: only a card that can be blanked "
+                  "has a card keeping it from being blanked")
     for index, bonus in enumerate(_list(rule, "bonuses", p)):
         _check_bonus(bonus, f"rule.bonuses[{index}]", p)
     for index, crit in enumerate(_list(rule, "blanked_unless", p)):
@@ -388,6 +404,7 @@ def render_rule(rule: dict | None, *, name: str, attributes: Mapping[str, Iterab
         sentences.append(f"Blanked unless with {options}.")
     clauses: list[str] = []
     pending: list[tuple[int, str]] = []  # consecutive FOR EACH bonuses, merged when points match
+    unblanker = bool(rule.get(UNBLANKER_KEY) and rule.get("blanked_unless"))
 
     def flush() -> None:
         if pending:
@@ -398,7 +415,8 @@ def render_rule(rule: dict | None, *, name: str, attributes: Mapping[str, Iterab
     for bonus in rule.get("bonuses", []):
         kind = bonus["kind"]
         if kind == "for_each":
-            other = "other " if criterion_matches_attributes(bonus["match"], name, attributes) else ""
+            other = ("other " if unblanker or criterion_matches_attributes(bonus["match"], name, attributes)
+                     else "")
             text = other + phrase(bonus["match"], labels)
             extra = bonus.get("points_if_chosen")
             if extra:
@@ -432,6 +450,10 @@ def render_rule(rule: dict | None, *, name: str, attributes: Mapping[str, Iterab
     if clauses:
         sentence = "; ".join(clauses) + "."
         sentences.append(sentence[0].upper() + sentence[1:])
+        if unblanker:
+            options = " or ".join(phrase(c, labels) for c in rule["blanked_unless"])
+            sentences.append(f"Its bonuses do not count the one {options} that keeps it from being "
+                             "blanked (of several, the best one for the player).")
     for effect in rule.get("effects", []):
         sentences.append(_effect_text(effect, labels))
     if rule.get("bonuses") is not None and not clauses and not rule.get("effects"):

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from .language import ATTRIBUTES, CHOICE_EFFECTS
+from .language import ATTRIBUTES, CHOICE_EFFECTS, UNBLANKER_KEY
 
 REQUIRED = 1_000_000  # weight of a slot that must be filled; far above any hand's points
 FORBIDDEN = -1_000_000_000
@@ -172,6 +172,9 @@ class CompiledRule:
     blanked_unless: list[object]
     relevant: tuple[str, ...]  # attributes the rule looks at (for caching)
     bonuses: list[dict]
+    # STM-R10: whether a card meeting blanked_unless qualifies as the one card left out of the
+    # bonuses (None: every other card counts).
+    unblanker: object | None = None
 
 
 def _requirement(req: Mapping) -> Requirement:
@@ -205,8 +208,14 @@ def compile_rule(rule: Mapping | None) -> CompiledRule:
                 compiled.append(Tier(tier["points"], reqs))
             withs.append((index, compiled))
     blanked_unless = [compile_criterion(c) for c in rule.get("blanked_unless", [])]
+    unblanker = None
+    if rule.get(UNBLANKER_KEY) and blanked_unless:
+        def unblanker(card, chosen, _criteria=tuple(blanked_unless)):
+            return any(match(card, {}) for match in _criteria)
+        for crit in rule["blanked_unless"]:
+            attributes |= criterion_attributes(crit)
     return CompiledRule(for_each, different, withs, blanked_unless,
-                        tuple(sorted(attributes)), list(rule.get("bonuses", [])))
+                        tuple(sorted(attributes)), list(rule.get("bonuses", [])), unblanker)
 
 
 # --- One receiving card ----------------------------------------------------------------------
@@ -227,6 +236,7 @@ class Grant:
 class Settlement:
     points: int
     grants: list[Grant]
+    left_out: str | None = None  # STM-R10: the card keeping it from being blanked, not "other"
 
 
 def _private_values(rule: CompiledRule, receiver: Live, givers: Sequence[Live]):
@@ -266,7 +276,27 @@ def _tier_instances(rule: CompiledRule, receiver: Live, givers: Sequence[Live]):
 
 
 def settle(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -> Settlement:
-    """The receiving card's best total from the giving cards, with who gave what."""
+    """The receiving card's best total from the giving cards, with who gave what.
+
+    STM-R10: on a card whose "other" means other than the card keeping it from being blanked
+    (`unblanker_is_not_other`), one giving card that meets its BLANKED UNLESS condition is left
+    out of every bonus: the one whose absence costs least (the player's best pick; the first in
+    hand order among equals). Space Confrontation with Daimon Bok, Daimon Tog and Vice Admiral
+    Nakamura: Bok keeps it, Tog and Nakamura count, 12. With no such card standing (it cannot
+    happen once the card is not blanked) nothing is left out."""
+    if rule.unblanker is not None:
+        keepers = [i for i, giver in enumerate(givers) if rule.unblanker(giver, receiver.chosen)]
+        best: Settlement | None = None
+        for i in keepers:
+            settlement = _settle_givers(rule, receiver, [*givers[:i], *givers[i + 1:]])
+            if best is None or settlement.points > best.points:
+                best = Settlement(settlement.points, settlement.grants, givers[i].name)
+        if best is not None:
+            return best
+    return _settle_givers(rule, receiver, givers)
+
+
+def _settle_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -> Settlement:
     private, private_bonus = _private_values(rule, receiver, givers)
     if not rule.different and not rule.withs:
         grants = [Grant(private_bonus[i], private[i], [g.name]) for i, g in enumerate(givers)
