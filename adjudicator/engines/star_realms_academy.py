@@ -33,6 +33,10 @@ How the rules are applied (SRA-R1 … SRA-R7):
   row from the shop deck (SRA-10, SRA-R5); the move may name the refill (``refill``), else that
   slot is unknown. A card whose cost does not apply (null with no provenance: the starting cards)
   is never sold.
+* Copies (SRA-2, SRA-3.3) are held wherever a card enters the position: the position as given,
+  a refill, a drawn card played by name. A card that leaves the shop row or play this turn (bought,
+  destroyed, discarded at the end of the turn) is still one of the game's copies, in a discard
+  pile; shuffled back into the deck by a draw, it may be the card drawn.
 * Drawing (Draw abilities, and three cards at the end of the turn) takes cards from the deck; when
   the deck (``deck``, a count, if given) runs out, the discard pile is shuffled into a new deck
   (SRA-11.4). Cards drawn are not named: the hand holds them as ``drawn`` cards, and playing a card
@@ -271,6 +275,9 @@ class _Player:
     drawn: int
     draws: int = 0  # cards drawn this turn, in all
     discarded: list[str] = field(default_factory=list)  # put into the discard pile this turn
+    # Cards named this turn that a reshuffle put (or, the deck's size unknown, may have put) into
+    # the deck: still in the game, and one of them may be a card drawn since (SRA-2, SRA-11.4).
+    in_deck: list[str] = field(default_factory=list)
 
     def clone(self) -> _Player:
         return _Player(
@@ -279,6 +286,7 @@ class _Player:
             bases=[_Base(b.card, b.damage, set(b.used)) for b in self.bases],
             combat=self.combat, deck=self.deck, discard_pile=self.discard_pile,
             drawn=self.drawn, draws=self.draws, discarded=list(self.discarded),
+            in_deck=list(self.in_deck),
         )
 
     def in_play(self) -> list[tuple[CardSpec, object]]:
@@ -663,6 +671,15 @@ def _play(turn: Turn, move: Move, ruler: _Ruler):
         ruler.passed("SRA-5.1", f"{card.name} is in {player.name}'s hand; playing a card costs "
                                 f"nothing (SRA-5.1).")
         player.hand.pop(index)
+    elif player.drawn > 0 and card.name in player.in_deck:
+        # A card named this turn went back into the deck with a reshuffle: the drawn card may be
+        # that very card, so no copy is added.
+        ruler.passed("SRA-5.1", f"{card.name} is not among the named cards of {player.name}'s "
+                                f"hand: it is taken as one of the {_cards(player.drawn)} drawn "
+                                f"this turn and not named (the {card.name} shuffled back into "
+                                f"the deck: not a further copy, SRA-2, SRA-11.4).")
+        player.in_deck.remove(card.name)
+        player.drawn -= 1
     elif player.drawn > 0:
         if card.for_sale:
             total, limit, rule = _count_in(turn, card.name), card.copies, "SRA-2"
@@ -674,7 +691,9 @@ def _play(turn: Turn, move: Move, ruler: _Ruler):
             ruler.fail("too_many_copies", rule,
                        f"{card.name} is not among the named cards of {player.name}'s hand, and "
                        f"it cannot be one of the {_cards(player.drawn)} drawn: all {limit} "
-                       f"copies are already {where} ({rule}).")
+                       f"copies are already {where} "
+                       f"({_copies_where(turn, card.name, None if card.for_sale else player)}) "
+                       f"({rule}).")
         ruler.passed("SRA-5.1", f"{card.name} is not among the named cards of {player.name}'s "
                                 f"hand: it is taken as one of the {_cards(player.drawn)} drawn "
                                 f"this turn and not named.")
@@ -823,11 +842,15 @@ def _buy(turn: Turn, move: Move, ruler: _Ruler):
             ruler.fail("not_a_shop_card", "SRA-R5",
                        f"{refill.name} is a starting card, never sold: it cannot refill the shop "
                        f"row (SRA-R5).")
-        if _count_in(turn, refill.name) - (1 if refill.name == card.name else 0) + 1 > (
-                refill.copies):
+        # The bought card stays one of the game's copies (in the discard pile), so the refill
+        # is a copy beyond every one the state already shows.
+        if _count_in(turn, refill.name) + 1 > refill.copies:
             ruler.fail("too_many_copies", "SRA-2",
                        f"{refill.name} cannot refill the shop row: all {refill.copies} copies are "
-                       f"already in the position (SRA-2).")
+                       f"already accounted for ({_copies_where(turn, refill.name)}"
+                       + (f"; the {card.name} bought now goes to the discard pile and is still "
+                          f"one of them" if refill.name == card.name else "")
+                       + ") (SRA-2).")
     player.coins -= card.cost
     turn.shop_row.pop(index)
     turn.shop_row.insert(index, move.refill)
@@ -1021,6 +1044,10 @@ def _draw(player: _Player, count: int, ruler: _Ruler, *, rule: str) -> tuple[int
     """Draw cards, shuffling the discard pile into a new deck when the deck runs out (SRA-11.4).
     Returns (cards drawn, a note)."""
     if player.deck is None:
+        # A deck of unknown size may run out and take the discard pile with it: a card named
+        # into the discard pile this turn may be among those drawn.
+        player.in_deck += player.discarded
+        player.discarded = []
         player.draws += count
         player.drawn += count
         note = f"{player.name} draws {_cards(count)}"
@@ -1032,6 +1059,8 @@ def _draw(player: _Player, count: int, ruler: _Ruler, *, rule: str) -> tuple[int
     drawn = from_deck
     parts = [f"{_cards(from_deck)} from the deck"]
     if drawn < count:
+        player.in_deck += player.discarded  # the named cards go into the new deck
+        player.discarded = []
         if player.discard_pile is None:
             player.deck = None  # a new deck of unknown size
             rest = count - drawn
@@ -1055,20 +1084,41 @@ def _draw(player: _Player, count: int, ruler: _Ruler, *, rule: str) -> tuple[int
     return drawn, note
 
 
+def _places(player: _Player) -> list[tuple[str, list[str]]]:
+    """Where a player's named cards are: (a label, the names there)."""
+    return [
+        (f"in {player.name}'s hand", [c.name for c in player.hand]),
+        (f"in play for {player.name}", [s.card.name for s in player.ships]
+         + [b.card.name for b in player.bases]),
+        (f"put in {player.name}'s discard pile this turn", player.discarded),
+        (f"named this turn and shuffled into {player.name}'s deck", player.in_deck),
+    ]
+
+
+def _count_where(turn: Turn, name: str, only: _Player | None = None) -> list[tuple[str, int]]:
+    """How many copies of a card the state shows, place by place: every card named in the
+    position or since (bought, destroyed, discarded, shuffled back), so a card that left the
+    shop row or play is still one of the game's copies (SRA-2)."""
+    players = [only] if only is not None else [turn.active, turn.opponent]
+    places = [place for player in players for place in _places(player)]
+    if only is None:
+        places.append(("in the shop row", [c.name for c in turn.shop_row if c is not None]))
+    counts = [(label, names.count(name)) for label, names in places]
+    return [(label, n) for label, n in counts if n]
+
+
 def _count_in(turn: Turn, name: str) -> int:
-    """How many copies of a card the state shows (named cards only)."""
-    active, opponent = turn.active, turn.opponent
-    return (sum(1 for c in active.hand if c.name == name)
-            + sum(1 for s in active.ships if s.card.name == name)
-            + sum(1 for b in active.bases if b.card.name == name)
-            + sum(1 for b in opponent.bases if b.card.name == name)
-            + sum(1 for c in turn.shop_row if c is not None and c.name == name))
+    """How many copies of a card the state accounts for (SRA-2)."""
+    return sum(n for _label, n in _count_where(turn, name))
 
 
 def _count_own(player: _Player, name: str) -> int:
-    return (sum(1 for c in player.hand if c.name == name)
-            + sum(1 for s in player.ships if s.card.name == name)
-            + sum(1 for b in player.bases if b.card.name == name))
+    """How many copies of a starting card a player's own cards account for (SRA-3.3)."""
+    return sum(n for _label, n in _count_where(None, name, only=player))
+
+
+def _copies_where(turn: Turn, name: str, only: _Player | None = None) -> str:
+    return ", ".join(f"{n} {label}" for label, n in _count_where(turn, name, only))
 
 
 def _distinct(cards: list[CardSpec]) -> list[CardSpec]:

@@ -425,8 +425,10 @@ def test_buying_refills_the_shop_row_with_the_named_card():
     assert "Trade Pod refills the shop row" in ruling.reason
     scout = rule_move(position(coins=1), buy("Ram", refill="Scout"))
     assert scout.code == "not_a_shop_card"
-    rams = rule_move(position(coins=1, hand=["Ram", "Ram", "Ram"]), buy("Ram", refill="Ram"))
-    assert rams.verdict == "legal"  # the bought Ram left the row: a fourth can come in
+    rams = rule_move(position(coins=1, hand=["Ram", "Ram"]), buy("Ram", refill="Ram"))
+    assert rams.verdict == "legal"  # two in the hand, the one bought and the refill: four
+    fifth = rule_move(position(coins=1, hand=["Ram", "Ram", "Ram"]), buy("Ram", refill="Ram"))
+    assert fifth.code == "too_many_copies"  # the bought Ram is still one of the four (SRA-2)
     full = rule_move(position(coins=1, hand=["Imperial Frigate"] * 4, shop_row=["Ram"]),
                      buy("Ram", refill="Imperial Frigate"))
     assert (full.code, full.rule) == ("too_many_copies", "SRA-2")
