@@ -26,11 +26,34 @@ class StepSerializer(serializers.Serializer):
     running_total = serializers.IntegerField()
 
 
+class TablePlayerSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    total = serializers.IntegerField()
+    steps = StepSerializer(many=True, help_text="This player's own steps, from zero.")
+    warnings = serializers.ListField(child=serializers.CharField())
+    cards = serializers.ListField(child=serializers.DictField(),
+                                  help_text='One per card in hand order: {"name", "points", '
+                                            '"blanked", "blanked_reason"}.')
+    choices = serializers.DictField(help_text="Every choice the scorer made or was given.")
+
+
 class ScoreResponseSerializer(serializers.Serializer):
     game = serializers.CharField()
     total = serializers.IntegerField(allow_null=True, help_text="The headline number, if any.")
     steps = StepSerializer(many=True, help_text="In order: the total can be followed from zero.")
     warnings = serializers.ListField(child=serializers.CharField())
+    players = TablePlayerSerializer(
+        many=True, required=False,
+        help_text="star-trek-missions, the whole table: one single-hand answer per player, with "
+                  "its name, in seat order.")
+    standings = serializers.ListField(
+        child=serializers.DictField(), required=False,
+        help_text='star-trek-missions, the whole table: [{"rank", "name", "total", "margin"}], '
+                  "highest total first; academy-credits and factions: their own standings.")
+    winners = serializers.ListField(
+        child=serializers.CharField(), required=False,
+        help_text="star-trek-missions, the whole table: every player with the highest total "
+                  "(tied players share victory).")
     id = serializers.CharField(help_text="The saved result's id.")
     url = serializers.CharField(help_text="Its page, /r/{id}; GET /api/results/{id}/ for JSON.")
 
@@ -51,6 +74,57 @@ EXAMPLES = [
                                                  "affiliation": "federation",
                                                  "specialty": "command"},
                            "Borg Cube": {"blank": ["Bridge"]}}},
+    ),
+    OpenApiExample(
+        "star-trek-missions: the whole table at game end",
+        request_only=True,
+        description="Every player's final hand, scored as a single hand is, with the standings "
+                    "and the winners. A player's `choices` are theirs alone.",
+        value={"players": [
+            {"name": "Ana", "hand": ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr",
+                                     "Commander Sela", "Diplomatic Conference",
+                                     "Photon Torpedoes", "Bridge"]},
+            {"name": "Ben", "hand": ["Captain Jean-Luc Picard", "Minuet", "Tractor Beam",
+                                     "Holodeck 2", "Commander Bruce Maddox",
+                                     "Do Machines Have Rights?", "Enterprise Goes Haywire"]},
+            {"name": "Cy", "hand": ["Unidentified Ship", "Commander Tomalak", "The Traveler",
+                                    "Engine Room", "Daimon Bok", "Klingon Civil War",
+                                    "Borg Cube"],
+             "choices": {"Borg Cube": {"blank": []}}},
+        ]},
+    ),
+    OpenApiExample(
+        "star-trek-missions: the table's answer",
+        response_only=True,
+        status_codes=["200"],
+        description="Shortened: each player's `steps` and `cards` are listed in full, as for a "
+                    "single hand. A table has no single `total` (null) and no steps of its own.",
+        value={
+            "game": "star-trek-missions", "total": None, "steps": [], "warnings": [],
+            "players": [
+                {"name": "Ana", "total": 66,
+                 "steps": [{"n": 1, "rule": "STM-7.2", "card": "Lieutenant Worf",
+                            "giving": ["Photon Torpedoes"],
+                            "detail": "4 for Photon Torpedoes (Combat)", "points": 4,
+                            "running_total": 4}],
+                 "warnings": [],
+                 "cards": [{"name": "Lieutenant Worf", "points": 8, "blanked": False,
+                            "blanked_reason": None}],
+                 "choices": {}},
+                {"name": "Ben", "total": 63, "steps": [], "warnings": [], "cards": [],
+                 "choices": {}},
+                {"name": "Cy", "total": 53, "steps": [], "warnings": [], "cards": [],
+                 "choices": {"Unidentified Ship": {"type": "captain", "lifeform": "klingon",
+                                                   "affiliation": "federation",
+                                                   "specialty": "engineer"},
+                             "Borg Cube": {"blank": []}}},
+            ],
+            "standings": [{"rank": 1, "name": "Ana", "total": 66, "margin": 0},
+                          {"rank": 2, "name": "Ben", "total": 63, "margin": 3},
+                          {"rank": 3, "name": "Cy", "total": 53, "margin": 13}],
+            "winners": ["Ana"],
+            "id": "b4tq2mxk7a", "url": "/r/b4tq2mxk7a",
+        },
     ),
     OpenApiExample(
         "academy-credits: the end of a round",
@@ -100,6 +174,21 @@ slug (in academy-credits also the value). The response's `steps` let a person fo
 from zero; each game adds its own fields (star-trek-missions: `cards`, `choices`). The score is
 saved: its `id` and `url` (the page `/r/{id}`) are in the response, and
 `GET /api/results/{id}/` returns it again exactly.
+
+**Star Trek: Missions, the whole table.** `{"players": [{"name", "hand", "choices"}, …]}` (2 to
+10 players, each name of its own, 1–40 characters) scores every player's hand exactly as the
+single-hand body `{"hand", "choices"}` would: `players` holds one single-hand answer per player
+(`name`, `total`, `steps`, `cards`, `choices`, `warnings`), in seat order; `standings` lists
+`{"rank", "name", "total", "margin"}` highest total first (`margin`: points behind the winner;
+tied players share a rank); `winners` names every player with the highest total (tied players
+share victory, STM-9.4). The table's own `total` is null and its `steps` empty; its `warnings`
+are the players' warnings, each after the player's name. A partial hand is scored as it stands,
+with a warning. 400s: `invalid_player_count` (entry `too_few_players` / `too_many_players`);
+`invalid_input` with entries `duplicate_player`, `invalid_name`, `required`, `unknown_field`,
+`unknown_card`; `card_in_two_hands` (one entry per card found in a second hand, at that card's
+path, with `card` and both `players`); `illegal_hand` (entries at `players[i].hand…` with the
+`player`); `invalid_choice` (at `players[i].choices…`, with the `player`). A table whose cards are
+in two hands is reported with every illegal hand too, under `card_in_two_hands`.
 
 **Errors.** 404 `unknown_game`; 404 `not_available` (Tableside does not score that game yet);
 400 `malformed_request` (not JSON); 400 `invalid_input` (the body is not an object, a field is
