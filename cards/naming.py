@@ -2,6 +2,11 @@
 
 Exact means the name in any case, or the slug. Fuzzy also forgives accents, punctuation, spacing,
 small typos and unique prefixes. Several or no matches give suggestions, never a silent guess.
+
+The work is bounded whatever was typed: text longer than any name can be (LENGTH_FACTOR times the
+longest name or slug of the cards) is never fuzzed, and a name is only compared in full
+(difflib's SequenceMatcher) when cheap upper bounds of the similarity (by length, then by the
+characters the two share) say it could reach the threshold.
 """
 
 from __future__ import annotations
@@ -10,6 +15,12 @@ import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+
+# Text longer than this many times the longest name (or slug) cannot be a typo of any card.
+LENGTH_FACTOR = 3
+# How similar a name must look to be suggested (difflib's ratio, with a bonus for a shared start).
+SUGGEST_THRESHOLD = 0.5
+START_BONUS = 0.3
 
 
 def normalise(text: str) -> str:
@@ -32,15 +43,36 @@ class NameMatch:
     ambiguous: bool = False
 
 
-def match_exact(query: str, cards: list[NamedCard]) -> NameMatch:
+def longest_name(cards: list[NamedCard]) -> int:
+    """The most characters a card's name or slug has (0 for no cards)."""
+    return max((max(len(card.name), len(card.slug)) for card in cards), default=0)
+
+
+def name_length_limit(cards: list[NamedCard]) -> int:
+    """The longest text taken as a (misspelt) name of one of `cards`."""
+    return LENGTH_FACTOR * longest_name(cards)
+
+
+def too_long(query: str, cards: list[NamedCard]) -> bool:
+    return len(str(query).strip()) > name_length_limit(cards)
+
+
+def match_exact(query: str, cards: list[NamedCard], *, with_suggestions: bool = True) -> NameMatch:
+    """The card named `query` (any case, or its slug), else suggestions (none for text longer
+    than any name can be, or when `with_suggestions` is false)."""
     wanted = str(query).strip()
+    if too_long(wanted, cards):
+        return NameMatch(card=None)
+    folded, lowered = wanted.casefold(), wanted.lower()
     for card in cards:
-        if card.name.casefold() == wanted.casefold() or card.slug == wanted.lower():
+        if card.name.casefold() == folded or card.slug == lowered:
             return NameMatch(card=card)
-    return NameMatch(card=None, suggestions=suggest(query, cards))
+    return NameMatch(card=None, suggestions=suggest(query, cards) if with_suggestions else [])
 
 
 def match_fuzzy(query: str, cards: list[NamedCard]) -> NameMatch:
+    if too_long(query, cards):
+        return NameMatch(card=None)
     exact = match_exact(query, cards)
     if exact.card:
         return exact
@@ -72,19 +104,36 @@ def match_fuzzy(query: str, cards: list[NamedCard]) -> NameMatch:
 
 
 def suggest(query: str, cards: list[NamedCard], limit: int = 5) -> list[str]:
-    """Names that look like what was typed, best first."""
+    """Names that look like what was typed, best first. A name scores difflib's ratio against the
+    whole typed text (plus START_BONUS when one contains the other or they share their first
+    three characters) or against one word of the name, whichever is higher; SUGGEST_THRESHOLD is
+    the least suggested. Text longer than any name can be gets none."""
+    if too_long(query, cards):
+        return []
     key = normalise(query)
     if not key:
         return []
     scored = []
     for card in cards:
         name_key = normalise(card.name)
-        ratio = difflib.SequenceMatcher(None, key, name_key).ratio()
-        if key in name_key or name_key.startswith(key[:3]):
-            ratio += 0.3
+        bonus = START_BONUS if key in name_key or name_key.startswith(key[:3]) else 0.0
+        whole = _ratio_reaching(key, name_key, SUGGEST_THRESHOLD - bonus)
+        ratio = whole + bonus if whole is not None else 0.0
         for word in re.split(r"[\s\-]+", card.name):
-            ratio = max(ratio, difflib.SequenceMatcher(None, key, normalise(word)).ratio())
-        if ratio >= 0.5:
+            in_word = _ratio_reaching(key, normalise(word), max(ratio, SUGGEST_THRESHOLD))
+            if in_word is not None:
+                ratio = max(ratio, in_word)
+        if ratio >= SUGGEST_THRESHOLD:
             scored.append((ratio, card.name))
     scored.sort(key=lambda pair: (-pair[0], pair[1]))
     return [name for _ratio, name in scored[:limit]]
+
+
+def _ratio_reaching(a: str, b: str, needed: float) -> float | None:
+    """difflib's ratio of a and b, or None when it is certainly below `needed`: the bounds by
+    length and by shared characters (each at least the ratio) are checked first, so two texts
+    that cannot be alike are never compared in full."""
+    matcher = difflib.SequenceMatcher(None, a, b)
+    if matcher.real_quick_ratio() < needed or matcher.quick_ratio() < needed:
+        return None
+    return matcher.ratio()

@@ -6,21 +6,26 @@ error entry in the API's shape, with suggestions, at the path it was found:
 
 * ``unknown_card``: no card has that name, slug or value (or several share the value);
 * ``invalid_card``: the entry is not a name (not a string, nor a whole number where values count);
+* ``too_long``: the text is longer than any of the game's card names can be (cards.naming's
+  LENGTH_FACTOR times the longest name or slug), so it is not looked at any further;
 * ``invalid_type`` / ``too_many``: where a list of names was expected, something else or more
   names than the game has cards.
 
-The game's cards are read once per resolver, however many names a request holds.
+The game's cards are read once per resolver, however many names a request holds. One resolver
+serves one request body, and looks for suggestions for at most MAX_SUGGESTED names of it: the
+unknown names after those are answered without suggestions, so no body can buy unbounded work.
 """
 
 from __future__ import annotations
 
 from cards.models import Card, Game
-from cards.naming import NamedCard, match_exact
+from cards.naming import NamedCard, match_exact, name_length_limit
 from cards.selectors import game_attribute_specs, game_cards
 from common.api_errors import ApiError, error_entry
 
 VALUE_ATTRIBUTE = "value"
 MAX_SHOWN = 80  # characters of what was typed, echoed in a message
+MAX_SUGGESTED = 8  # unknown names of one body that get suggestions
 
 
 def shown(value) -> str:
@@ -34,7 +39,10 @@ class CardNameResolver:
     def __init__(self, game: Game):
         self.game = game
         self._cards: list[Card] | None = None
+        self._named_cards: list[NamedCard] | None = None
         self._has_value: bool | None = None
+        self._length_limit: int | None = None
+        self.suggested = 0  # unknown names given suggestions so far
 
     @property
     def cards(self) -> list[Card]:
@@ -43,7 +51,14 @@ class CardNameResolver:
         return self._cards
 
     def _named(self) -> list[NamedCard]:
-        return [NamedCard(name=card.name, slug=card.slug) for card in self.cards]
+        if self._named_cards is None:
+            self._named_cards = [NamedCard(name=card.name, slug=card.slug) for card in self.cards]
+        return self._named_cards
+
+    def length_limit(self) -> int:
+        if self._length_limit is None:
+            self._length_limit = name_length_limit(self._named())
+        return self._length_limit
 
     def _game_has_value(self) -> bool:
         if self._has_value is None:
@@ -60,9 +75,16 @@ class CardNameResolver:
                       f"{type(name).__name__ if name is not None else 'null'}.")
             return None, error_entry(path=path, code="invalid_card", detail=detail)
         if isinstance(name, str):
-            match = match_exact(name, self._named())
+            limit, length = self.length_limit(), len(name.strip())
+            if length > limit:
+                detail = (f"{length} characters is too long for a card name in {self.game.name}: "
+                          f"names are looked up to {limit} characters.")
+                return None, error_entry(path=path, code="too_long", detail=detail)
+            with_suggestions = self.suggested < MAX_SUGGESTED
+            match = match_exact(name, self._named(), with_suggestions=with_suggestions)
             if match.card is not None:
                 return self._by_slug(match.card.slug), None
+            self.suggested += with_suggestions
             suggestions = match.suggestions
         else:
             suggestions = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.db.models import Max
+from django.db.models.functions import Length
 from django.utils.cache import patch_cache_control
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -11,6 +13,7 @@ from rest_framework.views import APIView
 
 from cards import selectors
 from cards.models import Game
+from cards.naming import LENGTH_FACTOR
 from common.api_errors import ApiError, error_entry
 
 from .serializers import (
@@ -189,12 +192,27 @@ class CardNamedApi(CatalogApi):
             detail = "Give exactly one of ?exact= or ?fuzzy= with a card name."
             raise ApiError(status_code=400, code="invalid_input", detail=detail,
                            errors=[error_entry(path="query", code="missing_name", detail=detail)])
+        name_too_long(game_obj, exact if exact is not None else fuzzy,
+                      path="query.exact" if exact is not None else "query.fuzzy")
         try:
             card = selectors.card_named(game=game_obj, exact=exact, fuzzy=fuzzy)
         except selectors.CardNotFound as missing:
             raise card_not_found(missing, path="query.exact" if exact is not None
                                  else "query.fuzzy") from None
         return Response(CardSerializer(card, context=card_context(game_obj)).data)
+
+
+def name_too_long(game: Game, text: str, *, path: str) -> None:
+    """A 400 `too_long` for text longer than any of the game's names can be (LENGTH_FACTOR times
+    the longest name or slug): it is refused before any fuzzy work."""
+    longest = game.cards.aggregate(name=Max(Length("name")), slug=Max(Length("slug")))
+    limit = LENGTH_FACTOR * max(longest["name"] or 0, longest["slug"] or 0)
+    length = len(text.strip())
+    if length > limit:
+        detail = (f"{length} characters is too long for a card name in {game.name}: names are "
+                  f"looked up to {limit} characters.")
+        raise ApiError(status_code=400, code="too_long", detail=detail,
+                       errors=[error_entry(path=path, code="too_long", detail=detail)])
 
 
 class CardAutocompleteApi(CatalogApi):
