@@ -188,6 +188,54 @@ def test_a_provisional_effect_is_a_warning(api, catalog):
             game__slug="academy-credits", slug="unnamed-2").provenance_note]
 
 
+def test_ac_r6_the_marked_player_must_aim_darem_reymi_at_themself(api, catalog):
+    # Issue 11: Ana, to move, is the marked cadet; Darem Reymi may target its player, so aimed at
+    # another cadet it must target Ana. Lura Thok cannot target its player: its target is free.
+    position = table({"name": "Ana", "marked": True}, {"name": "Ben", "discards": ["Caleb Mir"]},
+                     "Cy", hand=["Darem Reymi", "Lura Thok"])
+    ruling = ruled(api, body({"play": "Darem Reymi", "target": "Cy"}, position), "illegal",
+                   "must_target_marked")
+    assert ruling["rule"]["id"] == "AC-R6"
+    assert ruling["rule"]["text"].startswith("Caleb Mir's mark. Any cadet still in the round")
+    assert ruling["reason"].endswith("so Darem Reymi must target Ana, not Cy.")
+    assert [a["target"] for a in ruling["alternatives"] if a["play"] == "Darem Reymi"] == ["Ana"]
+    assert {a["target"] for a in ruling["alternatives"] if a["play"] == "Lura Thok"} == {"Ben",
+                                                                                       "Cy"}
+    ruled(api, body({"play": "Darem Reymi", "target": "Ana"}, position), "legal", "legal_play")
+    ruled(api, body({"play": "Lura Thok", "target": "Cy", "guess": "Jett Reno"}, position),
+          "legal", "legal_play")
+
+
+def test_ac_6_1_the_deck_count_is_asked_for_only_when_the_answer_needs_it(api, catalog):
+    # Issue 15: an illegal play is ruled without the deck count…
+    position = table(hand=["Nahla Ake", "Jett Reno"])
+    del position["deck_count"]
+    illegal = ruled(api, body({"play": "Jett Reno", "target": "Ben"}, position), "illegal",
+                    "must_play_nahla_ake")
+    assert illegal["alternatives"] == [{"play": "Nahla Ake", "target": None, "guess": None,
+                                        "confirm": False}]
+    # …null is the same as leaving it out…
+    ruled(api, body({"play": "Jett Reno", "target": "Ben"}, {**position, "deck_count": None}),
+          "illegal", "must_play_nahla_ake")
+    # …and a legal play whose outcome depends on it says so, in a player's words.
+    legal = ruled(api, body({"play": "Nahla Ake"}, position), "needs_information",
+                  "deck_count_required")
+    assert legal["rule"]["id"] == "AC-6.1"
+    assert legal["reason"] == ("Playing Nahla Ake (9) is legal, but what happens depends on how "
+                               "many cards are left in the deck: the round ends when the deck "
+                               "runs out at the end of a turn (AC-6.1).")
+    assert legal["missing"] == [{"path": "position.deck_count",
+                                 "detail": "How many cards are left in the deck, after Ana's draw "
+                                           "this turn? (The set-aside card does not count.)"}]
+    assert legal["outcome"] is None and all(c["passed"] for c in legal["checks"])
+    # A play that ends the round whatever the deck holds needs no count.
+    tarima = table(hand=["Tarima Sadel", "Lura Thok"])
+    del tarima["deck_count"]
+    ends = ruled(api, body({"play": "Tarima Sadel", "confirm": True}, tarima), "legal",
+                 "eliminates_player")
+    assert ends["outcome"]["round_ends"] is True and ends["outcome"]["deck_count"] is None
+
+
 # --- Impossible positions ---------------------------------------------------------------------
 
 
@@ -213,6 +261,50 @@ def test_impossible_positions_name_the_contradiction(api, catalog, position, cod
     payload = error(api, body({"play": "Nahla Ake"}, position), "impossible_position")
     assert payload["errors"][0]["code"] == code
     assert payload["errors"][0]["path"].startswith("position")
+
+
+def test_ac_6_5_a_match_already_over_is_refused_as_the_score_refuses_it(api, catalog):
+    # Issue 11: one check, one wording for the ruling and the score endpoints.
+    position = table("Ana", {"name": "Ben", "credits": 4}, hand=["Lura Thok", "Jay-Den Kraag"])
+    payload = error(api, body({"play": "Jay-Den Kraag"}, position), "impossible_position")
+    assert payload["errors"] == [{
+        "path": "position.players[1].credits", "code": "match_over",
+        "detail": "Ben already has 4 credits, at or above the target of 4: the match is over "
+                  "(AC-6.5), so no round is played after it."}]
+    assert payload["detail"] == payload["errors"][0]["detail"]
+    scored = api.post("/api/games/academy-credits/score/", content_type="application/json",
+                      data=json.dumps({"players": [{"name": "Ana", "hand": "Lura Thok"},
+                                                   {"name": "Ben", "hand": "Jett Reno",
+                                                    "credits": 4}], "deck_count": 0}))
+    assert scored.status_code == 400
+    assert scored.json()["errors"] == [{**payload["errors"][0], "path": "players[1].credits"}]
+    # The target in force is the request's: with a target of 5 for two cadets the match is on.
+    ruled(api, body({"play": "Jay-Den Kraag"}, {**position, "options": {
+        "credits_target": {"2": 5}}}), "legal", "legal_play")
+
+
+def test_ac_6_4_an_eliminated_cadet_with_nothing_face_up_is_impossible(api, catalog):
+    position = table("Ana", {"name": "Ben", "in_round": False}, "Cy",
+                     hand=["Lura Thok", "Jay-Den Kraag"])
+    payload = error(api, body({"play": "Jay-Den Kraag"}, position), "impossible_position")
+    assert payload["errors"] == [{
+        "path": "position.players[1].discards", "code": "eliminated_without_discard",
+        "detail": "Ben is out of the round but has no card face up: an eliminated cadet discards "
+                  "their card face up (AC-6.4), so at least that card is in front of Ben. Add it "
+                  "to Ben's cards in front."}]
+
+
+def test_ac_5_1_the_cadet_to_move_cannot_still_be_protected(api, catalog):
+    position = table({"name": "Ana", "shielded": True, "discards": ["Jay-Den Kraag"]}, "Ben",
+                     hand=["Caleb Mir", "Lura Thok"])
+    payload = error(api, body({"play": "Caleb Mir", "target": "Ana"}, position),
+                    "impossible_position")
+    assert [(e["path"], e["code"]) for e in payload["errors"]] == [
+        ("position.players[0].shielded", "turn_protected")]
+    assert payload["detail"] == (
+        "Ana is shown shielded, but it is Ana's turn: Jay-Den Kraag protects only until the "
+        "start of the cadet's next turn (AC-5.1), so Ana's protection has ended. Clear Ana's "
+        "shield.")
 
 
 # --- Invalid input --------------------------------------------------------------------------------
@@ -258,8 +350,8 @@ def test_every_problem_is_named_by_path(api, catalog):
 def test_required_fields(api, catalog):
     payload = error(api, {"position": {}, "move": {}}, "invalid_input")
     paths = {e["path"] for e in payload["errors"] if e["code"] == "required"}
-    assert paths == {"position.players", "position.turn", "position.hand", "position.deck_count",
-                     "move.play"}
+    # The deck count is not required: it is asked for when the answer needs it (issue 15).
+    assert paths == {"position.players", "position.turn", "position.hand", "move.play"}
     missing = error(api, {}, "invalid_input")
     assert {e["path"] for e in missing["errors"]} == {"position", "move"}
 

@@ -147,12 +147,34 @@ def test_a_showdown_without_a_card_is_invalid_input(api, catalog):
     ({"players": [{"name": n, "hand": 1} for n in "ABCDE"], "deck_count": 0}, "too_many_cadets"),
     ({"players": [{"name": "Ana", "hand": 1}, {"name": "Ben", "hand": 2}], "deck_count": 0,
       "starter": "Zed"}, "unknown_starter"),
-    ({"players": [{"name": "Ana", "in_round": False}, {"name": "Ben", "in_round": False}],
+    ({"players": [{"name": "Ana", "in_round": False, "discards": [1]},
+                  {"name": "Ben", "in_round": False, "discards": [2]}],
       "deck_count": 0}, "no_cadet_left"),
 ])
 def test_rounds_that_cannot_be_scored(api, catalog, data, code):
     payload = error(api, data, "impossible_position")
     assert payload["errors"][0]["code"] == code
+
+
+def test_ac_6_4_an_eliminated_cadet_with_nothing_face_up_cannot_be_scored(api, catalog):
+    payload = error(api, {"players": [{"name": "Ana", "hand": "Lura Thok"},
+                                      {"name": "Ben", "in_round": False}], "deck_count": 4},
+                    "impossible_position")
+    assert payload["errors"] == [{
+        "path": "players[1].discards", "code": "eliminated_without_discard",
+        "detail": "Ben is out of the round but has no card face up: an eliminated cadet discards "
+                  "their card face up (AC-6.4), so at least that card is in front of Ben. Add it "
+                  "to Ben's cards in front."}]
+
+
+def test_ac_6_5_a_match_already_over_has_the_rulings_wording(api, catalog):
+    payload = error(api, {"players": [{"name": "Ana", "hand": 1, "credits": 4},
+                                      {"name": "Ben", "hand": 2}], "deck_count": 0},
+                    "impossible_position")
+    assert payload["errors"] == [{
+        "path": "players[0].credits", "code": "match_over",
+        "detail": "Ana already has 4 credits, at or above the target of 4: the match is over "
+                  "(AC-6.5), so no round is played after it."}]
 
 
 def test_invalid_input_by_path(api, catalog):

@@ -40,11 +40,19 @@ The rulings of the open points this engine applies (``rules/academy-credits.md``
   is played with no target and no effect; a ``force_discard`` card must then target its player.
 * AC-R6: the mark lasts until the next card played *at another cadet* (a target that is not its
   player); that card must target the marked cadet if it can (the marked cadet is in, not
-  protected and not the player), otherwise its target is free; either way the mark clears. A
+  protected, and not the player unless the card may target its player), otherwise its target is free; either way the mark clears. A
   card aimed at its own player, or at nobody, leaves the mark in place. Tableside's reading
   where the text is silent: one cadet is marked at a time, so a new mark replaces the old one.
-* A cadet's own protection ends at the start of their turn (AC-5.1), so the cadet to move may
-  be marked or target themself even if the position still shows them shielded.
+* AC-R6 for the marked player: when the cadet to move is the marked cadet, a card that may
+  target its own player (``may_target_player``: its effect kind, ``force_discard`` or
+  ``mark_target``) can target the marked cadet, so played at another cadet it must target its
+  player instead; a card that needs another cadet cannot target the marked player, so its target
+  is free (and the mark clears).
+* A cadet's own protection ends at the start of their turn (AC-5.1), so a position that shows
+  the cadet to move shielded cannot exist (``turn_protected``).
+* The deck count is asked only when the answer needs it: legality never depends on it, so an
+  illegal play is ruled without it; a legal play is answered ``deck_count_required`` unless it
+  leaves one cadet standing in every case (the round then ends whatever the deck holds).
 * A move that names no target when exactly one target is legal is ruled with that target (and a
   warning saying so); with several, the ruling needs the target (``needs_information``).
 
@@ -65,12 +73,16 @@ code                      verdict, rule       the play …
                                               another cadet
 ``target_eliminated``     illegal, AC-4.2     targets a cadet who is out
 ``target_protected``      illegal, AC-4.2     targets a cadet protected by Jay-Den Kraag
-``must_target_marked``    illegal, AC-4.4     ignores Caleb Mir's mark (AC-R6)
+``must_target_marked``    illegal, AC-4.4     ignores Caleb Mir's mark (AC-R6); AC-R6 itself
+                                              when the marked cadet is the player
 ``cannot_name_lura_thok`` illegal, AC-4.3     names a ``guess_card`` card as the guess
 ``effect_unknown``        needs_information   plays a card whose effect the catalog does not
                                               know (never guessed)
 ``target_required``       needs_information   needs a target and several are legal
 ``guess_required``        needs_information   needs a guess and gives none
+``deck_count_required``   needs_information   is legal, but what it does depends on the cards
+                          (AC-6.1, AC-5.3,    left in the deck, which the position does not
+                          AC-5.4)             give (``missing`` asks for them)
 ========================  ==================  =================================================
 
 An illegal play lists ``alternatives``: every legal play of the position (hand order, then
@@ -79,7 +91,9 @@ far as the position tells; where it depends on a card nobody knows, ``cases`` st
 possibility ("if Ben holds Tarima Sadel (10): …").
 
 A position that cannot exist raises ``ImpossiblePosition`` (a 400) with one entry per
-contradiction, each with its path in the request:
+contradiction, each with its path in the request. The checks of the table itself (the number of
+cadets, their names, a cadet who is out, the match) are ``table_errors``, the one function the
+round scorer (scoring.engines.academy_credits) applies too, with the same wording:
 
 =======================  ========================================================================
 code                     the position …
@@ -89,10 +103,16 @@ code                     the position …
 ``duplicate_cadet``      seats two cadets with the same name
 ``turn_absent``          gives the turn to a cadet who is not at the table
 ``turn_out``             gives the turn to a cadet who is out of the round
+``turn_protected``       shows the cadet to move shielded: protection ends at the start of their
+                         turn (AC-5.1)
 ``round_over``           has fewer than two cadets in the round: the round is over (AC-6.1)
 ``hand_size``            gives the cadet to move other than two cards (AC-3.1)
 ``turn_hand_mismatch``   shows the cadet to move holding a card that is not one of the two
 ``hand_of_eliminated``   shows a card in the hand of a cadet who is out (AC-6.4)
+``eliminated_without_discard``  shows a cadet who is out with no card face up: an eliminated
+                         cadet discards their card face up (AC-6.4)
+``match_over``           shows a cadet who already holds the credits target of the options in
+                         force: the match is over (AC-6.5)
 ``too_many_copies``      shows more copies of a card than the deck has (hands, discards and the
                          move's card counted; AC-R2)
 ``too_many_cards``       accounts for more cards than the deck has (set-aside card, deck, hands
@@ -105,7 +125,7 @@ code                     the position …
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .base import ILLEGAL, LEGAL, NEEDS_INFORMATION, Check, ImpossiblePosition, Ruling
 
@@ -143,11 +163,13 @@ ILLEGAL_CODES = (
     "not_in_hand", "must_play_nahla_ake", "target_absent", "target_self", "target_eliminated",
     "target_protected", "must_target_marked", "cannot_name_lura_thok",
 )
-NEEDS_INFORMATION_CODES = ("effect_unknown", "target_required", "guess_required")
+NEEDS_INFORMATION_CODES = ("effect_unknown", "target_required", "guess_required",
+                           "deck_count_required")
 IMPOSSIBLE_CODES = (
     "too_many_cadets", "too_few_cadets", "duplicate_cadet", "turn_absent", "turn_out",
     "round_over", "hand_size", "turn_hand_mismatch", "hand_of_eliminated", "too_many_copies",
     "too_many_cards", "several_marked", "mark_without_card", "shield_without_card",
+    "turn_protected", "eliminated_without_discard", "match_over",
 )
 
 
@@ -185,7 +207,7 @@ class Position:
     players: list[Cadet]  # seat order
     turn: str
     hand: list[CardSpec]  # the two cards of the cadet to move, after the draw
-    deck_count: int  # cards left in the deck after that draw
+    deck_count: int | None  # cards left in the deck after that draw; None: not given
     cards: list[CardSpec]  # every card of the game, with its copies
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
@@ -211,33 +233,76 @@ class Move:
 # --- The position -------------------------------------------------------------------------------
 
 
-def check_position(position: Position, move: Move | None = None) -> list[str]:
-    """Raise ImpossiblePosition naming every contradiction; return warnings (a position that
-    accounts for fewer cards than the deck has)."""
+def table_errors(players: list[Cadet], *, prefix: str, target: int | None,
+                 min_players: int = MIN_PLAYERS, max_players: int = MAX_PLAYERS) -> list[dict]:
+    """The contradictions a table can hold whether a play is ruled on or a round scored: one
+    check and one wording for both (scoring.engines.academy_credits calls it too). ``prefix``
+    is where the cadets sit in the request ("position." or ""); ``target`` the credits target
+    for this many cadets (None: unknown, the match is not checked)."""
     errors: list[dict] = []
 
     def error(path: str, code: str, detail: str) -> None:
-        errors.append({"path": path, "code": code, "detail": detail})
+        errors.append({"path": f"{prefix}{path}", "code": code, "detail": detail})
 
-    players = position.players
     count = len(players)
-    if count > position.max_players:
-        error("position.players", "too_many_cadets",
+    if count > max_players:
+        error("players", "too_many_cadets",
               f"The table seats {count} cadets; Academy Credits is for "
-              f"{position.min_players} to {position.max_players}.")
-    elif count < position.min_players:
-        error("position.players", "too_few_cadets",
+              f"{min_players} to {max_players}.")
+    elif count < min_players:
+        error("players", "too_few_cadets",
               f"The table seats {count} cadet{'' if count == 1 else 's'}; Academy Credits is for "
-              f"{position.min_players} to {position.max_players}.")
+              f"{min_players} to {max_players}.")
     seen: dict[str, int] = {}
     for index, cadet in enumerate(players):
         key = cadet.name.casefold()
         if key in seen:
-            error(f"position.players[{index}].name", "duplicate_cadet",
+            error(f"players[{index}].name", "duplicate_cadet",
                   f"Two cadets are called {cadet.name} (seats {seen[key] + 1} and {index + 1}); "
                   "every cadet needs a name of their own.")
         else:
             seen[key] = index
+        if not cadet.in_round and cadet.hand is not None:
+            error(f"players[{index}].hand", "hand_of_eliminated",
+                  f"{cadet.name} is out of the round, so holds no card: eliminated cadets "
+                  f"discard their card face up (AC-6.4); put {cadet.hand.name} among "
+                  f"{cadet.name}'s discards.")
+        elif not cadet.in_round and not cadet.discards:
+            error(f"players[{index}].discards", "eliminated_without_discard",
+                  f"{cadet.name} is out of the round but has no card face up: an eliminated "
+                  f"cadet discards their card face up (AC-6.4), so at least that card is in "
+                  f"front of {cadet.name}. Add it to {cadet.name}'s cards in front.")
+    if target is not None:
+        for index, cadet in enumerate(players):
+            if cadet.credits >= target:
+                error(f"players[{index}].credits", "match_over",
+                      f"{cadet.name} already has {cadet.credits} "
+                      f"credit{'' if cadet.credits == 1 else 's'}, at or above the target of "
+                      f"{target}: the match is over (AC-6.5), so no round is played after it.")
+    return errors
+
+
+def credits_target(position: Position) -> int | None:
+    """The credits target of the options in force for the number of cadets (AC-R1), if known."""
+    targets = position.options.get("credits_target")
+    if not isinstance(targets, dict):
+        return None
+    target = targets.get(str(len(position.players)))
+    return target if isinstance(target, int) and not isinstance(target, bool) else None
+
+
+def check_position(position: Position, move: Move | None = None) -> list[str]:
+    """Raise ImpossiblePosition naming every contradiction; return warnings (a position that
+    accounts for fewer cards than the deck has)."""
+    players = position.players
+    count = len(players)
+    errors: list[dict] = table_errors(
+        players, prefix="position.", target=credits_target(position),
+        min_players=position.min_players, max_players=position.max_players)
+
+    def error(path: str, code: str, detail: str) -> None:
+        errors.append({"path": path, "code": code, "detail": detail})
+
     mover = next((c for c in players if c.name == position.turn), None)
     if mover is None:
         error("position.turn", "turn_absent",
@@ -247,6 +312,11 @@ def check_position(position: Position, move: Move | None = None) -> list[str]:
         error("position.turn", "turn_out",
               f"It is {mover.name}'s turn, but {mover.name} is out of the round: eliminated "
               "cadets sit out the rest of the round (AC-6.4).")
+    elif mover.shielded:
+        error(f"position.players[{players.index(mover)}].shielded", "turn_protected",
+              f"{mover.name} is shown shielded, but it is {mover.name}'s turn: Jay-Den Kraag "
+              "protects only until the start of the cadet's next turn (AC-5.1), so "
+              f"{mover.name}'s protection has ended. Clear {mover.name}'s shield.")
     in_round = [c.name for c in players if c.in_round]
     if len(in_round) < 2 and count >= position.min_players:
         left = "nobody is" if not in_round else f"only {in_round[0]} is"
@@ -259,14 +329,9 @@ def check_position(position: Position, move: Move | None = None) -> list[str]:
               "holds exactly two (AC-3.1).")
     hand_names = [card.name for card in position.hand]
     for index, cadet in enumerate(players):
-        if cadet.hand is None:
-            continue
-        if not cadet.in_round:
-            error(f"position.players[{index}].hand", "hand_of_eliminated",
-                  f"{cadet.name} is out of the round, so holds no card: eliminated cadets "
-                  f"discard their card face up (AC-6.4); put {cadet.hand.name} among "
-                  f"{cadet.name}'s discards.")
-        elif cadet is mover and cadet.hand.name not in hand_names:
+        if cadet.hand is None or not cadet.in_round:
+            continue  # a card held by a cadet who is out: table_errors names it
+        if cadet is mover and cadet.hand.name not in hand_names:
             error(f"position.players[{index}].hand", "turn_hand_mismatch",
                   f"{cadet.name} is shown holding {cadet.hand.name}, which is not one of the two "
                   f"cards of the hand ({_list(hand_names)}).")
@@ -289,11 +354,13 @@ def check_position(position: Position, move: Move | None = None) -> list[str]:
         1 for c in players if c.hand is not None and c is not mover and c.in_round)
     unknown_hands = sum(1 for c in players if c.in_round and c.hand is None and c is not mover)
     discarded = sum(len(c.discards) for c in players)
-    accounted = SET_ASIDE + position.deck_count + in_hands + unknown_hands + discarded
+    deck = position.deck_count
+    accounted = SET_ASIDE + (deck or 0) + in_hands + unknown_hands + discarded
+    in_deck = "the deck not counted" if deck is None else f"{deck} in the deck"
     if accounted > total:
-        error("position.deck_count", "too_many_cards",
+        error("position.players" if deck is None else "position.deck_count", "too_many_cards",
               f"The position accounts for {accounted} cards ({SET_ASIDE} set aside, "
-              f"{position.deck_count} in the deck, {in_hands + unknown_hands} in hands, "
+              f"{in_deck}, {in_hands + unknown_hands} in hands, "
               f"{discarded} face up), but the deck has {total} (AC-2.1, AC-2.2).")
 
     # Marks and shields need their card face up.
@@ -310,7 +377,7 @@ def check_position(position: Position, move: Move | None = None) -> list[str]:
               "only that card marks a cadet (AC-5.2).")
     protect_cards = [card for card in position.cards if card.effect == PROTECT]
     for index, cadet in enumerate(players):
-        if cadet.shielded and cadet.in_round and not any(
+        if cadet.shielded and cadet.in_round and cadet is not mover and not any(
                 card.effect == PROTECT for card in cadet.discards):
             names = _list([card.label for card in protect_cards]) or "a protection card"
             error(f"position.players[{index}].shielded", "shield_without_card",
@@ -320,13 +387,13 @@ def check_position(position: Position, move: Move | None = None) -> list[str]:
         raise ImpossiblePosition(errors)
 
     warnings = []
-    if accounted < total:
+    if accounted < total and deck is not None:
         gap = total - accounted
         two = (" In a game of two, nothing is removed face up: only the one set-aside card "
                "(AC-R9).") if count == 2 else ""
         warnings.append(
             f"The position accounts for {accounted} of the {total} cards ({SET_ASIDE} set aside, "
-            f"{position.deck_count} in the deck, {in_hands + unknown_hands} in hands, "
+            f"{deck} in the deck, {in_hands + unknown_hands} in hands, "
             f"{discarded} face up): {gap} card{' is' if gap == 1 else 's are'} missing from the "
             f"discards or the deck count, so what the position tells about unseen cards may be "
             f"off.{two}")
@@ -376,16 +443,67 @@ def rule_play(position: Position, move: Move) -> Ruling:
                       rule=judgement.rule, checks=checks,
                       alternatives=[m.as_dict() for m in legal_plays(position)],
                       warnings=warnings)
+    unknown_deck = position.deck_count is None
     if judgement.verdict == NEEDS_INFORMATION:
+        missing = list(judgement.missing)
+        if unknown_deck and judgement.code in ("target_required", "guess_required"):
+            missing.append(_deck_count_missing(position))  # the outcome will need it too
         return Ruling(verdict=NEEDS_INFORMATION, code=judgement.code, reason=judgement.detail,
-                      rule=judgement.rule, checks=checks, missing=judgement.missing,
+                      rule=judgement.rule, checks=checks, missing=missing,
                       warnings=warnings)
+    if unknown_deck:
+        return _without_deck_count(position, judgement, checks, warnings)
     outcome = _outcome(position, judgement.move, judgement.code)
     reason = f"Legal: {outcome['summary'][0]}"
     if len(outcome["summary"]) > 1:
         reason += " " + outcome["summary"][1]
     return Ruling(verdict=LEGAL, code=judgement.code, reason=reason, rule=judgement.rule,
                   checks=checks, outcome=outcome, warnings=warnings)
+
+
+DECK_PROBE = 1  # any count: a play that leaves one cadet standing ends the round whatever it is
+
+
+def _without_deck_count(position: Position, judgement: _Judgement, checks: list[Check],
+                        warnings: list[str]) -> Ruling:
+    """A legal play in a position that does not say how many cards are left in the deck. The
+    play is legal whatever the deck holds; what it does depends on the count (the round ends
+    when the deck runs out, The Doctor draws from it, Darem Reymi's redraw comes from it) unless
+    the play leaves one cadet standing in every case: that outcome is given, the rest asks for
+    the count (``deck_count_required``)."""
+    move = judgement.move
+    outcome = _outcome(replace(position, deck_count=DECK_PROBE), move, judgement.code)
+    worlds = outcome["cases"] or [outcome]
+    if all(world["in_round"] is not None and len(world["in_round"]) == 1 for world in worlds):
+        outcome["deck_count"] = None
+        for case in outcome["cases"]:
+            case["deck_count"] = None
+        reason = f"Legal: {outcome['summary'][0]}"
+        if len(outcome["summary"]) > 1:
+            reason += " " + outcome["summary"][1]
+        return Ruling(verdict=LEGAL, code=judgement.code, reason=reason, rule=judgement.rule,
+                      checks=checks, outcome=outcome, warnings=warnings)
+    card = move.play
+    if card.effect == DRAW:
+        rule, why = "AC-5.4", f"{card.name} draws up to two cards, and none from an empty deck"
+    elif card.effect == FORCE and move.target is not None:
+        rule, why = "AC-5.3", ("the cadet who discards draws from the deck, or takes the "
+                               "set-aside card when the deck is empty")
+    else:
+        rule, why = "AC-6.1", "the round ends when the deck runs out at the end of a turn"
+    aimed = f" at {move.target}" if move.target else ""
+    named = f", naming {move.guess.label}," if move.guess and card.effect == GUESS else ""
+    reason = (f"Playing {card.label}{aimed}{named} is legal, but what happens depends on how "
+              f"many cards are left in the deck: {why} ({rule}).")
+    return Ruling(verdict=NEEDS_INFORMATION, code="deck_count_required", reason=reason,
+                  rule=rule, checks=checks, missing=[_deck_count_missing(position)],
+                  warnings=warnings)
+
+
+def _deck_count_missing(position: Position) -> dict:
+    return {"path": "position.deck_count",
+            "detail": f"How many cards are left in the deck, after {position.turn}'s draw this "
+                      "turn? (The set-aside card does not count.)"}
 
 
 def legal_plays(position: Position) -> list[Move]:
@@ -426,7 +544,7 @@ def legal_targets(position: Position, card: CardSpec) -> list[str]:
     player = position.turn
     open_ = [c.name for c in position.players if c.in_round and not _protected(position, c)]
     others = [name for name in open_ if name != player]
-    marked = _marked_target(position)
+    marked = _marked_target(position, card)
     if card.effect in TARGETS_OTHER:
         if not others:
             return []
@@ -451,13 +569,20 @@ def _marked(position: Position) -> Cadet | None:
     return next((c for c in position.players if c.marked), None)
 
 
-def _marked_target(position: Position) -> str | None:
-    """The marked cadet, if a card played at another cadet must be aimed at them (AC-R6): in the
-    round, not protected and not the player."""
+def may_target_player(card: CardSpec) -> bool:
+    """Whether the card may be aimed at its own player: from its effect kind (card data), never
+    its name (AC-R4: Darem Reymi "yourself included"; the others "another cadet")."""
+    return card.effect in TARGETS_ANY
+
+
+def _marked_target(position: Position, card: CardSpec) -> str | None:
+    """The marked cadet, if a card played at another cadet must be aimed at them (AC-R6: "if
+    the marked cadet can be targeted by it"): in the round, not protected, and, when the marked
+    cadet is the player, only for a card that may target its player."""
     marked = _marked(position)
     if marked is None or not marked.in_round or _protected(position, marked):
         return None
-    if marked.name == position.turn:
+    if marked.name == position.turn and not may_target_player(card):
         return None
     return marked.name
 
@@ -494,12 +619,8 @@ def _judge(position: Position, move: Move) -> _Judgement:
         return _Judgement(verdict, code, rule, detail, checks, move, missing or [], warnings)
 
     # The turn (AC-3.1) and the card played (AC-3.2).
-    mover = _mover(position)
     checks.append(_Check("AC-3.1", True, f"It is {player}'s turn: {player} is in the round and "
                          f"holds two cards after the draw, {_list([c.label for c in hand])}."))
-    if mover is not None and mover.shielded:
-        checks.append(_Check("AC-5.1", True, f"{player}'s protection from the last turn ended "
-                             f"at the start of this turn (AC-5.1)."))
     names = [c.name for c in hand]
     if card.name not in names:
         return stop(ILLEGAL, "not_in_hand", "AC-3.2",
@@ -535,7 +656,7 @@ def _judge(position: Position, move: Move) -> _Judgement:
 
     target = move.target
     marked = _marked(position)
-    marked_target = _marked_target(position)
+    marked_target = _marked_target(position, card)
     if card.effect in NO_TARGET:
         checks.append(_Check("AC-3.3", True, f"{card.name} needs no target and no guess."))
         if target is not None:
@@ -605,10 +726,20 @@ def _judge(position: Position, move: Move) -> _Judgement:
     # The mark (AC-4.4, AC-R6).
     if marked is not None:
         at_other = target != player
-        if not at_other:
+        if not at_other and marked.name == player:
+            checks.append(_Check("AC-R6", True, f"{card.name} is aimed at its own player, "
+                                 f"{player}, the marked cadet, as the mark requires; it is not "
+                                 "played at another cadet, so the mark stays in place."))
+        elif not at_other:
             checks.append(_Check("AC-R6", True, f"{card.name} is aimed at its own player, not at "
                                  f"another cadet, so {marked.name}'s mark does not bind it and "
                                  "stays in place."))
+        elif marked_target is not None and marked_target == player:
+            return stop(ILLEGAL, "must_target_marked", "AC-R6",
+                        f"{player} is marked by Caleb Mir, and {card.name} can target its own "
+                        f"player, so the mark binds it: a card played at another cadet must "
+                        f"target the marked cadet if it can, so {card.name} must target "
+                        f"{player}, not {target}.")
         elif marked_target is not None and target != marked_target:
             return stop(ILLEGAL, "must_target_marked", "AC-4.4",
                         f"{marked_target} is marked by Caleb Mir and can be targeted, so a card "
@@ -657,7 +788,9 @@ def _after_target(position, move, checks, warnings, *, no_target: bool) -> _Judg
         code, rule = "eliminates_player", "AC-4"
     elif card.effect == DRAW:
         deck = position.deck_count
-        if deck == 0:
+        if deck is None:
+            pass  # the ruling asks for the count (deck_count_required)
+        elif deck == 0:
             checks.append(_Check("AC-5.4", True, f"The deck is empty, so {card.name} has no "
                                  "effect."))
             code, rule = "no_effect_empty_deck", "AC-5.4"

@@ -6,8 +6,11 @@ Request body (API.md): ``{"position": {"players": [{"name", "in_round", "shielde
 "deck_count": n, "options": {…}}, "move": {"play": card, "target": name|null, "guess":
 card|null, "confirm": bool}}``. A cadet needs only ``name``: ``in_round`` defaults to true,
 ``shielded``/``marked`` to false, ``discards`` to none, ``hand`` to unknown, ``credits`` to 0.
-``deck_count`` is the cards left in the deck after the cadet to move drew (AC-3.1). Cards are
-named by name (any case), slug or value; cadets by name, any case.
+``deck_count`` is the cards left in the deck after the cadet to move drew (AC-3.1); it may be
+left out (or null): a play illegal whatever the deck holds is ruled without it, and a legal one
+whose outcome depends on it is answered ``needs_information`` (``deck_count_required``, with a
+``missing`` entry for ``position.deck_count``). Cards are named by name (any case), slug or
+value; cadets by name, any case.
 
 ``position.options`` overrides the game's options (GameOption rows: ``credits_target``, an object
 of player count → credits, merged over the game's; ``charles_vance_bonus``, one of its choices).
@@ -122,7 +125,7 @@ def parse_request(*, game: Game, body) -> tuple[engine.Position, engine.Move, li
     players: list[engine.Cadet] = []
     turn = ""
     hand: list[Card | None] = []
-    deck_count = 0
+    deck_count: int | None = None
     options: dict = {}
     if position_raw is not None:
         errors += unknown_fields(position_raw, POSITION_FIELDS, "position.")
@@ -139,8 +142,10 @@ def parse_request(*, game: Game, body) -> tuple[engine.Position, engine.Move, li
             errors.append(required("position.hand", "the two cards of the cadet to move"))
         else:
             hand = card_list(position_raw["hand"], "position.hand", resolver, errors)
-        deck_count = count_field(position_raw, "deck_count", "position.deck_count", errors,
-                                 what="the cards left in the deck", maximum=1000)
+        deck_count = None  # not given: asked for only when the answer needs it
+        if position_raw.get("deck_count") is not None:
+            deck_count = count_field(position_raw, "deck_count", "position.deck_count", errors,
+                                     what="the cards left in the deck", maximum=1000)
         options = parse_options(position_raw.get("options"), "position.options", game, errors)
     else:
         options = default_options(game)

@@ -24,9 +24,11 @@ awards, ``running_total`` the credits awarded so far this round (``total``).
 
 Positions that cannot be scored raise ``ImpossiblePosition`` (entries with a path and a code):
 ``too_many_cadets``, ``too_few_cadets``, ``duplicate_cadet``, ``hand_of_eliminated``,
-``too_many_copies``, ``too_many_cards``, ``no_cadet_left``, ``round_not_over`` (two or more
-cadets in and cards left in the deck), ``match_over`` (someone had already reached the target),
-``unknown_starter``. Facts the score needs and the request lacks raise ``MissingFacts``:
+``eliminated_without_discard`` (a cadet out with no card face up, AC-6.4), ``match_over``
+(someone had already reached the target, AC-6.5) — these are the ruling engine's
+``table_errors``, one check and one wording for both — then ``too_many_copies``,
+``too_many_cards``, ``no_cadet_left``, ``round_not_over`` (two or more cadets in and cards left
+in the deck) and ``unknown_starter``. Facts the score needs and the request lacks raise ``MissingFacts``:
 ``required`` (the card of a cadet in the showdown), ``value_unknown`` (a value the catalog does
 not know, never guessed).
 """
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from adjudicator.engines.academy_credits import BONUS, Cadet, CardSpec
+from adjudicator.engines.academy_credits import BONUS, Cadet, CardSpec, table_errors
 from adjudicator.engines.base import ImpossiblePosition
 
 LITERAL = "literal"
@@ -47,7 +49,7 @@ SHOWDOWN = "deck_out_showdown"
 
 IMPOSSIBLE_CODES = (
     "too_many_cadets", "too_few_cadets", "duplicate_cadet", "hand_of_eliminated",
-    "too_many_copies", "too_many_cards", "no_cadet_left", "round_not_over", "match_over",
+    "eliminated_without_discard", "too_many_copies", "too_many_cards", "no_cadet_left", "round_not_over", "match_over",
     "unknown_starter",
 )
 MISSING_CODES = ("required", "value_unknown")
@@ -294,32 +296,15 @@ def check_round(players: list[Cadet], deck_count: int, cards: list[CardSpec], *,
                 starter: str | None = None, min_players: int = 2, max_players: int = 4) -> None:
     """Raise ImpossiblePosition naming every contradiction, then MissingFacts for what the score
     needs and lacks."""
-    errors: list[dict] = []
+    # The table's own checks (cadets, names, cadets who are out, the match): the one function
+    # the ruling engine applies too, with its wording.
+    errors: list[dict] = table_errors(players, prefix="", target=target,
+                                      min_players=min_players, max_players=max_players)
 
     def error(path: str, code: str, detail: str) -> None:
         errors.append({"path": path, "code": code, "detail": detail})
 
     count = len(players)
-    if count > max_players:
-        error("players", "too_many_cadets", f"The table seats {count} cadets; Academy Credits is "
-              f"for {min_players} to {max_players}.")
-    elif count < min_players:
-        error("players", "too_few_cadets", f"The table seats {count} cadet"
-              f"{'' if count == 1 else 's'}; Academy Credits is for {min_players} to "
-              f"{max_players}.")
-    seen: dict[str, int] = {}
-    for index, cadet in enumerate(players):
-        key = cadet.name.casefold()
-        if key in seen:
-            error(f"players[{index}].name", "duplicate_cadet",
-                  f"Two cadets are called {cadet.name} (seats {seen[key] + 1} and {index + 1}).")
-        else:
-            seen[key] = index
-        if not cadet.in_round and cadet.hand is not None:
-            error(f"players[{index}].hand", "hand_of_eliminated",
-                  f"{cadet.name} is out of the round, so holds no card: eliminated cadets discard "
-                  f"their card face up (AC-6.4); put {cadet.hand.name} among {cadet.name}'s "
-                  "discards.")
     counts: dict[str, int] = {}
     for cadet in players:
         for card in ([cadet.hand] if cadet.hand else []) + list(cadet.discards):
@@ -345,11 +330,6 @@ def check_round(players: list[Cadet], deck_count: int, cards: list[CardSpec], *,
               f"{'' if deck_count == 1 else 's'} {'is' if deck_count == 1 else 'are'} left in the "
               "deck: the round is not over (it ends when one cadet is left or the deck runs "
               "out, AC-6.1).")
-    for index, cadet in enumerate(players):
-        if target is not None and cadet.credits >= target:
-            error(f"players[{index}].credits", "match_over",
-                  f"{cadet.name} already had {cadet.credits} credits, at or above the target of "
-                  f"{target}: the match was over before this round (AC-6.5).")
     if starter is not None and starter not in [c.name for c in players]:
         error("starter", "unknown_starter", f"{starter} is not at the table; the cadets are "
               f"{_list([c.name for c in players])}.")

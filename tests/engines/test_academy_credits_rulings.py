@@ -282,6 +282,45 @@ def test_only_one_mark_at_a_time_a_new_mark_replaces_it():
     assert self_mark.outcome["summary"][1].startswith("The mark moves from Ben to Ana")
 
 
+def test_ac_r6_a_marked_player_must_aim_a_card_that_may_target_its_player_at_themself():
+    # Issue 11: Ana is marked and to move. Darem Reymi may target its own player (AC-R4), so Ana,
+    # the marked cadet, can be targeted by it: aimed at another cadet, it must target Ana.
+    table = [cadet("Ana", marked=True), cadet("Ben", "Caleb Mir"), "Cy"]
+    pos = position(table, [DAREM, LURA])
+    ruling = rule(pos, move("Darem Reymi", "Cy"))
+    assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "must_target_marked", "AC-R6")
+    assert ruling.reason == ("Ana is marked by Caleb Mir, and Darem Reymi can target its own "
+                             "player, so the mark binds it: a card played at another cadet must "
+                             "target the marked cadet if it can, so Darem Reymi must target Ana, "
+                             "not Cy.")
+    assert failed(ruling)[0].rule == "AC-R6"
+    assert [a["target"] for a in ruling.alternatives if a["play"] == "Darem Reymi"] == ["Ana"]
+    # Lura Thok cannot target its player, so for it the target stays free.
+    assert {a["target"] for a in ruling.alternatives if a["play"] == "Lura Thok"} == {"Ben", "Cy"}
+    assert rule(pos, move("Lura Thok", "Cy", guess="Jett Reno")).verdict == "legal"
+    # At Ana herself the play is legal; it is not played at another cadet, so the mark stays.
+    own = rule(pos, move("Darem Reymi", "Ana"))
+    assert own.verdict == "legal" and own.outcome["marked"] == "Ana"
+    assert not own.outcome["mark_cleared"]
+    # Naming no target, the one legal target is taken.
+    assert rule(pos, move("Darem Reymi")).outcome["target"] == "Ana"
+
+
+def test_ac_r6_whether_a_card_may_target_its_player_comes_from_its_effect_not_its_name():
+    # The same card data under other names: a force_discard card is bound by the player's own
+    # mark, a guess_card card is not.
+    forcing = CardSpec("Ensign Any", 5, "force_discard", 1)
+    guessing = CardSpec("Cadet Guess", 1, "guess_card", 1)
+    table = [cadet("Ana", marked=True), cadet("Ben", "Caleb Mir"), "Cy"]
+    pos = position(table, [forcing, guessing])
+    pos.cards = [*pos.cards, forcing, guessing]
+    bound = ac.rule_play(pos, ac.Move(forcing, "Ben"))
+    assert (bound.verdict, bound.code) == ("illegal", "must_target_marked")
+    assert ac.rule_play(pos, ac.Move(forcing, "Ana")).verdict == "legal"
+    free = ac.rule_play(pos, ac.Move(guessing, "Ben", JETT))
+    assert free.verdict == "legal" and free.outcome["mark_cleared"] is True
+
+
 # --- AC-R5 and AC-5.1: nobody to target --------------------------------------------------------
 
 
@@ -334,11 +373,11 @@ def test_darem_reymi_must_then_target_its_player():
 
 
 def test_protection_lasts_until_the_start_of_the_players_next_turn():
-    # Ana's own shield from her last turn has ended: she can mark herself, and the ruling says so.
-    pos = position([cadet("Ana", "Jay-Den Kraag", shielded=True), "Ben"], [CALEB, KRAAG])
+    # Ana's shield from her last turn has ended at the start of this one (AC-5.1): with it
+    # cleared she can mark herself, or shield herself again.
+    pos = position([cadet("Ana", "Jay-Den Kraag"), "Ben"], [CALEB, KRAAG])
     ruling = rule(pos, move("Caleb Mir", "Ana"))
     assert ruling.verdict == "legal"
-    assert ruling.checks[1].rule == "AC-5.1"
     assert ruling.outcome["protected"] == []
     shield = rule(pos, move("Jay-Den Kraag"))
     assert (shield.rule, shield.outcome["protected"]) == ("AC-5.1", ["Ana"])
@@ -517,6 +556,66 @@ def test_the_round_ends_when_the_deck_runs_out_at_the_end_of_a_turn():
                                            "highest wins (AC-6.1, AC-6.2).")
 
 
+def unknown_deck(pos):
+    pos.deck_count = None  # the request did not say how many cards are left
+    return pos
+
+
+def test_ac_6_1_a_play_illegal_whatever_the_deck_holds_is_ruled_without_the_deck_count():
+    # Issue 15: legality never depends on the deck, so an illegal play needs no deck count.
+    pos = unknown_deck(position(["Ana", "Ben"], [NAHLA, JETT]))
+    ruling = rule(pos, move("Jett Reno", "Ben"))
+    assert (ruling.verdict, ruling.code) == ("illegal", "must_play_nahla_ake")
+    assert ruling.alternatives == [{"play": "Nahla Ake", "target": None, "guess": None,
+                                    "confirm": False}]
+    assert ruling.missing == [] and ruling.warnings == []
+    # The position is still checked: cards beyond the deck's without counting the deck at all.
+    crowded = unknown_deck(position(["Ana", cadet("Ben", *[1] * 6, *[0] * 2, *[4] * 2, *[5] * 2,
+                                                  *[6] * 2, 3, 3, 2, 2, 8)],
+                                    [NAHLA, JETT]))
+    assert codes(impossible(crowded, move("Nahla Ake"))) == ["too_many_cards"]
+
+
+@pytest.mark.parametrize("played, target, rule_id, why", [
+    (JETT, "Ben", "AC-6.1", "the round ends when the deck runs out at the end of a turn"),
+    (DOCTOR, None, "AC-5.4", "The Doctor draws up to two cards, and none from an empty deck"),
+    (DAREM, "Ben", "AC-5.3", "the cadet who discards draws from the deck, or takes the set-aside "
+                             "card when the deck is empty"),
+])
+def test_ac_6_1_where_the_deck_count_matters_the_ruling_asks_for_it(played, target, rule_id, why):
+    pos = unknown_deck(position(["Ana", "Ben", "Cy"], [played, LURA]))
+    ruling = rule(pos, move(played.name, target))
+    assert (ruling.verdict, ruling.code, ruling.rule) == ("needs_information",
+                                                          "deck_count_required", rule_id)
+    aimed = f" at {target}" if target else ""
+    assert ruling.reason == (f"Playing {played.label}{aimed} is legal, but what happens depends "
+                             f"on how many cards are left in the deck: {why} ({rule_id}).")
+    assert ruling.missing == [{
+        "path": "position.deck_count",
+        "detail": "How many cards are left in the deck, after Ana's draw this turn? (The "
+                  "set-aside card does not count.)"}]
+    assert all(c.passed for c in ruling.checks) and ruling.outcome is None
+    assert "deck_count" not in ruling.reason + ruling.missing[0]["detail"]
+
+
+def test_ac_6_1_a_play_that_needs_a_target_asks_for_the_deck_count_with_it():
+    pos = unknown_deck(position(["Ana", "Ben", "Cy"], [JETT, LURA]))
+    ruling = rule(pos, move("Jett Reno"))
+    assert (ruling.verdict, ruling.code) == ("needs_information", "target_required")
+    assert [m["path"] for m in ruling.missing] == ["move.target", "position.deck_count"]
+
+
+def test_ac_6_1_a_play_that_ends_the_round_whatever_the_deck_needs_no_deck_count():
+    # Tarima Sadel in a game of two: Ana is out, Ben is the last cadet standing, whatever the deck.
+    pos = unknown_deck(position(["Ana", "Ben"], [TARIMA, LURA]))
+    ruling = rule(pos, move("Tarima Sadel", confirm=True))
+    assert (ruling.verdict, ruling.code) == ("legal", "eliminates_player")
+    assert ruling.outcome["round_ends"] is True and ruling.outcome["deck_count"] is None
+    assert ruling.outcome["round_end_reason"] == ("Only Ben is left in the round: the round ends "
+                                                  "and Ben wins it (AC-6.1).")
+    assert ruling.missing == [] and ruling.warnings == []
+
+
 def test_the_outcome_says_which_option_readings_are_in_force():
     pos = position(["Ana", "Ben"], [KRAAG, LURA],
                    options={"charles_vance_bonus": "still_in_round"})
@@ -590,6 +689,60 @@ def test_other_contradictions():
         "mark_without_card"]
     assert codes(impossible(position(["Ana", cadet("Ben", shielded=True)], [LURA, KRAAG]))) == [
         "shield_without_card"]
+
+
+TARGETS = {"credits_target": {"2": 4, "3": 5, "4": 6}}
+
+
+def test_ac_6_5_a_match_already_over_is_no_position_to_rule_on():
+    # Issue 11: Ben already holds the credit target, so the match is over; the ruling refuses the
+    # position as the score does, with the one check and the one wording of both.
+    from scoring.engines import academy_credits as sc
+
+    pos = position(["Ana", cadet("Ben", credits=4)], [LURA, KRAAG], options=TARGETS)
+    errors = impossible(pos, move("Jay-Den Kraag"))
+    assert errors == [{
+        "path": "position.players[1].credits", "code": "match_over",
+        "detail": "Ben already has 4 credits, at or above the target of 4: the match is over "
+                  "(AC-6.5), so no round is played after it."}]
+    with pytest.raises(ImpossiblePosition) as scored:
+        sc.score_round([cadet("Ana", hand="Lura Thok"), cadet("Ben", hand="Jett Reno", credits=4)],
+                       0, list(pos.cards), target=4)
+    assert scored.value.errors == [{**errors[0], "path": "players[1].credits"}]
+    # One below the target is a match still on; the target follows the number of cadets.
+    assert rule(position(["Ana", cadet("Ben", credits=3)], [LURA, KRAAG], options=TARGETS),
+                move("Jay-Den Kraag")).verdict == "legal"
+    assert rule(position(["Ana", cadet("Ben", credits=4), "Cy"], [LURA, KRAAG], options=TARGETS),
+                move("Jay-Den Kraag")).verdict == "legal"
+
+
+def test_ac_6_4_an_eliminated_cadet_has_their_card_face_up():
+    # Issue 11: a cadet out of the round discarded their card face up, so nothing in front of
+    # them cannot be. The position is refused, naming the cadet.
+    errors = impossible(position(["Ana", cadet("Ben", in_round=False), "Cy"], [LURA, KRAAG]))
+    assert errors == [{
+        "path": "position.players[1].discards", "code": "eliminated_without_discard",
+        "detail": "Ben is out of the round but has no card face up: an eliminated cadet discards "
+                  "their card face up (AC-6.4), so at least that card is in front of Ben. Add it "
+                  "to Ben's cards in front."}]
+    # With the card face up the position is fine.
+    assert rule(position(["Ana", cadet("Ben", "Lura Thok", in_round=False), "Cy"],
+                         [LURA, KRAAG]), move("Jay-Den Kraag")).verdict == "legal"
+
+
+def test_ac_5_1_the_cadet_to_move_is_no_longer_protected():
+    # Issue 11: Jay-Den Kraag protects until the start of the cadet's next turn, so the cadet to
+    # move cannot still be shown shielded.
+    pos = position([cadet("Ana", "Jay-Den Kraag", shielded=True), "Ben"], [CALEB, KRAAG])
+    errors = impossible(pos, move("Caleb Mir", "Ana"))
+    assert errors == [{
+        "path": "position.players[0].shielded", "code": "turn_protected",
+        "detail": "Ana is shown shielded, but it is Ana's turn: Jay-Den Kraag protects only until "
+                  "the start of the cadet's next turn (AC-5.1), so Ana's protection has ended. "
+                  "Clear Ana's shield."}]
+    # Another cadet may still be shielded on Ana's turn.
+    shielded = position(["Ana", cadet("Ben", "Jay-Den Kraag", shielded=True)], [CALEB, KRAAG])
+    assert rule(shielded, move("Caleb Mir", "Ana")).verdict == "legal"
 
 
 def test_every_contradiction_is_named_at_once():

@@ -266,7 +266,8 @@ def impossible_codes(players, **kwargs):
 def test_rounds_that_cannot_exist():
     assert impossible_codes([cadet("Ana", hand="Lura Thok"), cadet("Ben", hand="Lura Thok")],
                             deck_count=4) == ["round_not_over"]
-    assert impossible_codes([cadet("Ana", in_round=False), cadet("Ben", in_round=False)],
+    assert impossible_codes([cadet("Ana", "Lura Thok", in_round=False),
+                             cadet("Ben", "Jett Reno", in_round=False)],
                             target=4) == ["no_cadet_left"]
     assert impossible_codes([cadet("Ana", hand="Tarima Sadel"),
                              cadet("Ben", "Tarima Sadel", hand="Lura Thok")]) == [
@@ -280,10 +281,22 @@ def test_rounds_that_cannot_exist():
     assert impossible_codes([cadet(n, hand="Lura Thok") for n in "ABCDE"], target=6) == [
         "too_many_cadets"]
     assert impossible_codes([cadet("Ana", hand="Lura Thok")], target=4) == ["too_few_cadets"]
-    assert impossible_codes([cadet("Ana", hand="Lura Thok"), cadet("Ben", in_round=False)],
-                            deck_count=22) == ["too_many_cards"]
+    assert impossible_codes([cadet("Ana", hand="Lura Thok"),
+                             cadet("Ben", "Jett Reno", in_round=False)],
+                            deck_count=21) == ["too_many_cards"]
     assert impossible_codes([cadet("Ana", hand="Lura Thok"), cadet("Ben", hand="Jett Reno")],
                             starter="Zed") == ["unknown_starter"]
+
+
+def test_ac_6_4_an_eliminated_cadet_with_nothing_face_up_cannot_be_scored():
+    # Issue 11: the one check of the ruling engine, with its wording and a path of this body.
+    with pytest.raises(ImpossiblePosition) as raised:
+        score([cadet("Ana", hand="Lura Thok"), cadet("Ben", in_round=False)], deck_count=5)
+    assert raised.value.errors == [{
+        "path": "players[1].discards", "code": "eliminated_without_discard",
+        "detail": "Ben is out of the round but has no card face up: an eliminated cadet discards "
+                  "their card face up (AC-6.4), so at least that card is in front of Ben. Add it "
+                  "to Ben's cards in front."}]
 
 
 def test_a_showdown_needs_every_card_still_in():
