@@ -29,8 +29,9 @@ How the position is read:
 * A unit of a faction in play that the position does not list has an unknown state; a ruling that
   depends on it answers ``needs_information`` (or warns, when only part of the outcome depends
   on it). Nothing is guessed.
-* The rules are silent on an eliminated player's hand: this tool discards it (the player is out of
-  the game, FAC-R9), so a player out of the game holds no cards.
+* An eliminated player's hand is discarded at once, face up and without the enemy-card
+  consequences (FAC-R9), so a player out of the game holds no cards: a position that gives them
+  some is impossible (``hand_for_absent_player``, citing FAC-R9).
 * The position does not record what the player already did this turn, so the number of plays and
   discards in a turn is not limited beyond the hand limit (FAC-5, FAC-R8).
 * SPY or SACK on an opponent with an empty hand is legal and shows or takes nothing (a warning
@@ -566,8 +567,8 @@ def check_position(catalog: Catalog, position: Position, *, for_ruling: bool = T
         if player.hand and table.in_game(player.name) is False:
             error(f"position.players[{index}].hand", "hand_for_absent_player",
                   f"{player.name} controls no surviving unit, so is out of the game (FAC-17, "
-                  f"FAC-R9), yet holds {_count(len(player.hand), 'card')}; an eliminated "
-                  f"player's hand is discarded.")
+                  f"FAC-R9), yet holds {_count(len(player.hand), 'card')}: an eliminated "
+                  f"player's hand is discarded at once, so they never hold cards (FAC-R9).")
 
     states = {player.name: table.in_game(player.name) for player in position.players}
     alive = [name for name, state in states.items() if state is True]
@@ -1199,8 +1200,8 @@ class _Effects:
         self.eliminated.append(name)
         line = f"{name} controls no surviving unit and is eliminated (FAC-17, FAC-R9)."
         if player.hand:
-            line += (f" {name}'s hand ({_count(len(player.hand), 'card')}) is discarded: an "
-                     f"eliminated player is out of the game.")
+            line += (f" {name}'s hand ({_count(len(player.hand), 'card')}) is discarded at once, "
+                     f"face up, without the enemy-card consequences (FAC-R9).")
             for ref in list(player.hand):
                 self.discard_from_hand(name, ref)
         player.lost_turns = 0

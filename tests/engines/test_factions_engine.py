@@ -237,7 +237,7 @@ def test_fac_1_fac_18_the_last_player_with_a_surviving_unit_wins():
     outcome = ruling.outcome
     assert outcome["eliminated"] == ["Ben"] and outcome["winner"] == "Ana"
     assert "Only Ana still controls a surviving unit: Ana wins (FAC-18, FAC-R9)." in outcome["events"]
-    # Ben's hand is discarded on elimination (the rules are silent; the tool's reading).
+    # Ben's hand is discarded at once on elimination (FAC-R9).
     assert {"card": card(SPY, B).as_dict(), "from": {"player": "Ben"},
             "to": {"place": "discard_pile"}, "random": False} in outcome["cards_moved"]
     assert outcome["hand_sizes"] == {"Ana": 0, "Ben": 0}
