@@ -111,8 +111,15 @@ def play_ruling_view(game: Game, body: dict) -> dict:
     view["play_alternatives"] = describe_alternatives(body.get("alternatives") or [])
     outcome = body.get("outcome") if isinstance(body.get("outcome"), dict) else None
     view["play_outcome"] = outcome
-    view["missing_items"] = body.get("missing") or []
+    view["missing_items"] = [
+        {**item, "field_id": MISSING_FIELDS.get(item.get("path"), "")}
+        for item in body.get("missing") or [] if isinstance(item, dict)]
     return view
+
+
+# A fact a ruling asks for, and the field of "Check a play" that gives it (linked from the ruling).
+MISSING_FIELDS = {"position.deck_count": "deck-count", "move.target": "target",
+                  "move.guess": "guess"}
 
 
 def describe_alternatives(moves: list[dict]) -> list[str]:
@@ -336,7 +343,9 @@ class PlayForm(TableForm):
                      for i, v in enumerate(_values(data, "hand", 2))]
         self.deck_count = Field("deck_count", "deck-count", clean_text(data.get("deck_count")),
                                 "Cards left in the deck",
-                                "After this turn's draw; the set-aside card is not counted.",
+                                "After this turn's draw; the set-aside card is not counted. "
+                                "Only needed to say what happens next: a play that is not "
+                                "allowed is ruled without it.",
                                 kind="number")
         self.play = Field("play", "play", clean_text(data.get("play")), "Card played")
         self.target = Field("target", "target", clean_text(data.get("target")), "Target")
@@ -373,7 +382,13 @@ class PlayForm(TableForm):
         position["hand"] = hand
         self._paths["position.deck_count"] = self.deck_count
         if self.deck_count.value:
-            position["deck_count"] = _number(self.deck_count.value)
+            count = _number(self.deck_count.value)
+            if isinstance(count, int) and count >= 0:
+                position["deck_count"] = count
+            else:  # said here in a player's words, not the API's
+                self.deck_count.errors.append(
+                    "The cards left in the deck must be a whole number, 0 or more; leave it "
+                    "empty if you do not know it.")
         move: dict = {}
         for field, key in ((self.play, "play"), (self.guess, "guess")):
             self._paths[f"move.{key}"] = field

@@ -115,6 +115,37 @@ def test_an_impossible_position_names_the_contradiction(client, catalog):
     assert "The position shows 2 copies of Nahla Ake (9)" in html
 
 
+def test_ac_6_1_check_a_play_asks_for_the_deck_count_only_when_needed(client, catalog):
+    # Issue 15: an illegal play is ruled with the deck count left empty…
+    response = client.post(CHECK, play_form(deck_count=""))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Ruling: Illegal" in html and "Play Nahla Ake" in html
+    assert "position.deck_count" not in html
+    # …a legal play says, in a player's words, that what happens needs the count, and links the
+    # field that gives it.
+    response = client.post(CHECK, play_form(deck_count="", play="Nahla Ake", target=""),
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Ruling: Needs information" in html
+    assert ("Playing Nahla Ake (9) is legal, but what happens depends on how many cards are left "
+            "in the deck") in html
+    assert ('<a href="#deck-count">How many cards are left in the deck, after Ana&#x27;s draw '
+            "this turn? (The set-aside card does not count.)</a>") in html
+    assert "position.deck_count" not in html and "is required" not in html
+
+
+def test_a_deck_count_that_is_not_a_number_is_said_in_a_players_words(client, catalog):
+    response = client.post(CHECK, play_form(deck_count="-2"))
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert ("The cards left in the deck must be a whole number, 0 or more; leave it empty if you "
+            "do not know it.") in html
+    assert 'href="#deck-count"' in html
+    assert "position.deck_count" not in html
+
+
 def test_a_seat_with_cards_but_no_name_and_an_empty_target_seat(client, catalog):
     response = client.post(CHECK, play_form(**{"player-3-discards": "Lura Thok", "target": "4"}))
     assert response.status_code == 400

@@ -113,6 +113,39 @@ def test_a_typo_is_shown_by_its_field_and_linked(page, site, assert_fits):
     assert_fits(page)
 
 
+def test_the_deck_count_is_asked_for_in_a_players_words_only_when_needed(page, site,
+                                                                          assert_fits):
+    # Issue 15: no deck count. An illegal play is ruled; a legal one asks for the count in a
+    # player's words, with a link to the field; with the count it is ruled.
+    page.goto(site + CHECK)
+    fill_table(page)
+    page.get_by_label("Cards left in the deck").fill("")
+    page.get_by_label("Card 1 in hand").fill("Nahla Ake")
+    page.get_by_label("Card 2 in hand").fill("Jett Reno")
+    page.get_by_label("Card played").fill("Jett Reno")
+    page.get_by_label("Target").select_option(label="Ben")
+    page.get_by_role("button", name="Check the play").click()
+    result = page.locator("#play-result")
+    expect(result.locator("h2").first).to_have_text("Ruling: Illegal")
+    expect(result.locator(".alternatives li")).to_have_text(["Play Nahla Ake"])
+
+    page.get_by_label("Card played").fill("Nahla Ake")
+    page.get_by_label("Target").select_option(label="Nobody")
+    page.get_by_role("button", name="Check the play").click()
+    expect(result.locator("h2").first).to_have_text("Ruling: Needs information")
+    ask = result.get_by_role("link", name=re.compile(r"^How many cards are left in the deck"))
+    expect(ask).to_be_visible()
+    expect(result).not_to_contain_text("position.deck_count")
+    expect(result).not_to_contain_text("is required")
+    assert_fits(page)
+    ask.click()
+    expect(page).to_have_url(re.compile("#deck-count$"))
+
+    page.get_by_label("Cards left in the deck").fill("14")
+    page.get_by_role("button", name="Check the play").click()
+    expect(result.locator("h2").first).to_have_text("Ruling: Legal")
+
+
 def test_score_a_round_and_share_it(page, site, assert_fits, viewport):
     page.goto(site + SCORE)
     expect(page.get_by_role("heading", level=1)).to_have_text("Score a round")
