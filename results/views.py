@@ -4,10 +4,12 @@ or a score for a template (the check-a-turn page shows its ruling with the same 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.module_loading import import_string
 
 from adjudicator.registry import ruling_pages
 from cards.models import Card, Game, RuleSection
@@ -31,23 +33,98 @@ def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
                               "ten letters and digits after /r/: check it was copied whole."}
         return render(request, "404.html", context, status=404)
     body = result.response
+    game = result.game
     context = {
-        "game": result.game,
+        "game": game,
         "result": result,
         "body": body,
         "share_url": request.build_absolute_uri(result.get_absolute_url()),
         "json_url": reverse("results:api-result", args=[result.id]),
         "request_json": json.dumps(result.request, indent=2, ensure_ascii=False),
+        "error": None,
     }
-    if result.kind == "ruling":
-        context["ruling"] = ruling_view(result.game, body)
-        context["again_url"] = page_url(ruling_pages.get(result.game.slug))
-        context["again_label"] = "Check another move"
+    presenter = PRESENTERS.get((game.slug, result.kind))
+    if presenter is not None:
+        # Shown exactly as the game's own page shows it: its shaping code, its fragment.
+        context[presenter.name] = presenter.shape(game, body, result.request or {})
+        context["fragment"] = presenter.fragment
+        context["stylesheets"] = presenter.stylesheets
+    elif result.kind == "ruling":
+        context["ruling"] = ruling_view(game, body)
     else:
-        context["score"] = score_view(result.game, body)
-        context["again_url"] = page_url(score_pages.get(result.game.slug))
+        context["score"] = score_view(game, body)
+    if result.kind == "ruling":
+        verdict = body.get("verdict", "")
+        context["headline"] = f"Ruling: {VERDICTS.get(verdict, (_words(verdict),))[0]}"
+        context["again_url"] = page_url(ruling_pages.get(game.slug))
+        context["again_label"] = "Check again"
+    else:
+        total = body.get("total")
+        context["headline"] = f"Score: {total}" if total is not None else "Score"
+        context["again_url"] = page_url(score_pages.get(game.slug))
         context["again_label"] = "Score again"
+    context["kind_label"] = "ruling" if result.kind == "ruling" else "score"
     return render(request, "results/page.html", context)
+
+
+@dataclass(frozen=True)
+class Presenter:
+    """How a game's page shows one kind of result: the function that shapes the response body
+    for its template (dotted path, imported when first used: the games' views import this
+    module), the context name it goes under, the fragment and the game's stylesheets."""
+
+    function: str
+    name: str
+    fragment: str
+    stylesheets: tuple[str, ...]
+    with_request: bool = False  # the function also takes the request body
+
+    def shape(self, game: Game, body: dict, request_body: dict) -> dict:
+        function = import_string(self.function)
+        if self.with_request:
+            return function(game, body, request_body)
+        return function(game, body)
+
+
+def _factions_ruling(game: Game, body: dict, request_body: dict) -> dict:
+    from adjudicator.views_factions import PageCatalog, factions_ruling_view
+
+    return factions_ruling_view(game, PageCatalog(game), body, request_body)
+
+
+AC_CSS = ("css/academy-credits.css",)
+SRA_CSS = ("css/star-realms-academy.css",)
+FACTIONS_CSS = ("css/factions.css",)
+
+# (game slug, result kind) -> how the game's page shows it. A result without an entry (the Star
+# Trek: Missions score, whose live page is built around its form) uses results/_score.html or
+# results/_ruling.html.
+PRESENTERS: dict[tuple[str, str], Presenter] = {
+    ("academy-credits", "ruling"): Presenter(
+        "adjudicator.views_academy_credits.play_ruling_view", "ruling",
+        "academy_credits/_play_result.html", AC_CSS),
+    ("academy-credits", "score"): Presenter(
+        "adjudicator.views_academy_credits.round_score_view", "score",
+        "academy_credits/_round_result.html", AC_CSS),
+    ("star-realms-academy", "ruling"): Presenter(
+        "adjudicator.views_star_realms_academy.ruling_context", "ruling",
+        "star_realms_academy/_check_result.html", SRA_CSS),
+    ("star-realms-academy", "score"): Presenter(
+        "adjudicator.views_star_realms_academy.breakdown_context", "breakdown",
+        "star_realms_academy/_turn_result.html", SRA_CSS),
+    ("factions", "ruling"): Presenter(
+        "results.views._factions_ruling", "ruling", "factions/_move_result.html", FACTIONS_CSS,
+        with_request=True),
+    ("factions", "score"): Presenter(
+        "adjudicator.views_factions.standings_view", "result", "factions/_standings_result.html",
+        FACTIONS_CSS),
+    ("star-trek-missions", "ruling"): Presenter(
+        "results.views.ruling_view", "ruling", "adjudicator/_stm_turn_result.html", ()),
+}
+
+
+def _words(code: str) -> str:
+    return code.replace("_", " ").capitalize()
 
 
 # --- Shaping a ruling or a score for the templates ---------------------------------------------
@@ -69,7 +146,7 @@ def _rule_links(game: Game, rule_ids) -> dict[str, dict]:
 def ruling_view(game: Game, body: dict) -> dict:
     """A ruling response body, with what the template needs to show it readably."""
     verdict = body.get("verdict", "")
-    label, symbol = VERDICTS.get(verdict, (verdict.replace("_", " ").capitalize(), "•"))
+    label, symbol = VERDICTS.get(verdict, (_words(verdict), "•"))
     checks = body.get("checks") or []
     links = _rule_links(game, [check.get("rule") for check in checks])
     outcome = body.get("outcome")

@@ -1,6 +1,7 @@
 """Saved results: short permalinks, immutable rows, the JSON API and the readable page."""
 
 import json
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -11,6 +12,7 @@ from results import models as result_models
 from results.models import ID_ALPHABET, ResultImmutable, SavedResult
 from results.selectors import ResultNotFound, result_get
 from results.services import result_save
+from tests.browser.game_forms import FORMS
 
 pytestmark = pytest.mark.django_db
 
@@ -239,10 +241,6 @@ def test_ids_are_random(monkeypatch):
 
 
 def test_a_real_score_is_saved_and_shown(api, client, catalog):
-    from scoring.registry import scorers
-
-    if scorers.get("star-trek-missions") is None:
-        pytest.skip("No Star Trek: Missions scorer registered.")
     hand = ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
             "Photon Torpedoes", "Bridge", "Away Team", "Time Distortion"]
     response = api.post("/api/games/star-trek-missions/score/", data=json.dumps({"hand": hand}),
@@ -253,3 +251,114 @@ def test_a_real_score_is_saved_and_shown(api, client, catalog):
     html = client.get(score["url"]).content.decode()
     assert f"Total: <strong>{score['total']}</strong>" in html
     assert html.count("<tr>") == len(score["steps"]) + 1
+
+
+# --- Each game's result, as its own page shows it ---------------------------------------------------
+
+ALTERNATIVES = re.compile(r'<ul class="alternatives">(.*?)</ul>', re.S)
+
+
+def saved_from_page(client, game_form):
+    """Submit a game's form (no JavaScript) with its valid input; the page and the saved result."""
+    data = {key: value for submission in game_form.valid for key, value in submission.items()}
+    response = client.post(game_form.url, data)
+    assert response.status_code == 200, response.content.decode()[:2000]
+    return response.content.decode(), SavedResult.objects.latest("created_at")
+
+
+PAGE_FORMS = [form for form in FORMS if form.id != "stm-score"]  # that one adds card by card
+
+
+@pytest.mark.parametrize("game_form", PAGE_FORMS, ids=[form.id for form in PAGE_FORMS])
+def test_a_saved_result_is_shown_as_its_games_page_shows_it(client, catalog, game_form):
+    live, saved = saved_from_page(client, game_form)
+    assert saved.kind == game_form.kind and saved.game.slug == game_form.game
+    html = client.get(f"/r/{saved.id}").content.decode()
+    # The same wording as the live answer: the alternatives, the headline of the fragment.
+    assert ALTERNATIVES.findall(html) == ALTERNATIVES.findall(live)
+    live_heading = re.search(r'<h2 id="[^"]*" tabindex="-1" data-focus>(.*?)</h2>', live, re.S)
+    assert live_heading.group(0) in html
+    # The game's stylesheet, as on its page; one share panel, with its button.
+    for sheet in re.findall(r'href="(/static/css/[a-z-]+\.css)"', live):
+        assert f'href="{sheet}"' in html
+    assert html.count('class="share"') == 1
+    assert 'class="button button--quiet share__button"' in html
+    kind = "ruling" if saved.kind == "ruling" else "score"
+    again = "Check again" if kind == "ruling" else "Score again"
+    assert f'href="{game_form.url}">{again}</a>' in html
+    assert f"<title>{kind.capitalize()}" in html
+
+
+def test_a_saved_ruling_lists_the_alternatives_as_the_page_does(client, catalog):
+    academy_credits = next(form for form in FORMS if form.id == "ac-check-play")
+    _, saved = saved_from_page(client, academy_credits)
+    html = client.get(f"/r/{saved.id}").content.decode()
+    assert "<li>Play Nahla Ake</li>" in html
+    assert "play: Nahla Ake" not in html and "guess: none" not in html
+    factions = next(form for form in FORMS if form.id == "factions-check-move")
+    _, saved = saved_from_page(client, factions)
+    html = client.get(f"/r/{saved.id}").content.decode()
+    assert "<li>Discard Defence (Amber Coast)</li>" in html and "<li>End the turn</li>" in html
+
+
+def test_a_rulings_code_sits_in_a_details_disclosure(client, ruling):
+    html = client.get(ruling.json()["url"]).content.decode()
+    verdict = re.search(r'<p class="ruling-result__verdict">.*?</p>', html, re.S).group(0)
+    assert "same_card" not in verdict
+    assert re.search(r'<details class="code-details"><summary>Details</summary><p>[^<]*'
+                     r'<code class="ruling-result__code">same_card</code></p></details>', html)
+
+
+def test_a_long_warning_shows_its_first_sentence_and_the_rest_on_demand(client, stm):
+    long_warning = ("The position accounts for 14 of the 22 cards (1 set aside, 5 in the deck, "
+                    "2 in hands, 6 face up): 8 cards are missing. What the position tells about "
+                    "unseen cards may be off.")
+    body = result_save(game=stm, kind="score", request_body={},
+                       response_body={**SCORE, "warnings": ["Short one.", long_warning]})
+    html = client.get(body["url"]).content.decode()
+    assert "<li>Short one.</li>" in html
+    assert ('<details class="warning-more"><summary class="warning-more__summary">The position '
+            'accounts for 14 of the 22 cards (1 set aside, 5 in the deck, 2 in hands, 6 face up):'
+            ' 8 cards are missing.</summary><p class="warning-more__rest">What the position '
+            'tells about unseen cards may be off.</p></details>') in html
+
+
+def test_warning_parts():
+    from results.templatetags.results_text import warning_parts
+
+    assert warning_parts("Short.") == {"short": True, "first": "Short.", "rest": ""}
+    long = "A first sentence that goes on, e.g. with an example, for a while. " * 2 + "Then 3 more."
+    parts = warning_parts(long)
+    assert parts["first"] == "A first sentence that goes on, e.g. with an example, for a while."
+    assert parts["rest"].endswith("Then 3 more.") and not parts["short"]
+    one = "x" * 120
+    assert warning_parts(one) == {"short": False, "first": one, "rest": ""}
+
+
+def test_a_saved_score_stacks_its_steps_on_a_phone(client, stm):
+    body = result_save(game=stm, kind="score", request_body={}, response_body=SCORE)
+    html = client.get(body["url"]).content.decode()
+    assert '<table class="steps steps--stack">' in html
+    assert '<td class="num steps__points">4</td>' in html
+    assert '<td class="num steps__running">12</td>' in html
+    assert 'href="/games/star-trek-missions/score/">Score again</a>' in html
+
+
+def test_the_share_button_is_hidden_until_its_script_runs(client, ruling):
+    html = client.get(ruling.json()["url"]).content.decode()
+    button = re.search(r'<button type="button" class="button button--quiet share__button"[^>]*>',
+                       html).group(0)
+    assert f'data-share-url="http://testserver{ruling.json()["url"]}"' in button
+    assert " hidden" in button
+    assert '<script src="/static/js/share.js" defer></script>' in html
+
+
+def test_the_admins_fill_in_button_shows_to_staff_only(client, catalog):
+    check_move = next(form for form in FORMS if form.id == "sra-check-move")
+    live, saved = saved_from_page(client, check_move)
+    button = "Fill in Corvette's cost (admin)"
+    assert "Corvette" in live and button not in live
+    assert button not in client.get(f"/r/{saved.id}").content.decode()
+    client.force_login(get_user_model().objects.create_user("staff", password="x", is_staff=True))
+    assert button in client.get(f"/r/{saved.id}").content.decode()
+    assert button in client.post(check_move.url, check_move.valid[0]).content.decode()
