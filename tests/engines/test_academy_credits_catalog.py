@@ -119,3 +119,14 @@ def test_every_rule_id_the_engines_cite_is_a_section_of_the_catalog():
     # Every numbered ruling is applied by one engine or the other (AC-R2 through the copies).
     rulings = {s for s in sections if s.startswith("AC-R")}
     assert rulings - cited <= {"AC-R2", "AC-R9"}
+
+
+def test_the_readings_of_issue_11_are_written_where_the_rule_lives():
+    # AC-R6 for the marked player and AC-5.1's end of protection are on the cards' pages.
+    rulings = {c["slug"]: c["rulings"] for c in catalog_data()["cards"]}
+    assert any(r["rule"] == "AC-R6" and "must aim it at yourself" in r["text"]
+               for r in rulings["darem-reymi"])
+    assert any(r["rule"] == "AC-R6" and "its target is free" in r["text"]
+               for r in rulings["caleb-mir"])
+    assert any(r["rule"] == "AC-5.1" and "never protected on their own turn" in r["text"]
+               for r in rulings["jay-den-kraag"])
