@@ -17,7 +17,7 @@ from django.utils.cache import patch_vary_headers
 
 from adjudicator.registry import ruling_pages
 from common.registry import page_url
-from scoring.registry import score_pages
+from scoring.registry import more_score_pages, score_pages
 
 from .attributes import ABILITY_EFFECTS, AttributeSpec
 from .models import Card, CardAttributeValue, Game, RuleSection
@@ -202,6 +202,7 @@ def _jobs(game: Game) -> list[Job]:
         elif job == "score":
             label = SCORE_JOB_LABELS.get(game.slug, "Score")
             jobs.append(Job(label, page_url(score_pages.get(game.slug))))
+            jobs += [Job(label, page_url(name)) for label, name in more_score_pages.get(game.slug, [])]
         else:
             jobs.append(Job("Check a move", page_url(ruling_pages.get(game.slug))))
     return jobs

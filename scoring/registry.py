@@ -13,3 +13,8 @@ score_pages: dict[str, str] = {
     "star-realms-academy": "star_realms_academy:turn",
     "factions": "factions:standings",
 }
+
+# More score pages of a game, beside its main one: (label, URL name), linked from its game page.
+more_score_pages: dict[str, list[tuple[str, str]]] = {
+    "star-trek-missions": [("Score the table", "scoring:stm-table")],
+}

@@ -1,4 +1,4 @@
-"""The "Score a hand" page of Star Trek: Missions.
+"""The "Score a hand" and "Score the table" pages of Star Trek: Missions.
 
 The hand lives in the form itself (one hidden `hand` field per card), so the page needs no state
 of its own: every submit carries the hand, the button pressed (`toggle` a card from its tile,
@@ -38,7 +38,13 @@ from scoring.engines.star_trek_missions.language import (
     CHOICE_EFFECTS,
     criterion_matches_attributes,
 )
-from scoring.services.star_trek_missions import score_star_trek_missions, vocabulary_and_labels
+from scoring.services.star_trek_missions import (
+    MAX_NAME,
+    WIN_RULE,
+    score_star_trek_missions,
+    vocabulary_and_labels,
+)
+from scoring.table import headline, standing_rows
 
 GAME = "star-trek-missions"
 # Galaxy tiles are grouped by a card's first type, in this order; Missions come last.
@@ -485,3 +491,282 @@ class ScoreForm:
         return summary
 
 
+
+
+# --- Score the table ------------------------------------------------------------------------------
+#
+# The whole table at game end, on one phone passed around: the players (name, hand, choices) live
+# in the form (fields "p<i>-name", "p<i>-hand", "p<i>-choice-…"), the player being entered is
+# "current" (their hand and controls in view, the others one line each). Each player's part of the
+# form is read by the score page's own ScoreForm, through PlayerData, so typing and tapping work
+# exactly as there; the table is then scored by the API's own service, in one request.
+
+TABLE_ACTIONS = ("add", "remove", "toggle", "action")
+
+
+class PlayerData:
+    """One player's fields of the posted form, under the names the score page's ScoreForm reads.
+    The buttons that change a hand (add, remove, toggle) act on the current player only."""
+
+    def __init__(self, data, prefix: str | None, *, active: bool, action: str = "",
+                 blocked: tuple[str, ...] = ()):
+        self.data, self.prefix, self.active, self.blocked = data, prefix, active, blocked
+        self.action = action
+
+    def get(self, key, default=None):
+        if key in TABLE_ACTIONS:
+            if not self.active or key in self.blocked or self.data is None:
+                return default
+            return self.action if key == "action" else self.data.get(key, default)
+        if self.prefix is None or self.data is None:
+            return default
+        return self.data.get(self.prefix + key, default)
+
+    def getlist(self, key) -> list:
+        if key in TABLE_ACTIONS or self.prefix is None or self.data is None:
+            return []
+        return self.data.getlist(self.prefix + key)
+
+
+@dataclass
+class TablePlayer:
+    index: int
+    name: str
+    form: ScoreForm
+    current: bool
+    name_errors: list[str] = field(default_factory=list)
+    answer: dict | None = None
+    standing: dict = field(default_factory=dict)
+    score: dict | None = None
+
+    @property
+    def prefix(self) -> str:
+        return f"p{self.index}-"
+
+    @property
+    def id(self) -> str:
+        return f"player-{self.index + 1}"
+
+    @property
+    def partial(self) -> bool:
+        return any(str(w).startswith("Partial hand") for w in (self.answer or {}).get("warnings", []))
+
+
+def _index(value, upper: int) -> int | None:
+    text = clean_text(value)
+    if text.isascii() and text.isdigit() and int(text) < upper:
+        return int(text)
+    return None
+
+
+class TableForm:
+    """The players, the current one, the change made by this submit and its problems."""
+
+    def __init__(self, deck: Deck, data=None, *, max_players: int | None):
+        self.deck = deck
+        self.max_players = max_players or 10
+        data = data if data is not None else None
+        get = data.get if data is not None else (lambda key, default=None: default)
+        posted = _index(get("players"), self.max_players + 1) or 0
+        sources: list[int | None] = list(range(posted))
+        names = [clean_text(get(f"p{i}-name"))[:MAX_NAME] for i in range(posted)]
+        current = _index(get("current"), max(posted, 1))
+        self.errors: list[str] = []  # problems with this submit's change (a 400)
+        self.notes: list[str] = []
+        self.new_name = clean_text(get("new_name"))[:MAX_NAME]
+        action = clean_text(get("action"))
+        if action == "enter":
+            # Enter pressed in a text field submits with the form's first button: it adds what
+            # was typed, a card for the current player or else a new player.
+            action = "add" if clean_text(get("add")) else (
+                "add_player" if self.new_name else "")
+        self.action = action
+        self.adding_player = action == "add_player"
+        self.focus = ""
+        action_player = current
+        # A player leaves, or another becomes the current one.
+        leaving = _index(get("remove_player"), posted)
+        if leaving is not None:
+            self.notes.append(f"{names[leaving] or f'Player {leaving + 1}'} left the table.")
+            del sources[leaving], names[leaving]
+            current = None if current == leaving else (
+                current - 1 if current is not None and current > leaving else current)
+            action_player = None
+        editing = _index(get("edit"), posted)
+        if editing is not None and leaving is None:
+            current = editing
+            action_player = None
+        if self.adding_player:
+            action_player = None
+            name = self.new_name or f"Player {len(names) + 1}"
+            if len(names) >= self.max_players:
+                self.errors.append(f"{deck.game.name} is played by at most {self.max_players}.")
+            elif name.casefold() in {n.casefold() for n in names}:
+                self.errors.append(f"{name} is already at the table: give each player a name of "
+                                   "their own.")
+            else:
+                sources.append(None)
+                names.append(name)
+                current = len(names) - 1
+                self.new_name = ""
+                self.focus = "add-card"
+        if current is None and names:
+            current = 0
+        self.current = current
+        # Who holds which card, before this submit's change (the current player's hand may change).
+        holders: dict[str, str] = {}
+        for seat, source in enumerate(sources):
+            if seat == current or source is None:
+                continue
+            for name in data.getlist(f"p{source}-hand") if data is not None else []:
+                holders.setdefault(clean_text(name), names[seat] or f"Player {seat + 1}")
+        self.holders = holders
+        blocked = self._blocked(get, action) if action_player is not None else ()
+        self.players: list[TablePlayer] = []
+        for seat, (source, name) in enumerate(zip(sources, names, strict=True)):
+            active = seat == current and action_player is not None
+            player_data = PlayerData(data, None if source is None else f"p{source}-",
+                                     active=active, action=action, blocked=blocked)
+            form = ScoreForm(deck, player_data)
+            self.players.append(TablePlayer(seat, name or f"Player {seat + 1}", form,
+                                            seat == current))
+        player = self.current_player
+        if player is not None:
+            self.errors += player.form.add_errors
+            self.notes += player.form.notes
+
+    def _blocked(self, get, action: str) -> tuple[str, ...]:
+        """The hand changes refused because the card is in another player's hand."""
+        blocked = []
+        toggled = clean_text(get("toggle"))
+        if toggled and toggled in self.holders:
+            blocked.append("toggle")
+            self.errors.append(f"{toggled} is in {self.holders[toggled]}'s hand: every card "
+                               "exists once.")
+        if action == "add" and clean_text(get("add")):
+            card, _ = self.deck.find(clean_text(get("add")))
+            if card is not None and card.name in self.holders:
+                blocked.append("action")
+                self.errors.append(f"{card.name} is in {self.holders[card.name]}'s hand: every "
+                                   "card exists once.")
+        return tuple(blocked)
+
+    @property
+    def current_player(self) -> TablePlayer | None:
+        if self.current is None or self.current >= len(self.players):
+            return None
+        return self.players[self.current]
+
+    @property
+    def full(self) -> bool:
+        return len(self.players) >= self.max_players
+
+    @property
+    def cards_in_play(self) -> int:
+        return sum(len(player.form.hand) for player in self.players)
+
+    def tile_groups(self) -> list[dict]:
+        """The tile groups for the current player: each card pressed (in their hand), held (by
+        another player: marked with their name, and not a button that adds it) or free."""
+        player = self.current_player
+        hand = set(player.form.hand) if player else set()
+        holders = {name: other.name for other in self.players if other is not player
+                   for name in other.form.hand}
+        return [{"key": group.key, "label": group.label, "cards": group.cards,
+                 "tiles": [{"card": card, "holder": holders.get(card.name, ""),
+                            "pressed": card.name in hand} for card in group.cards]}
+                for group in self.deck.groups()]
+
+    def body(self) -> dict:
+        """The API's table body (API.md), or the single-hand body while one player sits alone."""
+        bodies = []
+        for player in self.players:
+            body = player.form.body()
+            bodies.append({"name": player.name, **body})
+        if len(bodies) == 1:
+            return {key: value for key, value in bodies[0].items() if key != "name"}
+        return {"players": bodies}
+
+    def apply_result(self, response: dict) -> dict:
+        """Each player's answer onto their form; the response as a table (one player alone: a
+        table of one, with no winner)."""
+        if "players" not in response:
+            answer = {"name": self.players[0].name,
+                      **{k: v for k, v in response.items() if k not in {"game", "id", "url"}}}
+            response = {**response, "players": [answer], "winners": [],
+                        "standings": [{"rank": 1, "name": answer["name"],
+                                       "total": answer["total"], "margin": 0}]}
+        standings = {row["name"]: row for row in standing_rows(response)}
+        for player, answer in zip(self.players, response["players"], strict=False):
+            player.answer = answer
+            player.standing = standings.get(player.name, {})
+            player.form.apply_result(answer)
+        return response
+
+    def add_service_errors(self, entries: list[dict]) -> list[dict]:
+        """Each problem by its player and field; the summary lists them all (field ids under the
+        player's prefix)."""
+        summary = []
+        for entry in entries:
+            match = re.fullmatch(r"players\[(\d+)\]\.?(.*)", entry.get("path", ""))
+            player = None
+            if match and int(match.group(1)) < len(self.players):
+                player = self.players[int(match.group(1))]
+            elif len(self.players) == 1:
+                player = self.players[0]
+            message = problem_message(entry)
+            field_id = ""
+            if player is not None:
+                inner = {**entry, "path": match.group(2) if match else entry.get("path", "")}
+                if inner["path"] == "name":
+                    player.name_errors.append(message)
+                    field_id = f"{player.prefix}name" if player.current else player.id
+                else:
+                    player.form.add_service_errors([inner])
+                    _, inner_id = player.form._where(inner["path"])
+                    field_id = f"{player.prefix}{inner_id}" if inner_id and player.current \
+                        else player.id
+                if not match:  # one player alone: the single-hand answer has no name in it
+                    message = f"{player.name}: {message}"
+            summary.append({"message": message, "field_id": field_id})
+        return summary
+
+
+@require_http_methods(["GET", "POST"])
+def stm_table(request: HttpRequest) -> HttpResponse:
+    try:
+        game = game_get(slug=GAME)
+    except GameNotFound:
+        return render(request, "404.html", {"message": "The Star Trek: Missions catalog is not "
+                                            "loaded."}, status=404)
+    deck = Deck(game)
+    form = TableForm(deck, request.POST if request.method == "POST" else None,
+                     max_players=game.max_players)
+    context = {"game": game, "deck": deck, "table": form, "result": None, "error": None,
+               "win_rule": WIN_RULE, "min_players": game.min_players}
+    status = 400 if form.errors else 200
+    if request.method == "POST" and form.cards_in_play:
+
+        def show(response: dict) -> dict:
+            table = form.apply_result(response)
+            return {"result": {"headline": headline(table) if table["winners"] else "",
+                               "standings": standing_rows(table),
+                               "partial": [p.name for p in form.players if p.partial],
+                               "warnings": response.get("warnings") or [],
+                               "alone": "players" not in response}}
+
+        def show_errors(error: ApiError) -> dict:
+            return {"detail": error.message, "code": error.error_code,
+                    "entries": form.add_service_errors(error.errors)}
+
+        if evaluate_on_page(request, context, service=score_star_trek_missions, game=game,
+                            body=form.body(), show=show, show_errors=show_errors) == 400:
+            status = 400
+        if context["result"]:
+            for player in form.players:
+                if player.answer is not None:
+                    player.score = score_view(game, player.answer)
+    context["partial"] = is_htmx_submit(request)
+    context["groups"] = form.tile_groups()
+    return render_result_page(request, context, status=status, page="scoring/stm_table.html",
+                              fragment="scoring/_stm_table_fragment.html")

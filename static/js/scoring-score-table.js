@@ -1,0 +1,176 @@
+/* Score the table: small enhancements on top of htmx. The form works without any of it (a plain
+   POST renders the whole page); with htmx each change swaps the form's content (#table-live).
+   This file
+   - keeps the control that was used where it was on the screen (the lines above it grow and
+     shrink as cards and players are added);
+   - keeps what is being typed in a text field while another change is scored;
+   - holds presses and choices made while a score is on its way, and sends them one by one after
+     it, so that none is lost (the whole table travels in the form: requests must not overlap);
+   - after a player is added or another is chosen, brings their hand into view. */
+(function () {
+  "use strict";
+
+  var FORM_ID = "table-form";
+  var LIVE_ID = "table-live";
+  var busy = false;
+  var queue = [];
+  var trigger = null; // {id, top, name, value} of the control that started the request
+  var before = null;
+
+  function form() {
+    return document.getElementById(FORM_ID);
+  }
+
+  function inForm(element) {
+    var tableForm = form();
+    return Boolean(tableForm && element && tableForm.contains(element));
+  }
+
+  function remember(element) {
+    trigger = element && element.id
+      ? { id: element.id, top: element.getBoundingClientRect().top, name: element.name }
+      : { name: element ? element.name : "" };
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[type='submit']");
+    if (!button || !inForm(button)) {
+      return;
+    }
+    if (busy) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      queue.push({ name: button.name, value: button.value });
+      return;
+    }
+    remember(button);
+  }, true);
+
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (!select || select.tagName !== "SELECT" || !inForm(select)) {
+      return;
+    }
+    if (busy) {
+      event.stopImmediatePropagation();
+      queue.push({ id: select.id, value: select.value });
+      return;
+    }
+    remember(select);
+  }, true);
+
+  function find(item) {
+    if (item.id) {
+      return document.getElementById(item.id);
+    }
+    var buttons = form() ? form().querySelectorAll("button[type='submit']") : [];
+    for (var i = 0; i < buttons.length; i++) {
+      if (buttons[i].name === item.name && buttons[i].value === item.value && !buttons[i].disabled) {
+        return buttons[i];
+      }
+    }
+    return null;
+  }
+
+  function replay() {
+    var next = queue.shift();
+    if (!next) {
+      return;
+    }
+    var element = find(next);
+    if (!element || !inForm(element)) {
+      replay();
+      return;
+    }
+    if (element.tagName === "SELECT") {
+      element.value = next.value;
+      element.dispatchEvent(new Event("change", { bubbles: true }));
+    } else {
+      element.click();
+    }
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    // The anchors of the buttons' formaction are for the page reload without JavaScript.
+    if (inForm(event.detail.elt) || event.detail.elt === form()) {
+      event.detail.path = String(event.detail.path).split("#")[0];
+    }
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (inForm(event.detail.elt) || event.detail.elt === form()) {
+      busy = true;
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail.successful && event.detail.xhr && event.detail.xhr.status !== 400) {
+      busy = false; // nothing was swapped: the page stays as it was
+      queue = [];
+    }
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.target !== document.getElementById(LIVE_ID)) {
+      return;
+    }
+    var active = document.activeElement;
+    var typed = {};
+    ["add-card", "new-player"].forEach(function (id) {
+      var field = document.getElementById(id);
+      if (field && field === active) {
+        typed[id] = field.value;
+      }
+    });
+    var state = { trigger: trigger, typed: typed };
+    if (trigger && trigger.id) {
+      var element = document.getElementById(trigger.id);
+      if (element) {
+        state.trigger.top = element.getBoundingClientRect().top;
+      }
+    }
+    before = state;
+  });
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail.target !== document.getElementById(LIVE_ID)) {
+      return;
+    }
+    var state = before || {};
+    before = null;
+    var used = state.trigger || {};
+    trigger = null;
+    var current = document.getElementById("table-current");
+    if (used.name === "action" || used.name === "edit" || used.name === "remove_player") {
+      // A player added or chosen: their hand comes into view, ready for the first card.
+      if (current && (used.name !== "action" || document.activeElement === document.body ||
+                      !inForm(document.activeElement))) {
+        current.scrollIntoView({ block: "start" });
+      }
+      var add = document.getElementById("add-card");
+      if (add && used.name !== "remove_player" && !add.value) {
+        add.focus({ preventScroll: true });
+      }
+    } else if (used.id) {
+      // A tile, a Remove button or a choice: it stays where it was on the screen.
+      var moved = document.getElementById(used.id);
+      if (moved) {
+        var delta = moved.getBoundingClientRect().top - used.top;
+        if (Math.abs(delta) > 1) {
+          window.scrollBy(0, delta);
+        }
+        if (!document.activeElement || document.activeElement === document.body) {
+          moved.focus({ preventScroll: true });
+        }
+      }
+    }
+    Object.keys(state.typed || {}).forEach(function (id) {
+      var field = document.getElementById(id);
+      if (field && !field.value) {
+        field.value = state.typed[id];
+      }
+    });
+    busy = false;
+    replay();
+  });
+})();
