@@ -8,10 +8,13 @@ chosen at random, ruled on, and its outcome applied to the table. Throughout:
   legal only if it is among them;
 * every one of the 22 cards is accounted for (set aside, deck, hands, face up), copy by copy;
 * the round ends exactly when the rules say (AC-6.1): when one cadet is left or the deck is empty
-  at the end of a turn, never earlier, and the scorer accepts the final table.
+  at the end of a turn, never earlier, and the scorer accepts the final table;
+* without the deck count a play keeps its legality, and a legal one asks for the count unless it
+  leaves one cadet standing.
 """
 
 from collections import Counter
+from dataclasses import replace
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -111,6 +114,19 @@ def play_turn(table: Table, data) -> bool:
         assert probe.as_dict() in legal_dicts, probe
     if probe_ruling.verdict == "illegal":
         assert probe_ruling.alternatives == legal_dicts
+    # Without the deck count (issue 15): the same legality; a legal play asks for the count
+    # unless one cadet is left standing whatever the deck holds.
+    blind = ac.rule_play(replace(position, deck_count=None), probe)
+    if probe_ruling.verdict == "legal":
+        if blind.verdict == "legal":
+            assert blind.outcome["round_ends"] is True and len(blind.outcome["in_round"]) == 1
+            assert probe_ruling.outcome["in_round"] == blind.outcome["in_round"]
+        else:
+            assert (blind.verdict, blind.code) == ("needs_information", "deck_count_required")
+            assert len(probe_ruling.outcome["in_round"]) > 1
+    else:
+        assert (blind.verdict, blind.code) == (probe_ruling.verdict, probe_ruling.code)
+        assert blind.alternatives == probe_ruling.alternatives
 
     move = data.draw(st.sampled_from(legal), label="play")
     event(f"played {move.play.effect}")
