@@ -53,6 +53,15 @@ def test_home_lists_every_game_with_its_jobs(client, catalog):
     assert 'href="/api/docs/"' in html and 'href="/admin/"' in html
 
 
+def test_home_says_what_is_there_now(client, catalog):
+    """Every game has its catalog, scores and rulings: the home page promises nothing for later."""
+    html = client.get("/").content.decode()
+    lede = re.search(r'<p class="lede">(.*?)</p>', html, re.S).group(1)
+    assert "soon" not in lede
+    assert "score a game" in lede and "settle a disputed move" in lede
+    assert "coming soon" not in html  # every job of every game has its page
+
+
 def test_home_with_no_games(client, db):
     Card.objects.all().delete()
     Game.objects.all().delete()
