@@ -205,7 +205,8 @@ drawn. Never `needs_information`: the position holds every fact a turn needs.
 `impossible_position` entries: {_codes(stm.IMPOSSIBLE_CODES)}.
 
 **academy-credits.** Position and move as API.md fixes them (`options` may override the game's
-options). Codes: legal {_codes(ac.LEGAL_CODES)}; illegal {_codes(ac.ILLEGAL_CODES)};
+options; `deck_count` may be left out: an illegal play is ruled without it, a legal one answers
+`deck_count_required` unless it ends the round whatever the deck holds). Codes: legal {_codes(ac.LEGAL_CODES)}; illegal {_codes(ac.ILLEGAL_CODES)};
 needs_information {_codes(ac.NEEDS_INFORMATION_CODES)}. `impossible_position` entries:
 {_codes(ac.IMPOSSIBLE_CODES)}.
 
