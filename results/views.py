@@ -64,6 +64,12 @@ def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
         context["again_url"] = page_url(score_pages.get(game.slug))
         context["again_label"] = "Score again"
     context["kind_label"] = "ruling" if result.kind == "ruling" else "score"
+    if result.kind == "score" and game.slug == "star-trek-missions":
+        # A whole table: its standings are the page's headline (scoring/table.py).
+        from scoring.table import is_table, table_result_context
+
+        if is_table(body):
+            context.update(table_result_context(game, body))
     return render(request, "results/page.html", context)
 
 

@@ -5,6 +5,8 @@ table" page and by the saved result's page /r/<id>."""
 
 from __future__ import annotations
 
+from django.urls import reverse
+
 from cards.models import Game
 
 
@@ -81,4 +83,19 @@ def table_view(game: Game, body: dict) -> dict:
             for player in players
         ],
         "warnings": body.get("warnings") or [],
+    }
+
+
+def table_result_context(game: Game, body: dict) -> dict:
+    """What /r/<id> shows for a saved table: the standings as its headline and title, through
+    the table's own fragment (results/_table.html)."""
+    table = table_view(game, body)
+    return {
+        "table": table,
+        "score": table,
+        "headline": f"Standings: {table['total']}",
+        "fragment": "results/_table.html",
+        "stylesheets": ("css/scoring.css",),
+        "again_url": reverse("scoring:stm-table"),
+        "again_label": "Score another table",
     }

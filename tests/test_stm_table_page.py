@@ -189,3 +189,22 @@ def test_htmx_gets_the_form_content(client, catalog):
 def test_odd_posts_are_never_a_500(client, catalog, data):
     response = client.post(PAGE, data)
     assert response.status_code in {200, 400}
+
+
+def test_the_saved_table_has_the_standings_as_its_headline(client, api, catalog):
+    import json
+    body = {"players": [{"name": "Ana", "hand": HOLODECK}, {"name": "Ben", "hand": EXAMPLE}]}
+    result = api.post("/api/games/star-trek-missions/score/", json.dumps(body),
+                      content_type="application/json").json()
+    response = client.get(result["url"])
+    assert response.status_code == 200
+    html = response.content.decode()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    assert "<title>Standings: Ben wins with 66 points (Star Trek: Missions)" in html
+    standings = text.index("Standings Ben wins with 66 points.")
+    assert re.search(r"1st Ben 66 points wins 2nd Ana 13 points 53 behind", text)
+    # Each player's breakdown, behind their line, after the standings.
+    assert text.index("Each player, step by step") > standings
+    assert html.count('<details class="player-line__details">') == 2
+    assert "4 for Photon Torpedoes (Combat)" in text
+    assert 'href="/games/star-trek-missions/table/"' in html

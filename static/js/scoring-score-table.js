@@ -164,7 +164,8 @@
         }
       }
     }
-    Object.keys(state.typed || {}).forEach(function (id) {
+    // Typing in progress is kept while a tile or choice is scored (not when it was just added).
+    Object.keys(used.name === "action" ? {} : state.typed || {}).forEach(function (id) {
       var field = document.getElementById(id);
       if (field && !field.value) {
         field.value = state.typed[id];
