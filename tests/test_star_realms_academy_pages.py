@@ -77,6 +77,9 @@ def test_htmx_gets_the_fragment(client, catalog):
 
 def test_missing_values_link_to_the_admin(client, catalog):
     corvette = Card.objects.get(game__slug="star-realms-academy", slug="corvette")
+    from django.contrib.auth import get_user_model  # the fill-in button is for staff (issue 15)
+
+    client.force_login(get_user_model().objects.create_user("staff", is_staff=True))
     response = client.post(CHECK, board(action_0="buy", card_0="Corvette", active_coins="5"))
     content = response.content.decode()
     assert "Ruling: Needs information" in content
