@@ -3,6 +3,7 @@ before any fuzzy work, a body's suggestion work is capped, and the same holds fo
 score and ruling bodies and the catalog's `named/?fuzzy=`."""
 
 import difflib
+import io
 import json
 import random
 import string
@@ -13,6 +14,7 @@ from django.test import Client
 from cards import naming
 from cards.models import Card
 from common.card_names import MAX_SUGGESTED
+from results.models import SavedResult
 
 from .test_fuzz_services import _examples, _paths, _replace
 
@@ -132,3 +134,141 @@ def test_the_named_lookup_refuses_text_longer_than_any_name(client, catalog, par
 def test_the_named_lookup_still_forgives_typos(client, catalog):
     response = client.get("/api/games/academy-credits/cards/named/", {"fuzzy": "jet renno"})
     assert response.status_code == 200 and response.json()["name"] == "Jett Reno"
+
+
+# --- Text that is not text: lone UTF-16 surrogates (issue 12) --------------------------------------
+
+PAGES = [
+    "/games/star-trek-missions/score/",
+    "/games/star-trek-missions/check-turn/",
+    "/games/academy-credits/check-play/",
+    "/games/academy-credits/score-round/",
+    "/games/star-realms-academy/check-move/",
+    "/games/star-realms-academy/turn/",
+    "/games/factions/check-move/",
+    "/games/factions/standings/",
+]
+
+
+def raw_post(url, text):
+    return Client().post(url, text, content_type="application/json")
+
+
+def string_spots(example):
+    def value_at(body, path):
+        for step in path:
+            body = body[step]
+        return body
+
+    return [path for path in _paths(example) if path and isinstance(value_at(example, path), str)]
+
+
+def shown_path(path):
+    text = ""
+    for step in path:
+        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else step)
+    return text
+
+
+@pytest.mark.parametrize("url, example", _examples())
+def test_a_lone_surrogate_in_any_value_is_a_400_naming_its_path(url, example, catalog):
+    spots = string_spots(example)
+    for spot in (spots[0], spots[-1]):
+        body = _replace(example, spot, "Ana\ud800")
+        response = raw_post(url, json.dumps(body))  # json.dumps writes it as the escape \ud800
+        answer = response.json()
+        assert response.status_code == 400, answer
+        assert answer["code"] == "invalid_text"
+        assert answer["errors"] == [{"path": shown_path(spot), "code": "invalid_text",
+                                     "detail": answer["detail"]}]
+
+
+@pytest.mark.parametrize("url, example", _examples())
+def test_a_lone_surrogate_in_a_key_is_a_400_naming_it(url, example, catalog):
+    body = {**example, "\udc00x": 1}
+    response = raw_post(url, json.dumps(body))
+    answer = response.json()
+    assert response.status_code == 400 and answer["code"] == "invalid_text"
+    assert [e["path"] for e in answer["errors"]] == ["\\udc00x"]
+    assert "key" in answer["detail"]
+
+
+def test_a_player_named_with_a_lone_surrogate_is_a_400(catalog):
+    body = {"players": [{"name": "Ana\ud800", "hand": ["Lieutenant Worf"]},
+                        {"name": "Ben", "hand": ["Commander Kurn"]}]}
+    answer = raw_post(SCORE, json.dumps(body)).json()
+    assert answer["status"] == 400 and answer["code"] == "invalid_text"
+    assert [e["path"] for e in answer["errors"]] == ["players[0].name"]
+
+
+def test_a_surrogate_pair_is_ordinary_text(catalog):
+    # "\ud83d\ude00" is one character, an emoji: text like any other (an unknown card here).
+    answer = raw_post(SCORE, '{"hand": ["Worf \\ud83d\\ude00"]}').json()
+    assert answer["code"] == "invalid_input"
+    assert answer["errors"][0]["code"] == "unknown_card" and "😀" in answer["errors"][0]["detail"]
+
+
+def test_a_body_nested_too_deeply_is_malformed_not_a_crash(catalog):
+    deep = "[" * 30_000 + "]" * 30_000
+    response = raw_post(SCORE, deep)
+    assert response.status_code == 400 and response.json()["code"] == "malformed_request"
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_a_page_form_field_that_is_not_utf8_text_is_a_400_page_naming_it(url, catalog):
+    # A browser cannot send a lone surrogate; a script can send its UTF-8-like bytes (%ED%A0%80),
+    # which are not UTF-8. They are refused, not silently turned into U+FFFD and scored.
+    response = Client().post(url, "hand=Ana%ED%A0%80&action=add",
+                             content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")
+    html = response.content.decode()
+    assert "not UTF-8 text" in html and "“hand”" in html
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_a_page_form_of_ordinary_text_is_not_refused(url, catalog):
+    response = Client().post(url, "hand=Ana%C3%AF%F0%9F%98%80&action=add",
+                             content_type="application/x-www-form-urlencoded")
+    assert response.status_code in (200, 400)
+    assert "not UTF-8 text" not in response.content.decode()
+
+
+# --- Bodies sent in chunks (Transfer-Encoding: chunked, no Content-Length) -------------------------
+
+
+def chunked_post(url, data: bytes, content_type="application/json"):
+    # As gunicorn hands such a request on: no CONTENT_LENGTH, and the chunks joined in a
+    # wsgi.input that reads until they end (the test client's own input refuses reads past a
+    # Content-Length).
+    return Client().generic("POST", url, data, content_type=content_type,
+                            HTTP_TRANSFER_ENCODING="chunked", CONTENT_LENGTH="",
+                            **{"wsgi.input": io.BytesIO(data)})
+
+
+def test_a_chunked_body_is_read_not_taken_for_empty(catalog):
+    body = json.dumps({"hand": ["Lieutenant Worf", "Commander Kurn"]}).encode()
+    response = chunked_post(SCORE, body)
+    assert response.status_code == 200, response.json()
+    assert [c["name"] for c in response.json()["cards"]] == ["Lieutenant Worf", "Commander Kurn"]
+
+
+def test_a_chunked_body_over_the_limit_is_a_413(catalog, settings):
+    settings.API_MAX_BODY_BYTES = 1000
+    response = chunked_post(SCORE, json.dumps({"hand": ["Lieutenant Worf"] * 200}).encode())
+    body = response.json()
+    assert response.status_code == 413 and body["code"] == "request_too_large"
+    assert set(body) == {"status", "code", "detail", "errors"} and "at most 1000" in body["detail"]
+
+
+def test_a_chunked_body_with_bad_text_gets_the_same_answer_as_any_body(catalog):
+    response = chunked_post(SCORE, b'{"hand": ["\\ud800"]}')
+    assert response.status_code == 400 and response.json()["code"] == "invalid_text"
+
+
+def test_a_chunked_page_form_is_read(catalog):
+    response = chunked_post("/games/star-trek-missions/score/", b"hand=Lieutenant+Worf&hand=Commander+Kurn",
+                            content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 200
+    saved = SavedResult.objects.get()  # the hand was scored, and saved
+    assert [c["name"] for c in saved.response["cards"]] == ["Lieutenant Worf", "Commander Kurn"]

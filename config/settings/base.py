@@ -29,6 +29,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "common.middleware.ContentSecurityPolicyMiddleware",
     "common.middleware.RequestSizeLimitMiddleware",
+    "common.middleware.FormTextMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -104,7 +105,8 @@ CATALOG_DIR = BASE_DIR / "cards" / "catalog"
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # JSON that is not text (a lone UTF-16 surrogate) is a 400 invalid_text at parse time.
+    "DEFAULT_PARSER_CLASSES": ["common.parsers.TextJSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "UNAUTHENTICATED_USER": None,
@@ -113,6 +115,10 @@ REST_FRAMEWORK = {
     # Only the POST endpoints are throttled (common.throttling: counters in the database, shared by
     # every app server); a 429 carries Retry-After.
     "DEFAULT_THROTTLE_RATES": {"evaluations": os.environ.get("API_POST_RATE", "120/minute")},
+    # The client is the socket's address; with TRUSTED_PROXY_COUNT=n proxies in front, the n-th
+    # entry from the right of X-Forwarded-For (the address the first proxy saw, as it appended
+    # it). Whatever a client writes in the header itself never changes who it is counted as.
+    "NUM_PROXIES": int(os.environ.get("TRUSTED_PROXY_COUNT", "0")),
 }
 
 SPECTACULAR_SETTINGS = {
