@@ -448,8 +448,13 @@ class RoundForm(TableForm):
         players = self.players()
         body: dict = {"players": players}
         self._paths["deck_count"] = self.deck_count
-        if self.deck_count.value:
-            body["deck_count"] = _number(self.deck_count.value)
+        count = _number(self.deck_count.value)
+        if isinstance(count, int) and count >= 0:
+            body["deck_count"] = count
+        else:  # the score needs it (how the round ended); said in a player's words
+            self.deck_count.errors.append(
+                "Give the number of cards left in the deck as a whole number: 0 when the deck "
+                "ran out.")
         self._paths["starter"] = self.starter
         if self.starter.value:
             name = self.seat_name(self.starter.value)

@@ -199,6 +199,20 @@ def test_score_problems_by_field(client, catalog):
     assert 'href="#player-2-hand"' in missing
 
 
+@pytest.mark.parametrize("count", ["", "-1", "many"])
+def test_score_a_round_asks_for_the_deck_count_in_a_players_words(client, catalog, count):
+    # The score needs the count (a round ends by deck-out or last cadet standing): a missing or
+    # bad one is said by its field in a player's words, not in the API's terms (issue 15).
+    response = client.post(SCORE, round_form(deck_count=count))
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert ("Give the number of cards left in the deck as a whole number: 0 when the deck ran "
+            "out.") in html
+    assert 'href="#deck-count"' in html
+    assert "deck_count is required" not in html and "deck_count must" not in html
+    assert not SavedResult.objects.exists()
+
+
 def test_the_share_links_show_the_saved_ruling_and_score(client, catalog):
     client.post(CHECK, play_form(play="Nahla Ake", target=""))
     client.post(SCORE, round_form())
