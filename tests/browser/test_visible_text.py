@@ -1,0 +1,138 @@
+"""What a person reads: the visible text of every page of the README's tour and of every result
+(each game's score and ruling forms answered with a valid and an invalid input, and each saved
+/r/<id>), with JavaScript and without, holds no template source, no raw API error path and no
+machine code, except inside the elements meant to show codes to whoever reports a bug.
+
+The text is the body's innerText, so what CSS hides (a closed <details>, display: none) is not
+read, just as a person does not see it."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.browser.conftest import VIEWPORTS
+from tests.browser.game_forms import FORMS, submit_all
+
+pytestmark = pytest.mark.browser
+
+TEMPLATE_SOURCE = ("{#", "#}", "{%", "{{", "%}", "}}")
+# An API error path: `position.deck_count`, `players[1].hand`, `hand[2]`. Not "e.g." (one-letter
+# parts) nor a file name such as star-trek-missions-cards.json (part of a longer name).
+SEGMENT = r"[a-z]{2,}(?:_[a-z]+)*(?:\[\d+\])*"
+API_PATH = re.compile(rf"(?<![-/.\w]){SEGMENT}(?:\.{SEGMENT})+(?![-/\w])"
+                      r"|\b[a-z]+(?:_[a-z]+)*\[\d+\]")
+SNAKE_CASE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+# The only elements whose text may be codes: the "Details" disclosure of a ruling (its code, for
+# bug reports) and the request as sent, in its own disclosure on /r/<id>.
+ALLOWED = "details.code-details code, details.request-details pre.request-json"
+
+TOUR = [
+    "/",
+    *[f"/games/{game}/" for game in ("academy-credits", "star-realms-academy", "factions",
+                                      "star-trek-missions")],
+    *[f"/games/{game}/cards/" for game in ("academy-credits", "star-realms-academy", "factions",
+                                           "star-trek-missions")],
+    "/games/academy-credits/cards/jett-reno/",
+    "/games/academy-credits/cards/?q=reno",
+    "/games/star-realms-academy/cards/corvette/",
+    "/games/star-realms-academy/cards/?faction=blob",
+    "/games/factions/cards/",
+    "/games/star-trek-missions/cards/lieutenant-worf/",
+    "/games/star-trek-missions/cards/?q=captain",
+    *[form.url for form in FORMS],
+    "/games/no-such-game/",
+    "/r/nosuchresult",
+]
+
+
+def visible_text(page) -> str:
+    """The body's visible text, without the text of the elements allowed to show codes."""
+    text = page.locator("body").inner_text()
+    for allowed in page.locator(ALLOWED).all():
+        text = text.replace(allowed.inner_text(), "")
+    return text
+
+
+def problems(text: str) -> list[str]:
+    found = [f"template source {s!r}" for s in TEMPLATE_SOURCE if s in text]
+    found += [f"API path {m.group(0)!r}" for m in API_PATH.finditer(text)]
+    found += [f"code {m.group(0)!r}" for m in SNAKE_CASE.finditer(text)]
+    return found
+
+
+def context_line(text: str, needle: str) -> str:
+    for line in text.splitlines():
+        if needle in line:
+            return line.strip()[:200]
+    return ""
+
+
+def report(page, where: str) -> list[str]:
+    text = visible_text(page)
+    out = []
+    for problem in problems(text):
+        needle = problem.split("'")[1] if "'" in problem else problem
+        out.append(f"{where}: {problem} in “{context_line(text, needle)}”")
+    return out
+
+
+@pytest.fixture(params=[True, False], ids=["javascript", "no-javascript"])
+def javascript(request):
+    return request.param
+
+
+@pytest.fixture
+def reader(browser, site, javascript):
+    """A phone-sized page, with or without JavaScript, that must stay on the live server and
+    raise no JavaScript error."""
+    context = browser.new_context(**VIEWPORTS["phone"], java_script_enabled=javascript,
+                                  locale="en-GB")
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.requests = []
+    page.on("request", lambda request: page.requests.append(request.url))
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    host = urlsplit(site).netloc
+    assert [u for u in page.requests if urlsplit(u).netloc != host] == []
+    assert errors == []
+
+
+def test_the_tour_pages_read_as_text_for_players(reader, site):
+    found = []
+    for path in TOUR:
+        reader.goto(site + path)
+        found += report(reader, path)
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("game_form", FORMS, ids=[form.id for form in FORMS])
+def test_every_result_reads_as_text_for_players(reader, site, javascript, game_form):
+    found = []
+    submit_all(reader, site, game_form, game_form.invalid, javascript=javascript)
+    found += report(reader, f"{game_form.url} invalid input")
+
+    submit_all(reader, site, game_form, game_form.valid, javascript=javascript)
+    found += report(reader, f"{game_form.url} valid input")
+    share = reader.locator("a.share__url")
+    assert share.count() >= 1, f"{game_form.url}: the valid input gave no saved result"
+    permalink = share.first.get_attribute("href")
+    reader.goto(permalink)
+    found += report(reader, f"{game_form.url} saved as {urlsplit(permalink).path}")
+    assert not found, "\n".join(found)
+
+
+def test_the_check_knows_template_source_paths_and_codes():
+    """The check itself: it finds what issue 15 saw on the pages, and passes plain English."""
+    assert problems("{# The head of a ruling #}")
+    assert problems("Missing position.deck_count")
+    assert problems("hand[2]: no card named Zzyzx")
+    assert problems("Verdict: Illegal must_play_nahla_ake")
+    assert problems("play: Nahla Ake, target: none") == []  # raw, but caught by its own test
+    assert problems("Play Nahla Ake, e.g. at Ben. The Hive is a base; Health 15.") == []
+    assert problems("From the card data (shared/data/star-trek-missions-cards.json).") == []
