@@ -68,6 +68,7 @@ bench: setup
 	scripts/ensure-wrk
 	$(BIN)/python bench/catalog.py
 	$(BIN)/python bench/stm.py
+	$(BIN)/python bench/stm_table.py
 	$(BIN)/python bench/http.py
 
 # The HTTP load and the catalog benchmark (100,000 cards) on a throw-away PostgreSQL cluster. HTTP

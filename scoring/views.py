@@ -646,7 +646,7 @@ class TableForm:
         if action == "add" and clean_text(get("add")):
             card, _ = self.deck.find(clean_text(get("add")))
             if card is not None and card.name in self.holders:
-                blocked.append("action")
+                blocked += ["action", "add"]  # not added, and no longer in the field
                 self.errors.append(f"{card.name} is in {self.holders[card.name]}'s hand: every "
                                    "card exists once.")
         return tuple(blocked)

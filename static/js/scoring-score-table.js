@@ -46,6 +46,21 @@
     remember(button);
   }, true);
 
+  // Enter in a text field presses that field's own button (without JavaScript, the form's first
+  // button decides: a card typed is added, else a player).
+  document.addEventListener("keydown", function (event) {
+    var buttons = { "add-card": "add-button", "new-player": "add-player-button" };
+    var target = event.target;
+    if (event.key !== "Enter" || !target || !buttons[target.id] || !inForm(target)) {
+      return;
+    }
+    var button = document.getElementById(buttons[target.id]);
+    if (button) {
+      event.preventDefault();
+      button.click();
+    }
+  });
+
   document.addEventListener("change", function (event) {
     var select = event.target;
     if (!select || select.tagName !== "SELECT" || !inForm(select)) {
@@ -110,6 +125,13 @@
     }
   });
 
+  // Which player is current, and how many there are: when that changes, their hand comes into view.
+  function seat() {
+    var current = document.querySelector("#" + LIVE_ID + " input[name='current']");
+    var players = document.querySelector("#" + LIVE_ID + " input[name='players']");
+    return (current ? current.value : "") + "/" + (players ? players.value : "");
+  }
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (event.detail.target !== document.getElementById(LIVE_ID)) {
       return;
@@ -122,7 +144,7 @@
         typed[id] = field.value;
       }
     });
-    var state = { trigger: trigger, typed: typed };
+    var state = { trigger: trigger, typed: typed, seat: seat() };
     if (trigger && trigger.id) {
       var element = document.getElementById(trigger.id);
       if (element) {
@@ -141,14 +163,13 @@
     var used = state.trigger || {};
     trigger = null;
     var current = document.getElementById("table-current");
-    if (used.name === "action" || used.name === "edit" || used.name === "remove_player") {
-      // A player added or chosen: their hand comes into view, ready for the first card.
-      if (current && (used.name !== "action" || document.activeElement === document.body ||
-                      !inForm(document.activeElement))) {
+    if (state.seat !== undefined && state.seat !== seat()) {
+      // A player added, chosen or gone: the current hand comes into view, ready for a card.
+      if (current) {
         current.scrollIntoView({ block: "start" });
       }
       var add = document.getElementById("add-card");
-      if (add && used.name !== "remove_player" && !add.value) {
+      if (add && used.name !== "remove_player") {
         add.focus({ preventScroll: true });
       }
     } else if (used.id) {
