@@ -270,7 +270,7 @@ class CardAdmin(SimpleHistoryAdmin):
                         "fields": ["rule"],
                         "description": (
                             "The card's rule as JSON, in the rule language of its game (see "
-                            "scoring/engines/star_trek_missions/language.py). The card text is "
+                            "cards/rule_languages.py). The card text is "
                             "written from it; each problem is reported with its path."
                         ),
                     },

@@ -98,9 +98,12 @@ def _star_realms_academy(specs: list[AttributeSpec], attributes: dict) -> str:
     elif attributes.get("kind") == "ship":
         sentences.append("Ship.")
     sentences.append(f"Primary: {describe_abilities(attributes.get('primary'))}.")
-    sentences.append(
-        f"Ally (with another {faction_label} card in play): {describe_abilities(attributes.get('ally'))}."
-    )
+    if attributes.get("ally") == {}:
+        sentences.append("No Ally ability.")
+    else:
+        sentences.append(
+            f"Ally (with another {faction_label} card in play): {describe_abilities(attributes.get('ally'))}."
+        )
     return " ".join(sentences)
 
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from adjudicator.engines import star_realms_academy_rules
 from scoring.engines import star_trek_missions
 
 RULE_LANGUAGES: dict[str, ModuleType] = {
+    "star-realms-academy": star_realms_academy_rules,
     "star-trek-missions": star_trek_missions,
 }
 

@@ -178,6 +178,10 @@ class CardSpec:
     faction_label: str = ""
     admin_url: str = ""  # where an admin fills in its unknown values (built by the service)
     card_url: str = ""
+    # Cards the rulebook itself puts in this card's faction (the card's verified rule), and the
+    # rule that says so: their sameness is certain even while the faction's name is inferred.
+    same_faction_as: tuple[str, ...] = ()
+    same_faction_source: str = ""
 
     @property
     def for_sale(self) -> bool:
@@ -190,6 +194,14 @@ class CardSpec:
     @property
     def faction_name(self) -> str:
         return self.faction_label or (self.faction or "")
+
+    def stated_same_faction(self, other: CardSpec) -> str:
+        """The rule id by which the rulebook puts the two cards in one faction, or ""."""
+        if other.name in self.same_faction_as:
+            return self.same_faction_source
+        if self.name in other.same_faction_as:
+            return other.same_faction_source
+        return ""
 
 
 @dataclass
@@ -623,14 +635,15 @@ class _Ruler:
                       f"provisional: inferred, not transcribed from the card; this ruling uses "
                       f"it (SRA-F2).")
 
-    def need(self, what: str, wanted: list[tuple[CardSpec, str]]) -> None:
-        """Stop with needs_information if any of the values is unknown; else note their use."""
+    def need(self, what: str, wanted: list[tuple[CardSpec, str]], *, use: bool = True) -> None:
+        """Stop with needs_information if any of the values is unknown; else note their use
+        (unless the caller notes it itself, once it knows what the ruling rests on)."""
         missing = []
         for card, key in wanted:
             if getattr(card, key) is None:
                 if all(m["card"] != card.name or m["field"] != key for m in missing):
                     missing.append(_missing_item(card, key))
-            else:
+            elif use:
                 self.use(card, key)
         if missing:
             names = _list([f"{m['card']}'s {FIELD_LABELS[m['field']]}" for m in missing])
@@ -768,6 +781,7 @@ def _use_ally(turn: Turn, move: Move, ruler: _Ruler):
                    f"ability (SRA-9).")
     ruler.passed("SRA-9", f"{card.name} is in play.")
     if card.ally == {}:
+        ruler.use(card, "ally")
         ruler.fail("no_ally_ability", "SRA-9", f"{card.name} has no Ally ability (SRA-9).")
     unused = [item for item in copies if not _ally_used(item)]
     if not unused:
@@ -777,15 +791,31 @@ def _use_ally(turn: Turn, move: Move, ruler: _Ruler):
                    + ": each card's Ally ability is used once per turn (SRA-9, SRA-R4).")
     ruler.passed("SRA-R4", f"{card.name}'s Ally ability has not been used this turn.")
     item = unused[0]
-    ruler.need(f"whether {card.name}'s Ally ability is ready", [(card, "faction")])
-    if card.faction == UNALIGNED:
+    others = [c for c, other in player.in_play() if other is not item]
+    # A partner the rulebook puts in the card's faction first (whatever the faction's name),
+    # then one whose faction and the card's are both transcribed, then one that only the
+    # inferred (provisional) factions match.
+    stated = [c for c in others if card.stated_same_faction(c)]
+    if not stated:
+        ruler.need(f"whether {card.name}'s Ally ability is ready", [(card, "faction")],
+                   use=False)
+    if not stated and card.faction == UNALIGNED:
+        ruler.use(card, "faction")
         ruler.fail("ally_not_ready", "SRA-9",
                    f"{card.name} is unaligned: it has no faction, so no card can make its Ally "
                    f"ability ready (SRA-9).")
-    others = [c for c, other in player.in_play() if other is not item]
-    allies = [c for c in others if c.faction == card.faction]
-    if allies:
-        partner = allies[0]
+    matching = [c for c in others if c.faction is not None and c.faction == card.faction]
+    certain = [c for c in matching if not c.is_provisional("faction")
+               and not card.is_provisional("faction")]
+    if stated:
+        partner = stated[0]
+        source = card.stated_same_faction(partner)
+        ruler.passed(source, f"{partner.name} is also in play, and the rulebook puts it in "
+                             f"{card.name}'s faction ({source}), so {card.name}'s Ally ability "
+                             f"is ready (SRA-9).")
+    elif matching:
+        partner = (certain or matching)[0]
+        ruler.use(card, "faction")
         ruler.use(partner, "faction")
         ruler.passed("SRA-9", f"{partner.name} ({card.faction_name}) is also in play, so "
                               f"{card.name}'s Ally ability is ready (SRA-9).")
@@ -794,6 +824,10 @@ def _use_ally(turn: Turn, move: Move, ruler: _Ruler):
         if unknown:
             ruler.need(f"whether {card.name}'s Ally ability is ready",
                        [(c, "faction") for c in unknown])
+        # The verdict rests on the factions compared: warn for the inferred ones.
+        ruler.use(card, "faction")
+        for other in others:
+            ruler.use(other, "faction")
         in_play = _list([c.name for c in others]) if others else "nothing else"
         ruler.fail("ally_not_ready", "SRA-9",
                    f"No other {card.faction_name} card is in play (also in play: {in_play}), so "
@@ -805,9 +839,16 @@ def _use_ally(turn: Turn, move: Move, ruler: _Ruler):
         item.used.add(ALLY)
     gained, notes = _gain(turn, card.ally, ruler)
     return ("ally_used", "SRA-9",
-            f"Legal: {card.name}'s Ally ability is ready ({allies[0].name} is also "
-            f"{card.faction_name}); {player.name} uses it once this turn and gets "
+            f"Legal: {card.name}'s Ally ability is ready ({_ally_because(card, partner)}); "
+            f"{player.name} uses it once this turn and gets "
             f"{_abilities(card.ally)}{notes}.", {"gained": gained})
+
+
+def _ally_because(card: CardSpec, partner: CardSpec) -> str:
+    source = card.stated_same_faction(partner)
+    if source:
+        return f"{partner.name} is in play too, of the same faction by the rulebook, {source}"
+    return f"{partner.name} is also {card.faction_name}"
 
 
 def _ally_used(item) -> bool:
@@ -1168,7 +1209,7 @@ _abilities = abilities_text
 def _value_text(card: CardSpec, key: str) -> str:
     value = getattr(card, key)
     if key in (PRIMARY, ALLY):
-        return abilities_text(value)
+        return abilities_text(value) if value else "none"
     if key == "faction":
         return card.faction_name
     if key == "kind":

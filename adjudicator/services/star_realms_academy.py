@@ -36,6 +36,7 @@ from django.urls import reverse
 
 from adjudicator.engines import star_realms_academy as engine
 from adjudicator.engines.base import ImpossiblePosition
+from adjudicator.engines.star_realms_academy_rules import same_faction_as
 from adjudicator.registry import rulers
 from cards.models import Card, Game
 from cards.selectors import game_attribute_specs
@@ -408,6 +409,12 @@ def card_spec(card: Card, faction_labels: dict[str, str]) -> engine.CardSpec:
         value = attributes.get(key)
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
+    # The rulebook's facts beyond the values (star_realms_academy_rules): relied on only when
+    # the rule is verified.
+    provenance = dict(card.field_provenance or {})
+    stated, source = (same_faction_as(card.rule) if provenance.get("rule") == "verified"
+                      else ((), ""))
+
     return engine.CardSpec(
         name=card.name,
         copies=card.copies,
@@ -417,8 +424,10 @@ def card_spec(card: Card, faction_labels: dict[str, str]) -> engine.CardSpec:
         primary=abilities("primary"),
         ally=abilities("ally"),
         defense=integer("defense"),
-        provenance=dict(card.field_provenance or {}),
+        provenance=provenance,
         faction_label=faction_labels.get(faction, "") if isinstance(faction, str) else "",
         admin_url=reverse("admin:cards_card_change", args=[card.pk]),
         card_url=card.get_absolute_url(),
+        same_faction_as=stated,
+        same_faction_source=source,
     )

@@ -25,6 +25,7 @@ from adjudicator.engines.star_realms_academy import (
     Turn,
     rule_move,
 )
+from adjudicator.engines.star_realms_academy_rules import same_faction_as
 
 CATALOG = Path(__file__).resolve().parents[2] / "cards" / "catalog" / "star-realms-academy.json"
 ROW = ["Freighter", "Corvette", "Ram", "Barter World", "Survey Ship"]
@@ -38,6 +39,8 @@ def _catalog() -> dict[str, CardSpec]:
     specs = {}
     for number, card in enumerate(data["cards"], start=1):
         attributes = card["attributes"]
+        stated, source = (same_faction_as(card.get("rule"))
+                          if card["field_provenance"].get("rule") == "verified" else ((), ""))
         specs[card["name"]] = CardSpec(
             name=card["name"], copies=card["copies"], faction=attributes["faction"],
             kind=attributes["kind"], cost=attributes["cost"], primary=attributes["primary"],
@@ -46,6 +49,7 @@ def _catalog() -> dict[str, CardSpec]:
             faction_label=labels.get(attributes["faction"], ""),
             admin_url=f"/admin/cards/card/{number}/change/",
             card_url=f"/games/star-realms-academy/cards/{card['slug']}/",
+            same_faction_as=stated, same_faction_source=source,
         )
     return specs
 
@@ -331,11 +335,15 @@ def test_an_ally_is_ready_only_with_another_card_of_the_same_faction_in_play():
     assert (with_corvette.verdict, with_corvette.code) == ("legal", "ally_used")
     assert with_corvette.outcome["coins"] == 3
     assert with_corvette.outcome["position"]["active"]["used"] == ["Imperial Frigate"]
-    # Both factions are inferred from the names: the ruling says so.
+    # The rulebook puts the two in one faction (SRA-9.1): nothing provisional to warn about.
+    assert with_corvette.warnings == []
+    # With Survey Ship, only the inferred factions match: the ruling says so.
+    with_survey = rule_move(position(in_play=[frigate, "Survey Ship"]), use_ally(frigate))
+    assert with_survey.verdict == "legal"
     assert any(w.startswith("Imperial Frigate's faction (Star Empire) is provisional")
-               for w in with_corvette.warnings)
-    assert any(w.startswith("Corvette's faction (Star Empire) is provisional")
-               for w in with_corvette.warnings)
+               for w in with_survey.warnings)
+    assert any(w.startswith("Survey Ship's faction (Star Empire) is provisional")
+               for w in with_survey.warnings)
 
 
 def test_a_base_counts_as_an_ally_and_two_copies_ally_each_other():
@@ -366,24 +374,29 @@ def test_an_ally_must_be_in_play_and_exist():
 
 
 def test_unaligned_cards_have_no_faction_to_ally_with():
-    ruling = rule_move(position(in_play=["Scout", "Viper"]), use_ally("Scout"))
+    # Scout has no Ally ability (the catalog's reading, SRA-F2); were an admin to give an
+    # unaligned card one, no card could make it ready either.
+    scout = card("Scout", ally={"coin": 1})
+    ruling = rule_move(position(in_play=[scout, "Viper"]), use_ally(scout))
     assert (ruling.verdict, ruling.code) == ("illegal", "ally_not_ready")
     assert "unaligned" in ruling.reason
 
 
 def test_an_unknown_faction_among_the_others_needs_information():
     frigate = card("Imperial Frigate", ally={"coin": 1})
-    mystery = dataclasses.replace(card("Corvette"), faction=None,
-                                  provenance={**card("Corvette").provenance, "faction": "unknown"})
+    mystery = dataclasses.replace(card("Survey Ship"), faction=None,
+                                  provenance={**card("Survey Ship").provenance,
+                                              "faction": "unknown"})
     ruling = rule_move(position(in_play=[frigate, mystery]), use_ally(frigate))
     assert ruling.verdict == "needs_information"
-    assert [(m["card"], m["field"]) for m in ruling.missing] == [("Corvette", "faction")]
+    assert [(m["card"], m["field"]) for m in ruling.missing] == [("Survey Ship", "faction")]
 
 
 def test_an_ally_checks_readiness_before_its_unknown_value():
-    # Viper's ally is unknown, but it is unaligned: illegal whatever the value.
-    ruling = rule_move(position(in_play=["Viper", "Scout"]), use_ally("Viper"))
-    assert ruling.verdict == "illegal"
+    # Survey Ship's ally is unknown, but no other Star Empire card is in play: illegal whatever
+    # the value.
+    ruling = rule_move(position(in_play=["Survey Ship", "Ram"]), use_ally("Survey Ship"))
+    assert (ruling.verdict, ruling.code) == ("illegal", "ally_not_ready")
 
 
 # --- Buying ---------------------------------------------------------------------------------------
