@@ -17,6 +17,7 @@ from django.utils.cache import patch_vary_headers
 
 from cards.models import Game
 from common.api_errors import ApiError
+from common.page_throttle import check_page_throttle
 
 
 def is_htmx_submit(request: HttpRequest) -> bool:
@@ -36,7 +37,9 @@ def evaluate_on_page(
     """Run `service` on `body`. Its answer goes into the context through `show` (with the saved
     result's links); a 400 it raises goes into context["error"] through `show_errors`, which also
     puts each problem by its field. Returns the page's status. No transaction: the service's one
-    write, the saved result, is a single INSERT."""
+    write, the saved result, is a single INSERT. Each call counts against the client's limit,
+    shared with the API (common.page_throttle): past it, PageThrottled (a friendly 429 page)."""
+    check_page_throttle(request)
     try:
         response = service(game=game, body=body)
     except ApiError as error:

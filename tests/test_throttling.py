@@ -70,3 +70,116 @@ def test_waiting_as_told_is_enough_and_not_more_than_needed(seconds_in):
     wait = seconds_until_allowed(count, limit=limit, duration=MINUTE)
     assert record_request(client="early", now=now + wait - 1, duration=MINUTE).estimate > limit
     assert record_request(client="on-time", now=now + wait, duration=MINUTE).estimate <= limit
+
+
+# --- Who the client is: X-Forwarded-For and the trusted proxies (issue 12) --------------------------
+
+SCORE = "/api/games/star-trek-missions/score/"
+HAND = {"hand": ["Lieutenant Worf", "Commander Kurn"]}
+PAGE = "/games/star-trek-missions/score/"
+PAGE_FORM = {"hand": ["Lieutenant Worf", "Commander Kurn"]}
+
+
+@pytest.fixture
+def three_a_minute(monkeypatch):
+    from common.throttling import EvaluationRateThrottle
+
+    # DRF reads the rates once, at import: lower this scope's rate on the class itself.
+    monkeypatch.setattr(EvaluationRateThrottle, "THROTTLE_RATES", {"evaluations": "3/minute"})
+
+
+def trusting(settings, proxies: int):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": proxies}
+
+
+def test_the_default_trusts_no_proxy_and_the_number_is_a_setting(settings):
+    from django.conf import settings as live
+
+    assert live.REST_FRAMEWORK["NUM_PROXIES"] == 0
+
+
+def test_with_no_trusted_proxy_a_changing_forwarded_for_does_not_escape_the_limit(
+        api, catalog, three_a_minute):
+    # The settings as shipped (TRUSTED_PROXY_COUNT unset): the socket's address is the client.
+    statuses = [
+        api.post(SCORE, HAND, format="json", HTTP_X_FORWARDED_FOR=f"203.0.113.{i}",
+                 REMOTE_ADDR="198.51.100.9").status_code
+        for i in range(5)
+    ]
+    assert statuses == [200, 200, 200, 429, 429]
+    assert list(ThrottleCounter.objects.values_list("client", flat=True)) == [
+        "throttle_evaluations_198.51.100.9"]
+
+
+def test_with_one_trusted_proxy_the_right_most_forwarded_address_is_the_client(
+        api, catalog, settings, three_a_minute):
+    trusting(settings, 1)
+    # The client writes anything on the left; the proxy appends the address it saw on the right.
+    statuses = [
+        api.post(SCORE, HAND, format="json", REMOTE_ADDR="10.0.0.2",
+                 HTTP_X_FORWARDED_FOR=f"spoofed-{i}, 203.0.113.7").status_code
+        for i in range(4)
+    ]
+    assert statuses == [200, 200, 200, 429]
+    other = api.post(SCORE, HAND, format="json", REMOTE_ADDR="10.0.0.2",
+                     HTTP_X_FORWARDED_FOR="203.0.113.7, 203.0.113.8")
+    assert other.status_code == 200
+    assert sorted(ThrottleCounter.objects.values_list("client", flat=True)) == [
+        "throttle_evaluations_203.0.113.7", "throttle_evaluations_203.0.113.8"]
+
+
+# --- Pages share the API's limit (issue 12) ----------------------------------------------------------
+
+
+def test_page_submissions_share_the_api_limit_and_get_a_friendly_429(client, api, catalog,
+                                                                     three_a_minute):
+    from results.models import SavedResult
+
+    assert api.post(SCORE, HAND, format="json").status_code == 200
+    assert [client.post(PAGE, PAGE_FORM).status_code for _ in range(2)] == [200, 200]
+    refused = client.post(PAGE, PAGE_FORM)
+    assert refused.status_code == 429
+    assert refused["Content-Type"].startswith("text/html")
+    assert int(refused["Retry-After"]) > 0
+    html = refused.content.decode()
+    assert "Too many submissions" in html and "nothing was scored or saved" in html
+    assert "<html" in html  # the whole page, with the site's header
+    assert SavedResult.objects.count() == 3
+    # And the API counts the page's submissions too.
+    assert api.post(SCORE, HAND, format="json").status_code == 429
+
+
+def test_an_htmx_submission_past_the_limit_gets_the_message_in_place(client, catalog,
+                                                                     three_a_minute):
+    for _ in range(3):
+        client.post(PAGE, PAGE_FORM, HTTP_HX_REQUEST="true")
+    refused = client.post(PAGE, PAGE_FORM, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 429
+    assert refused["HX-Retarget"] == "#main" and refused["HX-Reswap"] == "innerHTML"
+    html = refused.content.decode()
+    assert "Too many submissions" in html and "<html" not in html
+
+
+def _academy_credits_play():
+    from .test_academy_credits_pages import play_form
+
+    return play_form()
+
+
+def _factions_end_turn():
+    from .test_factions_pages import BASE
+
+    return {**BASE, "action": "end_turn"}
+
+
+@pytest.mark.parametrize("url, form", [
+    ("/games/academy-credits/check-play/", _academy_credits_play),
+    ("/games/factions/check-move/", _factions_end_turn),
+])
+def test_other_games_pages_count_against_the_same_limit(client, catalog, monkeypatch, url, form):
+    from common.throttling import EvaluationRateThrottle
+
+    monkeypatch.setattr(EvaluationRateThrottle, "THROTTLE_RATES", {"evaluations": "1/minute"})
+    assert client.post(url, form()).status_code == 200
+    refused = client.post(url, form())
+    assert refused.status_code == 429 and "Too many submissions" in refused.content.decode()

@@ -38,6 +38,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A page submission past the client's limit (common.page_throttle) gets a friendly 429.
+    "common.page_throttle.PageThrottleMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Records which admin made each change in the card history.
     "simple_history.middleware.HistoryRequestMiddleware",
