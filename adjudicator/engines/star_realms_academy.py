@@ -28,7 +28,11 @@ How the rules are applied (SRA-R1 … SRA-R7):
 * A ship's primary happens when it is played (SRA-6); a base enters play with its primary unused,
   to be used once per turn (``use_base``, SRA-7, SRA-R4). An Ally ability is ready once another
   card of the same faction is in play (ships in play and the player's bases), and is used once per
-  turn per card (SRA-9, SRA-R4). Unaligned cards (Scout, Viper) have no faction to ally with.
+  turn per card (SRA-9, SRA-R4). Unaligned cards (Scout, Viper) have no faction to ally with, and
+  the catalog gives them no Ally ability. Two cards the rulebook itself puts in one faction (the
+  card's verified rule, ``same_faction_as``: Imperial Frigate and Corvette, SRA-9.1) make each
+  other's Ally ready whatever their faction is called, with no provisional warning; a readiness
+  that rests on inferred factions (either way) warns about each one it compares.
 * Buying pays the cost from Coins, puts the card in the buyer's discard pile and refills the shop
   row from the shop deck (SRA-10, SRA-R5); the move may name the refill (``refill``), else that
   slot is unknown. A card whose cost does not apply (null with no provenance: the starting cards)
