@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
+import zlib
 from pathlib import Path
 
 from django.core.management import call_command
@@ -32,11 +34,45 @@ def backup_write(*, path: Path) -> Path:
     return path
 
 
+class BackupProblem(Exception):
+    """A backup that cannot be restored, said in one line (the database is left as it was)."""
+
+
+def backup_read(*, path: Path) -> str:
+    """The backup's JSON text, once it is known to be a whole gzip file holding a list of
+    Django's serialised objects; BackupProblem saying what is wrong with it otherwise."""
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as file:
+            content = file.read()
+    except gzip.BadGzipFile as error:
+        raise BackupProblem(f"{path} is not a gzip file or is corrupt ({error}); a backup is "
+                            f"the .json.gz file `make backup` writes.") from None
+    except EOFError:
+        raise BackupProblem(f"{path} is truncated: its compressed data ends early.") from None
+    except zlib.error as error:
+        raise BackupProblem(f"{path} is corrupt: its compressed data is damaged ({error}).") from None
+    except UnicodeDecodeError:
+        raise BackupProblem(f"{path} does not hold UTF-8 text, so it is not a backup.") from None
+    except OSError as error:
+        raise BackupProblem(f"{path} cannot be read: {error.strerror or error}.") from None
+    try:
+        data = json.loads(content)
+    except json.JSONDecodeError as error:
+        raise BackupProblem(f"{path} does not hold valid JSON ({error.msg} at line {error.lineno}, "
+                            f"column {error.colno}).") from None
+    if not isinstance(data, list) or not all(
+        isinstance(item, dict) and isinstance(item.get("model"), str) and "fields" in item
+        for item in data
+    ):
+        raise BackupProblem(f"{path} is JSON but not a Tableside backup (a list of records, each "
+                            f"with a model and fields).")
+    return content
+
+
 def backup_restore(*, path: Path) -> None:
     """Replace the database's contents with the backup's, in one transaction: if anything in the
-    file cannot be loaded, the database is left exactly as it was."""
-    with gzip.open(path, "rt", encoding="utf-8") as file:
-        content = file.read()
+    file cannot be loaded, the database is left exactly as it was (and BackupProblem says why)."""
+    content = backup_read(path=path)
     plain = path.with_suffix("")  # loaddata reads a file whose name ends in .json
     if plain.suffix != ".json":
         plain = plain.with_suffix(".json")
@@ -46,5 +82,10 @@ def backup_restore(*, path: Path) -> None:
         with transaction.atomic():
             call_command("flush", interactive=False, verbosity=0)
             call_command("loaddata", str(tmp), verbosity=0)
+    except Exception as error:  # noqa: BLE001 - whatever loaddata raises, it is said in one line
+        reason = " ".join(str(error).split()) or type(error).__name__
+        if len(reason) > 300:
+            reason = reason[:299] + "…"
+        raise BackupProblem(f"{path} could not be loaded: {reason}") from error
     finally:
         tmp.unlink(missing_ok=True)

@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from common.backup import backup_restore
+from common.backup import BackupProblem, backup_restore
 
 
 class Command(BaseCommand):
@@ -12,7 +12,10 @@ class Command(BaseCommand):
         parser.add_argument("file", type=Path)
 
     def handle(self, *args, file: Path, **options):
-        if not file.exists():
-            raise CommandError(f"No backup file {file}.")
-        backup_restore(path=file)
+        if not file.is_file():
+            raise CommandError(f"No backup file {file}. Nothing was changed.")
+        try:
+            backup_restore(path=file)
+        except BackupProblem as problem:
+            raise CommandError(f"{problem} Nothing was changed.") from None
         self.stdout.write(f"Restored from {file}")
