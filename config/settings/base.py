@@ -37,6 +37,8 @@ MIDDLEWARE = [
     "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Failed admin logins are limited per account and address (common.login_throttle).
+    "common.login_throttle.LoginThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A page submission past the client's limit (common.page_throttle) gets a friendly 429.
     "common.page_throttle.PageThrottleMiddleware",
