@@ -4,8 +4,10 @@ in the error body, never a server error (hypothesis, in-process, bounded).
 The bodies start from the request examples of the OpenAPI schema (one per game and endpoint, so
 every game that lands is fuzzed too) and are mutated at random places: values replaced by other
 JSON values, card names swapped for other cards or nonsense, numbers pushed out of range, keys
-dropped or added."""
+dropped or added; text that is not text (lone UTF-16 surrogates, in values and keys), names far
+longer than any card's; and some bodies are sent in chunks (Transfer-Encoding: chunked)."""
 
+import io
 import json
 
 import pytest
@@ -76,14 +78,27 @@ def _drop(value, path):
     return [v for i, v in enumerate(value) if i != path[0]]
 
 
+lone_surrogate = st.integers(0xD800, 0xDFFF).map(chr)
+bad_text = st.one_of(
+    # A lone surrogate, alone or inside ordinary text ("Ana\ud800").
+    st.tuples(st.text(max_size=6), lone_surrogate, st.text(max_size=6)).map("".join),
+    # A name far longer than any card's: a few hundred to twenty thousand characters.
+    st.tuples(st.sampled_from("xQ é-"), st.integers(100, 20_000)).map(lambda p: p[0] * p[1]),
+)
+
+
 @st.composite
 def mutated(draw, body, names):
     for _ in range(draw(st.integers(1, 4))):
         paths = list(_paths(body))
         path = draw(st.sampled_from(paths))
-        action = draw(st.sampled_from(["replace", "name", "number", "drop"]))
+        action = draw(st.sampled_from(["replace", "name", "number", "drop", "bad_text", "bad_key"]))
         if action == "drop" and path:
             body = _drop(body, path)
+        elif action == "bad_text":
+            body = _replace(body, path, draw(bad_text))
+        elif action == "bad_key" and isinstance(body, dict):
+            body = {**body, draw(bad_text): draw(json_values)}
         elif action == "name":
             body = _replace(body, path, draw(st.sampled_from(names)))
         elif action == "number":
@@ -101,10 +116,17 @@ def test_random_positions_get_a_result_or_a_4xx_never_an_exception(url, example,
 
     @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck),
               database=None)
-    @given(mutated(example, names))
-    def check(body):
-        response = client.post(url, json.dumps(body), content_type="application/json")
-        assert response.status_code in (200, 400, 404), (response.status_code, body)
+    @given(mutated(example, names), st.booleans())
+    def check(body, chunked):
+        data = json.dumps(body).encode()
+        if chunked:
+            # As gunicorn passes a chunked body on: no Content-Length, the chunks joined.
+            response = client.generic("POST", url, data, content_type="application/json",
+                                      HTTP_TRANSFER_ENCODING="chunked", CONTENT_LENGTH="",
+                                      **{"wsgi.input": io.BytesIO(data)})
+        else:
+            response = client.post(url, data, content_type="application/json")
+        assert response.status_code in (200, 400, 404, 413), (response.status_code, body)
         if response.status_code != 200:
             assert set(response.json()) == {"status", "code", "detail", "errors"}
 
