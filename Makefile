@@ -68,6 +68,7 @@ bench: setup
 	scripts/ensure-wrk
 	$(BIN)/python bench/catalog.py
 	$(BIN)/python bench/stm.py
+	$(BIN)/python bench/bad_input.py
 	$(BIN)/python bench/stm_table.py
 	$(BIN)/python bench/http.py
 
