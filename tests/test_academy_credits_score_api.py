@@ -87,7 +87,7 @@ def test_the_still_in_round_reading_from_the_request(api, catalog):
     score = scored(api, data)
     assert [a["player"] for a in score["awards"]] == ["Ana"]
     assert score["options"]["charles_vance_bonus"] == "still_in_round"
-    assert any("Reading still_in_round" in step["detail"] for step in score["steps"])
+    assert any("Reading \"still in the round\"" in step["detail"] for step in score["steps"])
 
 
 def set_option(key: str, value) -> None:

@@ -137,7 +137,7 @@ def score_round(players: list[Cadet], deck_count: int, cards: list[CardSpec], *,
     _charles_vance(players, cards, charles_vance_bonus, step, award)
 
     count = len(players)
-    step("AC-R1", f"{count} cadets: the credits target is {target} (the credits_target option).")
+    step("AC-R1", f"{count} cadets: the credits target is {target} (the Credits target option).")
     for cadet in players:
         after = cadet.credits + awarded[cadet.name]
         step("AC-6.5", f"{cadet.name}: {cadet.credits} + {awarded[cadet.name]} = {after} "
@@ -246,13 +246,13 @@ def _charles_vance(players: list[Cadet], cards: list[CardSpec], reading: str, st
     if reading == STILL_IN_ROUND:
         counted = [c for c in who if c.in_round]
         ignored = [c.name for c in who if not c.in_round]
-        how = ("Reading still_in_round: only cadets still in the round count"
+        how = ("Reading \"still in the round\": only cadets still in the round count"
                + (f"; {_list(ignored)} {'is' if len(ignored) == 1 else 'are'} out, so "
                   f"{'their' if len(ignored) > 1 else 'that'} {label} does not count" if ignored
                   else "") + ".")
     else:
         counted = who
-        how = "Reading literal: every cadet counts, eliminated or not."
+        how = "Reading as printed: every cadet counts, eliminated or not."
     if not counted:
         step(rule, f"No cadet {'still in the round ' if reading == STILL_IN_ROUND and who else ''}"
              f"played or discarded {label} this round: no bonus credit. {how}")

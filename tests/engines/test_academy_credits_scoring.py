@@ -101,7 +101,7 @@ def test_charles_vance_bonus_to_the_only_cadet_win_or_lose():
     assert result.awards[1] == {"player": "Ana", "credits": 1, "reason": "Charles Vance bonus"}
     bonus = [s for s in result.steps if s.rule in ("AC-R7", "AC-6.3")]
     assert bonus[0].detail == ("Ana is the only cadet who played or discarded Charles Vance (1 in "
-                               "front of Ana). Reading literal: every cadet counts, eliminated or "
+                               "front of Ana). Reading as printed: every cadet counts, eliminated or "
                                "not.")
     assert (bonus[1].points, bonus[1].card) == (1, "Charles Vance")
     assert result.total == 2
@@ -135,7 +135,7 @@ def test_the_literal_reading_counts_an_eliminated_cadet():
     variant = score(players, deck_count=3, reading="still_in_round")
     assert variant.awards == [{"player": "Ben", "credits": 1, "reason": "last cadet standing"}]
     assert ("No cadet still in the round played or discarded Charles Vance this round: no bonus "
-            "credit. Reading still_in_round: only cadets still in the round count; Ana is out, "
+            "credit. Reading \"still in the round\": only cadets still in the round count; Ana is out, "
             "so that Charles Vance does not count.") in details(variant)
 
 
@@ -150,7 +150,7 @@ def test_the_variant_gives_the_bonus_to_the_only_survivor_with_it():
 def test_no_charles_vance_no_bonus():
     result = score([cadet("Ana", hand="Nahla Ake"), cadet("Ben", hand="Lura Thok")])
     assert ("No cadet played or discarded Charles Vance this round: no bonus credit. Reading "
-            "literal: every cadet counts, eliminated or not.") in details(result)
+            "as printed: every cadet counts, eliminated or not.") in details(result)
 
 
 # --- AC-R1, AC-6.5, AC-R11: the target and the match -------------------------------------------
@@ -163,7 +163,7 @@ def test_the_credits_target_by_number_of_cadets(count, target):
                                                 "The Doctor"], strict=False)]
     result = score(players)
     assert result.target == target
-    assert f"{count} cadets: the credits target is {target} (the credits_target option)." in \
+    assert f"{count} cadets: the credits target is {target} (the Credits target option)." in \
         details(result)
 
 
