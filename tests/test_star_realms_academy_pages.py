@@ -137,6 +137,13 @@ def test_the_turn_page_shows_where_it_stops(client, catalog):
     assert response.status_code == 200 and "<html" not in content
     assert "Stopped at action 2: needs information" in content
     assert "Why action 2 stops the breakdown" in content
+    # The missing value is named for everyone; the admin's link to fill it in is for staff only.
+    assert "Corvette</a>: cost unknown" in content
+    assert "Fill in Corvette's cost (admin)" not in content
+    from django.contrib.auth import get_user_model
+
+    client.force_login(get_user_model().objects.create_user("staff", is_staff=True))
+    content = client.post(TURN, data, **HTMX).content.decode()
     assert "Fill in Corvette's cost (admin)" in content
 
 

@@ -26,6 +26,18 @@ def fill_board(page, hand=("Imperial Frigate", "Scout"), coins="0"):
         page.get_by_label(f"Shop card {index}", exact=True).fill(name)
 
 
+def log_in_as_staff(page, site):
+    """The admin's "fill in" links are for staff: log a staff account in through the admin."""
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_user("referee", password="a-long-test-password", is_staff=True)
+    page.goto(site + "/admin/login/?next=/")
+    page.get_by_label("Username").fill("referee")
+    page.get_by_label("Password").fill("a-long-test-password")
+    page.get_by_role("button", name="Log in").click()
+    expect(page).to_have_url(site + "/")
+
+
 def test_check_a_move_and_follow_the_share_link(page, site, assert_fits, viewport):
     page.goto(site + CHECK)
     expect(page.get_by_role("heading", level=1)).to_have_text("Check a move")
@@ -66,13 +78,22 @@ def test_check_a_move_and_follow_the_share_link(page, site, assert_fits, viewpor
 
 
 def test_a_missing_value_links_to_the_admin(page, site, assert_fits, viewport):
-    page.goto(site + CHECK)
-    fill_board(page, coins="5")
-    page.get_by_label("What the player does").select_option("buy")
-    expect(page.locator("#refill-0")).to_be_visible()
-    page.locator("#card-0").fill("Corvette")
-    page.get_by_role("button", name="Check the move").click()
-    expect(page.locator("#sra-result h2").first).to_have_text("Ruling: Needs information")
+    def check_buying_corvette():
+        page.goto(site + CHECK)
+        fill_board(page, coins="5")
+        page.get_by_label("What the player does").select_option("buy")
+        expect(page.locator("#refill-0")).to_be_visible()
+        page.locator("#card-0").fill("Corvette")
+        page.get_by_role("button", name="Check the move").click()
+        expect(page.locator("#sra-result h2").first).to_have_text("Ruling: Needs information")
+
+    # A player sees which value is missing, but the admin's link is for staff only.
+    check_buying_corvette()
+    expect(page.locator(".missing")).to_contain_text("Corvette: cost unknown")
+    expect(page.get_by_role("link", name="Fill in Corvette's cost (admin)")).to_have_count(0)
+
+    log_in_as_staff(page, site)
+    check_buying_corvette()
     link = page.get_by_role("link", name="Fill in Corvette's cost (admin)")
     expect(link).to_be_visible()
     assert re.fullmatch(r"/admin/cards/card/\d+/change/", link.get_attribute("href"))
@@ -131,6 +152,7 @@ def test_break_down_a_turn(page, site, assert_fits, viewport):
 
 
 def test_a_turn_stops_where_a_value_is_missing_and_problems_show_by_their_fields(page, site):
+    log_in_as_staff(page, site)
     page.goto(site + TURN)
     fill_board(page, coins="4")
     page.get_by_label("Action 1", exact=True).select_option("play")
