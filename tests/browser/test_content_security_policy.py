@@ -17,6 +17,7 @@ PAGES = [
     "/games/star-realms-academy/turn/",
     "/games/factions/check-move/",
     "/games/factions/standings/",
+    "/games/star-trek-missions/table/",
     "/api/docs/",
     "/admin/login/",
     "/games/no-such-game/",

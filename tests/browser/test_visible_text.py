@@ -44,6 +44,7 @@ TOUR = [
     "/games/star-trek-missions/cards/lieutenant-worf/",
     "/games/star-trek-missions/cards/?q=captain",
     *[form.url for form in FORMS],
+    "/games/star-trek-missions/table/",
     "/games/no-such-game/",
     "/r/nosuchresult",
 ]
