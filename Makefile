@@ -27,12 +27,17 @@ run: setup
 chromium:
 	scripts/ensure-chromium
 
-test: setup chromium
-	$(BIN)/pytest
+# The whole suite in parallel: pytest-xdist starts one worker per core, each with its own test
+# database, loaded catalog and browser; the report ends with the ten slowest tests. The suite never
+# reads the development database, so this needs no `setup`. PYTEST_ARGS=… replaces the options
+# (e.g. PYTEST_ARGS='-n 0' runs it in one process).
+PYTEST_ARGS ?= -n auto --durations=10
+test: install chromium
+	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The same suite against a throw-away PostgreSQL cluster on a loopback port.
 test-postgres: install chromium
-	scripts/with-postgres $(BIN)/pytest
+	scripts/with-postgres $(BIN)/pytest $(PYTEST_ARGS)
 
 # The production configuration on loopback: gunicorn, whitenoise's hashed compressed files,
 # production settings; DATABASE_URL selects PostgreSQL, SQLite otherwise. LOCAL_HTTP=1 because no
