@@ -15,8 +15,12 @@ class PageThrottled(Exception):
 
 
 def check_page_throttle(request: HttpRequest) -> None:
-    """Count this page submission against the client's limit; PageThrottled past it."""
+    """Count this page submission (a POST) against the client's limit; PageThrottled past it. A
+    GET is a read, never counted, like the API's reads."""
     from .throttling import EvaluationRateThrottle
+
+    if request.method != "POST":
+        return
 
     throttle = EvaluationRateThrottle()
     if not throttle.allow_request(request, None):

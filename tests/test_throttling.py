@@ -183,3 +183,8 @@ def test_other_games_pages_count_against_the_same_limit(client, catalog, monkeyp
     assert client.post(url, form()).status_code == 200
     refused = client.post(url, form())
     assert refused.status_code == 429 and "Too many submissions" in refused.content.decode()
+
+
+def test_reading_a_page_is_never_counted(client, catalog, three_a_minute):
+    assert [client.get(PAGE).status_code for _ in range(5)] == [200] * 5
+    assert client.post(PAGE, PAGE_FORM).status_code == 200
