@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import (
     Case,
     Count,
@@ -380,6 +381,85 @@ def card_named(*, game: Game, exact: str | None = None, fuzzy: str | None = None
     if match.card is None:
         raise CardNotFound(game, exact if exact is not None else fuzzy or "", match.suggestions)
     return card_get(game=game, slug=match.card.slug)
+
+
+# --- "Did you mean …?" for a search that found nothing -------------------------------------------
+# Only asked when the plain search (icontains) finds no card, and bounded however large the game:
+# the database picks at most FUZZY_CANDIDATES names that share letters with what was typed
+# (PostgreSQL: trigram similarity, served by migration 0003's GIN indexes; elsewhere: names holding
+# one of its three-letter pieces), then cards.naming ranks those few as every name field does.
+FUZZY_CANDIDATES = 200
+FUZZY_PIECES = 12  # three-letter pieces of the typed text looked for, at most
+# pg_trgm's thresholds for the candidates (defaults 0.3 and 0.6): 'picrad' shares only 3 of its 7
+# trigrams with 'PICARD', a word similarity of 0.43.
+TRIGRAM_SIMILARITY = 0.3
+TRIGRAM_WORD_SIMILARITY = 0.4
+
+
+def search_suggestions(*, game: Game, q: str, limit: int = 5) -> list[NamedCard]:
+    """Cards whose name looks like the search text, best first; [] when nothing does."""
+    text = clean_text(q)[:100]
+    if not normalise(text):
+        return []
+    if connection.vendor == "postgresql":
+        candidates = _trigram_candidates(game, text)
+    else:
+        candidates = _piece_candidates(game, text)
+    if not candidates:
+        return []
+    by_name = {card.name: card for card in candidates}
+    return [by_name[name] for name in suggest(text, candidates, limit=limit)]
+
+
+def _trigram_candidates(game: Game, text: str) -> list[NamedCard]:
+    table = connection.ops.quote_name(Card._meta.db_table)
+    with transaction.atomic(), connection.cursor() as cursor:
+        # Local to this transaction: the next statement's % and <% use them.
+        cursor.execute(
+            "SELECT set_config('pg_trgm.similarity_threshold', %s, true), "
+            "set_config('pg_trgm.word_similarity_threshold', %s, true)",
+            [str(TRIGRAM_SIMILARITY), str(TRIGRAM_WORD_SIMILARITY)],
+        )
+        cursor.execute(
+            f"SELECT name, slug FROM {table} WHERE game_id = %s "
+            "AND (UPPER((name)::text) %% UPPER(%s) OR UPPER(%s) <%% UPPER((name)::text)) "
+            "ORDER BY GREATEST(similarity(UPPER((name)::text), UPPER(%s)), "
+            "word_similarity(UPPER(%s), UPPER((name)::text))) DESC, name LIMIT %s",
+            [game.pk, text, text, text, text, FUZZY_CANDIDATES],
+        )
+        rows = cursor.fetchall()
+    return [NamedCard(name=name, slug=slug) for name, slug in rows]
+
+
+def _pieces(text: str) -> list[str]:
+    """The three-letter pieces of each word typed (a shorter word whole), first ones first."""
+    pieces: list[str] = []
+    for word in re.split(r"[^a-z0-9]+", normalise_words(text)):
+        grams = [word] if len(word) < 3 else [word[i:i + 3] for i in range(len(word) - 2)]
+        pieces += [gram for gram in grams if gram and gram not in pieces]
+    return pieces[:FUZZY_PIECES]
+
+
+def normalise_words(text: str) -> str:
+    """Like cards.naming.normalise, but keeping a space between words."""
+    return " ".join(normalise(word) for word in str(text).split())
+
+
+def _piece_candidates(game: Game, text: str) -> list[NamedCard]:
+    pieces = _pieces(text)
+    if not pieces:
+        return []
+    condition, shared = Q(), Value(0)
+    for piece in pieces:
+        condition |= Q(name__icontains=piece)
+        shared = shared + Case(When(name__icontains=piece, then=Value(1)), default=Value(0))
+    rows = (
+        game.cards.filter(condition)
+        .annotate(shared=shared)
+        .order_by("-shared", "name")  # the names sharing most pieces first, as trigrams rank
+        .values_list("name", "slug")
+    )
+    return [NamedCard(name=name, slug=slug) for name, slug in rows[:FUZZY_CANDIDATES]]
 
 
 def card_autocomplete(*, game: Game, q: str, limit: int = 20) -> list[str]:

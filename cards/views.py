@@ -34,6 +34,7 @@ from .selectors import (
     ordering_options,
     parse_card_query,
     rule_sections,
+    search_suggestions,
 )
 
 PAGE_SIZE = 60
@@ -103,6 +104,13 @@ def catalog(request: HttpRequest, game: str) -> HttpResponse:
         cards = card_list(game=game_obj, query=query, specs=specs).prefetch_related(None)
         page = Paginator(cards, page_size).get_page(request.GET.get("page"))
         tiles = [_tile(card, specs) for card in page.object_list]
+    # Only a search that found nothing asks for names that look like it (bounded, see the selector).
+    did_you_mean = []
+    if page is not None and not page.object_list and query.q:
+        did_you_mean = [
+            (named.name, reverse("pages:card", kwargs={"game": game_obj.slug, "slug": named.slug}))
+            for named in search_suggestions(game=game_obj, q=query.q)
+        ]
 
     context = {
         "game": game_obj,
@@ -112,6 +120,7 @@ def catalog(request: HttpRequest, game: str) -> HttpResponse:
         "errors": [_error_view(request, error) for error in errors],
         "page": page,
         "tiles": tiles,
+        "did_you_mean": did_you_mean,
     }
     partial = request.headers.get("HX-Request") == "true" and not request.headers.get(
         "HX-History-Restore-Request"
