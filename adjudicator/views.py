@@ -23,6 +23,7 @@ from common.page_results import (
     evaluate_on_page,
     form_errors,
     is_htmx_submit,
+    page_input,
     problem_message,
     render_result_page,
 )
@@ -46,10 +47,11 @@ def stm_check_turn(request: HttpRequest) -> HttpResponse:
     except GameNotFound:
         return render(request, "404.html", {"message": "The Star Trek: Missions catalog is not "
                                             "loaded."}, status=404)
-    form = TurnForm(request.POST if request.method == "POST" else None)
+    data = page_input(request)  # posted, or the input in the address
+    form = TurnForm(data)
     context = {"game": game, "form": form, "ruling": None, "error": None}
     status = 200
-    if request.method == "POST":
+    if data is not None:
         status = evaluate_on_page(
             request, context, service=rulers.get(GAME), game=game, body=form.body(),
             show=lambda response: {"ruling": ruling_view(game, response)},
@@ -60,6 +62,27 @@ def stm_check_turn(request: HttpRequest) -> HttpResponse:
     return render_result_page(request, context, status=status,
                               page="adjudicator/stm_check_turn.html",
                               fragment="adjudicator/_stm_turn_result.html")
+
+
+def turn_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+    """The form's fields for a saved request body ("Check again" on /r/<id> opens the form
+    filled in): the reverse of TurnForm.body."""
+    position = body.get("position") if isinstance(body.get("position"), dict) else {}
+    move = body.get("move") if isinstance(body.get("move"), dict) else {}
+
+    def names(value) -> list[str]:
+        return [str(v) for v in (value if isinstance(value, list) else [value]) if v]
+
+    pairs = [("hand", name) for name in names(position.get("hand"))]
+    pairs += [("discard_area", name) for name in names(position.get("discard_area"))]
+    pairs += [(key, str(position[key])) for key in ("galaxy_deck", "mission_deck")
+              if position.get(key) is not None]
+    if position.get("extra_turn"):
+        pairs.append(("extra_turn", "on"))
+    pairs.append(("action", str(move.get("action") or engine.TAKE_DISCARD)))
+    for key in ("take", "draw", "discard"):
+        pairs += [(key, name) for name in names(move.get(key))]
+    return pairs
 
 
 def _card_options(game: Game) -> list[tuple[str, str]]:

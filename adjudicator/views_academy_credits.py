@@ -25,6 +25,7 @@ from common.page_results import (
     evaluate_on_page,
     form_errors,
     is_htmx_submit,
+    page_input,
     problem_message,
     render_result_page,
 )
@@ -62,17 +63,18 @@ def _page(request, *, form_class, service, template: str, fragment: str, kind: s
     except GameNotFound:
         return render(request, "404.html", {"message": "The Academy Credits catalog is not "
                                             "loaded."}, status=404)
-    form = form_class(game, request.POST if request.method == "POST" else None)
+    data = page_input(request)  # posted, or the input in the address
+    form = form_class(game, data)
     context = {"game": game, "form": form, "ruling": None, "score": None, "error": None}
     status = 200
-    if request.method == "POST":
+    if data is not None:
         body = form.body()
         local = form.local_errors
-    if request.method == "POST" and local:
+    if data is not None and local:
         status = 400
         context["error"] = {"detail": local[0]["message"], "code": "invalid_input",
                             "entries": local}
-    elif request.method == "POST":
+    elif data is not None:
         status = evaluate_on_page(
             request, context, service=service, game=game, body=body,
             show=lambda response: (
@@ -100,6 +102,72 @@ def card_options(game: Game) -> list[tuple[str, str]]:
                                              effect) if part)
         rows.append((value if isinstance(value, int) else 99, name, label))
     return [(name, label) for _, name, label in sorted(rows)]
+
+
+# --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
+
+
+def _seat_pairs(players: list, *, with_credits: bool) -> tuple[list[tuple[str, str]], dict]:
+    """The seats' fields, and each cadet's seat number by name (the reverse of Seat.body)."""
+    pairs, seats = [], {}
+    for number, player in enumerate(players[:SEATS], start=1):
+        if not isinstance(player, dict):
+            continue
+        prefix = f"player-{number}"
+        seats[player.get("name")] = str(number)
+        pairs.append((f"{prefix}-name", str(player.get("name") or "")))
+        if player.get("in_round") is False:
+            pairs.append((f"{prefix}-out", "on"))
+        for key in ("shielded", "marked"):
+            if player.get(key):
+                pairs.append((f"{prefix}-{key}", "on"))
+        discards = player.get("discards")
+        if isinstance(discards, list) and discards:
+            pairs.append((f"{prefix}-discards", ", ".join(str(d) for d in discards)))
+        if player.get("hand") is not None:
+            pairs.append((f"{prefix}-hand", str(player["hand"])))
+        if with_credits and player.get("credits") is not None:
+            pairs.append((f"{prefix}-credits", str(player["credits"])))
+    return pairs, seats
+
+
+def play_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+    """Check a play's fields for a saved ruling request (the reverse of PlayForm.body)."""
+    position = body.get("position") if isinstance(body.get("position"), dict) else {}
+    move = body.get("move") if isinstance(body.get("move"), dict) else {}
+    players = position.get("players") if isinstance(position.get("players"), list) else []
+    pairs, seats = _seat_pairs(players, with_credits=False)
+    if position.get("turn") in seats:
+        pairs.append(("turn", seats[position["turn"]]))
+    hand = position.get("hand") if isinstance(position.get("hand"), list) else []
+    pairs += [("hand", str(card)) for card in hand]
+    if position.get("deck_count") is not None:
+        pairs.append(("deck_count", str(position["deck_count"])))
+    for key in ("play", "guess"):
+        if move.get(key):
+            pairs.append((key, str(move[key])))
+    if move.get("target") in seats:
+        pairs.append(("target", seats[move["target"]]))
+    if move.get("confirm"):
+        pairs.append(("confirm", "on"))
+    return pairs
+
+
+def round_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+    """Score a round's fields for a saved score request (the reverse of RoundForm.body)."""
+    players = body.get("players") if isinstance(body.get("players"), list) else []
+    pairs, seats = _seat_pairs(players, with_credits=True)
+    if body.get("deck_count") is not None:
+        pairs.append(("deck_count", str(body["deck_count"])))
+    if body.get("starter") in seats:
+        pairs.append(("starter", seats[body["starter"]]))
+    options = body.get("options") if isinstance(body.get("options"), dict) else {}
+    if options.get("charles_vance_bonus"):
+        pairs.append(("charles_vance_bonus", str(options["charles_vance_bonus"])))
+    target = options.get("credits_target")
+    if isinstance(target, dict) and target:
+        pairs.append(("credits_target", str(next(iter(target.values())))))
+    return pairs
 
 
 # --- Showing a ruling and a score ------------------------------------------------------------

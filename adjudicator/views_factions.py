@@ -27,7 +27,13 @@ from adjudicator.registry import rulers
 from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.page_fields import FormField
-from common.page_results import evaluate_on_page, form_errors, problem_message, render_result_page
+from common.page_results import (
+    evaluate_on_page,
+    form_errors,
+    page_input,
+    problem_message,
+    render_result_page,
+)
 from results.views import ruling_view, score_view
 from scoring.registry import scorers
 
@@ -442,6 +448,67 @@ MOVE_GROUPS = {
 }
 
 
+# --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
+
+
+def _dict(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _ref(value, first: str, second: str) -> str:
+    """A card or unit reference as the selects' option value ("sabotage@ashen-peaks")."""
+    value = _dict(value)
+    return f"{value.get(first)}{SEP}{value.get(second)}" if value.get(first) else ""
+
+
+def table_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+    """The form's fields for a saved request (the reverse of TableForm.body): a ruling's
+    {"position", "move"} or the standings' position. Players sit in seats 1, 2, … in order."""
+    ruling = "move" in body
+    position = _dict(body.get("position")) if ruling else body
+    catalog = PageCatalog(game)
+    players = position.get("players") if isinstance(position.get("players"), list) else []
+    pairs, seats = [], {}
+    for index, player in enumerate(players[:catalog.seats], start=1):
+        player = _dict(player)
+        seats[player.get("name")] = str(index)
+        pairs.append((f"p{index}-name", str(player.get("name") or "")))
+        if player.get("faction"):
+            pairs.append((f"p{index}-own", str(player["faction"])))
+        if player.get("lost_turns"):
+            pairs.append((f"p{index}-lost", str(player["lost_turns"])))
+        hand = player.get("hand") if isinstance(player.get("hand"), list) else []
+        pairs += [(f"p{index}-hand-{slot}", _ref(card, "card", "faction"))
+                  for slot, card in enumerate(hand[:HAND_SLOTS], start=1)]
+    factions = position.get("factions") if isinstance(position.get("factions"), list) else []
+    for faction in factions:
+        faction = _dict(faction)
+        page_faction = catalog.by_slug.get(faction.get("name"))
+        if page_faction is None:
+            continue
+        prefix = f"f-{page_faction.slug}"
+        pairs.append((f"{prefix}-controller", seats.get(faction.get("controller"), "")))
+        units = {unit.name: unit.slug for unit in page_faction.units}
+        pairs += [(f"{prefix}-{units[unit['name']]}-defeated", "on")
+                  for unit in faction.get("units") or []
+                  if isinstance(unit, dict) and unit.get("alive") is False
+                  and unit.get("name") in units]
+    if not ruling:
+        return pairs
+    move = _dict(body.get("move"))
+    pending = _dict(position.get("pending"))
+    pairs += [("turn", seats.get(position.get("turn"), "1"))]
+    if position.get("turn_lost"):
+        pairs.append(("turn_lost", "on"))
+    pairs += [("pending_card", _ref(pending.get("card"), "card", "faction")),
+              ("pending_target", _ref(pending.get("target_unit"), "faction", "unit")),
+              ("action", str(move.get("action") or "")),
+              ("card", _ref(move.get("card"), "card", "faction")),
+              ("target_player", seats.get(move.get("target_player"), "")),
+              ("target_unit", _ref(move.get("target_unit"), "faction", "unit"))]
+    return [(name, value) for name, value in pairs if value]
+
+
 def describe_move(catalog: PageCatalog, move: dict, *, pending: bool = False) -> str:
     action = move.get("action")
     card = catalog.card_text(move["card"]) if isinstance(move.get("card"), dict) else ""
@@ -501,10 +568,11 @@ def check_move(request: HttpRequest) -> HttpResponse:
     if isinstance(game, HttpResponse):
         return game
     catalog = PageCatalog(game)
-    form = TableForm(catalog, request.POST if request.method == "POST" else None, with_move=True)
+    data = page_input(request)  # posted, or the input in the address
+    form = TableForm(catalog, data, with_move=True)
     context = {"game": game, "form": form, "catalog": catalog, "ruling": None, "error": None}
     status = 200
-    if request.method == "POST":
+    if data is not None:
         body = form.body()
         status = evaluate_on_page(
             request, context, service=rulers.get(GAME), game=game, body=body,
@@ -521,11 +589,11 @@ def standings(request: HttpRequest) -> HttpResponse:
     if isinstance(game, HttpResponse):
         return game
     catalog = PageCatalog(game)
-    form = TableForm(catalog, request.POST if request.method == "POST" else None,
-                     with_move=False)
+    data = page_input(request)  # posted, or the input in the address
+    form = TableForm(catalog, data, with_move=False)
     context = {"game": game, "form": form, "catalog": catalog, "result": None, "error": None}
     status = 200
-    if request.method == "POST":
+    if data is not None:
         status = evaluate_on_page(
             request, context, service=scorers.get(GAME), game=game, body=form.body(),
             show=lambda response: {"result": standings_view(game, response)},

@@ -26,6 +26,7 @@ from common.page_fields import FormField as Field
 from common.page_results import (
     evaluate_on_page,
     is_htmx_submit,
+    page_input,
     problem_message,
     render_result_page,
 )
@@ -64,12 +65,12 @@ def check_move(request: HttpRequest) -> HttpResponse:
     game = _game()
     if game is None:
         return _not_loaded(request)
-    data = request.POST if request.method == "POST" else None
+    data = page_input(request)  # posted, or the input in the address
     board = BoardForm(data, prefix="position.")
     move = MoveForm(data)
     context = {"game": game, "board": board, "move": move, "ruling": None, "error": None}
     status = 200
-    if request.method == "POST":
+    if data is not None:
         status = evaluate_on_page(
             request, context, service=rule_star_realms_academy, game=game,
             body={"position": board.body(), "move": move.body()},
@@ -85,13 +86,13 @@ def turn(request: HttpRequest) -> HttpResponse:
     game = _game()
     if game is None:
         return _not_loaded(request)
-    data = request.POST if request.method == "POST" else None
+    data = page_input(request)  # posted, or the input in the address
     board = BoardForm(data, prefix="")
     actions = ActionsForm(data)
     context = {"game": game, "board": board, "actions": actions, "breakdown": None,
                "error": None}
     status = 200
-    if request.method == "POST":
+    if data is not None:
         status = evaluate_on_page(
             request, context, service=score_star_realms_academy, game=game,
             body={**board.body(), "actions": actions.body()},
@@ -458,6 +459,59 @@ class ActionsForm(_Form):
 
 
 # --- Results, shaped for the templates ------------------------------------------------------------
+
+
+# --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
+
+
+def _dict(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _board_pairs(board: dict) -> list[tuple[str, str]]:
+    """The board's fields for a saved position (the reverse of BoardForm.body)."""
+    pairs: list[tuple[str, str]] = []
+    for owner, keys in (("active", ("name", "health", "coins", "combat", "deck", "discard_pile",
+                                    "drawn")),
+                        ("opponent", ("name", "health", "coins"))):
+        side = _dict(board.get(owner))
+        pairs += [(f"{owner}_{key}", str(side[key])) for key in keys if side.get(key) is not None]
+        if owner == "active":
+            for key in ("hand", "in_play", "used"):
+                cards = side.get(key) if isinstance(side.get(key), list) else []
+                pairs += [(key, str(card)) for card in cards]
+        bases = side.get("bases") if isinstance(side.get("bases"), list) else []
+        for index, base in enumerate(bases[:BASE_SLOTS], start=1):
+            base = _dict(base)
+            prefix = f"{owner}_base_{index}"
+            pairs.append((prefix, str(base.get("card") or "")))
+            if base.get("damage") is not None:
+                pairs.append((f"{prefix}_damage", str(base["damage"])))
+            used = base.get("used") if isinstance(base.get("used"), list) else []
+            pairs += [(f"{prefix}_{name}", "on") for name, used_as in
+                      (("primary", engine.PRIMARY), ("ally", engine.ALLY)) if used_as in used]
+    shop = board.get("shop_row") if isinstance(board.get("shop_row"), list) else []
+    return pairs + [("shop_row", str(card)) for card in shop]
+
+
+def _move_pairs(move: dict, index: int) -> list[tuple[str, str]]:
+    return [(f"{key}_{index}", str(move[key])) for key in ("action", "card", "target", "amount",
+                                                            "refill")
+            if move.get(key) is not None]
+
+
+def check_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+    """Check a move's fields for a saved ruling request."""
+    return _board_pairs(_dict(body.get("position"))) + _move_pairs(_dict(body.get("move")), 0)
+
+
+def turn_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+    """Break down a turn's fields for a saved score request."""
+    actions = body.get("actions") if isinstance(body.get("actions"), list) else []
+    pairs = _board_pairs(body)
+    for index, move in enumerate(actions[:ACTION_SLOTS], start=1):
+        pairs += _move_pairs(_dict(move), index)
+    return pairs
 
 
 def describe_move(move: dict) -> str:

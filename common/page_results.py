@@ -8,9 +8,11 @@ and JSON address the page shows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from contextlib import nullcontext
+from urllib.parse import urlencode
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -18,10 +20,44 @@ from django.utils.cache import patch_vary_headers
 from cards.models import Game
 from common.api_errors import ApiError
 from common.page_throttle import check_page_throttle
+from results.services import unsaved
 
 
 def is_htmx_submit(request: HttpRequest) -> bool:
     return request.method == "POST" and request.headers.get("HX-Request") == "true"
+
+
+# --- The input in the address -----------------------------------------------------------------
+#
+# A page's input lives in its address too: a GET with the form's field names in the query string
+# fills the form in and shows the answer, worked out again and not saved (a GET never writes; the
+# saved result, with its permalink, comes from submitting). After a submit the address is set to
+# the input (htmx: HX-Replace-Url; without JavaScript the answer links to it), so Back, reload and
+# a shared link give the same form.
+
+NOT_INPUT = ("csrfmiddlewaretoken",)
+
+
+def page_input(request: HttpRequest) -> QueryDict | None:
+    """The form's data: what was posted, or the query string of a GET that carries input; None
+    for the empty form."""
+    if request.method == "POST":
+        return request.POST
+    return request.GET if link_pairs(request.GET) else None
+
+
+def link_pairs(data) -> list[tuple[str, str]]:
+    """The non-empty fields of a form's data, in order, as (name, value) pairs for its address."""
+    if data is None:
+        return []
+    return [(key, value) for key, values in data.lists() if key not in NOT_INPUT
+            for value in values if value.strip()]
+
+
+def form_link(path: str, pairs: Iterable[tuple[str, str]]) -> str:
+    """The page's address with its input: path?name=value&…"""
+    query = urlencode(list(pairs))
+    return f"{path}?{query}" if query else path
 
 
 def evaluate_on_page(
@@ -36,18 +72,22 @@ def evaluate_on_page(
 ) -> int:
     """Run `service` on `body`. Its answer goes into the context through `show` (with the saved
     result's links); a 400 it raises goes into context["error"] through `show_errors`, which also
-    puts each problem by its field. Returns the page's status. No transaction: the service's one
+    puts each problem by its field. Returns the page's status. On a GET the result is not saved
+    (no links then). No transaction: the service's one
     write, the saved result, is a single INSERT. Each call counts against the client's limit,
     shared with the API (common.page_throttle): past it, PageThrottled (a friendly 429 page)."""
     check_page_throttle(request)
     try:
-        response = service(game=game, body=body)
+        # A GET (the input in the query string) shows the answer without saving it.
+        with nullcontext() if request.method == "POST" else unsaved():
+            response = service(game=game, body=body)
     except ApiError as error:
         context["error"] = show_errors(error)
         return 400
     context.update(show(response))
-    context["share_url"] = request.build_absolute_uri(response["url"])
-    context["json_url"] = reverse("results:api-result", args=[response["id"]])
+    if "url" in response:
+        context["share_url"] = request.build_absolute_uri(response["url"])
+        context["json_url"] = reverse("results:api-result", args=[response["id"]])
     return 200
 
 
@@ -78,13 +118,21 @@ def problem_message(entry: dict, *, suggest_for: tuple[str, ...] = ("unknown_car
 
 
 def render_result_page(
-    request: HttpRequest, context: dict, *, status: int, page: str, fragment: str
+    request: HttpRequest, context: dict, *, status: int, page: str, fragment: str,
+    link: Iterable[tuple[str, str]] | None = None,
 ) -> HttpResponse:
+    """The page, or to an htmx submit the fragment. `link`: the (name, value) pairs of the input
+    in the page's address (by default the non-empty fields posted, or the GET's query string);
+    the answer links to it as form_url and an htmx submit replaces the address with it."""
     partial = is_htmx_submit(request)
+    pairs = link_pairs(page_input(request)) if link is None else list(link)
+    context["form_url"] = form_link(request.path, pairs) if pairs else ""
     # An htmx answer with problems also swaps the form in again (out of band), so each problem
     # shows by its field as it does without JavaScript.
     context["oob_form"] = partial and context.get("error") is not None
     response = render(request, fragment if partial else page, context, status=status)
     # The same address answers with a fragment or a page: caches must tell them apart.
     patch_vary_headers(response, ["HX-Request"])
+    if partial and status < 500:
+        response["HX-Replace-Url"] = form_link(request.path, pairs)
     return response

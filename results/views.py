@@ -13,6 +13,7 @@ from django.utils.module_loading import import_string
 
 from adjudicator.registry import ruling_pages
 from cards.models import Card, Game, RuleSection
+from common.page_results import form_link
 from common.registry import page_url
 from scoring.registry import score_pages
 
@@ -64,6 +65,11 @@ def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
         context["again_url"] = page_url(score_pages.get(game.slug))
         context["again_label"] = "Score again"
     context["kind_label"] = "ruling" if result.kind == "ruling" else "score"
+    link = AGAIN_LINKS.get((game.slug, result.kind))
+    if link and context["again_url"] and isinstance(result.request, dict):
+        # "Check again" / "Score again" open the game's form filled in from the saved request.
+        pairs = import_string(link)(game, result.request)
+        context["again_url"] = form_link(context["again_url"], pairs)
     if result.kind == "score" and game.slug == "star-trek-missions":
         # A whole table: its standings are the page's headline (scoring/table.py).
         from scoring.table import is_table, table_result_context
@@ -126,6 +132,20 @@ PRESENTERS: dict[tuple[str, str], Presenter] = {
         FACTIONS_CSS),
     ("star-trek-missions", "ruling"): Presenter(
         "results.views.ruling_view", "ruling", "adjudicator/_stm_turn_result.html", ()),
+}
+
+
+# (game slug, result kind) -> the function (dotted path, next to the game's form) that turns a saved
+# request body into the (name, value) fields of the game's page: "Score again" / "Check again".
+AGAIN_LINKS: dict[tuple[str, str], str] = {
+    ("star-trek-missions", "score"): "scoring.views.score_link_pairs",
+    ("star-trek-missions", "ruling"): "adjudicator.views.turn_link_pairs",
+    ("academy-credits", "ruling"): "adjudicator.views_academy_credits.play_link_pairs",
+    ("academy-credits", "score"): "adjudicator.views_academy_credits.round_link_pairs",
+    ("star-realms-academy", "ruling"): "adjudicator.views_star_realms_academy.check_link_pairs",
+    ("star-realms-academy", "score"): "adjudicator.views_star_realms_academy.turn_link_pairs",
+    ("factions", "ruling"): "adjudicator.views_factions.table_link_pairs",
+    ("factions", "score"): "adjudicator.views_factions.table_link_pairs",
 }
 
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field
+from urllib.parse import urlencode
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
@@ -30,6 +31,7 @@ from common.page_results import (
     did_you_mean,
     evaluate_on_page,
     is_htmx_submit,
+    page_input,
     problem_message,
     render_result_page,
 )
@@ -73,10 +75,10 @@ def stm_score(request: HttpRequest) -> HttpResponse:
         return render(request, "404.html", {"message": "The Star Trek: Missions catalog is not "
                                             "loaded."}, status=404)
     deck = Deck(game)
-    form = ScoreForm(deck, request.POST if request.method == "POST" else None)
+    form = ScoreForm(deck, page_input(request))  # posted, or the hand in the address
     context = {"game": game, "deck": deck, "form": form, "score": None, "error": None}
     status = 400 if form.add_errors else 200
-    if request.method == "POST" and form.hand:
+    if form.hand:
 
         def show(response: dict) -> dict:
             form.apply_result(response)
@@ -95,10 +97,45 @@ def stm_score(request: HttpRequest) -> HttpResponse:
     if not context["partial"]:
         context["groups"] = deck.groups()
     return render_result_page(request, context, status=status, page="scoring/stm_score.html",
-                              fragment="scoring/_stm_score_form.html")
+                              fragment="scoring/_stm_score_form.html", link=form.link_pairs())
 
 
 # --- The game's cards ---------------------------------------------------------------------------
+
+
+def score_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+    """"Score again" on /r/<id>: the saved hand as the score page's fields, its fixed choices
+    set again (the reverse of ScoreForm.body)."""
+    hand = body.get("hand") if isinstance(body.get("hand"), list) else []
+    form = ScoreForm(Deck(game), QueryDict(urlencode([("hand", str(n)) for n in hand])))
+    saved = body.get("choices") if isinstance(body.get("choices"), dict) else {}
+    for control in form.choices:
+        _fix(control, saved.get(control.card.name), form.deck)
+    return form.link_pairs()
+
+
+def _fix(control: ChoiceControl, choice, deck: Deck) -> None:
+    """Set a control's selects to a saved choice (API.md's shape), where it is one they offer."""
+    if not isinstance(choice, dict):
+        return
+    slugs = {card.name: card.slug for card in deck.cards}
+    if control.kind == "wild":
+        values = [str(choice.get(key) or "") for key in WILD_FIELDS]
+    elif control.kind == "change_affiliation":
+        values = [f"{slugs.get(choice.get('target'), '')}:{choice.get('affiliation', '')}"
+                  if choice.get("target") else NOT_USED]
+    elif control.kind == "assimilate":
+        blank = choice.get("blank") if isinstance(choice.get("blank"), list) else []
+        values = ["+".join(slugs.get(name, "") for name in blank) if blank else NOT_USED]
+    elif control.kind == "choose":
+        values = [str(choice.get(control.effect.get("attribute"), "") or NOT_USED)]
+    else:
+        values = [slugs.get(choice.get("copies"), NOT_USED) if choice.get("copies") else NOT_USED]
+    for select, value in zip(control.selects, values, strict=False):
+        if value in select.values:
+            select.value = value
+    if control.kind == "wild":
+        control.shown = {key: str(choice[key]) for key in WILD_FIELDS if choice.get(key)}
 
 
 @dataclass
@@ -426,6 +463,18 @@ class ScoreForm:
             body["choices"] = choices
         return body
 
+    def link_pairs(self, prefix: str = "") -> list[tuple[str, str]]:
+        """The hand and the choices fixed, as the page's address carries them (the hand after
+        this submit's change: no button in it)."""
+        pairs = [(f"{prefix}hand", name) for name in self.hand]
+        for control in self.choices:
+            pairs += [(prefix + select.name, select.value) for select in control.selects
+                      if select.value]
+            if control.kind == "wild" and control.fixed:
+                pairs += [(f"{prefix}shown-{control.card.slug}-{key}", value)
+                          for key, value in control.shown.items()]
+        return pairs
+
     def apply_result(self, response: dict) -> None:
         """What the scorer made of each card and each choice."""
         self.scored = True
@@ -703,6 +752,17 @@ class TableForm:
             player.form.apply_result(answer)
         return response
 
+    def link_pairs(self) -> list[tuple[str, str]]:
+        """The table as the page's address carries it: the players, the one being entered, and
+        each one's name, hand and fixed choices (after this submit's change)."""
+        if not self.players:
+            return []
+        pairs = [("players", str(len(self.players))), ("current", str(self.current or 0))]
+        for player in self.players:
+            pairs.append((f"{player.prefix}name", player.name))
+            pairs += player.form.link_pairs(player.prefix)
+        return pairs
+
     def add_service_errors(self, entries: list[dict]) -> list[dict]:
         """Each problem by its player and field; the summary lists them all (field ids under the
         player's prefix)."""
@@ -740,12 +800,11 @@ def stm_table(request: HttpRequest) -> HttpResponse:
         return render(request, "404.html", {"message": "The Star Trek: Missions catalog is not "
                                             "loaded."}, status=404)
     deck = Deck(game)
-    form = TableForm(deck, request.POST if request.method == "POST" else None,
-                     max_players=game.max_players)
+    form = TableForm(deck, page_input(request), max_players=game.max_players)
     context = {"game": game, "deck": deck, "table": form, "result": None, "error": None,
                "win_rule": WIN_RULE, "min_players": game.min_players}
     status = 400 if form.errors else 200
-    if request.method == "POST" and form.cards_in_play:
+    if form.cards_in_play:
 
         def show(response: dict) -> dict:
             table = form.apply_result(response)
@@ -769,4 +828,4 @@ def stm_table(request: HttpRequest) -> HttpResponse:
     context["partial"] = is_htmx_submit(request)
     context["groups"] = form.tile_groups()
     return render_result_page(request, context, status=status, page="scoring/stm_table.html",
-                              fragment="scoring/_stm_table_fragment.html")
+                              fragment="scoring/_stm_table_fragment.html", link=form.link_pairs())
