@@ -19,6 +19,7 @@ from django.utils.cache import patch_vary_headers
 
 from cards.models import Game
 from common.api_errors import ApiError
+from common.page_names import call_reading_names
 from common.page_throttle import check_page_throttle
 from results.services import unsaved
 
@@ -80,7 +81,7 @@ def evaluate_on_page(
     try:
         # A GET (the input in the query string) shows the answer without saving it.
         with nullcontext() if request.method == "POST" else unsaved():
-            response = service(game=game, body=body)
+            response = call_reading_names(service, game=game, body=body)
     except ApiError as error:
         context["error"] = show_errors(error)
         return 400
@@ -108,13 +109,32 @@ def did_you_mean(suggestions: list[str]) -> str:
     return f" Did you mean {names}?"
 
 
+class Problem(str):
+    """A problem as a page shows it (the text), which also knows its detail alone and, for a card
+    name that matched nothing, what was typed and the names to offer as links that fill the
+    field in (common.page_names; templates/partials/problem_text.html)."""
+
+    detail: str = ""
+    typed: str = ""
+    suggestions: tuple[str, ...] = ()
+
+
+def problem(text: str, *, detail: str = "", typed: str = "", suggestions=()) -> Problem:
+    made = Problem(text)
+    made.detail, made.typed, made.suggestions = detail or text, typed, tuple(suggestions)
+    return made
+
+
 def problem_message(entry: dict, *, suggest_for: tuple[str, ...] = ("unknown_card",)) -> str:
     """An error entry of the API as a page shows it: its detail, and for the codes in
     `suggest_for` (a name that matched nothing) the suggestions as a question."""
-    message = entry.get("detail", "")
-    if entry.get("code") in suggest_for:
-        message += did_you_mean(entry.get("suggestions") or [])
-    return message
+    detail = entry.get("detail", "")
+    if entry.get("code") not in suggest_for:
+        return problem(detail)
+    suggestions = entry.get("suggestions") or []
+    typed = entry.get("typed", "") if entry.get("code") == "unknown_card" else ""
+    return problem(detail + did_you_mean(suggestions), detail=detail, typed=typed,
+                   suggestions=suggestions)
 
 
 def render_result_page(

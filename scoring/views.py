@@ -23,15 +23,17 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from cards.models import Card, Game
-from cards.naming import NamedCard, match_fuzzy
+from cards.naming import NamedCard
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
 from common.card_names import shown
+from common.page_names import read_name
 from common.page_results import (
     did_you_mean,
     evaluate_on_page,
     is_htmx_submit,
     page_input,
+    problem,
     problem_message,
     render_result_page,
 )
@@ -189,13 +191,15 @@ class Deck:
     def find(self, typed: str) -> tuple[Card | None, str]:
         """The card a person typed (any case, the slug, or a unique part of the name), or the
         problem with it."""
-        match = match_fuzzy(typed, self.named)
+        match = read_name(typed, self.named)
         if match.card is not None:
             return self.by_name[match.card.name], ""
         message = f"No card named '{shown(typed)}' in {self.game.name}."
         if match.ambiguous:
             message = f"Several cards match '{shown(typed)}'."
-        return None, message + did_you_mean(match.suggestions)
+        # The suggestions show as buttons that add the card (templates/scoring/_pick_problem.html).
+        return None, problem(message + did_you_mean(match.suggestions), detail=message,
+                             typed=typed, suggestions=match.suggestions)
 
 
 def _attr(card: Card, key: str):
@@ -301,6 +305,12 @@ class ScoreForm:
                 self.hand.remove(name)
             elif name in deck.by_name:
                 self.hand.append(name)
+        if data.get("pick"):  # a "Did you mean …?" button of the name typed: adds that card
+            name = clean_text(data.get("pick"))
+            if name in deck.by_name:
+                if name not in self.hand:
+                    self.hand.append(name)
+                self.add_value = ""
         self.adding = data.get("action") == "add"
         if self.adding:
             self._add()

@@ -89,13 +89,13 @@ def test_missing_values_link_to_the_admin(client, catalog):
 
 
 def test_problems_show_by_their_fields(client, catalog):
-    data = board(action_0="play", card_0="Scout", hand=["Imperial Frigat"], active_health="16")
+    data = board(action_0="play", card_0="Scout", hand=["Imperial Zzzzz"], active_health="16")
     response = client.post(CHECK, data)
     content = response.content.decode()
     assert response.status_code == 400
     assert "The move could not be checked" in content
     assert re.search(r'id="hand-1"[^>]*aria-invalid="true"', content)
-    assert "Did you mean Imperial Frigate?" in content
+    assert re.search(r'Did you mean <a class="fill-link" href="[^"]*">Imperial Frigate</a>\?', content)
     assert '<a href="#hand-1">' in content
     # Fixed: an impossible position names its field too.
     data["hand"] = ["Imperial Frigate"]
@@ -148,13 +148,13 @@ def test_the_turn_page_shows_where_it_stops(client, catalog):
 
 
 def test_the_turn_page_puts_problems_by_their_action(client, catalog):
-    data = board(action_1="play", card_1="Scout", action_3="play", card_3="Survay Ship")
+    data = board(action_1="play", card_1="Scout", action_3="play", card_3="Survey Zzzz")
     response = client.post(TURN, data)
     content = response.content.decode()
     assert response.status_code == 400
     # The second filled row is request path actions[1]: the form's third row.
     assert re.search(r'id="card-3"[^>]*aria-invalid="true"', content)
-    assert "Did you mean Survey Ship" in content
+    assert re.search(r'Did you mean <a class="fill-link" href="[^"]*">Survey Ship</a>', content)
 
 
 def test_the_saved_results_pages(client, catalog):

@@ -1,0 +1,18 @@
+"""{% fill_href typed name %}: the page's address with its input and `name` in place of what the
+player typed (common.page_names), for a "Did you mean …?" link that fills the field."""
+
+from django import template
+
+from common.page_names import filled_pairs
+from common.page_results import form_link, link_pairs
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def fill_href(context, typed: str, name: str) -> str:
+    request = context.get("request")
+    if request is None:
+        return ""
+    data = request.POST if request.method == "POST" else request.GET
+    return form_link(request.path, filled_pairs(link_pairs(data), typed, name))
