@@ -1,14 +1,33 @@
-"""Star Trek: Missions scoring benchmark: random legal hands through the engine and through the API.
+"""Star Trek: Missions scoring benchmark: the engine's search over choices against plain
+enumeration, then random legal hands through the API.
 
-Run with `make bench`. The engine part scores 10,000 random legal hands (BENCH_STM_HANDS) and
-prints hands per second on one core, for hands without choice cards and for all hands, with p50
-and p99 per hand. The API part posts 1,000 of them (BENCH_STM_API_HANDS) to
-POST /api/games/star-trek-missions/score/ through the whole Django stack in-process (parsing,
-name resolution, scoring, saving the result), on its own SQLite database in the temp folder.
+Run with `make bench`. One run, the same hands for both:
+
+- the engine (`score_hand`: the search and the explanation) on 10,000 random legal final hands
+  (BENCH_STM_HANDS) plus the adversarial set of tests/engines/stm_catalog.py (hands holding the
+  Unidentified Ship with Thought Maker, Borg Cube, Mysterious Plague, Ensign Wesley Crusher,
+  Meddlesome Q's nine cards): p50, p99 and worst per hand;
+- plain enumeration of every value of every choice (`score_hand_by_plain_enumeration`) on the
+  adversarial set, and on a sample of the random hands (BENCH_STM_PLAIN_HANDS, every n-th hand):
+  enumerating all 10,000 would take hours. A sampled hand whose plain space is over
+  BENCH_STM_PLAIN_LIMIT combinations (the Unidentified Ship, Thought Maker and Borg Cube together:
+  a minute each) is left out of it, and the output says how many were;
+- their ratio, and whether the targets are met: p99 <= 5 ms and worst <= 25 ms per hand over the
+  random hands plus the adversarial set; plain enumeration >= 50x slower on the adversarial set
+  (total time over the set).
+
+Every total is also checked against plain enumeration's where both ran. Times are per hand on one
+core (time.perf_counter), after gc.freeze() of the loaded catalog; /proc/loadavg is printed
+before and after, since other work on the machine slows every figure.
+
+Then the API part posts 1,000 hands (BENCH_STM_API_HANDS) to
+POST /api/games/star-trek-missions/score/ through the whole Django stack in-process (parsing, name
+resolution, scoring, saving the result), on its own SQLite database in the temp folder.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import random
@@ -39,11 +58,17 @@ from django.test import Client  # noqa: E402
 from cards.models import Game  # noqa: E402
 from cards.services import catalog_load  # noqa: E402
 from scoring.engines.star_trek_missions import score_hand  # noqa: E402
+from scoring.engines.star_trek_missions.explain import score_hand_by_plain_enumeration  # noqa: E402
+from scoring.engines.star_trek_missions.scorer import HandScorer  # noqa: E402
 from scoring.services.star_trek_missions import card_spec, vocabulary_and_labels  # noqa: E402
+from tests.engines.stm_catalog import adversarial_hands  # noqa: E402
 
 ENGINE_HANDS = int(os.environ.get("BENCH_STM_HANDS", "10000"))
+PLAIN_HANDS = int(os.environ.get("BENCH_STM_PLAIN_HANDS", "400"))
+PLAIN_LIMIT = int(os.environ.get("BENCH_STM_PLAIN_LIMIT", "100000"))
 API_HANDS = int(os.environ.get("BENCH_STM_API_HANDS", "1000"))
 CHOICE_EFFECTS = {"wild", "change_affiliation", "assimilate", "choose", "copy_score"}
+TARGET_P99_MS, TARGET_WORST_MS, TARGET_RATIO = 5.0, 25.0, 50.0
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -63,27 +88,116 @@ def _effects(spec) -> set[str]:
     return {e["kind"] for e in (spec.rule or {}).get("effects", [])}
 
 
+def plain_space(hand, vocabulary) -> int:
+    scorer = HandScorer(hand, vocabulary)
+    size = 1
+    for spec, effect in scorer.choice_cards():
+        size *= len(scorer.plain_options(spec, effect))
+    return size
+
+
+def timed(function, hand, vocabulary, labels) -> tuple[float, int]:
+    started = time.perf_counter()
+    result = function(hand, vocabulary=vocabulary, labels=labels)
+    return (time.perf_counter() - started) * 1000, result.total
+
+
+def loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def row(label: str, times: list[float]) -> str:
+    return (f"{label:<44}{len(times):>7}{percentile(times, 0.5):>9.2f}{percentile(times, 0.99):>9.2f}"
+            f"{max(times):>10.2f}{sum(times) / 1000:>10.2f}")
+
+
+def verdict(met: bool) -> str:
+    return "met" if met else "missed"
+
+
 def main() -> None:
     call_command("migrate", verbosity=0)
     catalog_load(directory=settings.CATALOG_DIR)
     game = Game.objects.get(slug="star-trek-missions")
     specs = [card_spec(card) for card in game.cards.all()]
+    by_name = {spec.name: spec for spec in specs}
     vocabulary, labels = vocabulary_and_labels(game)
     rng = random.Random(2026)
-
     hands = list(random_hands(specs, ENGINE_HANDS, rng))
-    plain, chosen = [], []
-    for hand in hands:
-        started = time.perf_counter()
-        score_hand(hand, vocabulary=vocabulary, labels=labels)
-        elapsed = (time.perf_counter() - started) * 1000
-        (chosen if any(_effects(s) & CHOICE_EFFECTS for s in hand) else plain).append(elapsed)
-    every = plain + chosen
-    print(f"Engine: {len(hands)} random legal hands, one core")
-    print(f"{'hands':<26}{'count':>7}{'hands/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
-    for label, times in (("without choice cards", plain), ("with choice cards", chosen), ("all", every)):
-        print(f"{label:<26}{len(times):>7}{len(times) / (sum(times) / 1000):>10.0f}"
-              f"{percentile(times, 0.5):>9.2f}{percentile(times, 0.99):>9.2f}{max(times):>9.2f}")
+    adversarial = [[by_name[n] for n in names] for _, names in adversarial_hands()]
+    gc.collect()
+    gc.freeze()
+    print(f"Load average before: {loadavg()} (/proc/loadavg, 1, 5, 15 min; {os.cpu_count()} CPUs)")
+
+    engine_random, engine_choices, engine_plain_hands, engine_adversarial = [], [], [], []
+    totals: dict[int, int] = {}
+    for index, hand in enumerate(hands):
+        elapsed, totals[index] = timed(score_hand, hand, vocabulary, labels)
+        engine_random.append(elapsed)
+        (engine_choices if any(_effects(s) & CHOICE_EFFECTS for s in hand) else engine_plain_hands).append(elapsed)
+    adversarial_totals = []
+    for hand in adversarial:
+        elapsed, total = timed(score_hand, hand, vocabulary, labels)
+        engine_adversarial.append(elapsed)
+        adversarial_totals.append(total)
+
+    plain_adversarial, plain_sample, engine_sample = [], [], []
+    mismatches = 0
+    for hand, total in zip(adversarial, adversarial_totals, strict=True):
+        elapsed, plain_total = timed(score_hand_by_plain_enumeration, hand, vocabulary, labels)
+        plain_adversarial.append(elapsed)
+        mismatches += plain_total != total
+    step = max(1, len(hands) // PLAIN_HANDS) if PLAIN_HANDS else len(hands) + 1
+    left_out = 0
+    for index in range(0, len(hands), step):
+        if plain_space(hands[index], vocabulary) > PLAIN_LIMIT:
+            left_out += 1
+            continue
+        elapsed, plain_total = timed(score_hand_by_plain_enumeration, hands[index], vocabulary, labels)
+        plain_sample.append(elapsed)
+        engine_sample.append(engine_random[index])
+        mismatches += plain_total != totals[index]
+
+    print("\nEngine (score_hand: the search and the explanation), per hand, one core")
+    print(f"{'hands':<44}{'count':>7}{'p50 ms':>9}{'p99 ms':>9}{'worst ms':>10}{'total s':>10}")
+    print(row("random, without choice cards", engine_plain_hands))
+    print(row("random, with choice cards", engine_choices))
+    print(row("random, all", engine_random))
+    print(row("adversarial set", engine_adversarial))
+    every = engine_random + engine_adversarial
+    print(row("random + adversarial (the targets)", every))
+
+    print("\nPlain enumeration of every choice (score_hand_by_plain_enumeration)")
+    print(f"{'hands':<44}{'count':>7}{'p50 ms':>9}{'p99 ms':>9}{'worst ms':>10}{'total s':>10}")
+    print(row("adversarial set", plain_adversarial))
+    if plain_sample:
+        print(row(f"random sample (every {step}th hand)", plain_sample))
+        print(row("  the engine on the same sample", engine_sample))
+    print(f"Not all {len(hands):,} random hands: plain enumeration of them would take hours; "
+          f"{len(plain_sample)} sampled, {left_out} sampled hand(s) left out (plain space over "
+          f"{PLAIN_LIMIT:,} combinations).")
+    print(f"Totals that differ from plain enumeration: {mismatches}")
+
+    ratio = sum(plain_adversarial) / sum(engine_adversarial)
+    print(f"\nRatio plain / engine on the adversarial set: total time {ratio:.0f}x; "
+          f"p50 {percentile(plain_adversarial, 0.5) / percentile(engine_adversarial, 0.5):.0f}x, "
+          f"p99 {percentile(plain_adversarial, 0.99) / percentile(engine_adversarial, 0.99):.0f}x, "
+          f"worst {max(plain_adversarial) / max(engine_adversarial):.0f}x")
+    if plain_sample:
+        print(f"Ratio plain / engine on the random sample: total time "
+              f"{sum(plain_sample) / sum(engine_sample):.0f}x")
+
+    p99, worst = percentile(every, 0.99), max(every)
+    print(f"\nTargets (random + adversarial, {len(every):,} hands):")
+    print(f"  p99 <= {TARGET_P99_MS:g} ms per hand: {p99:.2f} ms, {verdict(p99 <= TARGET_P99_MS)}")
+    print(f"  worst <= {TARGET_WORST_MS:g} ms per hand: {worst:.2f} ms, {verdict(worst <= TARGET_WORST_MS)}")
+    print(f"  >= {TARGET_RATIO:g}x faster than plain enumeration on the adversarial set: {ratio:.0f}x, "
+          f"{verdict(ratio >= TARGET_RATIO)}")
+    print(f"  every total equal to plain enumeration's: {verdict(mismatches == 0)}")
+    print(f"Load average after: {loadavg()}")
 
     client = Client()
     api_times = []

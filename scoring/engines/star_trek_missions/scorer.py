@@ -7,11 +7,19 @@ at most to each receiving card (STM-7.3, STM-R1): each receiving card's bonuses 
 exact maximum-weight assignment of the giving cards, never greedily. "Different" counts are the
 largest number of values that can be assigned one per card (STM-R2). Choices nobody fixed are the
 ones that give the highest total (STM-R4).
+
+The choices are found by an exact branch-and-bound search (`HandScorer.best`, `_Search`), not by
+trying every combination: values no card of the hand can tell apart are tried once; a branch is
+skipped when an optimistic scoring of the hand with its open choices (`score_points`) cannot beat
+the best total found; settlements are cached on what each card's rule reads, so a choice
+re-scores only the cards that read what it changes. `HandScorer.plain_best` is the plain
+enumeration the tests and bench/stm.py hold it to.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -22,6 +30,28 @@ from .language import ATTRIBUTES, CHOICE_EFFECTS, UNBLANKER_KEY
 
 REQUIRED = 1_000_000  # weight of a slot that must be filled; far above any hand's points
 FORBIDDEN = -1_000_000_000
+WILD_KEYS = ("type", "lifeform", "affiliation", "specialty")  # what the Unidentified Ship chooses
+
+
+# --- Undecided choices (upper bounds only) ----------------------------------------------------
+
+
+class WildSet(frozenset):
+    """An attribute whose value is not decided yet while the search bounds a branch: it will be
+    one of these values. Every test is answered optimistically: `value in` as for any set, and a
+    "non" test holds when some possible value differs. Exact evaluations never see one. It never
+    equals a plain set of the same values (a decided attribute), so no cache confuses the two."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return type(other) is WildSet and frozenset.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = frozenset.__hash__
+
 
 
 # --- Input and output ------------------------------------------------------------------------
@@ -115,7 +145,11 @@ def compile_criterion(crit: Mapping):
         return lambda card, chosen: bool(card.attrs[value])
     if key == "non":
         (attribute, literal), = value.items()
-        return lambda card, chosen: bool(card.attrs[attribute]) and literal not in card.attrs[attribute]
+
+        def non(card, chosen):
+            values = card.attrs[attribute]
+            return bool(values) and (literal not in values or (type(values) is WildSet and len(values) > 1))
+        return non
     if key == "chosen":
         return lambda card, chosen: chosen.get(value) is not None and chosen[value] in card.attrs[value]
     parts = [compile_criterion(c) for c in value]
@@ -175,6 +209,21 @@ class CompiledRule:
     # STM-R10: whether a card meeting blanked_unless qualifies as the one card left out of the
     # bonuses (None: every other card counts).
     unblanker: object | None = None
+    # All the rule reads of a giving card: the answers to its simple tests (`atoms`) and the
+    # values of the attributes it compares (`counted`). Two giving cards alike in both give the
+    # same points (the search's settlement cache is keyed on them).
+    atoms: tuple = ()
+    counted: tuple[str, ...] = ()
+
+
+def criterion_leaves(crit: Mapping, into: dict[tuple, Mapping]) -> None:
+    """The simple tests a criterion is made of (all/any unfolded), each once."""
+    (key, value), = crit.items()
+    if key in ("all", "any"):
+        for part in value:
+            criterion_leaves(part, into)
+    else:
+        into.setdefault((key, tuple(sorted(value.items())) if isinstance(value, Mapping) else value), crit)
 
 
 def _requirement(req: Mapping) -> Requirement:
@@ -209,13 +258,25 @@ def compile_rule(rule: Mapping | None) -> CompiledRule:
             withs.append((index, compiled))
     blanked_unless = [compile_criterion(c) for c in rule.get("blanked_unless", [])]
     unblanker = None
+    read = [crit for bonus in rule.get("bonuses", []) for crit in _bonus_criteria(bonus)]
     if rule.get(UNBLANKER_KEY) and blanked_unless:
         def unblanker(card, chosen, _criteria=tuple(blanked_unless)):
             return any(match(card, {}) for match in _criteria)
         for crit in rule["blanked_unless"]:
             attributes |= criterion_attributes(crit)
+        read += rule["blanked_unless"]
+    leaves: dict[tuple, Mapping] = {}
+    for crit in read:
+        criterion_leaves(crit, leaves)
+    counted = {b["attribute"] for b in rule.get("bonuses", []) if b["kind"] == "for_each_different"}
+    for bonus in rule.get("bonuses", []):
+        for tier in bonus.get("tiers", [bonus] if bonus["kind"] == "with" else []):
+            for req in tier["requires"]:
+                counted |= {req[k] for k in ("distinct", "same") if k in req}
     return CompiledRule(for_each, different, withs, blanked_unless,
-                        tuple(sorted(attributes)), list(rule.get("bonuses", [])), unblanker)
+                        tuple(sorted(attributes)), list(rule.get("bonuses", [])), unblanker,
+                        tuple(compile_criterion(leaf) for leaf in leaves.values()),
+                        tuple(sorted(counted)))
 
 
 # --- One receiving card ----------------------------------------------------------------------
@@ -296,6 +357,66 @@ def settle(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -> Settle
     return _settle_givers(rule, receiver, givers)
 
 
+def settle_points(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -> int:
+    """`settle(...).points`, for the search, which needs no explanation: the same maximum,
+    reached without the assignment solver where the rule's shape allows (a bonus met by one
+    requirement; a few requirements of one card each, tried one way after another). The
+    winner's explanation always comes from `settle`; a test holds the two to the same points."""
+    if rule.unblanker is not None:
+        keepers = [i for i, giver in enumerate(givers) if rule.unblanker(giver, receiver.chosen)]
+        if keepers:
+            return max(_points_of_givers(rule, receiver, [*givers[:i], *givers[i + 1:]]) for i in keepers)
+    return _points_of_givers(rule, receiver, givers)
+
+
+FEW_LEAVES = 16  # fewer combinations than this are simply all tried: bounds would cost more
+MAX_TRIED = 256  # requirement assignments tried one by one before the solver takes over
+
+
+def _points_of_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -> int:
+    private, private_bonus = _private_values(rule, receiver, givers)
+    everyone = sum(private)
+    if not rule.different and not rule.withs:
+        return everyone
+    chosen = receiver.chosen
+    best = 0
+    for combination in _tier_instances(rule, receiver, givers):
+        met = [c for c in combination if c is not None]
+        if not met and not rule.different:
+            best = max(best, everyone)
+            continue
+        points = None
+        if not rule.different:
+            needs = [(req, same_value) for _, _, tier, same_values in met
+                     for req, same_value in zip(tier.requirements, same_values, strict=True)]
+            matching = [[i for i, g in enumerate(givers) if req.match(g, chosen)
+                         and (same_value is None or same_value in g.attrs[req.same])]
+                        for req, same_value in needs]
+            bonus = sum(tier.points for _, _, tier, _ in met)
+            if len(needs) == 1 and not needs[0][0].distinct:
+                # One requirement of `count` cards: the cards that give least otherwise fill it.
+                count = needs[0][0].count
+                if len(matching[0]) < count:
+                    continue
+                points = bonus + everyone - sum(sorted(private[i] for i in matching[0])[:count])
+            elif all(req.count == 1 and not req.distinct for req, _ in needs) and \
+                    math.prod(len(m) for m in matching) <= MAX_TRIED:
+                # A few requirements of one card each: every way of filling them with
+                # different cards, the cheapest in points given up.
+                lost = min((sum(private[i] for i in pick) for pick in itertools.product(*matching)
+                            if len(set(pick)) == len(pick)), default=None)
+                if lost is None:
+                    continue
+                points = bonus + everyone - lost
+        if points is None:
+            settlement = _assign(rule, receiver, givers, private, private_bonus, met)
+            if settlement is None:
+                continue
+            points = settlement.points
+        best = max(best, points)
+    return best
+
+
 def _settle_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -> Settlement:
     private, private_bonus = _private_values(rule, receiver, givers)
     if not rule.different and not rule.withs:
@@ -305,8 +426,14 @@ def _settle_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -
 
     best: Settlement | None = None
     for combination in _tier_instances(rule, receiver, givers):
-        settlement = _assign(rule, receiver, givers, private, private_bonus,
-                             [c for c in combination if c is not None])
+        met = [c for c in combination if c is not None]
+        if not met and not rule.different:  # no WITH bonus met: each giver's own FOR EACH
+            grants = [Grant(private_bonus[i], private[i], [g.name]) for i, g in enumerate(givers)
+                      if private_bonus[i] is not None and private[i] > 0]
+            grants.sort(key=lambda g: (g.bonus, g.value or "", g.giving))  # as _assign orders them
+            settlement = Settlement(sum(private), grants)
+        else:
+            settlement = _assign(rule, receiver, givers, private, private_bonus, met)
         if settlement is not None and (best is None or settlement.points > best.points):
             best = settlement
     return best if best is not None else Settlement(0, [])
@@ -356,23 +483,35 @@ def _assign(rule, receiver, givers, private, private_bonus, met) -> Settlement |
 
     shared = len(slot_accepts)
     rows = n + len(dummy_rows)
-    weights = np.full((rows, shared + rows), FORBIDDEN, dtype=np.int64)
+    # The allowed cells are gathered first and written in one go: element-wise numpy writes
+    # cost more than the solve itself.
+    cells_r: list[int] = []
+    cells_c: list[int] = []
+    cells_w: list[int] = []
     for column, accepts in enumerate(slot_accepts):
         for i in accepts:
-            weights[i, column] = slot_weight[column]
+            cells_r.append(i)
+            cells_c.append(column)
+            cells_w.append(slot_weight[column])
     for d, columns in enumerate(dummy_rows):
-        weights[n + d, columns] = REQUIRED
-    for i in range(n):
-        weights[i, shared + i] = private[i]
-    for d in range(len(dummy_rows)):
-        weights[n + d, shared + n + d] = 0
-    row_index, column_index = linear_sum_assignment(weights, maximize=True)
+        for column in columns:
+            cells_r.append(n + d)
+            cells_c.append(column)
+            cells_w.append(REQUIRED)
+    for i in range(rows):
+        cells_r.append(i)
+        cells_c.append(shared + i)
+        cells_w.append(private[i] if i < n else 0)
+    matrix = np.full((rows, shared + rows), FORBIDDEN, dtype=np.int64)
+    matrix[cells_r, cells_c] = cells_w
+    weights = matrix.tolist()
+    row_index, column_index = linear_sum_assignment(matrix, maximize=True)
 
     filled = 0
     points = sum(tier.points for _, _, tier, _ in met)
     grants: dict[tuple, Grant] = {}
     for r, c in zip(row_index.tolist(), column_index.tolist(), strict=True):
-        weight = int(weights[r, c])
+        weight = weights[r][c]
         if weight == FORBIDDEN:
             continue
         if c < shared and slot_weight[c] == REQUIRED:
@@ -421,6 +560,8 @@ class HandScorer:
         self.hand = list(hand)
         self.vocabulary = {key: list(values) for key, values in vocabulary.items()}
         self.rules = {spec.name: compile_rule(spec.rule) for spec in self.hand}
+        self._literals_cache: dict[str, set[str]] | None = None
+        self._counted_cache: set[str] | None = None
         self.by_name = {spec.name: spec for spec in self.hand}
         self.cache: dict[tuple, Settlement] = {}
         self.base = {
@@ -459,6 +600,44 @@ class HandScorer:
             for name, kinds in self.effects.items()
             if "change_affiliation" in kinds
         }
+        # What the search needs: the cards whose attributes are chosen, each open attribute's
+        # possible values, who Thought Maker may target, whom Borg Cube may blank.
+        self.wilds = {name for name, kinds in self.effects.items() if "wild" in kinds}
+        self.affiliations = frozenset(self.vocabulary.get("affiliation", []))
+        self.open_values = {
+            spec.name: {key: WildSet(effect["types"] if key == "type" else self.vocabulary.get(key, []))
+                        for key in WILD_KEYS}
+            for spec, effect in self._choice_cards if effect["kind"] == "wild"
+        }
+        self.change_targets = {
+            name: [s.name for s in self.hand if s.name != name
+                   and (match(Live(s), {}) or s.name in self.wilds)]
+            for name, match in self.change_target.items()
+        }
+        assimilate = next((e for _, e in self._choice_cards if e["kind"] == "assimilate"), None)
+        self.assimilate_max = assimilate["max"] if assimilate else 0
+        self.assimilable = frozenset(
+            s.name for s in self.hand
+            if assimilate and s.name != self.assimilator
+            and compile_criterion(assimilate["target"])(Live(s), {})
+        )
+        self.points_cache: dict[tuple, int] = {}
+        self.signatures: dict[tuple, int] = {}  # what a rule reads of a giving card -> an id
+        self.printed_ids: dict[tuple, list[int]] = {}  # the unchanged cards' ids, sorted
+        self.signature_memo: dict[tuple, int] = {}  # (receiver, chosen, changed card, what it reads)
+        self.printed_signatures: dict[tuple, int] = {}  # (receiver, chosen, card as printed)
+        self.quick_cache: dict[tuple, int] = {}
+        # Attributes that decide which cards stand or what a card counts as: a choice setting one
+        # re-places every card (leaf_totals).
+        placing = [c for spec in self.conditional for c in spec.rule["blanked_unless"]]
+        placing += [c for effect, _ in self.counts_as.values() for c in effect["when"]]
+        placing += [self.effects[n]["change_affiliation"]["target"] for n in self.change_target]
+        self.structural = set().union(*(criterion_attributes(c) for c in placing))
+        self.singletons: dict[str, frozenset] = {}
+        # Cards whose choice ("choose") only their own rule reads, with the values worth trying.
+        self.choosers = {spec.name: self.candidates(spec, effect)
+                         for spec, effect in self._choice_cards if effect["kind"] == "choose"}
+        self.searched: dict[str, int] = {}  # what the last search did (bounds, evaluations)
 
     # Choices ---------------------------------------------------------------------------------
 
@@ -466,6 +645,11 @@ class HandScorer:
         return self._choice_cards
 
     def _literals(self) -> dict[str, set[str]]:
+        if self._literals_cache is None:
+            self._literals_cache = self._find_literals()
+        return self._literals_cache
+
+    def _find_literals(self) -> dict[str, set[str]]:
         literals: dict[str, set[str]] = {key: set() for key in ATTRIBUTES}
         for spec in self.hand:
             rule = spec.rule or {}
@@ -484,6 +668,11 @@ class HandScorer:
 
     def _counted_by_value(self) -> set[str]:
         """Attributes whose exact values matter beyond the literals (different/same/chosen)."""
+        if self._counted_cache is None:
+            self._counted_cache = self._find_counted_by_value()
+        return self._counted_cache
+
+    def _find_counted_by_value(self) -> set[str]:
         counted: set[str] = set()
         for spec in self.hand:
             for bonus in (spec.rule or {}).get("bonuses", []):
@@ -522,13 +711,9 @@ class HandScorer:
     def candidates(self, spec: CardSpec, effect: dict) -> list[dict]:
         kind = effect["kind"]
         if kind == "wild":
-            return [
-                {"type": t, "lifeform": lf, "affiliation": af, "specialty": sp}
-                for t in effect["types"]
-                for lf in self.candidate_values("lifeform", spec.name)
-                for af in self.candidate_values("affiliation", spec.name)
-                for sp in self.candidate_values("specialty", spec.name)
-            ]
+            values = dict(self.wild_values(spec, effect))
+            return [dict(zip(WILD_KEYS, combination, strict=True))
+                    for combination in itertools.product(*(values[key] for key in WILD_KEYS))]
         if kind == "change_affiliation":
             match = compile_criterion(effect["target"])
             options: list[dict] = [{}]
@@ -750,51 +935,531 @@ class HandScorer:
         return settlement
 
     def best(self, fixed: Mapping[str, dict]) -> Evaluation:
-        """The combination of choices with the highest total. Every combination counts; Borg
-        Cube's blanking sets are skipped only when an upper bound proves they cannot win."""
-        cards = self.choice_cards()
-        options: list[list[dict]] = []
+        """The combination of choices with the highest total (STM-R4), found exactly by a
+        depth-first branch-and-bound search over the choices nobody fixed.
+
+        What is searched: every value plain enumeration would try, less values that cannot be
+        told apart. A value of a chosen attribute that no card of the hand names (and, where a
+        rule compares values, that no other card carries) behaves like every other such value,
+        so the first of them stands for all (`candidate_values`; likewise the Unidentified
+        Ship's types no card names). A card Borg Cube blanks has its choice tried once: it
+        changes nothing (STM-R13).
+
+        In what order (which is also the tie-break: the first best combination in this order is
+        reported, a later one must score strictly more): Borg Cube's blanking first (none, then
+        one card, then two, in hand order), then Thought Maker (no change, then each card it may
+        target in hand order, each affiliation in vocabulary order), then the Unidentified Ship
+        (specialty, lifeform, affiliation, type: the attributes most rules read first, so the
+        bounds below them are tight), then Mysterious Plague. When Tableside tried every
+        combination, the order was the cards' hand order with Borg Cube's blanking last and the
+        Ship's type first; totals are unchanged, but among equally good choices another may now
+        be reported (typically not blanking with Borg Cube when blanking gains nothing).
+
+        How: before a branch is entered its bound is computed (`score_points` with its open
+        choices made optimistically, which no way of deciding them can beat); a branch that
+        cannot beat the best total found is skipped. A greedy dive down the branches with the
+        highest bounds first gives a floor below which branches are skipped too. The last
+        choice's values are scored together (`leaf_totals`). Settlements are cached on what each
+        card's rule reads (`_points`), so a choice re-scores only the cards that read what it
+        changes. Hands with few combinations are simply tried in full. The winner is then
+        evaluated once more in full, for its explanation (`evaluate`, as before). The property
+        tests hold the total to plain enumeration of every value of every choice (`plain_best`)."""
+        decided, dims, fixed_copies = self._search_space(fixed)
+        if not dims:  # nothing to search
+            self.searched = {"bounds": 0, "evaluations": 1, "pruned": 0}
+            return self.evaluate(decided, fixed_copies)
+        search = _Search(self, dims, fixed_copies, bounded=_leaves(dims) > FEW_LEAVES)
+        best = search.run(decided)
+        self.searched = search.counts
+        return best
+
+    def _search_space(self, fixed: Mapping[str, dict]):
+        """Choices decided up front (fixed ones, and copies, settled after scoring) and the open
+        dimensions in search order (see `best`): Borg Cube, Thought Maker, the Unidentified Ship,
+        Mysterious Plague; each a list of values, or for Thought Maker's affiliation a list per
+        target."""
+        decided: dict[str, dict] = {}
+        dims: list[tuple[str, str | None, list | dict]] = []  # (card, part of its choice, values)
         fixed_copies: dict[str, str | None] = {}
-        assimilator = None
-        for spec, effect in cards:
+        for spec, effect in self.choice_cards():
+            kind = effect["kind"]
             if spec.name in fixed:
                 checked = self.check_choice(spec, effect, fixed[spec.name])
-                if effect["kind"] == "copy_score":
+                if kind == "copy_score":
                     fixed_copies[spec.name] = checked["copies"]
-                options.append([checked])
+                decided[spec.name] = checked
+            elif kind == "copy_score":
+                decided[spec.name] = {}
+            elif kind == "assimilate":
+                dims.insert(0, (spec.name, None, self.candidates(spec, effect)))
+            elif kind == "wild":
+                for key, values in self.wild_values(spec, effect):
+                    dims.append((spec.name, key, values))
+            elif kind == "change_affiliation":
+                # Its target first (None: no change), then the new affiliation: the order of its
+                # candidates, one card at a time.
+                by_target: dict[str | None, list] = {None: [None]}
+                for option in self.candidates(spec, effect)[1:]:
+                    by_target.setdefault(option["target"], []).append(option["affiliation"])
+                dims.append((spec.name, "target", list(by_target)))
+                dims.append((spec.name, "affiliation", by_target))
             else:
-                options.append(self.candidates(spec, effect))
-                if effect["kind"] == "assimilate":
-                    assimilator = spec.name
-        names = [spec.name for spec, _ in cards]
-        blank_sets = options[names.index(assimilator)] if assimilator else None
-        if blank_sets is not None:
-            options[names.index(assimilator)] = [{"blank": []}]
+                dims.append((spec.name, None, self.candidates(spec, effect)))
+        order = {"assimilate": 0, "change_affiliation": 1, "wild": 2, "choose": 3}
+        kinds = {spec.name: effect["kind"] for spec, effect in self.choice_cards()}
+        dims.sort(key=lambda dim: order.get(kinds[dim[0]], 4))
+        return decided, dims, fixed_copies
+
+    def wild_values(self, spec: CardSpec, effect: dict) -> list[tuple[str, list[str]]]:
+        """The values worth trying for each attribute the Unidentified Ship chooses, in search
+        order (specialty, lifeform, affiliation, type): `candidate_values`, and for its type the
+        types some card names plus one that none names (they are alike)."""
+        named = self._literals()["type"]
+        types = [t for t in effect["types"] if t in named]
+        unnamed = [t for t in effect["types"] if t not in named]
+        types = [t for t in effect["types"] if t in types or t in unnamed[:1]]
+        values = {"type": types, **{key: self.candidate_values(key, spec.name) for key in WILD_KEYS[1:]}}
+        return [(key, values[key]) for key in ("specialty", "lifeform", "affiliation", "type")]
+
+    # Fast scoring for the search: totals, exact or upper bounds ------------------------------
+
+    def upper_bound(self, partial: Mapping[str, dict], fixed_copies: dict[str, str | None]) -> int:
+        """The most the hand can score over every way of deciding the choices `partial` leaves
+        open; its exact total when it leaves none open (`score_points`)."""
+        return self.score_points(partial, fixed_copies)[0]
+
+    def score_points(self, partial: Mapping[str, dict], fixed_copies: dict[str, str | None]
+                     ) -> tuple[int, dict[str, int]]:
+        """The hand's total and each card's points under `partial`: exactly what `evaluate`
+        computes when every choice is decided (without the explanation), else upper bounds.
+
+        A choice is open when its card is absent from `partial` (or, for the Unidentified
+        Ship, an attribute is absent from its choice). The hand is then scored once with every
+        open choice made optimistically, which can only raise each card's score: an open
+        attribute is a WildSet of its possible values; an open Mysterious Plague choice, which
+        only its own rule reads, scores its best value; an open Thought Maker gives its +5 and
+        leaves every card it may target with any affiliation; a card that counts as one thing or
+        another counts as both. Every card that may stand stands: a standing card only ever adds
+        to the others' scores (their bonuses are maxima over more giving cards; BLANKED UNLESS
+        and "other than the card keeping it" only find more cards). While Borg Cube's blanking is
+        open, a Thought Maker it may blank may change nothing, so its target may keep its
+        affiliation too; blanking a set S scores at most the others' bounds plus Borg Cube's
+        bound for each card of S, so the best gains (Borg Cube's bound less the card's own), up
+        to its maximum number of cards, are added."""
+        world = self._world(partial)
+        return self._tally(world, world.lives, world.bonus, partial, fixed_copies)
+
+    def leaf_totals(self, children: list[dict[str, dict]], name: str, key: str | None,
+                    fixed_copies: dict[str, str | None]) -> list[int]:
+        """The exact totals of sibling combinations, every choice decided, that differ only in
+        the last choice searched (`name`'s, its part `key`). Where that choice cannot change
+        which cards stand (no BLANKED UNLESS, counts-as condition or Thought Maker target reads
+        the attribute it sets), the cards are placed once and only the changed card is replaced;
+        the cards whose rules do not read it keep their cached points."""
+        kind = next(iter(self.effects[name]), None)
+        kind = next((k for k in ("wild", "change_affiliation", "choose") if k in self.effects[name]), kind)
+        first = children[0]
+        blank = (first.get(self.assimilator) or {}).get("blank", ()) if self.assimilator else ()
+        plain = len(children) == 1 or name in blank or (
+            kind == "wild" and (key in self.structural or (key == "affiliation" and any(
+                (first.get(n) or {}).get("target") == name for n in self.change_target))))
+        plain = plain or (kind == "change_affiliation" and (
+            key != "affiliation" or "affiliation" in self.structural
+            or any("affiliation" in {**e["set"], **e["otherwise"]} for e, _ in self.counts_as.values())))
+        plain = plain or kind not in ("wild", "change_affiliation", "choose")
+        if plain:
+            return [self.score_points(child, fixed_copies)[0] for child in children]
+        world = self._world(first)
+        totals = []
+        if kind == "wild" or kind == "choose":
+            base = world.lives[name]
+            for child in children:
+                live = Live(base.spec, base.attrs)
+                if kind == "wild":
+                    live.attrs[key] = self._one(child[name][key])
+                else:
+                    live.chosen = dict(child[name])
+                lives = dict(world.lives)
+                lives[name] = live
+                totals.append(self._tally(world, lives, world.bonus, child, fixed_copies)[0])
+            return totals
+        target = first[name]["target"]
+        before = world.before_change.get(target)
+        points = self.effects[name]["change_affiliation"]["points"]
+        for child in children:
+            lives, bonus = world.lives, world.bonus
+            if before is not None:  # the target stands to be changed
+                lives, bonus = dict(lives), dict(bonus)
+                affiliation = self._one(child[name]["affiliation"])
+                # The target as placed (what it counts as included), with this affiliation.
+                live = lives[target] = _copy(lives[target])
+                if self.change_target[name](before, {}) and before.attrs["affiliation"] != affiliation:
+                    live.attrs["affiliation"] = affiliation
+                    bonus[name] = points
+                else:
+                    live.attrs["affiliation"] = before.attrs["affiliation"]
+                    bonus.pop(name, None)
+            totals.append(self._tally(world, lives, bonus, child, fixed_copies)[0])
+        return totals
+
+    def _world(self, partial: Mapping[str, dict]) -> _World:
+        """The cards as they stand under `partial` (see `score_points`), before any scores."""
+        lives = dict(self.printed)
+        before_change: dict[str, Live] = {}
+        assimilator = self.assimilator
+        blank_choice = partial.get(assimilator) if assimilator is not None else None
+        borg_open = assimilator is not None and blank_choice is None
+        blanked = set(blank_choice["blank"]) if blank_choice else set()
+        maybe_blanked = self.assimilable if borg_open else frozenset()
+        is_open = borg_open
+        bonus: dict[str, int] = {}
+        for spec, effect in self._choice_cards:
+            kind = effect["kind"]
+            choice = partial.get(spec.name)
+            if kind in ("wild", "choose", "change_affiliation") and (
+                    choice is None or (kind == "wild" and len(choice) < len(WILD_KEYS))
+                    or (kind == "change_affiliation" and "target" in choice and "affiliation" not in choice)):
+                is_open = True
+            if spec.name in blanked:
+                continue
+            if kind == "wild":
+                choice = choice or {}
+                live = lives[spec.name] = Live(spec, self.base[spec.name])
+                for key in WILD_KEYS:
+                    live.attrs[key] = (self._one(choice[key]) if key in choice
+                                       else self.open_values[spec.name][key])
+            elif kind == "choose" and choice is not None:
+                live = lives[spec.name] = Live(spec, self.base[spec.name])
+                live.chosen = dict(choice)
+        for name, target_match in self.change_target.items():
+            if name in blanked:
+                continue
+            points = self.effects[name]["change_affiliation"]["points"]
+            choice = partial.get(name)
+            if choice is None:
+                for target in self.change_targets[name]:
+                    if target not in blanked and target_match(lives[target], {}):
+                        live = lives[target] = _copy(lives[target])
+                        live.attrs["affiliation"] = WildSet(self.affiliations | live.attrs["affiliation"])
+                        bonus[name] = points
+                continue
+            target = choice.get("target")
+            if target and target not in blanked and "affiliation" not in choice:
+                # The target is decided, its new affiliation open.
+                if target_match(lives[target], {}):
+                    live = lives[target] = _copy(lives[target])
+                    live.attrs["affiliation"] = WildSet(self.affiliations | live.attrs["affiliation"])
+                    bonus[name] = points
+            elif target and target not in blanked:
+                live = before_change[target] = lives[target]
+                affiliation = self._one(choice["affiliation"])
+                if target_match(live, {}) and live.attrs["affiliation"] != affiliation:
+                    live = lives[target] = _copy(live)
+                    live.attrs["affiliation"] = (WildSet(affiliation | live.attrs["affiliation"])
+                                                 if name in maybe_blanked else affiliation)
+                    bonus[name] = points
+        for spec in self.conditional:
+            if spec.name in blanked:
+                continue
+            rule = self.rules[spec.name]
+            others = [lives[n] for n in lives if n != spec.name and n not in blanked]
+            if not any(match(o, {}) for match in rule.blanked_unless for o in others):
+                blanked.add(spec.name)
+        standing = [n for n in lives if n not in blanked]
+        for name, (effect, when) in self.counts_as.items():
+            if name in lives and name not in blanked:
+                live = lives[name] = _copy(lives[name])
+                others = [n for n in standing if n != name]
+                present = any(match(lives[n], {}) for match in when for n in others)
+                if present and is_open:
+                    # Certain only if a card that surely stands, as printed, meets it.
+                    present = any(match(lives[n], {}) for match in when for n in others
+                                  if lives[n] is self.printed[n] and n not in maybe_blanked
+                                  and not self.rules[n].blanked_unless)
+                    if not present:
+                        for key in set(effect["set"]) | set(effect["otherwise"]):
+                            live.attrs[key] = WildSet(effect["set"].get(key, []) +
+                                                      effect["otherwise"].get(key, []))
+                        continue
+                for key, values in (effect["set"] if present else effect["otherwise"]).items():
+                    live.attrs[key] = frozenset(values)
+                if live.attrs == self.printed[name].attrs:
+                    lives[name] = self.printed[name]  # as printed: unchanged for every cache
+        return _World(lives, standing, bonus, blank_choice, borg_open, before_change)
+
+    def _tally(self, world: _World, lives: dict[str, Live], bonus: dict[str, int],
+               partial: Mapping[str, dict], fixed_copies: dict[str, str | None]) -> tuple[int, dict[str, int]]:
+        """Every standing card's points, and the total, in a world (`_world`)."""
+        standing, blank_choice, borg_open = world.standing, world.blank_choice, world.borg_open
+        assimilator = self.assimilator
+        points: dict[str, int] = {}
+        copiers = [n for n in standing if n in self.copy_of]
+        printed = self.printed
+        modified = tuple(n for n in standing if lives[n] is not printed[n])
+        context = (frozenset(standing), standing, lives, modified)
+        for name in standing:
+            if name in copiers:
+                continue
+            if name in self.choosers and name not in partial:
+                # An open choice read only by its own card's rule: its best value, exactly.
+                best = 0
+                for chosen in self.choosers[name]:
+                    live = Live(lives[name].spec, lives[name].attrs)
+                    live.chosen = chosen
+                    best = max(best, self._points(live, context))
+                points[name] = best + bonus.get(name, 0)
+            else:
+                points[name] = self._points(lives[name], context) + bonus.get(name, 0)
+        for name in copiers:
+            match = self.copy_of[name]
+            options = [n for n in standing if n != name and n not in copiers and match(lives[n], {})]
+            if name in fixed_copies:
+                options = [n for n in options if n == fixed_copies[name]]
+            points[name] = max((points[n] for n in options), default=0)
+        total = sum(points.values())
+        if assimilator in points:
+            if borg_open:
+                gains = sorted((points[assimilator] - points.get(n, 0) for n in self.assimilable),
+                               reverse=True)
+                total += sum(g for g in gains[:self.assimilate_max] if g > 0)
+            else:
+                for name in blank_choice["blank"]:
+                    points[name] = points[assimilator]
+                    total += points[assimilator]
+        return total, points
+
+    def _points(self, receiver: Live, context: tuple) -> int:
+        """A receiving card's points from the standing cards. Cached twice: on the attributes its
+        rule reads of the cards changed from their printing (quick to look up), and on what its
+        rule reads of every giving card (CompiledRule.atoms and .counted), which is all its
+        points depend on, whichever card is which: giving cards alike to this rule, and choices
+        it cannot tell apart, share one settlement."""
+        rule = self.rules[receiver.name]
+        if not rule.bonuses:
+            return 0
+        standing_key, standing, lives, modified = context
+        name, chosen = receiver.name, receiver.chosen
+        chosen_key = tuple(chosen.items()) if chosen else ()
+        quick = (name, chosen_key, standing_key, modified,
+                 tuple([lives[n].attrs[a] for n in modified if n != name for a in rule.relevant]))
+        points = self.quick_cache.get(quick)
+        if points is not None:
+            return points
+        base_key = (name, chosen_key, standing_key, modified)
+        ids = self.printed_ids.get(base_key)
+        if ids is None:
+            memo = self.printed_signatures
+            ids = []
+            for n in standing:
+                if n != name and n not in modified:
+                    found = memo.get((name, chosen_key, n))
+                    if found is None:
+                        found = memo[(name, chosen_key, n)] = self._signature(rule, lives[n], chosen)
+                    ids.append(found)
+            ids.sort()
+            self.printed_ids[base_key] = ids
+        if modified:
+            memo = self.signature_memo
+            extra = []
+            for n in modified:
+                if n != name:
+                    giver = lives[n]
+                    memo_key = (name, chosen_key, n, tuple([giver.attrs[a] for a in rule.relevant]))
+                    found = memo.get(memo_key)
+                    if found is None:
+                        found = memo[memo_key] = self._signature(rule, giver, chosen)
+                    extra.append(found)
+            ids = sorted(ids + extra)
+        key = (name, chosen_key, tuple(ids))
+        points = self.points_cache.get(key)
+        if points is None:
+            givers = [lives[n] for n in standing if n != name]
+            points = self.points_cache[key] = settle_points(rule, receiver, givers)
+        self.quick_cache[quick] = points
+        return points
+
+    def _one(self, value: str) -> frozenset:
+        """The one-value set of a chosen value, shared (its hash is computed once)."""
+        one = self.singletons.get(value)
+        if one is None:
+            one = self.singletons[value] = frozenset([value])
+        return one
+
+    def _signature(self, rule: CompiledRule, giver: Live, chosen: dict) -> int:
+        """What a rule reads of a giving card, as a number shared by every card alike to it."""
+        attrs = giver.attrs
+        signature = (tuple(atom(giver, chosen) for atom in rule.atoms),
+                     tuple(attrs[a] for a in rule.counted))
+        return self.signatures.setdefault(signature, len(self.signatures))
+
+    # Plain enumeration (the reference the search is tested and benchmarked against) ------------
+
+    def plain_options(self, spec: CardSpec, effect: dict) -> list[dict]:
+        """Every choice the rules allow this card, each value of the game's vocabulary, in the
+        same order as the search tries its candidates (no value stands for another)."""
+        kind = effect["kind"]
+        vocabulary = self.vocabulary
+        if kind == "wild":
+            return [{"type": t, "lifeform": lf, "affiliation": af, "specialty": sp}
+                    for t in effect["types"] for lf in vocabulary.get("lifeform", [])
+                    for af in vocabulary.get("affiliation", []) for sp in vocabulary.get("specialty", [])]
+        if kind == "change_affiliation":
+            options: list[dict] = [{}]
+            for target in self.change_targets[spec.name]:
+                current = set(self.by_name[target].attributes.get("affiliation", ()))
+                for affiliation in vocabulary.get("affiliation", []):
+                    if target in self.wilds or {affiliation} != current:
+                        options.append({"target": target, "affiliation": affiliation})
+            return options
+        if kind == "assimilate":
+            targets = sorted(self.assimilable, key=[s.name for s in self.hand].index)
+            return [{"blank": list(c)} for size in range(effect["max"] + 1)
+                    for c in itertools.combinations(targets, size)]
+        if kind == "choose":
+            excluded = set(effect.get("exclude", []))
+            return [{effect["attribute"]: v} for v in vocabulary.get(effect["attribute"], [])
+                    if v not in excluded]
+        return [{"copies": None}] + [{"copies": s.name} for s in self.hand if s.name != spec.name]
+
+    def plain_best(self, fixed: Mapping[str, dict] | None = None) -> Evaluation:
+        """The reference: every combination of every allowed choice, evaluated one by one
+        (copies too, rather than picking the best), the first highest total kept. Slow by
+        design: thousands of evaluations for an Unidentified Ship. Not used to score hands."""
+        fixed = fixed or {}
+        names, options = [], []
+        for spec, effect in self.choice_cards():
+            names.append(spec.name)
+            options.append([self.check_choice(spec, effect, fixed[spec.name])] if spec.name in fixed
+                           else self.plain_options(spec, effect))
         best: Evaluation | None = None
         for combination in itertools.product(*options):
             chosen = dict(zip(names, combination, strict=True))
-            unblanked = self.evaluate(chosen, fixed_copies)
-            if best is None or unblanked.total > best.total:
-                best = unblanked
-            for blank in (blank_sets or [])[1:]:
-                if self._may_beat(blank["blank"], unblanked, best.total, assimilator):
-                    evaluation = self.evaluate({**chosen, assimilator: blank}, fixed_copies)
-                    if evaluation.total > best.total:
-                        best = evaluation
+            copies = {n: c["copies"] for n, c in chosen.items() if "copies" in c}
+            evaluation = self.evaluate(chosen, copies)
+            if best is None or evaluation.total > best.total:
+                best = evaluation
         assert best is not None
         return best
 
-    def _may_beat(self, blank: list[str], unblanked: Evaluation, to_beat: int, assimilator: str) -> bool:
-        """Whether blanking these cards could beat `to_beat`. Removing cards never raises another
-        card's score, so blanking them scores at most the unblanked total, less their own points,
-        plus what the assimilator scored, once per blanked card. That bound does not hold when a
-        blanked card makes a choice or when a card's attributes depend on others (counts as): such
-        sets are always evaluated."""
-        if self.counts_as or any(self.effects[name] for name in blank):
+
+
+@dataclass
+class _World:
+    lives: dict[str, Live]
+    standing: list[str]
+    bonus: dict[str, int]  # Thought Maker's points for its change
+    blank_choice: dict | None
+    borg_open: bool
+    before_change: dict[str, Live]  # a Thought Maker's target as it stood before the change
+
+
+def _leaves(dims: list) -> int:
+    """How many combinations the dimensions hold."""
+    size = 1
+    for _, key, values in dims:
+        if key != "target":  # a Thought Maker's targets are counted with their affiliations
+            size *= sum(map(len, values.values())) if isinstance(values, dict) else len(values)
+    return size
+
+
+class _Search:
+    """Depth-first branch and bound over the open choices of one hand (HandScorer.best).
+
+    `dims` are the open choices in search order: (card, part of its choice or None, values).
+    A partial combination maps each card to its choice so far; a card absent from it, or a
+    part absent from its choice, is open."""
+
+    def __init__(self, scorer: HandScorer, dims: list, fixed_copies: dict[str, str | None],
+                 bounded: bool = True):
+        self.bounded = bounded
+        self.scorer = scorer
+        self.dims = dims
+        self.fixed_copies = fixed_copies
+        self.best_total: int | None = None
+        self.best_combination: dict[str, dict] | None = None
+        self.floor: int | None = None  # a total some combination reaches (from the dive)
+        self.bounds: dict[tuple, int] = {}
+        self.counts = {"bounds": 0, "evaluations": 0, "pruned": 0}
+
+    def run(self, decided: dict[str, dict]) -> Evaluation:
+        if self.bounded:
+            # A greedy dive (the branch with the highest bound at each level) finds a good total
+            # first. It only sets a floor: branches bounded below it are skipped, but the search
+            # proper still takes the first best combination in its own order.
+            self._dive(decided)
+            self.floor, self.best_total, self.best_combination = self.best_total, None, None
+        self._visit(0, decided)
+        assert self.best_combination is not None
+        # The winner's explanation: one full evaluation (an Unidentified Ship's choice in its
+        # usual order: type, lifeform, affiliation, specialty).
+        best = {name: ({key: choice[key] for key in WILD_KEYS} if name in self.scorer.wilds
+                       and len(choice) == len(WILD_KEYS) else choice)
+                for name, choice in self.best_combination.items()}
+        return self.scorer.evaluate(best, self.fixed_copies)
+
+    def _values(self, level: int, partial: dict[str, dict]) -> list:
+        name, _, values = self.dims[level]
+        scorer = self.scorer
+        if scorer.assimilator in partial and name in partial[scorer.assimilator]["blank"]:
+            # Blanked, its choice changes nothing (STM-R13): the first value stands for all.
+            return values[None][:1] if isinstance(values, dict) else values[:1]
+        # A Thought Maker's affiliations depend on its target.
+        return values[partial[name].get("target")] if isinstance(values, dict) else values
+
+    def _child(self, partial: dict[str, dict], level: int, value) -> dict[str, dict]:
+        name, key, _ = self.dims[level]
+        child = dict(partial)
+        if key is None:
+            child[name] = value
+        elif value is not None:
+            child[name] = {**partial.get(name, {}), key: value}
+        else:
+            child[name] = {}  # Thought Maker changes nothing
+        return child
+
+    def _bound(self, partial: dict[str, dict]) -> int:
+        key = tuple((n, tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in c.items()))
+                    for n, c in partial.items())
+        bound = self.bounds.get(key)
+        if bound is None:
+            bound = self.bounds[key] = self.scorer.upper_bound(partial, self.fixed_copies)
+        return bound
+
+    def _beaten(self, bound: int) -> bool:
+        """Whether a branch bounded by `bound` cannot hold a new best: it cannot beat the best
+        total found, nor reach the floor."""
+        self.counts["bounds"] += 1
+        if (self.best_total is not None and bound <= self.best_total) or (
+                self.floor is not None and bound < self.floor):
+            self.counts["pruned"] += 1
             return True
-        bound = (unblanked.total - sum(unblanked.points[name] for name in blank)
-                 + len(blank) * unblanked.points.get(assimilator, 0))
-        return bound > to_beat
+        return False
+
+    def _dive(self, partial: dict[str, dict]) -> None:
+        for level in range(len(self.dims)):
+            children = [self._child(partial, level, value) for value in self._values(level, partial)]
+            if level + 1 < len(self.dims):
+                partial = max(children, key=self._bound)
+            else:
+                self._leaves(level, children)
+
+    def _visit(self, level: int, partial: dict[str, dict]) -> None:
+        children = [self._child(partial, level, value) for value in self._values(level, partial)]
+        if level + 1 == len(self.dims):
+            self._leaves(level, children)
+            return
+        for child in children:
+            if not self.bounded or not self._beaten(self._bound(child)):
+                self._visit(level + 1, child)
+
+    def _leaves(self, level: int, children: list[dict[str, dict]]) -> None:
+        """Sibling combinations with every choice decided, in order: the first best one wins."""
+        name, key, _ = self.dims[level]
+        self.counts["evaluations"] += len(children)
+        totals = self.scorer.leaf_totals(children, name, key, self.fixed_copies)
+        for total, child in zip(totals, children, strict=True):
+            if self.best_total is None or total > self.best_total:
+                self.best_total, self.best_combination = total, child
 
 
 def _bonus_criteria(bonus: Mapping) -> list[Mapping]:

@@ -1,0 +1,109 @@
+"""The search over choices (STM-R4) is exact: its total equals plain enumeration of every value
+of every choice (HandScorer.plain_best), on an adversarial set of hands and on random legal final
+hands; the points it settles without the assignment solver equal the solver's; and its winner's
+explanation is the one a full evaluation of the winning choices gives (no database)."""
+
+import random
+
+import pytest
+
+from scoring.engines.star_trek_missions import check_final_hand, score_hand
+from scoring.engines.star_trek_missions.scorer import (
+    HandScorer,
+    Live,
+    WildSet,
+    settle,
+    settle_points,
+)
+from tests.engines.stm_catalog import adversarial_hands, catalog
+
+SPECS, VOCABULARY, LABELS = catalog()
+GALAXY = sorted(name for name, spec in SPECS.items() if spec.deck == "galaxy")
+MISSIONS = sorted(name for name, spec in SPECS.items() if spec.deck == "mission" and name != "Meddlesome Q")
+RANDOM_HANDS = 300
+# Plain enumeration of a hand holding the Unidentified Ship, Thought Maker and Borg Cube together
+# runs to a million evaluations (a minute): random hands whose plain space is larger than this
+# are left to the adversarial set, which holds those cards two at a time.
+PLAIN_LIMIT = 60_000
+
+
+def scorer(names):
+    return HandScorer([SPECS[n] for n in names], VOCABULARY)
+
+
+def plain_space(names) -> int:
+    space = scorer(names)
+    size = 1
+    for spec, effect in space.choice_cards():
+        size *= len(space.plain_options(spec, effect))
+    return size
+
+
+def random_legal_hands(count: int, seed: int):
+    rng = random.Random(seed)
+    hands = []
+    while len(hands) < count:
+        missions = rng.sample(MISSIONS, rng.choice([1, 2]))
+        hand = rng.sample(GALAXY, 7 - len(missions)) + missions
+        if plain_space(hand) <= PLAIN_LIMIT:
+            hands.append(hand)
+    return hands
+
+
+def assert_search_is_exact(names):
+    assert check_final_hand([SPECS[n] for n in names]) == ([], [])
+    smart = scorer(names).best({})
+    plain = scorer(names).plain_best()
+    assert smart.total == plain.total, (names, smart.choices, plain.choices)
+    # The winner is explained by a full evaluation of its choices: fixing them gives the same.
+    fixed = score_hand([SPECS[n] for n in names], vocabulary=VOCABULARY, labels=LABELS,
+                       choices={n: c for n, c in smart.choices.items()})
+    assert fixed.total == smart.total
+
+
+@pytest.mark.parametrize("names", [hand for _, hand in adversarial_hands()],
+                         ids=[hand_id for hand_id, _ in adversarial_hands()])
+def test_search_equals_plain_enumeration_on_adversarial_hands(names):
+    assert_search_is_exact(names)
+
+
+def test_search_equals_plain_enumeration_on_random_legal_hands():
+    hands = random_legal_hands(RANDOM_HANDS, seed=16)
+    with_choices = 0
+    for names in hands:
+        assert_search_is_exact(names)
+        with_choices += plain_space(names) > 1
+    assert with_choices >= 60  # the sample holds choice cards, not only plain hands
+
+
+def test_search_honours_fixed_choices_exactly():
+    # One choice fixed, the others searched: still plain enumeration's total.
+    names = ["Unidentified Ship", "Thought Maker", "Captain Jean-Luc Picard", "Daimon Bok",
+             "Leah Brahms", "Diplomatic Conference", "Conflicting Orders"]
+    fixed = {"Thought Maker": {"target": "Captain Jean-Luc Picard", "affiliation": "hostile"}}
+    assert scorer(names).best(fixed).total == scorer(names).plain_best(fixed).total
+    fixed = {"Unidentified Ship": {"type": "captain", "lifeform": "ferengi",
+                                   "affiliation": "ferengi-alliance", "specialty": "command"}}
+    assert scorer(names).best(fixed).total == scorer(names).plain_best(fixed).total
+
+
+def test_settle_points_equals_the_solver_on_random_giving_cards():
+    rng = random.Random(7)
+    names = GALAXY + MISSIONS
+    for _ in range(3000):
+        receiver_name = rng.choice(names)
+        space = scorer([receiver_name] + rng.sample([n for n in names if n != receiver_name],
+                                                    rng.randint(0, 8)))
+        receiver = Live(space.by_name[receiver_name])
+        if receiver_name == "Mysterious Plague":
+            receiver.chosen = {"lifeform": rng.choice(["human", "klingon", "betazoid"])}
+        givers = []
+        for spec in space.hand[1:]:
+            live = Live(spec)
+            if rng.random() < 0.2:  # an open attribute, as the search's bounds have them
+                attribute = rng.choice(["lifeform", "affiliation", "specialty"])
+                live.attrs[attribute] = WildSet(VOCABULARY[attribute])
+            givers.append(live)
+        rule = space.rules[receiver_name]
+        assert settle_points(rule, receiver, givers) == settle(rule, receiver, givers).points, (
+            receiver_name, [g.name for g in givers])
