@@ -8,30 +8,19 @@
      after the last card, the one before it, else the hand's heading);
    - keeps what is being typed in the "add a card" field while another change is scored;
    - holds taps and choices made while a score is on its way, and sends them one by one after it,
-     so that none is lost (the hand travels in the form, so requests must not overlap). */
+     so that none is lost (the hand travels in the form, so requests must not overlap): that part
+     is scoring-form-queue.js, shared with the table page. */
 (function () {
   "use strict";
 
-  var FORM_ID = "score-form";
   var LIVE_ID = "score-live"; // the main target of the swaps (the rest comes out of band)
-  var busy = false;
-  var queue = [];
   var trigger = null; // {id, top} of the control that started the request
   var before = null; // what to restore after the swap
   var addAction = false;
   var settling = false; // htmx sends afterSwap and afterSettle once per element swapped in
 
-  function form() {
-    return document.getElementById(FORM_ID);
-  }
-
   function live() {
     return document.getElementById(LIVE_ID);
-  }
-
-  function inForm(element) {
-    var scoreForm = form();
-    return Boolean(scoreForm && element && scoreForm.contains(element));
   }
 
   function remember(element) {
@@ -40,87 +29,13 @@
     }
   }
 
-  // Controls used while a request is on its way wait their turn.
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("button[type='submit']");
-    if (!button || !inForm(button)) {
-      return;
-    }
-    if (busy) {
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      // By what the button does, not its id: Remove buttons are numbered by place.
-      queue.push({ name: button.name, value: button.value });
-      return;
-    }
-    remember(button);
-  }, true);
-
-  document.addEventListener("change", function (event) {
-    var select = event.target;
-    if (!select || select.tagName !== "SELECT" || !inForm(select)) {
-      return;
-    }
-    if (busy) {
-      event.stopImmediatePropagation();
-      queue.push({ id: select.id, value: select.value });
-      return;
-    }
-    remember(select);
-  }, true);
-
-  function find(item) {
-    if (item.id) {
-      return document.getElementById(item.id);
-    }
-    var buttons = form() ? form().querySelectorAll("button[type='submit']") : [];
-    for (var i = 0; i < buttons.length; i++) {
-      if (buttons[i].name === item.name && buttons[i].value === item.value) {
-        return buttons[i];
-      }
-    }
-    return null;
-  }
-
-  function replay() {
-    var next = queue.shift();
-    if (!next) {
-      return;
-    }
-    var element = find(next);
-    if (!element || !inForm(element)) {
-      replay();
-      return;
-    }
-    if (element.tagName === "SELECT") {
-      element.value = next.value;
-      element.dispatchEvent(new Event("change", { bubbles: true }));
-    } else {
-      element.click();
-    }
-  }
+  var requests = window.scoringFormQueue({ formId: "score-form", remember: remember });
+  var form = requests.form;
+  var inForm = requests.inForm;
 
   document.addEventListener("htmx:configRequest", function (event) {
-    // The buttons' formaction carries an anchor (#tile-…, #hand) for the page reload without
-    // JavaScript; htmx would scroll that element to the top after the swap. Not here.
-    if (inForm(event.detail.elt) || event.detail.elt === form()) {
-      event.detail.path = String(event.detail.path).split("#")[0];
-    }
     var data = event.detail.formData;
     addAction = Boolean(data && typeof data.get === "function" && data.get("action") === "add");
-  });
-
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    if (inForm(event.detail.elt) || event.detail.elt === form()) {
-      busy = true;
-    }
-  });
-
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (!event.detail.successful) {
-      busy = false; // nothing was swapped: the page stays as it was
-      queue = [];
-    }
   });
 
   document.addEventListener("htmx:beforeSwap", function (event) {
@@ -187,7 +102,6 @@
       return;
     }
     settling = false;
-    busy = false;
-    replay();
+    requests.done();
   });
 })();

@@ -5,26 +5,15 @@
      shrink as cards and players are added);
    - keeps what is being typed in a text field while another change is scored;
    - holds presses and choices made while a score is on its way, and sends them one by one after
-     it, so that none is lost (the whole table travels in the form: requests must not overlap);
+     it, so that none is lost (the whole table travels in the form: requests must not overlap):
+     that part is scoring-form-queue.js, shared with the hand page;
    - after a player is added or another is chosen, brings their hand into view. */
 (function () {
   "use strict";
 
-  var FORM_ID = "table-form";
   var LIVE_ID = "table-live";
-  var busy = false;
-  var queue = [];
   var trigger = null; // {id, top, name, value} of the control that started the request
   var before = null;
-
-  function form() {
-    return document.getElementById(FORM_ID);
-  }
-
-  function inForm(element) {
-    var tableForm = form();
-    return Boolean(tableForm && element && tableForm.contains(element));
-  }
 
   function remember(element) {
     trigger = element && element.id
@@ -32,19 +21,16 @@
       : { name: element ? element.name : "" };
   }
 
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("button[type='submit']");
-    if (!button || !inForm(button)) {
-      return;
-    }
-    if (busy) {
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      queue.push({ name: button.name, value: button.value });
-      return;
-    }
-    remember(button);
-  }, true);
+  var requests = window.scoringFormQueue({
+    formId: "table-form",
+    remember: remember,
+    skipDisabled: true,
+    failed: function (detail) {
+      // A 400 is swapped in (the form with what is wrong).
+      return !detail.successful && detail.xhr && detail.xhr.status !== 400;
+    },
+  });
+  var inForm = requests.inForm;
 
   // Enter in a text field presses that field's own button (without JavaScript, the form's first
   // button decides: a card typed is added, else a player).
@@ -58,70 +44,6 @@
     if (button) {
       event.preventDefault();
       button.click();
-    }
-  });
-
-  document.addEventListener("change", function (event) {
-    var select = event.target;
-    if (!select || select.tagName !== "SELECT" || !inForm(select)) {
-      return;
-    }
-    if (busy) {
-      event.stopImmediatePropagation();
-      queue.push({ id: select.id, value: select.value });
-      return;
-    }
-    remember(select);
-  }, true);
-
-  function find(item) {
-    if (item.id) {
-      return document.getElementById(item.id);
-    }
-    var buttons = form() ? form().querySelectorAll("button[type='submit']") : [];
-    for (var i = 0; i < buttons.length; i++) {
-      if (buttons[i].name === item.name && buttons[i].value === item.value && !buttons[i].disabled) {
-        return buttons[i];
-      }
-    }
-    return null;
-  }
-
-  function replay() {
-    var next = queue.shift();
-    if (!next) {
-      return;
-    }
-    var element = find(next);
-    if (!element || !inForm(element)) {
-      replay();
-      return;
-    }
-    if (element.tagName === "SELECT") {
-      element.value = next.value;
-      element.dispatchEvent(new Event("change", { bubbles: true }));
-    } else {
-      element.click();
-    }
-  }
-
-  document.addEventListener("htmx:configRequest", function (event) {
-    // The anchors of the buttons' formaction are for the page reload without JavaScript.
-    if (inForm(event.detail.elt) || event.detail.elt === form()) {
-      event.detail.path = String(event.detail.path).split("#")[0];
-    }
-  });
-
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    if (inForm(event.detail.elt) || event.detail.elt === form()) {
-      busy = true;
-    }
-  });
-
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (!event.detail.successful && event.detail.xhr && event.detail.xhr.status !== 400) {
-      busy = false; // nothing was swapped: the page stays as it was
-      queue = [];
     }
   });
 
@@ -192,7 +114,6 @@
         field.value = state.typed[id];
       }
     });
-    busy = false;
-    replay();
+    requests.done();
   });
 })();
