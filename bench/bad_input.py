@@ -16,25 +16,11 @@ import logging
 import os
 import random
 import string
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-# Run as `python bench/<name>.py`, this folder comes first on sys.path, where bench/http.py would
-# hide the standard library's http package: put the project there instead.
-if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
-    sys.path.pop(0)
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-os.environ["DATABASE_URL"] = os.environ.get(
-    "BENCH_DATABASE_URL", f"sqlite:///{Path(tempfile.gettempdir()) / 'tableside-bench-bad.sqlite3'}"
-)
+import harness  # bench/harness.py: this folder is first on sys.path until harness.start()
 
-import django  # noqa: E402
-
-django.setup()
+harness.start("tableside-bench-bad.sqlite3")
 
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402

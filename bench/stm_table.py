@@ -15,26 +15,11 @@ from __future__ import annotations
 import json
 import os
 import random
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-# Run as `python bench/<name>.py`, this folder comes first on sys.path, where bench/http.py would
-# hide the standard library's http package: put the project there instead.
-if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
-    sys.path.pop(0)
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-os.environ["DATABASE_URL"] = os.environ.get(
-    "BENCH_DATABASE_URL",
-    f"sqlite:///{Path(tempfile.gettempdir()) / 'tableside-bench-stm-table.sqlite3'}",
-)
+import harness  # bench/harness.py: this folder is first on sys.path until harness.start()
 
-import django  # noqa: E402
-
-django.setup()
+harness.start("tableside-bench-stm-table.sqlite3")
 
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
@@ -47,11 +32,6 @@ from scoring.services.star_trek_missions import score_star_trek_missions  # noqa
 TABLES = int(os.environ.get("BENCH_STM_TABLES", "300"))
 SEATS = 6
 CHOICE_EFFECTS = {"wild", "change_affiliation", "assimilate", "choose", "copy_score"}
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
 def _effects(card) -> set[str]:
@@ -77,7 +57,7 @@ def report(label: str, times: list[float]) -> None:
         print(f"{label:<34}{0:>7}")
         return
     print(f"{label:<34}{len(times):>7}{len(times) / (sum(times) / 1000):>10.1f}"
-          f"{percentile(times, 0.5):>9.2f}{percentile(times, 0.99):>9.2f}{max(times):>9.2f}")
+          f"{harness.percentile(times, 0.5):>9.2f}{harness.percentile(times, 0.99):>9.2f}{max(times):>9.2f}")
 
 
 def main() -> None:
