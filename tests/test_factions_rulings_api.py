@@ -300,13 +300,20 @@ def test_impossible_positions(api, catalog, change, path, code):
     assert body["detail"]
 
 
-def test_a_hand_for_an_absent_player(api, catalog):
+def with_a_hand_for_an_absent_player() -> dict:
+    """Ben holds a card but controls no surviving unit (the Ashen Peaks, all dead, go to Ana),
+    while Cleo's Verdant March plays on: an eliminated player with a hand (FAC-R9)."""
     position = table(ben=[c("Spy", "ashen-peaks")])
     position["factions"].append({"name": "verdant-march", "controller": "Cleo",
                                  "units": units(["Grove Warden"])})
     position["factions"][1]["controller"] = "Ana"
     position["factions"][1]["units"] = units(ASHEN, dead=ASHEN)
     position["players"].append({"name": "Cleo", "hand": []})
+    return position
+
+
+def test_a_hand_for_an_absent_player(api, catalog):
+    position = with_a_hand_for_an_absent_player()
     body = error_of(api, {"position": position, "move": {"action": "pass"}},
                     code="impossible_position")
     assert entries(body) == [("position.players[1].hand", "hand_for_absent_player")]
