@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import wraps
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, QueryDict
@@ -69,14 +71,25 @@ CHOICE_TITLES = {
 CHOICE_PATH = re.compile(r"choices\[(['\"])(?P<name>.*?)\1\](?:\.(?P<field>\w+))?")
 
 
+def with_deck(view: Callable[[HttpRequest, Game, Deck], HttpResponse]):
+    """A page of the game's cards: the view is given the game and its Deck, or the page is a 404
+    while the catalog is not loaded."""
+
+    @wraps(view)
+    def page(request: HttpRequest) -> HttpResponse:
+        try:
+            game = game_get(slug=GAME)
+        except GameNotFound:
+            return render(request, "404.html", {"message": "The Star Trek: Missions catalog is "
+                                                "not loaded."}, status=404)
+        return view(request, game, Deck(game))
+
+    return page
+
+
 @require_http_methods(["GET", "POST"])
-def stm_score(request: HttpRequest) -> HttpResponse:
-    try:
-        game = game_get(slug=GAME)
-    except GameNotFound:
-        return render(request, "404.html", {"message": "The Star Trek: Missions catalog is not "
-                                            "loaded."}, status=404)
-    deck = Deck(game)
+@with_deck
+def stm_score(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
     form = ScoreForm(deck, page_input(request))  # posted, or the hand in the address
     context = {"game": game, "deck": deck, "form": form, "score": None, "error": None}
     status = 400 if form.add_errors else 200
@@ -803,13 +816,8 @@ class TableForm:
 
 
 @require_http_methods(["GET", "POST"])
-def stm_table(request: HttpRequest) -> HttpResponse:
-    try:
-        game = game_get(slug=GAME)
-    except GameNotFound:
-        return render(request, "404.html", {"message": "The Star Trek: Missions catalog is not "
-                                            "loaded."}, status=404)
-    deck = Deck(game)
+@with_deck
+def stm_table(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
     form = TableForm(deck, page_input(request), max_players=game.max_players)
     context = {"game": game, "deck": deck, "table": form, "result": None, "error": None,
                "win_rule": WIN_RULE, "min_players": game.min_players}
