@@ -23,13 +23,18 @@ def test_a_typo_search_finds_jett_reno(page, site, assert_fits):
     expect(page.get_by_role("heading", level=1)).to_have_text("Jett Reno")
 
 
-def test_check_turn_accepts_worf(page, site, assert_fits):
-    page.goto(site + TURN)
-    for index, name in enumerate(HAND, start=1):
+def fill_position(page, hand):
+    """The check-a-turn form's hand, a Tricorder in the discard area and the decks' sizes."""
+    for index, name in enumerate(hand, start=1):
         page.get_by_label(f"Card {index}", exact=True).fill(name)
     page.get_by_label("Discard area card 1", exact=True).fill("Tricorder")
     page.get_by_label("Galaxy deck").fill("30")
     page.get_by_label("Mission deck").fill("14")
+
+
+def test_check_turn_accepts_worf(page, site, assert_fits):
+    page.goto(site + TURN)
+    fill_position(page, HAND)
     page.get_by_label("What the player did").select_option("take_discard")
     page.get_by_label("Card taken from the discard area").fill("tricorder")
     page.get_by_label("Card discarded", exact=True).fill("worf")
@@ -42,12 +47,7 @@ def test_check_turn_accepts_worf(page, site, assert_fits):
 
 def test_a_suggestion_link_fills_the_field_in(page, site):
     page.goto(site + TURN)
-    for index, name in enumerate(HAND, start=1):
-        page.get_by_label(f"Card {index}", exact=True).fill(name)
-    page.get_by_label("Card 3", exact=True).fill("Wrof")
-    page.get_by_label("Discard area card 1", exact=True).fill("Tricorder")
-    page.get_by_label("Galaxy deck").fill("30")
-    page.get_by_label("Mission deck").fill("14")
+    fill_position(page, [*HAND[:2], "Wrof", *HAND[3:]])
     page.get_by_label("Card taken from the discard area").fill("Tricorder")
     page.get_by_label("Card discarded", exact=True).fill("Bridge")
     page.get_by_role("button", name="Check the turn").click()

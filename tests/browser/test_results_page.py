@@ -6,13 +6,13 @@ JavaScript; "Score again" / "Check again" open the game's form."""
 from __future__ import annotations
 
 import json
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
 from results.models import SavedResult
 from tests.browser.game_forms import FORMS, STM_EXAMPLE
+from tests.browser.watched import watched_page
 
 pytestmark = pytest.mark.browser
 
@@ -41,18 +41,8 @@ def save_every_kind(client) -> dict[str, str]:
 
 @pytest.fixture
 def phone(browser, site):
-    context = browser.new_context(**PHONE, locale="en-GB")
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.requests = []
-    page.on("request", lambda request: page.requests.append(request.url))
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    host = urlsplit(site).netloc
-    assert [u for u in page.requests if urlsplit(u).netloc != host] == []
-    assert errors == []
+    with watched_page(browser, site, timeout=10_000, **PHONE, locale="en-GB") as page:
+        yield page
 
 
 def test_no_saved_result_scrolls_sideways_on_a_phone(phone, site, client):

@@ -15,6 +15,7 @@ import pytest
 
 from tests.browser.conftest import VIEWPORTS
 from tests.browser.game_forms import FORMS, submit_all
+from tests.browser.watched import watched_page
 
 pytestmark = pytest.mark.browser
 
@@ -90,19 +91,9 @@ def javascript(request):
 def reader(browser, site, javascript):
     """A phone-sized page, with or without JavaScript, that must stay on the live server and
     raise no JavaScript error."""
-    context = browser.new_context(**VIEWPORTS["phone"], java_script_enabled=javascript,
-                                  locale="en-GB")
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    page.requests = []
-    page.on("request", lambda request: page.requests.append(request.url))
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    host = urlsplit(site).netloc
-    assert [u for u in page.requests if urlsplit(u).netloc != host] == []
-    assert errors == []
+    with watched_page(browser, site, timeout=15_000, **VIEWPORTS["phone"],
+                      java_script_enabled=javascript, locale="en-GB") as page:
+        yield page
 
 
 def test_the_tour_pages_read_as_text_for_players(reader, site):
