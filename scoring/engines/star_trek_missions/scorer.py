@@ -258,12 +258,21 @@ def compile_rule(rule: Mapping | None) -> CompiledRule:
             withs.append((index, compiled))
     blanked_unless = [compile_criterion(c) for c in rule.get("blanked_unless", [])]
     unblanker = None
-    read = [crit for bonus in rule.get("bonuses", []) for crit in _bonus_criteria(bonus)]
     if rule.get(UNBLANKER_KEY) and blanked_unless:
         def unblanker(card, chosen, _criteria=tuple(blanked_unless)):
             return any(match(card, {}) for match in _criteria)
         for crit in rule["blanked_unless"]:
             attributes |= criterion_attributes(crit)
+    return CompiledRule(for_each, different, withs, blanked_unless,
+                        tuple(sorted(attributes)), list(rule.get("bonuses", [])), unblanker)
+
+
+def compile_reads(compiled: CompiledRule, rule: Mapping | None) -> None:
+    """Fills in what a rule reads of a giving card (CompiledRule.atoms, .counted), which only
+    the search needs."""
+    rule = rule or {}
+    read = [crit for bonus in rule.get("bonuses", []) for crit in _bonus_criteria(bonus)]
+    if compiled.unblanker is not None:
         read += rule["blanked_unless"]
     leaves: dict[tuple, Mapping] = {}
     for crit in read:
@@ -273,10 +282,8 @@ def compile_rule(rule: Mapping | None) -> CompiledRule:
         for tier in bonus.get("tiers", [bonus] if bonus["kind"] == "with" else []):
             for req in tier["requires"]:
                 counted |= {req[k] for k in ("distinct", "same") if k in req}
-    return CompiledRule(for_each, different, withs, blanked_unless,
-                        tuple(sorted(attributes)), list(rule.get("bonuses", [])), unblanker,
-                        tuple(compile_criterion(leaf) for leaf in leaves.values()),
-                        tuple(sorted(counted)))
+    compiled.atoms = tuple(compile_criterion(leaf) for leaf in leaves.values())
+    compiled.counted = tuple(sorted(counted))
 
 
 # --- One receiving card ----------------------------------------------------------------------
@@ -359,9 +366,16 @@ def settle(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -> Settle
 
 def settle_points(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -> int:
     """`settle(...).points`, for the search, which needs no explanation: the same maximum,
-    reached without the assignment solver where the rule's shape allows (a bonus met by one
-    requirement; a few requirements of one card each, tried one way after another). The
-    winner's explanation always comes from `settle`; a test holds the two to the same points."""
+    reached without the assignment solver where the rule's shape allows it. The winner's
+    explanation always comes from `settle`; a test holds the two to the same points.
+
+    The shapes: FOR EACH bonuses alone (each giving card its best one); one "different" bonus
+    with FOR EACH bonuses (a giving card moved to a value slot gains the slot's points less its
+    own: the sets of cards that can take different values form a matroid, so taking the largest
+    gains first while they still can is exact); WITH bonuses whose requirements are cards of one
+    card each, plus at most one asking for several (distinct values or not): every way of
+    filling the one-card requirements with different cards, and the cheapest cards for the
+    other (by the same matroid argument when the values must differ)."""
     if rule.unblanker is not None:
         keepers = [i for i, giver in enumerate(givers) if rule.unblanker(giver, receiver.chosen)]
         if keepers:
@@ -379,6 +393,14 @@ def _points_of_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]
     if not rule.different and not rule.withs:
         return everyone
     chosen = receiver.chosen
+    if not rule.withs and len(rule.different) == 1:
+        _, points, attribute, match = rule.different[0]
+        values = [g.attrs[attribute] if (match(g, chosen) if match else bool(g.attrs[attribute]))
+                  else () for g in givers]
+        gains = sorted(((points - private[i], i) for i in range(len(givers))
+                        if values[i] and points > private[i]), reverse=True)
+        kept = _different_values(values, [i for _, i in gains])
+        return everyone + sum(points - private[i] for i in kept)
     best = 0
     for combination in _tier_instances(rule, receiver, givers):
         met = [c for c in combination if c is not None]
@@ -387,27 +409,11 @@ def _points_of_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]
             continue
         points = None
         if not rule.different:
-            needs = [(req, same_value) for _, _, tier, same_values in met
-                     for req, same_value in zip(tier.requirements, same_values, strict=True)]
-            matching = [[i for i, g in enumerate(givers) if req.match(g, chosen)
-                         and (same_value is None or same_value in g.attrs[req.same])]
-                        for req, same_value in needs]
-            bonus = sum(tier.points for _, _, tier, _ in met)
-            if len(needs) == 1 and not needs[0][0].distinct:
-                # One requirement of `count` cards: the cards that give least otherwise fill it.
-                count = needs[0][0].count
-                if len(matching[0]) < count:
-                    continue
-                points = bonus + everyone - sum(sorted(private[i] for i in matching[0])[:count])
-            elif all(req.count == 1 and not req.distinct for req, _ in needs) and \
-                    math.prod(len(m) for m in matching) <= MAX_TRIED:
-                # A few requirements of one card each: every way of filling them with
-                # different cards, the cheapest in points given up.
-                lost = min((sum(private[i] for i in pick) for pick in itertools.product(*matching)
-                            if len(set(pick)) == len(pick)), default=None)
-                if lost is None:
-                    continue
-                points = bonus + everyone - lost
+            lost = _least_given_up(met, givers, private, chosen)
+            if lost is False:  # the requirements cannot all be met
+                continue
+            if lost is not None:
+                points = sum(tier.points for _, _, tier, _ in met) + everyone - lost
         if points is None:
             settlement = _assign(rule, receiver, givers, private, private_bonus, met)
             if settlement is None:
@@ -415,6 +421,62 @@ def _points_of_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]
             points = settlement.points
         best = max(best, points)
     return best
+
+
+def _least_given_up(met, givers, private, chosen):
+    """The least FOR EACH points given up by the cards filling these met requirements (False if
+    they cannot be filled; None if their shape is left to the solver)."""
+    needs = [(req, same_value) for _, _, tier, same_values in met
+             for req, same_value in zip(tier.requirements, same_values, strict=True)]
+    matching = [[i for i, g in enumerate(givers) if req.match(g, chosen)
+                 and (same_value is None or same_value in g.attrs[req.same])]
+                for req, same_value in needs]
+    big = [n for n, (req, _) in enumerate(needs) if req.count > 1 or req.distinct]
+    if len(big) > 1:
+        return None
+    small = [n for n in range(len(needs)) if n not in big]
+    if math.prod(len(matching[n]) for n in small) > MAX_TRIED:
+        return None
+    least = None
+    for pick in itertools.product(*(matching[n] for n in small)):
+        if len(set(pick)) < len(pick):
+            continue
+        lost = sum(private[i] for i in pick)
+        if big:
+            req, _ = needs[big[0]]
+            rest = sorted((i for i in matching[big[0]] if i not in pick), key=private.__getitem__)
+            if req.distinct:
+                rest = _different_values([givers[i].attrs[req.distinct] for i in range(len(givers))],
+                                         rest, req.count)
+            if len(rest) < req.count:
+                continue
+            lost += sum(private[i] for i in rest[:req.count])
+        least = lost if least is None else min(least, lost)
+    return False if least is None else least
+
+
+def _different_values(values: Sequence, order: Sequence[int], limit: int | None = None) -> list[int]:
+    """The cards of `order` kept in turn while the kept ones can still each take a different
+    value (values[i]: the values card i may take), up to `limit` cards (a greedy pass over a
+    matroid: optimal for any order by weight)."""
+    owner: dict[str, int] = {}
+    kept: list[int] = []
+    for i in order:
+        if _augment(i, values, owner, set()):
+            kept.append(i)
+            if limit is not None and len(kept) == limit:
+                break
+    return kept
+
+
+def _augment(i: int, values: Sequence, owner: dict[str, int], seen: set) -> bool:
+    for value in values[i]:
+        if value not in seen:
+            seen.add(value)
+            if value not in owner or _augment(owner[value], values, owner, seen):
+                owner[value] = i
+                return True
+    return False
 
 
 def _settle_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -> Settlement:
@@ -600,6 +662,18 @@ class HandScorer:
             for name, kinds in self.effects.items()
             if "change_affiliation" in kinds
         }
+        self.prepared = False  # the search's structures (`_prepare_search`)
+        self.searched: dict[str, int] = {}  # what the last search did (bounds, evaluations)
+
+
+    def _prepare_search(self) -> None:
+        """What the search (and plain enumeration) needs, built once and only for hands with a
+        choice to make."""
+        if self.prepared:
+            return
+        self.prepared = True
+        for spec in self.hand:
+            compile_reads(self.rules[spec.name], spec.rule)
         # What the search needs: the cards whose attributes are chosen, each open attribute's
         # possible values, who Thought Maker may target, whom Borg Cube may blank.
         self.wilds = {name for name, kinds in self.effects.items() if "wild" in kinds}
@@ -627,6 +701,7 @@ class HandScorer:
         self.signature_memo: dict[tuple, int] = {}  # (receiver, chosen, changed card, what it reads)
         self.printed_signatures: dict[tuple, int] = {}  # (receiver, chosen, card as printed)
         self.quick_cache: dict[tuple, int] = {}
+        self.scoring = frozenset(name for name, rule in self.rules.items() if rule.bonuses)
         # Attributes that decide which cards stand or what a card counts as: a choice setting one
         # re-places every card (leaf_totals).
         placing = [c for spec in self.conditional for c in spec.rule["blanked_unless"]]
@@ -637,7 +712,6 @@ class HandScorer:
         # Cards whose choice ("choose") only their own rule reads, with the values worth trying.
         self.choosers = {spec.name: self.candidates(spec, effect)
                          for spec, effect in self._choice_cards if effect["kind"] == "choose"}
-        self.searched: dict[str, int] = {}  # what the last search did (bounds, evaluations)
 
     # Choices ---------------------------------------------------------------------------------
 
@@ -968,6 +1042,7 @@ class HandScorer:
         if not dims:  # nothing to search
             self.searched = {"bounds": 0, "evaluations": 1, "pruned": 0}
             return self.evaluate(decided, fixed_copies)
+        self._prepare_search()
         search = _Search(self, dims, fixed_copies, bounded=_leaves(dims) > FEW_LEAVES)
         best = search.run(decided)
         self.searched = search.counts
@@ -1046,6 +1121,8 @@ class HandScorer:
         affiliation too; blanking a set S scores at most the others' bounds plus Borg Cube's
         bound for each card of S, so the best gains (Borg Cube's bound less the card's own), up
         to its maximum number of cards, are added."""
+        if not self.prepared:
+            self._prepare_search()
         world = self._world(partial)
         return self._tally(world, world.lives, world.bonus, partial, fixed_copies)
 
@@ -1196,9 +1273,13 @@ class HandScorer:
         copiers = [n for n in standing if n in self.copy_of]
         printed = self.printed
         modified = tuple(n for n in standing if lives[n] is not printed[n])
-        context = (frozenset(standing), standing, lives, modified)
+        context = (frozenset(standing), standing, lives, modified, {})
+        scoring = self.scoring
         for name in standing:
             if name in copiers:
+                continue
+            if name not in scoring:  # no bonuses of its own
+                points[name] = bonus.get(name, 0)
                 continue
             if name in self.choosers and name not in partial:
                 # An open choice read only by its own card's rule: its best value, exactly.
@@ -1237,11 +1318,16 @@ class HandScorer:
         rule = self.rules[receiver.name]
         if not rule.bonuses:
             return 0
-        standing_key, standing, lives, modified = context
+        standing_key, standing, lives, modified, projections = context
         name, chosen = receiver.name, receiver.chosen
         chosen_key = tuple(chosen.items()) if chosen else ()
-        quick = (name, chosen_key, standing_key, modified,
-                 tuple([lives[n].attrs[a] for n in modified if n != name for a in rule.relevant]))
+        # What this rule reads of the changed cards (its own attributes too: harmless), shared by
+        # the rules that read the same attributes.
+        projection = projections.get(rule.relevant)
+        if projection is None:
+            projection = projections[rule.relevant] = tuple(
+                [lives[n].attrs[a] for n in modified for a in rule.relevant])
+        quick = (name, chosen_key, standing_key, modified, projection)
         points = self.quick_cache.get(quick)
         if points is not None:
             return points
@@ -1297,6 +1383,7 @@ class HandScorer:
     def plain_options(self, spec: CardSpec, effect: dict) -> list[dict]:
         """Every choice the rules allow this card, each value of the game's vocabulary, in the
         same order as the search tries its candidates (no value stands for another)."""
+        self._prepare_search()
         kind = effect["kind"]
         vocabulary = self.vocabulary
         if kind == "wild":
@@ -1326,6 +1413,7 @@ class HandScorer:
         (copies too, rather than picking the best), the first highest total kept. Slow by
         design: thousands of evaluations for an Unidentified Ship. Not used to score hands."""
         fixed = fixed or {}
+        self._prepare_search()
         names, options = [], []
         for spec, effect in self.choice_cards():
             names.append(spec.name)
