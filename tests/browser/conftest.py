@@ -1,8 +1,14 @@
 """Playwright (sync API) driving Debian's Chromium against pytest-django's live server.
 
-Playwright never downloads a browser here: it launches /usr/bin/chromium. Every test runs at a
-phone size and a desktop size, records every request the page makes, and fails if one leaves the
-live server.
+Playwright never downloads a browser here: it launches Debian's Chromium headless shell,
+/usr/bin/chromium-headless-shell (package chromium-headless-shell: the same Chromium build as the
+`chromium` package, without the windowed browser around it, which is what Playwright itself runs
+headless; half the CPU per page). TABLESIDE_CHROMIUM=/usr/bin/chromium runs the tests in the full
+browser instead. Every test runs at a phone size and a desktop size, records every request the
+page makes, and fails if one leaves the live server.
+
+Under pytest-xdist each worker launches one browser for all its tests (session scope) and opens a
+fresh context (cookies, storage, viewport) per test.
 """
 
 import os
@@ -16,7 +22,7 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("TABLESIDE_CHROMIUM", "/usr/bin/chromium-headless-shell")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -41,7 +47,7 @@ VIEWPORTS = {
 def browser():
     if not os.path.exists(CHROMIUM):
         # `make test` installs it first; a missing browser is a broken setup, not a skip.
-        pytest.fail("Chromium is missing: run `make chromium` (Debian's package).")
+        pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (Debian's package).")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
