@@ -1,0 +1,80 @@
+"""Screenshots of the four games' main pages at phone and desktop size, for the README.
+
+Run against a running server (`make run`, or PORT=… make run): `.venv/bin/python
+scripts/screenshots.py [http://127.0.0.1:8000]`. Each page is opened filled in, the way a player
+reaches it from "Score again" / "Check again" on a saved answer: the schema's example request of
+each game is posted to the API, and the saved result's page gives the form's filled-in address.
+Debian's Chromium drives it (no browser download). Writes docs/screenshots/<page>-<size>.png (the whole page, answer included).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+SIZES = {
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+              "device_scale_factor": 1},
+    "desktop": {"viewport": {"width": 1366, "height": 900}},
+}
+# (file name, endpoint, the schema example's name): each game's main job.
+PAGES = [
+    ("star-trek-missions-score", "score", "Star-trek-missions:AFinalHand"),
+    ("academy-credits-check-play", "rulings", "Academy-credits"),
+    ("star-realms-academy-check-move", "rulings", "Star-realms-academy"),
+    ("factions-check-move", "rulings", "Factions"),
+]
+
+
+def get(url: str) -> bytes:
+    with urllib.request.urlopen(url) as response:  # noqa: S310 (our own server)
+        return response.read()
+
+
+def post(url: str, body: dict) -> dict:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:  # noqa: S310 (our own server)
+        return json.loads(response.read())
+
+
+def filled_form_url(site: str, endpoint: str, example: str, schema: dict) -> str:
+    operation = schema["paths"][f"/api/games/{{game}}/{endpoint}/"]["post"]
+    body = operation["requestBody"]["content"]["application/json"]["examples"][example]["value"]
+    game = example.split(":")[0].lower()
+    saved = post(f"{site}/api/games/{game}/{endpoint}/", body)
+    page = get(site + saved["url"]).decode()
+    again = re.search(r'href="([^"]+)">(?:Score|Check) again</a>', page)
+    return site + again.group(1).replace("&amp;", "&")
+
+
+def main() -> None:
+    site = (sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000").rstrip("/")
+    schema = json.loads(get(site + "/api/schema/?format=json"))
+    OUT.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        for name, endpoint, example in PAGES:
+            url = filled_form_url(site, endpoint, example, schema)
+            for size, options in SIZES.items():
+                context = browser.new_context(**options, locale="en-GB")
+                page = context.new_page()
+                page.goto(url)
+                page.wait_for_load_state("networkidle")
+                path = OUT / f"{name}-{size}.png"
+                page.screenshot(path=str(path), full_page=True)
+                print(path.relative_to(OUT.parent.parent))
+                context.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
