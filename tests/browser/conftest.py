@@ -1,11 +1,10 @@
 """Playwright (sync API) driving Debian's Chromium against pytest-django's live server.
 
-Playwright never downloads a browser here: it launches Debian's Chromium headless shell,
-/usr/bin/chromium-headless-shell (package chromium-headless-shell: the same Chromium build as the
-`chromium` package, without the windowed browser around it, which is what Playwright itself runs
-headless; half the CPU per page). TABLESIDE_CHROMIUM=/usr/bin/chromium runs the tests in the full
-browser instead. Every test runs at a phone size and a desktop size, records every request the
-page makes, and fails if one leaves the live server.
+Playwright never downloads a browser here: it launches Debian's Chromium, /usr/bin/chromium
+(`make chromium` installs it). TABLESIDE_CHROMIUM names another Debian build to drive instead, e.g.
+/usr/bin/chromium-headless-shell (package chromium-headless-shell: the same build without the
+windowed browser around it, about half the CPU per page). Every test runs at a phone size and a
+desktop size, records every request the page makes, and fails if one leaves the live server.
 
 Under pytest-xdist each worker launches one browser for all its tests (session scope) and opens a
 fresh context (cookies, storage, viewport) per test.
@@ -22,7 +21,7 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-CHROMIUM = os.environ.get("TABLESIDE_CHROMIUM", "/usr/bin/chromium-headless-shell")
+CHROMIUM = os.environ.get("TABLESIDE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
