@@ -73,12 +73,13 @@ def test_an_illegal_turn_and_a_typo(page, site, assert_fits):
     expect(page.get_by_label("Card taken from the discard area")).to_be_hidden()
     expect(page.get_by_label("Second Mission card drawn")).to_be_visible()
     page.get_by_label("Card drawn", exact=True).fill("Computer Virus")
-    page.get_by_label("Second Mission card drawn").fill("Distres Call")
+    # A close misspelling ("Distres Call") is read as the card; this names no card for sure.
+    page.get_by_label("Second Mission card drawn").fill("Distrxx Cxll")
     page.get_by_label("Card discarded", exact=True).fill("Bridge")
     page.get_by_label("Second card discarded").fill("Lieutenant Worf")
     page.get_by_role("button", name="Check the turn").click()
     alert = page.locator("#turn-result .alert")
-    expect(alert).to_contain_text("No card named 'Distres Call' in Star Trek: Missions.")
+    expect(alert).to_contain_text("No card named 'Distrxx Cxll' in Star Trek: Missions.")
     expect(alert).to_contain_text("Did you mean Distress Call")
     expect(page.locator("#turn-result h2")).to_be_focused()
     # The problem links to its field.
