@@ -76,6 +76,12 @@ def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
 
         if is_table(body):
             context.update(table_result_context(game, body))
+            if isinstance(result.request, dict):
+                from scoring.views import table_link_pairs
+
+                pairs = table_link_pairs(game, result.request)
+                context["again_url"] = form_link(context["again_url"], pairs)
+                context["again_label"] = "Score again"
     return render(request, "results/page.html", context)
 
 

@@ -129,6 +129,18 @@ def score_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     return form.link_pairs()
 
 
+def table_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+    """"Score the table again" on /r/<id>: each saved player as the table page's fields (their
+    name, hand and fixed choices, under their seat's prefix), the first one open."""
+    players = [p for p in body.get("players") or [] if isinstance(p, dict)]
+    pairs = [("players", str(len(players))), ("current", "0")] if players else []
+    for seat, player in enumerate(players):
+        prefix = f"p{seat}-"
+        pairs.append((f"{prefix}name", str(player.get("name") or "")))
+        pairs += [(prefix + key, value) for key, value in score_link_pairs(game, player)]
+    return pairs
+
+
 def _fix(control: ChoiceControl, choice, deck: Deck) -> None:
     """Set a control's selects to a saved choice (API.md's shape), where it is one they offer."""
     if not isinstance(choice, dict):

@@ -138,3 +138,23 @@ def test_score_again_on_a_saved_hand_opens_the_score_page_with_the_hand(client, 
     html = client.get(again).content.decode()
     assert [value for name, value in shown_fields(html) if name == "hand"] == STM_EXAMPLE
     assert f'<strong class="score-total__value">{saved.response["total"]}</strong>' in html
+
+
+def test_score_the_table_again_on_a_saved_table_opens_the_table_with_every_player(api, client,
+                                                                                   catalog):
+    import json
+
+    players = [{"name": "Ana", "hand": STM_EXAMPLE},
+               {"name": "Ben", "hand": ["Space Confrontation", "Daimon Bok", "Daimon Tog",
+                                        "Vice Admiral Nakamura"]}]
+    saved = api.post("/api/games/star-trek-missions/score/", data=json.dumps({"players": players}),
+                     content_type="application/json").json()
+    again = again_link(client.get(saved["url"]).content.decode())
+    assert again.startswith(STM_TABLE + "?")
+    html = client.get(again).content.decode()
+    fields = shown_fields(html)
+    # Every player's name comes back, and the hand of the one open (the first) in its fields.
+    assert ("p0-name", "Ana") in fields and ("p1-name", "Ben") in fields
+    assert [value for name, value in fields if name == "p0-hand"] == STM_EXAMPLE
+    # The standings are worked out again from the address: Ana's 66 against Ben's 12 (STM-R10).
+    assert "Ana wins with 66 points" in unescape(html)

@@ -207,4 +207,5 @@ def test_the_saved_table_has_the_standings_as_its_headline(client, api, catalog)
     assert text.index("Each player, step by step") > standings
     assert html.count('<details class="player-line__details">') == 2
     assert "4 for Photon Torpedoes (Combat)" in text
-    assert 'href="/games/star-trek-missions/table/"' in html
+    # "Score again" opens the table page filled in with the saved players (issue 15).
+    assert 'href="/games/star-trek-missions/table/?players=2&amp;current=0&amp;p0-name=' in html
