@@ -135,7 +135,9 @@ class CardListApi(CatalogApi):
         ),
         parameters=[
             OpenApiParameter("q", str, description="Search in names and text."),
-            OpenApiParameter("provenance", str, enum=list(selectors.PROVENANCES)),
+            # Empty is documented because it is accepted: like every empty filter, no filter.
+            OpenApiParameter("provenance", str, enum=["", *selectors.PROVENANCES],
+                             description="verified, provisional or incomplete; empty for any."),
             OpenApiParameter("ordering", str, description="name, copies, provenance or an "
                              "attribute key; prefix '-' for descending."),
             OpenApiParameter("page", int),
