@@ -158,16 +158,18 @@ def compile_criterion(crit: Mapping):
     return lambda card, chosen: any(part(card, chosen) for part in parts)
 
 
-def criterion_attributes(crit: Mapping) -> set[str]:
+def criterion_attributes(crit: Mapping, by_value: bool = False) -> set[str]:
+    """The attributes a criterion reads; with `by_value`, only those whose value it reads (not
+    "has", which a chosen attribute always passes)."""
     (key, value), = crit.items()
     if key in ATTRIBUTES:
         return {key}
-    if key in ("has", "chosen"):
+    if key == "chosen" or (key == "has" and not by_value):
         return {value}
     if key == "non":
         return set(value)
     if key in ("all", "any"):
-        return set().union(*(criterion_attributes(c) for c in value))
+        return set().union(*(criterion_attributes(c, by_value) for c in value))
     return set()
 
 
@@ -703,11 +705,11 @@ class HandScorer:
         self.quick_cache: dict[tuple, int] = {}
         self.scoring = frozenset(name for name, rule in self.rules.items() if rule.bonuses)
         # Attributes that decide which cards stand or what a card counts as: a choice setting one
-        # re-places every card (leaf_totals).
+        # re-places every card (sibling_totals).
         placing = [c for spec in self.conditional for c in spec.rule["blanked_unless"]]
         placing += [c for effect, _ in self.counts_as.values() for c in effect["when"]]
         placing += [self.effects[n]["change_affiliation"]["target"] for n in self.change_target]
-        self.structural = set().union(*(criterion_attributes(c) for c in placing))
+        self.structural = set().union(*(criterion_attributes(c, by_value=True) for c in placing))
         self.singletons: dict[str, frozenset] = {}
         # Cards whose choice ("choose") only their own rule reads, with the values worth trying.
         self.choosers = {spec.name: self.candidates(spec, effect)
@@ -1024,7 +1026,9 @@ class HandScorer:
         one card, then two, in hand order), then Thought Maker (no change, then each card it may
         target in hand order, each affiliation in vocabulary order), then the Unidentified Ship
         (specialty, lifeform, affiliation, type: the attributes most rules read first, so the
-        bounds below them are tight), then Mysterious Plague. When Tableside tried every
+        bounds below them are tight; with Borg Cube, whose blanking sets each repeat the Ship's
+        search, the attribute whose values bound the hand lowest comes first), then Mysterious
+        Plague. When Tableside tried every
         combination, the order was the cards' hand order with Borg Cube's blanking last and the
         Ship's type first; totals are unchanged, but among equally good choices another may now
         be reported (typically not blanking with Borg Cube when blanking gains nothing).
@@ -1032,10 +1036,10 @@ class HandScorer:
         How: before a branch is entered its bound is computed (`score_points` with its open
         choices made optimistically, which no way of deciding them can beat); a branch that
         cannot beat the best total found is skipped. A greedy dive down the branches with the
-        highest bounds first gives a floor below which branches are skipped too. The last
-        choice's values are scored together (`leaf_totals`). Settlements are cached on what each
-        card's rule reads (`_points`), so a choice re-scores only the cards that read what it
-        changes. Hands with few combinations are simply tried in full. The winner is then
+        highest bounds first gives a floor below which branches are skipped too. Sibling
+        branches are bounded, and the last choice's values scored, together (`sibling_totals`).
+        Settlements are cached on what each card's rule reads (`_points`), so a choice re-scores
+        only the cards that read what it changes. Hands with few combinations are simply tried in full. The winner is then
         evaluated once more in full, for its explanation (`evaluate`, as before). The property
         tests hold the total to plain enumeration of every value of every choice (`plain_best`)."""
         decided, dims, fixed_copies = self._search_space(fixed)
@@ -1043,7 +1047,12 @@ class HandScorer:
             self.searched = {"bounds": 0, "evaluations": 1, "pruned": 0}
             return self.evaluate(decided, fixed_copies)
         self._prepare_search()
-        search = _Search(self, dims, fixed_copies, bounded=_leaves(dims) > FEW_LEAVES)
+        bounded = _leaves(dims) > FEW_LEAVES
+        if bounded and any(name == self.assimilator for name, _, _ in dims):
+            # Borg Cube's blanking sets each repeat the Unidentified Ship's search: its
+            # attributes are ordered for this hand (the most telling first).
+            dims = self._order_wild(dims, decided, fixed_copies)
+        search = _Search(self, dims, fixed_copies, bounded=bounded)
         best = search.run(decided)
         self.searched = search.counts
         return best
@@ -1084,6 +1093,26 @@ class HandScorer:
         kinds = {spec.name: effect["kind"] for spec, effect in self.choice_cards()}
         dims.sort(key=lambda dim: order.get(kinds[dim[0]], 4))
         return decided, dims, fixed_copies
+
+    def _order_wild(self, dims: list, decided: dict[str, dict], fixed_copies) -> list:
+        """The Unidentified Ship's attributes, most telling first: the one whose values bound
+        the hand lowest on average (the others left open) is decided first, so the bounds below
+        it are tight. Equal ones keep the order of `wild_values`."""
+        ship = [i for i, (name, _, _) in enumerate(dims) if name in self.wilds]
+        if len(ship) < 2:
+            return dims
+        name = dims[ship[0]][0]
+
+        def mean_bound(dim) -> float:
+            _, key, values = dim
+            return sum(self.upper_bound({**decided, name: {key: v}}, fixed_copies)
+                       for v in values) / len(values)
+
+        ordered = sorted((dims[i] for i in ship), key=mean_bound)
+        dims = list(dims)
+        for i, dim in zip(ship, ordered, strict=True):
+            dims[i] = dim
+        return dims
 
     def wild_values(self, spec: CardSpec, effect: dict) -> list[tuple[str, list[str]]]:
         """The values worth trying for each attribute the Unidentified Ship chooses, in search
@@ -1126,13 +1155,14 @@ class HandScorer:
         world = self._world(partial)
         return self._tally(world, world.lives, world.bonus, partial, fixed_copies)
 
-    def leaf_totals(self, children: list[dict[str, dict]], name: str, key: str | None,
-                    fixed_copies: dict[str, str | None]) -> list[int]:
-        """The exact totals of sibling combinations, every choice decided, that differ only in
-        the last choice searched (`name`'s, its part `key`). Where that choice cannot change
-        which cards stand (no BLANKED UNLESS, counts-as condition or Thought Maker target reads
-        the attribute it sets), the cards are placed once and only the changed card is replaced;
-        the cards whose rules do not read it keep their cached points."""
+    def sibling_totals(self, children: list[dict[str, dict]], name: str, key: str | None,
+                       fixed_copies: dict[str, str | None]) -> list[int]:
+        """`score_points(child)[0]` for sibling (partial) combinations that differ only in one
+        choice, `name`'s (its part `key`): exact totals when every choice is decided, bounds
+        otherwise. Where that choice cannot change which cards stand (no BLANKED UNLESS,
+        counts-as condition or Thought Maker target reads the attribute it sets), the cards are
+        placed once and only the changed card is replaced; the cards whose rules do not read it
+        keep their cached points."""
         kind = next(iter(self.effects[name]), None)
         kind = next((k for k in ("wild", "change_affiliation", "choose") if k in self.effects[name]), kind)
         first = children[0]
@@ -1144,6 +1174,9 @@ class HandScorer:
             key != "affiliation" or "affiliation" in self.structural
             or any("affiliation" in {**e["set"], **e["otherwise"]} for e, _ in self.counts_as.values())))
         plain = plain or kind not in ("wild", "change_affiliation", "choose")
+        plain = plain or (self.assimilator is not None and self.assimilator not in first)
+        plain = plain or (kind == "change_affiliation" and "affiliation" not in first[name])
+        plain = plain or (kind == "wild" and key not in first[name])
         if plain:
             return [self.score_points(child, fixed_copies)[0] for child in children]
         world = self._world(first)
@@ -1505,13 +1538,10 @@ class _Search:
             child[name] = {}  # Thought Maker changes nothing
         return child
 
-    def _bound(self, partial: dict[str, dict]) -> int:
-        key = tuple((n, tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in c.items()))
-                    for n, c in partial.items())
-        bound = self.bounds.get(key)
-        if bound is None:
-            bound = self.bounds[key] = self.scorer.upper_bound(partial, self.fixed_copies)
-        return bound
+    @staticmethod
+    def _key(partial: dict[str, dict]) -> tuple:
+        return tuple((n, tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in c.items()))
+                     for n, c in partial.items())
 
     def _beaten(self, bound: int) -> bool:
         """Whether a branch bounded by `bound` cannot hold a new best: it cannot beat the best
@@ -1523,11 +1553,24 @@ class _Search:
             return True
         return False
 
+    def _child_bounds(self, level: int, children: list[dict[str, dict]]) -> list[int]:
+        """The bounds of sibling branches, computed together (`sibling_totals`), remembered."""
+        keys = [self._key(child) for child in children]
+        missing = [i for i, key in enumerate(keys) if key not in self.bounds]
+        if missing:
+            name, key, _ = self.dims[level]
+            totals = self.scorer.sibling_totals([children[i] for i in missing], name, key,
+                                                self.fixed_copies)
+            for i, total in zip(missing, totals, strict=True):
+                self.bounds[keys[i]] = total
+        return [self.bounds[key] for key in keys]
+
     def _dive(self, partial: dict[str, dict]) -> None:
         for level in range(len(self.dims)):
             children = [self._child(partial, level, value) for value in self._values(level, partial)]
             if level + 1 < len(self.dims):
-                partial = max(children, key=self._bound)
+                bounds = self._child_bounds(level, children)
+                partial = children[bounds.index(max(bounds))]
             else:
                 self._leaves(level, children)
 
@@ -1536,15 +1579,19 @@ class _Search:
         if level + 1 == len(self.dims):
             self._leaves(level, children)
             return
-        for child in children:
-            if not self.bounded or not self._beaten(self._bound(child)):
+        if not self.bounded:
+            for child in children:
+                self._visit(level + 1, child)
+            return
+        for child, bound in zip(children, self._child_bounds(level, children), strict=True):
+            if not self._beaten(bound):
                 self._visit(level + 1, child)
 
     def _leaves(self, level: int, children: list[dict[str, dict]]) -> None:
         """Sibling combinations with every choice decided, in order: the first best one wins."""
         name, key, _ = self.dims[level]
         self.counts["evaluations"] += len(children)
-        totals = self.scorer.leaf_totals(children, name, key, self.fixed_copies)
+        totals = self.scorer.sibling_totals(children, name, key, self.fixed_copies)
         for total, child in zip(totals, children, strict=True):
             if self.best_total is None or total > self.best_total:
                 self.best_total, self.best_combination = total, child
