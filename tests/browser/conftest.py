@@ -11,7 +11,6 @@ fresh context (cookies, storage, viewport) per test.
 """
 
 import os
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -20,6 +19,8 @@ import pytest
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.browser.watched import watched_page  # noqa: E402
 
 CHROMIUM = os.environ.get("TABLESIDE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -66,19 +67,8 @@ def site(live_server, catalog):
 
 @pytest.fixture
 def page(browser, site, viewport):
-    context = browser.new_context(**VIEWPORTS[viewport], locale="en-GB")
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.requests = []
-    page.on("request", lambda request: page.requests.append(request.url))
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    host = urlsplit(site).netloc
-    outside = [url for url in page.requests if urlsplit(url).netloc != host]
-    assert not outside, f"requests left the live server: {outside}"
-    assert not errors, f"JavaScript errors: {errors}"
+    with watched_page(browser, site, timeout=10_000, **VIEWPORTS[viewport], locale="en-GB") as page:
+        yield page
 
 
 @pytest.fixture

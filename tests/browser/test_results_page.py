@@ -5,8 +5,8 @@ JavaScript; "Score again" / "Check again" open the game's form."""
 
 from __future__ import annotations
 
-import re
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
