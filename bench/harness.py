@@ -1,4 +1,4 @@
-"""What the in-process benchmarks (bench/catalog.py, bench/bad_input.py, bench/stm_table.py) share:
+"""What the in-process benchmarks (bench/catalog.py, bench/bad_input.py, bench/stm.py, bench/stm_table.py) share:
 the project importable and Django set up on the benchmark's own database, and the percentile they
 report.
 

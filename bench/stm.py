@@ -32,25 +32,13 @@ import gc
 import json
 import os
 import random
-import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-# Run as `python bench/<name>.py`, this folder comes first on sys.path, where bench/http.py would
-# hide the standard library's http package: put the project there instead.
-if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
-    sys.path.pop(0)
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-os.environ["DATABASE_URL"] = os.environ.get(
-    "BENCH_DATABASE_URL", f"sqlite:///{Path(tempfile.gettempdir()) / 'tableside-bench-stm.sqlite3'}"
-)
+import harness  # bench/harness.py: this folder is first on sys.path until harness.start()
 
-import django  # noqa: E402
-
-django.setup()
+harness.start("tableside-bench-stm.sqlite3")
+percentile = harness.percentile
 
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
@@ -70,11 +58,6 @@ PLAIN_LIMIT = int(os.environ.get("BENCH_STM_PLAIN_LIMIT", "100000"))
 API_HANDS = int(os.environ.get("BENCH_STM_API_HANDS", "1000"))
 CHOICE_EFFECTS = {"wild", "change_affiliation", "assimilate", "choose", "copy_score"}
 TARGET_P99_MS, TARGET_WORST_MS, TARGET_RATIO = 5.0, 25.0, 50.0
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
 def random_hands(specs, count: int, rng: random.Random):
