@@ -40,16 +40,17 @@ import harness  # bench/harness.py: this folder is first on sys.path until harne
 harness.start("tableside-bench-stm.sqlite3")
 percentile = harness.percentile
 
-from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from cards.models import Game  # noqa: E402
 from cards.services import catalog_load  # noqa: E402
-from scoring.engines.star_trek_missions import score_hand  # noqa: E402
-from scoring.engines.star_trek_missions.explain import score_hand_by_plain_enumeration  # noqa: E402
-from scoring.engines.star_trek_missions.scorer import HandScorer  # noqa: E402
-from scoring.services.star_trek_missions import card_spec, vocabulary_and_labels  # noqa: E402
+from games.star_trek_missions.explain import (  # noqa: E402
+    score_hand,
+    score_hand_by_plain_enumeration,
+)
+from games.star_trek_missions.scorer import HandScorer  # noqa: E402
+from games.star_trek_missions.scores import card_spec, vocabulary_and_labels  # noqa: E402
 from tests.engines.stm_catalog import adversarial_hands  # noqa: E402
 
 ENGINE_HANDS = int(os.environ.get("BENCH_STM_HANDS", "10000"))
@@ -111,7 +112,7 @@ def verdict(met: bool) -> str:
 
 def main() -> None:
     call_command("migrate", verbosity=0)
-    catalog_load(directory=settings.CATALOG_DIR)
+    catalog_load()
     game = Game.objects.get(slug="star-trek-missions")
     specs = [card_spec(card) for card in game.cards.all()]
     by_name = {spec.name: spec for spec in specs}

@@ -21,13 +21,12 @@ import harness  # bench/harness.py: this folder is first on sys.path until harne
 
 harness.start("tableside-bench-stm-table.sqlite3")
 
-from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from cards.models import Game  # noqa: E402
 from cards.services import catalog_load  # noqa: E402
-from scoring.services.star_trek_missions import score_star_trek_missions  # noqa: E402
+from games.star_trek_missions.scores import score_star_trek_missions  # noqa: E402
 
 TABLES = int(os.environ.get("BENCH_STM_TABLES", "300"))
 SEATS = 6
@@ -62,7 +61,7 @@ def report(label: str, times: list[float]) -> None:
 
 def main() -> None:
     call_command("migrate", verbosity=0)
-    catalog_load(directory=settings.CATALOG_DIR)
+    catalog_load()
     game = Game.objects.get(slug="star-trek-missions")
     cards = list(game.cards.all())
     choosing = {c.name for c in cards if _effects(c) & CHOICE_EFFECTS}

@@ -142,9 +142,21 @@ def _add_missing_rule(card: Card, item: dict, *, report: LoadReport | None) -> N
         report.count("card rules")
 
 
-def catalog_load(*, directory: Path) -> LoadReport:
+def catalog_files() -> list[Path]:
+    """The catalog each game in GAMES ships (its package's catalog.json), in slug order: the
+    order the home page lists games that set no position of their own."""
+    from games.registry import GAMES
+
+    return [game.catalog_file for game in sorted(GAMES, key=lambda game: game.slug)
+            if game.catalog_file.exists()]
+
+
+def catalog_load(*, directory: Path | None = None) -> LoadReport:
+    """Add what is missing of every game's shipped catalog (or of the <slug>.json files in
+    `directory`)."""
     report = LoadReport()
-    for position, path in enumerate(sorted(Path(directory).glob("*.json"))):
+    paths = sorted(Path(directory).glob("*.json")) if directory else catalog_files()
+    for position, path in enumerate(paths):
         data = json.loads(path.read_text(encoding="utf-8"))
         data["game"].setdefault("position", position)
         catalog_load_game(data=data, report=report)

@@ -15,9 +15,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 
-from adjudicator.registry import ruling_pages
-from common.registry import page_url
-from scoring.registry import more_score_pages, score_pages
+from games.registry import game_package
 
 from .attributes import ABILITY_EFFECTS, AttributeSpec
 from .models import Card, CardAttributeValue, Game, RuleSection
@@ -43,13 +41,6 @@ MAX_PAGE_SIZE = 100
 # What Tableside does for a game, in the order the pages list them. The score job is named after
 # what each game scores; only the catalog has a page so far (the others arrive with later issues).
 JOB_ORDER = ("catalog", "score", "rulings")
-SCORE_JOB_LABELS = {
-    "academy-credits": "Score a round",
-    "star-realms-academy": "Break down a turn",
-    "star-trek-missions": "Score a hand",
-    "factions": "Work out the standings",
-}
-
 # Which attributes a tile shows where (presentation only; any game without them still renders).
 FACTION_KEYS = ("faction", "affiliation")
 TYPE_KEYS = ("kind", "deck", "type", "action")
@@ -203,17 +194,19 @@ class GameSummary:
 
 def _jobs(game: Game) -> list[Job]:
     jobs = []
+    package = game_package(game.slug)
     for job in JOB_ORDER:
         if job not in (game.jobs or []):
             continue
         if job == "catalog":
             jobs.append(Job("Browse the catalog", reverse("pages:catalog", args=[game.slug])))
-        elif job == "score":
-            label = SCORE_JOB_LABELS.get(game.slug, "Score")
-            jobs.append(Job(label, page_url(score_pages.get(game.slug))))
-            jobs += [Job(label, page_url(name)) for label, name in more_score_pages.get(game.slug, [])]
-        else:
-            jobs.append(Job("Check a move", page_url(ruling_pages.get(game.slug))))
+            continue
+        page = package.job("ruling" if job == "rulings" else job) if package else None
+        if page is None:
+            jobs.append(Job("Score" if job == "score" else "Check a move"))
+            continue
+        jobs.append(Job(page.label, page.url()))
+        jobs += [Job(label, url) for label, url in page.more_urls()]
     return jobs
 
 

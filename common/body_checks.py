@@ -3,6 +3,9 @@ in a message, and the entry for a missing field (in the error-entry shape of API
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 from .api_errors import error_entry
 
 SHOWN_CHARACTERS = 60  # of what was sent, echoed in a message
@@ -32,3 +35,18 @@ def shown_json(value) -> str:
 
 def required(path: str, what: str) -> dict:
     return error_entry(path=path, code="required", detail=f"{path} is required: {what}.")
+
+
+def unknown_fields(raw: dict, known: Iterable[str], prefix: str = "", *, of: str = "") -> list[dict]:
+    """An `unknown_field` entry for each key of `raw` that is not one of `known` (at
+    `prefix` + the key, shortened as every echo is), naming the fields there are and suggesting
+    the closest. `of` says what the object is ("a player"); without it, "here"."""
+    known = tuple(known)
+    where = f"of {of}" if of else "here"
+    return [
+        error_entry(path=f"{prefix}{shown(key)}", code="unknown_field",
+                    detail=f"'{shown(key)}' is not a field {where}; the fields are "
+                           f"{', '.join(known)}.",
+                    suggestions=difflib.get_close_matches(str(key), known, n=3, cutoff=0.5))
+        for key in raw if key not in known
+    ]

@@ -56,3 +56,8 @@ def document_common_errors(result, generator, request, public):
                     {"description": description, "content": {"application/json": {"schema": reference}}},
                 )
     return result
+
+
+def codes(values) -> str:
+    """Codes as a Markdown list for an endpoint's description: `a`, `b`, `c`."""
+    return ", ".join(f"`{value}`" for value in values)

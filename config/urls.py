@@ -2,15 +2,15 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from games.registry import GAMES
+
 urlpatterns = [
     # Scores, rulings and saved results (their own paths, listed before the catalog's).
     path("", include("results.urls")),
     path("", include("adjudicator.urls")),
     path("", include("scoring.urls")),
-    # Each game's own pages (check a move, score), one module per game.
-    path("", include("adjudicator.urls_academy_credits")),
-    path("", include("adjudicator.urls_star_realms_academy")),
-    path("", include("adjudicator.urls_factions")),
+    # Each game's own pages (check a move, score), from its package.
+    *[path("", include(game.urls)) for game in GAMES],
     path("", include("cards.urls")),
     path("api/", include("cards.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

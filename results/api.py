@@ -5,8 +5,9 @@ the service."""
 from __future__ import annotations
 
 from django.utils.cache import patch_cache_control
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -14,7 +15,7 @@ from rest_framework.views import APIView
 from cards.api.serializers import ErrorSerializer
 from cards.api.views import game_or_404
 from common.api_errors import ApiError, error_entry
-from common.registry import GameRegistry
+from games.registry import GAMES, game_package, slugs_with
 
 from .selectors import ResultNotFound, result_get
 
@@ -35,20 +36,44 @@ def request_object(request) -> dict:
     return dict(body)
 
 
-def run_game_service(request, *, game_slug: str, registry: GameRegistry, unavailable: str) -> Response:
-    """Look up the game (404 unknown_game) and its service (404 not_available: `unavailable` is
-    the detail, with {game} for the game's name), then run the service on the body."""
+def run_game_service(request, *, game_slug: str, kind: str, unavailable: str) -> Response:
+    """Look up the game (404 unknown_game) and its package's service for `kind`, "ruling" or
+    "score" (404 not_available: `unavailable` is the detail, with {game} for the game's name),
+    then run the service on the body."""
     game = game_or_404(game_slug)
-    service = registry.get(game.slug)
-    if service is None:
+    package = game_package(game.slug)
+    job = package.job(kind) if package else None
+    if job is None:
         detail = unavailable.format(game=game.name)
         raise ApiError(status_code=404, code="not_available", detail=detail,
                        errors=[error_entry(path="game", code="not_available", detail=detail,
-                                           suggestions=registry.games())])
+                                           suggestions=slugs_with(kind))])
     body = request_object(request)
     # No transaction around the service: it reads the catalog and writes one saved result, a
     # single INSERT (atomic on its own); BEGIN and COMMIT were a third of a ruling's statements.
-    return Response(service(game=game, body=body))
+    return Response(job.run(game=game, body=body))
+
+
+class GameJobSchema(AutoSchema):
+    """The schema of a game-job endpoint (rulings, score): its description and examples are the
+    endpoint's own followed by every game's in GAMES (RULING_DOCS / RULING_EXAMPLES, SCORE_DOCS
+    / SCORE_EXAMPLES of its api_docs module), read when the schema is built, so a game added to
+    GAMES documents itself. drf-spectacular makes its own instances, so a subclass per endpoint
+    sets these three."""
+
+    kind: str = ""
+    description: str = ""
+    examples: list[OpenApiExample] = []
+
+    def get_description(self) -> str:
+        prefix = self.kind.upper()
+        paragraphs = [game.docs(f"{prefix}_DOCS").strip() for game in GAMES]
+        return "\n\n".join([self.description.strip(), *filter(None, paragraphs)]) + "\n"
+
+    def get_examples(self) -> list[OpenApiExample]:
+        prefix = self.kind.upper()
+        return [example for game in GAMES for example in game.docs(f"{prefix}_EXAMPLES")] + \
+            self.examples
 
 
 class ResultApi(APIView):

@@ -4,18 +4,14 @@ or a score for a template (the check-a-turn page shows its ruling with the same 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.module_loading import import_string
 
-from adjudicator.registry import ruling_pages
 from cards.models import Card, Game, RuleSection
 from common.page_results import form_link
-from common.registry import page_url
-from scoring.registry import score_pages
+from games.registry import game_package
 
 from .selectors import ResultNotFound, result_get
 
@@ -35,6 +31,7 @@ def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
         return render(request, "404.html", context, status=404)
     body = result.response
     game = result.game
+    request_body = result.request if isinstance(result.request, dict) else None
     context = {
         "game": game,
         "result": result,
@@ -44,10 +41,12 @@ def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
         "request_json": json.dumps(result.request, indent=2, ensure_ascii=False),
         "error": None,
     }
-    presenter = PRESENTERS.get((game.slug, result.kind))
-    if presenter is not None:
+    package = game_package(game.slug)
+    job = package.job(result.kind) if package else None
+    if job is not None and job.presenter is not None:
         # Shown exactly as the game's own page shows it: its shaping code, its fragment.
-        context[presenter.name] = presenter.shape(game, body, result.request or {})
+        presenter = job.presenter
+        context[presenter.name] = presenter.shape(game, body, request_body or {})
         context["fragment"] = presenter.fragment
         context["stylesheets"] = presenter.stylesheets
     elif result.kind == "ruling":
@@ -57,102 +56,19 @@ def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
     if result.kind == "ruling":
         verdict = body.get("verdict", "")
         context["headline"] = f"Ruling: {VERDICTS.get(verdict, (_words(verdict),))[0]}"
-        context["again_url"] = page_url(ruling_pages.get(game.slug))
         context["again_label"] = "Check again"
     else:
         total = body.get("total")
         context["headline"] = f"Score: {total}" if total is not None else "Score"
-        context["again_url"] = page_url(score_pages.get(game.slug))
         context["again_label"] = "Score again"
+    context["again_url"] = job.url() if job else ""
     context["kind_label"] = "ruling" if result.kind == "ruling" else "score"
-    link = AGAIN_LINKS.get((game.slug, result.kind))
-    if link and context["again_url"] and isinstance(result.request, dict):
+    if job and context["again_url"] and request_body is not None and job.link_pairs:
         # "Check again" / "Score again" open the game's form filled in from the saved request.
-        pairs = import_string(link)(game, result.request)
-        context["again_url"] = form_link(context["again_url"], pairs)
-    if result.kind == "score" and game.slug == "star-trek-missions":
-        # A whole table: its standings are the page's headline (scoring/table.py).
-        from scoring.table import is_table, table_result_context
-
-        if is_table(body):
-            context.update(table_result_context(game, body))
-            if isinstance(result.request, dict):
-                from scoring.views import table_link_pairs
-
-                pairs = table_link_pairs(game, result.request)
-                context["again_url"] = form_link(context["again_url"], pairs)
-                context["again_label"] = "Score again"
+        context["again_url"] = form_link(context["again_url"], job.pairs(game, request_body))
+    if job:
+        context.update(job.extra_context(game, body, request_body))
     return render(request, "results/page.html", context)
-
-
-@dataclass(frozen=True)
-class Presenter:
-    """How a game's page shows one kind of result: the function that shapes the response body
-    for its template (dotted path, imported when first used: the games' views import this
-    module), the context name it goes under, the fragment and the game's stylesheets."""
-
-    function: str
-    name: str
-    fragment: str
-    stylesheets: tuple[str, ...]
-    with_request: bool = False  # the function also takes the request body
-
-    def shape(self, game: Game, body: dict, request_body: dict) -> dict:
-        function = import_string(self.function)
-        if self.with_request:
-            return function(game, body, request_body)
-        return function(game, body)
-
-
-def _factions_ruling(game: Game, body: dict, request_body: dict) -> dict:
-    from adjudicator.views_factions import PageCatalog, factions_ruling_view
-
-    return factions_ruling_view(game, PageCatalog(game), body, request_body)
-
-
-AC_CSS = ("css/academy-credits.css",)
-SRA_CSS = ("css/star-realms-academy.css",)
-FACTIONS_CSS = ("css/factions.css",)
-
-# (game slug, result kind) -> how the game's page shows it. A result without an entry (the Star
-# Trek: Missions score, whose live page is built around its form) uses results/_score.html or
-# results/_ruling.html.
-PRESENTERS: dict[tuple[str, str], Presenter] = {
-    ("academy-credits", "ruling"): Presenter(
-        "adjudicator.views_academy_credits.play_ruling_view", "ruling",
-        "academy_credits/_play_result.html", AC_CSS),
-    ("academy-credits", "score"): Presenter(
-        "adjudicator.views_academy_credits.round_score_view", "score",
-        "academy_credits/_round_result.html", AC_CSS),
-    ("star-realms-academy", "ruling"): Presenter(
-        "adjudicator.views_star_realms_academy.ruling_context", "ruling",
-        "star_realms_academy/_check_result.html", SRA_CSS),
-    ("star-realms-academy", "score"): Presenter(
-        "adjudicator.views_star_realms_academy.breakdown_context", "breakdown",
-        "star_realms_academy/_turn_result.html", SRA_CSS),
-    ("factions", "ruling"): Presenter(
-        "results.views._factions_ruling", "ruling", "factions/_move_result.html", FACTIONS_CSS,
-        with_request=True),
-    ("factions", "score"): Presenter(
-        "adjudicator.views_factions.standings_view", "result", "factions/_standings_result.html",
-        FACTIONS_CSS),
-    ("star-trek-missions", "ruling"): Presenter(
-        "results.views.ruling_view", "ruling", "adjudicator/_stm_turn_result.html", ()),
-}
-
-
-# (game slug, result kind) -> the function (dotted path, next to the game's form) that turns a saved
-# request body into the (name, value) fields of the game's page: "Score again" / "Check again".
-AGAIN_LINKS: dict[tuple[str, str], str] = {
-    ("star-trek-missions", "score"): "scoring.views.score_link_pairs",
-    ("star-trek-missions", "ruling"): "adjudicator.views.turn_link_pairs",
-    ("academy-credits", "ruling"): "adjudicator.views_academy_credits.play_link_pairs",
-    ("academy-credits", "score"): "adjudicator.views_academy_credits.round_link_pairs",
-    ("star-realms-academy", "ruling"): "adjudicator.views_star_realms_academy.check_link_pairs",
-    ("star-realms-academy", "score"): "adjudicator.views_star_realms_academy.turn_link_pairs",
-    ("factions", "ruling"): "adjudicator.views_factions.table_link_pairs",
-    ("factions", "score"): "adjudicator.views_factions.table_link_pairs",
-}
 
 
 def _words(code: str) -> str:

@@ -16,7 +16,6 @@ loaded catalog and snapshot, and its own browser: nothing here is shared between
 """
 
 import pytest
-from django.conf import settings
 from django.core.management.color import no_style
 from django.db import connection, transaction
 from rest_framework.test import APIClient
@@ -96,7 +95,7 @@ def pytest_collection_modifyitems(items):
 def django_db_setup(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         before = _row_counts()
-        catalog_load(directory=settings.CATALOG_DIR)
+        catalog_load()
         after = _row_counts()
         changed = [table for table, count in after.items() if count != before.get(table)]
         return CatalogSnapshot(changed)
@@ -111,3 +110,20 @@ def catalog(db, django_db_setup):
 @pytest.fixture
 def api():
     return APIClient()
+
+
+@pytest.fixture
+def register_game():
+    """Adds a GamePackage to GAMES for one test (the one registry line of a new game)."""
+    from games.registry import GAMES
+
+    added = []
+
+    def register(package):
+        GAMES.append(package)
+        added.append(package)
+        return package
+
+    yield register
+    for package in added:
+        GAMES.remove(package)

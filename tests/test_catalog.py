@@ -137,7 +137,7 @@ def test_reloading_adds_nothing_and_keeps_an_admin_edit(catalog):
     reno.save()
     Card.objects.get(game__slug="factions", slug="attack").delete()  # a card removed by mistake
 
-    report = catalog_load(directory=settings.CATALOG_DIR)
+    report = catalog_load()
 
     reno.refresh_from_db()
     assert (reno.copies, reno.provenance_note) == (3, "Counted on our physical deck.")
@@ -163,7 +163,7 @@ def test_reload_adds_a_missing_rule_but_keeps_an_edited_one(catalog):
         {"match": {"name": "Lieutenant Worf"}}]}]}
     kurn.save()
 
-    report = catalog_load(directory=settings.CATALOG_DIR)
+    report = catalog_load()
 
     worf.refresh_from_db()
     kurn.refresh_from_db()

@@ -9,8 +9,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from adjudicator.views_factions import PageCatalog, TableForm
 from cards.models import AttributeDefinition, Game
+from games.factions.pages import PageCatalog, TableForm
 from results.models import SavedResult
 
 pytestmark = pytest.mark.django_db

@@ -146,7 +146,7 @@ def test_the_bounded_search_agrees_on_every_shipped_catalog_and_random_typos():
     from pathlib import Path
 
     rng = random.Random(12)
-    for path in sorted(Path("cards/catalog").glob("*.json")):
+    for path in sorted(Path("games").glob("*/catalog.json")):
         cards = [NamedCard(c["name"], c["slug"]) for c in json.loads(path.read_text())["cards"]]
         for _ in range(50):
             typed = list(rng.choice(cards).name)

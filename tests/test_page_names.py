@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 from cards.models import Game
 from common.page_names import filled_pairs, read_name
 from common.page_results import link_pairs
-from scoring.views import Deck
+from games.star_trek_missions.pages import Deck
 
 TURN = "/games/star-trek-missions/check-turn/"
 

@@ -41,12 +41,10 @@ def test_home_lists_every_game_with_its_jobs(client, catalog):
     assert html.count("Browse the catalog") == 4
     for label in ("Score a round", "Break down a turn", "Score a hand", "Check a move"):
         assert label in html
-    # Pages that exist are linked (from the apps' registries); the rest are coming soon.
-    from adjudicator.registry import ruling_pages
-    from common.registry import page_url
-    from scoring.registry import score_pages
+    # Pages that exist are linked (from GAMES); the rest are coming soon.
+    from games.registry import GAMES
 
-    built = [url for url in map(page_url, [*score_pages.values(), *ruling_pages.values()]) if url]
+    built = [url for game in GAMES for job in (game.ruling, game.score) if job and (url := job.url())]
     assert 'href="/games/star-trek-missions/check-turn/"' in html
     assert all(f'href="{url}"' in html for url in built)
     assert html.count("coming soon") == 8 - len(built)

@@ -5,7 +5,6 @@ rulings on that Ally do not warn about the inferred faction, and Scout has no Al
 import json
 
 import pytest
-from django.conf import settings
 
 from cards.models import Card
 from cards.services import catalog_load
@@ -37,7 +36,7 @@ def test_sra_9_1_the_load_gives_the_pair_their_rule_and_text(catalog):
     # A database loaded before the rule existed gets it on the next load (never replacing an
     # admin's rule).
     Card.objects.filter(pk=frigate.pk).update(rule=None)
-    catalog_load(directory=settings.CATALOG_DIR)
+    catalog_load()
     assert sra("Imperial Frigate").rule == frigate.rule
     assert sra("Scout").text.endswith("No Ally ability.")
 

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cards.models import Card
+from games.package import GamePackage, Job
 from results.models import SavedResult
-from scoring.registry import scorers
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
@@ -224,7 +224,7 @@ def test_a_game_without_a_score_service(api, catalog):
     assert_error_body(post(api, {}, url="/api/games/nope/score/"), 404, "unknown_game")
 
 
-def test_the_score_endpoint_runs_the_registered_service_in_a_transaction(api, catalog, monkeypatch):
+def test_the_score_endpoint_runs_the_registered_service_in_a_transaction(api, catalog, register_game):
     from results.services import result_save
 
     game = GameFactory(name="Snap")
@@ -236,7 +236,8 @@ def test_the_score_endpoint_runs_the_registered_service_in_a_transaction(api, ca
                            response_body={"game": game.slug, "total": 3, "steps": [],
                                           "warnings": []})
 
-    monkeypatch.setitem(scorers._services, game.slug, service)
+    register_game(GamePackage(slug=game.slug, package="games",
+                              score=Job(service=service, page="snap:score", label="Score")))
     response = post(api, {"hand": ["x"]}, url=f"/api/games/{game.slug}/score/")
     assert response.status_code == 200
     assert calls == [{"hand": ["x"]}]
@@ -408,7 +409,7 @@ def test_no_body_produces_a_server_error(api, catalog, data):
         assert set(payload) == RULING_KEYS and payload["verdict"] in ("legal", "illegal")
 
 
-# --- common.card_names and common.rulings ----------------------------------------------------------
+# --- common.card_names and games.responses ----------------------------------------------------------
 
 
 def test_resolve_cards_by_name_slug_or_value(catalog, django_assert_max_num_queries):
@@ -439,9 +440,9 @@ def test_resolve_cards_by_name_slug_or_value(catalog, django_assert_max_num_quer
 
 
 def test_ruling_response_quotes_the_rule_or_links_a_missing_one(catalog):
-    from adjudicator.engines.base import Check, Ruling
     from cards.models import Game
-    from common.rulings import ruling_response
+    from games.protocol import Check, Ruling
+    from games.responses import ruling_response
 
     stm = Game.objects.get(slug="star-trek-missions")
     ruling = Ruling(verdict="legal", code="x", reason="Because.", rule="STM-6.4",

@@ -8,9 +8,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games.registry import game_package
+from games.star_trek_missions import pages as views
 from results.models import SavedResult
-from scoring import views
-from scoring.registry import scorers
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +60,7 @@ def result_of(html: str) -> SavedResult:
 
 
 def test_the_page_has_its_address(catalog):
-    assert reverse("scoring:stm-score") == PAGE
+    assert reverse("star_trek_missions:score") == PAGE
 
 
 def test_get_shows_the_tiles_by_type_and_the_card_list(client, catalog):
@@ -101,7 +101,7 @@ def test_the_page_runs_no_inline_script_or_style_and_loads_nothing_from_elsewher
         assert "style=" not in html
         assert not re.search(r'(src|href)="(https?:)?//(?!testserver/)', html)  # only the share link
         assert "/static/js/scoring-score-hand.js" in html
-        assert "/static/css/scoring.css" in html
+        assert "/static/css/star-trek-missions.css" in html
 
 
 def test_the_add_button_is_the_forms_default_button(client, catalog):
@@ -142,7 +142,8 @@ def test_a_plain_post_renders_the_whole_page_with_the_breakdown(client, catalog)
 
 
 def test_the_page_calls_the_service_the_api_uses(client, catalog, monkeypatch):
-    assert views.score_star_trek_missions is scorers.get("star-trek-missions")
+    service = game_package("star-trek-missions").score.service
+    assert service == f"{views.score_star_trek_missions.__module__}.score_star_trek_missions"
     calls = []
     real = views.score_star_trek_missions
 

@@ -4,9 +4,9 @@ positions that cannot exist."""
 
 import pytest
 
-from adjudicator.engines import star_trek_missions as stm
-from adjudicator.engines.base import ImpossiblePosition
-from adjudicator.engines.star_trek_missions import CardSpec, Move, Position
+from games.protocol import ImpossiblePosition
+from games.star_trek_missions import engine as stm
+from games.star_trek_missions.engine import CardSpec, Move, Position
 
 
 def galaxy(name):

@@ -104,9 +104,6 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # The largest API request body accepted (a 413 above it): a position or a hand is a few kB.
 API_MAX_BODY_BYTES = 64 * 1024
 
-# Where the catalog load reads the four games' card data.
-CATALOG_DIR = BASE_DIR / "cards" / "catalog"
-
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # JSON that is not text (a lone UTF-16 surrogate) is a 400 invalid_text at parse time.

@@ -217,7 +217,7 @@ def slow_scoring(monkeypatch):
     """Each score takes a while, so that the next taps come while it is on its way."""
     import time
 
-    from scoring import views
+    from games.star_trek_missions import pages as views
 
     real = views.score_star_trek_missions
 

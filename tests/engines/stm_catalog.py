@@ -5,9 +5,10 @@ import json
 from functools import cache
 from pathlib import Path
 
-from scoring.engines.star_trek_missions import CardSpec, score_hand
+from games.star_trek_missions.explain import score_hand
+from games.star_trek_missions.scorer import CardSpec
 
-CATALOG = Path(__file__).resolve().parents[2] / "cards" / "catalog" / "star-trek-missions.json"
+CATALOG = Path(__file__).resolve().parents[2] / "games" / "star_trek_missions" / "catalog.json"
 ATTRIBUTES = ("type", "specialty", "lifeform", "affiliation")
 
 

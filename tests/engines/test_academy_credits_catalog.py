@@ -7,10 +7,10 @@ import json
 from functools import cache
 from pathlib import Path
 
-from adjudicator.engines import academy_credits as ac
-from adjudicator.engines.academy_credits import Cadet, CardSpec, Move, Position
+from games.academy_credits import engine as ac
+from games.academy_credits.engine import Cadet, CardSpec, Move, Position
 
-CATALOG = Path(__file__).resolve().parents[2] / "cards" / "catalog" / "academy-credits.json"
+CATALOG = Path(__file__).resolve().parents[2] / "games" / "academy_credits" / "catalog.json"
 
 
 @cache
@@ -107,7 +107,7 @@ def test_a_fresh_two_player_round_adds_up_to_22_with_one_set_aside_card_ac_r9():
 def test_every_rule_id_the_engines_cite_is_a_section_of_the_catalog():
     import re
 
-    from scoring.engines import academy_credits as scoring_engine
+    from games.academy_credits import scorer as scoring_engine
 
     sections = {section["id"] for section in catalog_data()["rule_sections"]}
     cited = set()

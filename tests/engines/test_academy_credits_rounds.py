@@ -19,8 +19,8 @@ from dataclasses import replace
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.engines import academy_credits as ac
-from scoring.engines import academy_credits as sc
+from games.academy_credits import engine as ac
+from games.academy_credits import scorer as sc
 from tests.engines.test_academy_credits_catalog import cards, option
 
 DECK = [spec for spec in cards() for _ in range(spec.copies)]

@@ -4,9 +4,9 @@ and conditional), the alternatives and the positions that cannot exist."""
 
 import pytest
 
-from adjudicator.engines import academy_credits as ac
-from adjudicator.engines.academy_credits import CardSpec
-from adjudicator.engines.base import ImpossiblePosition
+from games.academy_credits import engine as ac
+from games.academy_credits.engine import CardSpec
+from games.protocol import ImpossiblePosition
 from tests.engines.test_academy_credits_catalog import (
     CALEB,
     COMPARE,
@@ -697,7 +697,7 @@ TARGETS = {"credits_target": {"2": 4, "3": 5, "4": 6}}
 def test_ac_6_5_a_match_already_over_is_no_position_to_rule_on():
     # Issue 11: Ben already holds the credit target, so the match is over; the ruling refuses the
     # position as the score does, with the one check and the one wording of both.
-    from scoring.engines import academy_credits as sc
+    from games.academy_credits import scorer as sc
 
     pos = position(["Ana", cadet("Ben", credits=4)], [LURA, KRAAG], options=TARGETS)
     errors = impossible(pos, move("Jay-Den Kraag"))

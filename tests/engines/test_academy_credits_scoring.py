@@ -5,9 +5,9 @@ deck-out showdown and its tie-breaks (AC-6.2, AC-R8), the Charles Vance bonus un
 
 import pytest
 
-from adjudicator.engines.academy_credits import CardSpec
-from adjudicator.engines.base import ImpossiblePosition
-from scoring.engines import academy_credits as sc
+from games.academy_credits import scorer as sc
+from games.academy_credits.engine import CardSpec
+from games.protocol import ImpossiblePosition
 from tests.engines.test_academy_credits_catalog import cadet, cards, option
 
 TARGETS = option("credits_target")

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.engines import factions as engine
-from adjudicator.engines.base import ImpossiblePosition
-from adjudicator.engines.factions import (
+from games.factions import engine
+from games.factions.engine import (
     AMBUSH,
     ATTACK,
     DEFENCE,
@@ -37,8 +36,9 @@ from adjudicator.engines.factions import (
     Unit,
     UnitRef,
 )
+from games.protocol import ImpossiblePosition
 
-CATALOG_FILE = Path(__file__).resolve().parents[2] / "cards" / "catalog" / "factions.json"
+CATALOG_FILE = Path(__file__).resolve().parents[2] / "games" / "factions" / "catalog.json"
 
 
 def load_catalog(path: Path = CATALOG_FILE) -> engine.Catalog:

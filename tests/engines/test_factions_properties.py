@@ -24,8 +24,8 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.engines import factions as engine
-from adjudicator.engines.factions import (
+from games.factions import engine
+from games.factions.engine import (
     AMBUSH,
     ATTACK,
     ATTACKS,
@@ -236,7 +236,7 @@ def test_random_games_are_played_to_the_end(players, rng):
     assert cards_in_play(position, deck, pile) == everything
     assert [p.name for p in position.players if in_game(position, p.name)] == [winner]
     # The engine refuses to rule once the game is over, and the standings name the winner.
-    from scoring.engines.factions import standings
+    from games.factions.scorer import standings
 
     result = standings(CATALOG, position)
     assert result.winner == winner

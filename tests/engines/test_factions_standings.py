@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.engines.base import ImpossiblePosition
-from scoring.engines.factions import standings
+from games.factions.scorer import standings
+from games.protocol import ImpossiblePosition
 from tests.engines.test_factions_engine import (
     ATTACK,
     CATALOG,

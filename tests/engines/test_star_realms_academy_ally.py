@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from adjudicator.engines import star_realms_academy_rules as rules
+from games.star_realms_academy import card_rules as rules
 from tests.engines.test_star_realms_academy_engine import (
     CATALOG,
     card,

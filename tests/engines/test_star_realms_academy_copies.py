@@ -2,7 +2,7 @@
 as given), on a refill of the shop row, on a draw (a drawn card played by name) and on a buy (the
 bought card is still one of the game's copies, in the discard pile). Engine only, no database."""
 
-from scoring.engines.star_realms_academy import break_down_turn
+from games.star_realms_academy.scorer import break_down_turn
 from tests.engines.test_star_realms_academy_engine import (
     Turn,
     attack,

@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.engines import star_realms_academy as engine
-from adjudicator.engines.base import ImpossiblePosition
-from adjudicator.engines.star_realms_academy import (
+from games.protocol import ImpossiblePosition
+from games.star_realms_academy import engine
+from games.star_realms_academy.card_rules import same_faction_as
+from games.star_realms_academy.engine import (
     BaseIn,
     CardSpec,
     Move,
@@ -25,9 +26,8 @@ from adjudicator.engines.star_realms_academy import (
     Turn,
     rule_move,
 )
-from adjudicator.engines.star_realms_academy_rules import same_faction_as
 
-CATALOG = Path(__file__).resolve().parents[2] / "cards" / "catalog" / "star-realms-academy.json"
+CATALOG = Path(__file__).resolve().parents[2] / "games" / "star_realms_academy" / "catalog.json"
 ROW = ["Freighter", "Corvette", "Ram", "Barter World", "Survey Ship"]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-CATALOG_DIR = Path(__file__).resolve().parents[2] / "cards" / "catalog"
+GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
 
 # What a player should never read in a rule: code spans, snake_case codes (needs_information),
 # field paths (position.active.hand[0]), storage terms, markdown table rows, "this project" or
@@ -19,7 +19,7 @@ DEVELOPER_TERMS = re.compile(
 
 
 def rule_sections(slug: str) -> dict[str, dict]:
-    data = json.loads((CATALOG_DIR / f"{slug}.json").read_text(encoding="utf-8"))
+    data = json.loads((GAMES_DIR / slug.replace("-", "_") / "catalog.json").read_text(encoding="utf-8"))
     return {r["id"]: r for r in data["rule_sections"]}
 
 

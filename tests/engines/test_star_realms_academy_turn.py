@@ -4,8 +4,8 @@ illegal or needs an unknown value."""
 
 import pytest
 
-from adjudicator.engines.base import ImpossiblePosition
-from scoring.engines.star_realms_academy import break_down_turn
+from games.protocol import ImpossiblePosition
+from games.star_realms_academy.scorer import break_down_turn
 from tests.engines.test_star_realms_academy_engine import (
     attack,
     base,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.engines.star_trek_missions import check_final_hand
+from games.star_trek_missions.explain import check_final_hand
 from tests.engines.stm_catalog import card, score
 
 SEVEN = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",

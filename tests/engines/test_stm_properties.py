@@ -4,7 +4,7 @@ the steps always add up to the total, and no fixed choice beats the optimiser (S
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.engines.star_trek_missions import check_final_hand, score_hand
+from games.star_trek_missions.explain import check_final_hand, score_hand
 from tests.engines.stm_catalog import catalog
 
 SPECS, VOCABULARY, LABELS = catalog()

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from scoring.engines.star_trek_missions import check_final_hand, score_hand
-from scoring.engines.star_trek_missions.scorer import (
+from games.star_trek_missions.explain import check_final_hand, score_hand
+from games.star_trek_missions.scorer import (
     HandScorer,
     Live,
     WildSet,

@@ -1,1 +1,0 @@
-"""Rulings engines: one plain-Python module per game (no Django import)."""

@@ -1,0 +1,1 @@
+"""Academy Credits: the rules engine and scorer, their services and pages."""

@@ -1,0 +1,27 @@
+"""academy-credits in GAMES: its jobs, its pages and how its saved results are shown again."""
+
+from games.package import GamePackage, Job, Presenter
+
+CSS = ("css/academy-credits.css",)
+
+GAME = GamePackage(
+    slug="academy-credits",
+    package="games.academy_credits",
+    ruling=Job(
+        service="games.academy_credits.rulings.rule_play",
+        page="academy_credits:check-play",
+        label="Check a move",
+        link_pairs="games.academy_credits.pages.play_link_pairs",
+        presenter=Presenter("games.academy_credits.pages.play_ruling_view", "ruling",
+                            "academy_credits/_play_result.html", CSS),
+    ),
+    score=Job(
+        service="games.academy_credits.scores.score_round",
+        page="academy_credits:score-round",
+        label="Score a round",
+        link_pairs="games.academy_credits.pages.round_link_pairs",
+        presenter=Presenter("games.academy_credits.pages.round_score_view", "score",
+                            "academy_credits/_round_result.html", CSS),
+    ),
+    api_docs="games.academy_credits.api_docs",
+)

@@ -1,0 +1,1 @@
+"""Factions: the rules engine and scorer, their services and pages."""

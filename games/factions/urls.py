@@ -1,0 +1,12 @@
+"""This game's pages: checking a move and scoring (or standings). config/urls.py includes them from GAMES."""
+
+from django.urls import path
+
+from . import pages
+
+app_name = "factions"
+
+urlpatterns: list = [
+    path("games/factions/check-move/", pages.check_move, name="check-move"),
+    path("games/factions/standings/", pages.standings, name="standings"),
+]

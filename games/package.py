@@ -1,0 +1,138 @@
+"""What the apps need to know of a game package: its slug, its two jobs (a ruling on a move, a
+score), the pages that do them and how a saved result of each is shown again.
+
+Callables are named by dotted path and imported when first used, so reading `GAMES` imports no
+view, service or Django model (the catalog's models read it for the rule languages).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+RULING = "ruling"
+SCORE = "score"
+
+
+def _resolve(dotted: str | Callable) -> Any:
+    """A callable named by dotted path (imported now), or given as it is."""
+    if callable(dotted):
+        return dotted
+    module, _, name = dotted.rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True)
+class Presenter:
+    """How the game's page shapes a saved result for its fragment (/r/<id> reuses it): the
+    function (dotted path) taking (game, body) — or (game, body, request body) with
+    `with_request` — the context name it goes under, the fragment and the game's stylesheets."""
+
+    function: str | Callable
+    name: str
+    fragment: str
+    stylesheets: tuple[str, ...] = ()
+    with_request: bool = False
+
+    def shape(self, game: Any, body: dict, request_body: dict) -> dict:
+        function = _resolve(self.function)
+        if self.with_request:
+            return function(game, body, request_body)
+        return function(game, body)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One of a game's two jobs, a ruling or a score.
+
+    `service` (dotted path) takes `(*, game, body)` and returns the response body of API.md;
+    `page` is the URL name of the page that does the job and `label` its link's words; `link_pairs` (dotted path) turns a saved
+    request body back into that page's fields ("Check again" / "Score again"); `presenter` shows a
+    saved result as the page does (None: the generic results/_ruling.html or _score.html)."""
+
+    service: str | Callable
+    page: str
+    label: str  # the page's link on the home and game pages
+    link_pairs: str | Callable | None = None
+    presenter: Presenter | None = None
+    more_pages: tuple[tuple[str, str], ...] = ()  # (label, URL name) beside the main page
+    # Adds to a saved result's page (dotted path, taking (game, body, request body) and returning
+    # a dict; its "again_pairs", if any, fill the page's "again" link instead of link_pairs).
+    result_context: str | Callable | None = None
+
+    def run(self, *, game: Any, body: dict) -> dict:
+        return _resolve(self.service)(game=game, body=body)
+
+    def pairs(self, game: Any, request_body: dict) -> list[tuple[str, str]] | None:
+        return _resolve(self.link_pairs)(game, request_body) if self.link_pairs else None
+
+    def extra_context(self, game: Any, body: dict, request_body: dict) -> dict:
+        if not self.result_context:
+            return {}
+        return _resolve(self.result_context)(game, body, request_body)
+
+    def url(self) -> str:
+        return page_url(self.page)
+
+    def more_urls(self) -> list[tuple[str, str]]:
+        return [(label, page_url(name)) for label, name in self.more_pages]
+
+
+def page_url(url_name: str) -> str:
+    """The address of a page named in GAMES, or "" when no such page is routed."""
+    from django.urls import NoReverseMatch, reverse
+
+    try:
+        return reverse(url_name)
+    except NoReverseMatch:
+        return ""
+
+
+@dataclass(frozen=True)
+class GamePackage:
+    """One entry of GAMES: a game, as its package offers it to the apps."""
+
+    slug: str
+    package: str  # the dotted name of the package, e.g. "games.academy_credits"
+    ruling: Job | None = None
+    score: Job | None = None
+    rule_language: str | None = None  # dotted module: validate_rule(...) and render_rule(...)
+    api_docs: str | None = None  # dotted module: RULING_DOCS, RULING_EXAMPLES, SCORE_DOCS, ...
+
+    @cached_property
+    def directory(self) -> Path:
+        module = importlib.import_module(self.package)
+        return Path(next(iter(module.__path__)))
+
+    @property
+    def urls(self) -> str:
+        """The module of its pages' URLs (its namespace is the package's last name)."""
+        return f"{self.package}.urls"
+
+    @property
+    def catalog_file(self) -> Path:
+        """The catalog it ships (cards, rule texts, options), loaded by `make run`."""
+        return self.directory / "catalog.json"
+
+    @property
+    def templates(self) -> Path:
+        """Its own templates, found by games.templates.Loader (the four shipped games keep theirs
+        under templates/<package name>/, which works the same)."""
+        return self.directory / "templates"
+
+    def job(self, kind: str) -> Job | None:
+        return self.ruling if kind == RULING else self.score if kind == SCORE else None
+
+    def docs(self, name: str) -> Any:
+        """RULING_DOCS, RULING_EXAMPLES, SCORE_DOCS or SCORE_EXAMPLES from its api_docs module."""
+        if not self.api_docs:
+            return [] if name.endswith("EXAMPLES") else ""
+        return getattr(importlib.import_module(self.api_docs), name, None) or (
+            [] if name.endswith("EXAMPLES") else "")
+
+    def language(self) -> Any:
+        return importlib.import_module(self.rule_language) if self.rule_language else None

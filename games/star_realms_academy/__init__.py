@@ -1,0 +1,1 @@
+"""Star Realms Academy: the rules engine and scorer, their services and pages."""

@@ -1,0 +1,1236 @@
+"""Star Realms Academy: is this move legal, and what does it do? (plain Python, no Django import)
+
+A position is the middle of one player's turn (API.md): the active player's Health, Coins, hand,
+ships in play, bases (with their damage and the abilities used this turn), the combat pool and the
+Ally abilities already used; the opponent's Health, Coins and bases (with damage); the shop row. A
+move is one action of SRA-5: ``play`` a card from the hand, ``use_base`` (a base's primary),
+``use_ally``, ``buy`` from the shop row, ``attack`` (a base of the opponent, or their Health) or
+``end_turn``.
+
+Card behaviour is data: each card is a ``CardSpec`` built by the service from the catalog (kind,
+faction, cost, primary and ally abilities such as ``{"coin": 2, "draw": 1}``, defense) with each
+field's provenance. No card is special-cased by name. A value the catalog holds as unknown is never
+guessed: a ruling that needs it answers ``needs_information`` (code ``card_value_unknown``, rule
+SRA-F2) and ``missing`` names the card, the field and the link where an admin fills it in (the
+service passes that link in as data). A ruling that uses a provisional (inferred) value says so in
+``warnings``.
+
+How the rules are applied (SRA-R1 … SRA-R7):
+
+* Coins never exceed 8: Coins gained past 8 are lost, with a warning naming how many (SRA-R1).
+  Health never exceeds 15; Health gained past it is not gained, with a warning (SRA-R2).
+* Combat gained forms a pool (SRA-R3). An attack names one target: a base of the opponent or
+  ``"health"``, and an ``amount`` (default: what the target can take). Health can be attacked only
+  when the opponent has no base in play (SRA-7). Tokens on a base stay until it falls; it falls
+  once its tokens reach its defense and goes to its owner's discard pile. Combat a base does not
+  need to fall stays in the pool (a warning says so). With several copies of the named base, the
+  first listed is attacked.
+* A ship's primary happens when it is played (SRA-6); a base enters play with its primary unused,
+  to be used once per turn (``use_base``, SRA-7, SRA-R4). An Ally ability is ready once another
+  card of the same faction is in play (ships in play and the player's bases), and is used once per
+  turn per card (SRA-9, SRA-R4). Unaligned cards (Scout, Viper) have no faction to ally with, and
+  the catalog gives them no Ally ability. Two cards the rulebook itself puts in one faction (the
+  card's verified rule, ``same_faction_as``: Imperial Frigate and Corvette, SRA-9.1) make each
+  other's Ally ready whatever their faction is called, with no provisional warning; a readiness
+  that rests on inferred factions (either way) warns about each one it compares.
+* Buying pays the cost from Coins, puts the card in the buyer's discard pile and refills the shop
+  row from the shop deck (SRA-10, SRA-R5); the move may name the refill (``refill``), else that
+  slot is unknown. A card whose cost does not apply (null with no provenance: the starting cards)
+  is never sold.
+* Copies (SRA-2, SRA-3.3) are held wherever a card enters the position: the position as given,
+  a refill, a drawn card played by name. A card that leaves the shop row or play this turn (bought,
+  destroyed, discarded at the end of the turn) is still one of the game's copies, in a discard
+  pile; shuffled back into the deck by a draw, it may be the card drawn.
+* Drawing (Draw abilities, and three cards at the end of the turn) takes cards from the deck; when
+  the deck (``deck``, a count, if given) runs out, the discard pile is shuffled into a new deck
+  (SRA-11.4). Cards drawn are not named: the hand holds them as ``drawn`` cards, and playing a card
+  that is not among the named ones takes it as one of those drawn cards.
+* Ending the turn puts the ships in play into the discard pile, loses the combat pool, draws three
+  cards and passes the turn (SRA-11); cards left in the hand stay there (the rulebook discards only
+  the ships in play). Bringing the opponent's Health to 0 wins the game (SRA-12, SRA-R7): no action
+  follows.
+
+Codes of a ruling (``Ruling.code``):
+
+========================  =================  ===================================================
+code                      verdict            meaning
+========================  =================  ===================================================
+``ship_played``           legal              a ship is played; its primary happens (SRA-6)
+``base_played``           legal              a base is played; it stays until destroyed (SRA-7)
+``base_used``             legal              a base's primary is used (SRA-R4)
+``ally_used``             legal              an Ally ability is used (SRA-9)
+``card_bought``           legal              a card is bought into the discard pile (SRA-10)
+``attack_made``           legal              combat is put on a base or on Health (SRA-R3)
+``opponent_defeated``     legal              the attack brings the opponent's Health to 0 (SRA-12)
+``turn_ended``            legal              the turn ends (SRA-11)
+``card_value_unknown``    needs_information  the ruling needs a card value nobody has transcribed
+``game_over``             illegal            the opponent's Health is already 0 (SRA-12)
+``turn_over``             illegal            the turn has already ended (SRA-11.3)
+``not_in_hand``           illegal            plays a card that is not in the hand (SRA-5.1)
+``too_many_copies``       illegal            plays (as drawn) or refills a card the game has no
+                                             more copies of (SRA-2)
+``not_your_base``         illegal            uses the primary of a card that is not one of the
+                                             player's bases in play (SRA-7)
+``not_in_play``           illegal            uses the Ally ability of a card not in play (SRA-9)
+``no_ally_ability``       illegal            uses the Ally ability of a card that has none (SRA-9)
+``already_used``          illegal            uses an ability a second time this turn (SRA-R4)
+``ally_not_ready``        illegal            no other card of the same faction is in play (SRA-9)
+``not_in_shop_row``       illegal            buys a card that is not in the shop row (SRA-10)
+``not_a_shop_card``       illegal            refills the shop row with a card never sold (SRA-R5)
+``not_enough_coins``      illegal            buys a card that costs more than the Coins (SRA-10)
+``no_combat``             illegal            attacks with an empty combat pool (SRA-8.4)
+``not_enough_combat``     illegal            attacks with more Combat than the pool (SRA-R3)
+``no_such_base``          illegal            attacks a base the opponent does not have (SRA-7)
+``base_shields_health``   illegal            attacks Health while the opponent has a base (SRA-7)
+========================  =================  ===================================================
+
+A position that cannot exist raises ``ImpossiblePosition`` (a 400) with one entry per
+contradiction, each with its path in the request:
+
+=========================  =====================================================================
+code                       the position …
+=========================  =====================================================================
+``health_above_cap``       gives a player more than 15 Health (SRA-R2)
+``game_over``              gives a player 0 Health: the game has already ended (SRA-12)
+``coins_above_cap``        gives a player more than 8 Coins (SRA-R1)
+``too_many_copies``        holds more copies of a card than the game has (SRA-2), or more of a
+                           starting card than one player's starting deck (SRA-3.3)
+``shop_row_size``          has more than five cards in the shop row (SRA-4.4)
+``not_a_shop_card``        has a card that is never sold (a starting card) in the shop row
+``not_a_base``             lists a card whose kind is Ship among the bases
+``not_a_ship``             lists a card whose kind is Base among the ships in play
+``base_destroyed``         has damage on a base at or past its defense: it would have fallen
+``used_not_in_play``       says an ability of a card was used, but no such card (or not that
+                           many) is in play
+``no_such_ability``        says an Ally ability was used by a card that has none
+=========================  =====================================================================
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from games.protocol import ILLEGAL, LEGAL, NEEDS_INFORMATION, Check, ImpossiblePosition, Ruling
+from games.wording import listing as _list
+
+COIN_CAP = 8  # SRA-R1
+HEALTH_CAP = 15  # SRA-R2, SRA-3.2
+END_TURN_DRAW = 3  # SRA-11.2
+SHOP_ROW_SIZE = 5  # SRA-4.4
+PLAYERS = 2  # the starting cards are shared out between two players (SRA-1.7, SRA-3.3)
+
+SHIP, BASE = "ship", "base"
+UNALIGNED = "unaligned"  # no faction: allies with nothing
+EFFECTS = ("coin", "combat", "health", "draw")  # the order effects are applied and described
+PRIMARY, ALLY = "primary", "ally"
+ABILITIES = (PRIMARY, ALLY)
+HEALTH_TARGET = "health"
+
+PLAY, USE_BASE, USE_ALLY, BUY, ATTACK, END_TURN = (
+    "play", "use_base", "use_ally", "buy", "attack", "end_turn")
+ACTIONS = (PLAY, USE_BASE, USE_ALLY, BUY, ATTACK, END_TURN)
+# The fields each action uses besides "action" (the service refuses the others).
+ACTION_FIELDS = {
+    PLAY: ("card",),
+    USE_BASE: ("card",),
+    USE_ALLY: ("card",),
+    BUY: ("card", "refill"),
+    ATTACK: ("target", "amount"),
+    END_TURN: (),
+}
+
+FIELD_LABELS = {
+    "faction": "faction",
+    "kind": "kind",
+    "cost": "cost",
+    "primary": "primary ability",
+    "ally": "ally ability",
+    "defense": "defense",
+}
+
+LEGAL_CODES = ("ship_played", "base_played", "base_used", "ally_used", "card_bought",
+               "attack_made", "opponent_defeated", "turn_ended")
+NEEDS_INFORMATION_CODE = "card_value_unknown"
+ILLEGAL_CODES = ("game_over", "turn_over", "not_in_hand", "too_many_copies", "not_your_base",
+                 "not_in_play", "no_ally_ability", "already_used", "ally_not_ready",
+                 "not_in_shop_row", "not_a_shop_card", "not_enough_coins", "no_combat",
+                 "not_enough_combat", "no_such_base", "base_shields_health")
+IMPOSSIBLE_CODES = ("health_above_cap", "game_over", "coins_above_cap", "too_many_copies",
+                    "shop_row_size", "not_a_shop_card", "not_a_base", "not_a_ship",
+                    "base_destroyed", "used_not_in_play", "no_such_ability")
+
+
+# --- Input --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class CardSpec:
+    """What the engine knows of a card, from the catalog. A value of None is unknown when its
+    provenance says "unknown"; with no provenance at all it does not apply (a ship's defense, a
+    starting card's cost)."""
+
+    name: str
+    copies: int
+    faction: str | None = None
+    kind: str | None = None
+    cost: int | None = None
+    primary: Mapping[str, int] | None = None
+    ally: Mapping[str, int] | None = None
+    defense: int | None = None
+    provenance: Mapping[str, str] = field(default_factory=dict)
+    faction_label: str = ""
+    admin_url: str = ""  # where an admin fills in its unknown values (built by the service)
+    card_url: str = ""
+    # Cards the rulebook itself puts in this card's faction (the card's verified rule), and the
+    # rule that says so: their sameness is certain even while the faction's name is inferred.
+    same_faction_as: tuple[str, ...] = ()
+    same_faction_source: str = ""
+
+    @property
+    def for_sale(self) -> bool:
+        """False for a card whose cost does not apply (the starting cards are never bought)."""
+        return not (self.cost is None and self.provenance.get("cost") in (None, ""))
+
+    def is_provisional(self, key: str) -> bool:
+        return self.provenance.get(key) == "provisional"
+
+    @property
+    def faction_name(self) -> str:
+        return self.faction_label or (self.faction or "")
+
+    def stated_same_faction(self, other: CardSpec) -> str:
+        """The rule id by which the rulebook puts the two cards in one faction, or ""."""
+        if other.name in self.same_faction_as:
+            return self.same_faction_source
+        if self.name in other.same_faction_as:
+            return other.same_faction_source
+        return ""
+
+
+@dataclass
+class BaseIn:
+    card: CardSpec
+    damage: int = 0
+    used: tuple[str, ...] = ()  # "primary", "ally": used this turn (the active player's bases)
+
+
+@dataclass
+class Side:
+    name: str
+    health: int
+    coins: int = 0
+    hand: list[CardSpec] = field(default_factory=list)
+    in_play: list[CardSpec] = field(default_factory=list)  # ships played this turn
+    bases: list[BaseIn] = field(default_factory=list)
+    combat: int = 0
+    # Abilities used this turn by cards in play: (card, "ally" | "primary").
+    used: list[tuple[CardSpec, str]] = field(default_factory=list)
+    deck: int | None = None  # cards left in the draw deck, when known
+    discard_pile: int | None = None  # cards in the discard pile, when known
+    drawn: int = 0  # cards in the hand that were drawn and not named
+
+
+@dataclass
+class Position:
+    active: Side
+    opponent: Side
+    shop_row: list[CardSpec] = field(default_factory=list)
+
+
+@dataclass
+class Move:
+    action: str
+    card: CardSpec | None = None
+    target: CardSpec | None = None  # a base of the opponent; None with target_health
+    target_health: bool = False
+    amount: int | None = None
+    refill: CardSpec | None = None  # buy: the card that refilled the shop row
+
+    def as_dict(self) -> dict:
+        body: dict = {"action": self.action}
+        if self.card is not None:
+            body["card"] = self.card.name
+        if self.action == ATTACK:
+            body["target"] = HEALTH_TARGET if self.target_health else (
+                self.target.name if self.target else None)
+            if self.amount is not None:
+                body["amount"] = self.amount
+        if self.refill is not None:
+            body["refill"] = self.refill.name
+        return body
+
+
+# --- The state of a turn ------------------------------------------------------------------------
+
+
+@dataclass
+class _Ship:
+    card: CardSpec
+    ally_used: bool = False
+
+
+@dataclass
+class _Base:
+    card: CardSpec
+    damage: int = 0
+    used: set[str] = field(default_factory=set)
+
+
+@dataclass
+class _Player:
+    name: str
+    health: int
+    coins: int
+    hand: list[CardSpec]
+    ships: list[_Ship]
+    bases: list[_Base]
+    combat: int
+    deck: int | None
+    discard_pile: int | None
+    drawn: int
+    draws: int = 0  # cards drawn this turn, in all
+    discarded: list[str] = field(default_factory=list)  # put into the discard pile this turn
+    # Cards named this turn that a reshuffle put (or, the deck's size unknown, may have put) into
+    # the deck: still in the game, and one of them may be a card drawn since (SRA-2, SRA-11.4).
+    in_deck: list[str] = field(default_factory=list)
+
+    def clone(self) -> _Player:
+        return _Player(
+            name=self.name, health=self.health, coins=self.coins, hand=list(self.hand),
+            ships=[_Ship(s.card, s.ally_used) for s in self.ships],
+            bases=[_Base(b.card, b.damage, set(b.used)) for b in self.bases],
+            combat=self.combat, deck=self.deck, discard_pile=self.discard_pile,
+            drawn=self.drawn, draws=self.draws, discarded=list(self.discarded),
+            in_deck=list(self.in_deck),
+        )
+
+    def in_play(self) -> list[tuple[CardSpec, object]]:
+        """Every card in play: (card, its _Ship or _Base)."""
+        return [(s.card, s) for s in self.ships] + [(b.card, b) for b in self.bases]
+
+
+class Turn:
+    """One player's turn from a position: rule on moves one after another. A legal move changes
+    the state; an illegal one (or one that needs information) leaves it as it was."""
+
+    def __init__(self, position: Position, *, path: str = "position."):
+        check_position(position, path=path)
+        self.active = _player(position.active, opponent=False)
+        self.opponent = _player(position.opponent, opponent=True)
+        self.shop_row: list[CardSpec | None] = list(position.shop_row)  # None: an unknown refill
+        self.winner: str | None = None
+        self.turn_over = False
+        self.damage_dealt = 0  # to the opponent's Health this turn
+
+    def clone(self) -> Turn:
+        other = Turn.__new__(Turn)
+        other.active = self.active.clone()
+        other.opponent = self.opponent.clone()
+        other.shop_row = list(self.shop_row)
+        other.winner = self.winner
+        other.turn_over = self.turn_over
+        other.damage_dealt = self.damage_dealt
+        return other
+
+    # The public API.
+
+    def rule(self, move: Move, *, alternatives: bool = True) -> Ruling:
+        """Rule on a move; if it is legal, apply it."""
+        if move.action not in ACTIONS:
+            raise ValueError(f"Unknown action {move.action!r}; the service validates it first.")
+        after = self.clone()
+        ruler = _Ruler()
+        try:
+            code, rule, reason, extra = _HANDLERS[move.action](after, move, ruler)
+        except _Illegal as illegal:
+            return Ruling(
+                verdict=ILLEGAL, code=illegal.code, reason=illegal.reason, rule=illegal.rule,
+                checks=ruler.checks,
+                alternatives=self.legal_moves() if alternatives else [],
+                warnings=ruler.warnings,
+            )
+        except _Missing as missing:
+            return Ruling(
+                verdict=NEEDS_INFORMATION, code=NEEDS_INFORMATION_CODE, reason=missing.reason,
+                rule="SRA-F2", checks=ruler.checks, missing=missing.items,
+                warnings=ruler.warnings,
+            )
+        outcome = after.summary()
+        outcome.update(extra)
+        self.__dict__.update(after.__dict__)
+        return Ruling(verdict=LEGAL, code=code, reason=reason, rule=rule, checks=ruler.checks,
+                      outcome=outcome, warnings=ruler.warnings)
+
+    def legal_moves(self) -> list[dict]:
+        """The legal moves of this state (one per distinct card or target), in action order."""
+        candidates: list[Move] = []
+        for card in _distinct(self.active.hand):
+            candidates.append(Move(PLAY, card=card))
+        for card in _distinct([b.card for b in self.active.bases]):
+            candidates.append(Move(USE_BASE, card=card))
+        for card in _distinct([card for card, _ in self.active.in_play()]):
+            candidates.append(Move(USE_ALLY, card=card))
+        for card in _distinct([c for c in self.shop_row if c is not None]):
+            candidates.append(Move(BUY, card=card))
+        if self.active.combat > 0:
+            if self.opponent.bases:
+                for base in _distinct_bases(self.opponent.bases):
+                    amount = self.active.combat
+                    if base.card.defense is not None:
+                        amount = min(amount, base.card.defense - base.damage)
+                    candidates.append(Move(ATTACK, target=base.card, amount=amount))
+            else:
+                candidates.append(Move(ATTACK, target_health=True, amount=self.active.combat))
+        candidates.append(Move(END_TURN))
+        legal = []
+        for candidate in candidates:
+            if self.clone().rule(candidate, alternatives=False).verdict == LEGAL:
+                legal.append(candidate.as_dict())
+        return legal
+
+    def position(self) -> dict:
+        """The state in the position shape of API.md (plus deck, discard_pile and drawn)."""
+        active, opponent = self.active, self.opponent
+        body_active: dict = {
+            "name": active.name, "health": active.health, "coins": active.coins,
+            "hand": [card.name for card in active.hand],
+            "in_play": [ship.card.name for ship in active.ships],
+            "bases": [{"card": b.card.name, "damage": b.damage,
+                       "used": [a for a in ABILITIES if a in b.used]} for b in active.bases],
+            "combat": active.combat,
+            "used": [ship.card.name for ship in active.ships if ship.ally_used],
+            "drawn": active.drawn,
+        }
+        if active.deck is not None:
+            body_active["deck"] = active.deck
+        if active.discard_pile is not None:
+            body_active["discard_pile"] = active.discard_pile
+        body_opponent: dict = {
+            "name": opponent.name, "health": opponent.health, "coins": opponent.coins,
+            "bases": [{"card": b.card.name, "damage": b.damage} for b in opponent.bases],
+        }
+        if opponent.discard_pile is not None:
+            body_opponent["discard_pile"] = opponent.discard_pile
+        return {
+            "active": body_active,
+            "opponent": body_opponent,
+            "shop_row": [card.name for card in self.shop_row if card is not None],
+        }
+
+    def summary(self) -> dict:
+        """The running numbers a person follows, and the position."""
+        return {
+            "coins": self.active.coins,
+            "combat": self.active.combat,
+            "health": self.active.health,
+            "opponent_health": self.opponent.health,
+            "draws": self.active.draws,
+            "bases": self.base_damage(),
+            "shop_row_unknown": sum(1 for card in self.shop_row if card is None),
+            "winner": self.winner,
+            "turn_over": self.turn_over,
+            "position": self.position(),
+        }
+
+    def base_damage(self) -> list[dict]:
+        rows = []
+        for owner, player in (("active", self.active), ("opponent", self.opponent)):
+            for base in player.bases:
+                rows.append({"owner": owner, "player": player.name, "card": base.card.name,
+                             "damage": base.damage, "defense": base.card.defense})
+        return rows
+
+
+def rule_move(position: Position, move: Move) -> Ruling:
+    """Rule on one move in one position. Raises ImpossiblePosition when it cannot exist."""
+    return Turn(position).rule(move)
+
+
+def _player(side: Side, *, opponent: bool) -> _Player:
+    ships = [_Ship(card) for card in side.in_play]
+    bases = [_Base(b.card, b.damage, set(b.used)) for b in side.bases]
+    for card, ability in side.used:
+        ship = next((s for s in ships if s.card.name == card.name and not s.ally_used), None)
+        if ship is not None and ability == ALLY:
+            ship.ally_used = True
+            continue
+        if ability == PRIMARY and any(s.card.name == card.name for s in ships):
+            continue  # a ship's primary is used as it is played: nothing to record
+        base = next((b for b in bases if b.card.name == card.name and ability not in b.used), None)
+        if base is not None:
+            base.used.add(ability)
+    return _Player(
+        name=side.name, health=side.health, coins=side.coins,
+        hand=[] if opponent else list(side.hand), ships=ships, bases=bases,
+        combat=0 if opponent else side.combat, deck=side.deck, discard_pile=side.discard_pile,
+        drawn=0 if opponent else side.drawn,
+    )
+
+
+# --- The position -------------------------------------------------------------------------------
+
+
+def check_position(position: Position, *, path: str = "position.") -> None:
+    """Raise ImpossiblePosition naming every contradiction of the position."""
+    errors: list[dict] = []
+
+    def error(where: str, code: str, detail: str) -> None:
+        errors.append({"path": path + where, "code": code, "detail": detail})
+
+    sides = (("active", position.active), ("opponent", position.opponent))
+    for key, side in sides:
+        if side.health > HEALTH_CAP:
+            error(f"{key}.health", "health_above_cap",
+                  f"{side.name} has {side.health} Health; Health never goes above {HEALTH_CAP} "
+                  f"(SRA-R2).")
+        elif side.health == 0:
+            error(f"{key}.health", "game_over",
+                  f"{side.name} has 0 Health: the game ended when it reached zero (SRA-12), so no "
+                  f"turn follows.")
+        if side.coins > COIN_CAP:
+            error(f"{key}.coins", "coins_above_cap",
+                  f"{side.name} has {side.coins} Coins; a player never has more than {COIN_CAP} "
+                  f"(SRA-R1).")
+
+    # Copies: every card the position shows, against the game's copies.
+    places: dict[str, list[tuple[str, str]]] = {}
+    cards: dict[str, CardSpec] = {}
+    active, opponent = position.active, position.opponent
+
+    def seen(card: CardSpec, where: str, label: str) -> None:
+        places.setdefault(card.name, []).append((where, label))
+        cards[card.name] = card
+
+    for i, card in enumerate(active.hand):
+        seen(card, f"active.hand[{i}]", f"{active.name}'s hand")
+    for i, card in enumerate(active.in_play):
+        seen(card, f"active.in_play[{i}]", f"{active.name}'s ships in play")
+    for i, base in enumerate(active.bases):
+        seen(base.card, f"active.bases[{i}].card", f"{active.name}'s bases")
+    for i, base in enumerate(opponent.bases):
+        seen(base.card, f"opponent.bases[{i}].card", f"{opponent.name}'s bases")
+    for i, card in enumerate(position.shop_row):
+        seen(card, f"shop_row[{i}]", "the shop row")
+    for name, where in places.items():
+        card = cards[name]
+        if len(where) > card.copies:
+            error(where[card.copies][0], "too_many_copies",
+                  f"The position holds {len(where)} copies of {name} ({_where(where)}); the game "
+                  f"has {card.copies} (SRA-2).")
+            continue
+        if not card.for_sale:
+            per_player = card.copies // PLAYERS
+            for owner, label in ((active, "active."), (opponent, "opponent.")):
+                own = [w for w in where if w[0].startswith(label)]
+                if len(own) > per_player:
+                    error(own[per_player][0], "too_many_copies",
+                          f"{owner.name} has {len(own)} copies of {name}; each player's starting "
+                          f"deck holds {per_player} of the {card.copies} and they are never "
+                          f"bought (SRA-3.3).")
+
+    if len(position.shop_row) > SHOP_ROW_SIZE:
+        error("shop_row", "shop_row_size",
+              f"The shop row holds {len(position.shop_row)} cards; it has {SHOP_ROW_SIZE} spaces "
+              f"(SRA-4.4).")
+    for i, card in enumerate(position.shop_row):
+        if not card.for_sale:
+            error(f"shop_row[{i}]", "not_a_shop_card",
+                  f"{card.name} is a starting card, never sold: it cannot be in the shop row "
+                  f"(SRA-4.3).")
+
+    for key, side in sides:
+        for i, base in enumerate(side.bases):
+            card = base.card
+            if card.kind == SHIP:
+                error(f"{key}.bases[{i}].card", "not_a_base",
+                      f"{card.name} is a Ship{_provisional_note(card, 'kind')}, not a Base: it "
+                      f"cannot be among {side.name}'s bases (SRA-6).")
+            elif card.defense is not None and base.damage >= card.defense:
+                error(f"{key}.bases[{i}].damage", "base_destroyed",
+                      f"{card.name} has {base.damage} damage and a defense of {card.defense}: it "
+                      f"would have been destroyed once its tokens reached {card.defense} (SRA-7).")
+        for i, card in enumerate(side.in_play):
+            if card.kind == BASE:
+                error(f"{key}.in_play[{i}]", "not_a_ship",
+                      f"{card.name} is a Base{_provisional_note(card, 'kind')}: list it among "
+                      f"the bases, not the ships in play (SRA-7).")
+
+    # Abilities used: each names a card in play, no more often than it is there.
+    ships = Counter(card.name for card in active.in_play)
+    bases = [(b.card.name, set(b.used)) for b in active.bases]
+    for i, (card, ability) in enumerate(active.used):
+        if ability == ALLY and card.ally == {}:
+            error(f"active.used[{i}]", "no_such_ability",
+                  f"{card.name} has no Ally ability, so it cannot have used one (SRA-9).")
+            continue
+        if ships.get(card.name, 0) > 0 and (ability == ALLY or ability == PRIMARY):
+            if ability == ALLY:
+                ships[card.name] -= 1
+            continue
+        slot = next((b for b in bases if b[0] == card.name and ability not in b[1]), None)
+        if slot is not None:
+            slot[1].add(ability)
+            continue
+        error(f"active.used[{i}]", "used_not_in_play",
+              f"The position says {card.name}'s {ability} ability was used, but "
+              + (f"{active.name} has no more copies of {card.name} in play to have used it"
+                 if any(c.name == card.name for c in active.in_play)
+                 or any(b.card.name == card.name for b in active.bases)
+                 else f"{card.name} is not in play") + " (SRA-R4).")
+    for i, base in enumerate(active.bases):
+        if ALLY in base.used and base.card.ally == {}:
+            error(f"active.bases[{i}].used", "no_such_ability",
+                  f"{base.card.name} has no Ally ability, so it cannot have used one (SRA-9).")
+    if errors:
+        raise ImpossiblePosition(errors)
+
+
+def _where(places: list[tuple[str, str]]) -> str:
+    counts = Counter(label for _path, label in places)
+    return ", ".join(f"{n} in {label}" for label, n in counts.items())
+
+
+def _provisional_note(card: CardSpec, key: str) -> str:
+    if card.is_provisional(key):
+        return " (provisional: inferred, not transcribed; an admin can correct it)"
+    return ""
+
+
+# --- Ruling on moves ----------------------------------------------------------------------------
+
+
+class _Illegal(Exception):
+    def __init__(self, code: str, rule: str, reason: str):
+        super().__init__(reason)
+        self.code, self.rule, self.reason = code, rule, reason
+
+
+class _Missing(Exception):
+    def __init__(self, reason: str, items: list[dict]):
+        super().__init__(reason)
+        self.reason, self.items = reason, items
+
+
+class _Ruler:
+    """Collects the checks and warnings of one ruling."""
+
+    def __init__(self):
+        self.checks: list[Check] = []
+        self.warnings: list[str] = []
+        self._warned: set[tuple[str, str]] = set()
+
+    def passed(self, rule: str, detail: str) -> None:
+        self.checks.append(Check(rule=rule, passed=True, detail=detail))
+
+    def fail(self, code: str, rule: str, detail: str) -> None:
+        self.checks.append(Check(rule=rule, passed=False, detail=detail))
+        raise _Illegal(code, rule, detail)
+
+    def warn(self, text: str) -> None:
+        if text not in self.warnings:
+            self.warnings.append(text)
+
+    def use(self, card: CardSpec, key: str) -> None:
+        """Note that the ruling uses a card's value; warn once when it is provisional."""
+        if card.is_provisional(key) and (card.name, key) not in self._warned:
+            self._warned.add((card.name, key))
+            self.warn(f"{card.name}'s {FIELD_LABELS[key]} ({_value_text(card, key)}) is "
+                      f"provisional: inferred, not transcribed from the card; this ruling uses "
+                      f"it (SRA-F2).")
+
+    def need(self, what: str, wanted: list[tuple[CardSpec, str]], *, use: bool = True) -> None:
+        """Stop with needs_information if any of the values is unknown; else note their use
+        (unless the caller notes it itself, once it knows what the ruling rests on)."""
+        missing = []
+        for card, key in wanted:
+            if getattr(card, key) is None:
+                if all(m["card"] != card.name or m["field"] != key for m in missing):
+                    missing.append(_missing_item(card, key))
+            elif use:
+                self.use(card, key)
+        if missing:
+            names = _list([f"{m['card']}'s {FIELD_LABELS[m['field']]}" for m in missing])
+            one = len(missing) == 1
+            detail = (f"{names} {'is' if one else 'are'} not known yet (printed on the card, "
+                      f"not transcribed): {what} cannot be ruled on without "
+                      f"{'it' if one else 'them'}.")
+            self.checks.append(Check(rule="SRA-F2", passed=False, detail=detail))
+            raise _Missing(f"{detail[0].upper()}{detail[1:]} Tableside does not guess: an admin "
+                           f"can enter {'it' if one else 'them'} from the physical card, and the "
+                           f"ruling can then be made.", missing)
+
+
+def _missing_item(card: CardSpec, key: str) -> dict:
+    detail = f"{card.name}'s {FIELD_LABELS[key]} is not known yet."
+    if card.admin_url:
+        detail += f" An admin can enter it at {card.admin_url}."
+    return {"card": card.name, "field": key, "label": FIELD_LABELS[key], "detail": detail,
+            "admin_url": card.admin_url, "card_url": card.card_url}
+
+
+def _start(turn: Turn, ruler: _Ruler) -> None:
+    if turn.winner is not None:
+        ruler.fail("game_over", "SRA-12",
+                   f"The game is over: {turn.winner} brought {turn.opponent.name}'s Health to 0 "
+                   f"and won (SRA-12); no action follows.")
+    if turn.turn_over:
+        ruler.fail("turn_over", "SRA-11.3",
+                   f"{turn.active.name}'s turn is over: it is {turn.opponent.name}'s turn now "
+                   f"(SRA-11.3).")
+
+
+def _play(turn: Turn, move: Move, ruler: _Ruler):
+    _start(turn, ruler)
+    player, card = turn.active, move.card
+    index = next((i for i, c in enumerate(player.hand) if c.name == card.name), None)
+    if index is not None:
+        ruler.passed("SRA-5.1", f"{card.name} is in {player.name}'s hand; playing a card costs "
+                                f"nothing (SRA-5.1).")
+        player.hand.pop(index)
+    elif player.drawn > 0 and card.name in player.in_deck:
+        # A card named this turn went back into the deck with a reshuffle: the drawn card may be
+        # that very card, so no copy is added.
+        ruler.passed("SRA-5.1", f"{card.name} is not among the named cards of {player.name}'s "
+                                f"hand: it is taken as one of the {_cards(player.drawn)} drawn "
+                                f"this turn and not named (the {card.name} shuffled back into "
+                                f"the deck: not a further copy, SRA-2, SRA-11.4).")
+        player.in_deck.remove(card.name)
+        player.drawn -= 1
+    elif player.drawn > 0:
+        if card.for_sale:
+            total, limit, rule = _count_in(turn, card.name), card.copies, "SRA-2"
+            where = "elsewhere in the position"
+        else:  # a starting card: only the player's own deck holds it (SRA-3.3)
+            total, limit, rule = _count_own(player, card.name), card.copies // PLAYERS, "SRA-3.3"
+            where = f"among {player.name}'s cards (each starting deck holds {limit})"
+        if total + 1 > limit:
+            ruler.fail("too_many_copies", rule,
+                       f"{card.name} is not among the named cards of {player.name}'s hand, and "
+                       f"it cannot be one of the {_cards(player.drawn)} drawn: all {limit} "
+                       f"copies are already {where} "
+                       f"({_copies_where(turn, card.name, None if card.for_sale else player)}) "
+                       f"({rule}).")
+        ruler.passed("SRA-5.1", f"{card.name} is not among the named cards of {player.name}'s "
+                                f"hand: it is taken as one of the {_cards(player.drawn)} drawn "
+                                f"this turn and not named.")
+        player.drawn -= 1
+    else:
+        hand = _list([c.name for c in player.hand]) if player.hand else "no named cards"
+        ruler.fail("not_in_hand", "SRA-5.1",
+                   f"{card.name} is not in {player.name}'s hand (it holds {hand}): only cards "
+                   f"in the hand can be played (SRA-5.1).")
+    wanted = [(card, "kind")]
+    if card.kind is None or card.kind == SHIP:
+        wanted.append((card, "primary"))
+    ruler.need(f"playing {card.name}", wanted)
+    if card.kind == BASE:
+        player.bases.append(_Base(card))
+        ruler.passed("SRA-7", f"{card.name} is a Base: it enters play and stays until destroyed; "
+                              f"its primary may be used once this turn (SRA-7).")
+        return ("base_played", "SRA-7",
+                f"Legal: {player.name} plays {card.name}, a Base: it stays in play until "
+                f"destroyed, and its primary can be used once this turn.", {"gained": {}})
+    player.ships.append(_Ship(card))
+    ruler.passed("SRA-6", f"{card.name} is a Ship: its primary ({_abilities(card.primary)}) "
+                          f"happens at once (SRA-6).")
+    gained, notes = _gain(turn, card.primary, ruler)
+    return ("ship_played", "SRA-6",
+            f"Legal: {player.name} plays {card.name} and gets {_abilities(card.primary)}"
+            f"{notes}.", {"gained": gained})
+
+
+def _use_base(turn: Turn, move: Move, ruler: _Ruler):
+    _start(turn, ruler)
+    player, card = turn.active, move.card
+    copies = [b for b in player.bases if b.card.name == card.name]
+    if not copies:
+        if any(c.name == card.name for c in player.hand):
+            why = f"{card.name} is in {player.name}'s hand: play it first"
+        elif any(s.card.name == card.name for s in player.ships):
+            why = f"{card.name} is a ship in play, not a base: its primary happened when played"
+        elif any(b.card.name == card.name for b in turn.opponent.bases):
+            why = f"{card.name} is {turn.opponent.name}'s base, not {player.name}'s"
+        else:
+            why = f"{player.name} has no {card.name} in play"
+        bases = _list([b.card.name for b in player.bases]) if player.bases else "none"
+        ruler.fail("not_your_base", "SRA-7",
+                   f"{why}; only a base of one's own in play can use its primary (SRA-7). "
+                   f"{player.name}'s bases: {bases}.")
+    ruler.passed("SRA-7", f"{card.name} is one of {player.name}'s bases in play.")
+    base = next((b for b in copies if PRIMARY not in b.used), None)
+    if base is None:
+        ruler.fail("already_used", "SRA-R4",
+                   f"{card.name}'s primary was already used this turn"
+                   + (f" (by each of the {len(copies)} copies)" if len(copies) > 1 else "")
+                   + ": a base's primary is used once per turn (SRA-R4).")
+    ruler.passed("SRA-R4", f"{card.name}'s primary has not been used this turn.")
+    ruler.need(f"using {card.name}'s primary", [(card, "primary")])
+    base.used.add(PRIMARY)
+    gained, notes = _gain(turn, card.primary, ruler)
+    return ("base_used", "SRA-R4",
+            f"Legal: {player.name} uses {card.name}'s primary once this turn and gets "
+            f"{_abilities(card.primary)}{notes}.", {"gained": gained})
+
+
+def _use_ally(turn: Turn, move: Move, ruler: _Ruler):
+    _start(turn, ruler)
+    player, card = turn.active, move.card
+    copies = [item for c, item in player.in_play() if c.name == card.name]
+    if not copies:
+        where = " (it is in the hand: play it first)" if any(
+            c.name == card.name for c in player.hand) else ""
+        ruler.fail("not_in_play", "SRA-9",
+                   f"{card.name} is not in play{where}: only a card in play can use its Ally "
+                   f"ability (SRA-9).")
+    ruler.passed("SRA-9", f"{card.name} is in play.")
+    if card.ally == {}:
+        ruler.use(card, "ally")
+        ruler.fail("no_ally_ability", "SRA-9", f"{card.name} has no Ally ability (SRA-9).")
+    unused = [item for item in copies if not _ally_used(item)]
+    if not unused:
+        ruler.fail("already_used", "SRA-R4",
+                   f"{card.name}'s Ally ability was already used this turn"
+                   + (f" (by each of the {len(copies)} copies)" if len(copies) > 1 else "")
+                   + ": each card's Ally ability is used once per turn (SRA-9, SRA-R4).")
+    ruler.passed("SRA-R4", f"{card.name}'s Ally ability has not been used this turn.")
+    item = unused[0]
+    others = [c for c, other in player.in_play() if other is not item]
+    # A partner the rulebook puts in the card's faction first (whatever the faction's name),
+    # then one whose faction and the card's are both transcribed, then one that only the
+    # inferred (provisional) factions match.
+    stated = [c for c in others if card.stated_same_faction(c)]
+    if not stated:
+        ruler.need(f"whether {card.name}'s Ally ability is ready", [(card, "faction")],
+                   use=False)
+    if not stated and card.faction == UNALIGNED:
+        ruler.use(card, "faction")
+        ruler.fail("ally_not_ready", "SRA-9",
+                   f"{card.name} is unaligned: it has no faction, so no card can make its Ally "
+                   f"ability ready (SRA-9).")
+    matching = [c for c in others if c.faction is not None and c.faction == card.faction]
+    certain = [c for c in matching if not c.is_provisional("faction")
+               and not card.is_provisional("faction")]
+    if stated:
+        partner = stated[0]
+        source = card.stated_same_faction(partner)
+        ruler.passed(source, f"{partner.name} is also in play, and the rulebook puts it in "
+                             f"{card.name}'s faction ({source}), so {card.name}'s Ally ability "
+                             f"is ready (SRA-9).")
+    elif matching:
+        partner = (certain or matching)[0]
+        ruler.use(card, "faction")
+        ruler.use(partner, "faction")
+        ruler.passed("SRA-9", f"{partner.name} ({card.faction_name}) is also in play, so "
+                              f"{card.name}'s Ally ability is ready (SRA-9).")
+    else:
+        unknown = [c for c in others if c.faction is None]
+        if unknown:
+            ruler.need(f"whether {card.name}'s Ally ability is ready",
+                       [(c, "faction") for c in unknown])
+        # The verdict rests on the factions compared: warn for the inferred ones.
+        ruler.use(card, "faction")
+        for other in others:
+            ruler.use(other, "faction")
+        in_play = _list([c.name for c in others]) if others else "nothing else"
+        ruler.fail("ally_not_ready", "SRA-9",
+                   f"No other {card.faction_name} card is in play (also in play: {in_play}), so "
+                   f"{card.name}'s Ally ability is not ready (SRA-9).")
+    ruler.need(f"using {card.name}'s Ally ability", [(card, "ally")])
+    if isinstance(item, _Ship):
+        item.ally_used = True
+    else:
+        item.used.add(ALLY)
+    gained, notes = _gain(turn, card.ally, ruler)
+    return ("ally_used", "SRA-9",
+            f"Legal: {card.name}'s Ally ability is ready ({_ally_because(card, partner)}); "
+            f"{player.name} uses it once this turn and gets "
+            f"{_abilities(card.ally)}{notes}.", {"gained": gained})
+
+
+def _ally_because(card: CardSpec, partner: CardSpec) -> str:
+    source = card.stated_same_faction(partner)
+    if source:
+        return f"{partner.name} is in play too, of the same faction by the rulebook, {source}"
+    return f"{partner.name} is also {card.faction_name}"
+
+
+def _ally_used(item) -> bool:
+    return item.ally_used if isinstance(item, _Ship) else ALLY in item.used
+
+
+def _buy(turn: Turn, move: Move, ruler: _Ruler):
+    _start(turn, ruler)
+    player, card = turn.active, move.card
+    index = next((i for i, c in enumerate(turn.shop_row) if c is not None and c.name == card.name),
+                 None)
+    if index is None:
+        row = [c.name for c in turn.shop_row if c is not None]
+        unknown = len(turn.shop_row) - len(row) + max(0, SHOP_ROW_SIZE - len(turn.shop_row))
+        note = (f" The row's other {_cards(unknown)} {'is' if unknown == 1 else 'are'} not named:"
+                f" name a refill when buying (\"refill\")." if unknown else "")
+        ruler.fail("not_in_shop_row", "SRA-10",
+                   f"{card.name} is not in the shop row ({_list(row) if row else 'no named cards'}"
+                   f"): cards are bought from the shop row (SRA-10).{note}")
+    ruler.passed("SRA-10", f"{card.name} is in the shop row.")
+    ruler.need(f"buying {card.name}", [(card, "cost")])
+    if player.coins < card.cost:
+        ruler.fail("not_enough_coins", "SRA-10",
+                   f"{card.name} costs {_coins(card.cost)}; {player.name} has "
+                   f"{_coins(player.coins)} (SRA-10).")
+    ruler.passed("SRA-10", f"{card.name} costs {_coins(card.cost)}; {player.name} has "
+                           f"{_coins(player.coins)}, {_coins(player.coins - card.cost)} after.")
+    refill_note = ""
+    if move.refill is not None:
+        refill = move.refill
+        if not refill.for_sale:
+            ruler.fail("not_a_shop_card", "SRA-R5",
+                       f"{refill.name} is a starting card, never sold: it cannot refill the shop "
+                       f"row (SRA-R5).")
+        # The bought card stays one of the game's copies (in the discard pile), so the refill
+        # is a copy beyond every one the state already shows.
+        if _count_in(turn, refill.name) + 1 > refill.copies:
+            ruler.fail("too_many_copies", "SRA-2",
+                       f"{refill.name} cannot refill the shop row: all {refill.copies} copies are "
+                       f"already accounted for ({_copies_where(turn, refill.name)}"
+                       + (f"; the {card.name} bought now goes to the discard pile and is still "
+                          f"one of them" if refill.name == card.name else "")
+                       + ") (SRA-2).")
+    player.coins -= card.cost
+    turn.shop_row.pop(index)
+    turn.shop_row.insert(index, move.refill)
+    player.discarded.append(card.name)
+    if player.discard_pile is not None:
+        player.discard_pile += 1
+    if move.refill is not None:
+        refill_note = f"; {move.refill.name} refills the shop row"
+    else:
+        refill_note = "; the shop row refills from the shop deck (the new card is not named)"
+    ruler.passed("SRA-R5", f"{card.name} goes to {player.name}'s discard pile, not into play"
+                           f"{refill_note} (SRA-R5).")
+    return ("card_bought", "SRA-10",
+            f"Legal: {player.name} pays {_coins(card.cost)} for {card.name} "
+            f"({_coins(player.coins)} left); it goes to the discard pile{refill_note}.",
+            {"spent": {"coins": card.cost}, "to_discard_pile": [card.name]})
+
+
+def _attack(turn: Turn, move: Move, ruler: _Ruler):
+    _start(turn, ruler)
+    player, opponent = turn.active, turn.opponent
+    pool = player.combat
+    if pool <= 0:
+        ruler.fail("no_combat", "SRA-8.4",
+                   f"{player.name} has no Combat in the pool: Combat comes from abilities "
+                   f"(SRA-8.4).")
+    if move.amount is not None and move.amount > pool:
+        ruler.fail("not_enough_combat", "SRA-R3",
+                   f"The attack uses {move.amount} Combat; the pool holds {pool} (SRA-R3).")
+    ruler.passed("SRA-R3", f"The combat pool holds {pool}"
+                           + (f"; the attack uses {move.amount}." if move.amount else "."))
+    if move.target_health:
+        if opponent.bases:
+            bases = _list([b.card.name for b in opponent.bases])
+            ruler.fail("base_shields_health", "SRA-7",
+                       f"{opponent.name} has {bases} in play: Health can be attacked only when "
+                       f"no Base stands (SRA-7).")
+        ruler.passed("SRA-7", f"{opponent.name} has no base in play, so Health can be attacked.")
+        amount = move.amount if move.amount is not None else pool
+        before = opponent.health
+        lost = min(amount, before)
+        opponent.health -= lost
+        player.combat -= amount
+        turn.damage_dealt += lost
+        ruler.passed("SRA-R3", f"{opponent.name} loses {lost} Health: {before} → "
+                               f"{opponent.health}; the pool holds {player.combat} Combat.")
+        extra = {"spent": {"combat": amount}, "health_lost": lost}
+        if opponent.health == 0:
+            turn.winner = player.name
+            ruler.passed("SRA-12", f"{opponent.name}'s Health is 0: {player.name} wins (SRA-12).")
+            return ("opponent_defeated", "SRA-12",
+                    f"Legal: {amount} Combat to {opponent.name}'s Health brings it from {before} "
+                    f"to 0: {player.name} wins the game.", extra)
+        return ("attack_made", "SRA-R3",
+                f"Legal: {player.name} puts {amount} Combat on {opponent.name}'s Health, "
+                f"{before} → {opponent.health}; {player.combat} Combat left in the pool.", extra)
+
+    card = move.target
+    base = next((b for b in opponent.bases if b.card.name == card.name), None)
+    if base is None:
+        if any(b.card.name == card.name for b in player.bases):
+            why = f"{card.name} is {player.name}'s own base"
+        else:
+            bases = _list([b.card.name for b in opponent.bases]) if opponent.bases else "none"
+            why = f"{opponent.name} has no {card.name} in play (their bases: {bases})"
+        ruler.fail("no_such_base", "SRA-7",
+                   f"{why}: an attack targets the opponent's bases or, with none, their Health "
+                   f"(SRA-7).")
+    ruler.passed("SRA-7", f"{card.name} is {opponent.name}'s base, with {base.damage} damage.")
+    ruler.need(f"attacking {card.name}", [(card, "defense")])
+    remaining = card.defense - base.damage
+    amount = move.amount if move.amount is not None else min(pool, remaining)
+    used = min(amount, remaining)
+    base.damage += used
+    player.combat -= used
+    extra: dict = {"spent": {"combat": used}, "destroyed": []}
+    if amount > remaining:
+        ruler.warn(f"{card.name} needed only {used} Combat to fall; the other {amount - used} "
+                   f"stays in the pool (SRA-7).")
+    if base.damage >= card.defense:
+        opponent.bases.remove(base)
+        opponent.discarded.append(card.name)
+        if opponent.discard_pile is not None:
+            opponent.discard_pile += 1
+        extra["destroyed"] = [card.name]
+        extra["to_opponent_discard_pile"] = [card.name]
+        ruler.passed("SRA-7", f"{card.name} has {_tokens(base.damage)}, equal to its "
+                              f"defense {card.defense}: it is destroyed and goes to "
+                              f"{opponent.name}'s discard pile (SRA-7).")
+        after = (f"{opponent.name}'s Health can now be attacked" if not opponent.bases else
+                 f"{opponent.name} still has {_list([b.card.name for b in opponent.bases])}")
+        return ("attack_made", "SRA-7",
+                f"Legal: {used} Combat on {card.name} (defense {card.defense}) destroys it; "
+                f"{player.combat} Combat left in the pool, and {after}.", extra)
+    ruler.passed("SRA-7", f"{card.name} has {_tokens(base.damage)} of its defense "
+                          f"{card.defense}: it stands (tokens stay on it until it falls).")
+    return ("attack_made", "SRA-7",
+            f"Legal: {used} Combat on {card.name}: {base.damage} of its defense {card.defense}, "
+            f"so it stands; {player.combat} Combat left in the pool.", extra)
+
+
+def _end_turn(turn: Turn, move: Move, ruler: _Ruler):
+    _start(turn, ruler)
+    player = turn.active
+    ships = [s.card.name for s in player.ships]
+    player.ships = []
+    player.discarded.extend(ships)
+    if player.discard_pile is not None:
+        player.discard_pile += len(ships)
+    ruler.passed("SRA-11.1", (f"{_list(ships)} go{'es' if len(ships) == 1 else ''} to the discard "
+                              f"pile" if ships else "No ships in play to discard")
+                 + (f"; {_list([b.card.name for b in player.bases])} "
+                    f"stay{'s' if len(player.bases) == 1 else ''} in play" if player.bases
+                    else "") + " (SRA-11.1).")
+    lost = player.combat
+    player.combat = 0
+    if lost:
+        ruler.warn(f"{lost} Combat left in the pool is lost at the end of the turn (SRA-R3).")
+    ruler.passed("SRA-R3", f"The combat pool empties ({lost} Combat lost)." if lost else
+                 "The combat pool is empty.")
+    drawn, draw_note = _draw(player, END_TURN_DRAW, ruler, rule="SRA-11.2")
+    for base in player.bases:
+        base.used.clear()
+    if player.hand:
+        ruler.passed("SRA-11", f"{_list([c.name for c in player.hand])} "
+                               f"stay{'s' if len(player.hand) == 1 else ''} in the hand: the "
+                               f"rulebook discards only the ships in play (SRA-11.1).")
+    turn.turn_over = True
+    ruler.passed("SRA-11.3", f"The turn passes to {turn.opponent.name} (SRA-11.3).")
+    return ("turn_ended", "SRA-11",
+            f"Legal: {player.name} ends the turn: "
+            + (f"{_list(ships)} to the discard pile, " if ships else "")
+            + (f"{lost} Combat lost, " if lost else "")
+            + f"{draw_note}; {turn.opponent.name} plays next.",
+            {"to_discard_pile": ships, "combat_lost": lost, "drawn": drawn})
+
+
+_HANDLERS = {PLAY: _play, USE_BASE: _use_base, USE_ALLY: _use_ally, BUY: _buy, ATTACK: _attack,
+             END_TURN: _end_turn}
+
+
+def _gain(turn: Turn, abilities: Mapping[str, int], ruler: _Ruler) -> tuple[dict, str]:
+    """Apply an ability's effects; returns (what was gained, a note for the reason)."""
+    player = turn.active
+    gained: dict = {}
+    notes: list[str] = []
+    for effect in EFFECTS:
+        amount = abilities.get(effect) or 0
+        if amount <= 0:
+            continue
+        if effect == "coin":
+            before = player.coins
+            player.coins = min(COIN_CAP, before + amount)
+            lost = before + amount - player.coins
+            gained["coin"] = player.coins - before
+            if lost:
+                gained["coins_lost"] = lost
+                ruler.warn(f"{lost} Coin{'' if lost == 1 else 's'} beyond the cap of {COIN_CAP} "
+                           f"{'is' if lost == 1 else 'are'} lost: {player.name} had "
+                           f"{_coins(before)} and gains {amount} (SRA-R1).")
+                notes.append(f"{lost} Coin{'' if lost == 1 else 's'} lost to the cap of "
+                             f"{COIN_CAP}")
+            ruler.passed("SRA-R1", f"Coins {before} + {amount} = {before + amount}"
+                         + (f", capped at {COIN_CAP}: {lost} lost." if lost else
+                            f" (the cap is {COIN_CAP})."))
+        elif effect == "combat":
+            player.combat += amount
+            gained["combat"] = amount
+            ruler.passed("SRA-R3", f"Combat pool {player.combat - amount} + {amount} = "
+                                   f"{player.combat}.")
+        elif effect == "health":
+            before = player.health
+            player.health = min(HEALTH_CAP, before + amount)
+            lost = before + amount - player.health
+            gained["health"] = player.health - before
+            if lost:
+                gained["health_not_gained"] = lost
+                ruler.warn(f"{lost} Health beyond the cap of {HEALTH_CAP} is not gained: "
+                           f"{player.name} had {before} and gains {amount} (SRA-R2).")
+                notes.append(f"{lost} Health lost to the cap of {HEALTH_CAP}")
+            ruler.passed("SRA-R2", f"Health {before} + {amount} = {before + amount}"
+                         + (f", capped at {HEALTH_CAP}." if lost else
+                            f" (the cap is {HEALTH_CAP})."))
+        else:
+            drawn, _note = _draw(player, amount, ruler, rule="SRA-8.1")
+            gained["draw"] = drawn
+    return gained, (" (" + "; ".join(notes) + ")") if notes else ""
+
+
+def _draw(player: _Player, count: int, ruler: _Ruler, *, rule: str) -> tuple[int, str]:
+    """Draw cards, shuffling the discard pile into a new deck when the deck runs out (SRA-11.4).
+    Returns (cards drawn, a note)."""
+    if player.deck is None:
+        # A deck of unknown size may run out and take the discard pile with it: a card named
+        # into the discard pile this turn may be among those drawn.
+        player.in_deck += player.discarded
+        player.discarded = []
+        player.draws += count
+        player.drawn += count
+        note = f"{player.name} draws {_cards(count)}"
+        ruler.passed(rule, f"{note} (when the deck runs out, the discard pile is shuffled into a "
+                           f"new deck: SRA-11.4).")
+        return count, note
+    from_deck = min(count, player.deck)
+    player.deck -= from_deck
+    drawn = from_deck
+    parts = [f"{_cards(from_deck)} from the deck"]
+    if drawn < count:
+        player.in_deck += player.discarded  # the named cards go into the new deck
+        player.discarded = []
+        if player.discard_pile is None:
+            player.deck = None  # a new deck of unknown size
+            rest = count - drawn
+            drawn = count
+            parts.append(f"then the discard pile is shuffled into a new deck and "
+                         f"{_cards(rest)} more drawn (SRA-11.4)")
+        else:
+            player.deck, player.discard_pile = player.discard_pile, 0
+            rest = min(count - drawn, player.deck)
+            player.deck -= rest
+            drawn += rest
+            parts.append(f"then the discard pile is shuffled into a new deck and "
+                         f"{_cards(rest)} more drawn (SRA-11.4)")
+            if drawn < count:
+                ruler.warn(f"{player.name} can draw only {_cards(drawn)} of {count}: the deck and "
+                           f"the discard pile are both empty (SRA-11.4).")
+    player.draws += drawn
+    player.drawn += drawn
+    note = f"{player.name} draws {_cards(drawn)}"
+    ruler.passed(rule, f"{note}: " + ", ".join(parts) + ".")
+    return drawn, note
+
+
+def _places(player: _Player) -> list[tuple[str, list[str]]]:
+    """Where a player's named cards are: (a label, the names there)."""
+    return [
+        (f"in {player.name}'s hand", [c.name for c in player.hand]),
+        (f"in play for {player.name}", [s.card.name for s in player.ships]
+         + [b.card.name for b in player.bases]),
+        (f"put in {player.name}'s discard pile this turn", player.discarded),
+        (f"named this turn and shuffled into {player.name}'s deck", player.in_deck),
+    ]
+
+
+def _count_where(turn: Turn, name: str, only: _Player | None = None) -> list[tuple[str, int]]:
+    """How many copies of a card the state shows, place by place: every card named in the
+    position or since (bought, destroyed, discarded, shuffled back), so a card that left the
+    shop row or play is still one of the game's copies (SRA-2)."""
+    players = [only] if only is not None else [turn.active, turn.opponent]
+    places = [place for player in players for place in _places(player)]
+    if only is None:
+        places.append(("in the shop row", [c.name for c in turn.shop_row if c is not None]))
+    counts = [(label, names.count(name)) for label, names in places]
+    return [(label, n) for label, n in counts if n]
+
+
+def _count_in(turn: Turn, name: str) -> int:
+    """How many copies of a card the state accounts for (SRA-2)."""
+    return sum(n for _label, n in _count_where(turn, name))
+
+
+def _count_own(player: _Player, name: str) -> int:
+    """How many copies of a starting card a player's own cards account for (SRA-3.3)."""
+    return sum(n for _label, n in _count_where(None, name, only=player))
+
+
+def _copies_where(turn: Turn, name: str, only: _Player | None = None) -> str:
+    return ", ".join(f"{n} {label}" for label, n in _count_where(turn, name, only))
+
+
+def _distinct(cards: list[CardSpec]) -> list[CardSpec]:
+    seen: set[str] = set()
+    out = []
+    for card in cards:
+        if card.name not in seen:
+            seen.add(card.name)
+            out.append(card)
+    return out
+
+
+def _distinct_bases(bases: list[_Base]) -> list[_Base]:
+    seen: set[str] = set()
+    out = []
+    for base in bases:
+        if base.card.name not in seen:
+            seen.add(base.card.name)
+            out.append(base)
+    return out
+
+
+# --- Wording ------------------------------------------------------------------------------------
+
+
+def abilities_text(abilities: Mapping[str, int] | None) -> str:
+    """{"coin": 2, "draw": 1} as "2 Coins and 1 Draw"; {} as "nothing"."""
+    if abilities is None:
+        return "unknown"
+    parts = []
+    for effect in EFFECTS:
+        amount = abilities.get(effect)
+        if not amount:
+            continue
+        if effect == "coin":
+            parts.append(_coins(amount))
+        elif effect == "draw":
+            parts.append(f"{amount} Draw")
+        else:
+            parts.append(f"{amount} {effect.capitalize()}")
+    return _list(parts) if parts else "nothing"
+
+
+_abilities = abilities_text
+
+
+def _value_text(card: CardSpec, key: str) -> str:
+    value = getattr(card, key)
+    if key in (PRIMARY, ALLY):
+        return abilities_text(value) if value else "none"
+    if key == "faction":
+        return card.faction_name
+    if key == "kind":
+        return str(value).capitalize()
+    return str(value)
+
+
+def _coins(count: int) -> str:
+    return f"{count} Coin" + ("" if count == 1 else "s")
+
+
+def _tokens(count: int) -> str:
+    return f"{count} Combat token" + ("" if count == 1 else "s")
+
+
+def _cards(count: int) -> str:
+    return f"{count} card" + ("" if count == 1 else "s")
+
+

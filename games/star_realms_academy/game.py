@@ -1,0 +1,28 @@
+"""star-realms-academy in GAMES: its jobs, its pages and how its saved results are shown again."""
+
+from games.package import GamePackage, Job, Presenter
+
+CSS = ("css/star-realms-academy.css",)
+
+GAME = GamePackage(
+    slug="star-realms-academy",
+    package="games.star_realms_academy",
+    ruling=Job(
+        service="games.star_realms_academy.rulings.rule_star_realms_academy",
+        page="star_realms_academy:check-move",
+        label="Check a move",
+        link_pairs="games.star_realms_academy.pages.check_link_pairs",
+        presenter=Presenter("games.star_realms_academy.pages.ruling_context", "ruling",
+                            "star_realms_academy/_check_result.html", CSS),
+    ),
+    score=Job(
+        service="games.star_realms_academy.scores.score_star_realms_academy",
+        page="star_realms_academy:turn",
+        label="Break down a turn",
+        link_pairs="games.star_realms_academy.pages.turn_link_pairs",
+        presenter=Presenter("games.star_realms_academy.pages.breakdown_context", "breakdown",
+                            "star_realms_academy/_turn_result.html", CSS),
+    ),
+    rule_language="games.star_realms_academy.card_rules",
+    api_docs="games.star_realms_academy.api_docs",
+)

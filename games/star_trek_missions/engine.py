@@ -1,0 +1,573 @@
+"""Star Trek: Missions: is this turn legal? (plain Python, no Django import)
+
+A position is the player's hand before the turn, the open discard area and the two deck counts;
+a move is one of the three options of STM-6.1 / STM-R9:
+
+* ``take_discard``: take one card from the discard area, then discard a different card;
+* ``draw_galaxy``: draw the top Galaxy card (the move names it), then discard any one card;
+* ``draw_missions``: draw the top two Mission cards (named), then discard any two cards.
+
+After the turn the hand holds seven cards with one or two Missions (STM-5, STM-6.3, STM-2.2). The
+game ends once the discard area holds eight Galaxy or twelve Mission cards, after the turn's
+discards (STM-6.4). Time Distortion taken from the discard area grants an extra turn, even when
+this turn ends the game (STM-R7): any card whose rule carries an ``extra_turn_from_discard``
+effect does. Meddlesome Q's hand size (STM-R6) applies only at the end of the game, never to a
+turn: a turn always ends with seven cards, so the engine only warns about it when the game ends.
+
+Every card exists once (the catalog has one copy of each of the 74 cards), and every fact a
+ruling needs is in the position, so this game never answers ``needs_information``.
+
+Codes of an illegal turn (``Ruling.code``; the checks stop at the first that fails):
+
+===========================  ========  ==========================================================
+code                         rule      the move …
+===========================  ========  ==========================================================
+``one_option_only``          STM-6.1   mixes options (a ``take`` with a draw, a ``draw`` with a
+                                       take from the discard area)
+``draw_count``               STM-6.1   draws other than two Mission cards (``draw_missions``)
+``discard_count``            STM-6.1   discards other than one card (two for ``draw_missions``)
+``duplicate_card``           STM-6.1   names the same card twice among its draws or discards
+``not_in_discard_area``      STM-6.1   takes a card that is not in the discard area
+``galaxy_deck_empty``        STM-6.1   draws from an empty Galaxy deck
+``mission_deck_too_small``   STM-6.1   draws two Missions from a deck of fewer than two
+``not_a_galaxy_card``        STM-4.1   says it drew a Mission card from the Galaxy deck
+``not_a_mission_card``       STM-4.1   says it drew a Galaxy card from the Mission deck
+``card_not_in_deck``         STM-6.1   draws a card that is in the hand or the discard area
+``discard_not_in_hand``      STM-6.1   discards a card that is not in the hand after the take
+                                       or draw
+``same_card``                STM-6.1   discards the very card it took from the discard area
+``mission_count``            STM-6.3   ends the turn with no Mission card or with more than two
+===========================  ========  ==========================================================
+
+A legal turn has the code ``legal_turn`` (rule STM-R9) and an ``outcome``: the hand, discard area
+and deck counts after it, the discard area's counts, ``game_ends`` with ``game_ends_reason``, and
+``extra_turn`` with ``extra_turn_reason``. An illegal turn lists ``alternatives``: every legal
+``take_discard`` move of the position and, for a draw, every legal set of discards given the
+card(s) the player says they drew (what lies on top of a deck is unknown otherwise). The
+move's own action comes first; then hand order, then discard-area order.
+
+A position that cannot exist raises ``ImpossiblePosition`` (a 400) with one entry per
+contradiction, each with its path in the request:
+
+===========================  =======================================================================
+code                         the position …
+===========================  =======================================================================
+``duplicate_card``           holds a card twice in the hand, or twice in the discard area
+``card_in_two_places``       holds a card both in the hand and in the discard area
+``hand_size``                has a hand of other than seven cards before the turn (STM-5)
+``mission_count``            has a hand of no Mission or more than two before the turn (STM-2.2)
+``too_many_cards``           accounts for more Galaxy (50) or Mission (24) cards than exist
+``game_over``                has a discard area already at the end trigger (STM-6.4): the game is
+                             over, unless the position says this is an extra turn (STM-R7)
+``no_extra_turn``            says this is an extra turn, but no card in the hand grants one
+===========================  =======================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from itertools import combinations
+
+from games.protocol import ILLEGAL, LEGAL, Check, ImpossiblePosition, Ruling
+from games.wording import count as _plural
+from games.wording import listing
+
+_list = partial(listing, empty="no cards")
+
+GALAXY = "galaxy"
+MISSION = "mission"
+HAND_SIZE = 7
+MIN_MISSIONS, MAX_MISSIONS = 1, 2
+END_GALAXY, END_MISSION = 8, 12  # the discard area's end trigger (STM-6.4)
+GALAXY_CARDS, MISSION_CARDS = 50, 24
+
+TAKE_DISCARD = "take_discard"
+DRAW_GALAXY = "draw_galaxy"
+DRAW_MISSIONS = "draw_missions"
+ACTIONS = (TAKE_DISCARD, DRAW_GALAXY, DRAW_MISSIONS)
+# The fields each option uses besides "action"; a field of another option makes it two options.
+ACTION_FIELDS = {
+    TAKE_DISCARD: ("take", "discard"),
+    DRAW_GALAXY: ("draw", "discard"),
+    DRAW_MISSIONS: ("draw", "discard"),
+}
+DRAWS = {TAKE_DISCARD: 0, DRAW_GALAXY: 1, DRAW_MISSIONS: 2}
+DISCARDS = {TAKE_DISCARD: 1, DRAW_GALAXY: 1, DRAW_MISSIONS: 2}
+
+EXTRA_TURN_EFFECT = "extra_turn_from_discard"  # Time Distortion (STM-R7)
+HAND_SIZE_EFFECT = "hand_size"  # Meddlesome Q (STM-R6): at game end only
+
+LEGAL_CODE = "legal_turn"
+ILLEGAL_CODES = (
+    "one_option_only",
+    "draw_count",
+    "discard_count",
+    "duplicate_card",
+    "not_in_discard_area",
+    "galaxy_deck_empty",
+    "mission_deck_too_small",
+    "not_a_galaxy_card",
+    "not_a_mission_card",
+    "card_not_in_deck",
+    "discard_not_in_hand",
+    "same_card",
+    "mission_count",
+)
+IMPOSSIBLE_CODES = (
+    "duplicate_card",
+    "card_in_two_places",
+    "hand_size",
+    "mission_count",
+    "too_many_cards",
+    "game_over",
+    "no_extra_turn",
+)
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    """What the engine knows of a card: its name, its deck and the kinds of its effects."""
+
+    name: str
+    deck: str  # "galaxy" | "mission"
+    effects: frozenset[str] = frozenset()
+
+    @property
+    def is_mission(self) -> bool:
+        return self.deck == MISSION
+
+
+@dataclass
+class Position:
+    hand: list[CardSpec]
+    discard_area: list[CardSpec]
+    galaxy_deck: int
+    mission_deck: int
+    # This turn is the extra turn Time Distortion granted (STM-R7): the discard area may already
+    # be at the end trigger, and the game ends after it if it is.
+    extra_turn: bool = False
+    galaxy_cards: int = GALAXY_CARDS  # how many cards each deck has in all
+    mission_cards: int = MISSION_CARDS
+
+
+@dataclass
+class Move:
+    action: str  # one of ACTIONS
+    take: CardSpec | None = None
+    draw: list[CardSpec] = field(default_factory=list)
+    discard: list[CardSpec] = field(default_factory=list)
+    # Fields of another option the request gave as well ("take" on a draw, "draw" on a take).
+    other_fields: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        body: dict = {"action": self.action}
+        if self.action == TAKE_DISCARD:
+            body["take"] = self.take.name if self.take else None
+        elif self.action == DRAW_GALAXY:
+            body["draw"] = self.draw[0].name if self.draw else None
+        else:
+            body["draw"] = [card.name for card in self.draw]
+        body["discard"] = [card.name for card in self.discard]
+        return body
+
+
+# --- The ruling ---------------------------------------------------------------------------------
+
+
+def rule_turn(position: Position, move: Move) -> Ruling:
+    """Rule on one turn. Raises ImpossiblePosition when the position cannot exist."""
+    check_position(position)
+    if move.action not in ACTIONS:
+        raise ValueError(f"Unknown action {move.action!r}; the service validates it first.")
+    checks, failure = _evaluate(position, move)
+    if failure is not None:
+        return Ruling(
+            verdict=ILLEGAL,
+            code=failure.code,
+            reason=failure.detail,
+            rule=failure.rule,
+            checks=list(checks),
+            alternatives=legal_moves(position, move),
+        )
+    outcome = _outcome(position, move)
+    return Ruling(
+        verdict=LEGAL,
+        code=LEGAL_CODE,
+        reason=_legal_reason(
+            move, outcome, sum(1 for card in _hand_after(position, move) if card.is_mission)
+        ),
+        rule="STM-R9",
+        checks=list(checks),
+        outcome=outcome,
+        warnings=_warnings(position, move, outcome),
+    )
+
+
+def legal_moves(position: Position, move: Move | None = None) -> list[dict]:
+    """Every legal move the position allows and the request lets us know.
+
+    All take_discard moves are known (the discard area is open). A draw is known only when the
+    move names the drawn card(s): then every legal set of discards given that draw is listed.
+    The move's own action comes first."""
+    candidates: list[Move] = []
+    if move is not None and move.action in (DRAW_GALAXY, DRAW_MISSIONS):
+        wanted = DRAWS[move.action]
+        drawn = list(move.draw)
+        if len(drawn) == wanted and len(set(drawn)) == wanted:
+            after = list(position.hand) + drawn
+            for discards in combinations(after, DISCARDS[move.action]):
+                candidates.append(Move(move.action, draw=drawn, discard=list(discards)))
+    for taken in position.discard_area:
+        for discarded in position.hand:
+            candidates.append(Move(TAKE_DISCARD, take=taken, discard=[discarded]))
+    legal = []
+    for candidate in candidates:
+        _checks, failure = _evaluate(position, candidate)
+        if failure is None:
+            legal.append(candidate.as_dict())
+    return legal
+
+
+# --- The position -------------------------------------------------------------------------------
+
+
+def check_position(position: Position) -> None:
+    """Raise ImpossiblePosition naming every contradiction of the position."""
+    errors: list[dict] = []
+
+    def error(path: str, code: str, detail: str) -> None:
+        errors.append({"path": path, "code": code, "detail": detail})
+
+    for where, cards in (("hand", position.hand), ("discard_area", position.discard_area)):
+        seen: dict[str, int] = {}
+        label = "the hand" if where == "hand" else "the discard area"
+        for index, card in enumerate(cards):
+            if card.name in seen:
+                error(
+                    f"position.{where}[{index}]",
+                    "duplicate_card",
+                    f"{card.name} is in {label} twice (position.{where}[{seen[card.name]}] and "
+                    f"position.{where}[{index}]); every card exists once.",
+                )
+            else:
+                seen[card.name] = index
+    in_hand = {card.name for card in position.hand}
+    for index, card in enumerate(position.discard_area):
+        if card.name in in_hand:
+            error(
+                f"position.discard_area[{index}]",
+                "card_in_two_places",
+                f"{card.name} is both in the hand and in the discard area; every card exists once.",
+            )
+    if len(position.hand) != HAND_SIZE:
+        error(
+            "position.hand",
+            "hand_size",
+            f"The hand holds {_cards(len(position.hand))}; at the start of a turn it holds exactly "
+            f"{HAND_SIZE} (STM-5).",
+        )
+    missions = [card.name for card in position.hand if card.is_mission]
+    if not MIN_MISSIONS <= len(missions) <= MAX_MISSIONS:
+        error(
+            "position.hand",
+            "mission_count",
+            f"The hand holds {_missions(missions)}; a hand always holds one or two (STM-2.2).",
+        )
+    for deck, label, total, in_deck in (
+        (GALAXY, "Galaxy", position.galaxy_cards, position.galaxy_deck),
+        (MISSION, "Mission", position.mission_cards, position.mission_deck),
+    ):
+        held = sum(1 for card in position.hand if card.deck == deck)
+        discarded = sum(1 for card in position.discard_area if card.deck == deck)
+        if held + discarded + in_deck > total:
+            error(
+                f"position.{deck}_deck",
+                "too_many_cards",
+                f"The position accounts for {held + discarded + in_deck} {label} cards ({held} in "
+                f"the hand, {discarded} in the discard area, {in_deck} in the {label} deck), but "
+                f"the game has {total}.",
+            )
+    galaxy, mission = _discard_counts(position.discard_area)
+    if (galaxy >= END_GALAXY or mission >= END_MISSION) and not position.extra_turn:
+        error(
+            "position.discard_area",
+            "game_over",
+            f"The discard area already holds {_plural(galaxy, 'Galaxy card')} and "
+            f"{_plural(mission, 'Mission card')}: the "
+            f"game ended when it reached {END_GALAXY} Galaxy or {END_MISSION} Mission cards "
+            f"(STM-6.4), so no turn follows (only an extra turn from Time Distortion, STM-R7: "
+            f'say so with "extra_turn": true).',
+        )
+    if position.extra_turn and not any(EXTRA_TURN_EFFECT in card.effects for card in position.hand):
+        error(
+            "position.extra_turn",
+            "no_extra_turn",
+            "The position says this is an extra turn, but no card in the hand grants one: the "
+            "player keeps Time Distortion in hand after taking it from the discard area (STM-R7).",
+        )
+    if errors:
+        raise ImpossiblePosition(errors)
+
+
+# --- The checks ---------------------------------------------------------------------------------
+
+
+def _evaluate(position: Position, move: Move) -> tuple[list[Check], Check | None]:
+    """Run the checks in order; stop at the first that fails. Returns (checks, failure)."""
+    checks: list[Check] = []
+    for check in _checks(position, move):
+        checks.append(check)
+        if not check.passed:
+            return checks, check
+    return checks, None
+
+
+def _checks(position: Position, move: Move):
+    """Yield the checks of a move in order (a generator: later checks may assume earlier ones)."""
+    action = move.action
+    option = {
+        TAKE_DISCARD: "take a card from the discard area",
+        DRAW_GALAXY: "draw the top Galaxy card",
+        DRAW_MISSIONS: "draw the top two Mission cards",
+    }[action]
+
+    # One option only.
+    if move.other_fields:
+        fields = " and ".join(f"move.{name}" for name in move.other_fields)
+        yield Check("STM-6.1", False, f"The move is to {option}, but it also gives {fields}, "
+                     "which belongs to another option; a turn is exactly one option.",
+                     "one_option_only")
+        return
+    yield Check("STM-6.1", True, f"One option: {option}.", "one_option_only")
+
+    # How many cards are drawn and discarded.
+    if action == DRAW_MISSIONS:
+        if len(move.draw) != 2:
+            yield Check("STM-6.1", False, f"Drawing Missions takes the top two Mission cards; "
+                         f"the move draws {_cards(len(move.draw))}.", "draw_count")
+            return
+        yield Check("STM-6.1", True, "Two Mission cards drawn.", "draw_count")
+    wanted = DISCARDS[action]
+    if len(move.discard) != wanted:
+        yield Check("STM-6.1", False, f"After {_option_noun(action)} the player discards "
+                     f"{_cards(wanted, word=True)}; the move discards "
+                     f"{_cards(len(move.discard))}.", "discard_count")
+        return
+    yield Check("STM-6.1", True, f"{_cards(wanted, word=True).capitalize()} discarded, as "
+                 f"{_option_noun(action)} requires.", "discard_count")
+    for what, cards in (("draws", move.draw), ("discards", move.discard)):
+        names = [card.name for card in cards]
+        twice = next((name for name in names if names.count(name) > 1), None)
+        if twice:
+            yield Check("STM-6.1", False, f"The move {what} {twice} twice; every card exists "
+                         "once.", "duplicate_card")
+            return
+
+    hand_names = [card.name for card in position.hand]
+    discard_names = [card.name for card in position.discard_area]
+
+    if action == TAKE_DISCARD:
+        taken = move.take
+        if taken.name not in discard_names:
+            where = " (it is in the hand)" if taken.name in hand_names else ""
+            yield Check("STM-6.1", False, f"{taken.name} is not in the discard area{where}, so "
+                         f"it cannot be taken from it. The discard area holds "
+                         f"{_list(discard_names)}.", "not_in_discard_area")
+            return
+        yield Check("STM-6.1", True, f"{taken.name} is in the discard area.",
+                     "not_in_discard_area")
+        drawn = [taken]
+    else:
+        if action == DRAW_GALAXY:
+            if position.galaxy_deck < 1:
+                yield Check("STM-6.1", False, "The Galaxy deck is empty (galaxy_deck is 0), so "
+                             "no Galaxy card can be drawn.", "galaxy_deck_empty")
+                return
+            yield Check("STM-6.1", True, f"The Galaxy deck holds {_cards(position.galaxy_deck)}.",
+                         "galaxy_deck_empty")
+        else:
+            if position.mission_deck < 2:
+                yield Check("STM-6.1", False, f"The Mission deck holds "
+                             f"{_cards(position.mission_deck)}; drawing Missions needs two.",
+                             "mission_deck_too_small")
+                return
+            yield Check("STM-6.1", True, f"The Mission deck holds "
+                         f"{_cards(position.mission_deck)}.", "mission_deck_too_small")
+        deck, label, code = (
+            (GALAXY, "Galaxy", "not_a_galaxy_card") if action == DRAW_GALAXY
+            else (MISSION, "Mission", "not_a_mission_card")
+        )
+        for card in move.draw:
+            if card.deck != deck:
+                other = "Mission" if deck == GALAXY else "Galaxy"
+                yield Check("STM-4.1", False, f"{card.name} is a {other} card, so it cannot "
+                             f"come from the {label} deck; the decks stay separate.", code)
+                return
+        yield Check("STM-4.1", True, f"{_list([c.name for c in move.draw])} "
+                     f"{'is a' if len(move.draw) == 1 else 'are'} {label} "
+                     f"card{'' if len(move.draw) == 1 else 's'}.", code)
+        for card in move.draw:
+            if card.name in hand_names or card.name in discard_names:
+                where = "in the hand" if card.name in hand_names else "in the discard area"
+                yield Check("STM-6.1", False, f"{card.name} is already {where}, so it cannot be "
+                             f"on top of the {label} deck; every card exists once.",
+                             "card_not_in_deck")
+                return
+        yield Check("STM-6.1", True, f"{_list([c.name for c in move.draw])} "
+                     f"{'was' if len(move.draw) == 1 else 'were'} still in the {label} deck.",
+                     "card_not_in_deck")
+        drawn = list(move.draw)
+
+    after_take = hand_names + [card.name for card in drawn]
+    verb = "taking" if action == TAKE_DISCARD else "drawing"
+    for card in move.discard:
+        if card.name not in after_take:
+            yield Check("STM-6.1", False, f"{card.name} is not in the hand after {verb}, so it "
+                         f"cannot be discarded. The hand then holds {_list(after_take)}.",
+                         "discard_not_in_hand")
+            return
+    yield Check("STM-6.1", True, f"{_list([c.name for c in move.discard])} "
+                 f"{'is' if len(move.discard) == 1 else 'are'} in the hand after {verb}.",
+                 "discard_not_in_hand")
+
+    if action == TAKE_DISCARD:
+        if move.discard[0].name == move.take.name:
+            yield Check("STM-6.1", False, f"The card discarded must differ from the card taken; "
+                         f"the move takes {move.take.name} and discards it again.", "same_card")
+            return
+        yield Check("STM-6.1", True, f"{move.discard[0].name} differs from the card taken "
+                     f"({move.take.name}).", "same_card")
+
+    hand_after = _hand_after(position, move)
+    missions = [card.name for card in hand_after if card.is_mission]
+    discarded = _list([c.name for c in move.discard])
+    if not MIN_MISSIONS <= len(missions) <= MAX_MISSIONS:
+        yield Check("STM-6.3", False, f"After discarding {discarded} the hand would hold "
+                     f"{_missions(missions)}; a turn must end with one or two.", "mission_count")
+        return
+    yield Check("STM-6.3", True, f"After discarding {discarded} the hand holds "
+                 f"{_missions(missions)}: one or two is allowed.", "mission_count")
+    yield Check("STM-5", len(hand_after) == HAND_SIZE,
+                 f"The turn ends with {_cards(len(hand_after))} in hand.", "hand_size")
+
+
+# --- The outcome --------------------------------------------------------------------------------
+
+
+def _hand_after(position: Position, move: Move) -> list[CardSpec]:
+    gained = [move.take] if move.action == TAKE_DISCARD else list(move.draw)
+    discarded = {card.name for card in move.discard}
+    return [card for card in list(position.hand) + gained if card.name not in discarded]
+
+
+def _outcome(position: Position, move: Move) -> dict:
+    hand = _hand_after(position, move)
+    discard_area = [
+        card for card in position.discard_area
+        if not (move.action == TAKE_DISCARD and card.name == move.take.name)
+    ] + list(move.discard)
+    galaxy_deck = position.galaxy_deck - (1 if move.action == DRAW_GALAXY else 0)
+    mission_deck = position.mission_deck - (2 if move.action == DRAW_MISSIONS else 0)
+    galaxy, mission = _discard_counts(discard_area)
+    before_galaxy, before_mission = _discard_counts(position.discard_area)
+    trigger = f"{END_GALAXY} Galaxy or {END_MISSION} Mission cards"
+    counts = (f"The discard area holds {_plural(galaxy, 'Galaxy card')} and "
+              f"{_plural(mission, 'Mission card')}")
+    already = position.extra_turn and (
+        before_galaxy >= END_GALAXY or before_mission >= END_MISSION
+    )
+    if already:
+        game_ends = True
+        reason = (f"This is the extra turn Time Distortion granted after the end trigger (the "
+                  f"discard area held {_plural(before_galaxy, 'Galaxy card')} and "
+                  f"{_plural(before_mission, 'Mission card')}): "
+                  f"the game ends after it (STM-R7, STM-6.4).")
+    elif galaxy >= END_GALAXY or mission >= END_MISSION:
+        game_ends = True
+        reached = f"{galaxy} Galaxy" if galaxy >= END_GALAXY else f"{mission} Mission"
+        reason = (f"{counts}: it reached {reached} cards, so the game ends after this turn's "
+                  f"discards (STM-6.4; the trigger is {trigger}).")
+    else:
+        game_ends = False
+        reason = f"{counts}: the game goes on (it ends at {trigger}, STM-6.4)."
+    extra = move.action == TAKE_DISCARD and EXTRA_TURN_EFFECT in move.take.effects
+    extra_reason = None
+    if extra:
+        extra_reason = (f"{move.take.name} was taken from the discard area: the player takes an "
+                        f"extra turn after this one (STM-R7)"
+                        + (", even though this turn ends the game." if game_ends else "."))
+    return {
+        "hand": [card.name for card in hand],
+        "discard_area": [card.name for card in discard_area],
+        "galaxy_deck": galaxy_deck,
+        "mission_deck": mission_deck,
+        "discard_counts": {"galaxy": galaxy, "mission": mission},
+        "game_ends": game_ends,
+        "game_ends_reason": reason,
+        "extra_turn": extra,
+        "extra_turn_reason": extra_reason,
+    }
+
+
+def _legal_reason(move: Move, outcome: dict, missions: int) -> str:
+    discarded = _list([card.name for card in move.discard])
+    if move.action == TAKE_DISCARD:
+        did = f"{move.take.name} taken from the discard area and {discarded} discarded"
+    elif move.action == DRAW_GALAXY:
+        did = f"{move.draw[0].name} drawn from the Galaxy deck and {discarded} discarded"
+    else:
+        did = f"{_list([c.name for c in move.draw])} drawn from the Mission deck and {discarded} discarded"
+    reason = (f"Legal: {did}; the hand ends with {_cards(len(outcome['hand']))}, "
+              f"{missions} of them Mission{'' if missions == 1 else 's'}.")
+    if outcome["game_ends"]:
+        reason += " The game ends: " + outcome["game_ends_reason"][0].lower() + outcome[
+            "game_ends_reason"][1:]
+    if outcome["extra_turn"]:
+        reason += " " + outcome["extra_turn_reason"]
+    return reason
+
+
+def _warnings(position: Position, move: Move, outcome: dict) -> list[str]:
+    warnings = []
+    if outcome["game_ends"]:
+        hand = _hand_after(position, move)
+        for card in hand:
+            if HAND_SIZE_EFFECT in card.effects:
+                warnings.append(
+                    f"The game ends with {card.name} in this hand: at the end of the game it "
+                    f"changes the final hand (STM-R6), so score the hand after resolving it."
+                )
+    return warnings
+
+
+# --- Wording ------------------------------------------------------------------------------------
+
+
+def _discard_counts(cards: list[CardSpec]) -> tuple[int, int]:
+    galaxy = sum(1 for card in cards if card.deck == GALAXY)
+    return galaxy, sum(1 for card in cards if card.deck == MISSION)
+
+
+def _option_noun(action: str) -> str:
+    return {
+        TAKE_DISCARD: "taking a card from the discard area",
+        DRAW_GALAXY: "drawing the top Galaxy card",
+        DRAW_MISSIONS: "drawing the top two Mission cards",
+    }[action]
+
+
+NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three"}
+
+
+def _cards(count: int, *, word: bool = False) -> str:
+    number = NUMBER_WORDS.get(count, str(count)) if word else str(count)
+    return f"{number} card" + ("" if count == 1 else "s")
+
+
+def _missions(names: list[str]) -> str:
+    count = len(names)
+    text = f"{count} Mission card" + ("" if count == 1 else "s")
+    return f"{text} ({_list(names)})" if names else text
+
+

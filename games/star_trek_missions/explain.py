@@ -1,0 +1,179 @@
+"""Turns the best evaluation of a hand into the response: per-card lines and ordered steps that
+add up from zero to the total (plain Python, no Django import)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from games.protocol import Step
+
+from .language import (
+    Labels,
+    _attribute_label,
+    _label,
+    _names_only,
+    _requirements_phrase,
+    phrase,
+)
+from .scorer import CardResult, CardSpec, Evaluation, HandScore, HandScorer
+
+RULE_WITH = "STM-7.1"
+RULE_FOR_EACH = "STM-7.2"
+RULE_DIFFERENT = "STM-R2"
+RULE_CHOICES = "STM-R3"
+RULE_NOTHING = "STM-9.3"
+RULE_UNBLANKER = "STM-R10"
+
+
+def explain(scorer: HandScorer, evaluation: Evaluation, labels: Labels) -> HandScore:
+    entries: list[tuple[str, str, list[str], str, int]] = []  # rule, card, giving, detail, points
+    cards: list[CardResult] = []
+    for spec in scorer.hand:
+        name = spec.name
+        points = evaluation.points[name]
+        if name in evaluation.blanked:
+            reason = _blank_reason(scorer, evaluation, spec, labels)
+            cards.append(CardResult(name, points, True, reason))
+            giving = [evaluation.blanked[name].removeprefix("blanked by ")] if name in evaluation.assimilated else []
+            entries.append((evaluation.blank_rule[name], name, giving, reason, points))
+            continue
+        cards.append(CardResult(name, points, False, None))
+        if name in evaluation.copies:
+            target = evaluation.copies[name]
+            detail = (f"scores as {target}: {points}" if target
+                      else "no card it may copy is in the hand: 0")
+            entries.append((RULE_CHOICES, name, [target] if target else [], detail, points))
+            continue
+        settlement = evaluation.settlements.get(name)
+        bonuses = (spec.rule or {}).get("bonuses", [])
+        if settlement and settlement.left_out:
+            entries.append((RULE_UNBLANKER, name, [settlement.left_out],
+                            f"{settlement.left_out} keeps it from being blanked, so it is not one "
+                            "of the other cards its bonuses count: 0", 0))
+        for grant in settlement.grants if settlement else []:
+            bonus = bonuses[grant.bonus]
+            kind = bonus["kind"]
+            if kind == "for_each":
+                detail = f"{grant.points} for {grant.giving[0]} ({phrase(bonus['match'], labels)})"
+                entries.append((RULE_FOR_EACH, name, grant.giving, detail, grant.points))
+            elif kind == "for_each_different":
+                value = _label(labels, bonus["attribute"], grant.value)
+                detail = (f"{grant.points} for a different {_attribute_label(bonus['attribute'])}: "
+                          f"{value} ({grant.giving[0]})")
+                entries.append((RULE_DIFFERENT, name, grant.giving, detail, grant.points))
+            else:
+                tier = bonus["tiers"][grant.tier] if kind == "tiers" else bonus
+                detail = f"{grant.points} with {', '.join(grant.giving)}"
+                if not all(_names_only(req["match"]) for req in tier["requires"]):
+                    detail += f" ({_requirements_phrase(tier['requires'], labels)})"
+                entries.append((RULE_WITH, name, grant.giving, detail, grant.points))
+        if name in evaluation.changed:
+            target, affiliation = evaluation.changed[name]
+            bonus = spec.effect("change_affiliation")["points"]
+            detail = (f"{bonus} for changing the Affiliation of {target} to "
+                      f"{_label(labels, 'affiliation', affiliation)}")
+            entries.append((RULE_CHOICES, name, [target], detail, bonus))
+        if points == 0:
+            entries.append((RULE_NOTHING, name, [], "no bonus applies: 0", 0))
+    steps, running = [], 0
+    for n, (rule, card, giving, detail, points) in enumerate(entries, start=1):
+        running += points
+        steps.append(Step(n=n, rule=rule, card=card, detail=detail, points=points,
+                          running_total=running, more={"giving": giving}))
+    assert running == evaluation.total, (running, evaluation.total)
+    return HandScore(evaluation.total, cards, steps, _choices(scorer, evaluation))
+
+
+def _blank_reason(scorer: HandScorer, evaluation: Evaluation, spec: CardSpec, labels: Labels) -> str:
+    if spec.name in evaluation.assimilated:
+        return (f"Blanked by {evaluation.blanked[spec.name].removeprefix('blanked by ')}: it scores "
+                f"what that card scores ({evaluation.points[spec.name]}).")
+    needed = " or ".join(phrase(c, labels) for c in (spec.rule or {}).get("blanked_unless", []))
+    return f"Blanked: no {needed} stands in the hand."
+
+
+def _choices(scorer: HandScorer, evaluation: Evaluation) -> dict[str, dict]:
+    return {spec.name: evaluation.choices.get(spec.name, {}) for spec, _ in scorer.choice_cards()}
+
+
+def check_final_hand(hand: Sequence[CardSpec]) -> tuple[list[dict], list[str]]:
+    """Errors (a hand that cannot be a final hand, STM-R8/STM-R6) and warnings (a partial hand,
+    scored as it stands)."""
+    errors: list[dict] = []
+    seen: dict[str, int] = {}
+    for index, spec in enumerate(hand):
+        if spec.name in seen:
+            errors.append({"path": f"hand[{index}]", "code": "duplicate_card",
+                           "detail": f"{spec.name} is in the hand twice; every card is unique."})
+        seen.setdefault(spec.name, index)
+    distinct = [hand[i] for i in sorted(seen.values())]
+    missions = [s for s in distinct if s.deck == "mission"]
+    galaxy = [s for s in distinct if s.deck == "galaxy"]
+    holder = next((s for s in distinct if s.effect("hand_size")), None)
+    if holder:
+        effect = holder.effect("hand_size")
+        size, min_missions, max_missions, max_galaxy = (effect["galaxy"] + effect["missions"],
+                                                        effect["missions"], effect["missions"], effect["galaxy"])
+        shape = (f"{size} cards with {holder.name}: {holder.name}, exactly "
+                 f"{effect['missions'] - 1} other Mission and {effect['galaxy']} Galaxy cards")
+    else:
+        size, min_missions, max_missions, max_galaxy = 7, 1, 2, 6
+        shape = "7 cards with one or two Missions"
+    if len(hand) > size:
+        errors.append({"path": "hand", "code": "too_many_cards",
+                       "detail": f"The hand has {len(hand)} cards; a final hand holds {shape}."})
+    if len(missions) > max_missions:
+        errors.append({"path": "hand", "code": "too_many_missions",
+                       "detail": f"The hand has {len(missions)} Missions "
+                                 f"({', '.join(s.name for s in missions)}); a final hand holds {shape}."})
+    elif len(distinct) == size and len(missions) < min_missions:
+        errors.append({"path": "hand", "code": "too_few_missions",
+                       "detail": f"The hand has {len(missions)} Missions; a final hand holds {shape}."})
+    elif len(galaxy) > max_galaxy and len(hand) <= size:
+        errors.append({"path": "hand", "code": "too_many_galaxy_cards",
+                       "detail": f"The hand has {len(galaxy)} Galaxy cards; a final hand holds {shape}."})
+    warnings = []
+    if len(distinct) < size and not errors:
+        warnings.append(f"Partial hand: {len(distinct)} of {size} cards ({shape}); scored as it "
+                        "stands.")
+    return errors, warnings
+
+
+def score_hand(
+    hand: Sequence[CardSpec],
+    *,
+    vocabulary: Mapping[str, Sequence[str]],
+    labels: Labels | None = None,
+    choices: Mapping[str, dict] | None = None,
+) -> HandScore:
+    """The best score of a hand, honouring any choice the player fixed (ChoiceError when a fixed
+    choice is not allowed). The hand's legality is checked separately (check_final_hand)."""
+    scorer = HandScorer(hand, vocabulary)
+    unknown = [name for name in (choices or {}) if name not in scorer.by_name]
+    if unknown:
+        from .scorer import ChoiceError
+
+        raise ChoiceError(f"choices[{unknown[0]!r}]", f"{unknown[0]} is not in the hand.")
+    not_choosing = [name for name in (choices or {})
+                    if name not in {s.name for s, _ in scorer.choice_cards()}]
+    if not_choosing:
+        from .scorer import ChoiceError
+
+        raise ChoiceError(f"choices[{not_choosing[0]!r}]", f"{not_choosing[0]} makes no choice.")
+    evaluation = scorer.best(choices or {})
+    return explain(scorer, evaluation, labels or {})
+
+
+def score_hand_by_plain_enumeration(
+    hand: Sequence[CardSpec],
+    *,
+    vocabulary: Mapping[str, Sequence[str]],
+    labels: Labels | None = None,
+    choices: Mapping[str, dict] | None = None,
+) -> HandScore:
+    """The reference for `score_hand`: every value of every open choice tried one by one
+    (HandScorer.plain_best), then explained the same way. Slow by design (seconds for a hand
+    with the Unidentified Ship and Thought Maker); the tests and bench/stm.py hold the search
+    to its total. Never used to answer a request."""
+    scorer = HandScorer(hand, vocabulary)
+    return explain(scorer, scorer.plain_best(choices or {}), labels or {})

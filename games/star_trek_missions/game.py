@@ -1,0 +1,27 @@
+"""star-trek-missions in GAMES: its jobs, its pages and how its saved results are shown again."""
+
+from games.package import GamePackage, Job, Presenter
+
+GAME = GamePackage(
+    slug="star-trek-missions",
+    package="games.star_trek_missions",
+    ruling=Job(
+        service="games.star_trek_missions.rulings.rule_turn",
+        page="star_trek_missions:check-turn",
+        label="Check a move",
+        link_pairs="games.star_trek_missions.turn_pages.turn_link_pairs",
+        presenter=Presenter("results.views.ruling_view", "ruling",
+                            "star_trek_missions/_stm_turn_result.html"),
+    ),
+    score=Job(
+        service="games.star_trek_missions.scores.score_star_trek_missions",
+        page="star_trek_missions:score",
+        label="Score a hand",
+        link_pairs="games.star_trek_missions.pages.score_link_pairs",
+        more_pages=(("Score the table", "star_trek_missions:table"),),
+        # A whole table leads its /r/<id> page with the standings.
+        result_context="games.star_trek_missions.pages.table_result_page",
+    ),
+    rule_language="games.star_trek_missions.language",
+    api_docs="games.star_trek_missions.api_docs",
+)

@@ -1,0 +1,871 @@
+"""The "Score a hand" and "Score the table" pages of Star Trek: Missions.
+
+The hand lives in the form itself (one hidden `hand` field per card), so the page needs no state
+of its own: every submit carries the hand, the button pressed (`toggle` a card from its tile,
+`remove` one from the hand, `action=add` the card typed) and the choices the player fixed. The form
+is turned into the API's request body and handed to the very service the API calls
+(games.star_trek_missions.scores): nothing is scored here. An htmx submit gets a fragment: the
+hand and choices, and out of band the breakdown, the tiles whose card went in or out and the
+status line (the other tiles stay, so a tap on one is never lost to a swap); a plain POST (no
+JavaScript) gets the whole page.
+Every scoring saves a result, so each breakdown shown has its permalink.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import wraps
+from urllib.parse import urlencode
+
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
+
+from cards.models import Card, Game
+from cards.naming import NamedCard
+from cards.selectors import GameNotFound, clean_text, game_get
+from common.api_errors import ApiError
+from common.card_names import shown
+from common.page_names import read_name
+from common.page_results import (
+    did_you_mean,
+    evaluate_on_page,
+    form_link,
+    is_htmx_submit,
+    page_input,
+    problem,
+    problem_message,
+    render_result_page,
+)
+from games.star_trek_missions.language import (
+    CHOICE_EFFECTS,
+    criterion_matches_attributes,
+)
+from games.star_trek_missions.scores import (
+    MAX_NAME,
+    WIN_RULE,
+    score_star_trek_missions,
+    vocabulary_and_labels,
+)
+from games.star_trek_missions.table import headline, is_table, standing_rows, table_result_context
+from games.wording import listing as _names
+from results.views import score_view
+
+GAME = "star-trek-missions"
+# Galaxy tiles are grouped by a card's first type, in this order; Missions come last.
+TYPE_ORDER = ("captain", "personnel", "civilian", "location", "system", "equipment", "artifact",
+              "entity", "wild")
+BEST = ""  # the value of the "let Tableside choose" option of every choice
+BEST_LABEL = "Best (let Tableside choose)"
+NOT_USED = "none"
+WILD_FIELDS = ("type", "lifeform", "affiliation", "specialty")
+# What the line above each choice's controls says it is.
+CHOICE_TITLES = {
+    "wild": "{card}",
+    "change_affiliation": "{card}",
+    "assimilate": "{card} blanks",
+    "choose": "{card}",
+    "copy_score": "{card} copies",
+}
+CHOICE_PATH = re.compile(r"choices\[(['\"])(?P<name>.*?)\1\](?:\.(?P<field>\w+))?")
+
+
+def with_deck(view: Callable[[HttpRequest, Game, Deck], HttpResponse]):
+    """A page of the game's cards: the view is given the game and its Deck, or the page is a 404
+    while the catalog is not loaded."""
+
+    @wraps(view)
+    def page(request: HttpRequest) -> HttpResponse:
+        try:
+            game = game_get(slug=GAME)
+        except GameNotFound:
+            return render(request, "404.html", {"message": "The Star Trek: Missions catalog is "
+                                                "not loaded."}, status=404)
+        return view(request, game, Deck(game))
+
+    return page
+
+
+@require_http_methods(["GET", "POST"])
+@with_deck
+def stm_score(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
+    form = ScoreForm(deck, page_input(request))  # posted, or the hand in the address
+    context = {"game": game, "deck": deck, "form": form, "score": None, "error": None}
+    status = 400 if form.add_errors else 200
+    if form.hand:
+
+        def show(response: dict) -> dict:
+            form.apply_result(response)
+            return {"score": score_view(game, response)}
+
+        def show_errors(error: ApiError) -> dict:
+            form.add_service_errors(error.errors)
+            return {"detail": error.message, "code": error.error_code,
+                    "entries": form.error_summary(error.errors)}
+
+        # A name the form could not add keeps the page's 400 even when the hand scores.
+        if evaluate_on_page(request, context, service=score_star_trek_missions, game=game,
+                            body=form.body(), show=show, show_errors=show_errors) == 400:
+            status = 400
+    context["partial"] = is_htmx_submit(request)
+    if not context["partial"]:
+        context["groups"] = deck.groups()
+    return render_result_page(request, context, status=status, page="star_trek_missions/stm_score.html",
+                              fragment="star_trek_missions/_stm_score_form.html", link=form.link_pairs())
+
+
+# --- The game's cards ---------------------------------------------------------------------------
+
+
+def score_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+    """"Score again" on /r/<id>: the saved hand as the score page's fields, its fixed choices
+    set again (the reverse of ScoreForm.body)."""
+    hand = body.get("hand") if isinstance(body.get("hand"), list) else []
+    form = ScoreForm(Deck(game), QueryDict(urlencode([("hand", str(n)) for n in hand])))
+    saved = body.get("choices") if isinstance(body.get("choices"), dict) else {}
+    for control in form.choices:
+        _fix(control, saved.get(control.card.name), form.deck)
+    return form.link_pairs()
+
+
+def table_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+    """"Score the table again" on /r/<id>: each saved player as the table page's fields (their
+    name, hand and fixed choices, under their seat's prefix), the first one open."""
+    players = [p for p in body.get("players") or [] if isinstance(p, dict)]
+    pairs = [("players", str(len(players))), ("current", "0")] if players else []
+    for seat, player in enumerate(players):
+        prefix = f"p{seat}-"
+        pairs.append((f"{prefix}name", str(player.get("name") or "")))
+        pairs += [(prefix + key, value) for key, value in score_link_pairs(game, player)]
+    return pairs
+
+
+def _fix(control: ChoiceControl, choice, deck: Deck) -> None:
+    """Set a control's selects to a saved choice (API.md's shape), where it is one they offer."""
+    if not isinstance(choice, dict):
+        return
+    slugs = {card.name: card.slug for card in deck.cards}
+    if control.kind == "wild":
+        values = [str(choice.get(key) or "") for key in WILD_FIELDS]
+    elif control.kind == "change_affiliation":
+        values = [f"{slugs.get(choice.get('target'), '')}:{choice.get('affiliation', '')}"
+                  if choice.get("target") else NOT_USED]
+    elif control.kind == "assimilate":
+        blank = choice.get("blank") if isinstance(choice.get("blank"), list) else []
+        values = ["+".join(slugs.get(name, "") for name in blank) if blank else NOT_USED]
+    elif control.kind == "choose":
+        values = [str(choice.get(control.effect.get("attribute"), "") or NOT_USED)]
+    else:
+        values = [slugs.get(choice.get("copies"), NOT_USED) if choice.get("copies") else NOT_USED]
+    for select, value in zip(control.selects, values, strict=False):
+        if value in select.values:
+            select.value = value
+    if control.kind == "wild":
+        control.shown = {key: str(choice[key]) for key in WILD_FIELDS if choice.get(key)}
+
+
+@dataclass
+class TileGroup:
+    key: str
+    label: str
+    cards: list[Card]
+
+
+class Deck:
+    """The game's cards for the page (one query), their attribute labels, and the tile groups."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.cards = sorted(game.cards.all(), key=lambda c: (_number(c), c.name))
+        self.by_name = {card.name: card for card in self.cards}
+        self.named = [NamedCard(name=card.name, slug=card.slug) for card in self.cards]
+        self.vocabulary, self.labels = vocabulary_and_labels(game)
+
+    def label(self, attribute: str, value: str) -> str:
+        return self.labels.get(attribute, {}).get(value, value)
+
+    def groups(self) -> list[TileGroup]:
+        by_type: dict[str, list[Card]] = {key: [] for key in TYPE_ORDER}
+        missions, other = [], []
+        for card in self.cards:
+            attributes = card.attributes or {}
+            types = attributes.get("type") or []
+            if attributes.get("deck") == "mission":
+                missions.append(card)
+            elif types and types[0] in by_type:
+                by_type[types[0]].append(card)
+            else:
+                other.append(card)
+        groups = [TileGroup(key, self.label("type", key), cards)
+                  for key, cards in by_type.items() if cards]
+        if other:
+            groups.append(TileGroup("other", "Other Galaxy cards", other))
+        if missions:
+            groups.append(TileGroup("mission", "Missions", missions))
+        return groups
+
+    def options(self) -> list[tuple[str, str]]:
+        """(name, "Galaxy G27") for the <datalist>, by name."""
+        return sorted(
+            ((card.name, f"{str(_attr(card, 'deck')).capitalize()} {_number(card)}".strip())
+             for card in self.cards),
+            key=lambda option: option[0].casefold(),
+        )
+
+    def find(self, typed: str) -> tuple[Card | None, str]:
+        """The card a person typed (any case, the slug, or a unique part of the name), or the
+        problem with it."""
+        match = read_name(typed, self.named)
+        if match.card is not None:
+            return self.by_name[match.card.name], ""
+        message = f"No card named '{shown(typed)}' in {self.game.name}."
+        if match.ambiguous:
+            message = f"Several cards match '{shown(typed)}'."
+        # The suggestions show as buttons that add the card (templates/star_trek_missions/_pick_problem.html).
+        return None, problem(message + did_you_mean(match.suggestions), detail=message,
+                             typed=typed, suggestions=match.suggestions)
+
+
+def _attr(card: Card, key: str):
+    return (card.attributes or {}).get(key)
+
+
+def _number(card: Card) -> str:
+    return str(_attr(card, "number") or "")
+
+
+
+
+# --- The form -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Select:
+    """One <select> of a choice: its options (in groups), the value posted and its problems."""
+
+    name: str
+    id: str
+    label: str
+    groups: list[tuple[str, list[tuple[str, str]]]]  # (group label or "", [(value, label)])
+    value: str = BEST
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def values(self) -> set[str]:
+        return {value for _, options in self.groups for value, _ in options}
+
+    @property
+    def error_id(self) -> str:
+        return f"{self.id}-error"
+
+
+@dataclass
+class ChoiceControl:
+    """The choice one card of the hand makes: its controls, what was used, and whether the player
+    fixed it."""
+
+    card: Card
+    kind: str
+    effect: dict
+    title: str
+    selects: list[Select]
+    shown: dict[str, str] = field(default_factory=dict)  # the choice last used (Unidentified Ship)
+    summary: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"choices-{self.card.slug}"
+
+    @property
+    def fixed(self) -> bool:
+        return any(select.value != BEST for select in self.selects)
+
+
+@dataclass
+class HandCard:
+    name: str
+    index: int
+    card: Card | None
+    points: int | None = None
+    blanked: bool = False
+    blanked_reason: str = ""
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return f"hand-{self.index + 1}"
+
+    @property
+    def remove_id(self) -> str:
+        # By place, not by card: when a card is taken out, the focus stays on the Remove button
+        # that takes its place (htmx gives it back to the same id).
+        return f"remove-{self.index + 1}"
+
+
+class ScoreForm:
+    """The hand, the action the player took on it, the choices and their problems."""
+
+    def __init__(self, deck: Deck, data=None):
+        self.deck = deck
+        data = data if data is not None else {}
+        getlist = data.getlist if hasattr(data, "getlist") else (lambda key: [])
+        self.hand: list[str] = [name for name in (clean_text(v) for v in getlist("hand"))
+                                if name][: len(deck.cards)]
+        self.posted_hand = list(self.hand)
+        self.add_value = clean_text(data.get("add"))
+        self.add_errors: list[str] = []
+        self.notes: list[str] = []
+        if data.get("remove"):
+            name = clean_text(data.get("remove"))
+            if name in self.hand:
+                self.hand.remove(name)
+        if data.get("toggle"):
+            name = clean_text(data.get("toggle"))
+            if name in self.hand:
+                self.hand.remove(name)
+            elif name in deck.by_name:
+                self.hand.append(name)
+        if data.get("pick"):  # a "Did you mean …?" button of the name typed: adds that card
+            name = clean_text(data.get("pick"))
+            if name in deck.by_name:
+                if name not in self.hand:
+                    self.hand.append(name)
+                self.add_value = ""
+        self.adding = data.get("action") == "add"
+        if self.adding:
+            self._add()
+        self.cards = [HandCard(name, i, deck.by_name.get(name)) for i, name in enumerate(self.hand)]
+        self.choices = self._choice_controls(data)
+        self.scored = False
+
+    def _add(self) -> None:
+        if not self.add_value:
+            self.add_errors.append("Type the name of a card to add it.")
+            return
+        card, problem = self.deck.find(self.add_value)
+        if card is None:
+            self.add_errors.append(problem)
+        elif card.name in self.hand:
+            self.notes.append(f"{card.name} is already in the hand.")
+            self.add_value = ""
+        else:
+            self.hand.append(card.name)
+            self.add_value = ""
+
+    # Counts shown with the hand ----------------------------------------------------------------
+
+    @property
+    def missions(self) -> int:
+        return sum(1 for c in self.cards if c.card and _attr(c.card, "deck") == "mission")
+
+    @property
+    def galaxy(self) -> int:
+        return sum(1 for c in self.cards if c.card and _attr(c.card, "deck") == "galaxy")
+
+    @property
+    def changed_tiles(self) -> list[Card]:
+        """The cards that went into or out of the hand with this submit (their tiles change)."""
+        before, after = set(self.posted_hand), set(self.hand)
+        return [card for card in self.deck.cards if (card.name in before) != (card.name in after)]
+
+    # Choices -------------------------------------------------------------------------------------
+
+    def _choice_controls(self, data) -> list[ChoiceControl]:
+        controls, seen = [], set()
+        for hand_card in self.cards:
+            card = hand_card.card
+            if card is None or card.name in seen:
+                continue
+            seen.add(card.name)
+            for effect in (card.rule or {}).get("effects", []):
+                if effect.get("kind") in CHOICE_EFFECTS:
+                    control = self._control(card, effect)
+                    for select in control.selects:
+                        posted = clean_text(data.get(select.name))
+                        select.value = posted if posted in select.values else BEST
+                    if control.kind == "wild":
+                        for key in WILD_FIELDS:
+                            value = clean_text(data.get(f"shown-{card.slug}-{key}"))
+                            if value:
+                                control.shown[key] = value
+                    controls.append(control)
+        return controls
+
+    def _others(self, card: Card) -> list[Card]:
+        """The other cards of the hand, in hand order, each once."""
+        others, seen = [], {card.name}
+        for hand_card in self.cards:
+            if hand_card.card is not None and hand_card.name not in seen:
+                seen.add(hand_card.name)
+                others.append(hand_card.card)
+        return others
+
+    def _matching(self, card: Card, criterion: dict) -> list[Card]:
+        return [other for other in self._others(card)
+                if criterion_matches_attributes(criterion, other.name, other.attributes or {})]
+
+    def _control(self, card: Card, effect: dict) -> ChoiceControl:
+        kind = effect["kind"]
+        deck = self.deck
+        prefix = f"choice-{card.slug}"
+        best = ("", [(BEST, BEST_LABEL)])
+
+        def values(attribute: str, allowed=None) -> list[tuple[str, str]]:
+            allowed = deck.vocabulary.get(attribute, []) if allowed is None else allowed
+            return [(value, deck.label(attribute, value)) for value in allowed]
+
+        selects: list[Select] = []
+        if kind == "wild":
+            allowed = {"type": effect.get("types", [])}
+            for key in WILD_FIELDS:
+                selects.append(Select(f"{prefix}-{key}", f"{prefix}-{key}", key.capitalize(),
+                                      [best, ("", values(key, allowed.get(key)))]))
+        elif kind == "change_affiliation":
+            groups = [best, ("", [(NOT_USED, "Not used")])]
+            for target in self._others(card):
+                wild = any(e.get("kind") == "wild" for e in (target.rule or {}).get("effects", []))
+                if not wild and not criterion_matches_attributes(effect["target"], target.name,
+                                                                 target.attributes or {}):
+                    continue
+                current = set(_attr(target, "affiliation") or [])
+                options = [(f"{target.slug}:{value}", f"{target.name} → {label}")
+                           for value, label in values("affiliation")
+                           if wild or current != {value}]
+                groups.append((target.name, options))
+            selects.append(Select(prefix, prefix, "Change the Affiliation of", groups))
+        elif kind == "assimilate":
+            targets = self._matching(card, effect["target"])
+            groups = [best, ("", [(NOT_USED, "Nothing")])]
+            for size in range(1, int(effect.get("max", 0)) + 1):
+                options = [("+".join(c.slug for c in combo), _names([c.name for c in combo]))
+                           for combo in itertools.combinations(targets, size)]
+                if options:
+                    groups.append(("One card" if size == 1 else f"{size} cards", options))
+            selects.append(Select(prefix, prefix, "Blank", groups))
+        elif kind == "choose":
+            attribute = effect["attribute"]
+            excluded = set(effect.get("exclude", []))
+            allowed = [v for v in deck.vocabulary.get(attribute, []) if v not in excluded]
+            selects.append(Select(prefix, prefix, attribute.capitalize(),
+                                  [best, ("", values(attribute, allowed))]))
+        elif kind == "copy_score":
+            options = [(c.slug, c.name) for c in self._matching(card, effect["of"])]
+            selects.append(Select(prefix, prefix, "Copy", [best, ("", options)]))
+        title = CHOICE_TITLES.get(kind, "{card}").format(card=card.name)
+        return ChoiceControl(card, kind, effect, title, selects)
+
+    def _choice(self, control: ChoiceControl) -> dict | None:
+        """The fixed choice in the API's shape (API.md), or None to let the scorer choose."""
+        if not control.fixed:
+            return None
+        by_slug = {c.slug: c for c in self.deck.cards}
+        value = control.selects[0].value
+        if control.kind == "wild":
+            # A fixed field fixes the whole card: the fields left at "Best" keep what was used.
+            choice = {}
+            for select, key in zip(control.selects, WILD_FIELDS, strict=True):
+                picked = select.value or control.shown.get(key)
+                if picked:
+                    choice[key] = picked
+            return choice
+        if value == NOT_USED:
+            return {"blank": []} if control.kind == "assimilate" else {}
+        if control.kind == "change_affiliation":
+            slug, _, affiliation = value.partition(":")
+            return {"target": by_slug[slug].name, "affiliation": affiliation}
+        if control.kind == "assimilate":
+            return {"blank": [by_slug[slug].name for slug in value.split("+")]}
+        if control.kind == "choose":
+            return {control.effect["attribute"]: value}
+        return {"copies": by_slug[value].name}
+
+    # The request body and the answer -----------------------------------------------------------
+
+    def body(self) -> dict:
+        """The API request body (API.md) the form describes; the service validates it."""
+        body: dict = {"hand": list(self.hand)}
+        choices = {}
+        for control in self.choices:
+            choice = self._choice(control)
+            if choice is not None:
+                choices[control.card.name] = choice
+        if choices:
+            body["choices"] = choices
+        return body
+
+    def link_pairs(self, prefix: str = "") -> list[tuple[str, str]]:
+        """The hand and the choices fixed, as the page's address carries them (the hand after
+        this submit's change: no button in it)."""
+        pairs = [(f"{prefix}hand", name) for name in self.hand]
+        for control in self.choices:
+            pairs += [(prefix + select.name, select.value) for select in control.selects
+                      if select.value]
+            if control.kind == "wild" and control.fixed:
+                pairs += [(f"{prefix}shown-{control.card.slug}-{key}", value)
+                          for key, value in control.shown.items()]
+        return pairs
+
+    def apply_result(self, response: dict) -> None:
+        """What the scorer made of each card and each choice."""
+        self.scored = True
+        for hand_card, result in zip(self.cards, response.get("cards") or [], strict=False):
+            hand_card.points = result.get("points")
+            hand_card.blanked = bool(result.get("blanked"))
+            hand_card.blanked_reason = result.get("blanked_reason") or ""
+        used = response.get("choices") or {}
+        for control in self.choices:
+            choice = used.get(control.card.name)
+            if isinstance(choice, dict):
+                control.summary = self._describe(control, choice)
+                if control.kind == "wild":
+                    control.shown = {k: v for k, v in choice.items() if k in WILD_FIELDS and v}
+
+    def _describe(self, control: ChoiceControl, choice: dict) -> str:
+        label = self.deck.label
+        if control.kind == "wild":
+            return ", ".join(label(key, choice[key]) for key in WILD_FIELDS if choice.get(key))
+        if control.kind == "change_affiliation":
+            if not choice.get("target"):
+                return "not used"
+            return f"{choice['target']} → {label('affiliation', choice.get('affiliation', ''))}"
+        if control.kind == "assimilate":
+            blank = choice.get("blank") or []
+            return _names(blank) if blank else "nothing"
+        if control.kind == "choose":
+            attribute = control.effect["attribute"]
+            return label(attribute, choice.get(attribute, ""))
+        copied = choice.get("copies")
+        return copied if copied else "nothing (no card it may copy is in the hand)"
+
+    # Problems ------------------------------------------------------------------------------------
+
+    def _where(self, path: str) -> tuple[object | None, str]:
+        """The hand card, select or control a service error path points at, and its id."""
+        match = re.fullmatch(r"hand\[(\d+)\]", path)
+        if match and int(match.group(1)) < len(self.cards):
+            hand_card = self.cards[int(match.group(1))]
+            return hand_card, hand_card.id
+        match = CHOICE_PATH.match(path)
+        if match:
+            for control in self.choices:
+                if control.card.name == match.group("name"):
+                    select = control.selects[0]
+                    if control.kind == "wild" and match.group("field") in WILD_FIELDS:
+                        select = control.selects[WILD_FIELDS.index(match.group("field"))]
+                    return select, select.id
+        return None, ""
+
+    def add_service_errors(self, entries: list[dict]) -> None:
+        """Each problem by the card or control it is about (the summary lists them all)."""
+        for entry in entries:
+            target, _ = self._where(entry.get("path", ""))
+            if target is not None:
+                target.errors.append(problem_message(entry))
+
+    def error_summary(self, entries: list[dict]) -> list[dict]:
+        summary = []
+        for entry in entries:
+            _, field_id = self._where(entry.get("path", ""))
+            summary.append({"message": problem_message(entry), "field_id": field_id})
+        return summary
+
+
+
+
+# --- Score the table ------------------------------------------------------------------------------
+#
+# The whole table at game end, on one phone passed around: the players (name, hand, choices) live
+# in the form (fields "p<i>-name", "p<i>-hand", "p<i>-choice-…"), the player being entered is
+# "current" (their hand and controls in view, the others one line each). Each player's part of the
+# form is read by the score page's own ScoreForm, through PlayerData, so typing and tapping work
+# exactly as there; the table is then scored by the API's own service, in one request.
+
+TABLE_ACTIONS = ("add", "remove", "toggle", "action")
+
+
+class PlayerData:
+    """One player's fields of the posted form, under the names the score page's ScoreForm reads.
+    The buttons that change a hand (add, remove, toggle) act on the current player only."""
+
+    def __init__(self, data, prefix: str | None, *, active: bool, action: str = "",
+                 blocked: tuple[str, ...] = ()):
+        self.data, self.prefix, self.active, self.blocked = data, prefix, active, blocked
+        self.action = action
+
+    def get(self, key, default=None):
+        if key in TABLE_ACTIONS:
+            if not self.active or key in self.blocked or self.data is None:
+                return default
+            return self.action if key == "action" else self.data.get(key, default)
+        if self.prefix is None or self.data is None:
+            return default
+        return self.data.get(self.prefix + key, default)
+
+    def getlist(self, key) -> list:
+        if key in TABLE_ACTIONS or self.prefix is None or self.data is None:
+            return []
+        return self.data.getlist(self.prefix + key)
+
+
+@dataclass
+class TablePlayer:
+    index: int
+    name: str
+    form: ScoreForm
+    current: bool
+    name_errors: list[str] = field(default_factory=list)
+    answer: dict | None = None
+    standing: dict = field(default_factory=dict)
+    score: dict | None = None
+
+    @property
+    def prefix(self) -> str:
+        return f"p{self.index}-"
+
+    @property
+    def id(self) -> str:
+        return f"player-{self.index + 1}"
+
+    @property
+    def partial(self) -> bool:
+        return any(str(w).startswith("Partial hand") for w in (self.answer or {}).get("warnings", []))
+
+
+def _index(value, upper: int) -> int | None:
+    text = clean_text(value)
+    if text.isascii() and text.isdigit() and int(text) < upper:
+        return int(text)
+    return None
+
+
+class TableForm:
+    """The players, the current one, the change made by this submit and its problems."""
+
+    def __init__(self, deck: Deck, data=None, *, max_players: int | None):
+        self.deck = deck
+        self.max_players = max_players or 10
+        data = data if data is not None else None
+        get = data.get if data is not None else (lambda key, default=None: default)
+        posted = _index(get("players"), self.max_players + 1) or 0
+        sources: list[int | None] = list(range(posted))
+        names = [clean_text(get(f"p{i}-name"))[:MAX_NAME] for i in range(posted)]
+        current = _index(get("current"), max(posted, 1))
+        self.errors: list[str] = []  # problems with this submit's change (a 400)
+        self.notes: list[str] = []
+        self.new_name = clean_text(get("new_name"))[:MAX_NAME]
+        action = clean_text(get("action"))
+        if action == "enter":
+            # Enter pressed in a text field submits with the form's first button: it adds what
+            # was typed, a card for the current player or else a new player.
+            action = "add" if clean_text(get("add")) else (
+                "add_player" if self.new_name else "")
+        self.action = action
+        self.adding_player = action == "add_player"
+        self.focus = ""
+        action_player = current
+        # A player leaves, or another becomes the current one.
+        leaving = _index(get("remove_player"), posted)
+        if leaving is not None:
+            self.notes.append(f"{names[leaving] or f'Player {leaving + 1}'} left the table.")
+            del sources[leaving], names[leaving]
+            current = None if current == leaving else (
+                current - 1 if current is not None and current > leaving else current)
+            action_player = None
+        editing = _index(get("edit"), posted)
+        if editing is not None and leaving is None:
+            current = editing
+            action_player = None
+        if self.adding_player:
+            action_player = None
+            name = self.new_name or f"Player {len(names) + 1}"
+            if len(names) >= self.max_players:
+                self.errors.append(f"{deck.game.name} is played by at most {self.max_players}.")
+            elif name.casefold() in {n.casefold() for n in names}:
+                self.errors.append(f"{name} is already at the table: give each player a name of "
+                                   "their own.")
+            else:
+                sources.append(None)
+                names.append(name)
+                current = len(names) - 1
+                self.new_name = ""
+                self.focus = "add-card"
+        if current is None and names:
+            current = 0
+        self.current = current
+        # Who holds which card, before this submit's change (the current player's hand may change).
+        holders: dict[str, str] = {}
+        for seat, source in enumerate(sources):
+            if seat == current or source is None:
+                continue
+            for name in data.getlist(f"p{source}-hand") if data is not None else []:
+                holders.setdefault(clean_text(name), names[seat] or f"Player {seat + 1}")
+        self.holders = holders
+        blocked = self._blocked(get, action) if action_player is not None else ()
+        self.players: list[TablePlayer] = []
+        for seat, (source, name) in enumerate(zip(sources, names, strict=True)):
+            active = seat == current and action_player is not None
+            player_data = PlayerData(data, None if source is None else f"p{source}-",
+                                     active=active, action=action, blocked=blocked)
+            form = ScoreForm(deck, player_data)
+            self.players.append(TablePlayer(seat, name or f"Player {seat + 1}", form,
+                                            seat == current))
+        player = self.current_player
+        if player is not None:
+            self.errors += player.form.add_errors
+            self.notes += player.form.notes
+
+    def _blocked(self, get, action: str) -> tuple[str, ...]:
+        """The hand changes refused because the card is in another player's hand."""
+        blocked = []
+        toggled = clean_text(get("toggle"))
+        if toggled and toggled in self.holders:
+            blocked.append("toggle")
+            self.errors.append(f"{toggled} is in {self.holders[toggled]}'s hand: every card "
+                               "exists once.")
+        if action == "add" and clean_text(get("add")):
+            card, _ = self.deck.find(clean_text(get("add")))
+            if card is not None and card.name in self.holders:
+                blocked += ["action", "add"]  # not added, and no longer in the field
+                self.errors.append(f"{card.name} is in {self.holders[card.name]}'s hand: every "
+                                   "card exists once.")
+        return tuple(blocked)
+
+    @property
+    def current_player(self) -> TablePlayer | None:
+        if self.current is None or self.current >= len(self.players):
+            return None
+        return self.players[self.current]
+
+    @property
+    def full(self) -> bool:
+        return len(self.players) >= self.max_players
+
+    @property
+    def cards_in_play(self) -> int:
+        return sum(len(player.form.hand) for player in self.players)
+
+    def tile_groups(self) -> list[dict]:
+        """The tile groups for the current player: each card pressed (in their hand), held (by
+        another player: marked with their name, and not a button that adds it) or free."""
+        player = self.current_player
+        hand = set(player.form.hand) if player else set()
+        holders = {name: other.name for other in self.players if other is not player
+                   for name in other.form.hand}
+        return [{"key": group.key, "label": group.label, "cards": group.cards,
+                 "tiles": [{"card": card, "holder": holders.get(card.name, ""),
+                            "pressed": card.name in hand} for card in group.cards]}
+                for group in self.deck.groups()]
+
+    def body(self) -> dict:
+        """The API's table body (API.md), or the single-hand body while one player sits alone."""
+        bodies = []
+        for player in self.players:
+            body = player.form.body()
+            bodies.append({"name": player.name, **body})
+        if len(bodies) == 1:
+            return {key: value for key, value in bodies[0].items() if key != "name"}
+        return {"players": bodies}
+
+    def apply_result(self, response: dict) -> dict:
+        """Each player's answer onto their form; the response as a table (one player alone: a
+        table of one, with no winner)."""
+        if "players" not in response:
+            answer = {"name": self.players[0].name,
+                      **{k: v for k, v in response.items() if k not in {"game", "id", "url"}}}
+            response = {**response, "players": [answer], "winners": [],
+                        "standings": [{"rank": 1, "name": answer["name"],
+                                       "total": answer["total"], "margin": 0}]}
+        standings = {row["name"]: row for row in standing_rows(response)}
+        for player, answer in zip(self.players, response["players"], strict=False):
+            player.answer = answer
+            player.standing = standings.get(player.name, {})
+            player.form.apply_result(answer)
+        return response
+
+    def link_pairs(self) -> list[tuple[str, str]]:
+        """The table as the page's address carries it: the players, the one being entered, and
+        each one's name, hand and fixed choices (after this submit's change)."""
+        if not self.players:
+            return []
+        pairs = [("players", str(len(self.players))), ("current", str(self.current or 0))]
+        for player in self.players:
+            pairs.append((f"{player.prefix}name", player.name))
+            pairs += player.form.link_pairs(player.prefix)
+        return pairs
+
+    def add_service_errors(self, entries: list[dict]) -> list[dict]:
+        """Each problem by its player and field; the summary lists them all (field ids under the
+        player's prefix)."""
+        summary = []
+        for entry in entries:
+            match = re.fullmatch(r"players\[(\d+)\]\.?(.*)", entry.get("path", ""))
+            player = None
+            if match and int(match.group(1)) < len(self.players):
+                player = self.players[int(match.group(1))]
+            elif len(self.players) == 1:
+                player = self.players[0]
+            message = problem_message(entry)
+            field_id = ""
+            if player is not None:
+                inner = {**entry, "path": match.group(2) if match else entry.get("path", "")}
+                if inner["path"] == "name":
+                    player.name_errors.append(message)
+                    field_id = f"{player.prefix}name" if player.current else player.id
+                else:
+                    player.form.add_service_errors([inner])
+                    _, inner_id = player.form._where(inner["path"])
+                    field_id = f"{player.prefix}{inner_id}" if inner_id and player.current \
+                        else player.id
+                if not match:  # one player alone: the single-hand answer has no name in it
+                    message = f"{player.name}: {message}"
+            summary.append({"message": message, "field_id": field_id})
+        return summary
+
+
+@require_http_methods(["GET", "POST"])
+@with_deck
+def stm_table(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
+    form = TableForm(deck, page_input(request), max_players=game.max_players)
+    context = {"game": game, "deck": deck, "table": form, "result": None, "error": None,
+               "win_rule": WIN_RULE, "min_players": game.min_players}
+    status = 400 if form.errors else 200
+    if form.cards_in_play:
+
+        def show(response: dict) -> dict:
+            table = form.apply_result(response)
+            return {"result": {"headline": headline(table) if table["winners"] else "",
+                               "standings": standing_rows(table),
+                               "partial": [p.name for p in form.players if p.partial],
+                               "warnings": response.get("warnings") or [],
+                               "alone": "players" not in response}}
+
+        def show_errors(error: ApiError) -> dict:
+            return {"detail": error.message, "code": error.error_code,
+                    "entries": form.add_service_errors(error.errors)}
+
+        if evaluate_on_page(request, context, service=score_star_trek_missions, game=game,
+                            body=form.body(), show=show, show_errors=show_errors) == 400:
+            status = 400
+        if context["result"]:
+            for player in form.players:
+                if player.answer is not None:
+                    player.score = score_view(game, player.answer)
+    context["partial"] = is_htmx_submit(request)
+    context["groups"] = form.tile_groups()
+    return render_result_page(request, context, status=status, page="star_trek_missions/stm_table.html",
+                              fragment="star_trek_missions/_stm_table_fragment.html", link=form.link_pairs())
+
+
+def table_result_page(game: Game, body: dict, request_body: dict) -> dict:
+    """/r/<id> of a saved whole table (GAMES: result_context): the standings lead the page, and
+    "Score again" reopens the table with every player."""
+    if not is_table(body):
+        return {}
+    context = table_result_context(game, body)
+    if isinstance(request_body, dict):
+        context["again_url"] = form_link(context["again_url"], table_link_pairs(game, request_body))
+        context["again_label"] = "Score again"
+    return context

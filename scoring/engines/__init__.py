@@ -1,1 +1,0 @@
-"""Scoring engines: one plain-Python module per game (no Django import)."""

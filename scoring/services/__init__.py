@@ -1,1 +1,0 @@
-"""One module per game; each registers its score service in scoring.registry."""
