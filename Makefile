@@ -6,7 +6,7 @@ PORT ?= 8000
 INSTALLED := $(VENV)/.installed-stamp
 DEV_SETTINGS := DJANGO_SETTINGS_MODULE=config.settings.development
 
-.PHONY: run test test-postgres setup install chromium admin bench bench-postgres lint serve deploy-check backup restore clean
+.PHONY: run test test-postgres setup install chromium admin bench bench-postgres lint typecheck serve deploy-check backup restore clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -85,6 +85,15 @@ bench-postgres: install
 
 lint: install
 	$(BIN)/ruff check .
+
+# mypy over the project; --strict over the engines: the plain-Python modules of every game
+# (engine.py, scorer.py and the modules they are built from), which import nothing of Django.
+ENGINES = games/protocol.py games/wording.py $(wildcard games/*/engine.py games/*/scorer.py) \
+	games/star_trek_missions/language.py games/star_trek_missions/explain.py \
+	games/star_realms_academy/card_rules.py
+typecheck: install
+	$(BIN)/mypy cards common results scoring adjudicator games config bench
+	$(BIN)/mypy --strict --follow-imports=silent $(ENGINES)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache
