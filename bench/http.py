@@ -69,7 +69,7 @@ def post_examples(base: str) -> list[tuple[str, str, dict]]:
     """(label, path, body) for every request example of the schema that answers 200."""
     with urllib.request.urlopen(base + "/api/schema/?format=json") as response:
         schema = json.load(response)
-    found = []
+    found: list[tuple[str, str, dict]] = []
     for path, kind in (("/api/games/{game}/score/", "score"), ("/api/games/{game}/rulings/", "ruling")):
         content = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]
         for example in content.get("examples", {}).values():
@@ -107,12 +107,19 @@ def run_wrk(url: str, body: dict | None, *, seconds: int = SECONDS) -> tuple[flo
         os.unlink(script.name)
     if "Non-2xx" in output:
         raise SystemExit(f"{url} answered errors under load:\n{output}")
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    rps = float(_match(r"Requests/sec:\s+([\d.]+)", output).group(1))
     return rps, _latency(output, "50%"), _latency(output, "99%")
 
 
+def _match(pattern: str, output: str) -> re.Match[str]:
+    match = re.search(pattern, output)
+    if match is None:
+        raise SystemExit(f"wrk's report has no line matching {pattern!r}:\n{output}")
+    return match
+
+
 def _latency(output: str, percentile: str) -> float:
-    value, unit = re.search(rf"{percentile}\s+([\d.]+)(us|ms|s)", output).groups()
+    value, unit = _match(rf"{percentile}\s+([\d.]+)(us|ms|s)", output).groups()
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
@@ -122,7 +129,7 @@ def main() -> None:
     print(f"Starting make serve on {base} …", flush=True)
     server = start_server(port)
     try:
-        endpoints = [("GET /api/games/", "/api/games/", None),
+        endpoints: list[tuple[str, str, dict | None]] = [("GET /api/games/", "/api/games/", None),
                      ("GET catalog search", "/api/games/star-trek-missions/cards/?q=commander", None)]
         endpoints += [(f"POST {label}", path, body) for label, path, body in post_examples(base)]
         database = os.environ.get("DATABASE_URL", "sqlite").split(":")[0]
@@ -146,4 +153,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from typing import Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -235,14 +236,16 @@ class CardAdmin(SimpleHistoryAdmin):
 
     def get_fieldsets(self, request, obj=None):
         game = self._form_game(request, obj)
-        main = {"fields": ["game", "name", "slug", ("copies", provenance_field("copies"))]}
+        main: dict[str, Any] = {
+            "fields": ["game", "name", "slug", ("copies", provenance_field("copies"))]
+        }
         if game is None:
             main["description"] = (
                 "Choose the game first, then save: the next page asks for the attributes of "
                 "its cards (save and continue to fill the attributes)."
             )
             return [(None, main)]
-        fieldsets = [(None, main)]
+        fieldsets: list[tuple[str | None, dict[str, Any]]] = [(None, main)]
         specs = game.attribute_specs()
         if specs:
             fieldsets.append(
@@ -270,7 +273,7 @@ class CardAdmin(SimpleHistoryAdmin):
                         "fields": ["rule"],
                         "description": (
                             "The card's rule as JSON, in the rule language of its game (see "
-                            "cards/rule_languages.py). The card text is "
+                            "its game package, games/<game>/). The card text is "
                             "written from it; each problem is reported with its path."
                         ),
                     },

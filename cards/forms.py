@@ -9,6 +9,8 @@ each of its messages is shown next to the attribute it is about.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.html import format_html, format_html_join
@@ -116,7 +118,7 @@ class AbilitiesField(forms.MultiValueField):
 
 
 def form_field_for(spec: attrs.AttributeSpec) -> forms.Field:
-    common = {"label": spec.label, "required": spec.required}
+    common: dict[str, Any] = {"label": spec.label, "required": spec.required}
     if spec.kind == "integer":
         bounds = []
         if spec.min_value is not None:
@@ -172,6 +174,7 @@ def initial_value(spec: attrs.AttributeSpec, value):
 
 
 class CardAdminForm(forms.ModelForm):
+    data: Any  # Django's bound data (a QueryDict); __init__ may replace it with a copy
     """The base card form; `card_form_class(game)` adds the fields of one game's attributes."""
 
     game_for_attributes: Game | None = None
@@ -226,8 +229,9 @@ class CardAdminForm(forms.ModelForm):
     def clean(self):
         cleaned = super().clean()
         if self.needs_attributes:
+            game = self.game_for_attributes
             raise ValidationError(
-                f"Now fill in the attributes of this {self.game_for_attributes.name} card below, "
+                f"Now fill in the attributes of this {game.name if game else ''} card below, "
                 f"then save.",
                 code="needs_attributes",
             )

@@ -667,10 +667,10 @@ def _plan_card(
             _ruling_key(r.date, r.rule_id, r.text) for r in (card.rulings.all() if card else [])
         }
         for ruling in parsed.rulings:
-            key = _ruling_key(ruling["date"], ruling["rule"], ruling["text"])
-            if key in existing:
+            ruling_key = _ruling_key(ruling["date"], ruling["rule"], ruling["text"])
+            if ruling_key in existing:
                 continue
-            existing.add(key)
+            existing.add(ruling_key)
             if ruling["rule"]:
                 if rule_ids is None:
                     rule_ids = set(game.rule_sections.values_list("rule_id", flat=True))
@@ -739,8 +739,7 @@ def _check_names(*, game: Game, existing: dict[str, Card], plans: list[_Plan], e
         firsts.setdefault(plan.parsed.slug, plan)  # a repeated slug is an error of its own
     claims: dict[str, list[tuple[int, str, _Plan | None]]] = {}
     for slug, card in existing.items():
-        plan = firsts.get(slug)
-        if plan is None:
+        if slug not in firsts:
             claims.setdefault(card.name, []).append((0, slug, None))
     for plan in firsts.values():
         name = plan.values["name"]
@@ -751,10 +750,10 @@ def _check_names(*, game: Game, existing: dict[str, Card], plans: list[_Plan], e
             continue
         owners.sort(key=lambda owner: owner[0])
         first_slug = owners[0][1]
-        for _rank, slug, plan in owners[1:]:
-            if plan is not None:
+        for _rank, slug, claimant in owners[1:]:
+            if claimant is not None:
                 errors.add(
-                    plan.parsed.row, "name",
+                    claimant.parsed.row, "name",
                     f"{game.name} would have two cards named {name!r} (slugs {first_slug} and "
                     f"{slug}).",
                 )

@@ -112,7 +112,7 @@ def _factions(specs: list[AttributeSpec], attributes: dict) -> str:
         faction = attributes.get("faction")
         return f"A unit of {_label(specs, 'faction', faction) if faction else 'an unnamed faction'}."
     action = attributes.get("action")
-    text = FACTIONS_ACTIONS.get(action, "Action not recorded.")
+    text = FACTIONS_ACTIONS.get(str(action), "Action not recorded.")
     if action in FACTIONS_ENEMY_DISCARD:
         text += f" If you discard an enemy copy on purpose, {FACTIONS_ENEMY_DISCARD[action]}."
     return text

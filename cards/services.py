@@ -94,7 +94,7 @@ def catalog_load_game(*, data: dict, report: LoadReport) -> Game:
             report.count("rule sections")
 
     existing_cards = {card.slug: card for card in game.cards.all()}
-    created: list[tuple[Card, dict]] = []
+    new_cards: list[tuple[Card, dict]] = []
     for item in data.get("cards", []):
         if item["slug"] in existing_cards:
             continue
@@ -118,9 +118,9 @@ def catalog_load_game(*, data: dict, report: LoadReport) -> Game:
                 text=ruling["text"],
             )
         report.count("cards")
-        created.append((card, item))
+        new_cards.append((card, item))
     # Rules name other cards of the game, so they are added once every card exists.
-    for card, item in created:
+    for card, item in new_cards:
         _add_missing_rule(card, item, report=None)
     for item in data.get("cards", []):
         if item["slug"] in existing_cards:

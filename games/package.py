@@ -70,7 +70,7 @@ class Job:
     def pairs(self, game: Any, request_body: dict) -> list[tuple[str, str]] | None:
         return _resolve(self.link_pairs)(game, request_body) if self.link_pairs else None
 
-    def extra_context(self, game: Any, body: dict, request_body: dict) -> dict:
+    def extra_context(self, game: Any, body: dict, request_body: dict | None) -> dict:
         if not self.result_context:
             return {}
         return _resolve(self.result_context)(game, body, request_body)

@@ -29,7 +29,7 @@ class SavedResultAdmin(admin.ModelAdmin):
 
     @admin.display(description="Result")
     def summary(self, obj: SavedResult) -> str:
-        body = obj.response or {}
+        body: dict = obj.response or {}
         if obj.kind == "ruling":
             return f"{body.get('verdict', '?')} ({body.get('code', '?')})"
         return f"total {body.get('total', '?')}"

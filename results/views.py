@@ -4,6 +4,7 @@ or a score for a template (the check-a-turn page shows its ruling with the same 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -26,13 +27,13 @@ def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
     try:
         result = result_get(result_id=result_id)
     except ResultNotFound:
-        context = {"message": f"There is no saved result '{result_id[:40]}'. A permalink is "
-                              "ten letters and digits after /r/: check it was copied whole."}
-        return render(request, "404.html", context, status=404)
+        message = (f"There is no saved result '{result_id[:40]}'. A permalink is ten letters and "
+                   "digits after /r/: check it was copied whole.")
+        return render(request, "404.html", {"message": message}, status=404)
     body = result.response
     game = result.game
-    request_body = result.request if isinstance(result.request, dict) else None
-    context = {
+    request_body: dict | None = result.request if isinstance(result.request, dict) else None
+    context: dict[str, Any] = {
         "game": game,
         "result": result,
         "body": body,
@@ -65,7 +66,7 @@ def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
     context["kind_label"] = "ruling" if result.kind == "ruling" else "score"
     if job and context["again_url"] and request_body is not None and job.link_pairs:
         # "Check again" / "Score again" open the game's form filled in from the saved request.
-        context["again_url"] = form_link(context["again_url"], job.pairs(game, request_body))
+        context["again_url"] = form_link(context["again_url"], job.pairs(game, request_body) or [])
     if job:
         context.update(job.extra_context(game, body, request_body))
     return render(request, "results/page.html", context)
@@ -124,7 +125,7 @@ def group_moves(moves: list) -> list[dict]:
     groups: list[dict] = []
     for move in moves:
         action = move.get("action") if isinstance(move, dict) else None
-        label = MOVE_GROUPS.get(action, "Moves")
+        label = MOVE_GROUPS.get(str(action), "Moves")
         if not groups or groups[-1]["label"] != label:
             groups.append({"label": label, "moves": []})
         groups[-1]["moves"].append(describe_move(move))
