@@ -18,6 +18,7 @@ and render_rule (the card's text, from its attributes as for every card of the g
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from cards.attributes import AttributeSpec
 from cards.rendering import RENDERERS
@@ -27,7 +28,7 @@ RULE_KEYS = ("same_faction_as", "source")
 MAX_RULE_ID = 20
 
 
-def validate_rule(rule, *, vocabulary: Mapping[str, Iterable[str]],
+def validate_rule(rule: object, *, vocabulary: Mapping[str, Iterable[str]],
                   card_names: Iterable[str]) -> list[tuple[str, str]]:
     """Every problem of a rule as (path, message); an empty list means the rule is valid."""
     if not isinstance(rule, dict):
@@ -57,7 +58,7 @@ def validate_rule(rule, *, vocabulary: Mapping[str, Iterable[str]],
     return problems
 
 
-def same_faction_as(rule) -> tuple[tuple[str, ...], str]:
+def same_faction_as(rule: object) -> tuple[tuple[str, ...], str]:
     """(the cards the rule puts in this card's faction, the rule id saying so); empty when the
     rule is absent or not of this shape."""
     if not isinstance(rule, dict):
@@ -69,7 +70,7 @@ def same_faction_as(rule) -> tuple[tuple[str, ...], str]:
     return tuple(n for n in names if isinstance(n, str)), source
 
 
-def render_rule(rule: dict | None, *, name: str, attributes: Mapping,
+def render_rule(rule: dict[str, Any] | None, *, name: str, attributes: Mapping[str, Any],
                 labels: Mapping[str, Mapping[str, str]]) -> str:
     """The card's text: what its attributes say (the game's renderer). The rule's fact is the
     rulebook's, told by the card's provenance note and rulings; it is kept out of the text, which

@@ -109,8 +109,9 @@ code                       the position …
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, NoReturn, TypeVar
 
 from games.protocol import ILLEGAL, LEGAL, NEEDS_INFORMATION, Check, ImpossiblePosition, Ruling
 from games.wording import listing as _list
@@ -248,8 +249,8 @@ class Move:
     amount: int | None = None
     refill: CardSpec | None = None  # buy: the card that refilled the shop row
 
-    def as_dict(self) -> dict:
-        body: dict = {"action": self.action}
+    def as_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"action": self.action}
         if self.card is not None:
             body["card"] = self.card.name
         if self.action == ATTACK:
@@ -306,7 +307,7 @@ class _Player:
             in_deck=list(self.in_deck),
         )
 
-    def in_play(self) -> list[tuple[CardSpec, object]]:
+    def in_play(self) -> list[tuple[CardSpec, _Ship | _Base]]:
         """Every card in play: (card, its _Ship or _Base)."""
         return [(s.card, s) for s in self.ships] + [(b.card, b) for b in self.bases]
 
@@ -363,7 +364,7 @@ class Turn:
         return Ruling(verdict=LEGAL, code=code, reason=reason, rule=rule, checks=ruler.checks,
                       outcome=outcome, warnings=ruler.warnings)
 
-    def legal_moves(self) -> list[dict]:
+    def legal_moves(self) -> list[dict[str, Any]]:
         """The legal moves of this state (one per distinct card or target), in action order."""
         candidates: list[Move] = []
         for card in _distinct(self.active.hand):
@@ -390,10 +391,10 @@ class Turn:
                 legal.append(candidate.as_dict())
         return legal
 
-    def position(self) -> dict:
+    def position(self) -> dict[str, Any]:
         """The state in the position shape of API.md (plus deck, discard_pile and drawn)."""
         active, opponent = self.active, self.opponent
-        body_active: dict = {
+        body_active: dict[str, Any] = {
             "name": active.name, "health": active.health, "coins": active.coins,
             "hand": [card.name for card in active.hand],
             "in_play": [ship.card.name for ship in active.ships],
@@ -407,7 +408,7 @@ class Turn:
             body_active["deck"] = active.deck
         if active.discard_pile is not None:
             body_active["discard_pile"] = active.discard_pile
-        body_opponent: dict = {
+        body_opponent: dict[str, Any] = {
             "name": opponent.name, "health": opponent.health, "coins": opponent.coins,
             "bases": [{"card": b.card.name, "damage": b.damage} for b in opponent.bases],
         }
@@ -419,7 +420,7 @@ class Turn:
             "shop_row": [card.name for card in self.shop_row if card is not None],
         }
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         """The running numbers a person follows, and the position."""
         return {
             "coins": self.active.coins,
@@ -434,8 +435,8 @@ class Turn:
             "position": self.position(),
         }
 
-    def base_damage(self) -> list[dict]:
-        rows = []
+    def base_damage(self) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = []
         for owner, player in (("active", self.active), ("opponent", self.opponent)):
             for base in player.bases:
                 rows.append({"owner": owner, "player": player.name, "card": base.card.name,
@@ -474,7 +475,7 @@ def _player(side: Side, *, opponent: bool) -> _Player:
 
 def check_position(position: Position, *, path: str = "position.") -> None:
     """Raise ImpossiblePosition naming every contradiction of the position."""
-    errors: list[dict] = []
+    errors: list[dict[str, Any]] = []
 
     def error(where: str, code: str, detail: str) -> None:
         errors.append({"path": path + where, "code": code, "detail": detail})
@@ -600,6 +601,10 @@ def _provisional_note(card: CardSpec, key: str) -> str:
 
 # --- Ruling on moves ----------------------------------------------------------------------------
 
+# What a handler returns for a legal move: (code, rule, reason, what it adds to the outcome).
+_Outcome = tuple[str, str, str, dict[str, Any]]
+_T = TypeVar("_T")
+
 
 class _Illegal(Exception):
     def __init__(self, code: str, rule: str, reason: str):
@@ -608,7 +613,7 @@ class _Illegal(Exception):
 
 
 class _Missing(Exception):
-    def __init__(self, reason: str, items: list[dict]):
+    def __init__(self, reason: str, items: list[dict[str, Any]]):
         super().__init__(reason)
         self.reason, self.items = reason, items
 
@@ -616,7 +621,7 @@ class _Missing(Exception):
 class _Ruler:
     """Collects the checks and warnings of one ruling."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.checks: list[Check] = []
         self.warnings: list[str] = []
         self._warned: set[tuple[str, str]] = set()
@@ -624,7 +629,7 @@ class _Ruler:
     def passed(self, rule: str, detail: str) -> None:
         self.checks.append(Check(rule=rule, passed=True, detail=detail))
 
-    def fail(self, code: str, rule: str, detail: str) -> None:
+    def fail(self, code: str, rule: str, detail: str) -> NoReturn:
         self.checks.append(Check(rule=rule, passed=False, detail=detail))
         raise _Illegal(code, rule, detail)
 
@@ -643,7 +648,7 @@ class _Ruler:
     def need(self, what: str, wanted: list[tuple[CardSpec, str]], *, use: bool = True) -> None:
         """Stop with needs_information if any of the values is unknown; else note their use
         (unless the caller notes it itself, once it knows what the ruling rests on)."""
-        missing = []
+        missing: list[dict[str, Any]] = []
         for card, key in wanted:
             if getattr(card, key) is None:
                 if all(m["card"] != card.name or m["field"] != key for m in missing):
@@ -662,7 +667,7 @@ class _Ruler:
                            f"ruling can then be made.", missing)
 
 
-def _missing_item(card: CardSpec, key: str) -> dict:
+def _missing_item(card: CardSpec, key: str) -> dict[str, Any]:
     detail = f"{card.name}'s {FIELD_LABELS[key]} is not known yet."
     if card.admin_url:
         detail += f" An admin can enter it at {card.admin_url}."
@@ -681,9 +686,23 @@ def _start(turn: Turn, ruler: _Ruler) -> None:
                    f"(SRA-11.3).")
 
 
-def _play(turn: Turn, move: Move, ruler: _Ruler):
+def _named(card: CardSpec | None, move: Move) -> CardSpec:
+    """The card a move names; the service refuses a move without it before the engine runs."""
+    if card is None:
+        raise ValueError(f"A {move.action} move names a card; the service validates it first.")
+    return card
+
+
+def _known(value: _T | None) -> _T:
+    """A card value the ruler's ``need`` has checked: it stops the ruling on an unknown one."""
+    if value is None:
+        raise AssertionError("_Ruler.need lets no unknown value through")
+    return value
+
+
+def _play(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
     _start(turn, ruler)
-    player, card = turn.active, move.card
+    player, card = turn.active, _named(move.card, move)
     index = next((i for i, c in enumerate(player.hand) if c.name == card.name), None)
     if index is not None:
         ruler.passed("SRA-5.1", f"{card.name} is in {player.name}'s hand; playing a card costs "
@@ -735,15 +754,15 @@ def _play(turn: Turn, move: Move, ruler: _Ruler):
     player.ships.append(_Ship(card))
     ruler.passed("SRA-6", f"{card.name} is a Ship: its primary ({_abilities(card.primary)}) "
                           f"happens at once (SRA-6).")
-    gained, notes = _gain(turn, card.primary, ruler)
+    gained, notes = _gain(turn, _known(card.primary), ruler)
     return ("ship_played", "SRA-6",
             f"Legal: {player.name} plays {card.name} and gets {_abilities(card.primary)}"
             f"{notes}.", {"gained": gained})
 
 
-def _use_base(turn: Turn, move: Move, ruler: _Ruler):
+def _use_base(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
     _start(turn, ruler)
-    player, card = turn.active, move.card
+    player, card = turn.active, _named(move.card, move)
     copies = [b for b in player.bases if b.card.name == card.name]
     if not copies:
         if any(c.name == card.name for c in player.hand):
@@ -768,15 +787,15 @@ def _use_base(turn: Turn, move: Move, ruler: _Ruler):
     ruler.passed("SRA-R4", f"{card.name}'s primary has not been used this turn.")
     ruler.need(f"using {card.name}'s primary", [(card, "primary")])
     base.used.add(PRIMARY)
-    gained, notes = _gain(turn, card.primary, ruler)
+    gained, notes = _gain(turn, _known(card.primary), ruler)
     return ("base_used", "SRA-R4",
             f"Legal: {player.name} uses {card.name}'s primary once this turn and gets "
             f"{_abilities(card.primary)}{notes}.", {"gained": gained})
 
 
-def _use_ally(turn: Turn, move: Move, ruler: _Ruler):
+def _use_ally(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
     _start(turn, ruler)
-    player, card = turn.active, move.card
+    player, card = turn.active, _named(move.card, move)
     copies = [item for c, item in player.in_play() if c.name == card.name]
     if not copies:
         where = " (it is in the hand: play it first)" if any(
@@ -842,7 +861,7 @@ def _use_ally(turn: Turn, move: Move, ruler: _Ruler):
         item.ally_used = True
     else:
         item.used.add(ALLY)
-    gained, notes = _gain(turn, card.ally, ruler)
+    gained, notes = _gain(turn, _known(card.ally), ruler)
     return ("ally_used", "SRA-9",
             f"Legal: {card.name}'s Ally ability is ready ({_ally_because(card, partner)}); "
             f"{player.name} uses it once this turn and gets "
@@ -856,13 +875,13 @@ def _ally_because(card: CardSpec, partner: CardSpec) -> str:
     return f"{partner.name} is also {card.faction_name}"
 
 
-def _ally_used(item) -> bool:
+def _ally_used(item: _Ship | _Base) -> bool:
     return item.ally_used if isinstance(item, _Ship) else ALLY in item.used
 
 
-def _buy(turn: Turn, move: Move, ruler: _Ruler):
+def _buy(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
     _start(turn, ruler)
-    player, card = turn.active, move.card
+    player, card = turn.active, _named(move.card, move)
     index = next((i for i, c in enumerate(turn.shop_row) if c is not None and c.name == card.name),
                  None)
     if index is None:
@@ -875,12 +894,13 @@ def _buy(turn: Turn, move: Move, ruler: _Ruler):
                    f"): cards are bought from the shop row (SRA-10).{note}")
     ruler.passed("SRA-10", f"{card.name} is in the shop row.")
     ruler.need(f"buying {card.name}", [(card, "cost")])
-    if player.coins < card.cost:
+    cost = _known(card.cost)
+    if player.coins < cost:
         ruler.fail("not_enough_coins", "SRA-10",
-                   f"{card.name} costs {_coins(card.cost)}; {player.name} has "
+                   f"{card.name} costs {_coins(cost)}; {player.name} has "
                    f"{_coins(player.coins)} (SRA-10).")
-    ruler.passed("SRA-10", f"{card.name} costs {_coins(card.cost)}; {player.name} has "
-                           f"{_coins(player.coins)}, {_coins(player.coins - card.cost)} after.")
+    ruler.passed("SRA-10", f"{card.name} costs {_coins(cost)}; {player.name} has "
+                           f"{_coins(player.coins)}, {_coins(player.coins - cost)} after.")
     refill_note = ""
     if move.refill is not None:
         refill = move.refill
@@ -897,7 +917,7 @@ def _buy(turn: Turn, move: Move, ruler: _Ruler):
                        + (f"; the {card.name} bought now goes to the discard pile and is still "
                           f"one of them" if refill.name == card.name else "")
                        + ") (SRA-2).")
-    player.coins -= card.cost
+    player.coins -= cost
     turn.shop_row.pop(index)
     turn.shop_row.insert(index, move.refill)
     player.discarded.append(card.name)
@@ -910,12 +930,12 @@ def _buy(turn: Turn, move: Move, ruler: _Ruler):
     ruler.passed("SRA-R5", f"{card.name} goes to {player.name}'s discard pile, not into play"
                            f"{refill_note} (SRA-R5).")
     return ("card_bought", "SRA-10",
-            f"Legal: {player.name} pays {_coins(card.cost)} for {card.name} "
+            f"Legal: {player.name} pays {_coins(cost)} for {card.name} "
             f"({_coins(player.coins)} left); it goes to the discard pile{refill_note}.",
-            {"spent": {"coins": card.cost}, "to_discard_pile": [card.name]})
+            {"spent": {"coins": cost}, "to_discard_pile": [card.name]})
 
 
-def _attack(turn: Turn, move: Move, ruler: _Ruler):
+def _attack(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
     _start(turn, ruler)
     player, opponent = turn.active, turn.opponent
     pool = player.combat
@@ -943,7 +963,7 @@ def _attack(turn: Turn, move: Move, ruler: _Ruler):
         turn.damage_dealt += lost
         ruler.passed("SRA-R3", f"{opponent.name} loses {lost} Health: {before} → "
                                f"{opponent.health}; the pool holds {player.combat} Combat.")
-        extra = {"spent": {"combat": amount}, "health_lost": lost}
+        extra: dict[str, Any] = {"spent": {"combat": amount}, "health_lost": lost}
         if opponent.health == 0:
             turn.winner = player.name
             ruler.passed("SRA-12", f"{opponent.name}'s Health is 0: {player.name} wins (SRA-12).")
@@ -954,7 +974,7 @@ def _attack(turn: Turn, move: Move, ruler: _Ruler):
                 f"Legal: {player.name} puts {amount} Combat on {opponent.name}'s Health, "
                 f"{before} → {opponent.health}; {player.combat} Combat left in the pool.", extra)
 
-    card = move.target
+    card = _named(move.target, move)
     base = next((b for b in opponent.bases if b.card.name == card.name), None)
     if base is None:
         if any(b.card.name == card.name for b in player.bases):
@@ -967,16 +987,17 @@ def _attack(turn: Turn, move: Move, ruler: _Ruler):
                    f"(SRA-7).")
     ruler.passed("SRA-7", f"{card.name} is {opponent.name}'s base, with {base.damage} damage.")
     ruler.need(f"attacking {card.name}", [(card, "defense")])
-    remaining = card.defense - base.damage
+    defense = _known(card.defense)
+    remaining = defense - base.damage
     amount = move.amount if move.amount is not None else min(pool, remaining)
     used = min(amount, remaining)
     base.damage += used
     player.combat -= used
-    extra: dict = {"spent": {"combat": used}, "destroyed": []}
+    extra = {"spent": {"combat": used}, "destroyed": []}
     if amount > remaining:
         ruler.warn(f"{card.name} needed only {used} Combat to fall; the other {amount - used} "
                    f"stays in the pool (SRA-7).")
-    if base.damage >= card.defense:
+    if base.damage >= defense:
         opponent.bases.remove(base)
         opponent.discarded.append(card.name)
         if opponent.discard_pile is not None:
@@ -984,21 +1005,21 @@ def _attack(turn: Turn, move: Move, ruler: _Ruler):
         extra["destroyed"] = [card.name]
         extra["to_opponent_discard_pile"] = [card.name]
         ruler.passed("SRA-7", f"{card.name} has {_tokens(base.damage)}, equal to its "
-                              f"defense {card.defense}: it is destroyed and goes to "
+                              f"defense {defense}: it is destroyed and goes to "
                               f"{opponent.name}'s discard pile (SRA-7).")
         after = (f"{opponent.name}'s Health can now be attacked" if not opponent.bases else
                  f"{opponent.name} still has {_list([b.card.name for b in opponent.bases])}")
         return ("attack_made", "SRA-7",
-                f"Legal: {used} Combat on {card.name} (defense {card.defense}) destroys it; "
+                f"Legal: {used} Combat on {card.name} (defense {defense}) destroys it; "
                 f"{player.combat} Combat left in the pool, and {after}.", extra)
     ruler.passed("SRA-7", f"{card.name} has {_tokens(base.damage)} of its defense "
-                          f"{card.defense}: it stands (tokens stay on it until it falls).")
+                          f"{defense}: it stands (tokens stay on it until it falls).")
     return ("attack_made", "SRA-7",
-            f"Legal: {used} Combat on {card.name}: {base.damage} of its defense {card.defense}, "
+            f"Legal: {used} Combat on {card.name}: {base.damage} of its defense {defense}, "
             f"so it stands; {player.combat} Combat left in the pool.", extra)
 
 
-def _end_turn(turn: Turn, move: Move, ruler: _Ruler):
+def _end_turn(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
     _start(turn, ruler)
     player = turn.active
     ships = [s.card.name for s in player.ships]
@@ -1034,14 +1055,15 @@ def _end_turn(turn: Turn, move: Move, ruler: _Ruler):
             {"to_discard_pile": ships, "combat_lost": lost, "drawn": drawn})
 
 
-_HANDLERS = {PLAY: _play, USE_BASE: _use_base, USE_ALLY: _use_ally, BUY: _buy, ATTACK: _attack,
-             END_TURN: _end_turn}
+_HANDLERS: dict[str, Callable[[Turn, Move, _Ruler], _Outcome]] = {
+    PLAY: _play, USE_BASE: _use_base, USE_ALLY: _use_ally, BUY: _buy, ATTACK: _attack,
+    END_TURN: _end_turn}
 
 
-def _gain(turn: Turn, abilities: Mapping[str, int], ruler: _Ruler) -> tuple[dict, str]:
+def _gain(turn: Turn, abilities: Mapping[str, int], ruler: _Ruler) -> tuple[dict[str, int], str]:
     """Apply an ability's effects; returns (what was gained, a note for the reason)."""
     player = turn.active
-    gained: dict = {}
+    gained: dict[str, int] = {}
     notes: list[str] = []
     for effect in EFFECTS:
         amount = abilities.get(effect) or 0
@@ -1141,14 +1163,19 @@ def _places(player: _Player) -> list[tuple[str, list[str]]]:
     ]
 
 
-def _count_where(turn: Turn, name: str, only: _Player | None = None) -> list[tuple[str, int]]:
+def _count_where(turn: Turn | None, name: str,
+                 only: _Player | None = None) -> list[tuple[str, int]]:
     """How many copies of a card the state shows, place by place: every card named in the
     position or since (bought, destroyed, discarded, shuffled back), so a card that left the
-    shop row or play is still one of the game's copies (SRA-2)."""
-    players = [only] if only is not None else [turn.active, turn.opponent]
-    places = [place for player in players for place in _places(player)]
-    if only is None:
+    shop row or play is still one of the game's copies (SRA-2). With ``only``, that player's own
+    cards (the turn is then not needed)."""
+    if only is not None:
+        places = _places(only)
+    elif turn is not None:
+        places = [place for player in (turn.active, turn.opponent) for place in _places(player)]
         places.append(("in the shop row", [c.name for c in turn.shop_row if c is not None]))
+    else:
+        raise ValueError("_count_where counts a turn's cards, or one player's (only)")
     counts = [(label, names.count(name)) for label, names in places]
     return [(label, n) for label, n in counts if n]
 

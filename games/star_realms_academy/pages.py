@@ -12,6 +12,7 @@ with a link to the card's admin page, where an admin fills them in.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -137,14 +138,15 @@ def _error(error: ApiError, forms: list) -> dict:
 
 def card_options(game: Game) -> list[dict]:
     """The catalog's cards for the <datalist>s, with what is known of each (one query)."""
-    labels = {}
+    labels: dict[str, str] = {}
     for spec in game.attribute_specs():
         if spec.key == "faction":
             labels = dict(spec.choices)
     options = []
     for name, attributes in game.cards.order_by("name").values_list("name", "attributes"):
         attributes = attributes or {}
-        parts = [labels.get(attributes.get("faction"), "")]
+        faction = attributes.get("faction")
+        parts = [labels.get(faction, "") if faction is not None else ""]
         kind = attributes.get("kind")
         parts.append(str(kind).capitalize() if kind else "")
         cost = attributes.get("cost")
@@ -187,7 +189,7 @@ class _Form:
         return None
 
     def _names(self, fields: list[Field], path: str) -> list[str]:
-        names = []
+        names: list[str] = []
         if fields:
             self._paths[path] = fields[0]
         for field in fields:
@@ -356,8 +358,8 @@ class BoardForm(_Form):
         return {"active": active, "opponent": opponent,
                 "shop_row": self._names(self.shop_row, f"{p}shop_row")}
 
-    def _bases(self, rows: list[BaseRow], path: str) -> list[dict]:
-        bases = []
+    def _bases(self, rows: list[BaseRow], path: str) -> list[dict[str, Any]]:
+        bases: list[dict[str, Any]] = []
         self._paths[path] = rows[0].card
         for row in rows:
             if not row.card.value:
@@ -365,7 +367,7 @@ class BoardForm(_Form):
             where = f"{path}[{len(bases)}]"
             self._paths[where] = row.card
             self._paths[f"{where}.card"] = row.card
-            base = {"card": row.card.value}
+            base: dict[str, Any] = {"card": row.card.value}
             self._number(row.damage, f"{where}.damage", base, "damage")
             if row.active:
                 base["used"] = [a for a, f in ((engine.PRIMARY, row.primary),
@@ -449,8 +451,8 @@ class ActionsForm(_Form):
     def more_open(self) -> bool:
         return any(f.value or f.errors for row in self.rows_more for f in row.fields)
 
-    def body(self) -> list[dict]:
-        moves = []
+    def body(self) -> list[dict[str, Any]]:
+        moves: list[dict[str, Any]] = []
         self._paths["actions"] = self.rows[0].action
         for row in self.rows:
             if row.action.value:
@@ -464,8 +466,12 @@ class ActionsForm(_Form):
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
 
 
-def _dict(value) -> dict:
+def _dict(value: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _board_pairs(board: dict) -> list[tuple[str, str]]:
@@ -478,19 +484,19 @@ def _board_pairs(board: dict) -> list[tuple[str, str]]:
         pairs += [(f"{owner}_{key}", str(side[key])) for key in keys if side.get(key) is not None]
         if owner == "active":
             for key in ("hand", "in_play", "used"):
-                cards = side.get(key) if isinstance(side.get(key), list) else []
+                cards = _list(side.get(key))
                 pairs += [(key, str(card)) for card in cards]
-        bases = side.get("bases") if isinstance(side.get("bases"), list) else []
+        bases = _list(side.get("bases"))
         for index, base in enumerate(bases[:BASE_SLOTS], start=1):
             base = _dict(base)
             prefix = f"{owner}_base_{index}"
             pairs.append((prefix, str(base.get("card") or "")))
             if base.get("damage") is not None:
                 pairs.append((f"{prefix}_damage", str(base["damage"])))
-            used = base.get("used") if isinstance(base.get("used"), list) else []
+            used = _list(base.get("used"))
             pairs += [(f"{prefix}_{name}", "on") for name, used_as in
                       (("primary", engine.PRIMARY), ("ally", engine.ALLY)) if used_as in used]
-    shop = board.get("shop_row") if isinstance(board.get("shop_row"), list) else []
+    shop = _list(board.get("shop_row"))
     return pairs + [("shop_row", str(card)) for card in shop]
 
 
@@ -507,7 +513,7 @@ def check_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
 
 def turn_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     """Break down a turn's fields for a saved score request."""
-    actions = body.get("actions") if isinstance(body.get("actions"), list) else []
+    actions = _list(body.get("actions"))
     pairs = _board_pairs(body)
     for index, move in enumerate(actions[:ACTION_SLOTS], start=1):
         pairs += _move_pairs(_dict(move), index)

@@ -31,6 +31,7 @@ A card's unknown values are never guessed: the engine answers ``needs_informatio
 from __future__ import annotations
 
 import difflib
+from typing import Any, overload
 
 from django.urls import reverse
 
@@ -98,6 +99,8 @@ def parse_request(*, game: Game, body) -> tuple[engine.Position, engine.Move]:
     if move_raw is not None:
         move = parser.move(move_raw, path="move")
     parser.raise_errors()
+    if position is None or move is None:  # each None above came with an error entry
+        raise AssertionError("a request without a position or a move has raised its errors")
     return position, move
 
 
@@ -135,8 +138,9 @@ class RequestParser:
 
     def card(self, value, path: str) -> engine.CardSpec | None:
         card, error = self.resolver.resolve_one(value, path=path)
-        if error:
-            self.errors.append(error)
+        if card is None:  # resolve_one gives a card, or None and an error entry
+            if error:
+                self.errors.append(error)
             return None
         return self.spec(card)
 
@@ -164,7 +168,16 @@ class RequestParser:
             return None
         return raw[key]
 
-    def number(self, raw: dict, key: str, path: str, *, default: int | None = None,
+    # A number with a default is always a number; without one it may be None.
+    @overload
+    def number(self, raw: dict[str, Any], key: str, path: str, *, default: int,
+               required: bool = False, minimum: int = 0, what: str = "") -> int: ...
+
+    @overload
+    def number(self, raw: dict[str, Any], key: str, path: str, *, default: None = None,
+               required: bool = False, minimum: int = 0, what: str = "") -> int | None: ...
+
+    def number(self, raw: dict[str, Any], key: str, path: str, *, default: int | None = None,
                required: bool = False, minimum: int = 0, what: str = "") -> int | None:
         if key not in raw or (raw[key] is None and not required):
             if required:
@@ -211,15 +224,15 @@ class RequestParser:
     def position(self, raw: dict, *, prefix: str) -> engine.Position | None:
         self.errors += unknown_fields(raw, POSITION_FIELDS, prefix)
         before = len(self.errors)
-        sides = {}
+        sides: dict[str, engine.Side | None] = {}
         for key in ("active", "opponent"):
             side_raw = self.object(raw, key, prefix + key)
             sides[key] = self.side(side_raw, key, prefix + key) if side_raw is not None else None
         shop_row = self.card_list(raw, "shop_row", prefix + "shop_row")
-        if len(self.errors) > before or None in sides.values():
+        active, opponent = sides["active"], sides["opponent"]
+        if len(self.errors) > before or active is None or opponent is None:
             return None
-        return engine.Position(active=sides["active"], opponent=sides["opponent"],
-                               shop_row=shop_row)
+        return engine.Position(active=active, opponent=opponent, shop_row=shop_row)
 
     def side(self, raw: dict, key: str, path: str) -> engine.Side:
         active = key == "active"

@@ -17,6 +17,7 @@ that action took from it and ``running_total`` the sum so far.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from games.protocol import LEGAL, Ruling, Step
 from games.star_realms_academy.engine import (
@@ -32,8 +33,8 @@ from games.star_realms_academy.engine import (
 class Breakdown:
     steps: list[Step]
     total: int
-    start: dict  # the running numbers before the first action
-    final: dict  # the position after the last action ruled legal
+    start: dict[str, Any]  # the running numbers before the first action
+    final: dict[str, Any]  # the position after the last action ruled legal
     winner: str | None
     turn_over: bool
     ruling: Ruling | None  # of the action the breakdown stopped at, if any
@@ -76,7 +77,7 @@ def break_down_turn(position: Position, moves: list[Move], *, path: str = "") ->
     )
 
 
-def _numbers(turn: Turn) -> dict:
+def _numbers(turn: Turn) -> dict[str, Any]:
     return {
         "coins": turn.active.coins,
         "combat": turn.active.combat,

@@ -21,6 +21,7 @@ from common.body_checks import unknown_fields
 from common.card_names import invalid_input
 from games.protocol import ImpossiblePosition
 from games.responses import ruling_response
+from games.star_realms_academy.engine import Move, Position
 from games.star_realms_academy.rulings import (
     POSITION_FIELDS,
     RequestParser,
@@ -58,7 +59,7 @@ def score_star_realms_academy(*, game: Game, body) -> dict:
     return result_save(game=game, kind="score", request_body=body, response_body=response)
 
 
-def parse_request(*, game: Game, body) -> tuple:
+def parse_request(*, game: Game, body) -> tuple[Position, list[Move]]:
     parser = RequestParser(game)
     if not isinstance(body, dict):
         raise invalid_input([error_entry(path="body", code="invalid_type",
@@ -66,7 +67,7 @@ def parse_request(*, game: Game, body) -> tuple:
     parser.errors += unknown_fields(body, BODY_FIELDS, "")
     position = parser.position({k: v for k, v in body.items() if k in POSITION_FIELDS},
                                prefix="")
-    moves = []
+    moves: list[Move] = []
     actions = body.get("actions")
     if "actions" not in body:
         parser.errors.append(error_entry(path="actions", code="required",
@@ -91,4 +92,6 @@ def parse_request(*, game: Game, body) -> tuple:
             if move is not None:
                 moves.append(move)
     parser.raise_errors()
+    if position is None:  # parser.position gives None only with an error entry
+        raise AssertionError("a request without a position has raised its errors")
     return position, moves
