@@ -135,9 +135,10 @@ code                           the position …
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from games.protocol import ILLEGAL, LEGAL, NEEDS_INFORMATION, Check, ImpossiblePosition, Ruling
 from games.wording import count as _count
@@ -234,7 +235,9 @@ class Catalog:
         return None
 
 
-def build_catalog(*, faction_choices, cards, min_players: int = 2) -> Catalog:
+def build_catalog(*, faction_choices: Iterable[tuple[str, str]],
+                  cards: Iterable[tuple[str, int, Mapping[str, Any] | None]],
+                  min_players: int = 2) -> Catalog:
     """The engine's catalog from plain data: the "faction" attribute's choices as (value, label)
     pairs, and the cards as (name, copies, attributes) triples. Action cards are those of kind
     "action"; units those of kind "unit", in the faction their "faction" attribute names (a unit
@@ -273,7 +276,7 @@ class CardRef:
     card: str
     faction: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"card": self.card, "faction": self.faction}
 
 
@@ -282,7 +285,7 @@ class UnitRef:
     faction: str
     unit: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"faction": self.faction, "unit": self.unit}
 
 
@@ -330,8 +333,8 @@ class Move:
     target_player: str | None = None
     target_unit: UnitRef | None = None
 
-    def as_dict(self) -> dict:
-        body: dict = {"action": self.action}
+    def as_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"action": self.action}
         if self.card is not None:
             body["card"] = self.card.as_dict()
         if self.target_player is not None:
@@ -341,9 +344,9 @@ class Move:
         return body
 
 
-def position_body(position: Position) -> dict:
+def position_body(position: Position) -> dict[str, Any]:
     """The position in the request shape of API.md."""
-    body: dict = {
+    body: dict[str, Any] = {
         "factions": [
             {"name": f.slug, "controller": f.controller,
              "units": [{"name": u.name, "alive": u.alive} for u in f.units]}
@@ -445,6 +448,8 @@ class Table:
 
     def pending_text(self) -> str:
         pending = self.position.pending
+        if pending is None:
+            raise ValueError("No attack is pending; only a pending attack has this text.")
         return (f"{pending.by}'s {self.card(pending.card)} on {self.unit(pending.target)}")
 
 
@@ -455,7 +460,7 @@ def check_position(catalog: Catalog, position: Position, *, for_ruling: bool = T
     """Raise ImpossiblePosition naming every contradiction; return warnings about what the
     position leaves unknown. ``for_ruling``: the position must have a move to come (a turn, not
     over)."""
-    errors: list[dict] = []
+    errors: list[dict[str, Any]] = []
 
     def error(path: str, code: str, detail: str) -> None:
         errors.append({"path": path, "code": code, "detail": detail})
@@ -527,15 +532,15 @@ def check_position(catalog: Catalog, position: Position, *, for_ruling: bool = T
             error(f"position.players[{index}].faction", "faction_not_in_play",
                   f"{player.name}'s own faction, {label(player.faction)}, is not in play.")
         elif player.faction in owners:
-            other = position.players[owners[player.faction]].name
+            chooser = position.players[owners[player.faction]].name
             error(f"position.players[{index}].faction", "faction_chosen_twice",
-                  f"{other} and {player.name} both chose {label(player.faction)}; each player "
+                  f"{chooser} and {player.name} both chose {label(player.faction)}; each player "
                   f"chooses a faction of their own (FAC-3).")
         else:
             owners[player.faction] = index
 
     # Cards: of factions in play, never more copies than the deck holds.
-    counts: Counter = Counter()
+    counts: Counter[CardRef] = Counter()
     where_first: dict[CardRef, str] = {}
     cards: list[tuple[str, CardRef]] = []
     for p_index, player in enumerate(position.players):
@@ -602,11 +607,11 @@ def check_position(catalog: Catalog, position: Position, *, for_ruling: bool = T
     return warnings
 
 
-def _pending_errors(table: Table, position: Position) -> list[dict]:
+def _pending_errors(table: Table, position: Position) -> list[dict[str, Any]]:
     pending = position.pending
     if pending is None:
         return []
-    errors = []
+    errors: list[dict[str, Any]] = []
 
     def error(path: str, code: str, detail: str) -> None:
         errors.append({"path": path, "code": code, "detail": detail})
@@ -688,8 +693,8 @@ def _candidates(table: Table) -> list[Move]:
     position = table.position
     if position.pending is not None:
         defender = table.players.get(table.defender() or "")
-        moves = [Move(DEFEND, card=ref) for ref in _distinct(defender.hand if defender else [])]
-        return moves + [Move(PASS)]
+        answers = [Move(DEFEND, card=ref) for ref in _distinct(defender.hand if defender else [])]
+        return answers + [Move(PASS)]
     player = table.players.get(position.turn or "")
     moves: list[Move] = []
     hand = _distinct(player.hand if player else [])
@@ -718,8 +723,22 @@ def _fail(rule: str, detail: str, code: str) -> Check:
     return Check(rule, False, detail, code)
 
 
-def _unknown(rule: str, detail: str, code: str, missing: list[dict]) -> Check:
+def _unknown(rule: str, detail: str, code: str, missing: list[dict[str, Any]]) -> Check:
     return Check(rule, False, detail, code, unknown=True, missing=missing)
+
+
+def _turn(position: Position) -> str:
+    """The player whose turn it is (rule_move refuses a position that names nobody)."""
+    if position.turn is None:
+        raise ValueError("The position names no turn; the service validates it first.")
+    return position.turn
+
+
+def _card(move: Move) -> CardRef:
+    """The card a play, defence or discard names (rule_move refuses one that names none)."""
+    if move.card is None:
+        raise ValueError(f"A {move.action} names its card; the service validates it first.")
+    return move.card
 
 
 def _evaluate(table: Table, move: Move) -> tuple[list[Check], Check | None]:
@@ -737,10 +756,11 @@ def _evaluate(table: Table, move: Move) -> tuple[list[Check], Check | None]:
 def _checks(table: Table, move: Move) -> Iterator[Check]:
     position = table.position
     action = move.action
-    if position.pending is not None:
+    pending = position.pending
+    if pending is not None:
         defender = table.defender()
         what = table.pending_text()
-        ambush = table.action(position.pending.card) == AMBUSH
+        ambush = table.action(pending.card) == AMBUSH
         if action not in (DEFEND, PASS):
             answer = ("let it through (pass): DEFENCE cannot be played against an AMBUSH"
                       if ambush else "block it with DEFENCE (defend) or let it through (pass)")
@@ -749,14 +769,17 @@ def _checks(table: Table, move: Move) -> Iterator[Check]:
             return
         yield _ok("FAC-6", f"{what} awaits {defender}'s answer, and the move is that answer.")
         if action == DEFEND:
-            yield from _defend_checks(table, move, defender)
+            if defender is None:
+                raise ValueError("The pending attack targets a faction not in play; "
+                                 "check_position refuses such a position first.")
+            yield from _defend_checks(table, move, pending, defender)
         return
     if action == DEFEND:
         yield _fail("FAC-7", "DEFENCE may only be played reactively, when one of your units is "
                     "attacked; no ATTACK awaits an answer in this position.", "no_pending_attack")
         return
 
-    mover = position.turn
+    mover = _turn(position)
     player = table.players[mover]
     if position.turn_lost:
         if action in (PLAY, DISCARD):
@@ -772,8 +795,8 @@ def _checks(table: Table, move: Move) -> Iterator[Check]:
     if action == PLAY:
         yield from _play_checks(table, move, mover)
     elif action == DISCARD:
-        yield from _in_hand(table, mover, move.card)
-        ref = move.card
+        ref = _card(move)
+        yield from _in_hand(table, mover, ref)
         if not table.enemy(mover, ref):
             yield _ok("FAC-15", f"{table.card(ref)} is not an enemy card for {mover}: "
                       f"{mover} controls {table.label(ref.faction)} (FAC-R1), so discarding it has "
@@ -824,7 +847,7 @@ def _in_hand(table: Table, mover: str, ref: CardRef) -> Iterator[Check]:
 
 
 def _play_checks(table: Table, move: Move, mover: str) -> Iterator[Check]:
-    ref = move.card
+    ref = _card(move)
     for check in _in_hand(table, mover, ref):
         yield check
         if not check.passed:
@@ -964,8 +987,8 @@ def _player_target_checks(table: Table, move: Move, mover: str, kind: str) -> It
     yield _ok(rule, f"{target} is an opponent still in the game.")
 
 
-def _defend_checks(table: Table, move: Move, defender: str) -> Iterator[Check]:
-    pending = table.position.pending
+def _defend_checks(table: Table, move: Move, pending: Pending,
+                   defender: str) -> Iterator[Check]:
     if table.action(pending.card) == AMBUSH:
         yield _fail("FAC-R4", f"The pending card is an AMBUSH ({table.card(pending.card)}): "
                     f"DEFENCE cannot be played against it (FAC-12); only an ATTACK can be "
@@ -973,7 +996,7 @@ def _defend_checks(table: Table, move: Move, defender: str) -> Iterator[Check]:
         return
     yield _ok("FAC-R4", f"The pending card is an ATTACK ({table.card(pending.card)}), which "
               f"DEFENCE can block.")
-    ref = move.card
+    ref = _card(move)
     kind = table.action(ref)
     if kind is None or kind not in KNOWN_ACTIONS:
         yield _unknown("FAC-R4", f"{_sentence(_unknown_action(table, ref))}, so whether it "
@@ -1000,20 +1023,24 @@ def _defend_checks(table: Table, move: Move, defender: str) -> Iterator[Check]:
 
 def _legal_code(table: Table, move: Move) -> tuple[str, str]:
     action = move.action
-    if table.position.pending is not None:
+    pending = table.position.pending
+    if pending is not None:
         if action == DEFEND:
             return "legal_defence", "FAC-R4"
-        ambush = table.action(table.position.pending.card) == AMBUSH
+        ambush = table.action(pending.card) == AMBUSH
         return "legal_let_through", "FAC-12" if ambush else "FAC-6"
     if table.turn_lost():
         return "legal_lost_turn", "FAC-R3"
     if action == PLAY:
-        kind = table.action(move.card)
+        kind = table.action(_card(move))
+        if kind is None:
+            raise ValueError("A legal play has a known action; its checks stop without one.")
         return f"legal_{kind}", PLAY_RULES[kind]
     if action == DISCARD:
-        mover = table.position.turn
-        consequence = (table.enemy(mover, move.card)
-                       and table.action(move.card) in DISCARD_CONSEQUENCES)
+        mover = _turn(table.position)
+        ref = _card(move)
+        consequence = (table.enemy(mover, ref)
+                       and table.action(ref) in DISCARD_CONSEQUENCES)
         return "legal_discard", "FAC-F2" if consequence else "FAC-15"
     if action == PASS:
         return "legal_pass", "FAC-4"
@@ -1022,7 +1049,7 @@ def _legal_code(table: Table, move: Move) -> tuple[str, str]:
 
 def _move_warnings(table: Table, move: Move) -> list[str]:
     """Fields of the move its card does not use."""
-    warnings = []
+    warnings: list[str] = []
     kind = table.action(move.card) if move.card is not None else None
     uses_unit = move.action == PLAY and (kind in ATTACKS or kind == DOCTOR)
     uses_player = move.action == PLAY and kind in ON_PLAYER
@@ -1030,14 +1057,14 @@ def _move_warnings(table: Table, move: Move) -> list[str]:
         warnings.append(f"move.target_unit is not used by this move ({_move_words(table, move)}); "
                         f"it was ignored.")
     if move.target_player is not None and not uses_player:
-        owner = (table.controller(move.target_unit.faction)
-                 if uses_unit and move.target_unit is not None else None)
-        if owner is None:
+        target_unit = move.target_unit if uses_unit else None
+        owner = table.controller(target_unit.faction) if target_unit is not None else None
+        if target_unit is None or owner is None:
             warnings.append(f"move.target_player is not used by this move "
                             f"({_move_words(table, move)}); it was ignored.")
         elif owner != move.target_player:
             warnings.append(f"move.target_player says {move.target_player}, but "
-                            f"{table.unit(move.target_unit)} belongs to a faction {owner} "
+                            f"{table.unit(target_unit)} belongs to a faction {owner} "
                             f"controls; the target unit decides, so it was ignored.")
     return warnings
 
@@ -1059,13 +1086,13 @@ def _unknown_action(table: Table, ref: CardRef) -> str:
     return f"Tableside has no rule for {ref.card}'s action '{kind}'"
 
 
-def _action_missing(table: Table, ref: CardRef, path: str) -> dict:
+def _action_missing(table: Table, ref: CardRef, path: str) -> dict[str, Any]:
     return {"path": path, "detail": f"What {ref.card} does: "
                                    f"{_unknown_action(table, ref)}. An admin can set its action "
                                    f"in the catalog."}
 
 
-def _unit_missing(table: Table, ref: UnitRef) -> dict:
+def _unit_missing(table: Table, ref: UnitRef) -> dict[str, Any]:
     index = next(i for i, f in enumerate(table.position.factions) if f.slug == ref.faction)
     return {"path": f"position.factions[{index}].units",
             "detail": f"Whether {ref.unit} of {table.label(ref.faction)} survives."}
@@ -1081,7 +1108,7 @@ class Applied:
     when it depends on units the position does not list."""
 
     position: Position | None
-    outcome: dict
+    outcome: dict[str, Any]
     warnings: list[str]
 
 
@@ -1090,12 +1117,12 @@ class _Effects:
         self.table = Table(catalog, position)
         self.position = position
         self.events: list[str] = []
-        self.cards_moved: list[dict] = []
-        self.units: list[dict] = []
-        self.conquests: list[dict] = []
+        self.cards_moved: list[dict[str, Any]] = []
+        self.units: list[dict[str, Any]] = []
+        self.conquests: list[dict[str, Any]] = []
         self.eliminated: list[str] = []
-        self.revealed: list[dict] = []
-        self.turns_lost: list[dict] = []
+        self.revealed: list[dict[str, Any]] = []
+        self.turns_lost: list[dict[str, Any]] = []
         self.warnings: list[str] = []
         self.determined = True
         self.winner: str | None = None
@@ -1103,7 +1130,8 @@ class _Effects:
     def player(self, name: str) -> Player:
         return self.table.players[name]
 
-    def move(self, ref: CardRef | None, source: dict, target: dict, *, random: bool = False):
+    def move(self, ref: CardRef | None, source: dict[str, str], target: dict[str, str], *,
+             random: bool = False) -> None:
         self.cards_moved.append({"card": ref.as_dict() if ref else None, "from": source,
                                  "to": target, "random": random})
 
@@ -1206,7 +1234,8 @@ class _Effects:
             self.events.append(f"Only {alive[0]} still controls a surviving unit: {alive[0]} wins "
                                f"(FAC-18, FAC-R9).")
 
-    def resolve_attack(self, by: str, ref: CardRef, target: UnitRef, source: dict) -> None:
+    def resolve_attack(self, by: str, ref: CardRef, target: UnitRef,
+                       source: dict[str, str]) -> None:
         """The attack card goes to the discard pile; the unit is defeated."""
         self.move(ref, source, {"place": "discard_pile"})
         rule = "FAC-12" if self.table.action(ref) == AMBUSH else "FAC-6"
@@ -1221,18 +1250,22 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
     fx = _Effects(catalog, after)
     table = fx.table
     pending = after.pending
-    outcome_pending = None
-    if_let_through = None
-    mover = after.turn
+    outcome_pending: dict[str, Any] | None = None
+    if_let_through: dict[str, Any] | None = None
+    mover = _turn(after)
 
     if pending is not None:
         defender = table.defender()
         if move.action == DEFEND:
-            fx.player(defender).hand.remove(move.card)
+            if defender is None:
+                raise ValueError("The pending attack targets a faction not in play; "
+                                 "check_position refuses such a position first.")
+            ref = _card(move)
+            fx.player(defender).hand.remove(ref)
             fx.move(pending.card, {"place": "table"}, {"place": "discard_pile"})
-            fx.move(move.card, {"player": defender}, {"place": "discard_pile"})
+            fx.move(ref, {"player": defender}, {"place": "discard_pile"})
             fx.events.append(f"{defender} blocks {table.pending_text()} with "
-                             f"{table.card(move.card)}: {table.unit(pending.target)} survives, "
+                             f"{table.card(ref)}: {table.unit(pending.target)} survives, "
                              f"and both cards are discarded (FAC-6, FAC-R4).")
         else:
             fx.events.append(f"{defender} lets {table.pending_text()} through.")
@@ -1244,13 +1277,16 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
         fx.events.append(f"{mover}'s lost turn goes by: no draw, play or discard (FAC-R3); "
                          f"{_more_lost(left)} to serve.")
     elif move.action == PLAY:
-        ref = move.card
+        ref = _card(move)
         kind = table.action(ref)
         player = fx.player(mover)
         player.hand.remove(ref)
         if kind in ATTACKS:
-            target = move.target_unit
+            target = _target_unit(move)
             defender = table.controller(target.faction)
+            if defender is None:
+                raise ValueError("A legal attack targets a faction in play; its checks stop "
+                                 "otherwise.")
             defences = [r for r in fx.player(defender).hand if table.action(r) == DEFENCE]
             if kind == ATTACK and defences:
                 after.pending = Pending(card=ref, by=mover, target=target)
@@ -1277,7 +1313,7 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
         else:
             fx.move(ref, {"player": mover}, {"place": "discard_pile"})
             if kind == DOCTOR:
-                target = move.target_unit
+                target = _target_unit(move)
                 unit = next(u for u in table.factions[target.faction].units
                             if u.name == target.unit)
                 unit.alive = True
@@ -1285,27 +1321,27 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
                 fx.events.append(f"{mover} plays {table.card(ref)}: {table.unit(target)} is "
                                  f"restored and returns to play at once (FAC-8, FAC-R6).")
             elif kind == SPY:
-                target = move.target_player
-                shown = list(fx.player(target).hand)
-                fx.revealed.append({"hand_of": target, "to": mover,
+                opponent = _target_player(move)
+                shown = list(fx.player(opponent).hand)
+                fx.revealed.append({"hand_of": opponent, "to": mover,
                                     "cards": [r.as_dict() for r in shown]})
-                fx.events.append(f"{mover} plays {table.card(ref)} and inspects {target}'s hand "
-                                 f"({_count(len(shown), 'card')}) (FAC-9).")
+                fx.events.append(f"{mover} plays {table.card(ref)} and inspects {opponent}'s "
+                                 f"hand ({_count(len(shown), 'card')}) (FAC-9).")
                 if not shown:
-                    fx.warnings.append(f"{target}'s hand is empty: SPY shows nothing.")
+                    fx.warnings.append(f"{opponent}'s hand is empty: SPY shows nothing.")
             elif kind == SACK:
-                target = move.target_player
-                fx.events.append(f"{mover} plays {table.card(ref)} on {target}.")
-                if not fx.player(target).hand:
-                    fx.warnings.append(f"{target}'s hand is empty: SACK takes nothing.")
-                fx.take_random(mover, target, taken, "FAC-10", "SACK")
+                opponent = _target_player(move)
+                fx.events.append(f"{mover} plays {table.card(ref)} on {opponent}.")
+                if not fx.player(opponent).hand:
+                    fx.warnings.append(f"{opponent}'s hand is empty: SACK takes nothing.")
+                fx.take_random(mover, opponent, taken, "FAC-10", "SACK")
             elif kind == SABOTAGE:
-                target = move.target_player
-                fx.events.append(f"{mover} plays {table.card(ref)} on {target}.")
-                fx.lose_turn(target, "FAC-11")
+                opponent = _target_player(move)
+                fx.events.append(f"{mover} plays {table.card(ref)} on {opponent}.")
+                fx.lose_turn(opponent, "FAC-11")
         fx.events.append(_limit_line(fx, mover))
     elif move.action == DISCARD:
-        ref = move.card
+        ref = _card(move)
         fx.discard_from_hand(mover, ref)
         kind = table.action(ref)
         controller = table.controller(ref.faction)
@@ -1313,7 +1349,8 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
             fx.events.append(f"{mover} discards {table.card(ref)}, an enemy {kind.upper()} "
                              f"({table.label(ref.faction)} is controlled by {controller}, "
                              f"FAC-R1); the discard counts as intentional (FAC-R2).")
-            present = table.in_game(controller) is not False
+            # A card of a faction not in play has no controller: nobody sees or takes a card.
+            present = controller is not None and table.in_game(controller) is not False
             if kind == SPY:
                 if present:
                     shown = list(fx.player(mover).hand)
@@ -1325,7 +1362,7 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
                     fx.events.append(f"{controller} is out of the game, so nobody sees "
                                      f"{mover}'s hand.")
             elif kind == SACK:
-                if present:
+                if present and controller is not None:  # present implies it; said for mypy
                     fx.take_random(controller, mover, taken, "FAC-F2", "the enemy SACK")
                 else:
                     fx.events.append(f"{controller} is out of the game, so takes no card.")
@@ -1371,6 +1408,20 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
                    warnings=fx.warnings)
 
 
+def _target_unit(move: Move) -> UnitRef:
+    """The unit a legal ATTACK, AMBUSH or DOCTOR targets (its checks stop without one)."""
+    if move.target_unit is None:
+        raise ValueError("A legal ATTACK, AMBUSH or DOCTOR names its target unit.")
+    return move.target_unit
+
+
+def _target_player(move: Move) -> str:
+    """The opponent a legal SPY, SACK or SABOTAGE targets (its checks stop without one)."""
+    if move.target_player is None:
+        raise ValueError("A legal SPY, SACK or SABOTAGE names its target player.")
+    return move.target_player
+
+
 def _copy(position: Position) -> Position:
     """A copy the outcome may change (card and unit references are immutable and shared)."""
     pending = position.pending
@@ -1397,7 +1448,7 @@ def _limit_line(fx: _Effects, mover: str) -> str:
     return f"{mover} now holds {_count(size, 'card')} and may end the turn (FAC-5)."
 
 
-def _next_turn(fx: _Effects, mover: str) -> dict | None:
+def _next_turn(fx: _Effects, mover: str) -> dict[str, Any] | None:
     """The next player clockwise still in the game; a player with lost turns to serve starts a
     lost turn (one fewer left to lose)."""
     players = fx.position.players

@@ -16,7 +16,9 @@ Every field has a name of its own (site.js drops empty fields from htmx requests
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -98,7 +100,8 @@ class PageCatalog:
                         any(unit.provisional for unit in members))
             for slug, members in units.items()
         ]
-        rank = {action: index for index, action in enumerate(action_order)}
+        # Keyed by str | None: a card whose action the catalog does not give sorts last.
+        rank: dict[str | None, int] = {action: index for index, action in enumerate(action_order)}
         self.cards = sorted(cards, key=lambda c: (rank.get(c.action, len(rank)), c.name))
         self.by_slug = {f.slug: f for f in self.factions}
 
@@ -180,11 +183,11 @@ class Seat:
         return self.name.value or self.placeholder
 
     @property
-    def hand_shown(self) -> list[Field]:
+    def hand_shown(self) -> list[FormField]:
         return self.hand[:HAND_SHOWN]
 
     @property
-    def hand_more(self) -> list[Field]:
+    def hand_more(self) -> list[FormField]:
         return self.hand[HAND_SHOWN:]
 
     @property
@@ -224,15 +227,14 @@ class TableForm:
     """The table (seats and factions) and, for a ruling, the turn, a pending attack and the move."""
 
     catalog: PageCatalog
-    data: object = None
+    data: Mapping[str, Any] | None = None
     with_move: bool = True
     seats: list[Seat] = field(init=False)
     blocks: list[FactionBlock] = field(init=False)
 
-    def __post_init__(self):
-        data = self.data
-        posted = data is not None
-        data = data if posted else {}
+    def __post_init__(self) -> None:
+        posted = self.data is not None
+        data: Mapping[str, Any] = self.data if self.data is not None else {}
         self.posted = posted
         self.seats = [Seat(i, data, with_hands=self.with_move)
                       for i in range(1, self.catalog.seats + 1)]
@@ -253,7 +255,7 @@ class TableForm:
         self.target_unit = Field("target_unit", clean_text(data.get("target_unit")),
                                  "Target unit (ATTACK, AMBUSH, DOCTOR)", "for-play")
         self.actions = ACTION_LABELS
-        self._paths: dict[str, Field] = {}
+        self._paths: dict[str, FormField] = {}
 
     # Seats beyond the first two sit in a <details>, open once one is used.
     @property
@@ -322,7 +324,7 @@ class TableForm:
             self._paths[f"{path}.name"] = seat.name
             entry: dict = {"name": seat.display_name}
             if self.with_move:
-                hand = []
+                hand: list[dict[str, Any]] = []
                 self._paths[f"{path}.hand"] = seat.hand[0]
                 for slot in seat.hand:
                     ref = self.catalog.card_ref(slot.value)
@@ -340,10 +342,10 @@ class TableForm:
                 self._paths[f"{path}.faction"] = seat.own
                 entry["faction"] = seat.own.value
             players.append(entry)
-        factions = []
+        factions: list[dict[str, Any]] = []
         for block in self.blocks:
-            seat = controlled[block.faction.slug]
-            if seat is None:
+            controller = controlled[block.faction.slug]
+            if controller is None:
                 continue
             path = f"{prefix}factions[{len(factions)}]"
             if not factions:
@@ -354,7 +356,7 @@ class TableForm:
             for index, (unit, box) in enumerate(block.units):
                 self._paths[f"{path}.units[{index}]"] = box
                 units.append({"name": unit.name, "alive": not box.checked})
-            factions.append({"name": block.faction.slug, "controller": seat.display_name,
+            factions.append({"name": block.faction.slug, "controller": controller.display_name,
                              "units": units})
         position: dict = {"factions": factions, "players": players}
         self._paths[f"{prefix}players"] = self.seats[0].name
@@ -407,7 +409,7 @@ class TableForm:
         return move
 
     # Errors by field.
-    def field_for(self, path: str) -> Field | None:
+    def field_for(self, path: str) -> FormField | None:
         while path:
             if path in self._paths:
                 return self._paths[path]
@@ -465,8 +467,10 @@ def table_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     ruling = "move" in body
     position = _dict(body.get("position")) if ruling else body
     catalog = PageCatalog(game)
-    players = position.get("players") if isinstance(position.get("players"), list) else []
-    pairs, seats = [], {}
+    raw_players = position.get("players")
+    players = raw_players if isinstance(raw_players, list) else []
+    pairs: list[tuple[str, str]] = []
+    seats: dict[Any, str] = {}  # keyed by the saved names, which were checked when ruled on
     for index, player in enumerate(players[:catalog.seats], start=1):
         player = _dict(player)
         seats[player.get("name")] = str(index)
@@ -475,13 +479,16 @@ def table_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
             pairs.append((f"p{index}-own", str(player["faction"])))
         if player.get("lost_turns"):
             pairs.append((f"p{index}-lost", str(player["lost_turns"])))
-        hand = player.get("hand") if isinstance(player.get("hand"), list) else []
+        raw_hand = player.get("hand")
+        hand = raw_hand if isinstance(raw_hand, list) else []
         pairs += [(f"p{index}-hand-{slot}", _ref(card, "card", "faction"))
                   for slot, card in enumerate(hand[:HAND_SLOTS], start=1)]
-    factions = position.get("factions") if isinstance(position.get("factions"), list) else []
+    raw_factions = position.get("factions")
+    factions = raw_factions if isinstance(raw_factions, list) else []
     for faction in factions:
         faction = _dict(faction)
-        page_faction = catalog.by_slug.get(faction.get("name"))
+        name = faction.get("name")
+        page_faction = catalog.by_slug.get(name) if isinstance(name, str) else None
         if page_faction is None:
             continue
         prefix = f"f-{page_faction.slug}"

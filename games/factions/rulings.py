@@ -125,7 +125,7 @@ class FactionsRequest:
         if position_raw is not None:
             position = self.parse_position(position_raw, prefix="position.", need_turn=True)
         move = self._move(move_raw) if move_raw is not None else None
-        if self.errors:
+        if self.errors or position is None or move is None:  # None comes with an error entry
             raise invalid_input(self.errors)
         return position, move
 
@@ -134,7 +134,7 @@ class FactionsRequest:
             raise invalid_input([error_entry(path="body", code="invalid_type",
                                              detail="The request body must be a JSON object.")])
         position = self.parse_position(body, prefix="", need_turn=False)
-        if self.errors:
+        if self.errors or position is None:  # None comes with an error entry
             raise invalid_input(self.errors)
         return position
 
@@ -231,9 +231,9 @@ class FactionsRequest:
             own = None
             if item.get("faction") is not None:
                 own = self._faction_ref(item["faction"], f"{item_path}.faction")
-            if names[index]:
-                players.append(engine.Player(name=names[index], hand=hand, lost_turns=lost,
-                                             faction=own))
+            name = names[index]
+            if name:
+                players.append(engine.Player(name=name, hand=hand, lost_turns=lost, faction=own))
         return players
 
     def _factions(self, raw: dict, prefix: str) -> list[engine.Faction]:
@@ -387,6 +387,8 @@ class FactionsRequest:
             found, error = self.resolver.resolve_one(raw["card"], path=f"{path}.card")
             if error:
                 self.errors.append(error)
+            elif found is None:
+                pass  # never: resolve_one gives a card whenever it gives no error
             elif (found.attributes or {}).get("kind") != "action":
                 actions = sorted(name for name, spec in self.catalog.actions.items())
                 self._error(f"{path}.card", "not_an_action_card",
@@ -439,6 +441,8 @@ class FactionsRequest:
         if error:
             self.errors.append(error)
             return None
+        if found is None:
+            return None  # never: resolve_one gives a card whenever it gives no error
         if (found.attributes or {}).get("kind") != "unit":
             self._error(path, "not_a_unit",
                         f"{found.name} is not a unit card; a faction's units are unit cards.")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from games.factions.engine import Catalog, Position, Table, check_position
 from games.protocol import Step
@@ -30,7 +31,7 @@ _list = partial(listing, empty="none")
 
 @dataclass
 class Standings:
-    standings: list[dict]
+    standings: list[dict[str, Any]]
     eliminated: list[str]
     winner: str | None
     steps: list[Step]
@@ -42,7 +43,7 @@ def standings(catalog: Catalog, position: Position) -> Standings:
     table = Table(catalog, position)
     label = table.label
     steps: list[Step] = []
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     owners = {p.faction: p.name for p in position.players if p.faction}
 
     def step(rule: str, player: str, faction: str | None, detail: str, points: int,
