@@ -88,7 +88,7 @@ lint: install
 
 # mypy over the project; --strict over the engines: every module of games/ but a game's Django
 # side (tests/test_import_direction.py holds them to the same split), which import nothing of Django.
-DJANGO_SIDE = rulings scores pages turn_pages table urls game api_docs responses package registry
+DJANGO_SIDE = rulings scores pages turn_pages table urls game api_docs responses package registry template_loader
 ENGINES = $(filter-out $(foreach module,$(DJANGO_SIDE),%/$(module).py),$(wildcard games/*.py games/*/*.py))
 typecheck: install
 	$(BIN)/mypy cards common results scoring adjudicator games config bench

@@ -78,7 +78,7 @@ def source_files(*folders: str) -> list[Path]:
 
 # A game package's Django side, by module name; every other module of games/ is an engine module.
 DJANGO_SIDE = {"rulings", "scores", "pages", "turn_pages", "table", "urls", "game", "api_docs",
-               "responses", "package", "registry"}
+               "responses", "package", "registry", "template_loader"}
 
 
 def engine_modules() -> dict[str, Path]:

@@ -1,0 +1,16 @@
+"""Finds templates in each game package's own templates/ folder (GamePackage.templates), so a game
+added to GAMES brings its pages' templates with it. The four shipped games keep theirs under the
+project's templates/<game>/, which the filesystem loader finds first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.template.loaders.filesystem import Loader as FilesystemLoader
+
+
+class Loader(FilesystemLoader):
+    def get_dirs(self) -> list[Path]:
+        from games.registry import GAMES
+
+        return [game.templates for game in GAMES if game.templates.is_dir()]

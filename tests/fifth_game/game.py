@@ -1,0 +1,13 @@
+"""Ascent's entry in GAMES: the one line a new game adds there is `GAME`."""
+
+from games.package import GamePackage, Job
+
+GAME = GamePackage(
+    slug="ascent",
+    package="tests.fifth_game",
+    ruling=Job(service="tests.fifth_game.services.rule_play", page="ascent:check-play",
+               label="Check a play", link_pairs="tests.fifth_game.pages.play_link_pairs"),
+    score=Job(service="tests.fifth_game.services.score_hand", page="ascent:score",
+              label="Score a hand"),
+    api_docs="tests.fifth_game.api_docs",
+)

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import pages
+
+app_name = "ascent"
+
+urlpatterns = [
+    path("games/ascent/check-play/", pages.check_play, name="check-play"),
+    path("games/ascent/score/", pages.score, name="score"),
+]
