@@ -125,8 +125,10 @@ code                     the position …
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from functools import partial
+from typing import Any
 
 from games.protocol import ILLEGAL, LEGAL, NEEDS_INFORMATION, Check, ImpossiblePosition, Ruling
 from games.wording import listing
@@ -216,7 +218,8 @@ class Position:
     cards: list[CardSpec]  # every card of the game, with its copies
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
-    options: dict = field(default_factory=dict)  # the readings in force (echoed in outcomes)
+    # The readings in force (echoed in outcomes).
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -226,7 +229,7 @@ class Move:
     guess: CardSpec | None = None
     confirm: bool = False
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "play": self.play.name,
             "target": self.target,
@@ -239,12 +242,13 @@ class Move:
 
 
 def table_errors(players: list[Cadet], *, prefix: str, target: int | None,
-                 min_players: int = MIN_PLAYERS, max_players: int = MAX_PLAYERS) -> list[dict]:
+                 min_players: int = MIN_PLAYERS,
+                 max_players: int = MAX_PLAYERS) -> list[dict[str, Any]]:
     """The contradictions a table can hold whether a play is ruled on or a round scored: one
     check and one wording for both (games.academy_credits.scorer calls it too). ``prefix``
     is where the cadets sit in the request ("position." or ""); ``target`` the credits target
     for this many cadets (None: unknown, the match is not checked)."""
-    errors: list[dict] = []
+    errors: list[dict[str, Any]] = []
 
     def error(path: str, code: str, detail: str) -> None:
         errors.append({"path": f"{prefix}{path}", "code": code, "detail": detail})
@@ -301,7 +305,7 @@ def check_position(position: Position, move: Move | None = None) -> list[str]:
     accounts for fewer cards than the deck has)."""
     players = position.players
     count = len(players)
-    errors: list[dict] = table_errors(
+    errors: list[dict[str, Any]] = table_errors(
         players, prefix="position.", target=credits_target(position),
         min_players=position.min_players, max_players=position.max_players)
 
@@ -391,7 +395,7 @@ def check_position(position: Position, move: Move | None = None) -> list[str]:
     if errors:
         raise ImpossiblePosition(errors)
 
-    warnings = []
+    warnings: list[str] = []
     if accounted < total and deck is not None:
         gap = total - accounted
         two = (" In a game of two, nothing is removed face up: only the one set-aside card "
@@ -408,7 +412,8 @@ def check_position(position: Position, move: Move | None = None) -> list[str]:
     return warnings
 
 
-def _seen_cards(position: Position, mover: Cadet | None) -> tuple[dict[str, int], dict[str, list]]:
+def _seen_cards(position: Position,
+                mover: Cadet | None) -> tuple[dict[str, int], dict[str, list[str]]]:
     """How many copies of each card the position shows, and where."""
     counts: dict[str, int] = {}
     where: dict[str, list[str]] = {}
@@ -505,7 +510,7 @@ def _without_deck_count(position: Position, judgement: _Judgement, checks: list[
                   warnings=warnings)
 
 
-def _deck_count_missing(position: Position) -> dict:
+def _deck_count_missing(position: Position) -> dict[str, Any]:
     return {"path": "position.deck_count",
             "detail": f"How many cards are left in the deck, after {position.turn}'s draw this "
                       "turn? (The set-aside card does not count.)"}
@@ -600,7 +605,7 @@ class _Judgement:
     detail: str
     checks: list[Check]
     move: Move
-    missing: list[dict] = field(default_factory=list)
+    missing: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -611,7 +616,8 @@ def _judge(position: Position, move: Move) -> _Judgement:
     card = move.play
     hand = position.hand
 
-    def stop(verdict, code, rule, detail, missing=None):
+    def stop(verdict: str, code: str, rule: str, detail: str,
+             missing: list[dict[str, Any]] | None = None) -> _Judgement:
         if verdict == ILLEGAL:
             checks.append(Check(rule, False, detail))
         return _Judgement(verdict, code, rule, detail, checks, move, missing or [], warnings)
@@ -770,9 +776,12 @@ def _judge(position: Position, move: Move) -> _Judgement:
     return _after_target(position, move, checks, warnings, no_target=False)
 
 
-def _after_target(position, move, checks, warnings, *, no_target: bool) -> _Judgement:
+def _after_target(position: Position, move: Move, checks: list[Check], warnings: list[str], *,
+                  no_target: bool) -> _Judgement:
     card = move.play
     player = position.turn
+    if card.effect is None:
+        raise ValueError("A card whose effect is unknown is ruled effect_unknown before this.")
     code, rule = "legal_play", EFFECT_RULE[card.effect]
     if no_target:
         code, rule = "no_effect_no_target", "AC-R5"
@@ -842,7 +851,7 @@ def _why_not(position: Position, cadet: Cadet) -> str:
     return f"{cadet.name} is the player"
 
 
-def _names_with(position: Position, effects) -> str:
+def _names_with(position: Position, effects: Collection[str]) -> str:
     cards = sorted((c for c in position.cards if c.effect in effects),
                    key=lambda c: (c.value if c.value is not None else 99))
     labels = [c.label for c in cards]
@@ -859,19 +868,20 @@ class _World:
     """What happens, for one value of the target's card (or with it unknown)."""
 
     eliminated: list[str] = field(default_factory=list)
-    discarded: list[dict] = field(default_factory=list)
-    draws: list[dict] = field(default_factory=list)
+    discarded: list[dict[str, Any]] = field(default_factory=list)
+    draws: list[dict[str, Any]] = field(default_factory=list)
     deck_count: int = 0
     set_aside_drawn: bool = False
     lines: list[str] = field(default_factory=list)
 
-    def key(self):
+    def key(self) -> tuple[object, ...]:
+        """What the world comes to, to be compared with another's."""
         return (tuple(self.eliminated), tuple(tuple(sorted(d.items())) for d in self.discarded),
                 tuple(tuple(sorted(d.items())) for d in self.draws), self.deck_count,
                 self.set_aside_drawn, tuple(self.lines))
 
 
-def _outcome(position: Position, move: Move, code: str) -> dict:
+def _outcome(position: Position, move: Move, code: str) -> dict[str, Any]:
     card = move.play
     player = position.turn
     names = [c.name for c in position.hand]
@@ -926,10 +936,10 @@ def _outcome(position: Position, move: Move, code: str) -> dict:
         groups, worlds = [], [world]
 
     if depends and effect == GUESS and len(groups) == 1:
-        worlds[0].lines.append(f"Every copy of {move.guess.label} is accounted for elsewhere, so "
-                               f"{target} cannot hold it.")
+        worlds[0].lines.append(f"Every copy of {_guess(move).label} is accounted for elsewhere, "
+                               f"so {target} cannot hold it.")
         groups = []
-    cases = []
+    cases: list[dict[str, Any]] = []
     for holds, world in groups:
         others = [c for other, _ in groups if other is not holds for c in other]
         cases.append(_case(position, move, world, holds, others, kept))
@@ -938,12 +948,13 @@ def _outcome(position: Position, move: Move, code: str) -> dict:
     summary += common.lines if same else []
     if effect == PROTECT:
         summary.append(f"{player} is protected until the start of their next turn (AC-5.1).")
+    # A mark clears only where there was one: mark_cleared implies marked_before.
     if effect == MARK and target is not None:
         moved = (f"The mark moves from {marked_before.name} to {target}: "
-                 if mark_cleared else f"{target} is marked: ")
+                 if mark_cleared and marked_before is not None else f"{target} is marked: ")
         summary.append(moved + f"the next card played at another cadet must target {target} "
                        "if it can (AC-R6).")
-    elif mark_cleared:
+    elif mark_cleared and marked_before is not None:
         summary.append(f"{marked_before.name}'s mark clears (AC-R6).")
     if effect == BONUS:
         summary.append(f"No effect now; at the end of the round {card.name} counts for the "
@@ -969,6 +980,9 @@ def _outcome(position: Position, move: Move, code: str) -> dict:
               "player_gets": target_card.name if target_card else None,
               "target_gets": kept.name} if effect == TRADE and has_effect and target else None)
 
+    # Unknown (None) when the cases disagree.
+    ends: bool | None
+    in_round: list[str] | None
     ends, reason, in_round, next_turn = _round_end(position, common)
     if not same:
         summary.append(f"What happens depends on {target}'s card, which the position does not "
@@ -1034,10 +1048,14 @@ def _resolve(position: Position, move: Move, kept: CardSpec, target_card: CardSp
     None, so the cases with the same result fall together."""
     card, player, target = move.play, position.turn, move.target
     effect = card.effect
-    world = _World(deck_count=position.deck_count)
-    known = target_card is not None and not hypothetical
-    theirs = f"{target}'s {target_card.label}" if known else f"{target}'s card"
-    their_name = target_card.name if known else None
+    deck = position.deck_count
+    if deck is None:
+        raise ValueError("The outcome needs the deck count; rule_play probes with one when the "
+                         "position does not give it.")
+    world = _World(deck_count=deck)
+    known_card = target_card if not hypothetical else None
+    theirs = f"{target}'s {known_card.label}" if known_card is not None else f"{target}'s card"
+    their_name = known_card.name if known_card is not None else None
     if not has_effect:
         return world
     if effect == ELIMINATES:
@@ -1047,7 +1065,7 @@ def _resolve(position: Position, move: Move, kept: CardSpec, target_card: CardSp
         world.lines.append(f"{player} is out of the round (AC-R4) and discards {kept.label} face "
                            "up (AC-6.4).")
     elif effect == GUESS and target:
-        guess = move.guess
+        guess = _guess(move)
         if target_card is not None and target_card.name == guess.name:
             world.eliminated.append(target)
             world.discarded.append({"player": target, "card": guess.name,
@@ -1084,34 +1102,41 @@ def _resolve(position: Position, move: Move, kept: CardSpec, target_card: CardSp
         else:
             world.discarded.append({"player": target, "card": their_name,
                                     "reason": "forced discard"})
-            if position.deck_count > 0:
+            if deck > 0:
                 world.draws.append({"player": target, "count": 1, "from": "deck"})
-                world.deck_count = position.deck_count - 1
+                world.deck_count = deck - 1
                 source = "a new card from the deck"
             else:
                 world.draws.append({"player": target, "count": 1, "from": "set_aside"})
                 world.set_aside_drawn = True
                 source = "the set-aside card, as the deck is empty (AC-5.3)"
-            discarded = target_card.label if known else "their card"
+            discarded = known_card.label if known_card is not None else "their card"
             world.lines.append(f"{target} discards {discarded} face up without its effect and "
                                f"draws {source}.")
     elif effect == DRAW:
-        drawn = min(2, position.deck_count)
+        drawn = min(2, deck)
         if drawn:
             world.draws.append({"player": player, "count": drawn, "from": "deck"})
             world.lines.append(
                 f"{player} draws {_cards(drawn, word=True)}, keeps one of the {drawn + 1} cards "
                 f"then in hand ({kept.label} and the card{'s' if drawn > 1 else ''} drawn) and "
                 f"puts the other{'s' if drawn > 1 else ''} on the bottom of the deck, which "
-                f"still holds {position.deck_count} (AC-R4).")
+                f"still holds {deck} (AC-R4).")
     return world
 
 
+def _guess(move: Move) -> CardSpec:
+    """The card a guess_card play names (_judge asks for it before the play has an effect)."""
+    if move.guess is None:
+        raise ValueError("A guess_card play with an effect names its guess.")
+    return move.guess
+
+
 def _case(position: Position, move: Move, world: _World, holds: list[CardSpec],
-          others: list[CardSpec], kept: CardSpec) -> dict:
+          others: list[CardSpec], kept: CardSpec) -> dict[str, Any]:
     target = move.target
-    values = [c.value for c in holds]
-    if move.play.effect == COMPARE and kept.value is not None and None not in values:
+    values = [c.value for c in holds if c.value is not None]
+    if move.play.effect == COMPARE and kept.value is not None and len(values) == len(holds):
         cards = _list([c.label for c in holds], "or")
         if max(values) < kept.value:
             shown = f"{target}'s card is lower than {kept.value} ({cards})"

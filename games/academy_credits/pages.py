@@ -12,6 +12,7 @@ one field, separated by commas (names, slugs or values: "Lura Thok, 4").
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -133,13 +134,16 @@ def _seat_pairs(players: list, *, with_credits: bool) -> tuple[list[tuple[str, s
 
 def play_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     """Check a play's fields for a saved ruling request (the reverse of PlayForm.body)."""
-    position = body.get("position") if isinstance(body.get("position"), dict) else {}
-    move = body.get("move") if isinstance(body.get("move"), dict) else {}
-    players = position.get("players") if isinstance(position.get("players"), list) else []
+    raw_position, raw_move = body.get("position"), body.get("move")
+    position = raw_position if isinstance(raw_position, dict) else {}
+    move = raw_move if isinstance(raw_move, dict) else {}
+    raw_players = position.get("players")
+    players = raw_players if isinstance(raw_players, list) else []
     pairs, seats = _seat_pairs(players, with_credits=False)
     if position.get("turn") in seats:
         pairs.append(("turn", seats[position["turn"]]))
-    hand = position.get("hand") if isinstance(position.get("hand"), list) else []
+    raw_hand = position.get("hand")
+    hand = raw_hand if isinstance(raw_hand, list) else []
     pairs += [("hand", str(card)) for card in hand]
     if position.get("deck_count") is not None:
         pairs.append(("deck_count", str(position["deck_count"])))
@@ -155,13 +159,15 @@ def play_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
 
 def round_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     """Score a round's fields for a saved score request (the reverse of RoundForm.body)."""
-    players = body.get("players") if isinstance(body.get("players"), list) else []
+    raw_players = body.get("players")
+    players = raw_players if isinstance(raw_players, list) else []
     pairs, seats = _seat_pairs(players, with_credits=True)
     if body.get("deck_count") is not None:
         pairs.append(("deck_count", str(body["deck_count"])))
     if body.get("starter") in seats:
         pairs.append(("starter", seats[body["starter"]]))
-    options = body.get("options") if isinstance(body.get("options"), dict) else {}
+    raw_options = body.get("options")
+    options = raw_options if isinstance(raw_options, dict) else {}
     if options.get("charles_vance_bonus"):
         pairs.append(("charles_vance_bonus", str(options["charles_vance_bonus"])))
     target = options.get("credits_target")
@@ -180,7 +186,7 @@ def play_ruling_view(game: Game, body: dict) -> dict:
     outcome = body.get("outcome") if isinstance(body.get("outcome"), dict) else None
     view["play_outcome"] = outcome
     view["missing_items"] = [
-        {**item, "field_id": MISSING_FIELDS.get(item.get("path"), "")}
+        {**item, "field_id": MISSING_FIELDS.get(str(item.get("path")), "")}
         for item in body.get("missing") or [] if isinstance(item, dict)]
     return view
 
@@ -225,11 +231,12 @@ def round_score_view(game: Game, body: dict) -> dict:
     view["target"] = body.get("target")
     view["match_winners"] = body.get("match_winners") or []
     view["next_starter"] = body.get("next_starter")
+    ended_by = str(body.get("ended_by"))
     view["ended_by"] = {"last_cadet_standing": "Last cadet standing",
-                        "deck_out_showdown": "Deck-out showdown"}.get(body.get("ended_by"), "")
+                        "deck_out_showdown": "Deck-out showdown"}.get(ended_by, "")
     options = body.get("options") or {}
     view["options"] = options
-    view["reading"] = READINGS.get(options.get("charles_vance_bonus"), "")
+    view["reading"] = READINGS.get(str(options.get("charles_vance_bonus")), "")
     return view
 
 
@@ -349,7 +356,7 @@ class TableForm:
     def players(self) -> list[dict]:
         """The cadets of the filled seats, in seat order; a seat with values but no name is a
         problem shown by its name field."""
-        players = []
+        players: list[dict[str, Any]] = []
         for seat in self.seats:
             if not seat.used:
                 if any(f.value for f in seat.fields if f is not seat.name):
@@ -441,7 +448,7 @@ class PlayForm(TableForm):
         elif self.turn.value:
             self.turn.errors.append(f"Seat {self.turn.value} has no cadet: name them, or give the "
                                     "turn to another seat.")
-        hand = []
+        hand: list[str] = []
         for field in self.hand:
             if field.value:
                 self._paths[f"position.hand[{len(hand)}]"] = field

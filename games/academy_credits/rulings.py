@@ -122,7 +122,7 @@ def parse_request(*, game: Game, body) -> tuple[engine.Position, engine.Move, li
 
     players: list[engine.Cadet] = []
     turn = ""
-    hand: list[Card | None] = []
+    hand: list[Card] = []
     deck_count: int | None = None
     options: dict = {}
     if position_raw is not None:
@@ -190,7 +190,7 @@ def parse_request(*, game: Game, body) -> tuple[engine.Position, engine.Move, li
             move = engine.Move(play=card_spec(play), target=target,
                                guess=card_spec(guess) if guess else None, confirm=confirm)
             played = [play]
-    if errors:
+    if errors or move is None:  # move is None only when an error entry says why
         raise invalid_input(errors)
     game_cards = game_specs(resolver)
     position = engine.Position(
@@ -283,12 +283,12 @@ def card_list(value, path: str, resolver: CardNameResolver, errors: list[dict]) 
         errors.append(error_entry(path=path, code="too_many",
                                   detail=f"{path} names {len(value)} cards; the deck has 22."))
         return []
-    cards = []
+    cards: list[Card] = []
     for index, name in enumerate(value):
         card, error = resolver.resolve_one(name, path=f"{path}[{index}]")
         if error:
             errors.append(error)
-        else:
+        elif card is not None:  # resolve_one gives a card whenever it gives no error
             cards.append(card)
     return cards
 

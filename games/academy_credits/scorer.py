@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any, Protocol
 
 from games.academy_credits.engine import BONUS, Cadet, CardSpec, table_errors
 from games.protocol import ImpossiblePosition, Step
@@ -59,10 +60,24 @@ IMPOSSIBLE_CODES = (
 MISSING_CODES = ("required", "value_unknown")
 
 
+class _Step(Protocol):
+    """score_round's step: one line of the breakdown."""
+
+    def __call__(self, rule: str, detail: str, *, card: str | None = None,
+                 player: str | None = None, points: int = 0) -> None: ...
+
+
+class _Award(Protocol):
+    """score_round's award: one credit to a cadet, with its step."""
+
+    def __call__(self, player: str, rule: str, reason: str, detail: str,
+                 card: str | None = None) -> None: ...
+
+
 class MissingFacts(ValueError):
     """The score needs a fact the request does not give (or the catalog does not know)."""
 
-    def __init__(self, errors: list[dict]):
+    def __init__(self, errors: list[dict[str, Any]]) -> None:
         super().__init__("; ".join(error["detail"] for error in errors))
         self.errors = errors
 
@@ -73,8 +88,8 @@ class RoundScore:
     steps: list[Step]
     ended_by: str  # LAST_STANDING | SHOWDOWN
     round_winners: list[str]
-    awards: list[dict]
-    standings: list[dict]
+    awards: list[dict[str, Any]]
+    standings: list[dict[str, Any]]
     target: int
     match_winners: list[str]
     next_starter: str | None
@@ -93,7 +108,7 @@ def score_round(players: list[Cadet], deck_count: int, cards: list[CardSpec], *,
         raise ValueError("No credits target for this number of cadets; the service checks it.")
     steps: list[Step] = []
     awarded: dict[str, int] = {c.name: 0 for c in players}
-    awards: list[dict] = []
+    awards: list[dict[str, Any]] = []
 
     def step(rule: str, detail: str, *, card: str | None = None, player: str | None = None,
              points: int = 0) -> None:
@@ -191,14 +206,17 @@ def score_round(players: list[Cadet], deck_count: int, cards: list[CardSpec], *,
     )
 
 
-def _showdown(in_round: list[Cadet], step) -> list[str]:
+def _showdown(in_round: list[Cadet], step: _Step) -> list[str]:
     names = [c.name for c in in_round]
     step("AC-6.1", f"The deck is empty with {len(in_round)} cadets still in ({_list(names)}): "
          "the round ends and they reveal their cards (AC-6.2).")
-    values = {}
+    values: dict[str, int] = {}
     for cadet in in_round:
-        values[cadet.name] = cadet.hand.value
-        step("AC-6.2", f"{cadet.name} reveals {cadet.hand.label}.", card=cadet.hand.name,
+        hand = cadet.hand
+        if hand is None:
+            raise ValueError("check_round asks for the card of every cadet in the showdown.")
+        values[cadet.name] = _value(hand)
+        step("AC-6.2", f"{cadet.name} reveals {hand.label}.", card=hand.name,
              player=cadet.name)
     best = max(values.values())
     tied = [name for name in names if values[name] == best]
@@ -209,11 +227,11 @@ def _showdown(in_round: list[Cadet], step) -> list[str]:
         return tied
     step("AC-6.2", f"The highest value is {best}, held by {_list(tied)}: a tie, broken by the "
          "cards in front of each (AC-R8).")
-    sums = {}
+    sums: dict[str, int] = {}
     by_name = {c.name: c for c in in_round}
     for name in tied:
         cadet = by_name[name]
-        sums[name] = sum(card.value for card in cadet.discards)
+        sums[name] = sum(_value(card) for card in cadet.discards)
         if cadet.discards:
             shown = " + ".join(f"{card.value} ({card.name})" for card in cadet.discards)
             detail = f"The cards in front of {name} add up to {shown} = {sums[name]}."
@@ -231,8 +249,15 @@ def _showdown(in_round: list[Cadet], step) -> list[str]:
     return still
 
 
-def _charles_vance(players: list[Cadet], cards: list[CardSpec], reading: str, step,
-                   award) -> None:
+def _value(card: CardSpec) -> int:
+    """A value the showdown compares: check_round raises MissingFacts while one is unknown."""
+    if card.value is None:
+        raise ValueError(f"{card.name}'s value is unknown; check_round asks for it first.")
+    return card.value
+
+
+def _charles_vance(players: list[Cadet], cards: list[CardSpec], reading: str, step: _Step,
+                   award: _Award) -> None:
     bonus_cards = [card for card in cards if card.effect == BONUS]
     label = _list([card.name for card in bonus_cards], "or") or "Charles Vance"
     rule = "AC-R7"
@@ -267,7 +292,7 @@ def _charles_vance(players: list[Cadet], cards: list[CardSpec], reading: str, st
 
 
 def _next_starter(players: list[Cadet], winners: list[str], starter: str | None,
-                  step) -> str | None:
+                  step: _Step) -> str | None:
     if len(winners) == 1:
         step("AC-R10", f"{winners[0]} won the round and starts the next one.", player=winners[0])
         return winners[0]
@@ -292,8 +317,8 @@ def check_round(players: list[Cadet], deck_count: int, cards: list[CardSpec], *,
     needs and lacks."""
     # The table's own checks (cadets, names, cadets who are out, the match): the one function
     # the ruling engine applies too, with its wording.
-    errors: list[dict] = table_errors(players, prefix="", target=target,
-                                      min_players=min_players, max_players=max_players)
+    errors: list[dict[str, Any]] = table_errors(players, prefix="", target=target,
+                                                min_players=min_players, max_players=max_players)
 
     def error(path: str, code: str, detail: str) -> None:
         errors.append({"path": path, "code": code, "detail": detail})
@@ -330,7 +355,8 @@ def check_round(players: list[Cadet], deck_count: int, cards: list[CardSpec], *,
     if errors:
         raise ImpossiblePosition(errors)
 
-    missing: list[dict] = []
+    missing: list[dict[str, Any]] = []
+    values: dict[str, int] = {}  # the showdown's cards, once every one is known
     if len(in_round) >= 2:
         for index, cadet in enumerate(players):
             if not cadet.in_round:
@@ -344,9 +370,11 @@ def check_round(players: list[Cadet], deck_count: int, cards: list[CardSpec], *,
                                 "detail": f"The catalog does not know {cadet.hand.name}'s value, "
                                           "so the showdown cannot be decided; an admin can "
                                           "transcribe it."})
+            else:
+                values[cadet.name] = cadet.hand.value
         if not missing:
-            best = max(c.hand.value for c in in_round)
-            tied = [c for c in in_round if c.hand.value == best]
+            best = max(values.values())
+            tied = [c for c in in_round if values[c.name] == best]
             if len(tied) > 1:
                 for cadet in tied:
                     index = players.index(cadet)
