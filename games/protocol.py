@@ -26,9 +26,9 @@ class Check:
     detail: str
     code: str = ""
     unknown: bool = False
-    missing: list[dict] = field(default_factory=list)
+    missing: list[dict[str, Any]] = field(default_factory=list)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"rule": self.rule, "passed": self.passed, "detail": self.detail}
 
 
@@ -39,12 +39,12 @@ class Ruling:
     reason: str  # one or two sentences with the actual values
     rule: str  # the id of the rule section the verdict rests on
     checks: list[Check] = field(default_factory=list)
-    alternatives: list[dict] = field(default_factory=list)
-    outcome: dict | None = None
-    missing: list[dict] = field(default_factory=list)
+    alternatives: list[dict[str, Any]] = field(default_factory=list)
+    outcome: dict[str, Any] | None = None
+    missing: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         body = asdict(self)
         body["checks"] = [check.as_dict() for check in self.checks]
         return body
@@ -70,7 +70,7 @@ class Step:
         except KeyError:
             raise AttributeError(name) from None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"n": self.n, "rule": self.rule, "card": self.card, "detail": self.detail,
                 "points": self.points, "running_total": self.running_total, **self.more}
 
@@ -79,6 +79,6 @@ class ImpossiblePosition(ValueError):
     """The position cannot exist (a card in two places, too many copies, …): a 400 naming the
     contradiction, never a ruling."""
 
-    def __init__(self, errors: list[dict]):
+    def __init__(self, errors: list[dict[str, Any]]) -> None:
         super().__init__("; ".join(error["detail"] for error in errors))
         self.errors = errors  # [{"path", "code", "detail"}] in the API error-entry shape

@@ -65,9 +65,11 @@ code                         the position …
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import combinations
+from typing import Any
 
 from games.protocol import ILLEGAL, LEGAL, Check, ImpossiblePosition, Ruling
 from games.wording import count as _plural
@@ -160,8 +162,8 @@ class Move:
     # Fields of another option the request gave as well ("take" on a draw, "draw" on a take).
     other_fields: list[str] = field(default_factory=list)
 
-    def as_dict(self) -> dict:
-        body: dict = {"action": self.action}
+    def as_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"action": self.action}
         if self.action == TAKE_DISCARD:
             body["take"] = self.take.name if self.take else None
         elif self.action == DRAW_GALAXY:
@@ -204,7 +206,7 @@ def rule_turn(position: Position, move: Move) -> Ruling:
     )
 
 
-def legal_moves(position: Position, move: Move | None = None) -> list[dict]:
+def legal_moves(position: Position, move: Move | None = None) -> list[dict[str, Any]]:
     """Every legal move the position allows and the request lets us know.
 
     All take_discard moves are known (the discard area is open). A draw is known only when the
@@ -234,7 +236,7 @@ def legal_moves(position: Position, move: Move | None = None) -> list[dict]:
 
 def check_position(position: Position) -> None:
     """Raise ImpossiblePosition naming every contradiction of the position."""
-    errors: list[dict] = []
+    errors: list[dict[str, Any]] = []
 
     def error(path: str, code: str, detail: str) -> None:
         errors.append({"path": path, "code": code, "detail": detail})
@@ -323,7 +325,7 @@ def _evaluate(position: Position, move: Move) -> tuple[list[Check], Check | None
     return checks, None
 
 
-def _checks(position: Position, move: Move):
+def _checks(position: Position, move: Move) -> Iterator[Check]:
     """Yield the checks of a move in order (a generator: later checks may assume earlier ones)."""
     action = move.action
     option = {
@@ -368,7 +370,7 @@ def _checks(position: Position, move: Move):
     discard_names = [card.name for card in position.discard_area]
 
     if action == TAKE_DISCARD:
-        taken = move.take
+        taken = _taken(move)
         if taken.name not in discard_names:
             where = " (it is in the hand)" if taken.name in hand_names else ""
             yield Check("STM-6.1", False, f"{taken.name} is not in the discard area{where}, so "
@@ -432,12 +434,12 @@ def _checks(position: Position, move: Move):
                  "discard_not_in_hand")
 
     if action == TAKE_DISCARD:
-        if move.discard[0].name == move.take.name:
+        if move.discard[0].name == taken.name:
             yield Check("STM-6.1", False, f"The card discarded must differ from the card taken; "
-                         f"the move takes {move.take.name} and discards it again.", "same_card")
+                         f"the move takes {taken.name} and discards it again.", "same_card")
             return
         yield Check("STM-6.1", True, f"{move.discard[0].name} differs from the card taken "
-                     f"({move.take.name}).", "same_card")
+                     f"({taken.name}).", "same_card")
 
     hand_after = _hand_after(position, move)
     missions = [card.name for card in hand_after if card.is_mission]
@@ -455,17 +457,24 @@ def _checks(position: Position, move: Move):
 # --- The outcome --------------------------------------------------------------------------------
 
 
+def _taken(move: Move) -> CardSpec:
+    """The card a take_discard move takes: such a move always names one (the service requires
+    move.take, and legal_moves gives it)."""
+    assert move.take is not None, "a take_discard move names the card it takes"
+    return move.take
+
+
 def _hand_after(position: Position, move: Move) -> list[CardSpec]:
-    gained = [move.take] if move.action == TAKE_DISCARD else list(move.draw)
+    gained = [_taken(move)] if move.action == TAKE_DISCARD else list(move.draw)
     discarded = {card.name for card in move.discard}
     return [card for card in list(position.hand) + gained if card.name not in discarded]
 
 
-def _outcome(position: Position, move: Move) -> dict:
+def _outcome(position: Position, move: Move) -> dict[str, Any]:
     hand = _hand_after(position, move)
     discard_area = [
         card for card in position.discard_area
-        if not (move.action == TAKE_DISCARD and card.name == move.take.name)
+        if not (move.action == TAKE_DISCARD and card.name == _taken(move).name)
     ] + list(move.discard)
     galaxy_deck = position.galaxy_deck - (1 if move.action == DRAW_GALAXY else 0)
     mission_deck = position.mission_deck - (2 if move.action == DRAW_MISSIONS else 0)
@@ -491,10 +500,10 @@ def _outcome(position: Position, move: Move) -> dict:
     else:
         game_ends = False
         reason = f"{counts}: the game goes on (it ends at {trigger}, STM-6.4)."
-    extra = move.action == TAKE_DISCARD and EXTRA_TURN_EFFECT in move.take.effects
+    extra = move.action == TAKE_DISCARD and EXTRA_TURN_EFFECT in _taken(move).effects
     extra_reason = None
     if extra:
-        extra_reason = (f"{move.take.name} was taken from the discard area: the player takes an "
+        extra_reason = (f"{_taken(move).name} was taken from the discard area: the player takes an "
                         f"extra turn after this one (STM-R7)"
                         + (", even though this turn ends the game." if game_ends else "."))
     return {
@@ -510,10 +519,10 @@ def _outcome(position: Position, move: Move) -> dict:
     }
 
 
-def _legal_reason(move: Move, outcome: dict, missions: int) -> str:
+def _legal_reason(move: Move, outcome: dict[str, Any], missions: int) -> str:
     discarded = _list([card.name for card in move.discard])
     if move.action == TAKE_DISCARD:
-        did = f"{move.take.name} taken from the discard area and {discarded} discarded"
+        did = f"{_taken(move).name} taken from the discard area and {discarded} discarded"
     elif move.action == DRAW_GALAXY:
         did = f"{move.draw[0].name} drawn from the Galaxy deck and {discarded} discarded"
     else:
@@ -528,7 +537,7 @@ def _legal_reason(move: Move, outcome: dict, missions: int) -> str:
     return reason
 
 
-def _warnings(position: Position, move: Move, outcome: dict) -> list[str]:
+def _warnings(position: Position, move: Move, outcome: dict[str, Any]) -> list[str]:
     warnings = []
     if outcome["game_ends"]:
         hand = _hand_after(position, move)

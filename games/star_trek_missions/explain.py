@@ -4,6 +4,7 @@ add up from zero to the total (plain Python, no Django import)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from games.protocol import Step
 
@@ -57,6 +58,7 @@ def explain(scorer: HandScorer, evaluation: Evaluation, labels: Labels) -> HandS
                 detail = f"{grant.points} for {grant.giving[0]} ({phrase(bonus['match'], labels)})"
                 entries.append((RULE_FOR_EACH, name, grant.giving, detail, grant.points))
             elif kind == "for_each_different":
+                assert grant.value is not None  # a "different" slot counts one value
                 value = _label(labels, bonus["attribute"], grant.value)
                 detail = (f"{grant.points} for a different {_attribute_label(bonus['attribute'])}: "
                           f"{value} ({grant.giving[0]})")
@@ -69,7 +71,9 @@ def explain(scorer: HandScorer, evaluation: Evaluation, labels: Labels) -> HandS
                 entries.append((RULE_WITH, name, grant.giving, detail, grant.points))
         if name in evaluation.changed:
             target, affiliation = evaluation.changed[name]
-            bonus = spec.effect("change_affiliation")["points"]
+            change = spec.effect("change_affiliation")
+            assert change is not None  # only a card with the effect changes an affiliation
+            bonus = change["points"]
             detail = (f"{bonus} for changing the Affiliation of {target} to "
                       f"{_label(labels, 'affiliation', affiliation)}")
             entries.append((RULE_CHOICES, name, [target], detail, bonus))
@@ -92,14 +96,14 @@ def _blank_reason(scorer: HandScorer, evaluation: Evaluation, spec: CardSpec, la
     return f"Blanked: no {needed} stands in the hand."
 
 
-def _choices(scorer: HandScorer, evaluation: Evaluation) -> dict[str, dict]:
+def _choices(scorer: HandScorer, evaluation: Evaluation) -> dict[str, dict[str, Any]]:
     return {spec.name: evaluation.choices.get(spec.name, {}) for spec, _ in scorer.choice_cards()}
 
 
-def check_final_hand(hand: Sequence[CardSpec]) -> tuple[list[dict], list[str]]:
+def check_final_hand(hand: Sequence[CardSpec]) -> tuple[list[dict[str, Any]], list[str]]:
     """Errors (a hand that cannot be a final hand, STM-R8/STM-R6) and warnings (a partial hand,
     scored as it stands)."""
-    errors: list[dict] = []
+    errors: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for index, spec in enumerate(hand):
         if spec.name in seen:
@@ -112,6 +116,7 @@ def check_final_hand(hand: Sequence[CardSpec]) -> tuple[list[dict], list[str]]:
     holder = next((s for s in distinct if s.effect("hand_size")), None)
     if holder:
         effect = holder.effect("hand_size")
+        assert effect is not None  # the holder was found by this effect
         size, min_missions, max_missions, max_galaxy = (effect["galaxy"] + effect["missions"],
                                                         effect["missions"], effect["missions"], effect["galaxy"])
         shape = (f"{size} cards with {holder.name}: {holder.name}, exactly "
@@ -144,7 +149,7 @@ def score_hand(
     *,
     vocabulary: Mapping[str, Sequence[str]],
     labels: Labels | None = None,
-    choices: Mapping[str, dict] | None = None,
+    choices: Mapping[str, dict[str, Any]] | None = None,
 ) -> HandScore:
     """The best score of a hand, honouring any choice the player fixed (ChoiceError when a fixed
     choice is not allowed). The hand's legality is checked separately (check_final_hand)."""
@@ -169,7 +174,7 @@ def score_hand_by_plain_enumeration(
     *,
     vocabulary: Mapping[str, Sequence[str]],
     labels: Labels | None = None,
-    choices: Mapping[str, dict] | None = None,
+    choices: Mapping[str, dict[str, Any]] | None = None,
 ) -> HandScore:
     """The reference for `score_hand`: every value of every open choice tried one by one
     (HandScorer.plain_best), then explained the same way. Slow by design (seconds for a hand

@@ -48,7 +48,8 @@ Effects (each an effect kind the engine implements once, for any card that carri
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeGuard, cast
 
 ATTRIBUTES = ("type", "specialty", "lifeform", "affiliation")
 CRITERION_ATTRIBUTES = ATTRIBUTES + ("deck",)
@@ -82,7 +83,10 @@ class RuleProblems:
     def add(self, path: str, message: str) -> None:
         self.problems.append((path, message))
 
-    def keys(self, obj, path: str, required: set[str], optional: set[str] = frozenset()) -> bool:
+    def keys(self, obj: object, path: str, required: set[str],
+             optional: Iterable[str] = frozenset()) -> TypeGuard[dict[str, Any]]:
+        """Whether `obj` is an object with every required key (True says it is a dict); each
+        missing key and each key neither required nor optional is a problem."""
         if not isinstance(obj, dict):
             self.add(path, f"must be an object, not {type(obj).__name__}")
             return False
@@ -92,23 +96,23 @@ class RuleProblems:
             self.add(f"{path}.{key}", "is not a field here")
         return required <= set(obj)
 
-    def points(self, value, path: str) -> None:
+    def points(self, value: object, path: str) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             self.add(path, f"must be a whole number of points (0 or more), not {value!r}")
 
-    def attribute(self, value, path: str, allowed=ATTRIBUTES) -> bool:
+    def attribute(self, value: object, path: str, allowed: Sequence[str] = ATTRIBUTES) -> bool:
         if value not in allowed:
             self.add(path, f"'{value}' is not an attribute; use one of {', '.join(allowed)}")
             return False
         return True
 
-    def value(self, attribute: str, value, path: str) -> None:
+    def value(self, attribute: str, value: object, path: str) -> None:
         if value not in self.vocabulary.get(attribute, set()):
             known = ", ".join(sorted(self.vocabulary.get(attribute, set())))
             self.add(path, f"'{value}' is not a {attribute} of this game (known: {known})")
 
 
-def _check_criterion(crit, path: str, p: RuleProblems) -> None:
+def _check_criterion(crit: object, path: str, p: RuleProblems) -> None:
     if not isinstance(crit, dict) or len(crit) != 1:
         p.add(path, "a criterion is an object with exactly one key, e.g. {\"type\": \"captain\"}")
         return
@@ -137,7 +141,7 @@ def _check_criterion(crit, path: str, p: RuleProblems) -> None:
         p.add(path, f"'{key}' is not a kind of criterion")
 
 
-def _check_requirements(reqs, path: str, p: RuleProblems) -> None:
+def _check_requirements(reqs: object, path: str, p: RuleProblems) -> None:
     if not isinstance(reqs, list) or not reqs:
         p.add(path, "must list at least one requirement")
         return
@@ -156,7 +160,7 @@ def _check_requirements(reqs, path: str, p: RuleProblems) -> None:
                 p.attribute(req[key], f"{here}.{key}")
 
 
-def _check_bonus(bonus, path: str, p: RuleProblems) -> None:
+def _check_bonus(bonus: object, path: str, p: RuleProblems) -> None:
     if not isinstance(bonus, dict) or bonus.get("kind") not in BONUS_KINDS:
         p.add(f"{path}.kind", f"must be one of {', '.join(BONUS_KINDS)}")
         return
@@ -194,7 +198,7 @@ def _check_bonus(bonus, path: str, p: RuleProblems) -> None:
                 _check_criterion(bonus["match"], f"{path}.match", p)
 
 
-def _check_effect(effect, path: str, p: RuleProblems) -> None:
+def _check_effect(effect: object, path: str, p: RuleProblems) -> None:
     if not isinstance(effect, dict) or effect.get("kind") not in EFFECT_KINDS:
         p.add(f"{path}.kind", f"must be one of {', '.join(EFFECT_KINDS)}")
         return
@@ -252,7 +256,7 @@ def _check_effect(effect, path: str, p: RuleProblems) -> None:
 
 
 def validate_rule(
-    rule, *, vocabulary: Mapping[str, Iterable[str]], card_names: Iterable[str]
+    rule: object, *, vocabulary: Mapping[str, Iterable[str]], card_names: Iterable[str]
 ) -> list[tuple[str, str]]:
     """Every problem of a rule as (path, message); an empty list means the rule is valid."""
     p = RuleProblems(vocabulary, card_names)
@@ -278,7 +282,7 @@ def validate_rule(
     return p.problems
 
 
-def _list(rule: dict, key: str, p: RuleProblems) -> list:
+def _list(rule: Mapping[str, Any], key: str, p: RuleProblems) -> list[Any]:
     value = rule.get(key, [])
     if not isinstance(value, list):
         p.add(f"rule.{key}", "must be a list")
@@ -292,12 +296,13 @@ Labels = Mapping[str, Mapping[str, str]]  # attribute -> value -> label
 NOUN_ATTRIBUTES = ("type",)  # rendered last: "non-Federation Captain", "Federation Personnel"
 
 
-def criterion_matches_attributes(crit: dict, name: str, attributes: Mapping[str, Iterable[str]]) -> bool:
+def criterion_matches_attributes(crit: Mapping[str, Any], name: str,
+                                 attributes: Mapping[str, Iterable[str]]) -> bool:
     """Whether a card with these attributes meets the criterion (choices aside): used to write
     "other" exactly when a card could otherwise count towards itself."""
     (key, value), = crit.items()
     if key == "name":
-        return value == name
+        return bool(value == name)
     if key in CRITERION_ATTRIBUTES:
         return value in attributes.get(key, ())
     if key == "has":
@@ -322,11 +327,11 @@ def _attribute_label(attribute: str) -> str:
             "affiliation": "Affiliation", "deck": "Deck"}.get(attribute, attribute)
 
 
-def phrase(crit: dict, labels: Labels) -> str:
+def phrase(crit: Mapping[str, Any], labels: Labels) -> str:
     """A criterion as words: 'non-Federation Captain', 'Klingon or Klingon Empire'."""
     (key, value), = crit.items()
     if key == "name":
-        return value
+        return cast(str, value)  # a card's name (validate_rule)
     if key == "deck":
         return f"{_label(labels, 'deck', value)} card"
     if key in ATTRIBUTES:
@@ -343,7 +348,7 @@ def phrase(crit: dict, labels: Labels) -> str:
     # "all": adjectives first, the noun (a type) last, "with any …" after it.
     having = [c for c in value if next(iter(c)) == "has"]
     parts = sorted((c for c in value if c not in having), key=lambda c: next(iter(c)) in NOUN_ATTRIBUTES)
-    words = []
+    words: list[str] = []
     for part in parts:
         text = phrase(part, labels)
         words.append(f"({text})" if next(iter(part)) == "any" and len(parts) > 1 else text)
@@ -352,7 +357,7 @@ def phrase(crit: dict, labels: Labels) -> str:
     return head + tail
 
 
-def _names_only(crit: dict) -> bool:
+def _names_only(crit: Mapping[str, Any]) -> bool:
     (key, value), = crit.items()
     return key == "name" or (key == "any" and all(_names_only(c) for c in value))
 
@@ -369,7 +374,7 @@ def _plural(what: str, labels: Labels) -> str:
     return f"{what} cards"
 
 
-def _requirement_phrase(req: dict, labels: Labels) -> str:
+def _requirement_phrase(req: Mapping[str, Any], labels: Labels) -> str:
     count = req.get("count", 1)
     what = phrase(req["match"], labels)
     if count == 1:
@@ -389,12 +394,12 @@ def _number_word(n: int) -> str:
     return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n))
 
 
-def _requirements_phrase(reqs: list, labels: Labels) -> str:
+def _requirements_phrase(reqs: Iterable[Mapping[str, Any]], labels: Labels) -> str:
     return " and ".join(_requirement_phrase(r, labels) for r in reqs)
 
 
-def render_rule(rule: dict | None, *, name: str, attributes: Mapping[str, Iterable[str]],
-                labels: Labels) -> str:
+def render_rule(rule: Mapping[str, Any] | None, *, name: str,
+                attributes: Mapping[str, Iterable[str]], labels: Labels) -> str:
     """The card's text, written from its rule: what the scorer computes, in words."""
     if not rule:
         return ""
@@ -461,7 +466,7 @@ def render_rule(rule: dict | None, *, name: str, attributes: Mapping[str, Iterab
     return " ".join(sentences)
 
 
-def _effect_text(effect: dict, labels: Labels) -> str:
+def _effect_text(effect: Mapping[str, Any], labels: Labels) -> str:
     kind = effect["kind"]
     if kind == "wild":
         types = " or ".join(_label(labels, "type", t) for t in effect["types"])
@@ -481,7 +486,7 @@ def _effect_text(effect: dict, labels: Labels) -> str:
         return f"Scores the same as one {phrase(effect['of'], labels)} in the hand."
     if kind == "counts_as":
         when = " or ".join(phrase(c, labels) for c in effect["when"])
-        def values(mapping: dict) -> str:
+        def values(mapping: Mapping[str, Any]) -> str:
             return " and ".join(
                 " ".join(_label(labels, attribute, v) for v in listed) for attribute, listed in mapping.items()
             )

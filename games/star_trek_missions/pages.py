@@ -123,9 +123,10 @@ def stm_score(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
 def score_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     """"Score again" on /r/<id>: the saved hand as the score page's fields, its fixed choices
     set again (the reverse of ScoreForm.body)."""
-    hand = body.get("hand") if isinstance(body.get("hand"), list) else []
+    saved_hand, saved_choices = body.get("hand"), body.get("choices")
+    hand = saved_hand if isinstance(saved_hand, list) else []
     form = ScoreForm(Deck(game), QueryDict(urlencode([("hand", str(n)) for n in hand])))
-    saved = body.get("choices") if isinstance(body.get("choices"), dict) else {}
+    saved = saved_choices if isinstance(saved_choices, dict) else {}
     for control in form.choices:
         _fix(control, saved.get(control.card.name), form.deck)
     return form.link_pairs()
@@ -419,10 +420,10 @@ class ScoreForm:
 
         selects: list[Select] = []
         if kind == "wild":
-            allowed = {"type": effect.get("types", [])}
+            allowed_by_key = {"type": effect.get("types", [])}
             for key in WILD_FIELDS:
                 selects.append(Select(f"{prefix}-{key}", f"{prefix}-{key}", key.capitalize(),
-                                      [best, ("", values(key, allowed.get(key)))]))
+                                      [best, ("", values(key, allowed_by_key.get(key)))]))
         elif kind == "change_affiliation":
             groups = [best, ("", [(NOT_USED, "Not used")])]
             for target in self._others(card):
@@ -542,7 +543,7 @@ class ScoreForm:
 
     # Problems ------------------------------------------------------------------------------------
 
-    def _where(self, path: str) -> tuple[object | None, str]:
+    def _where(self, path: str) -> tuple[HandCard | Select | None, str]:
         """The hand card, select or control a service error path points at, and its id."""
         match = re.fullmatch(r"hand\[(\d+)\]", path)
         if match and int(match.group(1)) < len(self.cards):

@@ -16,6 +16,7 @@ ruling, legal or illegal, saved under a permalink.
 from __future__ import annotations
 
 import difflib
+from typing import cast
 
 from cards.models import Card, Game
 from common.api_errors import ApiError, error_entry
@@ -52,7 +53,8 @@ def rule_turn(*, game: Game, body) -> dict:
 def card_spec(card: Card) -> engine.CardSpec:
     """What the engine needs of a catalog card: name, deck and the kinds of its rule's effects."""
     rule = card.rule if isinstance(card.rule, dict) else {}
-    effects = rule.get("effects") if isinstance(rule.get("effects"), list) else []
+    listed = rule.get("effects")
+    effects = listed if isinstance(listed, list) else []
     kinds = frozenset(
         effect["kind"] for effect in effects
         if isinstance(effect, dict) and isinstance(effect.get("kind"), str)
@@ -118,9 +120,11 @@ def parse_request(*, game: Game, body) -> tuple[engine.Position, engine.Move]:
         raise invalid_input(errors)
     galaxy_cards = sum(c.copies for c in resolver.cards if (c.attributes or {}).get("deck") == "galaxy")
     mission_cards = sum(c.copies for c in resolver.cards if (c.attributes or {}).get("deck") == "mission")
+    # No error: every name was resolved (no card is None) and the move was parsed.
+    assert move is not None
     position = engine.Position(
-        hand=[card_spec(card) for card in hand],
-        discard_area=[card_spec(card) for card in discard_area],
+        hand=[card_spec(card) for card in cast(list[Card], hand)],
+        discard_area=[card_spec(card) for card in cast(list[Card], discard_area)],
         galaxy_deck=counts["galaxy_deck"],
         mission_deck=counts["mission_deck"],
         extra_turn=extra_turn,
@@ -182,11 +186,12 @@ def _parse_move(raw: dict, resolver: CardNameResolver) -> tuple[engine.Move | No
         errors += discard_errors
     if errors:
         return None, errors
+    # No error: every name was resolved (no card is None).
     return engine.Move(
         action=action,
         take=card_spec(take) if take else None,
-        draw=[card_spec(card) for card in draw],
-        discard=[card_spec(card) for card in discard],
+        draw=[card_spec(card) for card in cast(list[Card], draw)],
+        discard=[card_spec(card) for card in cast(list[Card], discard)],
         other_fields=other_fields,
     ), []
 

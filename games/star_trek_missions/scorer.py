@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Literal, cast
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -34,11 +35,19 @@ REQUIRED = 1_000_000  # weight of a slot that must be filled; far above any hand
 FORBIDDEN = -1_000_000_000
 WILD_KEYS = ("type", "lifeform", "affiliation", "specialty")  # what the Unidentified Ship chooses
 
+# A card's rule and its parts as stored (JSON objects, checked by language.validate_rule), and a
+# player's choice for one card ({"type": …}, {"target": …, "affiliation": …}, {"blank": […]}, …).
+Rule = Mapping[str, Any]
+Choice = dict[str, Any]
+# One open choice of the search: (card, part of its choice or None, the values to try; for Thought
+# Maker's affiliation, the values for each target).
+Dim = tuple[str, str | None, list[Any] | dict[str | None, list[Any]]]
+
 
 # --- Undecided choices (upper bounds only) ----------------------------------------------------
 
 
-class WildSet(frozenset):
+class WildSet(frozenset[str]):
     """An attribute whose value is not decided yet while the search bounds a branch: it will be
     one of these values. Every test is answered optimistically: `value in` as for any set, and a
     "non" test holds when some possible value differs. Exact evaluations never see one. It never
@@ -46,10 +55,10 @@ class WildSet(frozenset):
 
     __slots__ = ()
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return type(other) is WildSet and frozenset.__eq__(self, other)
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
     __hash__ = frozenset.__hash__
@@ -65,9 +74,10 @@ class CardSpec:
     number: str
     deck: str  # "galaxy" | "mission"
     attributes: Mapping[str, tuple[str, ...]]  # type, specialty, lifeform, affiliation
-    rule: Mapping | None
+    rule: Rule | None
 
-    def effect(self, kind: str) -> dict | None:
+    def effect(self, kind: str) -> dict[str, Any] | None:
+        effect: dict[str, Any]
         for effect in (self.rule or {}).get("effects", []):
             if effect.get("kind") == kind:
                 return effect
@@ -87,14 +97,14 @@ class HandScore:
     total: int
     cards: list[CardResult]
     steps: list[Step]
-    choices: dict[str, dict]
+    choices: dict[str, Choice]
     warnings: list[str] = field(default_factory=list)
 
 
 class ChoiceError(ValueError):
     """A choice the player fixed that the rules or the hand do not allow."""
 
-    def __init__(self, path: str, detail: str):
+    def __init__(self, path: str, detail: str) -> None:
         super().__init__(detail)
         self.path = path
         self.detail = detail
@@ -108,7 +118,7 @@ class Live:
 
     __slots__ = ("spec", "name", "deck", "attrs", "chosen")
 
-    def __init__(self, spec: CardSpec, base: dict[str, frozenset] | None = None):
+    def __init__(self, spec: CardSpec, base: dict[str, frozenset[str]] | None = None) -> None:
         self.spec = spec
         self.name = spec.name
         self.deck = spec.deck
@@ -118,13 +128,18 @@ class Live:
         self.chosen: dict[str, str] = {}
 
 
+# A compiled criterion: does this card (as it stands) meet it, given the receiving card's choices
+# (its `chosen` values)?
+Match = Callable[[Live, Mapping[str, str]], bool]
+
+
 def _copy(live: Live) -> Live:
     copy = Live(live.spec, live.attrs)
     copy.chosen = live.chosen
     return copy
 
 
-def compile_criterion(crit: Mapping):
+def compile_criterion(crit: Rule) -> Match:
     (key, value), = crit.items()
     if key == "name":
         return lambda card, chosen: card.name == value
@@ -137,7 +152,7 @@ def compile_criterion(crit: Mapping):
     if key == "non":
         (attribute, literal), = value.items()
 
-        def non(card, chosen):
+        def non(card: Live, chosen: Mapping[str, str]) -> bool:
             values = card.attrs[attribute]
             return bool(values) and (literal not in values or (type(values) is WildSet and len(values) > 1))
         return non
@@ -149,7 +164,7 @@ def compile_criterion(crit: Mapping):
     return lambda card, chosen: any(part(card, chosen) for part in parts)
 
 
-def criterion_attributes(crit: Mapping, by_value: bool = False) -> set[str]:
+def criterion_attributes(crit: Rule, by_value: bool = False) -> set[str]:
     """The attributes a criterion reads; with `by_value`, only those whose value it reads (not
     "has", which a chosen attribute always passes)."""
     (key, value), = crit.items()
@@ -164,7 +179,7 @@ def criterion_attributes(crit: Mapping, by_value: bool = False) -> set[str]:
     return set()
 
 
-def criterion_literals(crit: Mapping, into: dict[str, set[str]]) -> None:
+def criterion_literals(crit: Rule, into: dict[str, set[str]]) -> None:
     (key, value), = crit.items()
     if key in ATTRIBUTES:
         into[key].add(value)
@@ -178,11 +193,11 @@ def criterion_literals(crit: Mapping, into: dict[str, set[str]]) -> None:
 
 @dataclass
 class Requirement:
-    match: object
+    match: Match
     count: int
     distinct: str | None
     same: str | None
-    source: dict
+    source: dict[str, Any]
 
 
 @dataclass
@@ -191,25 +206,31 @@ class Tier:
     requirements: list[Requirement]
 
 
+# A WITH bonus met: (bonus index, tier index, the tier, each requirement's shared "same" value or
+# None).
+MetTier = tuple[int, int, Tier, tuple[str | None, ...]]
+
+
 @dataclass
 class CompiledRule:
-    for_each: list[tuple[int, int, object, dict]]  # (bonus index, points, match, points_if_chosen)
-    different: list[tuple[int, int, str, object | None]]  # (bonus index, points, attribute, match)
+    # (bonus index, points, match, points_if_chosen)
+    for_each: list[tuple[int, int, Match, dict[str, int]]]
+    different: list[tuple[int, int, str, Match | None]]  # (bonus index, points, attribute, match)
     withs: list[tuple[int, list[Tier]]]  # (bonus index, tiers)
-    blanked_unless: list[object]
+    blanked_unless: list[Match]
     relevant: tuple[str, ...]  # attributes the rule looks at (for caching)
-    bonuses: list[dict]
+    bonuses: list[dict[str, Any]]
     # STM-R10: whether a card meeting blanked_unless qualifies as the one card left out of the
     # bonuses (None: every other card counts).
-    unblanker: object | None = None
+    unblanker: Match | None = None
     # All the rule reads of a giving card: the answers to its simple tests (`atoms`) and the
     # values of the attributes it compares (`counted`). Two giving cards alike in both give the
     # same points (the search's settlement cache is keyed on them).
-    atoms: tuple = ()
+    atoms: tuple[Match, ...] = ()
     counted: tuple[str, ...] = ()
 
 
-def criterion_leaves(crit: Mapping, into: dict[tuple, Mapping]) -> None:
+def criterion_leaves(crit: Rule, into: dict[tuple[Any, Any], Rule]) -> None:
     """The simple tests a criterion is made of (all/any unfolded), each once."""
     (key, value), = crit.items()
     if key in ("all", "any"):
@@ -219,14 +240,16 @@ def criterion_leaves(crit: Mapping, into: dict[tuple, Mapping]) -> None:
         into.setdefault((key, tuple(sorted(value.items())) if isinstance(value, Mapping) else value), crit)
 
 
-def _requirement(req: Mapping) -> Requirement:
+def _requirement(req: Rule) -> Requirement:
     return Requirement(compile_criterion(req["match"]), req.get("count", 1), req.get("distinct"),
                        req.get("same"), dict(req))
 
 
-def compile_rule(rule: Mapping | None) -> CompiledRule:
+def compile_rule(rule: Rule | None) -> CompiledRule:
     rule = rule or {}
-    for_each, different, withs = [], [], []
+    for_each: list[tuple[int, int, Match, dict[str, int]]] = []
+    different: list[tuple[int, int, str, Match | None]] = []
+    withs: list[tuple[int, list[Tier]]] = []
     attributes: set[str] = set()
     for index, bonus in enumerate(rule.get("bonuses", [])):
         kind = bonus["kind"]
@@ -241,7 +264,7 @@ def compile_rule(rule: Mapping | None) -> CompiledRule:
             attributes |= {bonus["attribute"]} | (criterion_attributes(match) if match else set())
         else:
             tiers = bonus["tiers"] if kind == "tiers" else [bonus]
-            compiled = []
+            compiled: list[Tier] = []
             for tier in tiers:
                 reqs = [_requirement(r) for r in tier["requires"]]
                 for req in tier["requires"]:
@@ -250,27 +273,30 @@ def compile_rule(rule: Mapping | None) -> CompiledRule:
                 compiled.append(Tier(tier["points"], reqs))
             withs.append((index, compiled))
     blanked_unless = [compile_criterion(c) for c in rule.get("blanked_unless", [])]
-    unblanker = None
+    unblanker: Match | None = None
     if rule.get(UNBLANKER_KEY) and blanked_unless:
-        def unblanker(card, chosen, _criteria=tuple(blanked_unless)):
+        def meets_blanked_unless(card: Live, chosen: Mapping[str, str],
+                                 _criteria: tuple[Match, ...] = tuple(blanked_unless)) -> bool:
             return any(match(card, {}) for match in _criteria)
+        unblanker = meets_blanked_unless
         for crit in rule["blanked_unless"]:
             attributes |= criterion_attributes(crit)
     return CompiledRule(for_each, different, withs, blanked_unless,
                         tuple(sorted(attributes)), list(rule.get("bonuses", [])), unblanker)
 
 
-def compile_reads(compiled: CompiledRule, rule: Mapping | None) -> None:
+def compile_reads(compiled: CompiledRule, rule: Rule | None) -> None:
     """Fills in what a rule reads of a giving card (CompiledRule.atoms, .counted), which only
     the search needs."""
     rule = rule or {}
     read = [crit for bonus in rule.get("bonuses", []) for crit in _bonus_criteria(bonus)]
     if compiled.unblanker is not None:
         read += rule["blanked_unless"]
-    leaves: dict[tuple, Mapping] = {}
+    leaves: dict[tuple[Any, Any], Rule] = {}
     for crit in read:
         criterion_leaves(crit, leaves)
-    counted = {b["attribute"] for b in rule.get("bonuses", []) if b["kind"] == "for_each_different"}
+    counted: set[str] = {b["attribute"] for b in rule.get("bonuses", [])
+                         if b["kind"] == "for_each_different"}
     for bonus in rule.get("bonuses", []):
         for tier in bonus.get("tiers", [bonus] if bonus["kind"] == "with" else []):
             for req in tier["requires"]:
@@ -300,9 +326,13 @@ class Settlement:
     left_out: str | None = None  # STM-R10: the card keeping it from being blanked, not "other"
 
 
-def _private_values(rule: CompiledRule, receiver: Live, givers: Sequence[Live]):
-    """Each giving card's best FOR EACH bonus on its own (it may grant only one)."""
-    values, which = [], []
+def _private_values(rule: CompiledRule, receiver: Live, givers: Sequence[Live]
+                    ) -> tuple[list[int], list[int | None]]:
+    """Each giving card's best FOR EACH bonus on its own (it may grant only one): its points, and
+    the index of the bonus (None when no FOR EACH bonus counts it)."""
+    values: list[int] = []
+    which: list[int | None] = []
+    best_index: int | None
     for giver in givers:
         best, best_index = 0, None
         for index, points, match, if_chosen in rule.for_each:
@@ -316,14 +346,15 @@ def _private_values(rule: CompiledRule, receiver: Live, givers: Sequence[Live]):
     return values, which
 
 
-def _tier_instances(rule: CompiledRule, receiver: Live, givers: Sequence[Live]):
+def _tier_instances(rule: CompiledRule, receiver: Live, givers: Sequence[Live]
+                    ) -> Iterator[tuple[MetTier | None, ...]]:
     """Every way each WITH bonus may be met (or not): a tier, and for "same" requirements the
     shared value."""
     options = []
     for index, tiers in rule.withs:
-        choices: list[tuple | None] = [None]
+        choices: list[MetTier | None] = [None]
         for tier_index, tier in enumerate(tiers):
-            value_sets = []
+            value_sets: list[Sequence[str | None]] = []
             for req in tier.requirements:
                 if req.same is None:
                     value_sets.append([None])
@@ -381,6 +412,7 @@ MAX_TRIED = 256  # requirement assignments tried one by one before the solver ta
 
 
 def _points_of_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -> int:
+    points: int | None
     private, private_bonus = _private_values(rule, receiver, givers)
     everyone = sum(private)
     if not rule.different and not rule.withs:
@@ -416,13 +448,15 @@ def _points_of_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]
     return best
 
 
-def _least_given_up(met, givers, private, chosen):
+def _least_given_up(met: list[MetTier], givers: Sequence[Live], private: list[int],
+                    chosen: Mapping[str, str]) -> int | Literal[False] | None:
     """The least FOR EACH points given up by the cards filling these met requirements (False if
     they cannot be filled; None if their shape is left to the solver)."""
     needs = [(req, same_value) for _, _, tier, same_values in met
              for req, same_value in zip(tier.requirements, same_values, strict=True)]
+    # (A requirement has a shared value only when it asks for one: `req.same` is then set.)
     matching = [[i for i, g in enumerate(givers) if req.match(g, chosen)
-                 and (same_value is None or same_value in g.attrs[req.same])]
+                 and (same_value is None or same_value in g.attrs[cast(str, req.same)])]
                 for req, same_value in needs]
     big = [n for n, (req, _) in enumerate(needs) if req.count > 1 or req.distinct]
     if len(big) > 1:
@@ -430,7 +464,7 @@ def _least_given_up(met, givers, private, chosen):
     small = [n for n in range(len(needs)) if n not in big]
     if math.prod(len(matching[n]) for n in small) > MAX_TRIED:
         return None
-    least = None
+    least: int | None = None
     for pick in itertools.product(*(matching[n] for n in small)):
         if len(set(pick)) < len(pick):
             continue
@@ -448,7 +482,8 @@ def _least_given_up(met, givers, private, chosen):
     return False if least is None else least
 
 
-def _different_values(values: Sequence, order: Sequence[int], limit: int | None = None) -> list[int]:
+def _different_values(values: Sequence[Iterable[str]], order: Sequence[int],
+                      limit: int | None = None) -> list[int]:
     """The cards of `order` kept in turn while the kept ones can still each take a different
     value (values[i]: the values card i may take), up to `limit` cards (a greedy pass over a
     matroid: optimal for any order by weight)."""
@@ -462,7 +497,8 @@ def _different_values(values: Sequence, order: Sequence[int], limit: int | None 
     return kept
 
 
-def _augment(i: int, values: Sequence, owner: dict[str, int], seen: set) -> bool:
+def _augment(i: int, values: Sequence[Iterable[str]], owner: dict[str, int], seen: set[str]
+             ) -> bool:
     for value in values[i]:
         if value not in seen:
             seen.add(value)
@@ -475,15 +511,17 @@ def _augment(i: int, values: Sequence, owner: dict[str, int], seen: set) -> bool
 def _settle_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -> Settlement:
     private, private_bonus = _private_values(rule, receiver, givers)
     if not rule.different and not rule.withs:
-        grants = [Grant(private_bonus[i], private[i], [g.name]) for i, g in enumerate(givers)
-                  if private_bonus[i] is not None and private[i] > 0]
+        grants = [Grant(cast(int, private_bonus[i]), private[i], [g.name])
+                  for i, g in enumerate(givers) if private_bonus[i] is not None and private[i] > 0]
         return Settlement(sum(private), grants)
 
     best: Settlement | None = None
+    settlement: Settlement | None
     for combination in _tier_instances(rule, receiver, givers):
         met = [c for c in combination if c is not None]
         if not met and not rule.different:  # no WITH bonus met: each giver's own FOR EACH
-            grants = [Grant(private_bonus[i], private[i], [g.name]) for i, g in enumerate(givers)
+            grants = [Grant(cast(int, private_bonus[i]), private[i], [g.name])
+                      for i, g in enumerate(givers)
                       if private_bonus[i] is not None and private[i] > 0]
             grants.sort(key=lambda g: (g.bonus, g.value or "", g.giving))  # as _assign orders them
             settlement = Settlement(sum(private), grants)
@@ -494,18 +532,21 @@ def _settle_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -
     return best if best is not None else Settlement(0, [])
 
 
-def _assign(rule, receiver, givers, private, private_bonus, met) -> Settlement | None:
+def _assign(rule: CompiledRule, receiver: Live, givers: Sequence[Live], private: list[int],
+            private_bonus: list[int | None], met: list[MetTier]) -> Settlement | None:
     n = len(givers)
     chosen = receiver.chosen
     slot_accepts: list[list[int]] = []
     slot_weight: list[int] = []
-    slot_owner: list[tuple] = []  # ("with", bonus, tier, req) | ("different", bonus, value)
+    # ("with", bonus, tier, req, value) | ("different", bonus, value)
+    slot_owner: list[tuple[Any, ...]] = []
     dummy_rows: list[list[int]] = []
     required = 0
     for index, tier_index, tier, same_values in met:
         for req_index, (req, same_value) in enumerate(zip(tier.requirements, same_values, strict=True)):
+            # (A shared value comes with `req.same` set, as in _least_given_up.)
             matching = [i for i, g in enumerate(givers) if req.match(g, chosen)
-                        and (same_value is None or same_value in g.attrs[req.same])]
+                        and (same_value is None or same_value in g.attrs[cast(str, req.same)])]
             if len(matching) < req.count:
                 return None
             if req.distinct:
@@ -564,7 +605,7 @@ def _assign(rule, receiver, givers, private, private_bonus, met) -> Settlement |
 
     filled = 0
     points = sum(tier.points for _, _, tier, _ in met)
-    grants: dict[tuple, Grant] = {}
+    grants: dict[tuple[Any, ...], Grant] = {}
     for r, c in zip(row_index.tolist(), column_index.tolist(), strict=True):
         weight = weights[r][c]
         if weight == FORBIDDEN:
@@ -604,26 +645,26 @@ class Evaluation:
     copies: dict[str, str | None]  # copying card -> copied card
     changed: dict[str, tuple[str, str]]  # chooser -> (target, affiliation)
     assimilated: list[str]
-    choices: dict[str, dict]
+    choices: dict[str, Choice]
 
 
 class HandScorer:
     """Scores one hand: holds its compiled rules and a cache of settlements shared by every
     combination of choices tried."""
 
-    def __init__(self, hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]]):
+    def __init__(self, hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]]) -> None:
         self.hand = list(hand)
         self.vocabulary = {key: list(values) for key, values in vocabulary.items()}
         self.rules = {spec.name: compile_rule(spec.rule) for spec in self.hand}
         self._literals_cache: dict[str, set[str]] | None = None
         self._counted_cache: set[str] | None = None
         self.by_name = {spec.name: spec for spec in self.hand}
-        self.cache: dict[tuple, Settlement] = {}
+        self.cache: dict[tuple[Any, ...], Settlement] = {}
         self.base = {
             spec.name: {key: frozenset(spec.attributes.get(key, ())) for key in ATTRIBUTES}
             for spec in self.hand
         }
-        self.effects = {
+        self.effects: dict[str, dict[str, dict[str, Any]]] = {
             spec.name: {e["kind"]: e for e in (spec.rule or {}).get("effects", [])} for spec in self.hand
         }
         self._choice_cards = [
@@ -639,7 +680,7 @@ class HandScorer:
         self.assimilator = next(
             (spec.name for spec, effect in self._choice_cards if effect["kind"] == "assimilate"), None
         )
-        self.counts_as = {
+        self.counts_as: dict[str, tuple[dict[str, Any], list[Match]]] = {
             name: (effect, [compile_criterion(c) for c in effect["when"]])
             for name, kinds in self.effects.items()
             for kind, effect in kinds.items()
@@ -682,33 +723,38 @@ class HandScorer:
             for name, match in self.change_target.items()
         }
         assimilate = next((e for _, e in self._choice_cards if e["kind"] == "assimilate"), None)
-        self.assimilate_max = assimilate["max"] if assimilate else 0
+        self.assimilate_max: int = assimilate["max"] if assimilate else 0
         self.assimilable = frozenset(
             s.name for s in self.hand
             if assimilate and s.name != self.assimilator
             and compile_criterion(assimilate["target"])(Live(s), {})
         )
-        self.points_cache: dict[tuple, int] = {}
-        self.signatures: dict[tuple, int] = {}  # what a rule reads of a giving card -> an id
-        self.printed_ids: dict[tuple, list[int]] = {}  # the unchanged cards' ids, sorted
-        self.signature_memo: dict[tuple, int] = {}  # (receiver, chosen, changed card, what it reads)
-        self.printed_signatures: dict[tuple, int] = {}  # (receiver, chosen, card as printed)
-        self.quick_cache: dict[tuple, int] = {}
+        self.points_cache: dict[tuple[Any, ...], int] = {}
+        # what a rule reads of a giving card -> an id
+        self.signatures: dict[tuple[Any, ...], int] = {}
+        self.printed_ids: dict[tuple[Any, ...], list[int]] = {}  # the unchanged cards' ids, sorted
+        # (receiver, chosen, changed card, what it reads)
+        self.signature_memo: dict[tuple[Any, ...], int] = {}
+        # (receiver, chosen, card as printed)
+        self.printed_signatures: dict[tuple[Any, ...], int] = {}
+        self.quick_cache: dict[tuple[Any, ...], int] = {}
         self.scoring = frozenset(name for name, rule in self.rules.items() if rule.bonuses)
         # Attributes that decide which cards stand or what a card counts as: a choice setting one
         # re-places every card (sibling_totals).
-        placing = [c for spec in self.conditional for c in spec.rule["blanked_unless"]]
+        # (A conditional card has a rule: its BLANKED UNLESS.)
+        placing = [c for spec in self.conditional for c in cast(Rule, spec.rule)["blanked_unless"]]
         placing += [c for effect, _ in self.counts_as.values() for c in effect["when"]]
         placing += [self.effects[n]["change_affiliation"]["target"] for n in self.change_target]
-        self.structural = set().union(*(criterion_attributes(c, by_value=True) for c in placing))
-        self.singletons: dict[str, frozenset] = {}
+        self.structural: set[str] = set().union(
+            *(criterion_attributes(c, by_value=True) for c in placing))
+        self.singletons: dict[str, frozenset[str]] = {}
         # Cards whose choice ("choose") only their own rule reads, with the values worth trying.
         self.choosers = {spec.name: self.candidates(spec, effect)
                          for spec, effect in self._choice_cards if effect["kind"] == "choose"}
 
     # Choices ---------------------------------------------------------------------------------
 
-    def choice_cards(self) -> list[tuple[CardSpec, dict]]:
+    def choice_cards(self) -> list[tuple[CardSpec, dict[str, Any]]]:
         return self._choice_cards
 
     def _literals(self) -> dict[str, set[str]]:
@@ -775,15 +821,15 @@ class HandScorer:
         kinds = {"wild": ATTRIBUTES, "change_affiliation": ("affiliation",)}
         return sum(1 for _, effect in self._choice_cards if attribute in kinds.get(effect["kind"], ()))
 
-    def candidates(self, spec: CardSpec, effect: dict) -> list[dict]:
+    def candidates(self, spec: CardSpec, effect: dict[str, Any]) -> list[Choice]:
         kind = effect["kind"]
         if kind == "wild":
-            values = dict(self.wild_values(spec, effect))
+            by_key = dict(self.wild_values(spec, effect))
             return [dict(zip(WILD_KEYS, combination, strict=True))
-                    for combination in itertools.product(*(values[key] for key in WILD_KEYS))]
+                    for combination in itertools.product(*(by_key[key] for key in WILD_KEYS))]
         if kind == "change_affiliation":
             match = compile_criterion(effect["target"])
-            options: list[dict] = [{}]
+            options: list[Choice] = [{}]
             for other in self.hand:
                 if other.name == spec.name:
                     continue
@@ -818,15 +864,16 @@ class HandScorer:
             return [{attribute: v} for v in values]
         return [{}]  # copy_score: settled after scoring, not enumerated
 
-    def check_choice(self, spec: CardSpec, effect: dict, choice) -> dict:
+    def check_choice(self, spec: CardSpec, effect: dict[str, Any], choice: object) -> Choice:
         """A fixed choice, checked against the rules and the hand (ChoiceError otherwise)."""
         path = f"choices[{spec.name!r}]"
         kind = effect["kind"]
         if not isinstance(choice, dict):
             raise ChoiceError(path, f"The choice for {spec.name} must be an object.")
+        # ("choose" is read only for a choose effect, which names its attribute.)
         shapes = {"wild": {"type", "lifeform", "affiliation", "specialty"},
                   "change_affiliation": {"target", "affiliation"}, "assimilate": {"blank"},
-                  "choose": {effect.get("attribute")}, "copy_score": {"copies"}}
+                  "choose": {cast(str, effect.get("attribute"))}, "copy_score": {"copies"}}
         unknown = set(choice) - shapes[kind]
         if unknown:
             raise ChoiceError(f"{path}.{sorted(unknown)[0]}",
@@ -887,7 +934,8 @@ class HandScorer:
 
     # Evaluation ------------------------------------------------------------------------------
 
-    def evaluate(self, combination: dict[str, dict], fixed_copies: dict[str, str | None]) -> Evaluation:
+    def evaluate(self, combination: Mapping[str, Choice], fixed_copies: Mapping[str, str | None]
+                 ) -> Evaluation:
         # Cards keep their printed attributes unless a choice or a change below replaces their
         # Live with a fresh copy: the shared ones are never modified.
         lives = dict(self.printed)
@@ -970,8 +1018,9 @@ class HandScorer:
             copies[name] = target
             points[name] = points[target] if target else 0
         # 6. Cards Borg Cube blanked score what it scores (STM-R5).
-        for name in assimilated:
-            points[name] = points.get(assimilator, 0) if assimilator not in blanked else 0
+        if assimilator is not None:  # (no Borg Cube, nobody assimilated)
+            for name in assimilated:
+                points[name] = points.get(assimilator, 0) if assimilator not in blanked else 0
         for name in lives:
             points.setdefault(name, 0)
         choices = {name: dict(choice) for name, choice in combination.items()}
@@ -981,7 +1030,7 @@ class HandScorer:
                           changed, assimilated, choices)
 
     def _settle(self, receiver: Live, standing: list[str], lives: dict[str, Live],
-                standing_key: frozenset, modified: list[str]) -> Settlement:
+                standing_key: frozenset[str], modified: list[str]) -> Settlement:
         """A receiving card's settlement, cached: it depends only on which cards stand, and on
         the attributes (those its rule looks at) of the few cards changed from their printing."""
         rule = self.rules[receiver.name]
@@ -1001,7 +1050,7 @@ class HandScorer:
             self.cache[key] = settlement
         return settlement
 
-    def best(self, fixed: Mapping[str, dict]) -> Evaluation:
+    def best(self, fixed: Mapping[str, Choice]) -> Evaluation:
         """The combination of choices with the highest total (STM-R4), found exactly by a
         depth-first branch-and-bound search over the choices nobody fixed.
 
@@ -1048,13 +1097,14 @@ class HandScorer:
         self.searched = search.counts
         return best
 
-    def _search_space(self, fixed: Mapping[str, dict]):
+    def _search_space(self, fixed: Mapping[str, Choice]
+                      ) -> tuple[dict[str, Choice], list[Dim], dict[str, str | None]]:
         """Choices decided up front (fixed ones, and copies, settled after scoring) and the open
         dimensions in search order (see `best`): Borg Cube, Thought Maker, the Unidentified Ship,
         Mysterious Plague; each a list of values, or for Thought Maker's affiliation a list per
         target."""
-        decided: dict[str, dict] = {}
-        dims: list[tuple[str, str | None, list | dict]] = []  # (card, part of its choice, values)
+        decided: dict[str, Choice] = {}
+        dims: list[Dim] = []
         fixed_copies: dict[str, str | None] = {}
         for spec, effect in self.choice_cards():
             kind = effect["kind"]
@@ -1073,7 +1123,7 @@ class HandScorer:
             elif kind == "change_affiliation":
                 # Its target first (None: no change), then the new affiliation: the order of its
                 # candidates, one card at a time.
-                by_target: dict[str | None, list] = {None: [None]}
+                by_target: dict[str | None, list[Any]] = {None: [None]}
                 for option in self.candidates(spec, effect)[1:]:
                     by_target.setdefault(option["target"], []).append(option["affiliation"])
                 dims.append((spec.name, "target", list(by_target)))
@@ -1085,7 +1135,8 @@ class HandScorer:
         dims.sort(key=lambda dim: order.get(kinds[dim[0]], 4))
         return decided, dims, fixed_copies
 
-    def _order_wild(self, dims: list, decided: dict[str, dict], fixed_copies) -> list:
+    def _order_wild(self, dims: list[Dim], decided: dict[str, Choice],
+                    fixed_copies: dict[str, str | None]) -> list[Dim]:
         """The Unidentified Ship's attributes, most telling first: the one whose values bound
         the hand lowest on average (the others left open) is decided first, so the bounds below
         it are tight. Equal ones keep the order of `wild_values`."""
@@ -1094,8 +1145,9 @@ class HandScorer:
             return dims
         name = dims[ship[0]][0]
 
-        def mean_bound(dim) -> float:
+        def mean_bound(dim: Dim) -> float:
             _, key, values = dim
+            assert key is not None  # each of the Ship's dimensions is one attribute
             return sum(self.upper_bound({**decided, name: {key: v}}, fixed_copies)
                        for v in values) / len(values)
 
@@ -1105,7 +1157,7 @@ class HandScorer:
             dims[i] = dim
         return dims
 
-    def wild_values(self, spec: CardSpec, effect: dict) -> list[tuple[str, list[str]]]:
+    def wild_values(self, spec: CardSpec, effect: dict[str, Any]) -> list[tuple[str, list[str]]]:
         """The values worth trying for each attribute the Unidentified Ship chooses, in search
         order (specialty, lifeform, affiliation, type): `candidate_values`, and for its type the
         types some card names plus one that none names (they are alike)."""
@@ -1118,12 +1170,13 @@ class HandScorer:
 
     # Fast scoring for the search: totals, exact or upper bounds ------------------------------
 
-    def upper_bound(self, partial: Mapping[str, dict], fixed_copies: dict[str, str | None]) -> int:
+    def upper_bound(self, partial: Mapping[str, Choice], fixed_copies: dict[str, str | None]
+                    ) -> int:
         """The most the hand can score over every way of deciding the choices `partial` leaves
         open; its exact total when it leaves none open (`score_points`)."""
         return self.score_points(partial, fixed_copies)[0]
 
-    def score_points(self, partial: Mapping[str, dict], fixed_copies: dict[str, str | None]
+    def score_points(self, partial: Mapping[str, Choice], fixed_copies: dict[str, str | None]
                      ) -> tuple[int, dict[str, int]]:
         """The hand's total and each card's points under `partial`: exactly what `evaluate`
         computes when every choice is decided (without the explanation), else upper bounds.
@@ -1146,7 +1199,7 @@ class HandScorer:
         world = self._world(partial)
         return self._tally(world, world.lives, world.bonus, partial, fixed_copies)
 
-    def sibling_totals(self, children: list[dict[str, dict]], name: str, key: str | None,
+    def sibling_totals(self, children: list[dict[str, Choice]], name: str, key: str | None,
                        fixed_copies: dict[str, str | None]) -> list[int]:
         """`score_points(child)[0]` for sibling (partial) combinations that differ only in one
         choice, `name`'s (its part `key`): exact totals when every choice is decided, bounds
@@ -1171,13 +1224,14 @@ class HandScorer:
         if plain:
             return [self.score_points(child, fixed_copies)[0] for child in children]
         world = self._world(first)
-        totals = []
+        totals: list[int] = []
         if kind == "wild" or kind == "choose":
             base = world.lives[name]
+            attribute = cast(str, key)  # what a wild card's dimension sets (unused for choose)
             for child in children:
                 live = Live(base.spec, base.attrs)
                 if kind == "wild":
-                    live.attrs[key] = self._one(child[name][key])
+                    live.attrs[attribute] = self._one(child[name][attribute])
                 else:
                     live.chosen = dict(child[name])
                 lives = dict(world.lives)
@@ -1203,7 +1257,7 @@ class HandScorer:
             totals.append(self._tally(world, lives, bonus, child, fixed_copies)[0])
         return totals
 
-    def _world(self, partial: Mapping[str, dict]) -> _World:
+    def _world(self, partial: Mapping[str, Choice]) -> _World:
         """The cards as they stand under `partial` (see `score_points`), before any scores."""
         lives = dict(self.printed)
         before_change: dict[str, Live] = {}
@@ -1232,6 +1286,7 @@ class HandScorer:
             elif kind == "choose" and choice is not None:
                 live = lives[spec.name] = Live(spec, self.base[spec.name])
                 live.chosen = dict(choice)
+        target: str | None
         for name, target_match in self.change_target.items():
             if name in blanked:
                 continue
@@ -1270,11 +1325,11 @@ class HandScorer:
         for name, (effect, when) in self.counts_as.items():
             if name in lives and name not in blanked:
                 live = lives[name] = _copy(lives[name])
-                others = [n for n in standing if n != name]
-                present = any(match(lives[n], {}) for match in when for n in others)
+                other_names = [n for n in standing if n != name]
+                present = any(match(lives[n], {}) for match in when for n in other_names)
                 if present and is_open:
                     # Certain only if a card that surely stands, as printed, meets it.
-                    present = any(match(lives[n], {}) for match in when for n in others
+                    present = any(match(lives[n], {}) for match in when for n in other_names
                                   if lives[n] is self.printed[n] and n not in maybe_blanked
                                   and not self.rules[n].blanked_unless)
                     if not present:
@@ -1289,7 +1344,8 @@ class HandScorer:
         return _World(lives, standing, bonus, blank_choice, borg_open, before_change)
 
     def _tally(self, world: _World, lives: dict[str, Live], bonus: dict[str, int],
-               partial: Mapping[str, dict], fixed_copies: dict[str, str | None]) -> tuple[int, dict[str, int]]:
+               partial: Mapping[str, Choice], fixed_copies: dict[str, str | None]
+               ) -> tuple[int, dict[str, int]]:
         """Every standing card's points, and the total, in a world (`_world`)."""
         standing, blank_choice, borg_open = world.standing, world.blank_choice, world.borg_open
         assimilator = self.assimilator
@@ -1297,7 +1353,7 @@ class HandScorer:
         copiers = [n for n in standing if n in self.copy_of]
         printed = self.printed
         modified = tuple(n for n in standing if lives[n] is not printed[n])
-        context = (frozenset(standing), standing, lives, modified, {})
+        context: _Context = (frozenset(standing), standing, lives, modified, {})
         scoring = self.scoring
         for name in standing:
             if name in copiers:
@@ -1327,13 +1383,13 @@ class HandScorer:
                 gains = sorted((points[assimilator] - points.get(n, 0) for n in self.assimilable),
                                reverse=True)
                 total += sum(g for g in gains[:self.assimilate_max] if g > 0)
-            else:
-                for name in blank_choice["blank"]:
+            else:  # (Borg Cube's blanking is decided: blank_choice is set)
+                for name in cast(Choice, blank_choice)["blank"]:
                     points[name] = points[assimilator]
                     total += points[assimilator]
         return total, points
 
-    def _points(self, receiver: Live, context: tuple) -> int:
+    def _points(self, receiver: Live, context: _Context) -> int:
         """A receiving card's points from the standing cards. Cached twice: on the attributes its
         rule reads of the cards changed from their printing (quick to look up), and on what its
         rule reads of every giving card (CompiledRule.atoms and .counted), which is all its
@@ -1388,14 +1444,14 @@ class HandScorer:
         self.quick_cache[quick] = points
         return points
 
-    def _one(self, value: str) -> frozenset:
+    def _one(self, value: str) -> frozenset[str]:
         """The one-value set of a chosen value, shared (its hash is computed once)."""
         one = self.singletons.get(value)
         if one is None:
             one = self.singletons[value] = frozenset([value])
         return one
 
-    def _signature(self, rule: CompiledRule, giver: Live, chosen: dict) -> int:
+    def _signature(self, rule: CompiledRule, giver: Live, chosen: Mapping[str, str]) -> int:
         """What a rule reads of a giving card, as a number shared by every card alike to it."""
         attrs = giver.attrs
         signature = (tuple(atom(giver, chosen) for atom in rule.atoms),
@@ -1404,7 +1460,7 @@ class HandScorer:
 
     # Plain enumeration (the reference the search is tested and benchmarked against) ------------
 
-    def plain_options(self, spec: CardSpec, effect: dict) -> list[dict]:
+    def plain_options(self, spec: CardSpec, effect: dict[str, Any]) -> list[Choice]:
         """Every choice the rules allow this card, each value of the game's vocabulary, in the
         same order as the search tries its candidates (no value stands for another)."""
         self._prepare_search()
@@ -1415,7 +1471,7 @@ class HandScorer:
                     for t in effect["types"] for lf in vocabulary.get("lifeform", [])
                     for af in vocabulary.get("affiliation", []) for sp in vocabulary.get("specialty", [])]
         if kind == "change_affiliation":
-            options: list[dict] = [{}]
+            options: list[Choice] = [{}]
             for target in self.change_targets[spec.name]:
                 current = set(self.by_name[target].attributes.get("affiliation", ()))
                 for affiliation in vocabulary.get("affiliation", []):
@@ -1432,7 +1488,7 @@ class HandScorer:
                     if v not in excluded]
         return [{"copies": None}] + [{"copies": s.name} for s in self.hand if s.name != spec.name]
 
-    def plain_best(self, fixed: Mapping[str, dict] | None = None) -> Evaluation:
+    def plain_best(self, fixed: Mapping[str, Choice] | None = None) -> Evaluation:
         """The reference: every combination of every allowed choice, evaluated one by one
         (copies too, rather than picking the best), the first highest total kept. Slow by
         design: thousands of evaluations for an Unidentified Ship. Not used to score hands."""
@@ -1460,12 +1516,19 @@ class _World:
     lives: dict[str, Live]
     standing: list[str]
     bonus: dict[str, int]  # Thought Maker's points for its change
-    blank_choice: dict | None
+    blank_choice: Choice | None
     borg_open: bool
     before_change: dict[str, Live]  # a Thought Maker's target as it stood before the change
 
 
-def _leaves(dims: list) -> int:
+# What _points reads of one tally: the standing cards (as a set, and in order), the cards as they
+# stand, those changed from their printing, and what each rule's relevant attributes read of them
+# (filled in as the rules ask).
+_Context = tuple[frozenset[str], list[str], dict[str, Live], tuple[str, ...],
+                 dict[tuple[str, ...], tuple[frozenset[str], ...]]]
+
+
+def _leaves(dims: list[Dim]) -> int:
     """How many combinations the dimensions hold."""
     size = 1
     for _, key, values in dims:
@@ -1481,19 +1544,19 @@ class _Search:
     A partial combination maps each card to its choice so far; a card absent from it, or a
     part absent from its choice, is open."""
 
-    def __init__(self, scorer: HandScorer, dims: list, fixed_copies: dict[str, str | None],
+    def __init__(self, scorer: HandScorer, dims: list[Dim], fixed_copies: dict[str, str | None],
                  bounded: bool = True):
         self.bounded = bounded
         self.scorer = scorer
         self.dims = dims
         self.fixed_copies = fixed_copies
         self.best_total: int | None = None
-        self.best_combination: dict[str, dict] | None = None
+        self.best_combination: dict[str, Choice] | None = None
         self.floor: int | None = None  # a total some combination reaches (from the dive)
-        self.bounds: dict[tuple, int] = {}
+        self.bounds: dict[tuple[Any, ...], int] = {}
         self.counts = {"bounds": 0, "evaluations": 0, "pruned": 0}
 
-    def run(self, decided: dict[str, dict]) -> Evaluation:
+    def run(self, decided: dict[str, Choice]) -> Evaluation:
         if self.bounded:
             # A greedy dive (the branch with the highest bound at each level) finds a good total
             # first. It only sets a floor: branches bounded below it are skipped, but the search
@@ -1509,7 +1572,7 @@ class _Search:
                 for name, choice in self.best_combination.items()}
         return self.scorer.evaluate(best, self.fixed_copies)
 
-    def _values(self, level: int, partial: dict[str, dict]) -> list:
+    def _values(self, level: int, partial: dict[str, Choice]) -> list[Any]:
         name, _, values = self.dims[level]
         scorer = self.scorer
         if scorer.assimilator in partial and name in partial[scorer.assimilator]["blank"]:
@@ -1518,7 +1581,7 @@ class _Search:
         # A Thought Maker's affiliations depend on its target.
         return values[partial[name].get("target")] if isinstance(values, dict) else values
 
-    def _child(self, partial: dict[str, dict], level: int, value) -> dict[str, dict]:
+    def _child(self, partial: dict[str, Choice], level: int, value: Any) -> dict[str, Choice]:
         name, key, _ = self.dims[level]
         child = dict(partial)
         if key is None:
@@ -1530,7 +1593,7 @@ class _Search:
         return child
 
     @staticmethod
-    def _key(partial: dict[str, dict]) -> tuple:
+    def _key(partial: dict[str, Choice]) -> tuple[Any, ...]:
         return tuple((n, tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in c.items()))
                      for n, c in partial.items())
 
@@ -1544,7 +1607,7 @@ class _Search:
             return True
         return False
 
-    def _child_bounds(self, level: int, children: list[dict[str, dict]]) -> list[int]:
+    def _child_bounds(self, level: int, children: list[dict[str, Choice]]) -> list[int]:
         """The bounds of sibling branches, computed together (`sibling_totals`), remembered."""
         keys = [self._key(child) for child in children]
         missing = [i for i, key in enumerate(keys) if key not in self.bounds]
@@ -1556,7 +1619,7 @@ class _Search:
                 self.bounds[keys[i]] = total
         return [self.bounds[key] for key in keys]
 
-    def _dive(self, partial: dict[str, dict]) -> None:
+    def _dive(self, partial: dict[str, Choice]) -> None:
         for level in range(len(self.dims)):
             children = [self._child(partial, level, value) for value in self._values(level, partial)]
             if level + 1 < len(self.dims):
@@ -1565,7 +1628,7 @@ class _Search:
             else:
                 self._leaves(level, children)
 
-    def _visit(self, level: int, partial: dict[str, dict]) -> None:
+    def _visit(self, level: int, partial: dict[str, Choice]) -> None:
         children = [self._child(partial, level, value) for value in self._values(level, partial)]
         if level + 1 == len(self.dims):
             self._leaves(level, children)
@@ -1578,7 +1641,7 @@ class _Search:
             if not self._beaten(bound):
                 self._visit(level + 1, child)
 
-    def _leaves(self, level: int, children: list[dict[str, dict]]) -> None:
+    def _leaves(self, level: int, children: list[dict[str, Choice]]) -> None:
         """Sibling combinations with every choice decided, in order: the first best one wins."""
         name, key, _ = self.dims[level]
         self.counts["evaluations"] += len(children)
@@ -1588,7 +1651,7 @@ class _Search:
                 self.best_total, self.best_combination = total, child
 
 
-def _bonus_criteria(bonus: Mapping) -> list[Mapping]:
+def _bonus_criteria(bonus: Rule) -> list[Rule]:
     if bonus["kind"] in ("for_each",):
         return [bonus["match"]]
     if bonus["kind"] == "for_each_different":

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import cast
 
 from cards.models import Card, Game
 from cards.selectors import game_attribute_specs
@@ -81,6 +82,7 @@ def _parse_hand(resolver: CardNameResolver, body: dict, *, prefix: str = ""
         if error:
             errors.append(error)
             continue
+        assert card is not None  # resolve_one gives a card or an error
         if not isinstance(choice, dict):
             errors.append(error_entry(path=path, code="invalid_type",
                                       detail=f"The choice for {card.name} must be an object."))
@@ -96,7 +98,9 @@ def _parse_hand(resolver: CardNameResolver, body: dict, *, prefix: str = ""
             errors += blank_errors
             choice["blank"] = [c.name for c in blanked if c is not None]
         choices[card.name] = choice
-    return cards, choices, errors
+    # A name not resolved (None) comes with an error, and the callers use the cards only when
+    # there is none.
+    return cast(list[Card], cards), choices, errors
 
 
 def _hand_answer(cards: list[Card], choices: dict[str, dict], warnings: list[str], *,

@@ -67,8 +67,9 @@ def stm_check_turn(request: HttpRequest) -> HttpResponse:
 def turn_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     """The form's fields for a saved request body ("Check again" on /r/<id> opens the form
     filled in): the reverse of TurnForm.body."""
-    position = body.get("position") if isinstance(body.get("position"), dict) else {}
-    move = body.get("move") if isinstance(body.get("move"), dict) else {}
+    saved_position, saved_move = body.get("position"), body.get("move")
+    position = saved_position if isinstance(saved_position, dict) else {}
+    move = saved_move if isinstance(saved_move, dict) else {}
 
     def names(value) -> list[str]:
         return [str(v) for v in (value if isinstance(value, list) else [value]) if v]
@@ -148,7 +149,7 @@ class TurnForm:
 
     def _names(self, fields: list[Field], path: str) -> list[str]:
         """The filled fields' values, remembering which field each request path came from."""
-        names = []
+        names: list[str] = []
         if fields:
             self._paths[path] = fields[0]
         for field in fields:
