@@ -27,12 +27,12 @@ run: setup
 chromium:
 	scripts/ensure-chromium
 
-# The whole suite in parallel: pytest-xdist starts one worker per core, each with its own test
-# database, loaded catalog and browser; the report ends with the ten slowest tests. The suite never
+# ruff and mypy first (seconds), then the whole suite in parallel: pytest-xdist starts one worker
+# per core, each with its own test database, loaded catalog and browser; the report ends with the ten slowest tests. The suite never
 # reads the development database, so this needs no `setup`. PYTEST_ARGS=… replaces the options
 # (e.g. PYTEST_ARGS='-n 0' runs it in one process).
 PYTEST_ARGS ?= -n auto --durations=10
-test: install chromium
+test: install chromium lint typecheck
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The same suite against a throw-away PostgreSQL cluster on a loopback port.
