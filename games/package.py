@@ -100,6 +100,7 @@ class GamePackage:
     package: str  # the dotted name of the package, e.g. "games.academy_credits"
     ruling: Job | None = None
     score: Job | None = None
+    engine: str | None = None  # dotted module with check(...) -> a games.protocol.Board
     rule_language: str | None = None  # dotted module: validate_rule(...) and render_rule(...)
     api_docs: str | None = None  # dotted module: RULING_DOCS, RULING_EXAMPLES, SCORE_DOCS, ...
 

@@ -1,4 +1,11 @@
-"""The shapes every game's engine answers in: a ruling with its checks, a score's steps (plain Python, no Django import).
+"""The one protocol every game's engine implements, and the shapes it answers in (plain Python,
+no Django import).
+
+Like python-chess's Board, a game's engine offers `check(...)`: the position is checked once
+(an impossible one raises ImpossiblePosition naming every contradiction at once) and comes back
+as a Board, which is then asked for its legal moves, a ruling on a move and, where the game
+scores, a score with its steps. Rulings and scores of one game share that one checked position,
+so a rule of the position is written once.
 
 An engine never answers with a bare boolean: every decision names the rule it rests on and says
 why, with the actual values. The service layer adds the rule's title, text and link.
@@ -6,8 +13,9 @@ why, with the actual values. The service layer adds the rule's title, text and l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 LEGAL = "legal"
 ILLEGAL = "illegal"
@@ -82,3 +90,56 @@ class ImpossiblePosition(ValueError):
     def __init__(self, errors: list[dict[str, Any]]) -> None:
         super().__init__("; ".join(error["detail"] for error in errors))
         self.errors = errors  # [{"path", "code", "detail"}] in the API error-entry shape
+
+
+class MissingFacts(ValueError):
+    """A score needs facts the request does not give (a card's value nobody transcribed, a hand
+    still in a showdown): a 400 listing each one, never a guess."""
+
+    def __init__(self, missing: list[dict[str, Any]]) -> None:
+        super().__init__("; ".join(entry["detail"] for entry in missing))
+        self.missing = missing  # [{"path", "code", "detail"}]
+
+
+@runtime_checkable
+class Scored(Protocol):
+    """A score: its total (None where a game has no single number, e.g. a whole table) and the
+    steps that lead to it from zero."""
+
+    @property
+    def total(self) -> int | None: ...
+
+    @property
+    def steps(self) -> list[Step]: ...
+
+
+MoveT = TypeVar("MoveT")
+
+
+@runtime_checkable
+class Board(Protocol, Generic[MoveT]):
+    """A position its engine has checked: the one protocol of every game.
+
+    `warnings` are what the check noticed without refusing the position (a position that
+    accounts for fewer cards than the game has, a provisional value)."""
+
+    @property
+    def warnings(self) -> list[str]: ...
+
+    def legal_moves(self) -> Sequence[MoveT]:
+        """Every move the rules allow here (where a move needs facts the position lacks, the
+        moves that are legal whatever those facts are)."""
+        ...
+
+    def rule(self, move: MoveT) -> Ruling:
+        """A ruling on one move: verdict, code, reason, rule, checks, alternatives, outcome."""
+        ...
+
+    def score(self, moves: Sequence[MoveT] = ()) -> Scored:
+        """The score of this position (after `moves`, for a game that scores a turn), with its
+        steps; NotScored for a game that scores nothing."""
+        ...
+
+
+class NotScored(NotImplementedError):
+    """The game has no score of this kind."""
