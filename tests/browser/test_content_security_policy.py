@@ -22,6 +22,9 @@ PAGES = [
     "/admin/login/",
     "/games/no-such-game/",
 ]
+# Pages that fetch more after they load (Swagger UI asks for the schema), waited for until the
+# network is quiet; the others are whole once loaded.
+LOADS_MORE = {"/api/docs/"}
 
 
 def test_no_page_breaks_the_content_security_policy(page, site):
@@ -29,8 +32,9 @@ def test_no_page_breaks_the_content_security_policy(page, site):
     page.on("console", lambda message: violations.append(message.text)
             if "Content Security Policy" in message.text or "Refused to" in message.text else None)
     for path in PAGES:
-        page.goto(site + path)
-        page.wait_for_load_state("networkidle")
+        page.goto(site + path)  # returns once the page has loaded: its scripts and styles ran
+        if path in LOADS_MORE:
+            page.wait_for_load_state("networkidle")
     # An htmx update (live search) under the same policy.
     page.goto(site + "/games/star-trek-missions/cards/")
     page.get_by_label("Search names and card text").fill("commander")
