@@ -1,6 +1,6 @@
-"""The Star Trek: Missions turn engine on plain card specs (no database): every rule of a turn,
-every illegal code, the alternatives, the end of the game, Time Distortion's extra turn and the
-positions that cannot exist."""
+"""The Star Trek: Missions turn engine on plain card specs (no database), through the board of
+each position (engine.check): every rule of a turn, every illegal code, the alternatives, the end
+of the game, Time Distortion's extra turn and the positions that cannot exist."""
 
 import pytest
 
@@ -54,6 +54,10 @@ def draw_missions(cards, discard, **kwargs):
     return Move(stm.DRAW_MISSIONS, draw=list(cards), discard=list(discard), **kwargs)
 
 
+def rule(pos, move):
+    return stm.check(pos).rule(move)
+
+
 def assert_illegal(ruling, code, rule):
     assert ruling.verdict == "illegal", ruling.reason
     assert ruling.code == code
@@ -70,7 +74,7 @@ def assert_illegal(ruling, code, rule):
 
 
 def test_take_from_the_discard_area_is_legal_with_its_outcome():
-    ruling = stm.rule_turn(position(discard_area=[BRIDGE, VIRUS]), take(BRIDGE, [PICARD]))
+    ruling = rule(position(discard_area=[BRIDGE, VIRUS]), take(BRIDGE, [PICARD]))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "legal_turn", "STM-R9")
     assert all(check.passed for check in ruling.checks)
     assert [c.rule for c in ruling.checks] == [
@@ -88,7 +92,7 @@ def test_take_from_the_discard_area_is_legal_with_its_outcome():
 
 
 def test_draw_galaxy_may_discard_the_drawn_card():
-    ruling = stm.rule_turn(position(), draw_galaxy(VASH, [VASH]))
+    ruling = rule(position(), draw_galaxy(VASH, [VASH]))
     assert ruling.verdict == "legal"
     assert ruling.outcome["hand"] == [c.name for c in hand_of(AWAY, BORG)]
     assert ruling.outcome["discard_area"] == ["Vash"]
@@ -96,8 +100,8 @@ def test_draw_galaxy_may_discard_the_drawn_card():
 
 
 def test_draw_missions_discarding_two_keeps_one_or_two_missions():
-    ruling = stm.rule_turn(position(hand=hand_of(AWAY)),
-                           draw_missions([VIRUS, PLAGUE], [AWAY, PICARD]))
+    ruling = rule(position(hand=hand_of(AWAY)),
+                  draw_missions([VIRUS, PLAGUE], [AWAY, PICARD]))
     assert ruling.verdict == "legal", ruling.reason
     assert ruling.outcome["hand"] == ["Riker", "Worf", "Data", "Troi", "Spock", "Virus", "Plague"]
     assert ruling.outcome["mission_deck"] == 13
@@ -106,7 +110,7 @@ def test_draw_missions_discarding_two_keeps_one_or_two_missions():
 
 def test_a_turn_may_swap_a_mission_for_a_galaxy_card():
     # One Mission before, take a Mission, discard the other one: still one.
-    ruling = stm.rule_turn(position(hand=hand_of(AWAY), discard_area=[VIRUS]), take(VIRUS, [AWAY]))
+    ruling = rule(position(hand=hand_of(AWAY), discard_area=[VIRUS]), take(VIRUS, [AWAY]))
     assert ruling.verdict == "legal"
 
 
@@ -114,15 +118,15 @@ def test_a_turn_may_swap_a_mission_for_a_galaxy_card():
 
 
 def test_one_option_only():
-    ruling = stm.rule_turn(position(discard_area=[BRIDGE]),
-                           take(BRIDGE, [PICARD], other_fields=["draw"]))
+    ruling = rule(position(discard_area=[BRIDGE]),
+                  take(BRIDGE, [PICARD], other_fields=["draw"]))
     assert_illegal(ruling, "one_option_only", "STM-6.1")
     assert "move.draw" in ruling.reason
     assert len(ruling.checks) == 1
 
 
 def test_draw_count():
-    ruling = stm.rule_turn(position(), draw_missions([VIRUS], [PICARD, RIKER]))
+    ruling = rule(position(), draw_missions([VIRUS], [PICARD, RIKER]))
     assert_illegal(ruling, "draw_count", "STM-6.1")
     assert "draws 1 card" in ruling.reason
 
@@ -137,86 +141,86 @@ def test_draw_count():
     ],
 )
 def test_discard_count(move):
-    ruling = stm.rule_turn(position(discard_area=[BRIDGE]), move)
+    ruling = rule(position(discard_area=[BRIDGE]), move)
     assert_illegal(ruling, "discard_count", "STM-6.1")
     assert f"discards {len(move.discard)} card" in ruling.reason
 
 
 def test_duplicate_card_in_draws_or_discards():
-    assert_illegal(stm.rule_turn(position(), draw_missions([VIRUS, VIRUS], [PICARD, RIKER])),
+    assert_illegal(rule(position(), draw_missions([VIRUS, VIRUS], [PICARD, RIKER])),
                    "duplicate_card", "STM-6.1")
-    ruling = stm.rule_turn(position(), draw_missions([VIRUS, PLAGUE], [PICARD, PICARD]))
+    ruling = rule(position(), draw_missions([VIRUS, PLAGUE], [PICARD, PICARD]))
     assert_illegal(ruling, "duplicate_card", "STM-6.1")
     assert "discards Picard twice" in ruling.reason
 
 
 def test_not_in_discard_area():
-    ruling = stm.rule_turn(position(discard_area=[BRIDGE, SHIELDS]), take(VASH, [PICARD]))
+    ruling = rule(position(discard_area=[BRIDGE, SHIELDS]), take(VASH, [PICARD]))
     assert_illegal(ruling, "not_in_discard_area", "STM-6.1")
     assert ruling.reason == ("Vash is not in the discard area, so it cannot be taken from it. "
                              "The discard area holds Bridge and Shields.")
-    ruling = stm.rule_turn(position(discard_area=[BRIDGE]), take(PICARD, [RIKER]))
+    ruling = rule(position(discard_area=[BRIDGE]), take(PICARD, [RIKER]))
     assert "(it is in the hand)" in ruling.reason
 
 
 def test_galaxy_deck_empty():
-    ruling = stm.rule_turn(position(galaxy_deck=0), draw_galaxy(VASH, [PICARD]))
+    ruling = rule(position(galaxy_deck=0), draw_galaxy(VASH, [PICARD]))
     assert_illegal(ruling, "galaxy_deck_empty", "STM-6.1")
     assert "galaxy_deck is 0" in ruling.reason
 
 
 def test_mission_deck_too_small():
-    ruling = stm.rule_turn(position(mission_deck=1), draw_missions([VIRUS, PLAGUE], [AWAY, BORG]))
+    ruling = rule(position(mission_deck=1), draw_missions([VIRUS, PLAGUE], [AWAY, BORG]))
     assert_illegal(ruling, "mission_deck_too_small", "STM-6.1")
     assert "holds 1 card" in ruling.reason
 
 
 def test_not_a_galaxy_card():
-    ruling = stm.rule_turn(position(), draw_galaxy(VIRUS, [PICARD]))
+    ruling = rule(position(), draw_galaxy(VIRUS, [PICARD]))
     assert_illegal(ruling, "not_a_galaxy_card", "STM-4.1")
     assert "Virus is a Mission card" in ruling.reason
 
 
 def test_not_a_mission_card():
-    ruling = stm.rule_turn(position(), draw_missions([VIRUS, VASH], [PICARD, RIKER]))
+    ruling = rule(position(), draw_missions([VIRUS, VASH], [PICARD, RIKER]))
     assert_illegal(ruling, "not_a_mission_card", "STM-4.1")
     assert "Vash is a Galaxy card" in ruling.reason
 
 
 def test_card_not_in_deck():
-    ruling = stm.rule_turn(position(discard_area=[BRIDGE]), draw_galaxy(BRIDGE, [PICARD]))
+    ruling = rule(position(discard_area=[BRIDGE]), draw_galaxy(BRIDGE, [PICARD]))
     assert_illegal(ruling, "card_not_in_deck", "STM-6.1")
     assert "already in the discard area" in ruling.reason
-    ruling = stm.rule_turn(position(), draw_missions([AWAY, VIRUS], [PICARD, RIKER]))
+    ruling = rule(position(), draw_missions([AWAY, VIRUS], [PICARD, RIKER]))
     assert_illegal(ruling, "card_not_in_deck", "STM-6.1")
     assert "Away Team is already in the hand" in ruling.reason
 
 
 def test_discard_not_in_hand():
-    ruling = stm.rule_turn(position(discard_area=[BRIDGE, SHIELDS]), take(BRIDGE, [SHIELDS]))
+    ruling = rule(position(discard_area=[BRIDGE, SHIELDS]), take(BRIDGE, [SHIELDS]))
     assert_illegal(ruling, "discard_not_in_hand", "STM-6.1")
     assert "Shields is not in the hand after taking" in ruling.reason
-    ruling = stm.rule_turn(position(), draw_galaxy(VASH, [SPOCK]))
+    ruling = rule(position(), draw_galaxy(VASH, [SPOCK]))
     assert_illegal(ruling, "discard_not_in_hand", "STM-6.1")
 
 
 def test_same_card():
-    ruling = stm.rule_turn(position(discard_area=[BRIDGE]), take(BRIDGE, [BRIDGE]))
+    ruling = rule(position(discard_area=[BRIDGE]), take(BRIDGE, [BRIDGE]))
     assert_illegal(ruling, "same_card", "STM-6.1")
     assert "takes Bridge and discards it again" in ruling.reason
 
 
 def test_mission_count_zero():
-    ruling = stm.rule_turn(position(hand=hand_of(AWAY)), draw_galaxy(VASH, [AWAY]))
+    ruling = rule(position(hand=hand_of(AWAY)), draw_galaxy(VASH, [AWAY]))
     assert_illegal(ruling, "mission_count", "STM-6.3")
     assert "would hold 0 Mission cards" in ruling.reason
 
 
 def test_mission_count_three():
-    ruling = stm.rule_turn(position(discard_area=[VIRUS]), take(VIRUS, [PICARD]))
+    ruling = rule(position(discard_area=[VIRUS]), take(VIRUS, [PICARD]))
     assert_illegal(ruling, "mission_count", "STM-6.3")
     assert "3 Mission cards (Away Team, Borg Cube and Virus)" in ruling.reason
-    ruling = stm.rule_turn(position(), draw_missions([VIRUS, PLAGUE], [PICARD, RIKER]))
+    ruling = rule(position(), draw_missions([VIRUS, PLAGUE], [PICARD, RIKER]))
     assert_illegal(ruling, "mission_count", "STM-6.3")
     assert "4 Mission cards" in ruling.reason
 
@@ -231,7 +235,7 @@ def test_every_illegal_code_is_documented():
 
 def test_alternatives_list_every_legal_take_in_order():
     # Two Missions in hand: taking Virus needs a Mission discarded; Bridge allows any discard.
-    ruling = stm.rule_turn(position(discard_area=[BRIDGE, VIRUS]), take(SHIELDS, [PICARD]))
+    ruling = rule(position(discard_area=[BRIDGE, VIRUS]), take(SHIELDS, [PICARD]))
     assert ruling.code == "not_in_discard_area"
     takes_bridge = [{"action": "take_discard", "take": "Bridge", "discard": [c.name]}
                     for c in hand_of(AWAY, BORG)]
@@ -241,8 +245,8 @@ def test_alternatives_list_every_legal_take_in_order():
 
 
 def test_alternatives_of_a_draw_are_the_legal_discards_given_that_draw_then_takes():
-    ruling = stm.rule_turn(position(hand=hand_of(AWAY), discard_area=[BRIDGE]),
-                           draw_galaxy(VASH, [AWAY]))
+    ruling = rule(position(hand=hand_of(AWAY), discard_area=[BRIDGE]),
+                  draw_galaxy(VASH, [AWAY]))
     assert ruling.code == "mission_count"
     draws = [{"action": "draw_galaxy", "draw": "Vash", "discard": [name]}
              for name in ("Picard", "Riker", "Worf", "Data", "Troi", "Spock", "Vash")]
@@ -252,7 +256,7 @@ def test_alternatives_of_a_draw_are_the_legal_discards_given_that_draw_then_take
 
 
 def test_alternatives_of_drawing_missions_are_every_legal_pair():
-    ruling = stm.rule_turn(position(), draw_missions([VIRUS, PLAGUE], [PICARD, RIKER]))
+    ruling = rule(position(), draw_missions([VIRUS, PLAGUE], [PICARD, RIKER]))
     pairs = [tuple(move["discard"]) for move in ruling.alternatives
              if move["action"] == "draw_missions"]
     # Four Missions after drawing: the two discards must hold at least two of them.
@@ -263,7 +267,7 @@ def test_alternatives_of_drawing_missions_are_every_legal_pair():
 
 def test_every_alternative_is_itself_legal():
     pos = position(hand=hand_of(AWAY), discard_area=[BRIDGE, VIRUS, TIME])
-    ruling = stm.rule_turn(pos, draw_galaxy(VASH, [AWAY]))
+    ruling = rule(pos, draw_galaxy(VASH, [AWAY]))
     assert ruling.alternatives
     specs = {c.name: c for c in [*pos.hand, *pos.discard_area, VASH]}
     for alternative in ruling.alternatives:
@@ -273,18 +277,18 @@ def test_every_alternative_is_itself_legal():
             draw=[specs[alternative["draw"]]] if alternative["action"] == "draw_galaxy" else [],
             discard=[specs[name] for name in alternative["discard"]],
         )
-        assert stm.rule_turn(pos, move).verdict == "legal"
+        assert rule(pos, move).verdict == "legal"
 
 
 def test_no_draw_alternatives_when_the_draw_itself_is_wrong():
-    ruling = stm.rule_turn(position(discard_area=[BRIDGE], galaxy_deck=0),
-                           draw_galaxy(VASH, [PICARD]))
+    ruling = rule(position(discard_area=[BRIDGE], galaxy_deck=0),
+                  draw_galaxy(VASH, [PICARD]))
     assert ruling.code == "galaxy_deck_empty"
     assert {move["action"] for move in ruling.alternatives} == {"take_discard"}
 
 
 def test_a_legal_ruling_has_no_alternatives_and_no_needs_information():
-    ruling = stm.rule_turn(position(discard_area=[BRIDGE]), take(BRIDGE, [PICARD]))
+    ruling = rule(position(discard_area=[BRIDGE]), take(BRIDGE, [PICARD]))
     assert ruling.alternatives == [] and ruling.missing == []
 
 
@@ -296,7 +300,7 @@ ELEVEN_MISSIONS = [mission(f"M{i}") for i in range(11)]
 
 
 def test_the_game_ends_at_eight_galaxy_cards():
-    ruling = stm.rule_turn(position(discard_area=SEVEN_GALAXY), draw_galaxy(VASH, [PICARD]))
+    ruling = rule(position(discard_area=SEVEN_GALAXY), draw_galaxy(VASH, [PICARD]))
     assert ruling.verdict == "legal"
     assert ruling.outcome["game_ends"] is True
     assert ruling.outcome["discard_counts"] == {"galaxy": 8, "mission": 0}
@@ -306,8 +310,8 @@ def test_the_game_ends_at_eight_galaxy_cards():
 
 def test_the_game_ends_at_twelve_missions_after_both_discards():
     discard_area = [*ELEVEN_MISSIONS[:10], BRIDGE]
-    ruling = stm.rule_turn(position(discard_area=discard_area, mission_deck=10),
-                           draw_missions([VIRUS, PLAGUE], [AWAY, BORG]))
+    ruling = rule(position(discard_area=discard_area, mission_deck=10),
+                  draw_missions([VIRUS, PLAGUE], [AWAY, BORG]))
     assert ruling.verdict == "legal"
     assert ruling.outcome["discard_counts"] == {"galaxy": 1, "mission": 12}
     assert ruling.outcome["game_ends"] is True
@@ -316,18 +320,18 @@ def test_the_game_ends_at_twelve_missions_after_both_discards():
 
 def test_taking_a_card_back_can_keep_the_game_going():
     # Seven Galaxy cards in the discard area: take one and discard a Galaxy card, still seven.
-    ruling = stm.rule_turn(position(discard_area=SEVEN_GALAXY), take(BRIDGE, [PICARD]))
+    ruling = rule(position(discard_area=SEVEN_GALAXY), take(BRIDGE, [PICARD]))
     assert ruling.outcome["discard_counts"]["galaxy"] == 7
     assert ruling.outcome["game_ends"] is False
 
 
 def test_meddlesome_q_is_a_warning_when_the_game_ends():
-    ruling = stm.rule_turn(position(hand=hand_of(AWAY, Q), discard_area=SEVEN_GALAXY),
-                           draw_galaxy(VASH, [PICARD]))
+    ruling = rule(position(hand=hand_of(AWAY, Q), discard_area=SEVEN_GALAXY),
+                  draw_galaxy(VASH, [PICARD]))
     assert ruling.outcome["game_ends"] is True
     assert len(ruling.warnings) == 1 and "Meddlesome Q" in ruling.warnings[0]
     # During the game it changes nothing: the turn still ends with seven cards.
-    ruling = stm.rule_turn(position(hand=hand_of(AWAY, Q)), draw_galaxy(VASH, [PICARD]))
+    ruling = rule(position(hand=hand_of(AWAY, Q)), draw_galaxy(VASH, [PICARD]))
     assert ruling.warnings == [] and len(ruling.outcome["hand"]) == 7
 
 
@@ -335,7 +339,7 @@ def test_meddlesome_q_is_a_warning_when_the_game_ends():
 
 
 def test_time_distortion_taken_from_the_discard_area_grants_an_extra_turn():
-    ruling = stm.rule_turn(position(hand=hand_of(AWAY), discard_area=[TIME]), take(TIME, [PICARD]))
+    ruling = rule(position(hand=hand_of(AWAY), discard_area=[TIME]), take(TIME, [PICARD]))
     assert ruling.verdict == "legal"
     assert ruling.outcome["extra_turn"] is True
     assert "STM-R7" in ruling.outcome["extra_turn_reason"]
@@ -343,8 +347,8 @@ def test_time_distortion_taken_from_the_discard_area_grants_an_extra_turn():
 
 
 def test_time_distortion_extra_turn_even_when_the_turn_ends_the_game():
-    ruling = stm.rule_turn(position(hand=hand_of(AWAY), discard_area=[*SEVEN_GALAXY, TIME]),
-                           take(TIME, [PICARD]))
+    ruling = rule(position(hand=hand_of(AWAY), discard_area=[*SEVEN_GALAXY, TIME]),
+                  take(TIME, [PICARD]))
     assert ruling.outcome["game_ends"] is True
     assert ruling.outcome["extra_turn"] is True
     assert "even though this turn ends the game" in ruling.outcome["extra_turn_reason"]
@@ -352,15 +356,14 @@ def test_time_distortion_extra_turn_even_when_the_turn_ends_the_game():
 
 
 def test_time_distortion_drawn_from_the_deck_grants_nothing():
-    ruling = stm.rule_turn(position(hand=hand_of(AWAY)), draw_missions([TIME, VIRUS],
-                                                                       [TIME, PICARD]))
+    ruling = rule(position(hand=hand_of(AWAY)), draw_missions([TIME, VIRUS], [TIME, PICARD]))
     assert ruling.verdict == "legal" and ruling.outcome["extra_turn"] is False
 
 
 def test_the_extra_turn_may_follow_the_end_trigger_and_then_the_game_ends():
     discard_area = [*SEVEN_GALAXY, VASH]  # eight Galaxy cards: the trigger was reached
     pos = position(hand=hand_of(AWAY, TIME), discard_area=discard_area, extra_turn=True)
-    ruling = stm.rule_turn(pos, take(VASH, [PICARD]))
+    ruling = rule(pos, take(VASH, [PICARD]))
     assert ruling.verdict == "legal"
     assert ruling.outcome["game_ends"] is True
     assert "extra turn Time Distortion granted" in ruling.outcome["game_ends_reason"]
@@ -369,9 +372,9 @@ def test_the_extra_turn_may_follow_the_end_trigger_and_then_the_game_ends():
 # --- Impossible positions -------------------------------------------------------------------------
 
 
-def impossible(pos, move=None):
+def impossible(pos):
     with pytest.raises(ImpossiblePosition) as caught:
-        stm.rule_turn(pos, move or draw_galaxy(VASH, [PICARD]))
+        stm.check(pos)
     for error in caught.value.errors:
         assert set(error) == {"path", "code", "detail"}
         assert error["code"] in stm.IMPOSSIBLE_CODES

@@ -1,4 +1,10 @@
-"""Star Trek: Missions: is this turn legal? (plain Python, no Django import)
+"""Star Trek: Missions: is this turn legal, and what does a final hand score? (plain Python, no
+Django import)
+
+``check(position)`` checks a turn's position once and gives its TurnBoard (legal moves, rulings;
+a turn scores nothing). ``check_hand(hand, vocabulary=…)`` checks a final hand once and gives its
+HandBoard: no move is left (any is ruled ``game_over``, STM-6.4), and its score is the best total
+over the open choices, with its steps (explain.score_hand).
 
 A position is the player's hand before the turn, the open discard area and the two deck counts;
 a move is one of the three options of STM-6.1 / STM-R9:
@@ -65,15 +71,20 @@ code                         the position …
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import combinations
-from typing import Any
+from typing import Any, NoReturn
 
-from games.protocol import ILLEGAL, LEGAL, Check, ImpossiblePosition, Ruling
+from games.protocol import ILLEGAL, LEGAL, Check, ImpossiblePosition, NotScored, Ruling
 from games.wording import count as _plural
 from games.wording import listing
+
+from . import scorer
+from .explain import score_hand
+from .language import Labels
+from .scorer import HandScore
 
 _list = partial(listing, empty="no cards")
 
@@ -174,68 +185,88 @@ class Move:
         return body
 
 
-# --- The ruling ---------------------------------------------------------------------------------
+# --- The board ---------------------------------------------------------------------------------
 
 
-def rule_turn(position: Position, move: Move) -> Ruling:
-    """Rule on one turn. Raises ImpossiblePosition when the position cannot exist."""
-    check_position(position)
-    if move.action not in ACTIONS:
-        raise ValueError(f"Unknown action {move.action!r}; the service validates it first.")
-    checks, failure = _evaluate(position, move)
-    if failure is not None:
-        return Ruling(
-            verdict=ILLEGAL,
-            code=failure.code,
-            reason=failure.detail,
-            rule=failure.rule,
-            checks=list(checks),
-            alternatives=legal_moves(position, move),
-        )
-    outcome = _outcome(position, move)
-    return Ruling(
-        verdict=LEGAL,
-        code=LEGAL_CODE,
-        reason=_legal_reason(
-            move, outcome, sum(1 for card in _hand_after(position, move) if card.is_mission)
-        ),
-        rule="STM-R9",
-        checks=list(checks),
-        outcome=outcome,
-        warnings=_warnings(position, move, outcome),
-    )
+@dataclass
+class TurnBoard:
+    """A position checked once (check): its legal moves and a ruling on any turn. A turn has no
+    score of its own: the final hand is scored (check_hand)."""
+
+    position: Position
+    warnings: list[str] = field(default_factory=list)
+
+    def legal_moves(self, move: Move | None = None) -> list[Move]:
+        """Every legal take_discard move (the discard area is open) and, given a draw `move`
+        naming the drawn card(s), every legal set of discards after that draw (what lies on top
+        of a deck is unknown otherwise). The draw's moves come first."""
+        candidates: list[Move] = []
+        if move is not None and move.action in (DRAW_GALAXY, DRAW_MISSIONS):
+            wanted = DRAWS[move.action]
+            drawn = list(move.draw)
+            if len(drawn) == wanted and len(set(drawn)) == wanted:
+                after = list(self.position.hand) + drawn
+                for discards in combinations(after, DISCARDS[move.action]):
+                    candidates.append(Move(move.action, draw=drawn, discard=list(discards)))
+        for taken in self.position.discard_area:
+            for discarded in self.position.hand:
+                candidates.append(Move(TAKE_DISCARD, take=taken, discard=[discarded]))
+        return [candidate for candidate in candidates
+                if _evaluate(self.position, candidate)[1] is None]
+
+    def rule(self, move: Move) -> Ruling:
+        position = self.position
+        if move.action not in ACTIONS:
+            raise ValueError(f"Unknown action {move.action!r}; the service validates it first.")
+        checks, failure = _evaluate(position, move)
+        if failure is not None:
+            return Ruling(verdict=ILLEGAL, code=failure.code, reason=failure.detail,
+                          rule=failure.rule, checks=list(checks),
+                          alternatives=[legal.as_dict() for legal in self.legal_moves(move)])
+        outcome = _outcome(position, move)
+        missions = sum(1 for card in _hand_after(position, move) if card.is_mission)
+        return Ruling(verdict=LEGAL, code=LEGAL_CODE, reason=_legal_reason(move, outcome, missions),
+                      rule="STM-R9", checks=list(checks), outcome=outcome,
+                      warnings=_warnings(position, move, outcome))
+
+    def score(self, moves: Sequence[Move] = ()) -> NoReturn:
+        raise NotScored("A turn scores nothing in Star Trek: Missions; the final hand is scored "
+                        "(check_hand).")
 
 
-def legal_moves(position: Position, move: Move | None = None) -> list[dict[str, Any]]:
-    """Every legal move the position allows and the request lets us know.
+class HandBoard:
+    """A final hand at the end of the game, checked once (check_hand): no turn is left, and its
+    score is the best over the choices the player left open (STM-R4)."""
 
-    All take_discard moves are known (the discard area is open). A draw is known only when the
-    move names the drawn card(s): then every legal set of discards given that draw is listed.
-    The move's own action comes first."""
-    candidates: list[Move] = []
-    if move is not None and move.action in (DRAW_GALAXY, DRAW_MISSIONS):
-        wanted = DRAWS[move.action]
-        drawn = list(move.draw)
-        if len(drawn) == wanted and len(set(drawn)) == wanted:
-            after = list(position.hand) + drawn
-            for discards in combinations(after, DISCARDS[move.action]):
-                candidates.append(Move(move.action, draw=drawn, discard=list(discards)))
-    for taken in position.discard_area:
-        for discarded in position.hand:
-            candidates.append(Move(TAKE_DISCARD, take=taken, discard=[discarded]))
-    legal = []
-    for candidate in candidates:
-        _checks, failure = _evaluate(position, candidate)
-        if failure is None:
-            legal.append(candidate.as_dict())
-    return legal
+    def __init__(self, hand: Sequence[scorer.CardSpec], vocabulary: Mapping[str, Sequence[str]],
+                 labels: Labels | None, choices: Mapping[str, dict[str, Any]] | None,
+                 warnings: list[str]) -> None:
+        self.hand, self.vocabulary, self.labels, self.choices = hand, vocabulary, labels, choices
+        self.warnings = warnings  # a partial hand's
+
+    def legal_moves(self) -> list[Move]:
+        return []
+
+    def rule(self, move: Move) -> Ruling:
+        detail = (f"The game is over: this is a final hand, and no turn follows the end of the "
+                  f"game (STM-6.4); the move to {_option_noun(move.action)} cannot be made.")
+        return Ruling(verdict=ILLEGAL, code="game_over", reason=detail, rule="STM-6.4",
+                      checks=[Check("STM-6.4", False, detail, "game_over")])
+
+    def score(self, moves: Sequence[Move] = ()) -> HandScore:
+        """The hand's best total with its steps (ChoiceError for a fixed choice the hand does
+        not allow)."""
+        if moves:
+            raise ValueError("A final hand takes no more turns (STM-6.4).")
+        return score_hand(self.hand, vocabulary=self.vocabulary, labels=self.labels,
+                          choices=self.choices)
 
 
 # --- The position -------------------------------------------------------------------------------
 
 
-def check_position(position: Position) -> None:
-    """Raise ImpossiblePosition naming every contradiction of the position."""
+def check(position: Position) -> TurnBoard:
+    """The position's board; raises ImpossiblePosition naming every contradiction."""
     errors: list[dict[str, Any]] = []
 
     def error(path: str, code: str, detail: str) -> None:
@@ -246,36 +277,25 @@ def check_position(position: Position) -> None:
         label = "the hand" if where == "hand" else "the discard area"
         for index, card in enumerate(cards):
             if card.name in seen:
-                error(
-                    f"position.{where}[{index}]",
-                    "duplicate_card",
-                    f"{card.name} is in {label} twice (position.{where}[{seen[card.name]}] and "
-                    f"position.{where}[{index}]); every card exists once.",
-                )
+                error(f"position.{where}[{index}]", "duplicate_card",
+                      f"{card.name} is in {label} twice (position.{where}[{seen[card.name]}] and "
+                      f"position.{where}[{index}]); every card exists once.")
             else:
                 seen[card.name] = index
     in_hand = {card.name for card in position.hand}
     for index, card in enumerate(position.discard_area):
         if card.name in in_hand:
-            error(
-                f"position.discard_area[{index}]",
-                "card_in_two_places",
-                f"{card.name} is both in the hand and in the discard area; every card exists once.",
-            )
+            error(f"position.discard_area[{index}]", "card_in_two_places",
+                  f"{card.name} is both in the hand and in the discard area; every card exists "
+                  "once.")
     if len(position.hand) != HAND_SIZE:
-        error(
-            "position.hand",
-            "hand_size",
-            f"The hand holds {_cards(len(position.hand))}; at the start of a turn it holds exactly "
-            f"{HAND_SIZE} (STM-5).",
-        )
+        error("position.hand", "hand_size",
+              f"The hand holds {_cards(len(position.hand))}; at the start of a turn it holds "
+              f"exactly {HAND_SIZE} (STM-5).")
     missions = [card.name for card in position.hand if card.is_mission]
     if not MIN_MISSIONS <= len(missions) <= MAX_MISSIONS:
-        error(
-            "position.hand",
-            "mission_count",
-            f"The hand holds {_missions(missions)}; a hand always holds one or two (STM-2.2).",
-        )
+        error("position.hand", "mission_count",
+              f"The hand holds {_missions(missions)}; a hand always holds one or two (STM-2.2).")
     for deck, label, total, in_deck in (
         (GALAXY, "Galaxy", position.galaxy_cards, position.galaxy_deck),
         (MISSION, "Mission", position.mission_cards, position.mission_deck),
@@ -283,33 +303,78 @@ def check_position(position: Position) -> None:
         held = sum(1 for card in position.hand if card.deck == deck)
         discarded = sum(1 for card in position.discard_area if card.deck == deck)
         if held + discarded + in_deck > total:
-            error(
-                f"position.{deck}_deck",
-                "too_many_cards",
-                f"The position accounts for {held + discarded + in_deck} {label} cards ({held} in "
-                f"the hand, {discarded} in the discard area, {in_deck} in the {label} deck), but "
-                f"the game has {total}.",
-            )
+            error(f"position.{deck}_deck", "too_many_cards",
+                  f"The position accounts for {held + discarded + in_deck} {label} cards "
+                  f"({held} in the hand, {discarded} in the discard area, {in_deck} in the "
+                  f"{label} deck), but the game has {total}.")
     galaxy, mission = _discard_counts(position.discard_area)
     if (galaxy >= END_GALAXY or mission >= END_MISSION) and not position.extra_turn:
-        error(
-            "position.discard_area",
-            "game_over",
-            f"The discard area already holds {_plural(galaxy, 'Galaxy card')} and "
-            f"{_plural(mission, 'Mission card')}: the "
-            f"game ended when it reached {END_GALAXY} Galaxy or {END_MISSION} Mission cards "
-            f"(STM-6.4), so no turn follows (only an extra turn from Time Distortion, STM-R7: "
-            f'say so with "extra_turn": true).',
-        )
+        error("position.discard_area", "game_over",
+              f"The discard area already holds {_plural(galaxy, 'Galaxy card')} and "
+              f"{_plural(mission, 'Mission card')}: the "
+              f"game ended when it reached {END_GALAXY} Galaxy or {END_MISSION} Mission cards "
+              f"(STM-6.4), so no turn follows (only an extra turn from Time Distortion, STM-R7: "
+              f'say so with "extra_turn": true).')
     if position.extra_turn and not any(EXTRA_TURN_EFFECT in card.effects for card in position.hand):
-        error(
-            "position.extra_turn",
-            "no_extra_turn",
-            "The position says this is an extra turn, but no card in the hand grants one: the "
-            "player keeps Time Distortion in hand after taking it from the discard area (STM-R7).",
-        )
+        error("position.extra_turn", "no_extra_turn",
+              "The position says this is an extra turn, but no card in the hand grants one: the "
+              "player keeps Time Distortion in hand after taking it from the discard area "
+              "(STM-R7).")
     if errors:
         raise ImpossiblePosition(errors)
+    return TurnBoard(position)
+
+
+def check_hand(hand: Sequence[scorer.CardSpec], *, vocabulary: Mapping[str, Sequence[str]],
+               labels: Labels | None = None, choices: Mapping[str, dict[str, Any]] | None = None
+               ) -> HandBoard:
+    """The board of a final hand (STM-R8, STM-R6 Meddlesome Q); raises ImpossiblePosition
+    (``duplicate_card``, ``too_many_cards``, ``too_many_missions``, ``too_few_missions``,
+    ``too_many_galaxy_cards``) when it cannot be one. A partial hand is scored as it stands, with
+    a warning; the choices the player fixed are checked when it is scored."""
+    errors: list[dict[str, Any]] = []
+    seen: dict[str, int] = {}
+    for index, spec in enumerate(hand):
+        if spec.name in seen:
+            errors.append({"path": f"hand[{index}]", "code": "duplicate_card",
+                           "detail": f"{spec.name} is in the hand twice; every card is unique."})
+        seen.setdefault(spec.name, index)
+    distinct = [hand[i] for i in sorted(seen.values())]
+    missions = [s for s in distinct if s.deck == MISSION]
+    galaxy = [s for s in distinct if s.deck == GALAXY]
+    holder = next((s for s in distinct if s.effect(HAND_SIZE_EFFECT)), None)
+    if holder:
+        effect = holder.effect(HAND_SIZE_EFFECT)
+        assert effect is not None  # the holder was found by this effect
+        size, min_missions, max_missions, max_galaxy = (
+            effect["galaxy"] + effect["missions"], effect["missions"], effect["missions"],
+            effect["galaxy"])
+        shape = (f"{size} cards with {holder.name}: {holder.name}, exactly "
+                 f"{effect['missions'] - 1} other Mission and {effect['galaxy']} Galaxy cards")
+    else:
+        size, min_missions, max_missions, max_galaxy = HAND_SIZE, MIN_MISSIONS, MAX_MISSIONS, 6
+        shape = "7 cards with one or two Missions"
+    holds = f"a final hand holds {shape}."
+    if len(hand) > size:
+        errors.append({"path": "hand", "code": "too_many_cards",
+                       "detail": f"The hand has {len(hand)} cards; {holds}"})
+    if len(missions) > max_missions:
+        errors.append({"path": "hand", "code": "too_many_missions",
+                       "detail": f"The hand has {len(missions)} Missions "
+                                 f"({', '.join(s.name for s in missions)}); {holds}"})
+    elif len(distinct) == size and len(missions) < min_missions:
+        errors.append({"path": "hand", "code": "too_few_missions",
+                       "detail": f"The hand has {len(missions)} Missions; {holds}"})
+    elif len(galaxy) > max_galaxy and len(hand) <= size:
+        errors.append({"path": "hand", "code": "too_many_galaxy_cards",
+                       "detail": f"The hand has {len(galaxy)} Galaxy cards; {holds}"})
+    if errors:
+        raise ImpossiblePosition(errors)
+    warnings = []
+    if len(distinct) < size:
+        warnings.append(f"Partial hand: {len(distinct)} of {size} cards ({shape}); scored as it "
+                        "stands.")
+    return HandBoard(hand, vocabulary, labels, choices, warnings)
 
 
 # --- The checks ---------------------------------------------------------------------------------

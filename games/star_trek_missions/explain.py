@@ -16,7 +16,7 @@ from .language import (
     _requirements_phrase,
     phrase,
 )
-from .scorer import CardResult, CardSpec, Evaluation, HandScore, HandScorer
+from .scorer import CardResult, CardSpec, ChoiceError, Evaluation, HandScore, HandScorer
 
 RULE_WITH = "STM-7.1"
 RULE_FOR_EACH = "STM-7.2"
@@ -100,50 +100,6 @@ def _choices(scorer: HandScorer, evaluation: Evaluation) -> dict[str, dict[str, 
     return {spec.name: evaluation.choices.get(spec.name, {}) for spec, _ in scorer.choice_cards()}
 
 
-def check_final_hand(hand: Sequence[CardSpec]) -> tuple[list[dict[str, Any]], list[str]]:
-    """Errors (a hand that cannot be a final hand, STM-R8/STM-R6) and warnings (a partial hand,
-    scored as it stands)."""
-    errors: list[dict[str, Any]] = []
-    seen: dict[str, int] = {}
-    for index, spec in enumerate(hand):
-        if spec.name in seen:
-            errors.append({"path": f"hand[{index}]", "code": "duplicate_card",
-                           "detail": f"{spec.name} is in the hand twice; every card is unique."})
-        seen.setdefault(spec.name, index)
-    distinct = [hand[i] for i in sorted(seen.values())]
-    missions = [s for s in distinct if s.deck == "mission"]
-    galaxy = [s for s in distinct if s.deck == "galaxy"]
-    holder = next((s for s in distinct if s.effect("hand_size")), None)
-    if holder:
-        effect = holder.effect("hand_size")
-        assert effect is not None  # the holder was found by this effect
-        size, min_missions, max_missions, max_galaxy = (effect["galaxy"] + effect["missions"],
-                                                        effect["missions"], effect["missions"], effect["galaxy"])
-        shape = (f"{size} cards with {holder.name}: {holder.name}, exactly "
-                 f"{effect['missions'] - 1} other Mission and {effect['galaxy']} Galaxy cards")
-    else:
-        size, min_missions, max_missions, max_galaxy = 7, 1, 2, 6
-        shape = "7 cards with one or two Missions"
-    if len(hand) > size:
-        errors.append({"path": "hand", "code": "too_many_cards",
-                       "detail": f"The hand has {len(hand)} cards; a final hand holds {shape}."})
-    if len(missions) > max_missions:
-        errors.append({"path": "hand", "code": "too_many_missions",
-                       "detail": f"The hand has {len(missions)} Missions "
-                                 f"({', '.join(s.name for s in missions)}); a final hand holds {shape}."})
-    elif len(distinct) == size and len(missions) < min_missions:
-        errors.append({"path": "hand", "code": "too_few_missions",
-                       "detail": f"The hand has {len(missions)} Missions; a final hand holds {shape}."})
-    elif len(galaxy) > max_galaxy and len(hand) <= size:
-        errors.append({"path": "hand", "code": "too_many_galaxy_cards",
-                       "detail": f"The hand has {len(galaxy)} Galaxy cards; a final hand holds {shape}."})
-    warnings = []
-    if len(distinct) < size and not errors:
-        warnings.append(f"Partial hand: {len(distinct)} of {size} cards ({shape}); scored as it "
-                        "stands.")
-    return errors, warnings
-
-
 def score_hand(
     hand: Sequence[CardSpec],
     *,
@@ -152,18 +108,14 @@ def score_hand(
     choices: Mapping[str, dict[str, Any]] | None = None,
 ) -> HandScore:
     """The best score of a hand, honouring any choice the player fixed (ChoiceError when a fixed
-    choice is not allowed). The hand's legality is checked separately (check_final_hand)."""
+    choice is not allowed). engine.check_hand checks the hand is a final hand first."""
     scorer = HandScorer(hand, vocabulary)
     unknown = [name for name in (choices or {}) if name not in scorer.by_name]
     if unknown:
-        from .scorer import ChoiceError
-
         raise ChoiceError(f"choices[{unknown[0]!r}]", f"{unknown[0]} is not in the hand.")
     not_choosing = [name for name in (choices or {})
                     if name not in {s.name for s, _ in scorer.choice_cards()}]
     if not_choosing:
-        from .scorer import ChoiceError
-
         raise ChoiceError(f"choices[{not_choosing[0]!r}]", f"{not_choosing[0]} makes no choice.")
     evaluation = scorer.best(choices or {})
     return explain(scorer, evaluation, labels or {})

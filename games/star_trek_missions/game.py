@@ -5,6 +5,7 @@ from games.package import GamePackage, Job, Presenter
 GAME = GamePackage(
     slug="star-trek-missions",
     package="games.star_trek_missions",
+    engine="games.star_trek_missions.engine",
     ruling=Job(
         service="games.star_trek_missions.rulings.rule_turn",
         page="star_trek_missions:check-turn",

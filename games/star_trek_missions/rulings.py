@@ -40,13 +40,13 @@ def rule_turn(*, game: Game, body) -> dict:
     """The ruling response of API.md, saved (with "id" and "url"). Raises ApiError for a 400."""
     position, move = parse_request(game=game, body=body)
     try:
-        ruling = engine.rule_turn(position, move)
+        board = engine.check(position)
     except ImpossiblePosition as impossible:
         detail = (impossible.errors[0]["detail"] if len(impossible.errors) == 1 else
                   "This position cannot exist: " + " ".join(e["detail"] for e in impossible.errors))
         raise ApiError(status_code=400, code="impossible_position", detail=detail,
                        errors=impossible.errors) from None
-    response = ruling_response(game=game, ruling=ruling)
+    response = ruling_response(game=game, ruling=board.rule(move))
     return result_save(game=game, kind="ruling", request_body=body, response_body=response)
 
 

@@ -26,7 +26,8 @@ from cards.selectors import game_attribute_specs
 from common.api_errors import ApiError, error_entry
 from common.body_checks import unknown_fields
 from common.card_names import CardNameResolver, invalid_input
-from games.star_trek_missions.explain import check_final_hand, score_hand
+from games.protocol import ImpossiblePosition
+from games.star_trek_missions import engine
 from games.star_trek_missions.scorer import CardSpec, ChoiceError
 from results.services import result_save
 
@@ -103,13 +104,11 @@ def _parse_hand(resolver: CardNameResolver, body: dict, *, prefix: str = ""
     return cast(list[Card], cards), choices, errors
 
 
-def _hand_answer(cards: list[Card], choices: dict[str, dict], warnings: list[str], *,
-                 vocabulary, labels) -> dict:
+def _hand_answer(board: engine.HandBoard, cards: list[Card]) -> dict:
     """One hand's answer: total, steps, warnings, cards, choices (ChoiceError for a fixed choice
     the hand does not allow)."""
-    result = score_hand([card_spec(card) for card in cards], vocabulary=vocabulary,
-                        labels=labels, choices=choices)
-    warnings = list(warnings)
+    result = board.score()
+    warnings = list(board.warnings)
     for card in cards:
         if (card.field_provenance or {}).get("rule") == "provisional":
             warnings.append(f"{card.name}'s rule is provisional: {card.provenance_note}")
@@ -142,18 +141,21 @@ def score_star_trek_missions(*, game: Game, body: dict) -> dict:
     errors += hand_errors
     if errors:
         raise invalid_input(errors)
-    problems, warnings = check_final_hand([card_spec(card) for card in cards])
-    if problems:
+    vocabulary, labels = vocabulary_and_labels(game)
+    try:
+        board = engine.check_hand([card_spec(card) for card in cards], vocabulary=vocabulary,
+                                  labels=labels, choices=choices)
+    except ImpossiblePosition as illegal:
+        problems = illegal.errors
         raise ApiError(
             status_code=400,
             code="illegal_hand",
             detail=problems[0]["detail"] if len(problems) == 1
             else "This is not a legal final hand; each problem is listed in errors.",
             errors=[error_entry(**problem) for problem in problems],
-        )
-    vocabulary, labels = vocabulary_and_labels(game)
+        ) from None
     try:
-        answer = _hand_answer(cards, choices, warnings, vocabulary=vocabulary, labels=labels)
+        answer = _hand_answer(board, cards)
     except ChoiceError as wrong:
         raise ApiError(status_code=400, code="invalid_choice", detail=wrong.detail,
                        errors=[_choice_error(wrong)]) from None
@@ -248,9 +250,9 @@ def _parse_table(game: Game, body: dict) -> list[Seat]:
     return seats
 
 
-def _check_table(seats: list[Seat]) -> None:
-    """Every card exists once, and every hand is a legal final hand: a 400 naming the players
-    and cards of each contradiction."""
+def _check_table(seats: list[Seat], *, vocabulary, labels) -> list[engine.HandBoard]:
+    """Every card exists once, and every hand is a legal final hand (its board, one per seat): a
+    400 naming the players and cards of each contradiction."""
     errors: list[dict] = []
     held: dict[str, Seat] = {}
     for seat in seats:
@@ -263,14 +265,18 @@ def _check_table(seats: list[Seat]) -> None:
                            "every card exists once.",
                     card=card.name, players=[other.name, seat.name]))
             held.setdefault(card.name, seat)
+    boards = []
     for seat in seats:
-        problems, _ = check_final_hand([card_spec(card) for card in seat.cards])
-        for problem in problems:
-            errors.append(error_entry(
-                path=f"{seat.prefix}{problem['path']}", code=problem["code"],
-                detail=f"{seat.name}: {problem['detail']}", player=seat.name))
+        try:
+            boards.append(engine.check_hand([card_spec(card) for card in seat.cards],
+                                            vocabulary=vocabulary, labels=labels,
+                                            choices=seat.choices))
+        except ImpossiblePosition as illegal:
+            errors += [error_entry(path=f"{seat.prefix}{problem['path']}", code=problem["code"],
+                                   detail=f"{seat.name}: {problem['detail']}", player=seat.name)
+                       for problem in illegal.errors]
     if not errors:
-        return
+        return boards
     two_hands = any(entry["code"] == "card_in_two_hands" for entry in errors)
     code = "card_in_two_hands" if two_hands else "illegal_hand"
     detail = errors[0]["detail"] if len(errors) == 1 else (
@@ -295,14 +301,12 @@ def standings_of(totals: list[tuple[str, int]]) -> tuple[list[dict], list[str]]:
 
 def score_table(*, game: Game, body: dict) -> dict:
     seats = _parse_table(game, body)
-    _check_table(seats)
     vocabulary, labels = vocabulary_and_labels(game)
+    boards = _check_table(seats, vocabulary=vocabulary, labels=labels)
     answers, errors = [], []
-    for seat in seats:
-        _, warnings = check_final_hand([card_spec(card) for card in seat.cards])
+    for seat, board in zip(seats, boards, strict=True):
         try:
-            answer = _hand_answer(seat.cards, seat.choices, warnings,
-                                  vocabulary=vocabulary, labels=labels)
+            answer = _hand_answer(board, seat.cards)
         except ChoiceError as wrong:
             errors.append(_choice_error(wrong, prefix=seat.prefix, player=seat.name))
             continue

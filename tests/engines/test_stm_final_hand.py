@@ -2,8 +2,9 @@
 
 import pytest
 
-from games.star_trek_missions.explain import check_final_hand
-from tests.engines.stm_catalog import card, score
+from games.protocol import ImpossiblePosition
+from games.star_trek_missions.engine import check_hand
+from tests.engines.stm_catalog import card, catalog, score
 
 SEVEN = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
          "Diplomatic Conference", "Photon Torpedoes", "Bridge"]
@@ -12,7 +13,12 @@ GALAXY_SEVEN = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Com
 
 
 def check(names):
-    return check_final_hand([card(n) for n in names])
+    """(errors, warnings): the contradictions check_hand names, or its board's warnings."""
+    try:
+        board = check_hand([card(n) for n in names], vocabulary=catalog()[1])
+    except ImpossiblePosition as illegal:
+        return illegal.errors, []
+    return [], board.warnings
 
 
 def codes(names):

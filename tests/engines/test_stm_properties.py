@@ -4,7 +4,7 @@ the steps always add up to the total, and no fixed choice beats the optimiser (S
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.star_trek_missions.explain import check_final_hand, score_hand
+from games.star_trek_missions.engine import check_hand
 from tests.engines.stm_catalog import catalog
 
 SPECS, VOCABULARY, LABELS = catalog()
@@ -29,16 +29,21 @@ def legal_hands(draw, with_choice_card=False):
     return draw(st.permutations(galaxy + missions))
 
 
-def score(names, choices=None):
-    return score_hand([SPECS[n] for n in names], vocabulary=VOCABULARY, labels=LABELS,
+def board(names, choices=None):
+    return check_hand([SPECS[n] for n in names], vocabulary=VOCABULARY, labels=LABELS,
                       choices=choices)
+
+
+def score(names, choices=None):
+    return board(names, choices).score()
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(legal_hands())
 def test_generated_hands_are_legal_and_steps_add_up_to_the_total(hand):
-    assert check_final_hand([SPECS[n] for n in hand]) == ([], [])
-    result = score(hand)
+    checked = board(hand)  # a legal, full final hand: no ImpossiblePosition, no warning
+    assert checked.warnings == [] and checked.legal_moves() == []
+    result = checked.score()
     running = 0
     for n, step in enumerate(result.steps, start=1):
         running += step.points
