@@ -84,8 +84,10 @@ code                      verdict            meaning
 ``base_shields_health``   illegal            attacks Health while the opponent has a base (SRA-7)
 ========================  =================  ===================================================
 
-A position that cannot exist raises ``ImpossiblePosition`` (a 400) with one entry per
-contradiction, each with its path in the request:
+``check(position)`` gives the position's ``TurnBoard`` (games.protocol's Board: ``legal_moves``,
+``rule``, ``push`` to apply a legal move, ``score`` for a whole turn). A position that cannot
+exist raises ``ImpossiblePosition`` (a 400) with one entry per contradiction, each with its path
+in the request:
 
 =========================  =====================================================================
 code                       the position …
@@ -109,11 +111,12 @@ code                       the position …
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn, TypeVar
 
 from games.protocol import ILLEGAL, LEGAL, NEEDS_INFORMATION, Check, ImpossiblePosition, Ruling
+from games.star_realms_academy.scorer import Breakdown, break_down
 from games.wording import listing as _list
 
 COIN_CAP = 8  # SRA-R1
@@ -249,6 +252,12 @@ class Move:
     amount: int | None = None
     refill: CardSpec | None = None  # buy: the card that refilled the shop row
 
+    @property
+    def shown_card(self) -> str | None:
+        """The card a turn's step shows: the one played, used or bought, or the base attacked."""
+        card = self.target if self.action == ATTACK else self.card
+        return None if card is None else card.name
+
     def as_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {"action": self.action}
         if self.card is not None:
@@ -312,33 +321,54 @@ class _Player:
         return [(s.card, s) for s in self.ships] + [(b.card, b) for b in self.bases]
 
 
-class Turn:
-    """One player's turn from a position: rule on moves one after another. A legal move changes
-    the state; an illegal one (or one that needs information) leaves it as it was."""
+def check(position: Position, *, path: str = "position.") -> TurnBoard:
+    """The position's board, checked once: raises ImpossiblePosition naming every contradiction
+    (error paths start with ``path``: "position." in a ruling request, "" in a score request)."""
+    errors = _contradictions(position, path)
+    if errors:
+        raise ImpossiblePosition(errors)
+    return TurnBoard(active=_player(position.active, opponent=False),
+                     opponent=_player(position.opponent, opponent=True),
+                     shop_row=list(position.shop_row))
 
-    def __init__(self, position: Position, *, path: str = "position."):
-        check_position(position, path=path)
-        self.active = _player(position.active, opponent=False)
-        self.opponent = _player(position.opponent, opponent=True)
-        self.shop_row: list[CardSpec | None] = list(position.shop_row)  # None: an unknown refill
-        self.winner: str | None = None
-        self.turn_over = False
-        self.damage_dealt = 0  # to the opponent's Health this turn
 
-    def clone(self) -> Turn:
-        other = Turn.__new__(Turn)
-        other.active = self.active.clone()
-        other.opponent = self.opponent.clone()
-        other.shop_row = list(self.shop_row)
-        other.winner = self.winner
-        other.turn_over = self.turn_over
-        other.damage_dealt = self.damage_dealt
-        return other
+@dataclass
+class TurnBoard:
+    """One player's turn from a checked position (built by ``check``): ``rule`` rules on a move
+    and leaves the board as it is; ``push`` also applies a legal move, so moves are ruled one
+    after another on the state the ones before them left."""
 
-    # The public API.
+    active: _Player
+    opponent: _Player
+    shop_row: list[CardSpec | None]  # None: an unknown refill
+    winner: str | None = None
+    turn_over: bool = False
 
-    def rule(self, move: Move, *, alternatives: bool = True) -> Ruling:
-        """Rule on a move; if it is legal, apply it."""
+    @property
+    def warnings(self) -> list[str]:
+        """Empty: the check accepts a position whole or refuses it; each ruling warns of the
+        provisional values it uses."""
+        return []
+
+    def clone(self) -> TurnBoard:
+        return replace(self, active=self.active.clone(), opponent=self.opponent.clone(),
+                       shop_row=list(self.shop_row))
+
+    def rule(self, move: Move) -> Ruling:
+        return self._ruled(move)[0]
+
+    def push(self, move: Move) -> Ruling:
+        ruling, after = self._ruled(move)
+        if after is not None:
+            self.__dict__.update(after.__dict__)
+        return ruling
+
+    def score(self, moves: Sequence[Move] = ()) -> Breakdown:
+        """The turn's breakdown from this position; the board stays as it is."""
+        return break_down(self.clone(), moves)
+
+    def _ruled(self, move: Move, *, alternatives: bool = True) -> tuple[Ruling, TurnBoard | None]:
+        """The ruling on a move, and the state after it when it is legal."""
         if move.action not in ACTIONS:
             raise ValueError(f"Unknown action {move.action!r}; the service validates it first.")
         after = self.clone()
@@ -349,47 +379,39 @@ class Turn:
             return Ruling(
                 verdict=ILLEGAL, code=illegal.code, reason=illegal.reason, rule=illegal.rule,
                 checks=ruler.checks,
-                alternatives=self.legal_moves() if alternatives else [],
+                alternatives=[m.as_dict() for m in self.legal_moves()] if alternatives else [],
                 warnings=ruler.warnings,
-            )
+            ), None
         except _Missing as missing:
             return Ruling(
                 verdict=NEEDS_INFORMATION, code=NEEDS_INFORMATION_CODE, reason=missing.reason,
                 rule="SRA-F2", checks=ruler.checks, missing=missing.items,
                 warnings=ruler.warnings,
-            )
+            ), None
         outcome = after.summary()
         outcome.update(extra)
-        self.__dict__.update(after.__dict__)
         return Ruling(verdict=LEGAL, code=code, reason=reason, rule=rule, checks=ruler.checks,
-                      outcome=outcome, warnings=ruler.warnings)
+                      outcome=outcome, warnings=ruler.warnings), after
 
-    def legal_moves(self) -> list[dict[str, Any]]:
+    def legal_moves(self) -> list[Move]:
         """The legal moves of this state (one per distinct card or target), in action order."""
-        candidates: list[Move] = []
-        for card in _distinct(self.active.hand):
-            candidates.append(Move(PLAY, card=card))
-        for card in _distinct([b.card for b in self.active.bases]):
-            candidates.append(Move(USE_BASE, card=card))
-        for card in _distinct([card for card, _ in self.active.in_play()]):
-            candidates.append(Move(USE_ALLY, card=card))
-        for card in _distinct([c for c in self.shop_row if c is not None]):
-            candidates.append(Move(BUY, card=card))
-        if self.active.combat > 0:
-            if self.opponent.bases:
-                for base in _distinct_bases(self.opponent.bases):
-                    amount = self.active.combat
-                    if base.card.defense is not None:
-                        amount = min(amount, base.card.defense - base.damage)
-                    candidates.append(Move(ATTACK, target=base.card, amount=amount))
-            else:
-                candidates.append(Move(ATTACK, target_health=True, amount=self.active.combat))
+        player, opponent = self.active, self.opponent
+        cards = ((PLAY, player.hand), (USE_BASE, [b.card for b in player.bases]),
+                 (USE_ALLY, [card for card, _ in player.in_play()]),
+                 (BUY, [c for c in self.shop_row if c is not None]))
+        candidates = [Move(action, card=card) for action, listed in cards
+                      for card in _first_by_name(listed, lambda c: c.name)]
+        if player.combat > 0 and opponent.bases:
+            for base in _first_by_name(opponent.bases, lambda b: b.card.name):
+                amount = player.combat
+                if base.card.defense is not None:  # no more than the base can take
+                    amount = min(amount, base.card.defense - base.damage)
+                candidates.append(Move(ATTACK, target=base.card, amount=amount))
+        elif player.combat > 0:
+            candidates.append(Move(ATTACK, target_health=True, amount=player.combat))
         candidates.append(Move(END_TURN))
-        legal = []
-        for candidate in candidates:
-            if self.clone().rule(candidate, alternatives=False).verdict == LEGAL:
-                legal.append(candidate.as_dict())
-        return legal
+        return [move for move in candidates
+                if self._ruled(move, alternatives=False)[0].verdict == LEGAL]
 
     def position(self) -> dict[str, Any]:
         """The state in the position shape of API.md (plus deck, discard_pile and drawn)."""
@@ -435,6 +457,12 @@ class Turn:
             "position": self.position(),
         }
 
+    def numbers(self) -> dict[str, Any]:
+        """The running numbers a turn's breakdown shows after each action."""
+        return {"coins": self.active.coins, "combat": self.active.combat,
+                "draws": self.active.draws, "health": self.active.health,
+                "opponent_health": self.opponent.health, "bases": self.base_damage()}
+
     def base_damage(self) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
         for owner, player in (("active", self.active), ("opponent", self.opponent)):
@@ -442,11 +470,6 @@ class Turn:
                 rows.append({"owner": owner, "player": player.name, "card": base.card.name,
                              "damage": base.damage, "defense": base.card.defense})
         return rows
-
-
-def rule_move(position: Position, move: Move) -> Ruling:
-    """Rule on one move in one position. Raises ImpossiblePosition when it cannot exist."""
-    return Turn(position).rule(move)
 
 
 def _player(side: Side, *, opponent: bool) -> _Player:
@@ -473,8 +496,8 @@ def _player(side: Side, *, opponent: bool) -> _Player:
 # --- The position -------------------------------------------------------------------------------
 
 
-def check_position(position: Position, *, path: str = "position.") -> None:
-    """Raise ImpossiblePosition naming every contradiction of the position."""
+def _contradictions(position: Position, path: str) -> list[dict[str, Any]]:
+    """Every contradiction of the position, as API error entries."""
     errors: list[dict[str, Any]] = []
 
     def error(where: str, code: str, detail: str) -> None:
@@ -584,8 +607,7 @@ def check_position(position: Position, *, path: str = "position.") -> None:
         if ALLY in base.used and base.card.ally == {}:
             error(f"active.bases[{i}].used", "no_such_ability",
                   f"{base.card.name} has no Ally ability, so it cannot have used one (SRA-9).")
-    if errors:
-        raise ImpossiblePosition(errors)
+    return errors
 
 
 def _where(places: list[tuple[str, str]]) -> str:
@@ -675,7 +697,7 @@ def _missing_item(card: CardSpec, key: str) -> dict[str, Any]:
             "admin_url": card.admin_url, "card_url": card.card_url}
 
 
-def _start(turn: Turn, ruler: _Ruler) -> None:
+def _start(turn: TurnBoard, ruler: _Ruler) -> None:
     if turn.winner is not None:
         ruler.fail("game_over", "SRA-12",
                    f"The game is over: {turn.winner} brought {turn.opponent.name}'s Health to 0 "
@@ -700,7 +722,7 @@ def _known(value: _T | None) -> _T:
     return value
 
 
-def _play(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
+def _play(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     _start(turn, ruler)
     player, card = turn.active, _named(move.card, move)
     index = next((i for i, c in enumerate(player.hand) if c.name == card.name), None)
@@ -760,7 +782,7 @@ def _play(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
             f"{notes}.", {"gained": gained})
 
 
-def _use_base(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
+def _use_base(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     _start(turn, ruler)
     player, card = turn.active, _named(move.card, move)
     copies = [b for b in player.bases if b.card.name == card.name]
@@ -793,7 +815,7 @@ def _use_base(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
             f"{_abilities(card.primary)}{notes}.", {"gained": gained})
 
 
-def _use_ally(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
+def _use_ally(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     _start(turn, ruler)
     player, card = turn.active, _named(move.card, move)
     copies = [item for c, item in player.in_play() if c.name == card.name]
@@ -879,7 +901,7 @@ def _ally_used(item: _Ship | _Base) -> bool:
     return item.ally_used if isinstance(item, _Ship) else ALLY in item.used
 
 
-def _buy(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
+def _buy(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     _start(turn, ruler)
     player, card = turn.active, _named(move.card, move)
     index = next((i for i, c in enumerate(turn.shop_row) if c is not None and c.name == card.name),
@@ -935,7 +957,7 @@ def _buy(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
             {"spent": {"coins": cost}, "to_discard_pile": [card.name]})
 
 
-def _attack(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
+def _attack(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     _start(turn, ruler)
     player, opponent = turn.active, turn.opponent
     pool = player.combat
@@ -960,7 +982,6 @@ def _attack(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
         lost = min(amount, before)
         opponent.health -= lost
         player.combat -= amount
-        turn.damage_dealt += lost
         ruler.passed("SRA-R3", f"{opponent.name} loses {lost} Health: {before} → "
                                f"{opponent.health}; the pool holds {player.combat} Combat.")
         extra: dict[str, Any] = {"spent": {"combat": amount}, "health_lost": lost}
@@ -1019,7 +1040,7 @@ def _attack(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
             f"so it stands; {player.combat} Combat left in the pool.", extra)
 
 
-def _end_turn(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
+def _end_turn(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     _start(turn, ruler)
     player = turn.active
     ships = [s.card.name for s in player.ships]
@@ -1055,12 +1076,13 @@ def _end_turn(turn: Turn, move: Move, ruler: _Ruler) -> _Outcome:
             {"to_discard_pile": ships, "combat_lost": lost, "drawn": drawn})
 
 
-_HANDLERS: dict[str, Callable[[Turn, Move, _Ruler], _Outcome]] = {
+_HANDLERS: dict[str, Callable[[TurnBoard, Move, _Ruler], _Outcome]] = {
     PLAY: _play, USE_BASE: _use_base, USE_ALLY: _use_ally, BUY: _buy, ATTACK: _attack,
     END_TURN: _end_turn}
 
 
-def _gain(turn: Turn, abilities: Mapping[str, int], ruler: _Ruler) -> tuple[dict[str, int], str]:
+def _gain(turn: TurnBoard, abilities: Mapping[str, int],
+          ruler: _Ruler) -> tuple[dict[str, int], str]:
     """Apply an ability's effects; returns (what was gained, a note for the reason)."""
     player = turn.active
     gained: dict[str, int] = {}
@@ -1163,7 +1185,7 @@ def _places(player: _Player) -> list[tuple[str, list[str]]]:
     ]
 
 
-def _count_where(turn: Turn | None, name: str,
+def _count_where(turn: TurnBoard | None, name: str,
                  only: _Player | None = None) -> list[tuple[str, int]]:
     """How many copies of a card the state shows, place by place: every card named in the
     position or since (bought, destroyed, discarded, shuffled back), so a card that left the
@@ -1180,7 +1202,7 @@ def _count_where(turn: Turn | None, name: str,
     return [(label, n) for label, n in counts if n]
 
 
-def _count_in(turn: Turn, name: str) -> int:
+def _count_in(turn: TurnBoard, name: str) -> int:
     """How many copies of a card the state accounts for (SRA-2)."""
     return sum(n for _label, n in _count_where(turn, name))
 
@@ -1190,28 +1212,16 @@ def _count_own(player: _Player, name: str) -> int:
     return sum(n for _label, n in _count_where(None, name, only=player))
 
 
-def _copies_where(turn: Turn, name: str, only: _Player | None = None) -> str:
+def _copies_where(turn: TurnBoard, name: str, only: _Player | None = None) -> str:
     return ", ".join(f"{n} {label}" for label, n in _count_where(turn, name, only))
 
 
-def _distinct(cards: list[CardSpec]) -> list[CardSpec]:
-    seen: set[str] = set()
-    out = []
-    for card in cards:
-        if card.name not in seen:
-            seen.add(card.name)
-            out.append(card)
-    return out
-
-
-def _distinct_bases(bases: list[_Base]) -> list[_Base]:
-    seen: set[str] = set()
-    out = []
-    for base in bases:
-        if base.card.name not in seen:
-            seen.add(base.card.name)
-            out.append(base)
-    return out
+def _first_by_name(items: list[_T], name: Callable[[_T], str]) -> list[_T]:
+    """The first item of each name, in order."""
+    firsts: dict[str, _T] = {}
+    for item in items:
+        firsts.setdefault(name(item), item)
+    return list(firsts.values())
 
 
 # --- Wording ------------------------------------------------------------------------------------

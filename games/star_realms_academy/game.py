@@ -7,6 +7,7 @@ CSS = ("css/star-realms-academy.css",)
 GAME = GamePackage(
     slug="star-realms-academy",
     package="games.star_realms_academy",
+    engine="games.star_realms_academy.engine",
     ruling=Job(
         service="games.star_realms_academy.rulings.rule_star_realms_academy",
         page="star_realms_academy:check-move",

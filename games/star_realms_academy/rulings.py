@@ -69,7 +69,7 @@ def rule_star_realms_academy(*, game: Game, body) -> dict:
     """The ruling response of API.md, saved (with "id" and "url"). Raises ApiError for a 400."""
     position, move = parse_request(game=game, body=body)
     try:
-        ruling = engine.rule_move(position, move)
+        ruling = engine.check(position).rule(move)
     except ImpossiblePosition as impossible:
         raise impossible_position(impossible) from None
     response = ruling_response(game=game, ruling=ruling)

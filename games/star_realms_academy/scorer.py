@@ -1,9 +1,10 @@
 """Star Realms Academy: a whole turn, action by action (plain Python, no Django import).
 
-The position of API.md plus the turn's actions in order. Each action is ruled in turn by the
-adjudicator's engine (games.star_realms_academy.engine), on the state the actions before it
-left: the order matters (coins are capped at 8, SRA-R1). Each step shows, after its action, the
-Coins, the combat pool, the cards drawn this turn, both Health totals and the damage on every base.
+The position of API.md plus the turn's actions in order, scored as
+``engine.check(position).score(actions)``: each action is pushed in turn onto the engine's board,
+on the state the actions before it left: the order matters (coins are capped at 8, SRA-R1). Each
+step shows, after its action, the Coins, the combat pool, the cards drawn this turn, both Health
+totals and the damage on every base.
 
 The breakdown stops at the first action that is illegal, or that needs a card value nobody has
 transcribed (``needs_information``): what follows would rest on a state that did not happen or is
@@ -16,17 +17,14 @@ that action took from it and ``running_total`` the sum so far.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.protocol import LEGAL, Ruling, Step
-from games.star_realms_academy.engine import (
-    ATTACK,
-    END_TURN,
-    Move,
-    Position,
-    Turn,
-)
+
+if TYPE_CHECKING:  # the engine's board calls this module: its types only, no import cycle
+    from games.star_realms_academy.engine import Move, TurnBoard
 
 
 @dataclass
@@ -42,18 +40,16 @@ class Breakdown:
     warnings: list[str]
 
 
-def break_down_turn(position: Position, moves: list[Move], *, path: str = "") -> Breakdown:
-    """Rule on every action in order. Raises ImpossiblePosition when the position cannot exist
-    (error paths start with ``path``)."""
-    turn = Turn(position, path=path)
-    start = _numbers(turn)
+def break_down(board: TurnBoard, moves: Sequence[Move]) -> Breakdown:
+    """Push every action in order onto ``board`` (a checked position's, changed in place)."""
+    start = board.numbers()
     steps: list[Step] = []
     warnings: list[str] = []
     stopped: Ruling | None = None
     stopped_at: int | None = None
     running = 0
     for index, move in enumerate(moves):
-        ruling = turn.rule(move)
+        ruling = board.push(move)
         for warning in ruling.warnings:
             if warning not in warnings:
                 warnings.append(warning)
@@ -61,36 +57,16 @@ def break_down_turn(position: Position, moves: list[Move], *, path: str = "") ->
         if ruling.verdict == LEGAL:
             points = int((ruling.outcome or {}).get("health_lost", 0))
         running += points
-        numbers = _numbers(turn)
         steps.append(Step(
-            n=index + 1, rule=ruling.rule, card=_card(move), detail=ruling.reason,
+            n=index + 1, rule=ruling.rule, card=move.shown_card, detail=ruling.reason,
             points=points, running_total=running,
             more={"action": move.as_dict(), "verdict": ruling.verdict, "code": ruling.code,
-                  **numbers, "warnings": list(ruling.warnings)},
+                  **board.numbers(), "warnings": list(ruling.warnings)},
         ))
         if ruling.verdict != LEGAL:
             stopped, stopped_at = ruling, index
             break
     return Breakdown(
-        steps=steps, total=running, start=start, final=turn.position(), winner=turn.winner,
-        turn_over=turn.turn_over, ruling=stopped, stopped_at=stopped_at, warnings=warnings,
+        steps=steps, total=running, start=start, final=board.position(), winner=board.winner,
+        turn_over=board.turn_over, ruling=stopped, stopped_at=stopped_at, warnings=warnings,
     )
-
-
-def _numbers(turn: Turn) -> dict[str, Any]:
-    return {
-        "coins": turn.active.coins,
-        "combat": turn.active.combat,
-        "draws": turn.active.draws,
-        "health": turn.active.health,
-        "opponent_health": turn.opponent.health,
-        "bases": turn.base_damage(),
-    }
-
-
-def _card(move: Move) -> str | None:
-    if move.action == ATTACK:
-        return None if move.target_health or move.target is None else move.target.name
-    if move.action == END_TURN or move.card is None:
-        return None
-    return move.card.name

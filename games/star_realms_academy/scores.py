@@ -21,13 +21,12 @@ from common.body_checks import unknown_fields
 from common.card_names import invalid_input
 from games.protocol import ImpossiblePosition
 from games.responses import ruling_response
-from games.star_realms_academy.engine import Move, Position
+from games.star_realms_academy import engine
 from games.star_realms_academy.rulings import (
     POSITION_FIELDS,
     RequestParser,
     impossible_position,
 )
-from games.star_realms_academy.scorer import break_down_turn
 from results.services import result_save
 
 GAME = "star-realms-academy"
@@ -38,7 +37,7 @@ MAX_ACTIONS = 100
 def score_star_realms_academy(*, game: Game, body) -> dict:
     position, moves = parse_request(game=game, body=body)
     try:
-        breakdown = break_down_turn(position, moves, path="")
+        breakdown = engine.check(position, path="").score(moves)
     except ImpossiblePosition as impossible:
         raise impossible_position(impossible) from None
     ruling = None
@@ -59,7 +58,7 @@ def score_star_realms_academy(*, game: Game, body) -> dict:
     return result_save(game=game, kind="score", request_body=body, response_body=response)
 
 
-def parse_request(*, game: Game, body) -> tuple[Position, list[Move]]:
+def parse_request(*, game: Game, body) -> tuple[engine.Position, list[engine.Move]]:
     parser = RequestParser(game)
     if not isinstance(body, dict):
         raise invalid_input([error_entry(path="body", code="invalid_type",
@@ -67,7 +66,7 @@ def parse_request(*, game: Game, body) -> tuple[Position, list[Move]]:
     parser.errors += unknown_fields(body, BODY_FIELDS, "")
     position = parser.position({k: v for k, v in body.items() if k in POSITION_FIELDS},
                                prefix="")
-    moves: list[Move] = []
+    moves: list[engine.Move] = []
     actions = body.get("actions")
     if "actions" not in body:
         parser.errors.append(error_entry(path="actions", code="required",

@@ -12,11 +12,11 @@ import json
 import pytest
 
 from games.star_realms_academy import card_rules as rules
+from games.star_realms_academy.engine import check
 from tests.engines.test_star_realms_academy_engine import (
     CATALOG,
     card,
     position,
-    rule_move,
     use_ally,
 )
 
@@ -48,7 +48,7 @@ def test_sra_9_starting_ships_have_no_ally_ability_in_data_rule_text_and_ruling(
     # The rule text: the starting ships belong to no faction and have no Ally ability.
     assert "belong to no faction and so have no Ally ability" in RULES["SRA-F2"]["text"]
     # The ruling: no Ally ability, resting on that provisional value (so it warns).
-    ruling = rule_move(position(in_play=["Scout", "Viper"]), use_ally(name))
+    ruling = check(position(in_play=["Scout", "Viper"])).rule(use_ally(name))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "no_ally_ability", "SRA-9")
     assert ruling.reason == f"{name} has no Ally ability (SRA-9)."
     assert ruling.warnings == [f"{name}'s ally ability (none) is provisional: inferred, not "
@@ -70,20 +70,20 @@ def test_sra_9_1_the_catalog_states_frigate_and_corvette_share_a_faction():
 
 def test_sra_9_1_an_ally_ruling_on_frigate_and_corvette_does_not_warn():
     frigate = card("Imperial Frigate", ally={"coin": 1})  # as an admin would transcribe it
-    ruling = rule_move(position(in_play=[frigate, "Corvette"]), use_ally(frigate))
+    ruling = check(position(in_play=[frigate, "Corvette"])).rule(use_ally(frigate))
     assert (ruling.verdict, ruling.code) == ("legal", "ally_used")
     assert ruling.warnings == []
     assert any(c.rule == "SRA-9.1" and c.passed and "the rulebook puts it in Imperial Frigate's "
                "faction" in c.detail for c in ruling.checks)
     # The other way round too: Corvette's Ally, made ready by Imperial Frigate.
     corvette = card("Corvette", ally={"combat": 1})
-    back = rule_move(position(in_play=["Imperial Frigate", corvette]), use_ally(corvette))
+    back = check(position(in_play=["Imperial Frigate", corvette])).rule(use_ally(corvette))
     assert (back.verdict, back.warnings) == ("legal", [])
 
 
 def test_sra_9_1_the_frigates_unknown_ally_is_asked_for_without_a_faction_warning():
-    ruling = rule_move(position(in_play=["Imperial Frigate", "Corvette"]),
-                       use_ally("Imperial Frigate"))
+    ruling = check(position(in_play=["Imperial Frigate", "Corvette"])).rule(
+        use_ally("Imperial Frigate"))
     assert ruling.verdict == "needs_information"
     assert [(m["card"], m["field"]) for m in ruling.missing] == [("Imperial Frigate", "ally")]
     assert ruling.warnings == []
@@ -91,26 +91,25 @@ def test_sra_9_1_the_frigates_unknown_ally_is_asked_for_without_a_faction_warnin
 
 def test_sra_f2_an_ally_ruling_on_inferred_factions_still_warns():
     frigate = card("Imperial Frigate", ally={"coin": 1})
-    ready = rule_move(position(in_play=[frigate, "Survey Ship"]), use_ally(frigate))
+    ready = check(position(in_play=[frigate, "Survey Ship"])).rule(use_ally(frigate))
     assert ready.verdict == "legal"
     assert sorted(w.split("'s faction")[0] for w in ready.warnings) == [
         "Imperial Frigate", "Survey Ship"]
     # Not ready: the verdict rests on Ram's inferred faction (Blob) being another one.
-    not_ready = rule_move(position(in_play=[frigate, "Ram"]), use_ally(frigate))
+    not_ready = check(position(in_play=[frigate, "Ram"])).rule(use_ally(frigate))
     assert not_ready.code == "ally_not_ready"
     assert any(w.startswith("Ram's faction (Blob) is provisional") for w in not_ready.warnings)
     # Once both factions are transcribed, nothing is provisional: no warning.
-    known = rule_move(position(in_play=[card("Imperial Frigate", ally={"coin": 1},
-                                             faction="star-empire"),
-                                        card("Survey Ship", faction="star-empire")]),
-                      use_ally(card("Imperial Frigate", ally={"coin": 1}, faction="star-empire")))
+    known_frigate = card("Imperial Frigate", ally={"coin": 1}, faction="star-empire")
+    known = check(position(in_play=[known_frigate, card("Survey Ship", faction="star-empire")])
+                  ).rule(use_ally(known_frigate))
     assert (known.verdict, known.warnings) == ("legal", [])
 
 
 def test_sra_9_1_the_rulebooks_pairing_holds_even_with_the_faction_unknown():
     # An admin cleared Imperial Frigate's faction: the rulebook still puts Corvette in it.
     frigate = card("Imperial Frigate", ally={"coin": 1}, faction=None)
-    ruling = rule_move(position(in_play=[frigate, "Corvette"]), use_ally(frigate))
+    ruling = check(position(in_play=[frigate, "Corvette"])).rule(use_ally(frigate))
     assert (ruling.verdict, ruling.warnings) == ("legal", [])
 
 

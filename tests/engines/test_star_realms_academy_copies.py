@@ -2,24 +2,21 @@
 as given), on a refill of the shop row, on a draw (a drawn card played by name) and on a buy (the
 bought card is still one of the game's copies, in the discard pile). Engine only, no database."""
 
-from games.star_realms_academy.scorer import break_down_turn
+from games.star_realms_academy.engine import check
 from tests.engines.test_star_realms_academy_engine import (
-    Turn,
     attack,
     buy,
     card,
     play,
     position,
-    rule_move,
 )
 
 
 def test_sra_2_a_fifth_ram_cannot_refill_the_shop_row():
     # Three Rams in the hand, one in the shop row: all four are accounted for. Buying the Ram
     # puts it in the discard pile (still one of the four), so the refill cannot be a fifth.
-    ruling = rule_move(position(coins=1, hand=["Ram", "Ram", "Ram"],
-                                shop_row=["Ram", "Freighter"]),
-                       buy("Ram", refill="Ram"))
+    ruling = check(position(coins=1, hand=["Ram", "Ram", "Ram"],
+                            shop_row=["Ram", "Freighter"])).rule(buy("Ram", refill="Ram"))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "too_many_copies", "SRA-2")
     assert "all 4 copies" in ruling.reason and "discard pile" in ruling.reason
     assert {"action": "buy", "card": "Ram"} in ruling.alternatives  # an unnamed refill is fine
@@ -27,8 +24,8 @@ def test_sra_2_a_fifth_ram_cannot_refill_the_shop_row():
 
 def test_sra_2_a_refill_may_be_the_last_copy():
     # Two Rams in the hand and one in the row: the bought one and the refill make four.
-    ruling = rule_move(position(coins=1, hand=["Ram", "Ram"], shop_row=["Ram"]),
-                       buy("Ram", refill="Ram"))
+    ruling = check(position(coins=1, hand=["Ram", "Ram"], shop_row=["Ram"])).rule(
+        buy("Ram", refill="Ram"))
     assert ruling.verdict == "legal"
     assert ruling.outcome["position"]["shop_row"] == ["Ram"]
 
@@ -36,16 +33,16 @@ def test_sra_2_a_refill_may_be_the_last_copy():
 def test_sra_2_buying_twice_in_a_row_never_gives_more_rams_than_the_card_list():
     # One Ram in the row and two in the hand: buy it (refill Ram: the fourth), then buy that
     # one (a refill Ram would be a fifth).
-    turn = Turn(position(coins=3, hand=["Ram", "Ram"], shop_row=["Ram"]))
-    assert turn.rule(buy("Ram", refill="Ram")).verdict == "legal"
-    second = turn.rule(buy("Ram", refill="Ram"))
+    turn = check(position(coins=3, hand=["Ram", "Ram"], shop_row=["Ram"]))
+    assert turn.push(buy("Ram", refill="Ram")).verdict == "legal"
+    second = turn.push(buy("Ram", refill="Ram"))
     assert (second.verdict, second.code, second.rule) == ("illegal", "too_many_copies", "SRA-2")
 
 
 def test_sra_2_the_whole_turn_stops_at_the_refill_that_would_be_a_fifth_ram():
     # The issue's case: from a position with one Ram, buying Ram with a Ram refill over and over.
     actions = [buy("Ram", refill="Ram")] * 6
-    result = break_down_turn(position(coins=8, shop_row=["Ram"]), actions)
+    result = check(position(coins=8, shop_row=["Ram"])).score(actions)
     assert [s.verdict for s in result.steps] == ["legal", "legal", "legal", "illegal"]
     assert result.stopped_at == 3
     assert (result.ruling.code, result.ruling.rule) == ("too_many_copies", "SRA-2")
@@ -54,11 +51,11 @@ def test_sra_2_the_whole_turn_stops_at_the_refill_that_would_be_a_fifth_ram():
 
 def test_sra_2_a_drawn_card_cannot_be_a_copy_already_bought_this_turn():
     # Three Rams bought into the discard pile and one in the row: a drawn card is no Ram.
-    turn = Turn(position(coins=3, hand=["Survey Ship"], shop_row=["Ram"], deck=5))
+    turn = check(position(coins=3, hand=["Survey Ship"], shop_row=["Ram"], deck=5))
     for _ in range(3):
-        assert turn.rule(buy("Ram", refill="Ram")).verdict == "legal"
-    assert turn.rule(play(card("Survey Ship"))).verdict == "legal"  # draws 1 from the deck
-    ruling = turn.rule(play("Ram"))
+        assert turn.push(buy("Ram", refill="Ram")).verdict == "legal"
+    assert turn.push(play(card("Survey Ship"))).verdict == "legal"  # draws 1 from the deck
+    ruling = turn.push(play("Ram"))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "too_many_copies", "SRA-2")
 
 
@@ -68,14 +65,14 @@ def test_sra_2_a_card_shuffled_back_into_the_deck_may_be_drawn_again():
     # Ram, which may be played: it is the fourth copy, not a fifth.
     # (A guard for the fix: counting the bought Ram, it must not be counted twice.)
     ram = card("Ram", primary={"combat": 1})  # as an admin would transcribe it
-    turn = Turn(position(coins=1, hand=[ram, ram, ram, "Survey Ship"], shop_row=[ram],
+    turn = check(position(coins=1, hand=[ram, ram, ram, "Survey Ship"], shop_row=[ram],
                           deck=0, discard_pile=0))
-    assert turn.rule(buy(ram)).verdict == "legal"  # the refill is not named
-    assert turn.rule(play("Survey Ship")).verdict == "legal"
+    assert turn.push(buy(ram)).verdict == "legal"  # the refill is not named
+    assert turn.push(play("Survey Ship")).verdict == "legal"
     assert turn.active.drawn == 1
     for _ in range(3):
-        assert turn.rule(play(ram)).verdict == "legal"  # the named Rams of the hand
-    drawn = turn.rule(play(ram))  # the drawn card: the bought Ram, shuffled back
+        assert turn.push(play(ram)).verdict == "legal"  # the named Rams of the hand
+    drawn = turn.push(play(ram))  # the drawn card: the bought Ram, shuffled back
     assert drawn.verdict == "legal", drawn.reason
     assert turn.active.drawn == 0
 
@@ -83,10 +80,10 @@ def test_sra_2_a_card_shuffled_back_into_the_deck_may_be_drawn_again():
 def test_sra_2_a_destroyed_base_in_its_owners_discard_pile_still_counts():
     # Ben's The Hive is destroyed into his discard pile: with two more in the row and in Ana's
     # hand the game's three are accounted for, so no drawn card of Ana's is a The Hive.
-    turn = Turn(position(combat=1, hand=["The Hive"], shop_row=["The Hive"], drawn=1,
+    turn = check(position(combat=1, hand=["The Hive"], shop_row=["The Hive"], drawn=1,
                           opponent_bases=["The Hive"]))
-    assert turn.rule(attack("The Hive", 1)).verdict == "legal"
-    ruling = turn.rule(play("The Hive"))
+    assert turn.push(attack("The Hive", 1)).verdict == "legal"
+    ruling = turn.push(play("The Hive"))
     assert ruling.verdict == "legal"  # the named one in the hand
-    ruling = turn.rule(play("The Hive"))
+    ruling = turn.push(play("The Hive"))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "too_many_copies", "SRA-2")

@@ -23,8 +23,7 @@ from games.star_realms_academy.engine import (
     Move,
     Position,
     Side,
-    Turn,
-    rule_move,
+    check,
 )
 
 CATALOG = Path(__file__).resolve().parents[2] / "games" / "star_realms_academy" / "catalog.json"
@@ -128,13 +127,13 @@ def failed_check(ruling):
 
 def test_imperial_frigate_against_the_hive_the_base_falls_and_one_health_is_lost():
     """SRA-7.1: 2 Combat; 1 on The Hive (defense 1) destroys it; the other 1 hits Health."""
-    turn = Turn(position(hand=["Imperial Frigate"], opponent_bases=["The Hive"]))
-    played = turn.rule(play("Imperial Frigate"))
+    turn = check(position(hand=["Imperial Frigate"], opponent_bases=["The Hive"]))
+    played = turn.push(play("Imperial Frigate"))
     assert (played.verdict, played.code, played.rule) == ("legal", "ship_played", "SRA-6")
     assert played.outcome["combat"] == 2
     assert "2 Combat" in played.reason
 
-    on_base = turn.rule(attack("The Hive", 1))
+    on_base = turn.push(attack("The Hive", 1))
     assert (on_base.verdict, on_base.code, on_base.rule) == ("legal", "attack_made", "SRA-7")
     assert on_base.outcome["destroyed"] == ["The Hive"]
     assert on_base.outcome["to_opponent_discard_pile"] == ["The Hive"]
@@ -142,7 +141,7 @@ def test_imperial_frigate_against_the_hive_the_base_falls_and_one_health_is_lost
     assert on_base.outcome["position"]["opponent"]["bases"] == []
     assert "destroys it" in on_base.reason
 
-    on_health = turn.rule(attack("health"))
+    on_health = turn.push(attack("health"))
     assert (on_health.verdict, on_health.code) == ("legal", "attack_made")
     assert on_health.outcome["opponent_health"] == 14
     assert on_health.outcome["health_lost"] == 1
@@ -151,7 +150,7 @@ def test_imperial_frigate_against_the_hive_the_base_falls_and_one_health_is_lost
 
 
 def test_the_hive_takes_only_the_combat_it_needs_and_the_rest_stays_in_the_pool():
-    ruling = rule_move(position(combat=2, opponent_bases=["The Hive"]), attack("The Hive", 2))
+    ruling = check(position(combat=2, opponent_bases=["The Hive"])).rule(attack("The Hive", 2))
     assert ruling.verdict == "legal" and ruling.outcome["destroyed"] == ["The Hive"]
     assert ruling.outcome["combat"] == 1
     assert ruling.outcome["spent"] == {"combat": 1}
@@ -160,7 +159,7 @@ def test_the_hive_takes_only_the_combat_it_needs_and_the_rest_stays_in_the_pool(
 
 def test_buying_ram_for_one_coin():
     """SRA-10.1: pay 1 Coin, Ram goes to the discard pile."""
-    ruling = rule_move(position(coins=1, discard_pile=4), buy("Ram"))
+    ruling = check(position(coins=1, discard_pile=4)).rule(buy("Ram"))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "card_bought", "SRA-10")
     assert ruling.outcome["coins"] == 0
     assert ruling.outcome["spent"] == {"coins": 1}
@@ -176,7 +175,7 @@ def test_buying_ram_for_one_coin():
 
 def test_survey_ship_gives_two_coins_and_one_draw():
     """SRA-8: both effects of the primary."""
-    ruling = rule_move(position(hand=["Survey Ship"], coins=3), play("Survey Ship"))
+    ruling = check(position(hand=["Survey Ship"], coins=3)).rule(play("Survey Ship"))
     assert (ruling.verdict, ruling.code) == ("legal", "ship_played")
     assert ruling.outcome["gained"] == {"coin": 2, "draw": 1}
     assert ruling.outcome["coins"] == 5 and ruling.outcome["draws"] == 1
@@ -190,7 +189,7 @@ def test_survey_ship_gives_two_coins_and_one_draw():
 def test_frigate_and_corvette_make_the_frigate_ally_ready_in_any_order():
     """SRA-9.1: with both in play the Frigate's Ally is ready; its value is not known yet."""
     for in_play in (["Imperial Frigate", "Corvette"], ["Corvette", "Imperial Frigate"]):
-        ruling = rule_move(position(in_play=in_play), use_ally("Imperial Frigate"))
+        ruling = check(position(in_play=in_play)).rule(use_ally("Imperial Frigate"))
         assert (ruling.verdict, ruling.code) == ("needs_information", "card_value_unknown")
         assert any(c.passed and "Ally ability is ready" in c.detail for c in ruling.checks)
         assert [(m["card"], m["field"]) for m in ruling.missing] == [("Imperial Frigate", "ally")]
@@ -200,7 +199,7 @@ def test_frigate_and_corvette_make_the_frigate_ally_ready_in_any_order():
 
 
 def test_a_card_not_in_the_hand_cannot_be_played():
-    ruling = rule_move(position(hand=["Scout", "Viper"]), play("Ram"))
+    ruling = check(position(hand=["Scout", "Viper"])).rule(play("Ram"))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "not_in_hand", "SRA-5.1")
     assert "Scout and Viper" in ruling.reason
     assert failed_check(ruling).rule == "SRA-5.1"
@@ -210,7 +209,7 @@ def test_a_card_not_in_the_hand_cannot_be_played():
 
 
 def test_a_drawn_card_may_be_played_by_naming_it():
-    ruling = rule_move(position(hand=[], drawn=1), play("Viper"))
+    ruling = check(position(hand=[], drawn=1)).rule(play("Viper"))
     assert ruling.verdict == "legal"
     assert any("taken as one of the 1 card drawn" in c.detail for c in ruling.checks)
     assert ruling.outcome["position"]["active"]["drawn"] == 0
@@ -218,19 +217,19 @@ def test_a_drawn_card_may_be_played_by_naming_it():
 
 def test_a_drawn_card_cannot_be_a_copy_the_game_does_not_have():
     # Two Rams in play and two in the shop row: the game has four, so no drawn card is a Ram.
-    turn = Turn(position(in_play=["Ram", "Ram"], shop_row=["Ram", "Ram"], drawn=2))
-    ruling = turn.rule(play("Ram"))
+    turn = check(position(in_play=["Ram", "Ram"], shop_row=["Ram", "Ram"], drawn=2))
+    ruling = turn.push(play("Ram"))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "too_many_copies", "SRA-2")
     # A starting card: Ana's own deck holds one Viper, already in play.
-    viper = Turn(position(in_play=["Viper"], drawn=2, shop_row=[])).rule(play("Viper"))
+    viper = check(position(in_play=["Viper"], drawn=2, shop_row=[])).rule(play("Viper"))
     assert (viper.code, viper.rule) == ("too_many_copies", "SRA-3.3")
     assert "each starting deck holds 1" in viper.reason
-    assert Turn(position(drawn=1)).rule(play("Viper")).verdict == "legal"
+    assert check(position(drawn=1)).rule(play("Viper")).verdict == "legal"
 
 
 def test_playing_a_base_puts_it_among_the_bases_with_its_primary_unused():
     hive = card("The Hive")
-    ruling = rule_move(position(hand=[hive]), play(hive))
+    ruling = check(position(hand=[hive])).rule(play(hive))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "base_played", "SRA-7")
     assert ruling.outcome["position"]["active"]["bases"] == [
         {"card": "The Hive", "damage": 0, "used": []}]
@@ -238,9 +237,9 @@ def test_playing_a_base_puts_it_among_the_bases_with_its_primary_unused():
 
 
 def test_combat_forms_a_pool():
-    turn = Turn(position(hand=["Viper", "Imperial Frigate"], combat=1))
-    turn.rule(play("Viper"))
-    ruling = turn.rule(play("Imperial Frigate"))
+    turn = check(position(hand=["Viper", "Imperial Frigate"], combat=1))
+    turn.push(play("Viper"))
+    ruling = turn.push(play("Imperial Frigate"))
     assert ruling.outcome["combat"] == 4
     assert any(c.rule == "SRA-R3" and "2 + 2 = 4" in c.detail for c in ruling.checks)
 
@@ -249,26 +248,26 @@ def test_combat_forms_a_pool():
 
 
 def test_coins_beyond_eight_are_lost_with_a_warning_naming_how_many():
-    ruling = rule_move(position(hand=["Survey Ship"], coins=7), play("Survey Ship"))
+    ruling = check(position(hand=["Survey Ship"], coins=7)).rule(play("Survey Ship"))
     assert ruling.verdict == "legal"
     assert ruling.outcome["coins"] == 8
     assert ruling.outcome["gained"]["coin"] == 1 and ruling.outcome["gained"]["coins_lost"] == 1
     assert any(w.startswith("1 Coin beyond the cap of 8 is lost") for w in ruling.warnings)
     assert any(c.rule == "SRA-R1" and "7 + 2 = 9, capped at 8: 1 lost" in c.detail
                for c in ruling.checks)
-    at_cap = rule_move(position(hand=["Survey Ship"], coins=8), play("Survey Ship"))
+    at_cap = check(position(hand=["Survey Ship"], coins=8)).rule(play("Survey Ship"))
     assert any(w.startswith("2 Coins beyond the cap of 8 are lost") for w in at_cap.warnings)
     assert "2 Coins lost to the cap of 8" in at_cap.reason
 
 
 def test_health_never_goes_above_fifteen():
     medic = card("Trade Escort", primary={"health": 4})  # a value an admin would transcribe
-    ruling = rule_move(position(hand=[medic], health=13), play(medic))
+    ruling = check(position(hand=[medic], health=13)).rule(play(medic))
     assert ruling.outcome["health"] == 15
     assert ruling.outcome["gained"] == {"health": 2, "health_not_gained": 2}
     assert any(w.startswith("2 Health beyond the cap of 15 is not gained") for w in
                ruling.warnings)
-    below = rule_move(position(hand=[medic], health=5), play(medic))
+    below = check(position(hand=[medic], health=5)).rule(play(medic))
     assert below.outcome["health"] == 9 and not any("cap" in w for w in below.warnings)
 
 
@@ -277,39 +276,39 @@ def test_health_never_goes_above_fifteen():
 
 def test_a_base_primary_once_per_turn():
     fleet = card("Fleet HQ", primary={"coin": 1})
-    turn = Turn(position(bases=[BaseIn(fleet)]))
-    first = turn.rule(use_base(fleet))
+    turn = check(position(bases=[BaseIn(fleet)]))
+    first = turn.push(use_base(fleet))
     assert (first.verdict, first.code, first.rule) == ("legal", "base_used", "SRA-R4")
     assert first.outcome["coins"] == 1
     assert first.outcome["position"]["active"]["bases"][0]["used"] == ["primary"]
-    second = turn.rule(use_base(fleet))
+    second = turn.push(use_base(fleet))
     assert (second.verdict, second.code, second.rule) == ("illegal", "already_used", "SRA-R4")
     # The position can say so too.
-    used = rule_move(position(bases=[BaseIn(fleet, used=("primary",))]), use_base(fleet))
+    used = check(position(bases=[BaseIn(fleet, used=("primary",))])).rule(use_base(fleet))
     assert used.code == "already_used"
 
 
 def test_two_copies_of_a_base_each_use_their_primary():
     fleet = card("Fleet HQ", primary={"combat": 1})
-    turn = Turn(position(bases=[BaseIn(fleet), BaseIn(fleet)]))
-    assert turn.rule(use_base(fleet)).verdict == "legal"
-    assert turn.rule(use_base(fleet)).outcome["combat"] == 2
-    third = turn.rule(use_base(fleet))
+    turn = check(position(bases=[BaseIn(fleet), BaseIn(fleet)]))
+    assert turn.push(use_base(fleet)).verdict == "legal"
+    assert turn.push(use_base(fleet)).outcome["combat"] == 2
+    third = turn.push(use_base(fleet))
     assert third.code == "already_used" and "each of the 2 copies" in third.reason
 
 
 def test_use_base_needs_a_base_of_ones_own_in_play():
-    in_hand = rule_move(position(hand=["The Hive"]), use_base("The Hive"))
+    in_hand = check(position(hand=["The Hive"])).rule(use_base("The Hive"))
     assert (in_hand.verdict, in_hand.code) == ("illegal", "not_your_base")
     assert "play it first" in in_hand.reason
-    theirs = rule_move(position(opponent_bases=["The Hive"]), use_base("The Hive"))
+    theirs = check(position(opponent_bases=["The Hive"])).rule(use_base("The Hive"))
     assert theirs.code == "not_your_base" and "Ben's base" in theirs.reason
-    ship = rule_move(position(in_play=["Viper"]), use_base("Viper"))
+    ship = check(position(in_play=["Viper"])).rule(use_base("Viper"))
     assert ship.code == "not_your_base" and "ship in play" in ship.reason
 
 
 def test_a_base_primary_that_is_unknown_needs_information():
-    ruling = rule_move(position(bases=["Fleet HQ"]), use_base("Fleet HQ"))
+    ruling = check(position(bases=["Fleet HQ"])).rule(use_base("Fleet HQ"))
     assert (ruling.verdict, ruling.code, ruling.rule) == (
         "needs_information", "card_value_unknown", "SRA-F2")
     assert ruling.missing == [{
@@ -327,18 +326,18 @@ def test_a_base_primary_that_is_unknown_needs_information():
 
 def test_an_ally_is_ready_only_with_another_card_of_the_same_faction_in_play():
     frigate = card("Imperial Frigate", ally={"coin": 1})
-    alone = rule_move(position(in_play=[frigate, "Viper"]), use_ally(frigate))
+    alone = check(position(in_play=[frigate, "Viper"])).rule(use_ally(frigate))
     assert (alone.verdict, alone.code, alone.rule) == ("illegal", "ally_not_ready", "SRA-9")
     assert "No other Star Empire card is in play (also in play: Viper)" in alone.reason
 
-    with_corvette = rule_move(position(in_play=[frigate, "Corvette"], coins=2), use_ally(frigate))
+    with_corvette = check(position(in_play=[frigate, "Corvette"], coins=2)).rule(use_ally(frigate))
     assert (with_corvette.verdict, with_corvette.code) == ("legal", "ally_used")
     assert with_corvette.outcome["coins"] == 3
     assert with_corvette.outcome["position"]["active"]["used"] == ["Imperial Frigate"]
     # The rulebook puts the two in one faction (SRA-9.1): nothing provisional to warn about.
     assert with_corvette.warnings == []
     # With Survey Ship, only the inferred factions match: the ruling says so.
-    with_survey = rule_move(position(in_play=[frigate, "Survey Ship"]), use_ally(frigate))
+    with_survey = check(position(in_play=[frigate, "Survey Ship"])).rule(use_ally(frigate))
     assert with_survey.verdict == "legal"
     assert any(w.startswith("Imperial Frigate's faction (Star Empire) is provisional")
                for w in with_survey.warnings)
@@ -348,28 +347,28 @@ def test_an_ally_is_ready_only_with_another_card_of_the_same_faction_in_play():
 
 def test_a_base_counts_as_an_ally_and_two_copies_ally_each_other():
     frigate = card("Imperial Frigate", ally={"combat": 1})
-    with_base = rule_move(position(in_play=[frigate], bases=["Fleet HQ"]), use_ally(frigate))
+    with_base = check(position(in_play=[frigate], bases=["Fleet HQ"])).rule(use_ally(frigate))
     assert with_base.verdict == "legal"
-    pair = Turn(position(in_play=[frigate, frigate]))
-    assert pair.rule(use_ally(frigate)).verdict == "legal"
-    assert pair.rule(use_ally(frigate)).verdict == "legal"
-    third = pair.rule(use_ally(frigate))
+    pair = check(position(in_play=[frigate, frigate]))
+    assert pair.push(use_ally(frigate)).verdict == "legal"
+    assert pair.push(use_ally(frigate)).verdict == "legal"
+    third = pair.push(use_ally(frigate))
     assert (third.code, third.rule) == ("already_used", "SRA-R4")
 
 
 def test_an_ally_once_per_turn_also_from_the_position():
     frigate = card("Imperial Frigate", ally={"coin": 1})
-    ruling = rule_move(position(in_play=[frigate, "Corvette"], used=[(frigate, "ally")]),
-                       use_ally(frigate))
+    ruling = check(position(in_play=[frigate, "Corvette"], used=[(frigate, "ally")])).rule(
+        use_ally(frigate))
     assert ruling.code == "already_used"
 
 
 def test_an_ally_must_be_in_play_and_exist():
-    in_hand = rule_move(position(hand=["Imperial Frigate"]), use_ally("Imperial Frigate"))
+    in_hand = check(position(hand=["Imperial Frigate"])).rule(use_ally("Imperial Frigate"))
     assert (in_hand.code, in_hand.rule) == ("not_in_play", "SRA-9")
     assert "play it first" in in_hand.reason
     none = card("Corvette", ally={})  # transcribed: the card has no Ally ability
-    ruling = rule_move(position(in_play=[none, "Imperial Frigate"]), use_ally(none))
+    ruling = check(position(in_play=[none, "Imperial Frigate"])).rule(use_ally(none))
     assert ruling.code == "no_ally_ability"
 
 
@@ -377,7 +376,7 @@ def test_unaligned_cards_have_no_faction_to_ally_with():
     # Scout has no Ally ability (the catalog's reading, SRA-F2); were an admin to give an
     # unaligned card one, no card could make it ready either.
     scout = card("Scout", ally={"coin": 1})
-    ruling = rule_move(position(in_play=[scout, "Viper"]), use_ally(scout))
+    ruling = check(position(in_play=[scout, "Viper"])).rule(use_ally(scout))
     assert (ruling.verdict, ruling.code) == ("illegal", "ally_not_ready")
     assert "unaligned" in ruling.reason
 
@@ -387,7 +386,7 @@ def test_an_unknown_faction_among_the_others_needs_information():
     mystery = dataclasses.replace(card("Survey Ship"), faction=None,
                                   provenance={**card("Survey Ship").provenance,
                                               "faction": "unknown"})
-    ruling = rule_move(position(in_play=[frigate, mystery]), use_ally(frigate))
+    ruling = check(position(in_play=[frigate, mystery])).rule(use_ally(frigate))
     assert ruling.verdict == "needs_information"
     assert [(m["card"], m["field"]) for m in ruling.missing] == [("Survey Ship", "faction")]
 
@@ -395,7 +394,7 @@ def test_an_unknown_faction_among_the_others_needs_information():
 def test_an_ally_checks_readiness_before_its_unknown_value():
     # Survey Ship's ally is unknown, but no other Star Empire card is in play: illegal whatever
     # the value.
-    ruling = rule_move(position(in_play=["Survey Ship", "Ram"]), use_ally("Survey Ship"))
+    ruling = check(position(in_play=["Survey Ship", "Ram"])).rule(use_ally("Survey Ship"))
     assert (ruling.verdict, ruling.code) == ("illegal", "ally_not_ready")
 
 
@@ -403,21 +402,21 @@ def test_an_ally_checks_readiness_before_its_unknown_value():
 
 
 def test_buying_needs_enough_coins():
-    ruling = rule_move(position(coins=0), buy("Ram"))
+    ruling = check(position(coins=0)).rule(buy("Ram"))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "not_enough_coins", "SRA-10")
     assert ruling.reason == "Ram costs 1 Coin; Ana has 0 Coins (SRA-10)."
     assert {"action": "end_turn"} in ruling.alternatives
 
 
 def test_buying_needs_the_card_in_the_shop_row():
-    ruling = rule_move(position(coins=5, shop_row=["Ram", "Freighter"]), buy("Trade Pod"))
+    ruling = check(position(coins=5, shop_row=["Ram", "Freighter"])).rule(buy("Trade Pod"))
     assert (ruling.verdict, ruling.code) == ("illegal", "not_in_shop_row")
     assert "Ram and Freighter" in ruling.reason and "refill" in ruling.reason
     assert {"action": "buy", "card": "Ram"} in ruling.alternatives
 
 
 def test_an_unknown_cost_needs_information_with_the_admin_link():
-    ruling = rule_move(position(coins=8), buy("Corvette"))
+    ruling = check(position(coins=8)).rule(buy("Corvette"))
     assert (ruling.verdict, ruling.code) == ("needs_information", "card_value_unknown")
     assert ruling.missing[0]["card"] == "Corvette" and ruling.missing[0]["field"] == "cost"
     assert ruling.missing[0]["admin_url"] == "/admin/cards/card/11/change/"
@@ -425,25 +424,25 @@ def test_an_unknown_cost_needs_information_with_the_admin_link():
                                    "transcribed): buying Corvette cannot be ruled on without it.")
     assert ruling.checks[-1].rule == "SRA-F2" and not ruling.checks[-1].passed
     # Once transcribed, the same move gets a verdict.
-    known = rule_move(position(coins=8, shop_row=[card("Corvette", cost=2)]),
-                      buy(card("Corvette", cost=2)))
+    known = check(position(coins=8, shop_row=[card("Corvette", cost=2)])).rule(
+        buy(card("Corvette", cost=2)))
     assert (known.verdict, known.outcome["coins"]) == ("legal", 6)
 
 
 def test_buying_refills_the_shop_row_with_the_named_card():
-    ruling = rule_move(position(coins=1), buy("Ram", refill="Trade Pod"))
+    ruling = check(position(coins=1)).rule(buy("Ram", refill="Trade Pod"))
     assert ruling.outcome["position"]["shop_row"] == [
         "Freighter", "Corvette", "Trade Pod", "Barter World", "Survey Ship"]
     assert ruling.outcome["shop_row_unknown"] == 0
     assert "Trade Pod refills the shop row" in ruling.reason
-    scout = rule_move(position(coins=1), buy("Ram", refill="Scout"))
+    scout = check(position(coins=1)).rule(buy("Ram", refill="Scout"))
     assert scout.code == "not_a_shop_card"
-    rams = rule_move(position(coins=1, hand=["Ram", "Ram"]), buy("Ram", refill="Ram"))
+    rams = check(position(coins=1, hand=["Ram", "Ram"])).rule(buy("Ram", refill="Ram"))
     assert rams.verdict == "legal"  # two in the hand, the one bought and the refill: four
-    fifth = rule_move(position(coins=1, hand=["Ram", "Ram", "Ram"]), buy("Ram", refill="Ram"))
+    fifth = check(position(coins=1, hand=["Ram", "Ram", "Ram"])).rule(buy("Ram", refill="Ram"))
     assert fifth.code == "too_many_copies"  # the bought Ram is still one of the four (SRA-2)
-    full = rule_move(position(coins=1, hand=["Imperial Frigate"] * 4, shop_row=["Ram"]),
-                     buy("Ram", refill="Imperial Frigate"))
+    full = check(position(coins=1, hand=["Imperial Frigate"] * 4, shop_row=["Ram"])).rule(
+        buy("Ram", refill="Imperial Frigate"))
     assert (full.code, full.rule) == ("too_many_copies", "SRA-2")
 
 
@@ -451,7 +450,7 @@ def test_buying_refills_the_shop_row_with_the_named_card():
 
 
 def test_bases_shield_health():
-    ruling = rule_move(position(combat=3, opponent_bases=["The Hive"]), attack("health", 3))
+    ruling = check(position(combat=3, opponent_bases=["The Hive"])).rule(attack("health", 3))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "base_shields_health", "SRA-7")
     assert "Ben has The Hive in play" in ruling.reason
     assert ruling.alternatives[0] == {"action": "attack", "target": "The Hive", "amount": 1}
@@ -459,45 +458,45 @@ def test_bases_shield_health():
 
 def test_combat_can_be_split_and_tokens_stay_until_the_base_falls():
     fortress = card("Blob World", defense=5)
-    turn = Turn(position(combat=4, opponent_bases=[BaseIn(fortress, damage=1), "The Hive"]))
-    first = turn.rule(attack(fortress, 2))
+    turn = check(position(combat=4, opponent_bases=[BaseIn(fortress, damage=1), "The Hive"]))
+    first = turn.push(attack(fortress, 2))
     assert first.verdict == "legal" and first.outcome["destroyed"] == []
     assert "3 of its defense 5, so it stands" in first.reason
-    assert turn.rule(attack("The Hive")).outcome["destroyed"] == ["The Hive"]
-    last = turn.rule(attack(fortress))
+    assert turn.push(attack("The Hive")).outcome["destroyed"] == ["The Hive"]
+    last = turn.push(attack(fortress))
     assert last.outcome["combat"] == 0
     assert [b["damage"] for b in last.outcome["bases"]] == [4]
 
 
 def test_never_more_than_the_combat_pool():
-    ruling = rule_move(position(combat=2), attack("health", 3))
+    ruling = check(position(combat=2)).rule(attack("health", 3))
     assert (ruling.verdict, ruling.code) == ("illegal", "not_enough_combat")
     assert ruling.reason == "The attack uses 3 Combat; the pool holds 2 (SRA-R3)."
     assert ruling.alternatives[0] == {"action": "attack", "target": "health", "amount": 2}
-    empty = rule_move(position(combat=0), attack("health"))
+    empty = check(position(combat=0)).rule(attack("health"))
     assert (empty.code, empty.rule) == ("no_combat", "SRA-8.4")
 
 
 def test_only_the_opponents_bases_can_be_attacked():
-    missing = rule_move(position(combat=1, opponent_bases=["The Hive"]), attack("Fleet HQ"))
+    missing = check(position(combat=1, opponent_bases=["The Hive"])).rule(attack("Fleet HQ"))
     assert missing.code == "no_such_base" and "their bases: The Hive" in missing.reason
-    own = rule_move(position(combat=1, bases=["The Hive"]), attack("The Hive"))
+    own = check(position(combat=1, bases=["The Hive"])).rule(attack("The Hive"))
     assert own.code == "no_such_base" and "Ana's own base" in own.reason
 
 
 def test_a_base_with_an_unknown_defense_needs_information():
-    ruling = rule_move(position(combat=3, opponent_bases=["Blob World"]), attack("Blob World"))
+    ruling = check(position(combat=3, opponent_bases=["Blob World"])).rule(attack("Blob World"))
     assert ruling.verdict == "needs_information"
     assert [(m["card"], m["field"]) for m in ruling.missing] == [("Blob World", "defense")]
 
 
 def test_bringing_health_to_zero_wins_and_nothing_follows():
-    turn = Turn(position(combat=5, opponent_health=3))
-    ruling = turn.rule(attack("health", 5))
+    turn = check(position(combat=5, opponent_health=3))
+    ruling = turn.push(attack("health", 5))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "opponent_defeated", "SRA-12")
     assert ruling.outcome["winner"] == "Ana" and ruling.outcome["opponent_health"] == 0
     assert "Ana wins the game" in ruling.reason
-    after = turn.rule(end_turn())
+    after = turn.push(end_turn())
     assert (after.verdict, after.code, after.rule) == ("illegal", "game_over", "SRA-12")
     assert after.alternatives == []
 
@@ -506,8 +505,8 @@ def test_bringing_health_to_zero_wins_and_nothing_follows():
 
 
 def test_end_of_turn_discards_ships_loses_combat_and_draws_three():
-    ruling = rule_move(position(hand=["Scout"], in_play=["Viper", "Scout"], bases=["The Hive"],
-                                combat=2), end_turn())
+    ruling = check(position(hand=["Scout"], in_play=["Viper", "Scout"], bases=["The Hive"],
+                            combat=2)).rule(end_turn())
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "turn_ended", "SRA-11")
     assert ruling.outcome["to_discard_pile"] == ["Viper", "Scout"]
     assert ruling.outcome["combat_lost"] == 2 and ruling.outcome["drawn"] == 3
@@ -521,28 +520,28 @@ def test_end_of_turn_discards_ships_loses_combat_and_draws_three():
 
 def test_end_of_turn_reshuffles_when_the_deck_runs_out():
     """SRA-11.4: one card left; draw it, shuffle the discard pile, draw two more."""
-    ruling = rule_move(position(in_play=["Viper"], deck=1, discard_pile=3), end_turn())
+    ruling = check(position(in_play=["Viper"], deck=1, discard_pile=3)).rule(end_turn())
     after = ruling.outcome["position"]["active"]
     # Viper joined the discard pile first (4 cards), which became the new deck: 4 - 2 = 2 left.
     assert (after["deck"], after["discard_pile"]) == (2, 0)
     assert any("1 card from the deck, then the discard pile is shuffled" in c.detail
                for c in ruling.checks)
-    short = rule_move(position(deck=0, discard_pile=1), end_turn())
+    short = check(position(deck=0, discard_pile=1)).rule(end_turn())
     assert short.outcome["drawn"] == 1
     assert any("can draw only 1 card of 3" in w for w in short.warnings)
 
 
 def test_nothing_follows_the_end_of_the_turn():
-    turn = Turn(position(hand=["Viper"]))
-    turn.rule(end_turn())
-    ruling = turn.rule(play("Viper"))
+    turn = check(position(hand=["Viper"]))
+    turn.push(end_turn())
+    ruling = turn.push(play("Viper"))
     assert (ruling.verdict, ruling.code) == ("illegal", "turn_over")
 
 
 def test_a_bases_primary_is_unused_again_next_turn():
     fleet = card("Fleet HQ", primary={"coin": 1})
-    turn = Turn(position(bases=[BaseIn(fleet, used=("primary",))]))
-    ruling = turn.rule(end_turn())
+    turn = check(position(bases=[BaseIn(fleet, used=("primary",))]))
+    ruling = turn.push(end_turn())
     assert ruling.outcome["position"]["active"]["bases"][0]["used"] == []
 
 
@@ -550,7 +549,7 @@ def test_a_bases_primary_is_unused_again_next_turn():
 
 
 def test_playing_a_card_with_an_unknown_primary_needs_information():
-    ruling = rule_move(position(hand=["Corvette"]), play("Corvette"))
+    ruling = check(position(hand=["Corvette"])).rule(play("Corvette"))
     assert (ruling.verdict, ruling.code) == ("needs_information", "card_value_unknown")
     assert [(m["card"], m["field"]) for m in ruling.missing] == [("Corvette", "primary")]
     assert ruling.checks[0].passed and ruling.checks[0].rule == "SRA-5.1"
@@ -559,23 +558,23 @@ def test_playing_a_card_with_an_unknown_primary_needs_information():
 def test_an_unknown_kind_is_asked_for_with_the_primary():
     mystery = dataclasses.replace(card("Corvette"), kind=None,
                                   provenance={**card("Corvette").provenance, "kind": "unknown"})
-    ruling = rule_move(position(hand=[mystery]), play(mystery))
+    ruling = check(position(hand=[mystery])).rule(play(mystery))
     assert [m["field"] for m in ruling.missing] == ["kind", "primary"]
 
 
 def test_a_base_of_provisional_kind_is_played_with_a_warning():
-    ruling = rule_move(position(hand=["Barter World"]), play("Barter World"))
+    ruling = check(position(hand=["Barter World"])).rule(play("Barter World"))
     assert (ruling.verdict, ruling.code) == ("legal", "base_played")
     assert any("Barter World's kind (Base) is provisional" in w
                for w in ruling.warnings)
 
 
 def test_a_provisional_primary_is_used_with_a_warning():
-    ruling = rule_move(position(hand=["Scout"]), play("Scout"))
+    ruling = check(position(hand=["Scout"])).rule(play("Scout"))
     assert ruling.verdict == "legal" and ruling.outcome["coins"] == 1
     assert any(w.startswith("Scout's primary ability (1 Coin) is provisional")
                for w in ruling.warnings)
-    verified = rule_move(position(hand=["Imperial Frigate"]), play("Imperial Frigate"))
+    verified = check(position(hand=["Imperial Frigate"])).rule(play("Imperial Frigate"))
     assert not any("primary" in w for w in verified.warnings)
 
 
@@ -583,12 +582,13 @@ def test_every_check_names_a_rule_of_the_catalog():
     data = json.loads(CATALOG.read_text(encoding="utf-8"))
     ids = {section["id"] for section in data["rule_sections"]}
     rulings = [
-        rule_move(position(hand=["Survey Ship"], coins=7), play("Survey Ship")),
-        rule_move(position(coins=1), buy("Ram")),
-        rule_move(position(combat=2, opponent_bases=["The Hive"]), attack("The Hive", 2)),
-        rule_move(position(in_play=["Viper"], deck=1, discard_pile=3), end_turn()),
-        rule_move(position(in_play=["Imperial Frigate", "Corvette"]), use_ally("Imperial Frigate")),
-        rule_move(position(combat=5, opponent_health=3), attack("health")),
+        check(position(hand=["Survey Ship"], coins=7)).rule(play("Survey Ship")),
+        check(position(coins=1)).rule(buy("Ram")),
+        check(position(combat=2, opponent_bases=["The Hive"])).rule(attack("The Hive", 2)),
+        check(position(in_play=["Viper"], deck=1, discard_pile=3)).rule(end_turn()),
+        check(position(in_play=["Imperial Frigate", "Corvette"])).rule(
+            use_ally("Imperial Frigate")),
+        check(position(combat=5, opponent_health=3)).rule(attack("health")),
     ]
     for ruling in rulings:
         assert ruling.rule in ids
@@ -602,7 +602,7 @@ def test_every_check_names_a_rule_of_the_catalog():
 
 def impossible(pos) -> list[dict]:
     with pytest.raises(ImpossiblePosition) as raised:
-        rule_move(pos, end_turn())
+        check(pos)
     return raised.value.errors
 
 
@@ -638,7 +638,7 @@ def test_damage_at_or_past_a_known_defense_is_impossible():
     assert [(e["path"], e["code"]) for e in errors] == [("position.opponent.bases[0].damage",
                                                          "base_destroyed")]
     # With an unknown defense there is nothing to contradict.
-    assert Turn(position(opponent_bases=[base("Blob World", damage=7)]))
+    assert check(position(opponent_bases=[base("Blob World", damage=7)]))
 
 
 def test_the_shop_row_holds_five_shop_cards():
@@ -670,7 +670,7 @@ def test_abilities_used_must_belong_to_cards_in_play():
 
 def test_a_score_path_prefix():
     with pytest.raises(ImpossiblePosition) as raised:
-        Turn(position(health=20), path="")
+        check(position(health=20), path="")
     assert raised.value.errors[0]["path"] == "active.health"
 
 
@@ -693,8 +693,8 @@ KNOWN = [
 )
 def test_caps_hold_after_any_sequence_of_actions(coins, health, combat, hand, actions):
     cards = list({KNOWN[i].name: KNOWN[i] for i in hand}.values())  # one copy of each
-    turn = Turn(position(hand=cards, coins=coins, health=health, combat=combat,
-                         opponent_bases=["The Hive"], shop_row=[]))
+    turn = check(position(hand=cards, coins=coins, health=health, combat=combat,
+                          opponent_bases=["The Hive"], shop_row=[]))
     for kind, index in actions:
         if kind == "play" and turn.active.hand:
             move = play(turn.active.hand[index % len(turn.active.hand)])
@@ -704,14 +704,14 @@ def test_caps_hold_after_any_sequence_of_actions(coins, health, combat, hand, ac
             move = attack("health", index or None)
         else:
             move = attack("The Hive", index or None)
-        ruling = turn.rule(move)
+        ruling = turn.push(move)
         assert ruling.verdict in ("legal", "illegal", "needs_information")
         assert 0 <= turn.active.coins <= engine.COIN_CAP
         assert 0 < turn.active.health <= engine.HEALTH_CAP
         assert turn.active.combat >= 0 and 0 <= turn.opponent.health <= engine.HEALTH_CAP
         if ruling.verdict == "illegal":
             assert ruling.alternatives or turn.winner
-            assert all(turn.clone().rule(_move(turn, alt), alternatives=False).verdict == "legal"
+            assert all(turn.rule(_move(turn, alt)).verdict == "legal"
                        for alt in ruling.alternatives)
 
 
