@@ -11,6 +11,9 @@ and units). The engine keys behaviour on the action kind, never on a card or fac
 whose action the catalog does not give (or gives as a kind this engine has no rule for) is never
 guessed: a ruling that needs it answers ``needs_information``.
 
+``check(catalog, position)`` checks the position once: its board (games.protocol.Board) gives
+the legal moves, the ruling on a move and the standings (games.factions.scorer).
+
 How the position is read:
 
 * The position is the table at the moment of the move: the player whose turn it is has drawn
@@ -135,12 +138,21 @@ code                           the position …
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from games.protocol import ILLEGAL, LEGAL, NEEDS_INFORMATION, Check, ImpossiblePosition, Ruling
+from games.factions.scorer import Standings, standings
+from games.protocol import (
+    ILLEGAL,
+    LEGAL,
+    NEEDS_INFORMATION,
+    Check,
+    ImpossiblePosition,
+    NotScored,
+    Ruling,
+)
 from games.wording import count as _count
 from games.wording import listing
 from games.wording import sentence as _sentence
@@ -372,7 +384,7 @@ def position_body(position: Position) -> dict[str, Any]:
 
 
 class Table:
-    """Lookups over a position that passed check_position (or is being checked)."""
+    """Lookups over a position that passed check (or is being checked)."""
 
     def __init__(self, catalog: Catalog, position: Position):
         self.catalog = catalog
@@ -456,17 +468,22 @@ class Table:
 # --- The position ------------------------------------------------------------------------------------
 
 
-def check_position(catalog: Catalog, position: Position, *, for_ruling: bool = True) -> list[str]:
-    """Raise ImpossiblePosition naming every contradiction; return warnings about what the
-    position leaves unknown. ``for_ruling``: the position must have a move to come (a turn, not
-    over)."""
+def check(catalog: Catalog, position: Position, *, to_move: bool = True) -> FactionsBoard:
+    """The checked position as a board, whose warnings say what the position leaves unknown;
+    raises ImpossiblePosition naming every contradiction. ``to_move``: a player is to move (the
+    rulings: a turn, a game not over, a pending attack that can be); without one (the standings)
+    the game may be over."""
+    if to_move and position.turn not in {player.name for player in position.players}:
+        raise ValueError(f"The turn names {position.turn!r}, who is not one of the players; the "
+                         f"service validates it first.")
     errors: list[dict[str, Any]] = []
 
     def error(path: str, code: str, detail: str) -> None:
         errors.append({"path": path, "code": code, "detail": detail})
 
     label = catalog.label
-    warnings: list[str] = []
+    board = FactionsBoard(catalog, position, to_move=to_move)
+    warnings = board.warnings
     if len(position.players) < catalog.min_players:
         error("position.players", "too_few_players",
               f"The position has {_count(len(position.players), 'player')}; the game needs at "
@@ -566,22 +583,21 @@ def check_position(catalog: Catalog, position: Position, *, for_ruling: bool = T
                   f"faction contributes {spec.copies} (FAC-F1: {spec.copies} × "
                   f"{_count(distinct, 'faction')} in play = {spec.copies * distinct} in the deck).")
 
-    table = Table(catalog, position)
     for faction in position.factions:
-        missing = table.unlisted(faction)
+        missing = board.unlisted(faction)
         if missing:
             warnings.append(f"The position does not list {_list(missing)} of "
                             f"{label(faction.slug)}: {'its' if len(missing) == 1 else 'their'} "
                             f"state is unknown.")
 
     for index, player in enumerate(position.players):
-        if player.hand and table.in_game(player.name) is False:
+        if player.hand and board.in_game(player.name) is False:
             error(f"position.players[{index}].hand", "hand_for_absent_player",
                   f"{player.name} controls no surviving unit, so is out of the game (FAC-17, "
                   f"FAC-R9), yet holds {_count(len(player.hand), 'card')}: an eliminated "
                   f"player's hand is discarded at once, so they never hold cards (FAC-R9).")
 
-    states = {player.name: table.in_game(player.name) for player in position.players}
+    states = {player.name: board.in_game(player.name) for player in position.players}
     alive = [name for name, state in states.items() if state is True]
     unknown = [name for name, state in states.items() if state is None]
     if position.players and not alive and not unknown:
@@ -589,7 +605,7 @@ def check_position(catalog: Catalog, position: Position, *, for_ruling: bool = T
               "No player controls a surviving unit; the last player standing never loses their "
               "last unit (FAC-18).")
 
-    if for_ruling:
+    if to_move:
         turn = position.turn
         if turn is not None and states.get(turn) is False:
             error("position.turn", "turn_of_absent_player",
@@ -600,22 +616,19 @@ def check_position(catalog: Catalog, position: Position, *, for_ruling: bool = T
                   f"Only {alive[0]} still controls a surviving unit: the game is over and "
                   f"{alive[0]} has won (FAC-18), so no move follows. The standings "
                   f"(POST …/score/) show it.")
-        errors += _pending_errors(table, position)
+        _check_pending(board, error)
 
     if errors:
         raise ImpossiblePosition(errors)
-    return warnings
+    return board
 
 
-def _pending_errors(table: Table, position: Position) -> list[dict[str, Any]]:
+def _check_pending(table: Table, error: Callable[[str, str, str], None]) -> None:
+    """The contradictions of an attack awaiting its answer, each told to ``error``."""
+    position = table.position
     pending = position.pending
     if pending is None:
-        return []
-    errors: list[dict[str, Any]] = []
-
-    def error(path: str, code: str, detail: str) -> None:
-        errors.append({"path": path, "code": code, "detail": detail})
-
+        return
     action = table.action(pending.card)
     if action not in ATTACKS:
         kind = "not given by the catalog" if action is None else action.upper()
@@ -642,51 +655,58 @@ def _pending_errors(table: Table, position: Position) -> list[dict[str, Any]]:
         error("position.pending.target_unit", "faction_not_in_play",
               f"The pending attack targets {target.unit} of {table.label(target.faction)}, which "
               f"is not in play.")
-    return errors
 
 
 # --- The ruling ----------------------------------------------------------------------------------------
 
 
-def rule_move(catalog: Catalog, position: Position, move: Move) -> Ruling:
-    """Rule on one move. Raises ImpossiblePosition when the position cannot exist."""
-    if move.action not in ACTIONS:
-        raise ValueError(f"Unknown action {move.action!r}; the service validates it first.")
-    if position.turn not in {player.name for player in position.players}:
-        raise ValueError(f"The turn names {position.turn!r}, who is not one of the players; the "
-                         f"service validates it first.")
-    if move.action in CARD_ACTIONS and move.card is None:
-        raise ValueError(f"A {move.action} names its card; the service validates it first.")
-    warnings = check_position(catalog, position)
-    table = Table(catalog, position)
-    checks, failure = _evaluate(table, move)
-    done = list(checks)
-    if failure is not None and failure.unknown:
-        return Ruling(
-            verdict=NEEDS_INFORMATION, code=failure.code, reason=failure.detail,
-            rule=failure.rule, checks=done, missing=failure.missing, warnings=warnings,
-        )
-    if failure is not None:
-        return Ruling(
-            verdict=ILLEGAL, code=failure.code, reason=failure.detail, rule=failure.rule,
-            checks=done, alternatives=[m.as_dict() for m in legal_moves(catalog, position)],
-            warnings=warnings,
-        )
-    code, rule = _legal_code(table, move)
-    applied = apply_move(catalog, position, move)
-    warnings += _move_warnings(table, move) + applied.warnings
-    return Ruling(
-        verdict=LEGAL, code=code, reason="Legal. " + " ".join(applied.outcome["events"]),
-        rule=rule, checks=done, outcome=applied.outcome, warnings=warnings,
-    )
+class FactionsBoard(Table):
+    """The table of a position check(...) accepted (its warnings are the check's): its legal
+    moves, rulings and standings rest on that one check."""
 
+    def __init__(self, catalog: Catalog, position: Position, *, to_move: bool) -> None:
+        super().__init__(catalog, position)
+        self.warnings: list[str] = []
+        self.to_move = to_move
 
-def legal_moves(catalog: Catalog, position: Position) -> list[Move]:
-    """Every legal move of the position (for the player who moves next), in a stable order:
-    answers to a pending attack; else plays in hand order with their targets, discards, pass and
-    end_turn. Moves whose legality depends on unknown facts are left out."""
-    table = Table(catalog, position)
-    return [move for move in _candidates(table) if _evaluate(table, move)[1] is None]
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the position (for the player who moves next), in a stable order:
+        answers to a pending attack; else plays in hand order with their targets, discards, pass
+        and end_turn. Moves whose legality depends on unknown facts are left out. None without a
+        player to move."""
+        if not self.to_move:
+            return []
+        return [move for move in _candidates(self) if _evaluate(self, move)[1] is None]
+
+    def rule(self, move: Move) -> Ruling:
+        if not self.to_move:
+            raise ValueError("This board was checked with no player to move: it rules no move.")
+        if move.action not in ACTIONS:
+            raise ValueError(f"Unknown action {move.action!r}; the service validates it first.")
+        if move.action in CARD_ACTIONS and move.card is None:
+            raise ValueError(f"A {move.action} names its card; the service validates it first.")
+        warnings = list(self.warnings)  # each ruling adds its own to the position's
+        checks, failure = _evaluate(self, move)
+        if failure is not None:  # needs information (its missing facts), or illegal
+            return Ruling(
+                verdict=NEEDS_INFORMATION if failure.unknown else ILLEGAL, code=failure.code,
+                reason=failure.detail, rule=failure.rule, checks=checks, missing=failure.missing,
+                alternatives=[] if failure.unknown else [m.as_dict() for m in self.legal_moves()],
+                warnings=warnings,
+            )
+        code, rule = _legal_code(self, move)
+        applied = apply_move(self.catalog, self.position, move)
+        warnings += _move_warnings(self, move) + applied.warnings
+        return Ruling(
+            verdict=LEGAL, code=code, reason="Legal. " + " ".join(applied.outcome["events"]),
+            rule=rule, checks=checks, outcome=applied.outcome, warnings=warnings,
+        )
+
+    def score(self, moves: Sequence[Move] = ()) -> Standings:
+        """The standings of the table (Factions scores a table, not a turn's moves)."""
+        if moves:
+            raise NotScored("Factions has standings of a table, not a score of moves.")
+        return standings(self, list(self.warnings))
 
 
 def _candidates(table: Table) -> list[Move]:
@@ -728,14 +748,14 @@ def _unknown(rule: str, detail: str, code: str, missing: list[dict[str, Any]]) -
 
 
 def _turn(position: Position) -> str:
-    """The player whose turn it is (rule_move refuses a position that names nobody)."""
+    """The player whose turn it is (check refuses a position that names nobody)."""
     if position.turn is None:
         raise ValueError("The position names no turn; the service validates it first.")
     return position.turn
 
 
 def _card(move: Move) -> CardRef:
-    """The card a play, defence or discard names (rule_move refuses one that names none)."""
+    """The card a play, defence or discard names (a ruling refuses one that names none)."""
     if move.card is None:
         raise ValueError(f"A {move.action} names its card; the service validates it first.")
     return move.card
@@ -771,7 +791,7 @@ def _checks(table: Table, move: Move) -> Iterator[Check]:
         if action == DEFEND:
             if defender is None:
                 raise ValueError("The pending attack targets a faction not in play; "
-                                 "check_position refuses such a position first.")
+                                 "check refuses such a position first.")
             yield from _defend_checks(table, move, pending, defender)
         return
     if action == DEFEND:
@@ -1259,7 +1279,7 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
         if move.action == DEFEND:
             if defender is None:
                 raise ValueError("The pending attack targets a faction not in play; "
-                                 "check_position refuses such a position first.")
+                                 "check refuses such a position first.")
             ref = _card(move)
             fx.player(defender).hand.remove(ref)
             fx.move(pending.card, {"place": "table"}, {"place": "discard_pile"})

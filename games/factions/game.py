@@ -7,6 +7,7 @@ CSS = ("css/factions.css",)
 GAME = GamePackage(
     slug="factions",
     package="games.factions",
+    engine="games.factions.engine",
     ruling=Job(
         service="games.factions.rulings.rule_move",
         page="factions:check-move",

@@ -64,7 +64,7 @@ def rule_move(*, game: Game, body) -> dict:
     request = FactionsRequest(game)
     position, move = request.parse_ruling(body)
     try:
-        ruling = engine.rule_move(request.catalog, position, move)
+        ruling = engine.check(request.catalog, position).rule(move)
     except ImpossiblePosition as impossible:
         raise impossible_position(impossible.errors) from None
     ruling.warnings = request.warnings + ruling.warnings

@@ -5,9 +5,9 @@ Factions has no points: the standings say, per player in seat order, which facti
 eliminated (no surviving unit in any faction they control, FAC-17, FAC-R9) and who has won (the
 last player who controls a surviving unit, FAC-18), or nobody yet.
 
-The position is the rulings' position (games.factions.engine), checked the same way (an
-impossible table raises ImpossiblePosition), except that it needs no turn: a finished game is
-what the standings are for. A player's own faction is known only when the request gives
+The position is the rulings' position, checked once by games.factions.engine.check(...,
+to_move=False), whose board's score() gives these standings: it needs no turn, as a finished game
+is what the standings are for. A player's own faction is known only when the request gives
 ``players[].faction``; otherwise a faction is reported as controlled, neither own nor conquered.
 
 Each step is one line of the standings: ``points`` is the surviving units that line adds,
@@ -19,12 +19,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from games.factions.engine import Catalog, Position, Table, check_position
 from games.protocol import Step
 from games.wording import count as _count
 from games.wording import listing
+
+if TYPE_CHECKING:  # the engine imports this module for its board's score()
+    from games.factions.engine import Table
 
 _list = partial(listing, empty="none")
 
@@ -36,22 +38,22 @@ class Standings:
     winner: str | None
     steps: list[Step]
     warnings: list[str] = field(default_factory=list)
+    total: int | None = None  # Factions has no points: the winner is the one left (FAC-18)
 
 
-def standings(catalog: Catalog, position: Position) -> Standings:
-    warnings = check_position(catalog, position, for_ruling=False)
-    table = Table(catalog, position)
+def standings(table: Table, warnings: list[str]) -> Standings:
+    """The standings of a checked table; ``warnings`` (the check's) gain what stays unknown."""
     label = table.label
     steps: list[Step] = []
     rows: list[dict[str, Any]] = []
-    owners = {p.faction: p.name for p in position.players if p.faction}
+    owners = {p.faction: p.name for p in table.position.players if p.faction}
 
     def step(rule: str, player: str, faction: str | None, detail: str, points: int,
              running: int) -> None:
         steps.append(Step(n=len(steps) + 1, rule=rule, detail=detail, points=points,
                           running_total=running, more={"player": player, "faction": faction}))
 
-    for player in position.players:
+    for player in table.position.players:
         name = player.name
         running = 0
         defeated_total = 0

@@ -18,7 +18,7 @@ closing line naming the winner or saying why there is none), ``warnings``, and t
 from __future__ import annotations
 
 from cards.models import Game
-from games.factions import scorer as engine
+from games.factions import engine
 from games.factions.rulings import FactionsRequest, impossible_position
 from games.protocol import ImpossiblePosition
 from results.services import result_save
@@ -28,12 +28,12 @@ def score_factions(*, game: Game, body) -> dict:
     request = FactionsRequest(game)
     position = request.parse_standings(body)
     try:
-        result = engine.standings(request.catalog, position)
+        result = engine.check(request.catalog, position, to_move=False).score()
     except ImpossiblePosition as impossible:
         raise impossible_position(impossible.errors, prefix="") from None
     response = {
         "game": game.slug,
-        "total": None,
+        "total": result.total,
         "steps": [step.as_dict() for step in result.steps],
         "warnings": request.warnings + result.warnings,
         "standings": result.standings,

@@ -94,17 +94,17 @@ def position(hands=None, *, players=2, control=None, dead=None, turn="Ana", pend
     )
 
 
-def rule(pos: Position, move: Move) -> engine.Ruling:
-    return engine.rule_move(CATALOG, pos, move)
+def rule(pos: Position, move: Move, catalog: engine.Catalog = CATALOG) -> engine.Ruling:
+    return engine.check(catalog, pos).rule(move)
 
 
 def play(kind, faction, *, unit_ref=None, player=None) -> Move:
     return Move(PLAY, card=card(kind, faction), target_unit=unit_ref, target_player=player)
 
 
-def impossible(pos: Position, *, for_ruling=True) -> list[dict]:
+def impossible(pos: Position, *, to_move=True) -> list[dict]:
     with pytest.raises(ImpossiblePosition) as raised:
-        engine.check_position(CATALOG, pos, for_ruling=for_ruling)
+        engine.check(CATALOG, pos, to_move=to_move)
     return raised.value.errors
 
 
@@ -127,7 +127,7 @@ def illegal(ruling: engine.Ruling, code: str, rule_id: str) -> None:
     assert ruling.outcome is None
     for alternative in ruling.alternatives:  # every alternative is itself legal
         move = _move(alternative)
-        assert engine.rule_move(CATALOG, _position_of(ruling), move).verdict == "legal"
+        assert rule(_position_of(ruling), move).verdict == "legal"
 
 
 _LAST: dict = {}
@@ -186,8 +186,8 @@ def test_fac_f3_names_come_from_the_catalog_not_the_engine(tmp_path):
         players=[Player("Ana", [CardRef("Order of ambush", first)]), Player("Ben", [])],
         turn="Ana",
     )
-    ruling = engine.rule_move(renamed, pos, Move(PLAY, CardRef("Order of ambush", first),
-                                                 target_unit=UnitRef(second, units[second][0])))
+    ruling = rule(pos, Move(PLAY, CardRef("Order of ambush", first),
+                            target_unit=UnitRef(second, units[second][0])), renamed)
     assert (ruling.verdict, ruling.code) == ("legal", "legal_ambush")
     assert "House 1 has no surviving unit left: Ana" in ruling.reason
     assert ruling.outcome["winner"] == "Ana"
@@ -200,17 +200,17 @@ def test_an_unknown_action_is_never_guessed():
     actions["Parley"] = engine.ActionSpec("Parley", "parley", 2)
     catalog = engine.Catalog(actions=actions, factions=CATALOG.factions)
     pos = position({"Ana": [CardRef("Bribe", A), CardRef("Parley", A), CardRef("Bribe", B)]})
-    ruling = engine.rule_move(catalog, pos, Move(PLAY, CardRef("Bribe", A)))
+    ruling = rule(pos, Move(PLAY, CardRef("Bribe", A)), catalog)
     assert (ruling.verdict, ruling.code, ruling.rule) == ("needs_information", "action_unknown",
                                                           "FAC-F1")
     assert ruling.missing == [{"path": "move.card", "detail": ruling.missing[0]["detail"]}]
     assert "The catalog does not say what Bribe does" in ruling.reason
-    ruling = engine.rule_move(catalog, pos, Move(PLAY, CardRef("Parley", A)))
+    ruling = rule(pos, Move(PLAY, CardRef("Parley", A)), catalog)
     assert ruling.code == "action_unknown" and "no rule for Parley's action 'parley'" in ruling.reason
     # Discarding one's own unknown card has no consequence either way: legal.
-    assert engine.rule_move(catalog, pos, Move(DISCARD, CardRef("Bribe", A))).verdict == "legal"
+    assert rule(pos, Move(DISCARD, CardRef("Bribe", A)), catalog).verdict == "legal"
     # An enemy one might be a SPY, SACK or SABOTAGE: unknown (FAC-F2).
-    ruling = engine.rule_move(catalog, pos, Move(DISCARD, CardRef("Bribe", B)))
+    ruling = rule(pos, Move(DISCARD, CardRef("Bribe", B)), catalog)
     assert (ruling.verdict, ruling.code, ruling.rule) == ("needs_information", "action_unknown",
                                                           "FAC-F2")
 
@@ -221,7 +221,7 @@ def test_copies_come_from_the_catalog():
     catalog = engine.Catalog(actions=actions, factions=CATALOG.factions)
     pos = position({"Ana": [card(ATTACK, A), card(ATTACK, A)]})
     with pytest.raises(ImpossiblePosition) as raised:
-        engine.check_position(catalog, pos)
+        engine.check(catalog, pos)
     assert codes(raised.value.errors) == ["too_many_copies"]
     assert "each faction contributes 1" in raised.value.errors[0]["detail"]
 
@@ -808,7 +808,7 @@ def test_fac_f1_more_copies_than_the_factions_in_play_contribute():
                    pending=Pending(card(ATTACK, A), "Ana", unit(B, 0)))
     assert codes(impossible(pos)) == ["too_many_copies"]
     # Two of each faction's is fine.
-    engine.check_position(CATALOG, position({"Ana": [card(SPY, A)] * 2, "Ben": [card(SPY, B)] * 2}))
+    engine.check(CATALOG, position({"Ana": [card(SPY, A)] * 2, "Ben": [card(SPY, B)] * 2}))
 
 
 def test_a_card_of_a_faction_not_in_play():
@@ -843,9 +843,9 @@ def test_the_turn_of_an_absent_player():
 def test_game_over_and_no_player_left():
     pos = position(players=2, dead={B: "all"})  # Ben's faction lost, not yet conquered
     assert codes(impossible(pos)) == ["game_over"]
-    engine.check_position(CATALOG, pos, for_ruling=False)  # the standings of a finished game
+    engine.check(CATALOG, pos, to_move=False)  # the standings of a finished game
     pos = position(players=2, dead={A: "all", B: "all"})
-    assert codes(impossible(pos, for_ruling=False)) == ["no_player_left"]
+    assert codes(impossible(pos, to_move=False)) == ["no_player_left"]
 
 
 def test_impossible_pending_attacks():

@@ -21,6 +21,7 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -46,6 +47,7 @@ from games.factions.engine import (
     Unit,
     UnitRef,
 )
+from games.protocol import ImpossiblePosition
 from tests.engines.test_factions_engine import CATALOG, FACTIONS, UNITS
 
 NAMES = ["Ana", "Ben", "Cleo", "Dev"]
@@ -169,16 +171,17 @@ def test_random_games_are_played_to_the_end(players, rng):
     for _step in range(MAX_MOVES):
         expected = rules_legal_moves(position)
         expected_keys = keys(expected)
-        assert keys(engine.legal_moves(CATALOG, position)) == expected_keys
+        board = engine.check(CATALOG, position)  # every position reached can exist
+        assert keys(board.legal_moves()) == expected_keys
         move = choose(position, expected, rng)
-        ruling = engine.rule_move(CATALOG, position, move)
+        ruling = board.rule(move)
         assert ruling.verdict == "legal", (ruling.code, ruling.reason)
         assert all(check.passed for check in ruling.checks)
         # A move the engine considered but rejected is never ruled legal.
-        rejected = [m for m in engine._candidates(engine.Table(CATALOG, position))
+        rejected = [m for m in engine._candidates(board)
                     if json.dumps(m.as_dict(), sort_keys=True) not in expected_keys]
         if rejected:
-            other = engine.rule_move(CATALOG, position, rng.choice(rejected))
+            other = board.rule(rng.choice(rejected))
             assert other.verdict in ("illegal", "needs_information")
             assert keys(other.alternatives) <= expected_keys
 
@@ -231,13 +234,12 @@ def test_random_games_are_played_to_the_end(players, rng):
                     player(position, position.turn).hand.append(deck.pop())
         # Cards are conserved.
         assert cards_in_play(position, deck, pile) == everything
-        engine.check_position(CATALOG, position)  # every position reached can exist
     assert winner is not None, "the game did not end"
     assert cards_in_play(position, deck, pile) == everything
     assert [p.name for p in position.players if in_game(position, p.name)] == [winner]
     # The engine refuses to rule once the game is over, and the standings name the winner.
-    from games.factions.scorer import standings
-
-    result = standings(CATALOG, position)
+    with pytest.raises(ImpossiblePosition, match="the game is over"):
+        engine.check(CATALOG, position)
+    result = engine.check(CATALOG, position, to_move=False).score()
     assert result.winner == winner
     assert sorted(result.eliminated) == sorted(n for n in NAMES[:players] if n != winner)

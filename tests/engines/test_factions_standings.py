@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.factions.scorer import standings
+from games.factions import engine
+from games.factions.scorer import Standings
 from games.protocol import ImpossiblePosition
 from tests.engines.test_factions_engine import (
     ATTACK,
@@ -20,10 +21,14 @@ from tests.engines.test_factions_engine import (
 )
 
 
+def standings(pos: engine.Position) -> Standings:
+    return engine.check(CATALOG, pos, to_move=False).score()
+
+
 def test_a_game_in_progress():
     pos = position(players=3, control={A: "Ana", B: "Ana", C: "Cleo"}, dead={A: [4], B: "all"},
                    own={"Ana": A, "Ben": B, "Cleo": C}, lost={"Cleo": 2})
-    result = standings(CATALOG, pos)
+    result = standings(pos)
     assert result.winner is None and result.eliminated == ["Ben"]
     ana, ben, cleo = result.standings
     assert ana == {
@@ -58,14 +63,14 @@ def test_a_game_in_progress():
 
 def test_the_winner():
     pos = position(players=2, dead={B: "all"})
-    result = standings(CATALOG, pos)
+    result = standings(pos)
     assert result.winner == "Ana" and result.eliminated == ["Ben"]
     assert result.steps[-1].detail == "Only Ana still controls a surviving unit: Ana wins (FAC-18)."
     assert result.steps[-1].rule == "FAC-18"
 
 
 def test_without_own_factions_a_faction_is_only_controlled():
-    result = standings(CATALOG, position())
+    result = standings(position())
     assert result.standings[0]["factions"][0]["own"] is None
     assert result.steps[0].rule == "FAC-R1"
     assert result.steps[0].detail.startswith(f"Ana controls {LABEL[A]}: 5 of 5 units survive")
@@ -73,7 +78,7 @@ def test_without_own_factions_a_faction_is_only_controlled():
 
 def test_unlisted_units_leave_elimination_unknown():
     pos = position(listed={B: [0, 1]}, dead={B: [0, 1]})
-    result = standings(CATALOG, pos)
+    result = standings(pos)
     assert result.winner is None and result.eliminated == []
     assert result.standings[1]["eliminated"] is None
     assert result.standings[1]["factions"][0]["unlisted"] == UNITS[B][2:]
@@ -85,10 +90,10 @@ def test_unlisted_units_leave_elimination_unknown():
 
 def test_an_impossible_table_is_refused():
     with pytest.raises(ImpossiblePosition) as raised:
-        standings(CATALOG, position({"Ana": [card(ATTACK, A)] * 6}))
+        standings(position({"Ana": [card(ATTACK, A)] * 6}))
     assert [e["code"] for e in raised.value.errors] == ["too_many_copies"]
 
 
 def test_hands_and_turn_are_not_needed():
     pos = position(turn=None)
-    assert standings(CATALOG, pos).winner is None
+    assert standings(pos).winner is None
