@@ -90,10 +90,11 @@ targets in seat order, then guesses by value). A legal play's ``outcome`` says w
 far as the position tells; where it depends on a card nobody knows, ``cases`` states each
 possibility ("if Ben holds Tarima Sadel (10): …").
 
-A position that cannot exist raises ``ImpossiblePosition`` (a 400) with one entry per
-contradiction, each with its path in the request. The checks of the table itself (the number of
-cadets, their names, a cadet who is out, the match) are ``table_errors``, the one function the
-round scorer (games.academy_credits.scorer) applies too, with the same wording:
+``check`` checks a position once and gives its board (``AcademyBoard``), which rules on plays
+when a cadet is to move and scores the round (games.academy_credits.scorer) at a round's end,
+where no cadet is to move (the score request's players, deck count, options and starter; its
+paths have no "position." prefix). A position that cannot exist raises ``ImpossiblePosition`` (a
+400) with one entry per contradiction, each with its path in the request:
 
 =======================  ========================================================================
 code                     the position …
@@ -120,19 +121,37 @@ code                     the position …
 ``several_marked``       marks more than one cadet (AC-R6)
 ``mark_without_card``    marks a cadet though no ``mark_target`` card is face up
 ``shield_without_card``  shields a cadet who has no ``protection`` card face up in front of them
+``no_cadet_left``        (a round's end) has nobody still in the round (AC-6.1)
+``round_not_over``       (a round's end) has two or more cadets in and cards left in the deck
+``unknown_starter``      (a round's end) names a starter who is not at the table
 =======================  ========================================================================
+
+The turn, the hand, the marks and the shields are checked only when a cadet is to move (the score
+does not depend on marks and shields); the cards seen count the set-aside card only then, as it
+may have been drawn by the end of a round (AC-5.3).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from games.protocol import ILLEGAL, LEGAL, NEEDS_INFORMATION, Check, ImpossiblePosition, Ruling
+from games.protocol import (
+    ILLEGAL,
+    LEGAL,
+    NEEDS_INFORMATION,
+    Check,
+    ImpossiblePosition,
+    NotScored,
+    Ruling,
+)
 from games.wording import listing
 from games.wording import sentence as _sentence
+
+if TYPE_CHECKING:
+    from games.academy_credits.scorer import RoundScore
 
 _list = partial(listing, empty="nobody")  # an empty list here is of cadets
 
@@ -177,7 +196,8 @@ IMPOSSIBLE_CODES = (
     "round_over", "hand_size", "turn_hand_mismatch", "hand_of_eliminated", "too_many_copies",
     "too_many_cards", "several_marked", "mark_without_card", "shield_without_card",
     "turn_protected", "eliminated_without_discard", "match_over",
-)
+)  # a play's; the end of a round also has these:
+ROUND_IMPOSSIBLE_CODES = ("no_cadet_left", "round_not_over", "unknown_starter")
 
 
 @dataclass(frozen=True)
@@ -212,14 +232,15 @@ class Cadet:
 @dataclass
 class Position:
     players: list[Cadet]  # seat order
-    turn: str
+    turn: str | None  # the cadet to move; None: the end of a round, to score
     hand: list[CardSpec]  # the two cards of the cadet to move, after the draw
-    deck_count: int | None  # cards left in the deck after that draw; None: not given
+    deck_count: int | None  # cards left in the deck (after that draw); None: not given
     cards: list[CardSpec]  # every card of the game, with its copies
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
-    # The readings in force (echoed in outcomes).
+    # The readings in force (echoed in outcomes, applied by the score).
     options: dict[str, Any] = field(default_factory=dict)
+    starter: str | None = None  # who started the round (a round's end: AC-R10)
 
 
 @dataclass(frozen=True)
@@ -241,27 +262,30 @@ class Move:
 # --- The position -------------------------------------------------------------------------------
 
 
-def table_errors(players: list[Cadet], *, prefix: str, target: int | None,
-                 min_players: int = MIN_PLAYERS,
-                 max_players: int = MAX_PLAYERS) -> list[dict[str, Any]]:
-    """The contradictions a table can hold whether a play is ruled on or a round scored: one
-    check and one wording for both (games.academy_credits.scorer calls it too). ``prefix``
-    is where the cadets sit in the request ("position." or ""); ``target`` the credits target
-    for this many cadets (None: unknown, the match is not checked)."""
+def check(position: Position, move: Move | None = None) -> AcademyBoard:
+    """The position checked once, as its board: a play to rule on when a cadet is to move, the
+    end of a round to score when none is (its paths then have no "position." prefix, as in the
+    score request). Raises ImpossiblePosition naming every contradiction; the board's warnings
+    are what the check noticed without refusing the position. ``move``: the play the board will
+    be asked to rule on, whose card counts among the copies when it is not in the hand."""
+    players, deck = position.players, position.deck_count
+    count = len(players)
+    to_move = position.turn is not None
+    p = "position." if to_move else ""
     errors: list[dict[str, Any]] = []
 
     def error(path: str, code: str, detail: str) -> None:
-        errors.append({"path": f"{prefix}{path}", "code": code, "detail": detail})
+        errors.append({"path": f"{p}{path}", "code": code, "detail": detail})
 
-    count = len(players)
-    if count > max_players:
+    # The table: the cadets, their names, the cadets who are out.
+    low, high = position.min_players, position.max_players
+    if count > high:
         error("players", "too_many_cadets",
-              f"The table seats {count} cadets; Academy Credits is for "
-              f"{min_players} to {max_players}.")
-    elif count < min_players:
+              f"The table seats {count} cadets; Academy Credits is for {low} to {high}.")
+    elif count < low:
         error("players", "too_few_cadets",
               f"The table seats {count} cadet{'' if count == 1 else 's'}; Academy Credits is for "
-              f"{min_players} to {max_players}.")
+              f"{low} to {high}.")
     seen: dict[str, int] = {}
     for index, cadet in enumerate(players):
         key = cadet.name.casefold()
@@ -281,14 +305,121 @@ def table_errors(players: list[Cadet], *, prefix: str, target: int | None,
                   f"{cadet.name} is out of the round but has no card face up: an eliminated "
                   f"cadet discards their card face up (AC-6.4), so at least that card is in "
                   f"front of {cadet.name}. Add it to {cadet.name}'s cards in front.")
-    if target is not None:
-        for index, cadet in enumerate(players):
-            if cadet.credits >= target:
-                error(f"players[{index}].credits", "match_over",
-                      f"{cadet.name} already has {cadet.credits} "
-                      f"credit{'' if cadet.credits == 1 else 's'}, at or above the target of "
-                      f"{target}: the match is over (AC-6.5), so no round is played after it.")
-    return errors
+    target = credits_target(position)
+    for index, cadet in enumerate(players):
+        if target is not None and cadet.credits >= target:
+            error(f"players[{index}].credits", "match_over",
+                  f"{cadet.name} already has {cadet.credits} "
+                  f"credit{'' if cadet.credits == 1 else 's'}, at or above the target of "
+                  f"{target}: the match is over (AC-6.5), so no round is played after it.")
+
+    # The turn, and who is still in.
+    mover = _mover(position)
+    if to_move and mover is None:
+        error("turn", "turn_absent",
+              f"It is {position.turn}'s turn, but no cadet of that name is at the table "
+              f"({_list([c.name for c in players])}).")
+    elif mover is not None and not mover.in_round:
+        error("turn", "turn_out",
+              f"It is {mover.name}'s turn, but {mover.name} is out of the round: eliminated "
+              "cadets sit out the rest of the round (AC-6.4).")
+    elif mover is not None and mover.shielded:
+        error(f"players[{players.index(mover)}].shielded", "turn_protected",
+              f"{mover.name} is shown shielded, but it is {mover.name}'s turn: Jay-Den Kraag "
+              "protects only until the start of the cadet's next turn (AC-5.1), so "
+              f"{mover.name}'s protection has ended. Clear {mover.name}'s shield.")
+    in_round = [c.name for c in players if c.in_round]
+    if to_move and len(in_round) < 2 and count >= low:
+        left = "nobody is" if not in_round else f"only {in_round[0]} is"
+        error("players", "round_over",
+              f"{left.capitalize()} still in the round, so the round is over (AC-6.1): no turn "
+              "follows. Score the round instead.")
+    elif not to_move and not in_round and count:
+        error("players", "no_cadet_left", "Nobody is still in the round; a round always ends "
+              "with at least one cadet in it (AC-6.1).")
+    elif not to_move and len(in_round) >= 2 and deck:
+        error("deck_count", "round_not_over",
+              f"{len(in_round)} cadets are still in and {deck} card{'' if deck == 1 else 's'} "
+              f"{'is' if deck == 1 else 'are'} left in the deck: the round is not over (it ends "
+              "when one cadet is left or the deck runs out, AC-6.1).")
+    hand_names = [card.name for card in position.hand]
+    if to_move and len(position.hand) != 2:
+        error("hand", "hand_size",
+              f"The cadet to move holds {_cards(len(position.hand))}; after the draw a cadet "
+              "holds exactly two (AC-3.1).")
+    if mover is not None and mover.in_round and mover.hand is not None \
+            and mover.hand.name not in hand_names:
+        error(f"players[{players.index(mover)}].hand", "turn_hand_mismatch",
+              f"{mover.name} is shown holding {mover.hand.name}, which is not one of the two "
+              f"cards of the hand ({_list(hand_names)}).")
+
+    # Copies, card by card, and the cards in all.
+    what = "position" if to_move else "round"
+    counts, where = _seen_cards(position, mover)
+    if move is not None and move.play.name not in hand_names:
+        counts[move.play.name] = counts.get(move.play.name, 0) + 1
+        where.setdefault(move.play.name, []).append("played by the move")
+    by_name = {card.name: card for card in position.cards}
+    for name, seen_count in counts.items():
+        card = by_name.get(name)
+        if card is not None and seen_count > card.copies:
+            errors.append({"path": what if to_move else "players", "code": "too_many_copies",
+                           "detail": f"The {what} shows {seen_count} copies of {card.label} "
+                                     f"({_list(_grouped(where[name]))}), but the deck has "
+                                     f"{card.copies} (AC-R2)."})
+    total = sum(card.copies for card in position.cards)
+    # Every cadet in the round holds a card, known or not.
+    in_hands = len(position.hand) + sum(1 for c in players if c.in_round and c is not mover)
+    discarded = sum(len(c.discards) for c in players)
+    set_aside = SET_ASIDE if to_move else 0  # by a round's end it may have been drawn (AC-5.3)
+    accounted = set_aside + (deck or 0) + in_hands + discarded
+    parts = ([f"{SET_ASIDE} set aside"] if to_move else []) + [
+        "the deck not counted" if deck is None else f"{deck} in the deck",
+        f"{in_hands} in hands", f"{discarded} face up"]
+    if accounted > total:
+        error("players" if deck is None else "deck_count", "too_many_cards",
+              f"The {what} accounts for {accounted} cards ({', '.join(parts)}), but the deck has "
+              f"{total} (AC-2.1{', AC-2.2' if to_move else ''}).")
+
+    # Marks and shields need their card face up; the score does not depend on them.
+    marked = [(i, c) for i, c in enumerate(players) if c.marked] if to_move else []
+    mark_cards = [card for card in position.cards if card.effect == MARK]
+    if len(marked) > 1:
+        error(f"players[{marked[1][0]}].marked", "several_marked",
+              f"{_list([c.name for _, c in marked])} are all marked; one cadet is marked at a "
+              "time (AC-R6: a mark lasts until the next card played at another cadet).")
+    elif marked and not any(card.effect == MARK for c in players for card in c.discards):
+        names = _list([card.label for card in mark_cards]) if mark_cards else "a marking card"
+        error(f"players[{marked[0][0]}].marked", "mark_without_card",
+              f"{marked[0][1].name} is marked, but no {names} is face up in front of any cadet: "
+              "only that card marks a cadet (AC-5.2).")
+    protect_cards = [card for card in position.cards if card.effect == PROTECT]
+    for index, cadet in enumerate(players):
+        if to_move and cadet.shielded and cadet.in_round and cadet is not mover and not any(
+                card.effect == PROTECT for card in cadet.discards):
+            names = _list([card.label for card in protect_cards]) or "a protection card"
+            error(f"players[{index}].shielded", "shield_without_card",
+                  f"{cadet.name} is shown shielded, but no {names} is face up in front of "
+                  f"{cadet.name}: only playing it protects a cadet (AC-5.1).")
+    if position.starter is not None and position.starter not in [c.name for c in players]:
+        error("starter", "unknown_starter", f"{position.starter} is not at the table; the "
+              f"cadets are {_list([c.name for c in players])}.")
+    if errors:
+        raise ImpossiblePosition(errors)
+
+    warnings: list[str] = []
+    if to_move and accounted < total and deck is not None:
+        gap = total - accounted
+        two = (" In a game of two, nothing is removed face up: only the one set-aside card "
+               "(AC-R9).") if count == 2 else ""
+        warnings.append(
+            f"The position accounts for {accounted} of the {total} cards ({', '.join(parts)}): "
+            f"{gap} card{' is' if gap == 1 else 's are'} missing from the discards or the deck "
+            f"count, so what the position tells about unseen cards may be off.{two}")
+    for cadet in players:
+        if to_move and cadet.shielded and not cadet.in_round:
+            warnings.append(f"{cadet.name} is out of the round; the shield no longer matters.")
+    return AcademyBoard(position, warnings)
 
 
 def credits_target(position: Position) -> int | None:
@@ -298,118 +429,6 @@ def credits_target(position: Position) -> int | None:
         return None
     target = targets.get(str(len(position.players)))
     return target if isinstance(target, int) and not isinstance(target, bool) else None
-
-
-def check_position(position: Position, move: Move | None = None) -> list[str]:
-    """Raise ImpossiblePosition naming every contradiction; return warnings (a position that
-    accounts for fewer cards than the deck has)."""
-    players = position.players
-    count = len(players)
-    errors: list[dict[str, Any]] = table_errors(
-        players, prefix="position.", target=credits_target(position),
-        min_players=position.min_players, max_players=position.max_players)
-
-    def error(path: str, code: str, detail: str) -> None:
-        errors.append({"path": path, "code": code, "detail": detail})
-
-    mover = next((c for c in players if c.name == position.turn), None)
-    if mover is None:
-        error("position.turn", "turn_absent",
-              f"It is {position.turn}'s turn, but no cadet of that name is at the table "
-              f"({_list([c.name for c in players])}).")
-    elif not mover.in_round:
-        error("position.turn", "turn_out",
-              f"It is {mover.name}'s turn, but {mover.name} is out of the round: eliminated "
-              "cadets sit out the rest of the round (AC-6.4).")
-    elif mover.shielded:
-        error(f"position.players[{players.index(mover)}].shielded", "turn_protected",
-              f"{mover.name} is shown shielded, but it is {mover.name}'s turn: Jay-Den Kraag "
-              "protects only until the start of the cadet's next turn (AC-5.1), so "
-              f"{mover.name}'s protection has ended. Clear {mover.name}'s shield.")
-    in_round = [c.name for c in players if c.in_round]
-    if len(in_round) < 2 and count >= position.min_players:
-        left = "nobody is" if not in_round else f"only {in_round[0]} is"
-        error("position.players", "round_over",
-              f"{left.capitalize()} still in the round, so the round is over (AC-6.1): no turn "
-              "follows. Score the round instead.")
-    if len(position.hand) != 2:
-        error("position.hand", "hand_size",
-              f"The cadet to move holds {_cards(len(position.hand))}; after the draw a cadet "
-              "holds exactly two (AC-3.1).")
-    hand_names = [card.name for card in position.hand]
-    for index, cadet in enumerate(players):
-        if cadet.hand is None or not cadet.in_round:
-            continue  # a card held by a cadet who is out: table_errors names it
-        if cadet is mover and cadet.hand.name not in hand_names:
-            error(f"position.players[{index}].hand", "turn_hand_mismatch",
-                  f"{cadet.name} is shown holding {cadet.hand.name}, which is not one of the two "
-                  f"cards of the hand ({_list(hand_names)}).")
-
-    # Copies, card by card, and the cards in all.
-    counts, where = _seen_cards(position, mover)
-    if move is not None and move.play.name not in hand_names:
-        counts[move.play.name] = counts.get(move.play.name, 0) + 1
-        where.setdefault(move.play.name, []).append("played by the move")
-    by_name = {card.name: card for card in position.cards}
-    for name, seen_count in counts.items():
-        card = by_name.get(name)
-        if card is not None and seen_count > card.copies:
-            error("position", "too_many_copies",
-                  f"The position shows {seen_count} copies of {card.label} "
-                  f"({_list(_grouped(where[name]))}), but the deck has {card.copies} "
-                  f"(AC-R2).")
-    total = sum(card.copies for card in position.cards)
-    in_hands = len(position.hand) + sum(
-        1 for c in players if c.hand is not None and c is not mover and c.in_round)
-    unknown_hands = sum(1 for c in players if c.in_round and c.hand is None and c is not mover)
-    discarded = sum(len(c.discards) for c in players)
-    deck = position.deck_count
-    accounted = SET_ASIDE + (deck or 0) + in_hands + unknown_hands + discarded
-    in_deck = "the deck not counted" if deck is None else f"{deck} in the deck"
-    if accounted > total:
-        error("position.players" if deck is None else "position.deck_count", "too_many_cards",
-              f"The position accounts for {accounted} cards ({SET_ASIDE} set aside, "
-              f"{in_deck}, {in_hands + unknown_hands} in hands, "
-              f"{discarded} face up), but the deck has {total} (AC-2.1, AC-2.2).")
-
-    # Marks and shields need their card face up.
-    marked = [(i, c) for i, c in enumerate(players) if c.marked]
-    mark_cards = [card for card in position.cards if card.effect == MARK]
-    if len(marked) > 1:
-        error(f"position.players[{marked[1][0]}].marked", "several_marked",
-              f"{_list([c.name for _, c in marked])} are all marked; one cadet is marked at a "
-              "time (AC-R6: a mark lasts until the next card played at another cadet).")
-    elif marked and not any(card.effect == MARK for c in players for card in c.discards):
-        names = _list([card.label for card in mark_cards]) if mark_cards else "a marking card"
-        error(f"position.players[{marked[0][0]}].marked", "mark_without_card",
-              f"{marked[0][1].name} is marked, but no {names} is face up in front of any cadet: "
-              "only that card marks a cadet (AC-5.2).")
-    protect_cards = [card for card in position.cards if card.effect == PROTECT]
-    for index, cadet in enumerate(players):
-        if cadet.shielded and cadet.in_round and cadet is not mover and not any(
-                card.effect == PROTECT for card in cadet.discards):
-            names = _list([card.label for card in protect_cards]) or "a protection card"
-            error(f"position.players[{index}].shielded", "shield_without_card",
-                  f"{cadet.name} is shown shielded, but no {names} is face up in front of "
-                  f"{cadet.name}: only playing it protects a cadet (AC-5.1).")
-    if errors:
-        raise ImpossiblePosition(errors)
-
-    warnings: list[str] = []
-    if accounted < total and deck is not None:
-        gap = total - accounted
-        two = (" In a game of two, nothing is removed face up: only the one set-aside card "
-               "(AC-R9).") if count == 2 else ""
-        warnings.append(
-            f"The position accounts for {accounted} of the {total} cards ({SET_ASIDE} set aside, "
-            f"{deck} in the deck, {in_hands + unknown_hands} in hands, "
-            f"{discarded} face up): {gap} card{' is' if gap == 1 else 's are'} missing from the "
-            f"discards or the deck count, so what the position tells about unseen cards may be "
-            f"off.{two}")
-    for cadet in players:
-        if cadet.shielded and not cadet.in_round:
-            warnings.append(f"{cadet.name} is out of the round; the shield no longer matters.")
-    return warnings
 
 
 def _seen_cards(position: Position,
@@ -442,33 +461,82 @@ def unseen(position: Position) -> dict[str, int]:
 # --- The ruling ---------------------------------------------------------------------------------
 
 
-def rule_play(position: Position, move: Move) -> Ruling:
-    """Rule on one play. Raises ImpossiblePosition when the position cannot exist."""
-    warnings = check_position(position, move)
-    judgement = _judge(position, move)
-    checks = [Check(rule=c.rule, passed=c.passed, detail=c.detail) for c in judgement.checks]
-    warnings = warnings + judgement.warnings
-    if judgement.verdict == ILLEGAL:
-        return Ruling(verdict=ILLEGAL, code=judgement.code, reason=judgement.detail,
-                      rule=judgement.rule, checks=checks,
-                      alternatives=[m.as_dict() for m in legal_plays(position)],
-                      warnings=warnings)
-    unknown_deck = position.deck_count is None
-    if judgement.verdict == NEEDS_INFORMATION:
-        missing = list(judgement.missing)
-        if unknown_deck and judgement.code in ("target_required", "guess_required"):
-            missing.append(_deck_count_missing(position))  # the outcome will need it too
-        return Ruling(verdict=NEEDS_INFORMATION, code=judgement.code, reason=judgement.detail,
-                      rule=judgement.rule, checks=checks, missing=missing,
-                      warnings=warnings)
-    if unknown_deck:
-        return _without_deck_count(position, judgement, checks, warnings)
-    outcome = _outcome(position, judgement.move, judgement.code)
-    reason = f"Legal: {outcome['summary'][0]}"
-    if len(outcome["summary"]) > 1:
-        reason += " " + outcome["summary"][1]
-    return Ruling(verdict=LEGAL, code=judgement.code, reason=reason, rule=judgement.rule,
-                  checks=checks, outcome=outcome, warnings=warnings)
+class AcademyBoard:
+    """A position check() accepted (a games.protocol.Board): with a cadet to move it lists and
+    rules on plays; at the end of a round it scores the round (games.academy_credits.scorer)."""
+
+    def __init__(self, position: Position, warnings: list[str]) -> None:
+        self.position = position
+        self.warnings = warnings
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal play of the position, fully specified (targets and guesses named, Tarima
+        Sadel confirmed): hand order, then targets in seat order, then guesses by value."""
+        position = self.position
+        if position.turn is None:
+            return []
+        guesses = sorted((c for c in position.cards if c.effect is not None and c.effect != GUESS),
+                         key=lambda c: (c.value if c.value is not None else 99, c.name))
+        moves: list[Move] = []
+        seen: set[str] = set()
+        for card in position.hand:
+            if card.name in seen or card.effect is None:
+                continue
+            seen.add(card.name)
+            candidates: list[Move] = []
+            if card.effect in NO_TARGET:
+                candidates.append(Move(card, confirm=card.effect == ELIMINATES))
+            else:
+                targets = legal_targets(position, card)
+                if not targets:
+                    candidates.append(Move(card))
+                for target in targets:
+                    if card.effect == GUESS:
+                        candidates += [Move(card, target=target, guess=g) for g in guesses]
+                    else:
+                        candidates.append(Move(card, target=target))
+            for candidate in candidates:
+                if _judge(position, candidate).verdict == LEGAL:
+                    moves.append(candidate)
+        return moves
+
+    def rule(self, move: Move) -> Ruling:
+        position = self.position
+        if position.turn is None:
+            raise ValueError("The end of a round has no cadet to move: score it instead.")
+        judgement = _judge(position, move)
+        checks = [Check(rule=c.rule, passed=c.passed, detail=c.detail) for c in judgement.checks]
+        warnings = self.warnings + judgement.warnings
+        if judgement.verdict == ILLEGAL:
+            return Ruling(verdict=ILLEGAL, code=judgement.code, reason=judgement.detail,
+                          rule=judgement.rule, checks=checks,
+                          alternatives=[m.as_dict() for m in self.legal_moves()],
+                          warnings=warnings)
+        unknown_deck = position.deck_count is None
+        if judgement.verdict == NEEDS_INFORMATION:
+            missing = list(judgement.missing)
+            if unknown_deck and judgement.code in ("target_required", "guess_required"):
+                missing.append(_deck_count_missing(position))  # the outcome will need it too
+            return Ruling(verdict=NEEDS_INFORMATION, code=judgement.code,
+                          reason=judgement.detail, rule=judgement.rule, checks=checks,
+                          missing=missing, warnings=warnings)
+        if unknown_deck:
+            return _without_deck_count(position, judgement, checks, warnings)
+        outcome = _outcome(position, judgement.move, judgement.code)
+        reason = f"Legal: {outcome['summary'][0]}"
+        if len(outcome["summary"]) > 1:
+            reason += " " + outcome["summary"][1]
+        return Ruling(verdict=LEGAL, code=judgement.code, reason=reason, rule=judgement.rule,
+                      checks=checks, outcome=outcome, warnings=warnings)
+
+    def score(self, moves: Sequence[Move] = ()) -> RoundScore:
+        """The credits of the round (raises MissingFacts for a showdown card it lacks)."""
+        if self.position.turn is not None or moves:
+            raise NotScored("Academy Credits scores a round at its end, with no cadet to move.")
+        # Imported here: the scorer imports this module's cards and cadets.
+        from games.academy_credits.scorer import score_round
+
+        return score_round(self.position)
 
 
 DECK_PROBE = 1  # any count: a play that leaves one cadet standing ends the round whatever it is
@@ -516,42 +584,13 @@ def _deck_count_missing(position: Position) -> dict[str, Any]:
                       "turn? (The set-aside card does not count.)"}
 
 
-def legal_plays(position: Position) -> list[Move]:
-    """Every legal play of the position, fully specified (targets and guesses named, Tarima
-    Sadel confirmed): hand order, then targets in seat order, then guesses by value."""
-    guesses = sorted((c for c in position.cards if c.effect is not None and c.effect != GUESS),
-                     key=lambda c: (c.value if c.value is not None else 99, c.name))
-    moves: list[Move] = []
-    seen: set[str] = set()
-    for card in position.hand:
-        if card.name in seen or card.effect is None:
-            continue
-        seen.add(card.name)
-        candidates: list[Move] = []
-        if card.effect in NO_TARGET:
-            candidates.append(Move(card, confirm=card.effect == ELIMINATES))
-        else:
-            targets = legal_targets(position, card)
-            if not targets:
-                candidates.append(Move(card))
-            for target in targets:
-                if card.effect == GUESS:
-                    candidates += [Move(card, target=target, guess=g) for g in guesses]
-                else:
-                    candidates.append(Move(card, target=target))
-        for candidate in candidates:
-            if _judge(position, candidate).verdict == LEGAL:
-                moves.append(candidate)
-    return moves
-
-
 def legal_targets(position: Position, card: CardSpec) -> list[str]:
     """The cadets the card may be aimed at, in seat order, the mark and AC-R5 applied. Empty for
     a card that needs no target, and for one that needs another cadet when none can be
     targeted (it is then played with no effect)."""
     if card.effect not in TARGETS_OTHER and card.effect not in TARGETS_ANY:
         return []
-    player = position.turn
+    player = _player(position)
     open_ = [c.name for c in position.players if c.in_round and not _protected(position, c)]
     others = [name for name in open_ if name != player]
     marked = _marked_target(position, card)
@@ -568,6 +607,13 @@ def legal_targets(position: Position, card: CardSpec) -> list[str]:
 
 def _mover(position: Position) -> Cadet | None:
     return next((c for c in position.players if c.name == position.turn), None)
+
+
+def _player(position: Position) -> str:
+    """The cadet to move, whose play is ruled on (the board rules only where there is one)."""
+    if position.turn is None:
+        raise ValueError("A play is ruled on only in a position with a cadet to move.")
+    return position.turn
 
 
 def _protected(position: Position, cadet: Cadet) -> bool:
@@ -612,7 +658,7 @@ class _Judgement:
 def _judge(position: Position, move: Move) -> _Judgement:
     checks: list[Check] = []
     warnings: list[str] = []
-    player = position.turn
+    player = _player(position)
     card = move.play
     hand = position.hand
 
@@ -779,7 +825,7 @@ def _judge(position: Position, move: Move) -> _Judgement:
 def _after_target(position: Position, move: Move, checks: list[Check], warnings: list[str], *,
                   no_target: bool) -> _Judgement:
     card = move.play
-    player = position.turn
+    player = _player(position)
     if card.effect is None:
         raise ValueError("A card whose effect is unknown is ruled effect_unknown before this.")
     code, rule = "legal_play", EFFECT_RULE[card.effect]
@@ -883,7 +929,7 @@ class _World:
 
 def _outcome(position: Position, move: Move, code: str) -> dict[str, Any]:
     card = move.play
-    player = position.turn
+    player = _player(position)
     names = [c.name for c in position.hand]
     kept = position.hand[1] if names[0] == card.name else position.hand[0]
     target = move.target
@@ -1046,11 +1092,11 @@ def _resolve(position: Position, move: Move, kept: CardSpec, target_card: CardSp
     """What the play does with the target's card taken as `target_card` (None: unknown). A
     hypothetical card (one case of several) is worded as "the target's card" and recorded as
     None, so the cases with the same result fall together."""
-    card, player, target = move.play, position.turn, move.target
+    card, player, target = move.play, _player(position), move.target
     effect = card.effect
     deck = position.deck_count
     if deck is None:
-        raise ValueError("The outcome needs the deck count; rule_play probes with one when the "
+        raise ValueError("The outcome needs the deck count; the ruling probes with one when the "
                          "position does not give it.")
     world = _World(deck_count=deck)
     known_card = target_card if not hypothetical else None
@@ -1186,7 +1232,7 @@ def _round_end(position: Position, world: _World) -> tuple[bool, str, list[str],
                       f"{_list(in_round)} reveal their cards; the highest wins (AC-6.1, "
                       "AC-6.2)."), in_round, None
     seats = [c.name for c in position.players]
-    start = seats.index(position.turn)
+    start = seats.index(_player(position))
     following = seats[start + 1:] + seats[:start + 1]
     next_turn = next(name for name in following if name in in_round)
     return False, (f"The round goes on: {_cards(world.deck_count)} left in the deck, "

@@ -7,6 +7,7 @@ CSS = ("css/academy-credits.css",)
 GAME = GamePackage(
     slug="academy-credits",
     package="games.academy_credits",
+    engine="games.academy_credits.engine",
     ruling=Job(
         service="games.academy_credits.rulings.rule_play",
         page="academy_credits:check-play",

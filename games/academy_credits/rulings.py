@@ -58,7 +58,7 @@ def rule_play(*, game: Game, body) -> dict:
     """The ruling response of API.md, saved (with "id" and "url"). Raises ApiError for a 400."""
     position, move, warnings = parse_request(game=game, body=body)
     try:
-        ruling = engine.rule_play(position, move)
+        ruling = engine.check(position, move).rule(move)
     except ImpossiblePosition as impossible:
         raise impossible_position(impossible) from None
     ruling.warnings = ruling.warnings + warnings

@@ -22,25 +22,20 @@ needs the previous starter.
 Every comparison and tie-break is a step with its numbers; ``points`` are the credits a step
 awards, ``running_total`` the credits awarded so far this round (``total``).
 
-Positions that cannot be scored raise ``ImpossiblePosition`` (entries with a path and a code):
-``too_many_cadets``, ``too_few_cadets``, ``duplicate_cadet``, ``hand_of_eliminated``,
-``eliminated_without_discard`` (a cadet out with no card face up, AC-6.4), ``match_over``
-(someone had already reached the target, AC-6.5) — these are the ruling engine's
-``table_errors``, one check and one wording for both — then ``too_many_copies``,
-``too_many_cards``, ``no_cadet_left``, ``round_not_over`` (two or more cadets in and cards left
-in the deck) and ``unknown_starter``. Facts the score needs and the request lacks raise ``MissingFacts``:
-``required`` (the card of a cadet in the showdown), ``value_unknown`` (a value the catalog does
-not know, never guessed).
+The round's end is checked once by the engine's ``check`` (no cadet to move), whose board calls
+``score_round``. Facts the score needs and the request lacks raise games.protocol's
+``MissingFacts``: ``required`` (the card of a cadet in the showdown), ``value_unknown`` (a value
+the catalog does not know, never guessed).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
-from games.academy_credits.engine import BONUS, Cadet, CardSpec, table_errors
-from games.protocol import ImpossiblePosition, Step
+from games.academy_credits.engine import BONUS, Cadet, CardSpec, Position, credits_target
+from games.protocol import MissingFacts, Step
 from games.wording import listing
 
 _list = partial(listing, empty="nobody")  # an empty list here is of cadets
@@ -51,13 +46,6 @@ READINGS = (LITERAL, STILL_IN_ROUND)
 
 LAST_STANDING = "last_cadet_standing"
 SHOWDOWN = "deck_out_showdown"
-
-IMPOSSIBLE_CODES = (
-    "too_many_cadets", "too_few_cadets", "duplicate_cadet", "hand_of_eliminated",
-    "eliminated_without_discard", "too_many_copies", "too_many_cards", "no_cadet_left", "round_not_over", "match_over",
-    "unknown_starter",
-)
-MISSING_CODES = ("required", "value_unknown")
 
 
 class _Step(Protocol):
@@ -74,14 +62,6 @@ class _Award(Protocol):
                  card: str | None = None) -> None: ...
 
 
-class MissingFacts(ValueError):
-    """The score needs a fact the request does not give (or the catalog does not know)."""
-
-    def __init__(self, errors: list[dict[str, Any]]) -> None:
-        super().__init__("; ".join(error["detail"] for error in errors))
-        self.errors = errors
-
-
 @dataclass
 class RoundScore:
     total: int
@@ -93,19 +73,17 @@ class RoundScore:
     target: int
     match_winners: list[str]
     next_starter: str | None
-    warnings: list[str] = field(default_factory=list)
 
 
-def score_round(players: list[Cadet], deck_count: int, cards: list[CardSpec], *,
-                target: int | None,
-                charles_vance_bonus: str = LITERAL, starter: str | None = None,
-                min_players: int = 2, max_players: int = 4) -> RoundScore:
+def score_round(position: Position) -> RoundScore:
+    """The credits of a round's end that engine.check accepted (its board's score)."""
+    players, starter, target = position.players, position.starter, credits_target(position)
+    charles_vance_bonus = position.options.get("charles_vance_bonus") or LITERAL
     if charles_vance_bonus not in READINGS:
         raise ValueError(f"Unknown reading {charles_vance_bonus!r}; the service validates it.")
-    check_round(players, deck_count, cards, target=target, starter=starter,
-                min_players=min_players, max_players=max_players)
     if target is None:
         raise ValueError("No credits target for this number of cadets; the service checks it.")
+    _missing_facts(players)
     steps: list[Step] = []
     awarded: dict[str, int] = {c.name: 0 for c in players}
     awards: list[dict[str, Any]] = []
@@ -143,7 +121,7 @@ def score_round(players: list[Cadet], deck_count: int, cards: list[CardSpec], *,
                 award(name, "AC-R8", "shared the deck-out showdown",
                       f"{name} earns a credit: the tied cadets each earn one.")
 
-    _charles_vance(players, cards, charles_vance_bonus, step, award)
+    _charles_vance(players, position.cards, charles_vance_bonus, step, award)
 
     count = len(players)
     step("AC-R1", f"{count} cadets: the credits target is {target} (the Credits target option).")
@@ -181,10 +159,10 @@ def score_round(players: list[Cadet], deck_count: int, cards: list[CardSpec], *,
     standings = []
     rank = 0
     previous = None
-    for position, index in enumerate(order, start=1):
+    for place, index in enumerate(order, start=1):
         cadet = players[index]
         if totals[cadet.name] != previous:
-            rank, previous = position, totals[cadet.name]
+            rank, previous = place, totals[cadet.name]
         standings.append({
             "rank": rank,
             "player": cadet.name,
@@ -214,7 +192,7 @@ def _showdown(in_round: list[Cadet], step: _Step) -> list[str]:
     for cadet in in_round:
         hand = cadet.hand
         if hand is None:
-            raise ValueError("check_round asks for the card of every cadet in the showdown.")
+            raise ValueError("_missing_facts asks for the card of every cadet in the showdown.")
         values[cadet.name] = _value(hand)
         step("AC-6.2", f"{cadet.name} reveals {hand.label}.", card=hand.name,
              player=cadet.name)
@@ -250,9 +228,9 @@ def _showdown(in_round: list[Cadet], step: _Step) -> list[str]:
 
 
 def _value(card: CardSpec) -> int:
-    """A value the showdown compares: check_round raises MissingFacts while one is unknown."""
+    """A value the showdown compares: _missing_facts asks for it first."""
     if card.value is None:
-        raise ValueError(f"{card.name}'s value is unknown; check_round asks for it first.")
+        raise ValueError(f"{card.name}'s value is unknown; _missing_facts asks for it first.")
     return card.value
 
 
@@ -310,51 +288,9 @@ def _next_starter(players: list[Cadet], winners: list[str], starter: str | None,
     return chosen
 
 
-def check_round(players: list[Cadet], deck_count: int, cards: list[CardSpec], *,
-                target: int | None,
-                starter: str | None = None, min_players: int = 2, max_players: int = 4) -> None:
-    """Raise ImpossiblePosition naming every contradiction, then MissingFacts for what the score
-    needs and lacks."""
-    # The table's own checks (cadets, names, cadets who are out, the match): the one function
-    # the ruling engine applies too, with its wording.
-    errors: list[dict[str, Any]] = table_errors(players, prefix="", target=target,
-                                                min_players=min_players, max_players=max_players)
-
-    def error(path: str, code: str, detail: str) -> None:
-        errors.append({"path": path, "code": code, "detail": detail})
-
-    count = len(players)
-    counts: dict[str, int] = {}
-    for cadet in players:
-        for card in ([cadet.hand] if cadet.hand else []) + list(cadet.discards):
-            counts[card.name] = counts.get(card.name, 0) + 1
-    for card in cards:
-        if counts.get(card.name, 0) > card.copies:
-            error("players", "too_many_copies",
-                  f"The round shows {counts[card.name]} copies of {card.label}, but the deck has "
-                  f"{card.copies} (AC-R2).")
-    total = sum(card.copies for card in cards)
-    shown = sum(counts.values())
-    if shown + deck_count > total:
-        error("deck_count", "too_many_cards",
-              f"The round accounts for {shown + deck_count} cards ({shown} in hands and face up, "
-              f"{deck_count} in the deck), but the deck has {total} (AC-2.1).")
+def _missing_facts(players: list[Cadet]) -> None:
+    """Raise MissingFacts for the showdown's cards the request lacks or whose value is unknown."""
     in_round = [c for c in players if c.in_round]
-    if not in_round and count:
-        error("players", "no_cadet_left", "Nobody is still in the round; a round always ends "
-              "with at least one cadet in it (AC-6.1).")
-    elif len(in_round) >= 2 and deck_count > 0:
-        error("deck_count", "round_not_over",
-              f"{len(in_round)} cadets are still in and {deck_count} card"
-              f"{'' if deck_count == 1 else 's'} {'is' if deck_count == 1 else 'are'} left in the "
-              "deck: the round is not over (it ends when one cadet is left or the deck runs "
-              "out, AC-6.1).")
-    if starter is not None and starter not in [c.name for c in players]:
-        error("starter", "unknown_starter", f"{starter} is not at the table; the cadets are "
-              f"{_list([c.name for c in players])}.")
-    if errors:
-        raise ImpossiblePosition(errors)
-
     missing: list[dict[str, Any]] = []
     values: dict[str, int] = {}  # the showdown's cards, once every one is known
     if len(in_round) >= 2:

@@ -18,7 +18,7 @@ readings used).
 Errors: 400 ``invalid_input`` (the entries of games.academy_credits.rulings, plus
 ``required`` / ``value_unknown`` for a showdown card that is missing or has no known value, and
 ``invalid_option`` when the target has no entry for the number of cadets); 400
-``impossible_position`` with the entries of games.academy_credits.scorer.
+``impossible_position`` with the entries of games.academy_credits.engine.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from cards.models import Game
 from common.api_errors import error_entry
 from common.body_checks import json_type
 from common.card_names import CardNameResolver, invalid_input
-from games.academy_credits import scorer as engine
+from games.academy_credits import engine
 from games.academy_credits.rulings import (
     CHARLES_VANCE,
     CREDITS_TARGET,
@@ -39,7 +39,7 @@ from games.academy_credits.rulings import (
     parse_players,
     unknown_fields,
 )
-from games.protocol import ImpossiblePosition
+from games.protocol import ImpossiblePosition, MissingFacts
 from results.services import result_save
 
 GAME = "academy-credits"
@@ -57,20 +57,22 @@ def score_round(*, game: Game, body) -> dict:
                   f"({json_type(targets)} is set); give one in options.credits_target.")
         raise invalid_input([error_entry(path="options.credits_target", code="invalid_option",
                                          detail=detail)])
+    position = engine.Position(
+        players=players, turn=None, hand=[], deck_count=deck_count, cards=game_specs(resolver),
+        min_players=game.min_players, max_players=game.max_players or count, options=options,
+        starter=starter)
     try:
-        result = engine.score_round(
-            players, deck_count, game_specs(resolver), target=target,
-            charles_vance_bonus=options.get(CHARLES_VANCE) or engine.LITERAL, starter=starter,
-            min_players=game.min_players, max_players=game.max_players or count)
+        board = engine.check(position)
+        result = board.score()
     except ImpossiblePosition as impossible:
         raise impossible_position(impossible) from None
-    except engine.MissingFacts as missing:
-        raise invalid_input(missing.errors) from None
+    except MissingFacts as missing:
+        raise invalid_input(missing.missing) from None
     response = {
         "game": game.slug,
         "total": result.total,
         "steps": [step.as_dict() for step in result.steps],
-        "warnings": result.warnings,
+        "warnings": board.warnings,
         "ended_by": result.ended_by,
         "round_winners": result.round_winners,
         "awards": result.awards,

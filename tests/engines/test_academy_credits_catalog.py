@@ -101,7 +101,7 @@ def test_a_fresh_two_player_round_adds_up_to_22_with_one_set_aside_card_ac_r9():
     # 22 cards: 1 set aside face down, 1 dealt to each of 2 cadets, the first draw: 18 left.
     start = position(["Ana", "Ben"], [LURA, JETT])
     assert start.deck_count == 18
-    assert ac.check_position(start) == []
+    assert ac.check(start).warnings == []
 
 
 def test_every_rule_id_the_engines_cite_is_a_section_of_the_catalog():

@@ -8,19 +8,19 @@ chosen at random, ruled on, and its outcome applied to the table. Throughout:
   legal only if it is among them;
 * every one of the 22 cards is accounted for (set aside, deck, hands, face up), copy by copy;
 * the round ends exactly when the rules say (AC-6.1): when one cadet is left or the deck is empty
-  at the end of a turn, never earlier, and the scorer accepts the final table;
+  at the end of a turn, never earlier, and the score accepts the final table;
 * without the deck count a play keeps its legality, and a legal one asks for the count unless it
   leaves one cadet standing.
 """
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from games.academy_credits import engine as ac
-from games.academy_credits import scorer as sc
 from tests.engines.test_academy_credits_catalog import cards, option
 
 DECK = [spec for spec in cards() for _ in range(spec.copies)]
@@ -60,6 +60,49 @@ class Table:
                            deck_count=len(self.deck), cards=list(cards()),
                            options={"charles_vance_bonus": "literal"})
 
+    def start_turn(self) -> ac.Position:
+        """The cadet to move draws, so holds two cards (AC-3.1), and their protection ends
+        (AC-5.1): the position of their play."""
+        self.hands[self.turn].append(self.deck.pop(0))
+        self.shielded[self.turn] = False
+        return self.position()
+
+    def apply(self, move: ac.Move, outcome: dict, keep: Callable[[int], int]) -> None:
+        """A legal play's outcome done at the table; ``keep`` picks the card The Doctor keeps
+        among the n in hand. The turn passes as the outcome says."""
+        player = self.turn
+        self.discards[player].append(take(self.hands[player], move.play.name))
+        if outcome["trade"]:
+            other = move.target
+            mine, theirs = self.hands[player], self.hands[other]
+            assert outcome["trade"]["player_gets"] == theirs[0].name
+            self.hands[player], self.hands[other] = theirs, mine
+        for entry in outcome["discarded"]:
+            card = take(self.hands[entry["player"]], entry["card"])
+            self.discards[entry["player"]].append(card)
+        for name in outcome["eliminated"]:
+            self.in_round[name] = False
+            assert self.hands[name] == [], f"{name} is out but still holds a card"
+        for draw in outcome["draws"]:
+            drawn = []
+            for _ in range(draw["count"]):
+                if draw["from"] == "deck":
+                    drawn.append(self.deck.pop(0))
+                else:
+                    assert not self.set_aside_drawn and not self.deck
+                    drawn.append(self.set_aside)
+                    self.set_aside_drawn = True
+            hand = self.hands[draw["player"]]
+            hand += drawn
+            if move.play.effect == ac.DRAW:  # The Doctor: keep one, the rest to the bottom
+                kept = hand.pop(keep(len(hand)))
+                self.deck += hand
+                self.hands[draw["player"]] = [kept]
+        for name in self.names:
+            self.shielded[name] = name in outcome["protected"]
+        self.marked = outcome["marked"]
+        self.turn = outcome["next_turn"] or self.turn
+
     def alive(self) -> list[str]:
         return [name for name in self.names if self.in_round[name]]
 
@@ -97,26 +140,25 @@ def play_turn(table: Table, data) -> bool:
     """One turn; returns whether the round ended."""
     player = table.turn
     assert len(table.alive()) >= 2 and table.deck, "a turn began after the round had ended"
-    table.hands[player].append(table.deck.pop(0))  # AC-3.1: draw, so the cadet holds two
-    table.shielded[player] = False  # AC-5.1: protection ends at the start of their turn
-    position = table.position()
+    position = table.start_turn()
 
-    assert ac.check_position(position) == []  # the 22 cards add up: no warning
-    legal = ac.legal_plays(position)
+    board = ac.check(position)
+    assert board.warnings == []  # the 22 cards add up: no warning
+    legal = board.legal_moves()
     assert legal, "a cadet always has a legal play"
     for candidate in legal:
-        ruling = ac.rule_play(position, candidate)
+        ruling = board.rule(candidate)
         assert ruling.verdict == "legal", (candidate, ruling.reason)
     legal_dicts = [m.as_dict() for m in legal]
     probe = data.draw(st.sampled_from(all_plays(position)), label="probe")
-    probe_ruling = ac.rule_play(position, probe)
+    probe_ruling = board.rule(probe)
     if probe_ruling.verdict == "legal" and not probe_ruling.warnings:
         assert probe.as_dict() in legal_dicts, probe
     if probe_ruling.verdict == "illegal":
         assert probe_ruling.alternatives == legal_dicts
     # Without the deck count (issue 15): the same legality; a legal play asks for the count
     # unless one cadet is left standing whatever the deck holds.
-    blind = ac.rule_play(replace(position, deck_count=None), probe)
+    blind = ac.check(replace(position, deck_count=None)).rule(probe)
     if probe_ruling.verdict == "legal":
         if blind.verdict == "legal":
             assert blind.outcome["round_ends"] is True and len(blind.outcome["in_round"]) == 1
@@ -130,42 +172,11 @@ def play_turn(table: Table, data) -> bool:
 
     move = data.draw(st.sampled_from(legal), label="play")
     event(f"played {move.play.effect}")
-    ruling = ac.rule_play(position, move)
+    ruling = board.rule(move)
     outcome = ruling.outcome
     assert outcome["cases"] == []  # every hand is known: nothing is conditional
 
-    played = take(table.hands[player], move.play.name)
-    table.discards[player].append(played)
-    if outcome["trade"]:
-        other = move.target
-        mine, theirs = table.hands[player], table.hands[other]
-        assert outcome["trade"]["player_gets"] == theirs[0].name
-        table.hands[player], table.hands[other] = theirs, mine
-    for entry in outcome["discarded"]:
-        card = take(table.hands[entry["player"]], entry["card"])
-        table.discards[entry["player"]].append(card)
-    for name in outcome["eliminated"]:
-        table.in_round[name] = False
-        assert table.hands[name] == [], f"{name} is out but still holds a card"
-    for draw in outcome["draws"]:
-        drawn = []
-        for _ in range(draw["count"]):
-            if draw["from"] == "deck":
-                drawn.append(table.deck.pop(0))
-            else:
-                assert not table.set_aside_drawn and not table.deck
-                drawn.append(table.set_aside)
-                table.set_aside_drawn = True
-        hand = table.hands[draw["player"]]
-        hand += drawn
-        if move.play.effect == ac.DRAW:  # The Doctor: keep one, the rest to the bottom
-            keep = data.draw(st.integers(0, len(hand) - 1), label="keep")
-            kept = hand.pop(keep)
-            table.deck += hand
-            table.hands[draw["player"]] = [kept]
-    for name in table.names:
-        table.shielded[name] = name in outcome["protected"]
-    table.marked = outcome["marked"]
+    table.apply(move, outcome, keep=lambda n: data.draw(st.integers(0, n - 1), label="keep"))
 
     # Every card accounted for, copy by copy.
     assert table.every_card() == COPIES
@@ -182,8 +193,7 @@ def play_turn(table: Table, data) -> bool:
         assert outcome["next_turn"] is None
         event("last cadet standing" if len(table.alive()) == 1 else "deck-out showdown")
         return True
-    assert outcome["next_turn"] == table.next_after(player)
-    table.turn = outcome["next_turn"]
+    assert outcome["next_turn"] == table.next_after(player) == table.turn
     return False
 
 
@@ -199,13 +209,14 @@ def test_random_rounds_are_ruled_consistently_to_their_end(count, order, starter
     else:
         raise AssertionError("the round did not end within 40 turns")
 
-    # The scorer takes the final table as a finished round.
+    # The final table is a round's end that check accepts and the board scores.
     players = [ac.Cadet(name=name, in_round=table.in_round[name],
                         discards=list(table.discards[name]),
                         hand=table.hands[name][0] if table.in_round[name] else None)
                for name in table.names]
-    result = sc.score_round(players, len(table.deck), list(cards()),
-                            target=option("credits_target")[str(count)])
+    round_end = ac.Position(players, None, [], len(table.deck), list(cards()),
+                            options={"credits_target": option("credits_target")})
+    result = ac.check(round_end).score()
     assert result.round_winners
     assert set(result.round_winners) <= set(table.alive())
     assert result.total == len(result.awards)

@@ -26,7 +26,7 @@ from tests.engines.test_academy_credits_catalog import (
 
 
 def rule(pos, mv):
-    return ac.rule_play(pos, mv)
+    return ac.check(pos, mv).rule(mv)
 
 
 def failed(ruling):
@@ -35,7 +35,7 @@ def failed(ruling):
 
 def impossible(pos, mv=None):
     with pytest.raises(ImpossiblePosition) as raised:
-        ac.rule_play(pos, mv or move(pos.hand[0].name))
+        ac.check(pos, mv or move(pos.hand[0].name))
     return raised.value.errors
 
 
@@ -277,7 +277,7 @@ def test_only_one_mark_at_a_time_a_new_mark_replaces_it():
     pos.cards = [c if c.name != "Caleb Mir" else two for c in pos.cards]
     ruling = rule(pos, move("Lura Thok", "Ben", guess="Jett Reno"))  # any legal play works
     assert ruling.verdict == "legal"
-    self_mark = ac.rule_play(pos, ac.Move(two, "Ana"))
+    self_mark = rule(pos, ac.Move(two, "Ana"))
     assert self_mark.outcome["marked"] == "Ana" and self_mark.outcome["mark_cleared"] is True
     assert self_mark.outcome["summary"][1].startswith("The mark moves from Ben to Ana")
 
@@ -314,10 +314,10 @@ def test_ac_r6_whether_a_card_may_target_its_player_comes_from_its_effect_not_it
     table = [cadet("Ana", marked=True), cadet("Ben", "Caleb Mir"), "Cy"]
     pos = position(table, [forcing, guessing])
     pos.cards = [*pos.cards, forcing, guessing]
-    bound = ac.rule_play(pos, ac.Move(forcing, "Ben"))
+    bound = rule(pos, ac.Move(forcing, "Ben"))
     assert (bound.verdict, bound.code) == ("illegal", "must_target_marked")
-    assert ac.rule_play(pos, ac.Move(forcing, "Ana")).verdict == "legal"
-    free = ac.rule_play(pos, ac.Move(guessing, "Ben", JETT))
+    assert rule(pos, ac.Move(forcing, "Ana")).verdict == "legal"
+    free = rule(pos, ac.Move(guessing, "Ben", JETT))
     assert free.verdict == "legal" and free.outcome["mark_cleared"] is True
 
 
@@ -523,7 +523,7 @@ def test_a_card_whose_effect_is_unknown_needs_information():
     mystery = CardSpec("Mystery", 3, None, 1)
     pos = position(["Ana", "Ben"], [mystery, LURA], deck_count=17)
     pos.cards = pos.cards + [mystery]
-    ruling = ac.rule_play(pos, ac.Move(mystery, "Ben"))
+    ruling = rule(pos, ac.Move(mystery, "Ben"))
     assert (ruling.verdict, ruling.code) == ("needs_information", "effect_unknown")
     assert ruling.missing[0]["path"] == "cards.Mystery.effect"
 
@@ -697,8 +697,6 @@ TARGETS = {"credits_target": {"2": 4, "3": 5, "4": 6}}
 def test_ac_6_5_a_match_already_over_is_no_position_to_rule_on():
     # Issue 11: Ben already holds the credit target, so the match is over; the ruling refuses the
     # position as the score does, with the one check and the one wording of both.
-    from games.academy_credits import scorer as sc
-
     pos = position(["Ana", cadet("Ben", credits=4)], [LURA, KRAAG], options=TARGETS)
     errors = impossible(pos, move("Jay-Den Kraag"))
     assert errors == [{
@@ -706,8 +704,8 @@ def test_ac_6_5_a_match_already_over_is_no_position_to_rule_on():
         "detail": "Ben already has 4 credits, at or above the target of 4: the match is over "
                   "(AC-6.5), so no round is played after it."}]
     with pytest.raises(ImpossiblePosition) as scored:
-        sc.score_round([cadet("Ana", hand="Lura Thok"), cadet("Ben", hand="Jett Reno", credits=4)],
-                       0, list(pos.cards), target=4)
+        round_end = [cadet("Ana", hand="Lura Thok"), cadet("Ben", hand="Jett Reno", credits=4)]
+        ac.check(ac.Position(round_end, None, [], 0, list(pos.cards), options=TARGETS))
     assert scored.value.errors == [{**errors[0], "path": "players[1].credits"}]
     # One below the target is a match still on; the target follows the number of cadets.
     assert rule(position(["Ana", cadet("Ben", credits=3)], [LURA, KRAAG], options=TARGETS),
@@ -765,5 +763,5 @@ def test_every_code_is_documented():
     assert set(ac.LEGAL_CODES) == {"legal_play", "no_effect_no_target", "no_effect_empty_deck",
                                    "eliminates_player"}
     for code in (*ac.LEGAL_CODES, *ac.ILLEGAL_CODES, *ac.NEEDS_INFORMATION_CODES,
-                 *ac.IMPOSSIBLE_CODES):
+                 *ac.IMPOSSIBLE_CODES, *ac.ROUND_IMPOSSIBLE_CODES):
         assert f"``{code}``" in ac.__doc__

@@ -5,19 +5,23 @@ deck-out showdown and its tie-breaks (AC-6.2, AC-R8), the Charles Vance bonus un
 
 import pytest
 
+from games.academy_credits import engine as ac
 from games.academy_credits import scorer as sc
 from games.academy_credits.engine import CardSpec
-from games.protocol import ImpossiblePosition
+from games.protocol import ImpossiblePosition, MissingFacts
 from tests.engines.test_academy_credits_catalog import cadet, cards, option
 
 TARGETS = option("credits_target")
 
 
 def score(players, deck_count=0, reading="literal", starter=None, target=None, deck=None):
+    """The board of the round's end (no cadet to move), scored."""
     players = [p if not isinstance(p, str) else cadet(p) for p in players]
     target = target if target is not None else TARGETS[str(len(players))]
-    return sc.score_round(players, deck_count, list(deck or cards()), target=target,
-                          charles_vance_bonus=reading, starter=starter)
+    options = {"credits_target": {str(len(players)): target}, "charles_vance_bonus": reading}
+    position = ac.Position(players, None, [], deck_count, list(deck or cards()), options=options,
+                           starter=starter)
+    return ac.check(position).score()
 
 
 def details(result):
@@ -288,6 +292,21 @@ def test_rounds_that_cannot_exist():
                             starter="Zed") == ["unknown_starter"]
 
 
+def test_a_round_end_is_checked_by_the_one_check_of_positions_with_its_paths():
+    # The copies and the cards in all are counted as for a play (where each copy is), without
+    # the set-aside card, which may have been drawn by then (AC-5.3).
+    with pytest.raises(ImpossiblePosition) as raised:
+        score([cadet("Ana", hand="Tarima Sadel"), cadet("Ben", "Tarima Sadel", in_round=False)],
+              deck_count=21)
+    assert raised.value.errors == [
+        {"path": "players", "code": "too_many_copies",
+         "detail": "The round shows 2 copies of Tarima Sadel (10) (in Ana's hand and in front of "
+                   "Ben), but the deck has 1 (AC-R2)."},
+        {"path": "deck_count", "code": "too_many_cards",
+         "detail": "The round accounts for 23 cards (21 in the deck, 1 in hands, 1 face up), but "
+                   "the deck has 22 (AC-2.1)."}]
+
+
 def test_ac_6_4_an_eliminated_cadet_with_nothing_face_up_cannot_be_scored():
     # Issue 11: the one check of the ruling engine, with its wording and a path of this body.
     with pytest.raises(ImpossiblePosition) as raised:
@@ -300,11 +319,11 @@ def test_ac_6_4_an_eliminated_cadet_with_nothing_face_up_cannot_be_scored():
 
 
 def test_a_showdown_needs_every_card_still_in():
-    with pytest.raises(sc.MissingFacts) as raised:
+    with pytest.raises(MissingFacts) as raised:
         score([cadet("Ana", hand="Lura Thok"), cadet("Ben")])
-    assert raised.value.errors == [{"path": "players[1].hand", "code": "required",
-                                    "detail": "Ben is still in the deck-out showdown: give the "
-                                              "card Ben reveals (AC-6.2)."}]
+    assert raised.value.missing == [{"path": "players[1].hand", "code": "required",
+                                     "detail": "Ben is still in the deck-out showdown: give the "
+                                               "card Ben reveals (AC-6.2)."}]
     # The last cadet standing needs no card.
     assert score([cadet("Ana"), cadet("Ben", "Lura Thok", in_round=False)],
                  deck_count=5).round_winners == ["Ana"]
@@ -312,7 +331,7 @@ def test_a_showdown_needs_every_card_still_in():
 
 def test_an_unknown_value_is_never_guessed():
     mystery = CardSpec("Mystery", None, "look_at_hand", 1)
-    with pytest.raises(sc.MissingFacts) as raised:
+    with pytest.raises(MissingFacts) as raised:
         score([cadet("Ana", hand=mystery), cadet("Ben", hand="Lura Thok")],
               deck=[*cards(), mystery])
-    assert raised.value.errors[0]["code"] == "value_unknown"
+    assert raised.value.missing[0]["code"] == "value_unknown"
