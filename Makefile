@@ -23,7 +23,8 @@ setup: install
 run: setup
 	$(DEV_SETTINGS) $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-# Debian's Chromium drives the browser tests; Playwright never downloads a browser of its own.
+# Debian's Chromium (the full browser and its headless build) drives the browser tests;
+# Playwright never downloads a browser of its own.
 chromium:
 	scripts/ensure-chromium
 
@@ -32,12 +33,15 @@ chromium:
 # reads the development database, so this needs no `setup`. PYTEST_ARGS=… replaces the options
 # (e.g. PYTEST_ARGS='-n 0' runs it in one process).
 PYTEST_ARGS ?= -n auto --durations=10
+# The browser tests drive Debian's headless Chromium build here (same engine, half the CPU per
+# page: the suite's largest cost) and the full browser, /usr/bin/chromium, in test-postgres, so
+# CI runs both. TABLESIDE_CHROMIUM=… chooses another.
 test: install chromium lint typecheck
-	$(BIN)/pytest $(PYTEST_ARGS)
+	TABLESIDE_CHROMIUM="$${TABLESIDE_CHROMIUM:-/usr/bin/chromium-headless-shell}" $(BIN)/pytest $(PYTEST_ARGS)
 
 # The same suite against a throw-away PostgreSQL cluster on a loopback port.
 test-postgres: install chromium
-	scripts/with-postgres $(BIN)/pytest $(PYTEST_ARGS)
+	TABLESIDE_CHROMIUM="$${TABLESIDE_CHROMIUM:-/usr/bin/chromium}" scripts/with-postgres $(BIN)/pytest $(PYTEST_ARGS)
 
 # The production configuration on loopback: gunicorn, whitenoise's hashed compressed files,
 # production settings; DATABASE_URL selects PostgreSQL, SQLite otherwise. LOCAL_HTTP=1 because no

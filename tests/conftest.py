@@ -15,6 +15,8 @@ Under pytest-xdist (`make test` runs one worker per core) each worker has its ow
 loaded catalog and snapshot, and its own browser: nothing here is shared between workers.
 """
 
+import os
+
 import pytest
 from django.core.management.color import no_style
 from django.db import connection, transaction
@@ -75,6 +77,10 @@ def _all_models():
 
     for app_config in apps.get_app_configs():
         yield from app_config.get_models(include_auto_created=True)
+
+
+def pytest_report_header():
+    return f"browser: {os.environ.get('TABLESIDE_CHROMIUM', '/usr/bin/chromium')}"
 
 
 def pytest_collection_modifyitems(items):

@@ -1,10 +1,12 @@
 """Playwright (sync API) driving Debian's Chromium against pytest-django's live server.
 
-Playwright never downloads a browser here: it launches Debian's Chromium, /usr/bin/chromium
-(`make chromium` installs it). TABLESIDE_CHROMIUM names another Debian build to drive instead, e.g.
-/usr/bin/chromium-headless-shell (package chromium-headless-shell: the same build without the
-windowed browser around it, about half the CPU per page). Every test runs at a phone size and a
-desktop size, records every request the page makes, and fails if one leaves the live server.
+Playwright never downloads a browser here: it launches Debian's Chromium (`make chromium` installs
+it), /usr/bin/chromium unless TABLESIDE_CHROMIUM names another Debian build. `make test` names
+/usr/bin/chromium-headless-shell (package chromium-headless-shell: the same engine and version
+without the windowed browser around it, less than half the CPU per page, and the build Playwright
+itself runs headless tests on); `make test-postgres` drives the full browser, so CI runs both.
+Every test runs at a phone size and a desktop size, records every request the page makes, and
+fails if one leaves the live server.
 
 Under pytest-xdist each worker launches one browser for all its tests (session scope) and opens a
 fresh context (cookies, storage, viewport) per test.
