@@ -37,6 +37,19 @@ def required(path: str, what: str) -> dict:
     return error_entry(path=path, code="required", detail=f"{path} is required: {what}.")
 
 
+def required_object(body: dict, key: str, errors: list[dict]) -> dict | None:
+    """body[key] when it is an object; otherwise None, with a `required` or `invalid_type` entry
+    added to `errors`."""
+    if key not in body:
+        errors.append(required(key, "an object"))
+        return None
+    if not isinstance(body[key], dict):
+        errors.append(error_entry(path=key, code="invalid_type",
+                                  detail=f"{key} must be an object; got {json_type(body[key])}."))
+        return None
+    return body[key]
+
+
 def unknown_fields(raw: dict, known: Iterable[str], prefix: str = "", *, of: str = "") -> list[dict]:
     """An `unknown_field` entry for each key of `raw` that is not one of `known` (at
     `prefix` + the key, shortened as every echo is), naming the fields there are and suggesting

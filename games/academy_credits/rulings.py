@@ -30,12 +30,12 @@ import difflib
 
 from cards.models import Card, Game
 from cards.selectors import game_options
-from common.api_errors import ApiError, error_entry
-from common.body_checks import json_type, required, shown, unknown_fields
+from common.api_errors import error_entry
+from common.body_checks import json_type, required, required_object, shown, unknown_fields
 from common.card_names import CardNameResolver, invalid_input
 from games.academy_credits import engine
 from games.protocol import ImpossiblePosition
-from games.responses import ruling_response
+from games.responses import impossible_position, ruling_response
 from results.services import result_save
 
 GAME = "academy-credits"
@@ -60,17 +60,10 @@ def rule_play(*, game: Game, body) -> dict:
     try:
         ruling = engine.check(position, move).rule(move)
     except ImpossiblePosition as impossible:
-        raise impossible_position(impossible) from None
+        raise impossible_position(impossible.errors) from None
     ruling.warnings = ruling.warnings + warnings
     response = ruling_response(game=game, ruling=ruling)
     return result_save(game=game, kind="ruling", request_body=body, response_body=response)
-
-
-def impossible_position(impossible: ImpossiblePosition) -> ApiError:
-    errors = impossible.errors
-    detail = (errors[0]["detail"] if len(errors) == 1 else
-              "This position cannot exist: " + " ".join(e["detail"] for e in errors))
-    return ApiError(status_code=400, code="impossible_position", detail=detail, errors=errors)
 
 
 def card_spec(card: Card) -> engine.CardSpec:
@@ -389,14 +382,5 @@ def parse_options(raw, path: str, game: Game, errors: list[dict]) -> dict:
 # --- Small helpers (shared with the score service) ----------------------------------------------
 
 
-def required_object(body: dict, key: str, errors: list[dict]) -> dict | None:
-    if key not in body:
-        errors.append(required(key, "an object"))
-        return None
-    if not isinstance(body[key], dict):
-        errors.append(error_entry(path=key, code="invalid_type",
-                                  detail=f"{key} must be an object; got {json_type(body[key])}."))
-        return None
-    return body[key]
 
 

@@ -34,12 +34,12 @@ from games.academy_credits.rulings import (
     canonical_name,
     count_field,
     game_specs,
-    impossible_position,
     parse_options,
     parse_players,
     unknown_fields,
 )
 from games.protocol import ImpossiblePosition, MissingFacts
+from games.responses import impossible_position
 from results.services import result_save
 
 GAME = "academy-credits"
@@ -65,7 +65,7 @@ def score_round(*, game: Game, body) -> dict:
         board = engine.check(position)
         result = board.score()
     except ImpossiblePosition as impossible:
-        raise impossible_position(impossible) from None
+        raise impossible_position(impossible.errors) from None
     except MissingFacts as missing:
         raise invalid_input(missing.missing) from None
     response = {

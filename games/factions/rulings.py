@@ -37,6 +37,7 @@ from common.body_checks import unknown_fields
 from common.card_names import CardNameResolver, invalid_input, shown
 from games.factions import engine
 from games.protocol import ImpossiblePosition
+from games.responses import impossible_position as shared_impossible_position
 from games.responses import ruling_response
 from results.services import result_save
 
@@ -77,9 +78,7 @@ def impossible_position(errors: list[dict], *, prefix: str = "position.") -> Api
     (the standings' body is the position itself: prefix "")."""
     if prefix != "position.":
         errors = [{**e, "path": _reprefix(e["path"], prefix)} for e in errors]
-    detail = (errors[0]["detail"] if len(errors) == 1 else
-              "This position cannot exist: " + " ".join(e["detail"] for e in errors))
-    return ApiError(status_code=400, code="impossible_position", detail=detail, errors=errors)
+    return shared_impossible_position(errors)
 
 
 def _reprefix(path: str, prefix: str) -> str:

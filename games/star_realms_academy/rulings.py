@@ -37,14 +37,14 @@ from django.urls import reverse
 
 from cards.models import Card, Game
 from cards.selectors import game_attribute_specs
-from common.api_errors import ApiError, error_entry
+from common.api_errors import error_entry
 from common.body_checks import json_type as _json_type
 from common.body_checks import required as _required
 from common.body_checks import shown_json as _shown_json
 from common.body_checks import unknown_fields
 from common.card_names import CardNameResolver, invalid_input
 from games.protocol import ImpossiblePosition
-from games.responses import ruling_response
+from games.responses import impossible_position, ruling_response
 from games.star_realms_academy import engine
 from games.star_realms_academy.card_rules import same_faction_as
 from results.services import result_save
@@ -71,16 +71,9 @@ def rule_star_realms_academy(*, game: Game, body) -> dict:
     try:
         ruling = engine.check(position).rule(move)
     except ImpossiblePosition as impossible:
-        raise impossible_position(impossible) from None
+        raise impossible_position(impossible.errors) from None
     response = ruling_response(game=game, ruling=ruling)
     return result_save(game=game, kind="ruling", request_body=body, response_body=response)
-
-
-def impossible_position(impossible: ImpossiblePosition) -> ApiError:
-    errors = impossible.errors
-    detail = (errors[0]["detail"] if len(errors) == 1 else
-              "This position cannot exist: " + " ".join(e["detail"] for e in errors))
-    return ApiError(status_code=400, code="impossible_position", detail=detail, errors=errors)
 
 
 def parse_request(*, game: Game, body) -> tuple[engine.Position, engine.Move]:

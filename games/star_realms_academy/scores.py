@@ -20,13 +20,9 @@ from common.api_errors import error_entry
 from common.body_checks import unknown_fields
 from common.card_names import invalid_input
 from games.protocol import ImpossiblePosition
-from games.responses import ruling_response
+from games.responses import impossible_position, ruling_response
 from games.star_realms_academy import engine
-from games.star_realms_academy.rulings import (
-    POSITION_FIELDS,
-    RequestParser,
-    impossible_position,
-)
+from games.star_realms_academy.rulings import POSITION_FIELDS, RequestParser
 from results.services import result_save
 
 GAME = "star-realms-academy"
@@ -39,7 +35,7 @@ def score_star_realms_academy(*, game: Game, body) -> dict:
     try:
         breakdown = engine.check(position, path="").score(moves)
     except ImpossiblePosition as impossible:
-        raise impossible_position(impossible) from None
+        raise impossible_position(impossible.errors) from None
     ruling = None
     if breakdown.ruling is not None:
         ruling = ruling_response(game=game, ruling=breakdown.ruling)

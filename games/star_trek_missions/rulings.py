@@ -19,14 +19,14 @@ import difflib
 from typing import cast
 
 from cards.models import Card, Game
-from common.api_errors import ApiError, error_entry
+from common.api_errors import error_entry
 from common.body_checks import json_type as _json_type
 from common.body_checks import required as _required
+from common.body_checks import required_object, unknown_fields
 from common.body_checks import shown_json as _shown_json
-from common.body_checks import unknown_fields
 from common.card_names import CardNameResolver, invalid_input
 from games.protocol import ImpossiblePosition
-from games.responses import ruling_response
+from games.responses import impossible_position, ruling_response
 from games.star_trek_missions import engine
 from results.services import result_save
 
@@ -42,10 +42,7 @@ def rule_turn(*, game: Game, body) -> dict:
     try:
         board = engine.check(position)
     except ImpossiblePosition as impossible:
-        detail = (impossible.errors[0]["detail"] if len(impossible.errors) == 1 else
-                  "This position cannot exist: " + " ".join(e["detail"] for e in impossible.errors))
-        raise ApiError(status_code=400, code="impossible_position", detail=detail,
-                       errors=impossible.errors) from None
+        raise impossible_position(impossible.errors) from None
     response = ruling_response(game=game, ruling=board.rule(move))
     return result_save(game=game, kind="ruling", request_body=body, response_body=response)
 
@@ -72,8 +69,8 @@ def parse_request(*, game: Game, body) -> tuple[engine.Position, engine.Move]:
                                          detail="The request body must be a JSON object.")])
     errors += unknown_fields(body, BODY_FIELDS, "")
     resolver = CardNameResolver(game)
-    position_raw = _object(body, "position", errors)
-    move_raw = _object(body, "move", errors)
+    position_raw = required_object(body, "position", errors)
+    move_raw = required_object(body, "move", errors)
 
     hand: list[Card | None] = []
     discard_area: list[Card | None] = []
@@ -196,14 +193,5 @@ def _parse_move(raw: dict, resolver: CardNameResolver) -> tuple[engine.Move | No
     ), []
 
 
-def _object(body: dict, key: str, errors: list[dict]) -> dict | None:
-    if key not in body:
-        errors.append(_required(key, "an object"))
-        return None
-    if not isinstance(body[key], dict):
-        errors.append(error_entry(path=key, code="invalid_type",
-                                  detail=f"{key} must be an object; got {_json_type(body[key])}."))
-        return None
-    return body[key]
 
 
