@@ -37,6 +37,13 @@ def is_htmx_submit(request: HttpRequest) -> bool:
 # a shared link give the same form.
 
 NOT_INPUT = ("csrfmiddlewaretoken",)
+# What messengers, mail and ad links add to a shared address: never a form's field, so such a link
+# opens the form it points to (empty, or as filled in), not a form of problems.
+TRACKING = ("fbclid", "gclid", "dclid", "msclkid", "mc_cid", "mc_eid", "igshid", "_ga")
+
+
+def is_input(key: str) -> bool:
+    return key not in NOT_INPUT and key not in TRACKING and not key.startswith("utm_")
 
 
 def page_input(request: HttpRequest) -> QueryDict | None:
@@ -51,7 +58,7 @@ def link_pairs(data) -> list[tuple[str, str]]:
     """The non-empty fields of a form's data, in order, as (name, value) pairs for its address."""
     if data is None:
         return []
-    return [(key, value) for key, values in data.lists() if key not in NOT_INPUT
+    return [(key, value) for key, values in data.lists() if is_input(key)
             for value in values if value.strip()]
 
 

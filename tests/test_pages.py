@@ -393,3 +393,23 @@ def test_navigation_marks_the_current_game(client, catalog, url):
         assert f'href="/games/{slug}/"' in html
     if url != "/":
         assert re.search(r'href="/games/factions/" aria-current="(page|true)"', html)
+
+
+FORM_PAGES = ["/games/academy-credits/check-play/", "/games/academy-credits/score-round/",
+              "/games/star-realms-academy/check-move/", "/games/star-realms-academy/turn/",
+              "/games/factions/check-move/", "/games/factions/standings/",
+              "/games/star-trek-missions/check-turn/", "/games/star-trek-missions/score/",
+              "/games/star-trek-missions/table/"]
+
+
+@pytest.mark.parametrize("url", FORM_PAGES)
+def test_a_shared_link_with_tracking_parameters_opens_the_empty_form(client, catalog, url):
+    """What a messenger or a newsletter adds to a link (utm_…, fbclid) is not form input: the
+    page is the empty form, not a form of problems."""
+    def without_token(response):
+        return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", response.content.decode())
+
+    plain = client.get(url)
+    tracked = client.get(url + "?utm_source=newsletter&utm_medium=email&fbclid=abc123")
+    assert plain.status_code == tracked.status_code == 200
+    assert without_token(tracked) == without_token(plain)
