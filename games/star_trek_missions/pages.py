@@ -584,7 +584,7 @@ class ScoreForm:
 # form is read by the score page's own ScoreForm, through PlayerData, so typing and tapping work
 # exactly as there; the table is then scored by the API's own service, in one request.
 
-TABLE_ACTIONS = ("add", "remove", "toggle", "action")
+TABLE_ACTIONS = ("add", "remove", "toggle", "pick", "action")
 
 
 class PlayerData:
@@ -726,6 +726,11 @@ class TableForm:
             blocked.append("toggle")
             self.errors.append(f"{toggled} is in {self.holders[toggled]}'s hand: every card "
                                "exists once.")
+        picked = clean_text(get("pick"))
+        if picked and picked in self.holders:
+            blocked.append("pick")
+            self.errors.append(f"{picked} is in {self.holders[picked]}'s hand: every card exists "
+                               "once.")
         if action == "add" and clean_text(get("add")):
             card, _ = self.deck.find(clean_text(get("add")))
             if card is not None and card.name in self.holders:
