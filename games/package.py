@@ -50,9 +50,10 @@ class Job:
     """One of a game's two jobs, a ruling or a score.
 
     `service` (dotted path) takes `(*, game, body)` and returns the response body of API.md;
-    `page` is the URL name of the page that does the job and `label` its link's words; `link_pairs` (dotted path) turns a saved
-    request body back into that page's fields ("Check again" / "Score again"); `presenter` shows a
-    saved result as the page does (None: the generic results/_ruling.html or _score.html)."""
+    `page` is the URL name of the page that does the job and `label` its link's words;
+    `link_pairs` (dotted path) turns a saved request body back into that page's fields ("Check
+    again" / "Score again"); `presenter` shows a saved result as the page does (None: the generic
+    results/_ruling.html or _score.html)."""
 
     service: str | Callable
     page: str
