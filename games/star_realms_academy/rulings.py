@@ -17,12 +17,14 @@ Request body (API.md): ``{"position": {"active": {...}, "opponent": {...}, "shop
   first four; ``target`` (a base of the opponent or ``"health"``) and optional ``amount`` for an
   attack; optional ``refill`` (the card that refilled the shop row) for a buy.
 
-A request without this shape is a 400 ``invalid_input`` whose entries name each problem by path:
-``required``, ``invalid_type``, ``unknown_field``, ``unexpected_field`` (a move field its action
-does not use), ``invalid_action``, ``invalid_number``, ``invalid_ability``, and the card-name codes
-of common.card_names (``unknown_card`` with suggestions, ``invalid_card``, ``too_many``). A
-position that cannot exist is a 400 ``impossible_position`` (entries in
-games.star_realms_academy.engine). Anything else is a ruling, saved under a permalink.
+An optional field given as null is left out. The request is declared below (Board, RulingRequest)
+and read by common.requests: a body without this shape is a 400 ``invalid_input`` whose entries
+name each problem by path: ``required``, ``invalid_type``, ``unknown_field``, ``unexpected_field``
+(a move field its action does not use), ``invalid_action``, ``invalid_number``,
+``invalid_ability``, ``too_many``, and the card-name codes of common.card_names (``unknown_card``
+with suggestions, ``invalid_card``, ``too_long``). A position that cannot exist is a 400
+``impossible_position`` (entries in games.star_realms_academy.engine). Anything else is a ruling,
+saved under a permalink.
 
 A card's unknown values are never guessed: the engine answers ``needs_information`` and each
 ``missing`` entry carries the card's admin change page (``admin_url``), built here.
@@ -30,19 +32,19 @@ A card's unknown values are never guessed: the engine answers ``needs_informatio
 
 from __future__ import annotations
 
-import difflib
-from typing import Any, overload
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
 from django.urls import reverse
+from pydantic import Field, ValidationInfo, model_validator
+from pydantic.functional_validators import BeforeValidator, PlainValidator
+from pydantic_core import PydanticCustomError
 
 from cards.models import Card, Game
 from cards.selectors import game_attribute_specs
-from common.api_errors import error_entry
-from common.body_checks import json_type as _json_type
-from common.body_checks import required as _required
-from common.body_checks import shown_json as _shown_json
-from common.body_checks import unknown_fields
-from common.card_names import CardNameResolver, invalid_input
+from common.body_checks import shown_json
+from common.card_names import CardNameResolver
+from common.requests import CardName, CardNames, RequestModel, card_name, read_body
 from games.protocol import ImpossiblePosition
 from games.responses import impossible_position, ruling_response
 from games.star_realms_academy import engine
@@ -50,19 +52,11 @@ from games.star_realms_academy.card_rules import same_faction_as
 from results.services import result_save
 
 GAME = "star-realms-academy"
-BODY_FIELDS = ("position", "move")
-POSITION_FIELDS = ("active", "opponent", "shop_row")
-ACTIVE_FIELDS = ("name", "health", "coins", "hand", "in_play", "bases", "combat", "used", "deck",
-                 "discard_pile", "drawn")
-OPPONENT_FIELDS = ("name", "health", "coins", "bases", "discard_pile")
-ACTIVE_BASE_FIELDS = ("card", "damage", "used")
-OPPONENT_BASE_FIELDS = ("card", "damage")
-USED_FIELDS = ("card", "ability")
-MOVE_FIELDS = ("action", "card", "target", "amount", "refill")
 DEFAULT_NAMES = {"active": "Active player", "opponent": "Opponent"}
 MAX_NAME = 40
 MAX_NUMBER = 1000  # far beyond any real count; keeps the wording sane
-MAX_LIST = 60  # cards in one place: the game has 60 cards in all
+MAX_LIST = 60  # bases or abilities in one place: the game has 60 cards in all (card names:
+# CardNames refuses more than the catalog's cards)
 
 
 def rule_star_realms_academy(*, game: Game, body) -> dict:
@@ -76,46 +70,196 @@ def rule_star_realms_academy(*, game: Game, body) -> dict:
     return result_save(game=game, kind="ruling", request_body=body, response_body=response)
 
 
-def parse_request(*, game: Game, body) -> tuple[engine.Position, engine.Move]:
+# --- The request, declared ----------------------------------------------------------------------
+
+
+def _number(least: int) -> Callable[[object, ValidationInfo], int]:
+    def check(value: object, info: ValidationInfo) -> int:
+        if isinstance(value, float) and value.is_integer():  # 2.0 is the whole number 2
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise PydanticCustomError("int_type", "not a whole number")
+        if not least <= value <= MAX_NUMBER:
+            bound = f"at least {least}" if value < least else f"at most {MAX_NUMBER}"
+            raise PydanticCustomError("invalid_number",
+                                     f"{info.field_name} must be {bound}; got {value}.")
+        return value
+    return check
+
+
+# A whole number (an integral float is one) from 0 (Count) or 1 (Amount) to MAX_NUMBER.
+Count = Annotated[int, PlainValidator(_number(0))]
+Amount = Annotated[int, PlainValidator(_number(1))]
+
+
+def at_most(limit: int, what: str, *, optional: bool = True) -> Any:
+    """A list longer than `limit` is refused as a whole; an optional one given as null is empty."""
+    def check(value: object, info: ValidationInfo) -> object:
+        if value is None and optional:
+            return []
+        if isinstance(value, list) and len(value) > limit:
+            raise PydanticCustomError("too_many", f"{info.field_name} lists {len(value)} {what}; "
+                                                  f"at most {limit}.")
+        return value
+    return BeforeValidator(check)
+
+
+def _ability(value: object) -> str:
+    if value not in engine.ABILITIES:
+        # The value goes in last: the message's placeholders are filled in the context's order.
+        raise PydanticCustomError("invalid_ability", 'An ability is "primary" or "ally"; got '
+                                  "{given}.", {"suggestions": list(engine.ABILITIES),
+                                               "given": shown_json(value)})
+    return str(value)
+
+
+Ability = Annotated[str, PlainValidator(_ability)]
+Cards = Annotated[CardNames, at_most(MAX_LIST, "cards")]  # optional: null is none
+
+
+class _Named(RequestModel):
+    """A part given as an object {"card", …} or as just its card's name."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_name(cls, value: object) -> object:
+        return value if isinstance(value, dict) else {"card": value}
+
+
+class OpponentBase(_Named):
+    card: CardName = Field(description="the base's card name")
+    damage: Count | None = Field(None, description="a whole number of damage tokens")
+
+
+class ActiveBase(OpponentBase):
+    used: Annotated[list[Ability], at_most(MAX_LIST, "abilities")] = Field(
+        [], description='a list of the abilities used this turn: "primary", "ally"')
+
+
+class UsedAbility(_Named):
+    card: CardName = Field(description="the card whose ability was used")
+    ability: Ability = engine.ALLY
+
+
+class OpponentSide(RequestModel):
+    name: str | None = Field(None, description="text")
+    health: Count = Field(description="the player's Health (0 to 15)")
+    coins: Count | None = Field(None, description="the player's Coins (0 to 8)")
+    bases: Annotated[list[OpponentBase], at_most(MAX_LIST, "bases")] = Field(
+        [], description='a list of bases, each {"card", "damage"} or a card name')
+    discard_pile: Count | None = Field(None, description="a whole number of cards")
+
+
+class ActiveSide(OpponentSide):
+    coins: Count = Field(description="the player's Coins (0 to 8)")
+    hand: CardNames = Field(description="a list of card names")
+    in_play: Cards = Field([], description="a list of card names")
+    bases: Annotated[list[ActiveBase], at_most(MAX_LIST, "bases")] = Field(  # type: ignore[assignment]
+        [], description='a list of bases, each {"card", "damage", "used"} or a card name')
+    combat: Count | None = Field(None, description="a whole number of Combat")
+    used: Annotated[list[UsedAbility], at_most(MAX_LIST, "abilities")] = Field(
+        [], description="a list: the cards in play whose Ally ability was used this turn")
+    deck: Count | None = Field(None, description="a whole number of cards")
+    drawn: Count | None = Field(None, description="a whole number of cards")
+
+
+class Board(RequestModel):
+    active: ActiveSide = Field(description="an object")
+    opponent: OpponentSide = Field(description="an object")
+    shop_row: Cards = Field([], description="a list of card names")
+
+
+def _unused(value: object, info: ValidationInfo) -> None:
+    """A field the move's action does not use: refused unless empty (null or "")."""
+    if value is None or value == "":
+        return None
+    action = info.data.get("action", "")
+    own = engine.ACTION_FIELDS.get(action, ())
+    raise PydanticCustomError("unexpected_field", f"{action} does not use {info.field_name}" + (
+        f"; it uses {', '.join(own)}." if own else "; it takes no fields."))
+
+
+def _target(value: object, info: ValidationInfo) -> Any:
+    if isinstance(value, str) and value.strip().casefold() == engine.HEALTH_TARGET:
+        return engine.HEALTH_TARGET
+    return card_name(value, info)
+
+
+Unused = Annotated[Any, PlainValidator(_unused)]
+
+
+# One model per action, told apart by "action" (declared first: the fields an action does not use
+# read it).
+class _Move(RequestModel):
+    action: str
+    card: Unused = None
+    target: Unused = None
+    amount: Unused = None
+    refill: Unused = None
+
+
+class Play(_Move):
+    action: Literal["play"]
+    card: CardName = Field(description="the card played")
+
+
+class UseBase(_Move):
+    action: Literal["use_base"]
+    card: CardName = Field(description="the base whose primary is used")
+
+
+class UseAlly(_Move):
+    action: Literal["use_ally"]
+    card: CardName = Field(description="the card whose Ally ability is used")
+
+
+class Buy(_Move):
+    action: Literal["buy"]
+    card: CardName = Field(description="the card bought from the shop row")
+    refill: CardName | None = Field(None, description="the card that refilled the shop row")
+
+
+class Attack(_Move):
+    action: Literal["attack"]
+    target: Annotated[Any, PlainValidator(_target)] = Field(
+        description='a base of the opponent, or "health"')
+    amount: Amount | None = Field(None, description="a whole number of Combat")
+
+
+class EndTurn(_Move):
+    action: Literal["end_turn"]
+
+
+Move = Annotated[Play | UseBase | UseAlly | Buy | Attack | EndTurn, Field(discriminator="action")]
+
+
+class RulingRequest(RequestModel):
+    position: Board = Field(description="an object")
+    move: Move = Field(description="an object")
+
+
+def parse_request(*, game: Game, body: object) -> tuple[engine.Position, engine.Move]:
     """The engine's Position and Move from a ruling request; raises ApiError (400) naming every
     problem at once."""
-    parser = RequestParser(game)
-    if not isinstance(body, dict):
-        raise invalid_input([error_entry(path="body", code="invalid_type",
-                                         detail="The request body must be a JSON object.")])
-    parser.errors += unknown_fields(body, BODY_FIELDS, "")
-    position = move = None
-    position_raw = parser.object(body, "position", "position")
-    if position_raw is not None:
-        position = parser.position(position_raw, prefix="position.")
-    move_raw = parser.object(body, "move", "move")
-    if move_raw is not None:
-        move = parser.move(move_raw, path="move")
-    parser.raise_errors()
-    if position is None or move is None:  # each None above came with an error entry
-        raise AssertionError("a request without a position or a move has raised its errors")
-    return position, move
+    specs = Specs(game)
+    request = read_body(RulingRequest, body, context={"cards": specs.resolver})
+    return specs.position(request.position), specs.move(request.move)
 
 
-class RequestParser:
-    """Reads positions and moves of one request against one game's cards, collecting every
-    problem as an error entry. Card specs are built once per card (the cached catalog rows are
-    never modified)."""
+# --- From the request to the engine's input -----------------------------------------------------
+
+
+class Specs:
+    """The engine's input from a request read against one game's cards. Card specs are built once
+    per card (the cached catalog rows are never modified)."""
 
     def __init__(self, game: Game):
         self.game = game
         self.resolver = CardNameResolver(game)
-        self.errors: list[dict] = []
         self._specs: dict[int, engine.CardSpec] = {}
         self._labels: dict[str, str] | None = None
 
-    def raise_errors(self) -> None:
-        if self.errors:
-            raise invalid_input(self.errors)
-
-    # Cards.
-
-    def spec(self, card: Card) -> engine.CardSpec:
+    def __call__(self, card: Card) -> engine.CardSpec:
         spec = self._specs.get(card.pk)
         if spec is None:
             spec = self._specs[card.pk] = card_spec(card, self.labels())
@@ -129,264 +273,45 @@ class RequestParser:
                     self._labels = dict(spec.choices)
         return self._labels
 
-    def card(self, value, path: str) -> engine.CardSpec | None:
-        card, error = self.resolver.resolve_one(value, path=path)
-        if card is None:  # resolve_one gives a card, or None and an error entry
-            if error:
-                self.errors.append(error)
-            return None
-        return self.spec(card)
+    def position(self, board: Board) -> engine.Position:
+        active, opponent = board.active, board.opponent
+        return engine.Position(
+            active=engine.Side(
+                name=_name(active.name, DEFAULT_NAMES["active"]), health=active.health,
+                coins=active.coins, hand=self.cards(active.hand),
+                in_play=self.cards(active.in_play), bases=self.bases(active.bases),
+                combat=active.combat or 0,
+                used=[(self(used.card), used.ability) for used in active.used],
+                deck=active.deck, discard_pile=active.discard_pile, drawn=active.drawn or 0),
+            opponent=engine.Side(
+                name=_name(opponent.name, DEFAULT_NAMES["opponent"]), health=opponent.health,
+                coins=opponent.coins or 0, bases=self.bases(opponent.bases),
+                discard_pile=opponent.discard_pile),
+            shop_row=self.cards(board.shop_row))
 
-    def cards(self, value, path: str) -> list[engine.CardSpec]:
-        if isinstance(value, list) and len(value) > MAX_LIST:
-            self.errors.append(error_entry(path=path, code="too_many",
-                                           detail=f"{path} names {len(value)} cards; the game "
-                                                  f"has {MAX_LIST}."))
-            return []
-        cards, errors = self.resolver.resolve(value, path=path)
-        self.errors += errors
-        return [self.spec(card) for card in cards if card is not None]
+    def cards(self, cards: list[Card]) -> list[engine.CardSpec]:
+        return [self(card) for card in cards]
 
-    # Shapes.
+    def bases(self, bases: list[ActiveBase] | list[OpponentBase]) -> list[engine.BaseIn]:
+        return [engine.BaseIn(card=self(base.card), damage=base.damage or 0,
+                              used=tuple(dict.fromkeys(getattr(base, "used", ()))))
+                for base in bases]
 
-    def object(self, raw: dict, key: str, path: str, *, required: bool = True) -> dict | None:
-        if key not in raw:
-            if required:
-                self.errors.append(_required(path, "an object"))
-            return None
-        if not isinstance(raw[key], dict):
-            self.errors.append(error_entry(path=path, code="invalid_type",
-                                           detail=f"{path} must be an object; got "
-                                                  f"{_json_type(raw[key])}."))
-            return None
-        return raw[key]
+    def move(self, move: _Move) -> engine.Move:
+        result = engine.Move(action=move.action)
+        if isinstance(move, Play | UseBase | UseAlly | Buy):
+            result.card = self(move.card)
+        if isinstance(move, Buy) and move.refill is not None:
+            result.refill = self(move.refill)
+        if isinstance(move, Attack):
+            result.target_health = move.target == engine.HEALTH_TARGET
+            result.target = None if result.target_health else self(move.target)
+            result.amount = move.amount
+        return result
 
-    # A number with a default is always a number; without one it may be None.
-    @overload
-    def number(self, raw: dict[str, Any], key: str, path: str, *, default: int,
-               required: bool = False, minimum: int = 0, what: str = "") -> int: ...
 
-    @overload
-    def number(self, raw: dict[str, Any], key: str, path: str, *, default: None = None,
-               required: bool = False, minimum: int = 0, what: str = "") -> int | None: ...
-
-    def number(self, raw: dict[str, Any], key: str, path: str, *, default: int | None = None,
-               required: bool = False, minimum: int = 0, what: str = "") -> int | None:
-        if key not in raw or (raw[key] is None and not required):
-            if required:
-                self.errors.append(_required(path, what or "a whole number"))
-            return default
-        value = raw[key]
-        if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            else:
-                self.errors.append(error_entry(path=path, code="invalid_type",
-                                               detail=f"{path} must be a whole number; got "
-                                                      f"{_json_type(value)}."))
-                return default
-        if value < minimum or value > MAX_NUMBER:
-            bound = (f"at least {minimum}" if value < minimum else f"at most {MAX_NUMBER}")
-            self.errors.append(error_entry(path=path, code="invalid_number",
-                                           detail=f"{path} must be {bound}; got {value}."))
-            return default
-        return value
-
-    def name(self, raw: dict, path: str, default: str) -> str:
-        value = raw.get("name")
-        if value is None or value == "":
-            return default
-        if not isinstance(value, str):
-            self.errors.append(error_entry(path=path, code="invalid_type",
-                                           detail=f"{path} must be text; got "
-                                                  f"{_json_type(value)}."))
-            return default
-        value = value.strip()
-        return value[:MAX_NAME] if value else default
-
-    def card_list(self, raw: dict, key: str, path: str, *, required: bool = False
-                  ) -> list[engine.CardSpec]:
-        if key not in raw or (raw[key] is None and not required):
-            if required:
-                self.errors.append(_required(path, "a list of card names"))
-            return []
-        return self.cards(raw[key], path)
-
-    # The position.
-
-    def position(self, raw: dict, *, prefix: str) -> engine.Position | None:
-        self.errors += unknown_fields(raw, POSITION_FIELDS, prefix)
-        before = len(self.errors)
-        sides: dict[str, engine.Side | None] = {}
-        for key in ("active", "opponent"):
-            side_raw = self.object(raw, key, prefix + key)
-            sides[key] = self.side(side_raw, key, prefix + key) if side_raw is not None else None
-        shop_row = self.card_list(raw, "shop_row", prefix + "shop_row")
-        active, opponent = sides["active"], sides["opponent"]
-        if len(self.errors) > before or active is None or opponent is None:
-            return None
-        return engine.Position(active=active, opponent=opponent, shop_row=shop_row)
-
-    def side(self, raw: dict, key: str, path: str) -> engine.Side:
-        active = key == "active"
-        self.errors += unknown_fields(raw, ACTIVE_FIELDS if active else OPPONENT_FIELDS, path + ".")
-        side = engine.Side(
-            name=self.name(raw, f"{path}.name", DEFAULT_NAMES[key]),
-            health=self.number(raw, "health", f"{path}.health", required=True, default=0,
-                               what="the player's Health (0 to 15)"),
-            coins=self.number(raw, "coins", f"{path}.coins", required=active, default=0,
-                              what="the player's Coins (0 to 8)"),
-            discard_pile=self.number(raw, "discard_pile", f"{path}.discard_pile"),
-        )
-        side.bases = self.bases(raw, f"{path}.bases", active=active)
-        if active:
-            side.hand = self.card_list(raw, "hand", f"{path}.hand", required=True)
-            side.in_play = self.card_list(raw, "in_play", f"{path}.in_play")
-            side.combat = self.number(raw, "combat", f"{path}.combat", default=0)
-            side.deck = self.number(raw, "deck", f"{path}.deck")
-            side.drawn = self.number(raw, "drawn", f"{path}.drawn", default=0)
-            side.used = self.used(raw.get("used"), f"{path}.used")
-        return side
-
-    def bases(self, raw: dict, path: str, *, active: bool) -> list[engine.BaseIn]:
-        value = raw.get("bases")
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            self.errors.append(error_entry(path=path, code="invalid_type",
-                                           detail=f"{path} must be a list of bases, each "
-                                                  f"{{\"card\", \"damage\"}}."))
-            return []
-        if len(value) > MAX_LIST:
-            self.errors.append(error_entry(path=path, code="too_many",
-                                           detail=f"{path} lists {len(value)} bases."))
-            return []
-        bases = []
-        for index, item in enumerate(value):
-            where = f"{path}[{index}]"
-            if isinstance(item, str):  # a bare name: an undamaged base
-                item = {"card": item}
-            if not isinstance(item, dict):
-                self.errors.append(error_entry(path=where, code="invalid_type",
-                                               detail=f"{where} must be an object "
-                                                      f"{{\"card\", \"damage\"}} or a card name."))
-                continue
-            self.errors += unknown_fields(item, ACTIVE_BASE_FIELDS if active else OPPONENT_BASE_FIELDS,
-                                where + ".")
-            if "card" not in item:
-                self.errors.append(_required(f"{where}.card", "the base's card name"))
-                continue
-            card = self.card(item["card"], f"{where}.card")
-            damage = self.number(item, "damage", f"{where}.damage", default=0)
-            used: tuple[str, ...] = ()
-            if active and item.get("used") is not None:
-                used = self.abilities(item["used"], f"{where}.used")
-            if card is not None:
-                bases.append(engine.BaseIn(card=card, damage=damage, used=used))
-        return bases
-
-    def abilities(self, value, path: str) -> tuple[str, ...]:
-        if not isinstance(value, list):
-            self.errors.append(error_entry(path=path, code="invalid_type",
-                                           detail=f"{path} must be a list of the abilities used "
-                                                  f"this turn: \"primary\", \"ally\"."))
-            return ()
-        used = []
-        for index, item in enumerate(value):
-            if item not in engine.ABILITIES:
-                self.errors.append(error_entry(
-                    path=f"{path}[{index}]", code="invalid_ability",
-                    detail=f"An ability used is \"primary\" or \"ally\"; got "
-                           f"{_shown_json(item)}.",
-                    suggestions=list(engine.ABILITIES)))
-            elif item not in used:
-                used.append(item)
-        return tuple(used)
-
-    def used(self, value, path: str) -> list[tuple[engine.CardSpec, str]]:
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            self.errors.append(error_entry(path=path, code="invalid_type",
-                                           detail=f"{path} must be a list: the cards in play "
-                                                  f"whose Ally ability was used this turn."))
-            return []
-        if len(value) > MAX_LIST:
-            self.errors.append(error_entry(path=path, code="too_many",
-                                           detail=f"{path} lists {len(value)} abilities."))
-            return []
-        used = []
-        for index, item in enumerate(value):
-            where = f"{path}[{index}]"
-            ability = engine.ALLY
-            if isinstance(item, dict):
-                self.errors += unknown_fields(item, USED_FIELDS, where + ".")
-                if "card" not in item:
-                    self.errors.append(_required(f"{where}.card", "the card whose ability was "
-                                                                  "used"))
-                    continue
-                ability = item.get("ability", engine.ALLY)
-                if ability not in engine.ABILITIES:
-                    self.errors.append(error_entry(
-                        path=f"{where}.ability", code="invalid_ability",
-                        detail=f"An ability is \"primary\" or \"ally\"; got "
-                               f"{_shown_json(ability)}.",
-                        suggestions=list(engine.ABILITIES)))
-                    continue
-                card = self.card(item["card"], f"{where}.card")
-            else:
-                card = self.card(item, where)
-            if card is not None:
-                used.append((card, ability))
-        return used
-
-    # The move.
-
-    def move(self, raw: dict, *, path: str) -> engine.Move | None:
-        before = len(self.errors)
-        self.errors += unknown_fields(raw, MOVE_FIELDS, path + ".")
-        if "action" not in raw:
-            self.errors.append(_required(f"{path}.action", "one of " + ", ".join(engine.ACTIONS)))
-            return None
-        action = raw["action"]
-        if action not in engine.ACTIONS:
-            suggestions = difflib.get_close_matches(str(action), engine.ACTIONS, n=3, cutoff=0.5)
-            self.errors.append(error_entry(
-                path=f"{path}.action", code="invalid_action",
-                detail=f"{path}.action must be one of {', '.join(engine.ACTIONS)}; got "
-                       f"{_shown_json(action)}.",
-                suggestions=suggestions or list(engine.ACTIONS)))
-            return None
-        own = engine.ACTION_FIELDS[action]
-        for key in ("card", "target", "amount", "refill"):
-            if key in raw and key not in own and raw[key] not in (None, ""):
-                self.errors.append(error_entry(
-                    path=f"{path}.{key}", code="unexpected_field",
-                    detail=f"{action} does not use {key}"
-                           + (f"; it uses {', '.join(own)}." if own else "; it takes no fields.")))
-        move = engine.Move(action=action)
-        if "card" in own:
-            if raw.get("card") in (None, ""):
-                what = {"buy": "the card bought from the shop row",
-                        "use_base": "the base whose primary is used",
-                        "use_ally": "the card whose Ally ability is used"}.get(action,
-                                                                              "the card played")
-                self.errors.append(_required(f"{path}.card", what))
-            else:
-                move.card = self.card(raw["card"], f"{path}.card")
-        if action == engine.BUY and raw.get("refill") not in (None, ""):
-            move.refill = self.card(raw["refill"], f"{path}.refill")
-        if action == engine.ATTACK:
-            target = raw.get("target")
-            if target in (None, ""):
-                self.errors.append(_required(f"{path}.target",
-                                             "a base of the opponent, or \"health\""))
-            elif isinstance(target, str) and target.strip().casefold() == engine.HEALTH_TARGET:
-                move.target_health = True
-            else:
-                move.target = self.card(target, f"{path}.target")
-            move.amount = self.number(raw, "amount", f"{path}.amount", minimum=1)
-        return move if len(self.errors) == before else None
+def _name(value: str | None, default: str) -> str:
+    return (value or "").strip()[:MAX_NAME] or default
 
 
 def card_spec(card: Card, faction_labels: dict[str, str]) -> engine.CardSpec:
