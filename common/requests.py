@@ -124,18 +124,21 @@ def _entry(model: type[BaseModel], problem: Mapping[str, Any]) -> dict:
                   f"{path} must be at least {least}; got {problem.get('input')}.")
         return error_entry(path=path, code="invalid_count", detail=detail)
     if kind in ("union_tag_invalid", "union_tag_not_found", "literal_error"):
-        return _choice_entry(problem, path, kind)
+        return _choice_entry(problem, path, kind, field)
     # A field's own validator: its type is the code, its message the detail.
     return error_entry(path=path, code=kind, detail=problem["msg"],
                        suggestions=list(context.get("suggestions") or []))
 
 
-def _choice_entry(problem: Mapping[str, Any], path: str, kind: str) -> dict:
+def _choice_entry(problem: Mapping[str, Any], path: str, kind: str,
+                  union: FieldInfo | None = None) -> dict:
     context = problem.get("ctx") or {}
     expected = [tag.strip(" '") for tag in
                 str(context.get("expected_tags") or context.get("expected") or "").split(",")]
     expected = [tag for tag in expected if tag and tag != "or"]
     field = str(context.get("discriminator", "")).strip("'")
+    if not expected and union is not None:  # a missing tag: pydantic does not list the choices
+        expected = _tags(union.annotation, field)
     where = f"{path}.{field}" if kind.startswith("union_tag") and field else path
     if kind == "union_tag_not_found":
         return error_entry(path=where, code="required",
@@ -169,7 +172,7 @@ def _place(model: type[BaseModel], loc: Sequence[str | int]
         parent = current if _is_model(current) else None
         field = parent.model_fields.get(part) if parent is not None else None
         path += f".{part}" if path else part
-        current = field.annotation if field is not None else None
+        current = _strip(field.annotation) if field is not None else None
     return path or "body", field, parent
 
 
@@ -178,9 +181,23 @@ def _is_model(annotation: Any) -> bool:
 
 
 def _strip(annotation: Any) -> Any:
+    """The type under Annotated[...] and under an optional field's `X | None`."""
     while get_origin(annotation) is Annotated:
         annotation = get_args(annotation)[0]
+    if get_origin(annotation) is Union or type(annotation).__name__ == "UnionType":
+        kept = [arg for arg in get_args(annotation) if arg is not type(None)]
+        if len(kept) == 1 and len(get_args(annotation)) == 2:
+            return _strip(kept[0])
     return annotation
+
+
+def _tags(annotation: Any, discriminator: str) -> list[str]:
+    """The values a discriminated union's members accept for their tag field, in order."""
+    tags: list[str] = []
+    for member in get_args(_strip(annotation)):
+        info = member.model_fields.get(discriminator) if _is_model(member) else None
+        tags += [str(tag) for tag in get_args(info.annotation)] if info is not None else []
+    return tags
 
 
 def _item(annotation: Any) -> Any:

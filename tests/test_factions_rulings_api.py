@@ -263,6 +263,22 @@ def test_names_that_name_nothing(api, catalog):
         "Ash Seer is a unit of Ashen Peaks, not of Amber Coast.")
 
 
+def test_a_move_without_an_action_and_fields_inside_optional_objects(api, catalog):
+    body = error_of(api, {"position": table(), "move": {"target_unit": {"unit": "Ash Seer",
+                                                                        "fation": "x"}}})
+    assert entries(body) == [("move.action", "required")]
+    assert body["detail"] == "move.action is required: one of play, defend, discard, pass, end_turn."
+    body = error_of(api, {"position": table(pending={"card": {"crad": "Attack"}, "by": "Ana",
+                                                     "target_unit": {"unit": "Ash Seer"}}),
+                          "move": {"action": "pass", "target_unit": {"unit": "Ash Seer",
+                                                                     "fation": "x"}}})
+    found = {e["path"]: e for e in body["errors"]}
+    assert found["position.pending.card.card"]["detail"] == (
+        "position.pending.card.card is required: the action card's name.")
+    assert found["position.pending.card.crad"]["suggestions"] == ["card"]
+    assert found["move.target_unit.fation"]["suggestions"] == ["faction"]
+
+
 def test_duplicate_players_and_unknown_options(api, catalog):
     position = table()
     position["players"][1]["name"] = "ana"

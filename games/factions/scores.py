@@ -19,23 +19,22 @@ from __future__ import annotations
 
 from cards.models import Game
 from games.factions import engine
-from games.factions.rulings import FactionsRequest, impossible_position
+from games.factions.rulings import TablePosition, impossible_position, option_warnings, read_request
 from games.protocol import ImpossiblePosition
 from results.services import result_save
 
 
 def score_factions(*, game: Game, body) -> dict:
-    request = FactionsRequest(game)
-    position = request.parse_standings(body)
+    position, catalog = read_request(game, TablePosition, body)
     try:
-        result = engine.check(request.catalog, position, to_move=False).score()
+        result = engine.check(catalog, position.for_engine(), to_move=False).score()
     except ImpossiblePosition as impossible:
         raise impossible_position(impossible.errors, prefix="") from None
     response = {
         "game": game.slug,
         "total": result.total,
         "steps": [step.as_dict() for step in result.steps],
-        "warnings": request.warnings + result.warnings,
+        "warnings": option_warnings(position) + result.warnings,
         "standings": result.standings,
         "eliminated": result.eliminated,
         "winner": result.winner,
