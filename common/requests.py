@@ -10,7 +10,7 @@ same mapping written around its nested error dicts, without the types.
 
 How a problem reads: `required` ("position.hand is required: a list of card names."),
 `unknown_field` (with the closest field names as suggestions), `invalid_type` ("… must be a
-whole number of cards; got the text 'x'."), `invalid_count` (a count below its minimum),
+whole number of cards; got the text 'x'."), `invalid_count` (a count out of its bounds),
 `invalid_<field>` for a value outside a field's choices (`invalid_action`), and what
 a field's own validator raises as a PydanticCustomError: its type is the code, its message the
 detail, `suggestions` in its context the suggestions (card names: `card_name` below).
@@ -123,6 +123,10 @@ def _entry(model: type[BaseModel], problem: Mapping[str, Any]) -> dict:
         detail = (f"{path} cannot be negative; got {problem.get('input')}." if least == 0 else
                   f"{path} must be at least {least}; got {problem.get('input')}.")
         return error_entry(path=path, code="invalid_count", detail=detail)
+    if kind == "less_than_equal":
+        return error_entry(path=path, code="invalid_count",
+                           detail=f"{path} must be at most {context.get('le')}; got "
+                                  f"{problem.get('input')}.")
     if kind in ("union_tag_invalid", "union_tag_not_found", "literal_error"):
         return _choice_entry(problem, path, kind, field)
     # A field's own validator: its type is the code, its message the detail.

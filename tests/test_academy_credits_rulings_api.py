@@ -378,6 +378,18 @@ def test_options_are_validated_and_override_the_games(api, catalog):
                                             "credits_target": {"2": 3, "3": 5, "4": 6}}
 
 
+def test_counts_above_their_maximum_and_a_cadet_that_is_not_an_object(api, catalog):
+    position = table("Ana", {"name": "Ben", "credits": 1001}, deck_count=1001)
+    position["players"].append(3)
+    payload = error(api, body({"play": "Nahla Ake"}, position), "invalid_input")
+    assert [(e["path"], e["code"]) for e in payload["errors"]] == [
+        ("position.players[1].credits", "invalid_count"),
+        ("position.players[2]", "invalid_type"),
+        ("position.deck_count", "invalid_count")]
+    assert payload["errors"][0]["detail"] == ("position.players[1].credits must be at most 1000; "
+                                              "got 1001.")
+
+
 def test_too_many_cadets_listed_is_refused_early(api, catalog):
     position = table(*[f"Cadet {i}" for i in range(60)], turn="Cadet 0")
     payload = error(api, body({"play": "Nahla Ake"}, position), "invalid_input")

@@ -5,50 +5,56 @@ Request body (API.md): ``{"position": {"players": [{"name", "in_round", "shielde
 "discards": [cards], "hand": card|null, "credits": n}], "turn": name, "hand": [two cards],
 "deck_count": n, "options": {…}}, "move": {"play": card, "target": name|null, "guess":
 card|null, "confirm": bool}}``. A cadet needs only ``name``: ``in_round`` defaults to true,
-``shielded``/``marked`` to false, ``discards`` to none, ``hand`` to unknown, ``credits`` to 0.
-``deck_count`` is the cards left in the deck after the cadet to move drew (AC-3.1); it may be
-left out (or null): a play illegal whatever the deck holds is ruled without it, and a legal one
-whose outcome depends on it is answered ``needs_information`` (``deck_count_required``, with a
-``missing`` entry for ``position.deck_count``). Cards are named by name (any case), slug or
-value; cadets by name, any case.
+``shielded``/``marked`` to false, ``discards`` to none, ``hand`` to unknown, ``credits`` to 0
+(null is the default too). ``deck_count`` is the cards left in the deck after the cadet to move
+drew (AC-3.1); it may be left out (or null): a play illegal whatever the deck holds is ruled
+without it, and a legal one whose outcome depends on it is answered ``needs_information``
+(``deck_count_required``, with a ``missing`` entry for ``position.deck_count``). Cards are named
+by name (any case), slug or value; cadets by name, any case.
 
 ``position.options`` overrides the game's options (GameOption rows: ``credits_target``, an object
 of player count → credits, merged over the game's; ``charles_vance_bonus``, one of its choices).
 A play's ruling does not depend on them; a legal ruling's ``outcome.options`` says which readings
 are in force for the round's score.
 
-Errors: 400 ``invalid_input`` with entries ``required``, ``invalid_type``, ``unknown_field``,
-``invalid_count``, ``invalid_name``, ``too_many``, ``unknown_player`` (a target who is not at the
-table, with suggestions), ``unknown_option``, ``invalid_option`` and the card-name codes of
-common.card_names (``unknown_card`` with suggestions, ``invalid_card``); 400
+The request is declared below (PlayRequest; the score's RoundRequest shares Player and Options)
+and read by common.requests. Errors: 400 ``invalid_input`` with entries ``required``,
+``invalid_type``, ``unknown_field``, ``invalid_count``, ``invalid_name``, ``too_many``,
+``unknown_option``, ``invalid_option``, the card-name codes of common.card_names
+(``unknown_card`` with suggestions, ``invalid_card``, ``too_long``) and, once the body has its
+shape, ``unknown_player`` (a target who is not at the table, with suggestions); 400
 ``impossible_position`` with the engine's entries (games.academy_credits.engine).
 """
 
 from __future__ import annotations
 
 import difflib
+from typing import Annotated, Any, TypeVar
+
+from pydantic import BaseModel, Field, ValidationInfo, model_validator
+from pydantic.functional_validators import AfterValidator, BeforeValidator, PlainValidator
+from pydantic_core import PydanticCustomError
 
 from cards.models import Card, Game
 from cards.selectors import game_options
 from common.api_errors import error_entry
-from common.body_checks import json_type, required, required_object, shown, unknown_fields
-from common.card_names import CardNameResolver, invalid_input
+from common.body_checks import json_type, shown
+from common.card_names import CardNameResolver
+from common.requests import CardName, RequestModel, invalid_body, read_body
 from games.academy_credits import engine
 from games.protocol import ImpossiblePosition
 from games.responses import impossible_position, ruling_response
 from results.services import result_save
 
 GAME = "academy-credits"
-BODY_FIELDS = ("position", "move")
-POSITION_FIELDS = ("players", "turn", "hand", "deck_count", "options")
-PLAYER_FIELDS = ("name", "in_round", "shielded", "marked", "discards", "hand", "credits")
-MOVE_FIELDS = ("play", "target", "guess", "confirm")
 MAX_CADETS_LISTED = 50  # past this a request is refused before any name is resolved
 MAX_NAME = 40
 MAX_CARDS_LISTED = 30  # a list of cards longer than the deck
 MAX_CREDITS = 1000
+MAX_DECK = 1000
 CREDITS_TARGET = "credits_target"
 CHARLES_VANCE = "charles_vance_bonus"
+M = TypeVar("M", bound=BaseModel)
 
 
 # --- The service --------------------------------------------------------------------------------
@@ -100,210 +106,167 @@ def provisional_warnings(cards: list[Card]) -> list[str]:
     return warnings
 
 
-# --- Parsing ------------------------------------------------------------------------------------
+# --- The request, declared ----------------------------------------------------------------------
+
+
+def problem(code: str, detail: str, suggestions: list[str] | None = None) -> PydanticCustomError:
+    """An entry of the API's error body, raised from a field's validator."""
+    return PydanticCustomError(code, detail, {"suggestions": suggestions or []})
+
+
+def at_most(limit: int, code: str, what: str):
+    """A list longer than `limit` is refused (`code`) before any entry of it is looked at."""
+    def check(value: object) -> object:
+        if isinstance(value, list) and len(value) > limit:
+            raise problem(code, f"This list names {len(value)} {what}.")
+        return value
+    return BeforeValidator(check)
+
+
+def cadet_name(value: object) -> str:
+    """A seated cadet's name, its spacing tidied."""
+    if not isinstance(value, str) or not value.strip():
+        raise problem("invalid_name", f"A cadet's name must be a non-empty name; got "
+                                      f"{json_type(value)}.")
+    if len(value.strip()) > MAX_NAME:
+        raise problem("invalid_name", f"A cadet's name is longer than {MAX_NAME} characters.")
+    return " ".join(value.split())
+
+
+def not_blank(value: str) -> str:
+    if not value.strip():
+        raise problem("invalid_type", "A cadet is named by their name; got a blank text.")
+    return value
+
+
+def option_pairs(value: object) -> object:
+    """Each option's value with its key, so that the value's validator knows its option."""
+    return {key: (key, item) for key, item in value.items()} if isinstance(value, dict) else value
+
+
+def option_value(pair: tuple[str, object], info: ValidationInfo) -> object:
+    """An option's value, checked against the game's GameOption row (in the context's
+    "options"); a credits_target is the override for each player count given."""
+    key, value = pair
+    rows, game = (info.context or {})["options"], (info.context or {})["cards"].game
+    if key not in rows:
+        raise problem("unknown_option",
+                      f"'{shown(key)}' is not an option of {game.name}; the options are "
+                      f"{', '.join(sorted(rows))}.",
+                      difflib.get_close_matches(str(key), list(rows), n=3, cutoff=0.6))
+    choices = rows[key].choices
+    if choices and value not in choices:
+        raise problem("invalid_option", f"{key} must be one of {', '.join(map(str, choices))}; "
+                                        f"got {json_type(value)}.", list(choices))
+    if choices or key != CREDITS_TARGET:
+        return value
+    if not isinstance(value, dict) or not value:
+        raise problem("invalid_option", f"{key} must be an object of player count → credits, "
+                                        'like {"2": 4, "3": 5, "4": 6}.')
+    targets = {}
+    for count, credits in value.items():
+        if not (isinstance(count, str) and count.isdigit()
+                and game.min_players <= int(count) <= (game.max_players or 99)):
+            raise problem("invalid_option", f"{key}: '{shown(count)}' is not a player count of "
+                                            f"{game.name} ({game.min_players} to "
+                                            f"{game.max_players}).")
+        if isinstance(credits, bool) or not isinstance(credits, int) or not 1 <= credits <= 100:
+            raise problem("invalid_option", f"{key}.{count} must be a whole number of credits "
+                                            f"from 1 to 100; got {json_type(credits)}.")
+        targets[str(int(count))] = credits
+    return targets
+
+
+CadetName = Annotated[str, AfterValidator(not_blank)]
+Cards = Annotated[list[CardName], at_most(MAX_CARDS_LISTED, "too_many", "cards; the deck has 22")]
+Options = Annotated[dict[str, Annotated[Any, PlainValidator(option_value)]],
+                    BeforeValidator(option_pairs)]
+
+
+class Player(RequestModel):
+    @model_validator(mode="before")
+    @classmethod
+    def an_object(cls, value: object) -> object:
+        if not isinstance(value, dict):
+            raise problem("invalid_type", f"A cadet is an object with the cadet's name; got "
+                                          f"{json_type(value)}.")
+        return value
+
+    name: Annotated[str, PlainValidator(cadet_name)] = Field(description="the cadet's name")
+    in_round: bool | None = Field(default=True, description="true or false")
+    shielded: bool | None = Field(default=False, description="true or false")
+    marked: bool | None = Field(default=False, description="true or false")
+    discards: Cards | None = Field(default=None, description="a list of card names")
+    hand: CardName | None = Field(default=None, description="a card name or null")
+    credits: int | None = Field(default=0, ge=0, le=MAX_CREDITS,
+                                description="a whole number of credits")
+
+    def cadet(self) -> engine.Cadet:
+        return engine.Cadet(
+            name=self.name, in_round=self.in_round is not False, shielded=bool(self.shielded),
+            marked=bool(self.marked), discards=[card_spec(card) for card in self.discards or []],
+            hand=card_spec(self.hand) if self.hand is not None else None,
+            credits=self.credits or 0)
+
+
+Players = Annotated[list[Player], at_most(MAX_CADETS_LISTED, "too_many",
+                                          "cadets; Academy Credits is for 2 to 4")]
+
+
+class Position(RequestModel):
+    players: Players = Field(description="a list of the cadets in seat order")
+    turn: CadetName = Field(description="the name of the cadet whose turn it is")
+    hand: Cards = Field(description="a list of the two cards of the cadet to move")
+    deck_count: int | None = Field(default=None, ge=0, le=MAX_DECK,
+                                   description="the number of cards left in the deck")
+    options: Options | None = Field(default=None, description="an object of option → value")
+
+
+class Move(RequestModel):
+    play: CardName = Field(description="the card played")
+    target: CadetName | None = Field(default=None, description="a cadet's name or null")
+    guess: CardName | None = Field(default=None, description="a card name or null")
+    confirm: bool | None = Field(default=False, description="true or false")
+
+
+class PlayRequest(RequestModel):
+    position: Position = Field(description="an object")
+    move: Move = Field(description="an object")
+
+
+def read(model: type[M], *, game: Game, body: object) -> tuple[M, CardNameResolver]:
+    """The body as `model` (cards resolved, options checked against the game's); raises ApiError
+    (400) naming every problem at once."""
+    resolver = CardNameResolver(game)
+    rows = {option.key: option for option in game_options(game=game)}
+    return read_body(model, body, context={"cards": resolver, "options": rows}), resolver
 
 
 def parse_request(*, game: Game, body) -> tuple[engine.Position, engine.Move, list[str]]:
-    errors: list[dict] = []
-    if not isinstance(body, dict):
-        raise invalid_input([error_entry(path="body", code="invalid_type",
-                                         detail="The request body must be a JSON object.")])
-    errors += unknown_fields(body, BODY_FIELDS, "")
-    resolver = CardNameResolver(game)
-    position_raw = required_object(body, "position", errors)
-    move_raw = required_object(body, "move", errors)
-
-    players: list[engine.Cadet] = []
-    turn = ""
-    hand: list[Card] = []
-    deck_count: int | None = None
-    options: dict = {}
-    if position_raw is not None:
-        errors += unknown_fields(position_raw, POSITION_FIELDS, "position.")
-        players = parse_players(position_raw, "position.players", resolver, errors)
-        if "turn" not in position_raw:
-            errors.append(required("position.turn", "the name of the cadet whose turn it is"))
-        elif not isinstance(position_raw["turn"], str) or not position_raw["turn"].strip():
-            errors.append(error_entry(path="position.turn", code="invalid_type",
-                                      detail="position.turn must be a cadet's name; got "
-                                             f"{json_type(position_raw['turn'])}."))
-        else:
-            turn = canonical_name(position_raw["turn"], players)
-        if "hand" not in position_raw:
-            errors.append(required("position.hand", "the two cards of the cadet to move"))
-        else:
-            hand = card_list(position_raw["hand"], "position.hand", resolver, errors)
-        deck_count = None  # not given: asked for only when the answer needs it
-        if position_raw.get("deck_count") is not None:
-            deck_count = count_field(position_raw, "deck_count", "position.deck_count", errors,
-                                     what="the cards left in the deck", maximum=1000)
-        options = parse_options(position_raw.get("options"), "position.options", game, errors)
-    else:
-        options = default_options(game)
-
-    move = None
-    played: list[Card] = []
-    if move_raw is not None:
-        errors += unknown_fields(move_raw, MOVE_FIELDS, "move.")
-        play = guess = None
-        if "play" not in move_raw:
-            errors.append(required("move.play", "the card played"))
-        else:
-            play, error = resolver.resolve_one(move_raw["play"], path="move.play")
-            errors += [error] if error else []
-        if move_raw.get("guess") is not None:
-            guess, error = resolver.resolve_one(move_raw["guess"], path="move.guess")
-            errors += [error] if error else []
-        target = move_raw.get("target")
-        if target is not None:
-            if not isinstance(target, str) or not target.strip():
-                errors.append(error_entry(path="move.target", code="invalid_type",
-                                          detail="move.target must be a cadet's name or null; "
-                                                 f"got {json_type(target)}."))
-                target = None
-            else:
-                names = [p.name for p in players]
-                matched = canonical_name(target, players)
-                if matched not in names and players:
-                    errors.append(error_entry(
-                        path="move.target", code="unknown_player",
-                        detail=f"No cadet called '{shown(target)}' is at the table; the cadets "
-                               f"are {', '.join(names)}.",
-                        suggestions=difflib.get_close_matches(target, names, n=3, cutoff=0.4)
-                        or names))
-                target = matched
-        confirm = move_raw.get("confirm", False)
-        if confirm is None:
-            confirm = False
-        if not isinstance(confirm, bool):
-            errors.append(error_entry(path="move.confirm", code="invalid_type",
-                                      detail="move.confirm must be true or false."))
-            confirm = False
-        if play is not None:
-            move = engine.Move(play=card_spec(play), target=target,
-                               guess=card_spec(guess) if guess else None, confirm=confirm)
-            played = [play]
-    if errors or move is None:  # move is None only when an error entry says why
-        raise invalid_input(errors)
-    game_cards = game_specs(resolver)
-    position = engine.Position(
+    request, resolver = read(PlayRequest, game=game, body=body)
+    position, move = request.position, request.move
+    players = [player.cadet() for player in position.players]
+    target = canonical_name(move.target, players) if move.target is not None else None
+    names = [cadet.name for cadet in players]
+    if target is not None and players and target not in names:
+        raise invalid_body([error_entry(
+            path="move.target", code="unknown_player",
+            detail=f"No cadet called '{shown(move.target)}' is at the table; the cadets are "
+                   f"{', '.join(names)}.",
+            suggestions=difflib.get_close_matches(move.target or "", names, n=3, cutoff=0.4)
+            or names)])
+    return engine.Position(
         players=players,
-        turn=turn,
-        hand=[card_spec(card) for card in hand],
-        deck_count=deck_count,
-        cards=game_cards,
+        turn=canonical_name(position.turn, players),
+        hand=[card_spec(card) for card in position.hand],
+        deck_count=position.deck_count,
+        cards=game_specs(resolver),
         min_players=game.min_players,
         max_players=game.max_players or engine.MAX_PLAYERS,
-        options=options,
-    )
-    return position, move, provisional_warnings(played)
-
-
-def parse_players(raw: dict, path: str, resolver: CardNameResolver,
-                  errors: list[dict]) -> list[engine.Cadet]:
-    """The cadets of a position or a round, in seat order."""
-    if "players" not in raw:
-        errors.append(required(path, "the cadets in seat order"))
-        return []
-    listed = raw["players"]
-    if not isinstance(listed, list):
-        errors.append(error_entry(path=path, code="invalid_type",
-                                  detail=f"{path} must be a list of cadets in seat order; got "
-                                         f"{json_type(listed)}."))
-        return []
-    if len(listed) > MAX_CADETS_LISTED:
-        errors.append(error_entry(path=path, code="too_many",
-                                  detail=f"{path} lists {len(listed)} cadets; Academy Credits is "
-                                         "for 2 to 4."))
-        return []
-    players = []
-    for index, item in enumerate(listed):
-        where = f"{path}[{index}]"
-        if not isinstance(item, dict):
-            errors.append(error_entry(path=where, code="invalid_type",
-                                      detail=f"{where} must be an object with the cadet's name; "
-                                             f"got {json_type(item)}."))
-            continue
-        errors.extend(unknown_fields(item, PLAYER_FIELDS, f"{where}."))
-        name = item.get("name")
-        if "name" not in item:
-            errors.append(required(f"{where}.name", "the cadet's name"))
-            name = ""
-        elif not isinstance(name, str) or not name.strip():
-            errors.append(error_entry(path=f"{where}.name", code="invalid_name",
-                                      detail=f"{where}.name must be a non-empty name; got "
-                                             f"{json_type(name)}."))
-            name = ""
-        elif len(name.strip()) > MAX_NAME:
-            errors.append(error_entry(path=f"{where}.name", code="invalid_name",
-                                      detail=f"{where}.name is longer than {MAX_NAME} "
-                                             "characters."))
-            name = ""
-        else:
-            name = " ".join(name.split())
-        flags = {}
-        for key, default in (("in_round", True), ("shielded", False), ("marked", False)):
-            value = item.get(key, default)
-            if value is None:
-                value = default
-            if not isinstance(value, bool):
-                errors.append(error_entry(path=f"{where}.{key}", code="invalid_type",
-                                          detail=f"{where}.{key} must be true or false."))
-                value = default
-            flags[key] = value
-        discards = card_list(item.get("discards") or [], f"{where}.discards", resolver, errors)
-        hand = None
-        if item.get("hand") is not None:
-            card, error = resolver.resolve_one(item["hand"], path=f"{where}.hand")
-            if error:
-                errors.append(error)
-            hand = card
-        credits = count_field(item, "credits", f"{where}.credits", errors, what="credits",
-                              default=0, maximum=MAX_CREDITS)
-        players.append(engine.Cadet(
-            name=name, in_round=flags["in_round"], shielded=flags["shielded"],
-            marked=flags["marked"], discards=[card_spec(c) for c in discards if c is not None],
-            hand=card_spec(hand) if hand is not None else None, credits=credits))
-    return players
-
-
-def card_list(value, path: str, resolver: CardNameResolver, errors: list[dict]) -> list[Card]:
-    if not isinstance(value, list):
-        errors.append(error_entry(path=path, code="invalid_type",
-                                  detail=f"{path} must be a list of card names."))
-        return []
-    if len(value) > MAX_CARDS_LISTED:
-        errors.append(error_entry(path=path, code="too_many",
-                                  detail=f"{path} names {len(value)} cards; the deck has 22."))
-        return []
-    cards: list[Card] = []
-    for index, name in enumerate(value):
-        card, error = resolver.resolve_one(name, path=f"{path}[{index}]")
-        if error:
-            errors.append(error)
-        elif card is not None:  # resolve_one gives a card whenever it gives no error
-            cards.append(card)
-    return cards
-
-
-def count_field(raw: dict, key: str, path: str, errors: list[dict], *, what: str,
-                default: int | None = None, maximum: int = 1000) -> int:
-    if key not in raw or raw[key] is None:
-        if default is None:
-            errors.append(required(path, f"the number of {what}"))
-            return 0
-        return default
-    value = raw[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        errors.append(error_entry(path=path, code="invalid_type",
-                                  detail=f"{path} must be a whole number; got "
-                                         f"{json_type(value)}."))
-        return default or 0
-    if value < 0 or value > maximum:
-        errors.append(error_entry(path=path, code="invalid_count",
-                                  detail=f"{path} must be between 0 and {maximum}; got {value}."))
-        return default or 0
-    return value
+        options=options_in_force(game, position.options),
+    ), engine.Move(play=card_spec(move.play), target=target,
+                   guess=card_spec(move.guess) if move.guess is not None else None,
+                   confirm=bool(move.confirm)), provisional_warnings([move.play])
 
 
 def canonical_name(name: str, players: list[engine.Cadet]) -> str:
@@ -315,72 +278,10 @@ def canonical_name(name: str, players: list[engine.Cadet]) -> str:
     return " ".join(str(name).split())
 
 
-# --- Options ------------------------------------------------------------------------------------
-
-
-def default_options(game: Game) -> dict:
-    """The game's options as stored (GameOption rows), key → value."""
-    return {option.key: option.value for option in game_options(game=game)}
-
-
-def parse_options(raw, path: str, game: Game, errors: list[dict]) -> dict:
-    """The game's options with the request's overrides, validated."""
-    rows = {option.key: option for option in game_options(game=game)}
-    options = {key: option.value for key, option in rows.items()}
-    if raw is None:
-        return options
-    if not isinstance(raw, dict):
-        errors.append(error_entry(path=path, code="invalid_type",
-                                  detail=f"{path} must be an object of option → value."))
-        return options
-    for key, value in raw.items():
-        where = f"{path}.{key}"
-        if key not in rows:
-            errors.append(error_entry(
-                path=where, code="unknown_option",
-                detail=f"'{shown(key)}' is not an option of {game.name}; the options are "
-                       f"{', '.join(sorted(rows))}.",
-                suggestions=difflib.get_close_matches(str(key), list(rows), n=3, cutoff=0.6)))
-            continue
-        row = rows[key]
-        if row.choices:
-            if value not in row.choices:
-                errors.append(error_entry(
-                    path=where, code="invalid_option",
-                    detail=f"{where} must be one of {', '.join(map(str, row.choices))}; got "
-                           f"{json_type(value)}.", suggestions=list(row.choices)))
-                continue
-            options[key] = value
-        elif key == CREDITS_TARGET:
-            merged = dict(options.get(key) or {})
-            problem = None
-            if not isinstance(value, dict) or not value:
-                problem = (f"{where} must be an object of player count → credits, like "
-                           '{"2": 4, "3": 5, "4": 6}.')
-            else:
-                for count, credits in value.items():
-                    if not (isinstance(count, str) and count.isdigit()
-                            and game.min_players <= int(count) <= (game.max_players or 99)):
-                        problem = (f"{where}: '{shown(count)}' is not a player count of "
-                                   f"{game.name} ({game.min_players} to {game.max_players}).")
-                        break
-                    if isinstance(credits, bool) or not isinstance(credits, int) or not (
-                            1 <= credits <= 100):
-                        problem = (f"{where}.{count} must be a whole number of credits from 1 "
-                                   f"to 100; got {json_type(credits)}.")
-                        break
-                    merged[str(int(count))] = credits
-            if problem:
-                errors.append(error_entry(path=where, code="invalid_option", detail=problem))
-                continue
-            options[key] = merged
-        else:
-            options[key] = value
+def options_in_force(game: Game, given: dict[str, Any] | None) -> dict:
+    """The game's options as stored (GameOption rows), key → value, with the request's overrides
+    (a credits_target merged over the game's)."""
+    options = {option.key: option.value for option in game_options(game=game)}
+    for key, value in (given or {}).items():
+        options[key] = {**dict(options.get(key) or {}), **value} if key == CREDITS_TARGET else value
     return options
-
-
-# --- Small helpers (shared with the score service) ----------------------------------------------
-
-
-
-

@@ -15,7 +15,8 @@ carries its ``player``) plus ``ended_by`` (``last_cadet_standing`` | ``deck_out_
 ``match_winners`` (empty until someone reaches the target), ``next_starter`` and ``options`` (the
 readings used).
 
-Errors: 400 ``invalid_input`` (the entries of games.academy_credits.rulings, plus
+The request is declared below (RoundRequest, with the ruling's Player and Options) and read by
+common.requests. Errors: 400 ``invalid_input`` (the entries of games.academy_credits.rulings, plus
 ``required`` / ``value_unknown`` for a showdown card that is missing or has no known value, and
 ``invalid_option`` when the target has no entry for the number of cadets); 400
 ``impossible_position`` with the entries of games.academy_credits.engine.
@@ -23,31 +24,45 @@ Errors: 400 ``invalid_input`` (the entries of games.academy_credits.rulings, plu
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from cards.models import Game
 from common.api_errors import error_entry
 from common.body_checks import json_type
-from common.card_names import CardNameResolver, invalid_input
+from common.requests import RequestModel, invalid_body
 from games.academy_credits import engine
 from games.academy_credits.rulings import (
     CHARLES_VANCE,
     CREDITS_TARGET,
+    MAX_DECK,
+    CadetName,
+    Options,
+    Players,
     canonical_name,
-    count_field,
     game_specs,
-    parse_options,
-    parse_players,
-    unknown_fields,
+    options_in_force,
+    read,
 )
 from games.protocol import ImpossiblePosition, MissingFacts
 from games.responses import impossible_position
 from results.services import result_save
 
 GAME = "academy-credits"
-BODY_FIELDS = ("players", "deck_count", "options", "starter")
+
+
+class RoundRequest(RequestModel):
+    players: Players = Field(description="a list of the cadets in seat order")
+    deck_count: int = Field(ge=0, le=MAX_DECK, description="the number of cards left in the deck")
+    options: Options | None = Field(default=None, description="an object of option → value")
+    starter: CadetName | None = Field(
+        default=None, description="the name of the cadet who started the round, or null")
 
 
 def score_round(*, game: Game, body) -> dict:
-    players, deck_count, options, starter, resolver = parse_request(game=game, body=body)
+    request, resolver = read(RoundRequest, game=game, body=body)
+    players = [player.cadet() for player in request.players]
+    options = options_in_force(game, request.options)
+    starter = canonical_name(request.starter, players) if request.starter is not None else None
     count = len(players)
     targets = options.get(CREDITS_TARGET) or {}
     target = targets.get(str(count)) if isinstance(targets, dict) else None
@@ -55,19 +70,19 @@ def score_round(*, game: Game, body) -> dict:
     if target is None and in_range:
         detail = (f"The credits_target option has no target for {count} cadets "
                   f"({json_type(targets)} is set); give one in options.credits_target.")
-        raise invalid_input([error_entry(path="options.credits_target", code="invalid_option",
-                                         detail=detail)])
+        raise invalid_body([error_entry(path="options.credits_target", code="invalid_option",
+                                        detail=detail)])
     position = engine.Position(
-        players=players, turn=None, hand=[], deck_count=deck_count, cards=game_specs(resolver),
-        min_players=game.min_players, max_players=game.max_players or count, options=options,
-        starter=starter)
+        players=players, turn=None, hand=[], deck_count=request.deck_count,
+        cards=game_specs(resolver), min_players=game.min_players,
+        max_players=game.max_players or count, options=options, starter=starter)
     try:
         board = engine.check(position)
         result = board.score()
     except ImpossiblePosition as impossible:
         raise impossible_position(impossible.errors) from None
     except MissingFacts as missing:
-        raise invalid_input(missing.missing) from None
+        raise invalid_body(missing.missing) from None
     response = {
         "game": game.slug,
         "total": result.total,
@@ -83,28 +98,3 @@ def score_round(*, game: Game, body) -> dict:
         "options": {CREDITS_TARGET: targets, CHARLES_VANCE: options.get(CHARLES_VANCE)},
     }
     return result_save(game=game, kind="score", request_body=body, response_body=response)
-
-
-def parse_request(*, game: Game, body):
-    errors: list[dict] = []
-    if not isinstance(body, dict):
-        raise invalid_input([error_entry(path="body", code="invalid_type",
-                                         detail="The request body must be a JSON object.")])
-    errors += unknown_fields(body, BODY_FIELDS, "")
-    resolver = CardNameResolver(game)
-    players = parse_players(body, "players", resolver, errors)
-    deck_count = count_field(body, "deck_count", "deck_count", errors,
-                             what="cards left in the deck", maximum=1000)
-    options = parse_options(body.get("options"), "options", game, errors)
-    starter = body.get("starter")
-    if starter is not None:
-        if not isinstance(starter, str) or not starter.strip():
-            errors.append(error_entry(path="starter", code="invalid_type",
-                                      detail="starter must be the name of the cadet who started "
-                                             f"the round, or null; got {json_type(starter)}."))
-            starter = None
-        else:
-            starter = canonical_name(starter, players)
-    if errors:
-        raise invalid_input(errors)
-    return players, deck_count, options, starter, resolver
