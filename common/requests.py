@@ -75,9 +75,11 @@ def card_name(value: object, info: ValidationInfo) -> Any:
     resolver = (info.context or {})["cards"]
     card, problem = resolver.resolve_one(value, path="")
     if problem is not None:
-        raise PydanticCustomError(problem["code"], problem["detail"].replace("{", "{{")
-                                  .replace("}", "}}"),
-                                  {"suggestions": problem.get("suggestions") or []})
+        # The detail goes in the context: as the template it would be read for {placeholders},
+        # and a name typed with braces must come back as typed.
+        raise PydanticCustomError(problem["code"], "{detail}",
+                                  {"detail": problem["detail"],
+                                   "suggestions": problem.get("suggestions") or []})
     return card
 
 

@@ -455,3 +455,12 @@ def test_ruling_response_quotes_the_rule_or_links_a_missing_one(catalog):
     missing = ruling_response(game=stm, ruling=Ruling("legal", "x", "r", rule="STM-99"))
     assert missing["rule"] == {"id": "STM-99", "title": "", "text": "",
                                "url": "/games/star-trek-missions/#rule-STM-99"}
+
+
+def test_a_name_typed_with_braces_comes_back_as_typed(api, catalog):
+    position = {"hand": ["{Worf}", *HAND[1:]], "discard_area": [], "galaxy_deck": 30,
+                "mission_deck": 14}
+    payload = assert_error_body(post(api, {"position": position, "move": {
+        "action": "take_discard", "take": "Bridge", "discard": ["Bridge"]}}), 400, "invalid_input")
+    entry = next(e for e in payload["errors"] if e["path"] == "position.hand[0]")
+    assert entry["detail"] == "No card named '{Worf}' in Star Trek: Missions."
