@@ -30,3 +30,17 @@ class FormField:
     @property
     def checked(self) -> bool:
         return bool(self.value)
+
+
+def filled_names(fields: list[FormField], path: str, paths: dict[str, FormField]) -> list[str]:
+    """The values of the filled fields of a list (empty slots skipped), recording in `paths` the
+    field each request path comes from ("position.hand" → the first slot, "position.hand[2]" → the
+    slot that gave the third name), so a problem reported at a path shows by its field."""
+    names: list[str] = []
+    if fields:
+        paths[path] = fields[0]
+    for field in fields:
+        if field.value:
+            paths[f"{path}[{len(names)}]"] = field
+            names.append(field.value)
+    return names

@@ -13,6 +13,7 @@ from django.urls import reverse
 from cards.models import Card, Game, RuleSection
 from common.page_results import form_link
 from games.registry import game_package
+from games.wording import listing
 
 from .selectors import ResultNotFound, result_get
 
@@ -207,12 +208,7 @@ def score_view(game: Game, body: dict) -> dict:
 
 
 def _names(value) -> str:
-    if isinstance(value, list):
-        names = [str(item) for item in value]
-        if not names:
-            return "nothing"
-        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return str(value)
+    return listing(value) if isinstance(value, list) else str(value)
 
 
 def _plain(value) -> str:

@@ -22,6 +22,7 @@ from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
 from common.page_fields import FormField as Field
+from common.page_fields import filled_names
 from common.page_results import (
     evaluate_on_page,
     is_htmx_submit,
@@ -189,14 +190,7 @@ class _Form:
         return None
 
     def _names(self, fields: list[Field], path: str) -> list[str]:
-        names: list[str] = []
-        if fields:
-            self._paths[path] = fields[0]
-        for field in fields:
-            if field.value:
-                self._paths[f"{path}[{len(names)}]"] = field
-                names.append(field.value)
-        return names
+        return filled_names(fields, path, self._paths)
 
     def _number(self, field: Field, path: str, target: dict, key: str) -> None:
         self._paths[path] = field

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 from cards.models import Game
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.page_fields import FormField as Field
+from common.page_fields import filled_names
 from common.page_results import (
     evaluate_on_page,
     form_errors,
@@ -148,15 +149,7 @@ class TurnForm:
         return any(f.value or f.errors for f in self.discard_area_more)
 
     def _names(self, fields: list[Field], path: str) -> list[str]:
-        """The filled fields' values, remembering which field each request path came from."""
-        names: list[str] = []
-        if fields:
-            self._paths[path] = fields[0]
-        for field in fields:
-            if field.value:
-                self._paths[f"{path}[{len(names)}]"] = field
-                names.append(field.value)
-        return names
+        return filled_names(fields, path, self._paths)
 
     def body(self) -> dict:
         """The API request body (API.md) the form describes; the service validates it."""
