@@ -167,9 +167,17 @@ def _place(model: type[BaseModel], loc: Sequence[str | int]
     field: FieldInfo | None = None
     parent: type[BaseModel] | None = None
     for part in loc:
-        if isinstance(part, int):
+        if part == "[key]":  # pydantic's mark of a problem in a dict's key (the part before it)
+            continue
+        if get_origin(_strip(current)) is dict:  # under a dict-typed field a part is a key:
+            key, current = get_args(_strip(current))
+            # read by a validator (a card name): choices['Borg Cube']; plain text: options.key
+            path += f"[{part!r}]" if get_origin(key) is Annotated else f".{part}"
+            field = None
+            continue
+        if isinstance(part, int):  # an item: the list's description is not the item's
             path += f"[{part}]"
-            current = _item(current)
+            current, field = _item(current), None
             continue
         member = _union_member(current, part)
         if member is not None:  # a discriminated union's tag: it names the member, not a field

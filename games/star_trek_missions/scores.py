@@ -1,5 +1,6 @@
-"""Scores Star Trek: Missions for the API and the pages: parse the body, resolve the card names,
-check each hand is a legal final hand, call the engine, save the result.
+"""Scores Star Trek: Missions for the API and the pages: read the body (declared below: Hand,
+Choice, Player, Table, read by common.requests), check each hand is a legal final hand, call the
+engine, save the result.
 
 Two bodies (API.md):
 
@@ -19,24 +20,23 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import cast
+from typing import Annotated
+
+from pydantic import ConfigDict, Field, ValidationInfo
+from pydantic.functional_validators import BeforeValidator, PlainValidator
+from pydantic_core import PydanticCustomError
 
 from cards.models import Card, Game
 from cards.selectors import game_attribute_specs
 from common.api_errors import ApiError, error_entry
-from common.body_checks import unknown_fields
 from common.card_names import CardNameResolver, invalid_input
+from common.requests import CardNames, RequestModel, card_name, read_body
 from games.protocol import ImpossiblePosition
 from games.star_trek_missions import engine
 from games.star_trek_missions.scorer import CardSpec, ChoiceError
 from results.services import result_save
 
 ATTRIBUTES = ("type", "specialty", "lifeform", "affiliation")
-BODY_FIELDS = ("hand", "choices")
-TABLE_FIELDS = ("players",)
-PLAYER_FIELDS = ("name", "hand", "choices")
-# Choice fields that name cards of the hand (resolved like every card name in a request).
-NAMED_FIELDS = ("target", "copies")
 MAX_NAME = 40  # characters of a player's name
 WIN_RULE = "STM-9.4"  # "The highest total wins; tied players share victory."
 
@@ -59,49 +59,32 @@ def vocabulary_and_labels(game: Game) -> tuple[dict[str, list[str]], dict[str, d
     return vocabulary, labels
 
 
-def _parse_hand(resolver: CardNameResolver, body: dict, *, prefix: str = ""
-                ) -> tuple[list[Card], dict[str, dict], list[dict]]:
-    """The cards and choices of one hand's body ({"hand", "choices"}), and the problems found,
-    each at its path (under `prefix`, e.g. "players[1].")."""
-    errors: list[dict] = []
-    if "hand" not in body:
-        errors.append(error_entry(path=f"{prefix}hand", code="required",
-                                  detail="Give the hand: a list of card names."))
-    cards, hand_errors = resolver.resolve(body.get("hand", []), path=f"{prefix}hand")
-    errors += hand_errors
-    choices: dict[str, dict] = {}
-    raw_choices = body.get("choices", {})
-    if raw_choices is None:
-        raw_choices = {}
-    if not isinstance(raw_choices, dict):
-        errors.append(error_entry(path=f"{prefix}choices", code="invalid_type",
-                                  detail="choices must be an object: card name to its choice."))
-        raw_choices = {}
-    for key, choice in raw_choices.items():
-        path = f"{prefix}choices[{key!r}]"
-        card, error = resolver.resolve_one(key, path=path)
-        if error:
-            errors.append(error)
-            continue
-        assert card is not None  # resolve_one gives a card or an error
-        if not isinstance(choice, dict):
-            errors.append(error_entry(path=path, code="invalid_type",
-                                      detail=f"The choice for {card.name} must be an object."))
-            continue
-        choice = dict(choice)
-        for field in NAMED_FIELDS:
-            if isinstance(choice.get(field), str):
-                named, error = resolver.resolve_one(choice[field], path=f"{path}.{field}")
-                errors += [error] if error else []
-                choice[field] = named.name if named else choice[field]
-        if isinstance(choice.get("blank"), list):
-            blanked, blank_errors = resolver.resolve(choice["blank"], path=f"{path}.blank")
-            errors += blank_errors
-            choice["blank"] = [c.name for c in blanked if c is not None]
-        choices[card.name] = choice
-    # A name not resolved (None) comes with an error, and the callers use the cards only when
-    # there is none.
-    return cast(list[Card], cards), choices, errors
+def choice_card(value: object, info: ValidationInfo) -> str:
+    """A card a choice names (its key, target, copies, blank): the catalog's name of it."""
+    return str(card_name(value, info).name)
+
+
+ChoiceCard = Annotated[str, PlainValidator(choice_card)]
+
+
+class Choice(RequestModel):
+    """One card's choice. The fields naming cards are read here; the rest (type, lifeform,
+    affiliation, …) are the engine's to check against the card's rule (invalid_choice)."""
+
+    model_config = ConfigDict(extra="allow")
+    target: ChoiceCard | None = Field(default=None, description="a card name")
+    copies: ChoiceCard | None = Field(default=None, description="a card name")
+    blank: list[ChoiceCard] | None = Field(default=None, description="a list of card names")
+
+
+class Hand(RequestModel):
+    hand: CardNames = Field(description="a list of card names")
+    choices: dict[ChoiceCard, Choice] | None = Field(
+        default=None, description="an object: card name to its choice")
+
+    def engine_choices(self) -> dict[str, dict]:
+        return {name: choice.model_dump(exclude_unset=True)
+                for name, choice in (self.choices or {}).items()}
 
 
 def _hand_answer(board: engine.HandBoard, cards: list[Card]) -> dict:
@@ -131,16 +114,12 @@ def _choice_error(wrong: ChoiceError, *, prefix: str = "", player: str | None = 
     return error_entry(path=f"{prefix}{wrong.path}", code="invalid_choice", detail=detail, **extra)
 
 
-def score_star_trek_missions(*, game: Game, body: dict) -> dict:
-    if "players" in body and "hand" not in body:
+def score_star_trek_missions(*, game: Game, body: object) -> dict:
+    if isinstance(body, dict) and "players" in body and "hand" not in body:
         return score_table(game=game, body=body)
     resolver = CardNameResolver(game)
-    errors = unknown_fields(body, BODY_FIELDS, of="a score request (hand and choices for one "
-                                                 "hand, or players without hand for the table)")
-    cards, choices, hand_errors = _parse_hand(resolver, body)
-    errors += hand_errors
-    if errors:
-        raise invalid_input(errors)
+    request = read_body(Hand, body, context={"cards": resolver})
+    cards, choices = list(request.hand), request.engine_choices()
     vocabulary, labels = vocabulary_and_labels(game)
     try:
         board = engine.check_hand([card_spec(card) for card in cards], vocabulary=vocabulary,
@@ -178,7 +157,7 @@ class Seat:
         return f"players[{self.index}]."
 
 
-def player_name(raw) -> tuple[str, str]:
+def player_name(raw: object) -> tuple[str, str]:
     """(the name, "") or ("", the problem): a player's name is text of 1 to 40 characters,
     without control characters; surrounding spaces are dropped and inner runs of space become
     one."""
@@ -194,6 +173,13 @@ def player_name(raw) -> tuple[str, str]:
     return name, ""
 
 
+def tidy_name(value: object) -> str:
+    name, problem = player_name(value)
+    if problem:
+        raise PydanticCustomError("invalid_name", problem)
+    return name
+
+
 def _player_range(game: Game) -> str:
     low, high = game.min_players, game.max_players
     if high is None:
@@ -201,50 +187,50 @@ def _player_range(game: Game) -> str:
     return f"{low} to {high}"
 
 
-def _parse_table(game: Game, body: dict) -> list[Seat]:
-    errors = unknown_fields(body, TABLE_FIELDS, of="a table score request (players, each with "
-                                                  "name, hand and choices)")
-    players = body.get("players")
-    if not isinstance(players, list):
-        errors.append(error_entry(path="players", code="invalid_type",
-                                  detail="players must be a list: one object per player, each "
-                                         "with name, hand and choices."))
-        raise invalid_input(errors)
+def seat_count(value: object, info: ValidationInfo) -> object:
+    """Before the players are read: their count lies in the game's range (too_few_players or
+    too_many_players, which the table answers as invalid_player_count)."""
+    game: Game = (info.context or {})["cards"].game
     low, high = game.min_players, game.max_players
-    if len(players) < low or (high is not None and len(players) > high):
-        detail = (f"The table has {len(players)} player{'s' if len(players) != 1 else ''}; "
-                  f"{game.name} is played by {_player_range(game)}.")
-        code = "too_few_players" if len(players) < low else "too_many_players"
-        raise ApiError(status_code=400, code="invalid_player_count", detail=detail,
-                       errors=[*errors, error_entry(path="players", code=code, detail=detail)])
-    resolver = CardNameResolver(game)
-    seats: list[Seat] = []
-    named: dict[str, int] = {}
-    for index, player in enumerate(players):
-        prefix = f"players[{index}]."
-        if not isinstance(player, dict):
-            errors.append(error_entry(path=f"players[{index}]", code="invalid_type",
-                                      detail="Each player is an object: name, hand and choices."))
-            continue
-        errors += unknown_fields(player, PLAYER_FIELDS, prefix, of="a player")
-        name, problem = player_name(player.get("name"))
-        if "name" not in player:
-            errors.append(error_entry(path=f"{prefix}name", code="required",
-                                      detail="Give each player a name."))
-        elif problem:
-            errors.append(error_entry(path=f"{prefix}name", code="invalid_name", detail=problem))
-        elif name.casefold() in named:
-            first = named[name.casefold()]
+    if isinstance(value, list) and (len(value) < low or (high is not None and len(value) > high)):
+        raise PydanticCustomError(
+            "too_few_players" if len(value) < low else "too_many_players",
+            f"The table has {len(value)} player{'s' if len(value) != 1 else ''}; {game.name} is "
+            f"played by {_player_range(game)}.")
+    return value
+
+
+class Player(Hand):
+    name: Annotated[str, PlainValidator(tidy_name)] = Field(
+        description="the player's name: text of 1 to 40 characters")
+
+
+class Table(RequestModel):
+    players: Annotated[list[Player], BeforeValidator(seat_count)] = Field(
+        description="a list: one object per player, each with name, hand and choices")
+
+
+def _parse_table(game: Game, body: dict) -> list[Seat]:
+    try:
+        table = read_body(Table, body, context={"cards": CardNameResolver(game)})
+    except ApiError as error:
+        counted = [e for e in error.errors if e["code"] in ("too_few_players", "too_many_players")]
+        if counted:
+            raise ApiError(status_code=400, code="invalid_player_count",
+                           detail=counted[0]["detail"], errors=error.errors) from None
+        raise
+    seats = [Seat(index, player.name, list(player.hand), player.engine_choices())
+             for index, player in enumerate(table.players)]
+    named: dict[str, Seat] = {}
+    errors = []
+    for seat in seats:
+        first = named.setdefault(seat.name.casefold(), seat)
+        if first is not seat:
             errors.append(error_entry(
-                path=f"{prefix}name", code="duplicate_player",
-                detail=f"Two players are named '{name}' (players[{first}] and players[{index}]); "
-                       "give each player a name of their own.",
-                player=name))
-        else:
-            named[name.casefold()] = index
-        cards, choices, hand_errors = _parse_hand(resolver, player, prefix=prefix)
-        errors += hand_errors
-        seats.append(Seat(index, name, cards, choices))
+                path=f"{seat.prefix}name", code="duplicate_player",
+                detail=f"Two players are named '{seat.name}' (players[{first.index}] and "
+                       f"players[{seat.index}]); give each player a name of their own.",
+                player=seat.name))
     if errors:
         raise invalid_input(errors)
     return seats
