@@ -1,0 +1,112 @@
+"""What every game's page forms share: reading what was submitted, the slots of a list (a few
+shown, the rest in a <details>), and which field each request path came from, so a problem the
+service reports at a path shows next to the field that gave it.
+
+A form builds the API's request body from its fields (`body()`); while it does, it records the
+field behind each path in `paths`. The service then checks the body exactly as it checks the
+API's, and its problems come back through `add_errors` and `error_summary`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from cards.selectors import clean_text
+from common.page_fields import FormField, filled_names
+from common.page_results import problem_message
+
+NUMBER = re.compile(r"-?\d{1,6}")
+LAST_STEP = re.compile(r"(\.[^.\[\]]*|\[\d+\])$")  # "players[0].hand" → "players[0]"
+
+
+def has_content(item: Any) -> bool:
+    """A field with a value or a problem, or a row (anything with `has_content`) holding one."""
+    if isinstance(item, FormField):
+        return bool(item.value or item.errors)
+    return bool(item.has_content)
+
+
+class Slots(list):
+    """The slots of one list of the form: the first `shown` always on view, the rest in a
+    <details> that opens by itself when one of them holds something (or a problem)."""
+
+    def __init__(self, items, shown: int):
+        super().__init__(items)
+        self.shown_count = shown
+
+    @property
+    def shown(self) -> list:
+        return self[: self.shown_count]
+
+    @property
+    def more(self) -> list:
+        return self[self.shown_count:]
+
+    @property
+    def open(self) -> bool:
+        return any(has_content(item) for item in self.more)
+
+
+class PageForm:
+    """A page's form: the submitted data (None: the empty form) and the field of each path."""
+
+    # Error codes whose entry names something typed that matched nothing: its suggestions are
+    # offered as "Did you mean …?".
+    suggest_for: tuple[str, ...] = ("unknown_card",)
+
+    def __init__(self, data=None):
+        self.bound = data is not None
+        self.data = data if data is not None else {}
+        self.paths: dict[str, FormField] = {}
+
+    def text(self, name: str, default: str = "") -> str:
+        """A field as typed (cleaned), or `default` when nothing was submitted at all."""
+        return clean_text(self.data.get(name)) if self.bound else default
+
+    def texts(self, name: str, slots: int) -> list[str]:
+        """The values of the `slots` fields sharing a name, in order, padded with ""."""
+        getlist = getattr(self.data, "getlist", None)
+        given = [clean_text(value) for value in getlist(name)][:slots] if getlist else []
+        return given + [""] * (slots - len(given))
+
+    def ticked(self, name: str) -> str:
+        return "on" if self.data.get(name) else ""
+
+    def names(self, fields: list[FormField], path: str) -> list[str]:
+        """The filled slots' values (see common.page_fields.filled_names)."""
+        return filled_names(fields, path, self.paths)
+
+    def number(self, field: FormField, path: str, target: dict, key: str) -> None:
+        """target[key] = the field's whole number (or its text, for the service to refuse)."""
+        self.paths[path] = field
+        if field.value:
+            target[key] = int(field.value) if NUMBER.fullmatch(field.value) else field.value
+
+    def field_for(self, path: str) -> FormField | None:
+        """The field of a request path, or of the nearest path that encloses it."""
+        while path:
+            if path in self.paths:
+                return self.paths[path]
+            shorter = LAST_STEP.sub("", path)
+            path = "" if shorter == path else shorter
+        return None
+
+    def message(self, entry: dict) -> str:
+        return problem_message(entry, suggest_for=self.suggest_for)
+
+    def add_errors(self, entries: list[dict]) -> None:
+        """Each problem next to its field (the summary lists them all, fields or not)."""
+        for entry in entries:
+            field = self.field_for(entry.get("path", ""))
+            message = self.message(entry)
+            if field is not None and message not in field.errors:
+                field.errors.append(message)
+
+    def error_summary(self, entries: list[dict]) -> list[dict]:
+        """One line per problem, linking to its field when it has one."""
+        summary = []
+        for entry in entries:
+            field = self.field_for(entry.get("path", ""))
+            summary.append({"message": self.message(entry), "field_id": field.id if field else ""})
+        return summary
