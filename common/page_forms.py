@@ -92,6 +92,10 @@ class PageForm:
             path = "" if shorter == path else shorter
         return None
 
+    def body(self) -> Any:
+        """The API's request body the fields describe, recording the field of each path."""
+        raise NotImplementedError
+
     def message(self, entry: dict) -> str:
         return problem_message(entry, suggest_for=self.suggest_for)
 

@@ -25,6 +25,7 @@ from common.page_results import (
     page_input,
     render_result_page,
 )
+from games.package import Job, Presenter
 from games.registry import game_package
 
 
@@ -50,8 +51,7 @@ def job_page(
 
     @require_http_methods(["GET", "POST"])
     def view(request: HttpRequest) -> HttpResponse:
-        job = game_package(slug).job(kind)  # type: ignore[union-attr]
-        presenter = job.presenter  # type: ignore[union-attr]
+        job, presenter = _job(slug, kind)
         try:
             game = game_get(slug=slug)
         except GameNotFound:
@@ -80,3 +80,13 @@ def job_page(
                                   fragment=presenter.fragment)
 
     return view
+
+
+def _job(slug: str, kind: str) -> tuple[Job, Presenter]:
+    """The job of GAMES a page does, and how it shows the answer (found when the page is asked,
+    so a game added to GAMES later is found too)."""
+    package = game_package(slug)
+    job = package.job(kind) if package else None
+    if job is None or job.presenter is None:
+        raise LookupError(f"GAMES gives {slug} no {kind} job with a presenter")
+    return job, job.presenter

@@ -11,28 +11,13 @@ with a link to the card's admin page, where an admin fills them in.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_http_methods
-
 from cards.models import Game
-from cards.selectors import GameNotFound, clean_text, game_get
-from common.api_errors import ApiError
 from common.page_fields import FormField as Field
-from common.page_fields import filled_names
-from common.page_results import (
-    evaluate_on_page,
-    is_htmx_submit,
-    page_input,
-    problem_message,
-    render_result_page,
-)
+from common.page_forms import PageForm, Slots
+from games.pages import job_page
 from games.star_realms_academy import engine
-from games.star_realms_academy.rulings import rule_star_realms_academy
-from games.star_realms_academy.scores import score_star_realms_academy
 from results.views import VERDICTS, ruling_view
 
 GAME = "star-realms-academy"
@@ -46,8 +31,6 @@ BASES_SHOWN = 2
 SHOP_ROW_SLOTS = engine.SHOP_ROW_SIZE
 ACTION_SLOTS = 20
 ACTIONS_SHOWN = 8
-NUMBER = re.compile(r"-?\d{1,6}")
-ENCLOSING = re.compile(r"(\.[^.\[]+|\[\d+\])$")  # the last step of a request path
 
 ACTION_LABELS = [
     (engine.PLAY, "Play a card from the hand"),
@@ -62,82 +45,7 @@ ACTION_LABELS = [
 # --- The pages ----------------------------------------------------------------------------------
 
 
-@require_http_methods(["GET", "POST"])
-def check_move(request: HttpRequest) -> HttpResponse:
-    game = _game()
-    if game is None:
-        return _not_loaded(request)
-    data = page_input(request)  # posted, or the input in the address
-    board = BoardForm(data, prefix="position.")
-    move = MoveForm(data)
-    context = {"game": game, "board": board, "move": move, "ruling": None, "error": None}
-    status = 200
-    if data is not None:
-        status = evaluate_on_page(
-            request, context, service=rule_star_realms_academy, game=game,
-            body={"position": board.body(), "move": move.body()},
-            show=lambda response: {"ruling": ruling_context(game, response)},
-            show_errors=lambda error: _error(error, [board, move]),
-        )
-    return _render(request, context, status, page="star_realms_academy/check_move.html",
-                   fragment="star_realms_academy/_check_result.html")
-
-
-@require_http_methods(["GET", "POST"])
-def turn(request: HttpRequest) -> HttpResponse:
-    game = _game()
-    if game is None:
-        return _not_loaded(request)
-    data = page_input(request)  # posted, or the input in the address
-    board = BoardForm(data, prefix="")
-    actions = ActionsForm(data)
-    context = {"game": game, "board": board, "actions": actions, "breakdown": None,
-               "error": None}
-    status = 200
-    if data is not None:
-        status = evaluate_on_page(
-            request, context, service=score_star_realms_academy, game=game,
-            body={**board.body(), "actions": actions.body()},
-            show=lambda response: {"breakdown": breakdown_context(game, response)},
-            show_errors=lambda error: _error(error, [board, actions]),
-        )
-    return _render(request, context, status, page="star_realms_academy/turn.html",
-                   fragment="star_realms_academy/_turn_result.html")
-
-
-def _game() -> Game | None:
-    try:
-        return game_get(slug=GAME)
-    except GameNotFound:
-        return None
-
-
-def _not_loaded(request: HttpRequest) -> HttpResponse:
-    return render(request, "404.html", {"message": "The Star Realms Academy catalog is not "
-                                        "loaded."}, status=404)
-
-
-def _render(request, context: dict, status: int, *, page: str, fragment: str) -> HttpResponse:
-    context["card_options"] = [] if is_htmx_submit(request) else card_options(context["game"])
-    return render_result_page(request, context, status=status, page=page, fragment=fragment)
-
-
-def _error(error: ApiError, forms: list) -> dict:
-    entries = []
-    for entry in error.errors:
-        field = None
-        for form in forms:
-            field = form.field_for(entry.get("path", ""))
-            if field is not None:
-                field.errors.append(problem_message(entry))
-                break
-        entries.append({"message": problem_message(entry), "field_id": field.id if field else ""})
-    return {"detail": error.message, "code": error.error_code, "entries": entries}
-
-
-
-
-def card_options(game: Game) -> list[dict]:
+def card_options(game: Game) -> dict:
     """The catalog's cards for the <datalist>s, with what is known of each (one query)."""
     labels: dict[str, str] = {}
     for spec in game.attribute_specs():
@@ -154,307 +62,210 @@ def card_options(game: Game) -> list[dict]:
         parts.append(f"cost {cost}" if cost is not None else "")
         options.append({"name": name, "label": " · ".join(p for p in parts if p),
                         "base": kind == engine.BASE})
-    return options
+    return {"card_options": options}
 
 
 # --- Forms --------------------------------------------------------------------------------------
 
 
-class _Form:
-    """Fields by the request path they fill, so each problem the service names lands by its
-    field."""
-
-    def __init__(self, data):
-        self.data = data if data is not None else {}
-        self.bound = data is not None
-        self._paths: dict[str, Field] = {}
-
-    def get(self, name: str, default: str = "") -> str:
-        if not self.bound:
-            return default
-        return clean_text(self.data.get(name))
-
-    def getlist(self, name: str, slots: int) -> list[str]:
-        given = [clean_text(v) for v in self.data.getlist(name)][:slots] if self.bound and hasattr(
-            self.data, "getlist") else []
-        return given + [""] * (slots - len(given))
-
-    def field_for(self, path: str) -> Field | None:
-        """The field of a request path, or of the nearest path that encloses it."""
-        while path:
-            field = self._paths.get(path)
-            if field is not None:
-                return field
-            shorter = ENCLOSING.sub("", path)
-            path = "" if shorter == path or shorter == "position" else shorter
-        return None
-
-    def _names(self, fields: list[Field], path: str) -> list[str]:
-        return filled_names(fields, path, self._paths)
-
-    def _number(self, field: Field, path: str, target: dict, key: str) -> None:
-        self._paths[path] = field
-        if field.value:
-            target[key] = int(field.value) if NUMBER.fullmatch(field.value) else field.value
-
-
 class BaseRow:
-    def __init__(self, form: _Form, owner: str, index: int, *, active: bool):
+    def __init__(self, form: PageForm, owner: str, index: int, *, active: bool):
         prefix = f"{owner}_base_{index}"
         whose = "" if active else "Opponent's "
-        self.card = Field(prefix, f"{owner}-base-{index}", form.get(prefix),
+        self.card = Field(prefix, f"{owner}-base-{index}", form.text(prefix),
                           f"{whose}Base {index}" if active else f"{whose}base {index}",
                           css_class="field--card")
         self.damage = Field(f"{prefix}_damage", f"{owner}-base-{index}-damage",
-                            form.get(f"{prefix}_damage"), "Damage",
+                            form.text(f"{prefix}_damage"), "Damage",
                             label_hidden=f"on {whose.lower()}base {index}")
         self.active = active
         if active:
             self.primary = Field(f"{prefix}_primary", f"{owner}-base-{index}-primary",
-                                 form.get(f"{prefix}_primary"), "Primary used",
+                                 form.text(f"{prefix}_primary"), "Primary used",
                                  label_hidden=f"this turn (base {index})")
             self.ally = Field(f"{prefix}_ally", f"{owner}-base-{index}-ally",
-                              form.get(f"{prefix}_ally"), "Ally used",
+                              form.text(f"{prefix}_ally"), "Ally used",
                               label_hidden=f"this turn (base {index})")
 
     @property
-    def open(self) -> bool:
+    def has_content(self) -> bool:
         return bool(self.card.value or self.card.errors or self.damage.errors)
 
 
-class BoardForm(_Form):
-    """Both players' boards and the shop row: the position of API.md."""
+def _cards(form: PageForm, name: str, slots: int, label: str, shown: int | None = None) -> Slots:
+    """A list of card slots sharing one field name ("hand"), ids hand-1, hand-2, …"""
+    fields = [Field(name, f"{name.replace('_', '-')}-{i}", value, f"{label} {i}",
+                    css_class="field--card")
+              for i, value in enumerate(form.texts(name, slots), start=1)]
+    return Slots(fields, slots if shown is None else shown)
 
-    def __init__(self, data=None, *, prefix: str):
+
+class BoardForm(PageForm):
+    """Both players' boards and the shop row: the position of API.md, at `prefix`."""
+
+    prefix = ""
+
+    def __init__(self, game: Game, data=None):
         super().__init__(data)
-        self.prefix = prefix
-        get = self.get
-        self.active_name = Field("active_name", "active-name", get("active_name"),
+        text = self.text
+        self.active_name = Field("active_name", "active-name", text("active_name"),
                                  "Name", placeholder="Active player")
         self.active_health = Field("active_health", "active-health",
-                                   get("active_health", "15"), "Health")
-        self.active_coins = Field("active_coins", "active-coins", get("active_coins", "0"),
+                                   text("active_health", "15"), "Health")
+        self.active_coins = Field("active_coins", "active-coins", text("active_coins", "0"),
                                   "Coins")
-        self.active_combat = Field("active_combat", "active-combat", get("active_combat", "0"),
+        self.active_combat = Field("active_combat", "active-combat", text("active_combat", "0"),
                                    "Combat pool")
-        self.active_deck = Field("active_deck", "active-deck", get("active_deck"),
+        self.active_deck = Field("active_deck", "active-deck", text("active_deck"),
                                  "Cards in the deck", hint="Leave empty if not counted.")
         self.active_discard_pile = Field("active_discard_pile", "active-discard-pile",
-                                         get("active_discard_pile"), "Cards in the discard pile",
+                                         text("active_discard_pile"), "Cards in the discard pile",
                                          hint="Leave empty if not counted.")
-        self.active_drawn = Field("active_drawn", "active-drawn", get("active_drawn"),
+        self.active_drawn = Field("active_drawn", "active-drawn", text("active_drawn"),
                                   "Unnamed cards drawn into the hand",
                                   hint="Cards drawn this turn that you do not name above.")
-        self.hand = [Field("hand", f"hand-{i}", v, f"Hand card {i}", css_class="field--card")
-                     for i, v in enumerate(self.getlist("hand", HAND_SLOTS), start=1)]
-        self.in_play = [Field("in_play", f"in-play-{i}", v, f"Ship in play {i}",
-                              css_class="field--card")
-                        for i, v in enumerate(self.getlist("in_play", IN_PLAY_SLOTS), start=1)]
-        self.used = [Field("used", f"used-{i}", v, f"Ally used {i}", css_class="field--card")
-                     for i, v in enumerate(self.getlist("used", USED_SLOTS), start=1)]
-        self.active_bases = [BaseRow(self, "active", i, active=True)
-                             for i in range(1, BASE_SLOTS + 1)]
-        self.opponent_name = Field("opponent_name", "opponent-name", get("opponent_name"),
+        self.hand = _cards(self, "hand", HAND_SLOTS, "Hand card", HAND_SHOWN)
+        self.in_play = _cards(self, "in_play", IN_PLAY_SLOTS, "Ship in play", IN_PLAY_SHOWN)
+        self.used = _cards(self, "used", USED_SLOTS, "Ally used", 0)
+        self.active_bases = Slots([BaseRow(self, "active", i, active=True)
+                                   for i in range(1, BASE_SLOTS + 1)], BASES_SHOWN)
+        self.opponent_name = Field("opponent_name", "opponent-name", text("opponent_name"),
                                    "Opponent's name", placeholder="Opponent")
         self.opponent_health = Field("opponent_health", "opponent-health",
-                                     get("opponent_health", "15"), "Opponent's Health")
+                                     text("opponent_health", "15"), "Opponent's Health")
         self.opponent_coins = Field("opponent_coins", "opponent-coins",
-                                    get("opponent_coins", "0"), "Opponent's Coins")
-        self.opponent_bases = [BaseRow(self, "opponent", i, active=False)
-                               for i in range(1, BASE_SLOTS + 1)]
-        self.shop_row = [Field("shop_row", f"shop-row-{i}", v, f"Shop card {i}",
-                               css_class="field--card")
-                         for i, v in enumerate(self.getlist("shop_row", SHOP_ROW_SLOTS), start=1)]
+                                    text("opponent_coins", "0"), "Opponent's Coins")
+        self.opponent_bases = Slots([BaseRow(self, "opponent", i, active=False)
+                                     for i in range(1, BASE_SLOTS + 1)], BASES_SHOWN)
+        self.shop_row = _cards(self, "shop_row", SHOP_ROW_SLOTS, "Shop card")
+        # The counts of the active player's cards sit in a <details> too.
+        self.counts = Slots([self.active_deck, self.active_discard_pile, self.active_drawn], 0)
 
-    # Slots shown at first and the rest (in a <details>, open when any holds something).
-
-    @property
-    def hand_shown(self):
-        return self.hand[:HAND_SHOWN]
-
-    @property
-    def hand_more(self):
-        return self.hand[HAND_SHOWN:]
-
-    @property
-    def in_play_shown(self):
-        return self.in_play[:IN_PLAY_SHOWN]
-
-    @property
-    def in_play_more(self):
-        return self.in_play[IN_PLAY_SHOWN:]
-
-    @property
-    def active_bases_shown(self):
-        return self.active_bases[:BASES_SHOWN]
-
-    @property
-    def active_bases_more(self):
-        return self.active_bases[BASES_SHOWN:]
-
-    @property
-    def opponent_bases_shown(self):
-        return self.opponent_bases[:BASES_SHOWN]
-
-    @property
-    def opponent_bases_more(self):
-        return self.opponent_bases[BASES_SHOWN:]
-
-    @property
-    def active_bases_open(self) -> bool:
-        return any(row.open for row in self.active_bases_more)
-
-    @property
-    def opponent_bases_open(self) -> bool:
-        return any(row.open for row in self.opponent_bases_more)
-
-    @property
-    def hand_more_open(self) -> bool:
-        return any(f.value or f.errors for f in self.hand_more)
-
-    @property
-    def in_play_more_open(self) -> bool:
-        return any(f.value or f.errors for f in self.in_play_more)
-
-    @property
-    def used_open(self) -> bool:
-        return any(f.value or f.errors for f in self.used)
-
-    @property
-    def counts_open(self) -> bool:
-        fields = (self.active_deck, self.active_discard_pile, self.active_drawn)
-        return any(f.value or f.errors for f in fields)
-
-    def body(self) -> dict:
+    def board(self) -> dict:
         p = self.prefix
         active: dict = {}
-        self._paths[f"{p}active"] = self.active_health
+        self.paths[f"{p}active"] = self.active_health
         if self.active_name.value:
             active["name"] = self.active_name.value
-        self._paths[f"{p}active.name"] = self.active_name
+        self.paths[f"{p}active.name"] = self.active_name
         for field, key in ((self.active_health, "health"), (self.active_coins, "coins"),
                            (self.active_combat, "combat"), (self.active_deck, "deck"),
                            (self.active_discard_pile, "discard_pile"),
                            (self.active_drawn, "drawn")):
-            self._number(field, f"{p}active.{key}", active, key)
-        active["hand"] = self._names(self.hand, f"{p}active.hand")
-        active["in_play"] = self._names(self.in_play, f"{p}active.in_play")
+            self.number(field, f"{p}active.{key}", active, key)
+        active["hand"] = self.names(self.hand, f"{p}active.hand")
+        active["in_play"] = self.names(self.in_play, f"{p}active.in_play")
         active["bases"] = self._bases(self.active_bases, f"{p}active.bases")
-        active["used"] = self._names(self.used, f"{p}active.used")
+        active["used"] = self.names(self.used, f"{p}active.used")
         opponent: dict = {}
-        self._paths[f"{p}opponent"] = self.opponent_health
+        self.paths[f"{p}opponent"] = self.opponent_health
         if self.opponent_name.value:
             opponent["name"] = self.opponent_name.value
-        self._paths[f"{p}opponent.name"] = self.opponent_name
+        self.paths[f"{p}opponent.name"] = self.opponent_name
         for field, key in ((self.opponent_health, "health"), (self.opponent_coins, "coins")):
-            self._number(field, f"{p}opponent.{key}", opponent, key)
+            self.number(field, f"{p}opponent.{key}", opponent, key)
         opponent["bases"] = self._bases(self.opponent_bases, f"{p}opponent.bases")
         return {"active": active, "opponent": opponent,
-                "shop_row": self._names(self.shop_row, f"{p}shop_row")}
+                "shop_row": self.names(self.shop_row, f"{p}shop_row")}
 
     def _bases(self, rows: list[BaseRow], path: str) -> list[dict[str, Any]]:
         bases: list[dict[str, Any]] = []
-        self._paths[path] = rows[0].card
+        self.paths[path] = rows[0].card
         for row in rows:
             if not row.card.value:
                 continue
             where = f"{path}[{len(bases)}]"
-            self._paths[where] = row.card
-            self._paths[f"{where}.card"] = row.card
+            self.paths[where] = row.card
+            self.paths[f"{where}.card"] = row.card
             base: dict[str, Any] = {"card": row.card.value}
-            self._number(row.damage, f"{where}.damage", base, "damage")
+            self.number(row.damage, f"{where}.damage", base, "damage")
             if row.active:
                 base["used"] = [a for a, f in ((engine.PRIMARY, row.primary),
                                                (engine.ALLY, row.ally)) if f.value]
-                self._paths[f"{where}.used"] = row.primary
+                self.paths[f"{where}.used"] = row.primary
             bases.append(base)
         return bases
 
 
 class ActionRow:
-    def __init__(self, form: _Form, index: int, action: str = ""):
+    def __init__(self, form: PageForm, index: int, action: str = ""):
         self.n = index
         which = f"of action {index}" if index else ""
         self.action = Field(f"action_{index}", f"action-{index}", action,
                             f"Action {index}")
-        self.card = Field(f"card_{index}", f"card-{index}", form.get(f"card_{index}"),
+        self.card = Field(f"card_{index}", f"card-{index}", form.text(f"card_{index}"),
                           "Card", css_class="field--card for-card", label_hidden=which)
-        self.target = Field(f"target_{index}", f"target-{index}", form.get(f"target_{index}"),
+        self.target = Field(f"target_{index}", f"target-{index}", form.text(f"target_{index}"),
                             "Target", css_class="for-target", label_hidden=which,
                             hint="A base of the opponent, or health.")
-        self.amount = Field(f"amount_{index}", f"amount-{index}", form.get(f"amount_{index}"),
+        self.amount = Field(f"amount_{index}", f"amount-{index}", form.text(f"amount_{index}"),
                             "Combat used", css_class="for-target", label_hidden=which,
                             hint="Empty: what the target can take.")
-        self.refill = Field(f"refill_{index}", f"refill-{index}", form.get(f"refill_{index}"),
+        self.refill = Field(f"refill_{index}", f"refill-{index}", form.text(f"refill_{index}"),
                             "Refill (optional)", css_class="field--card for-refill",
                             label_hidden=which, hint="The card that refilled the shop row.")
 
     @property
-    def fields(self) -> list[Field]:
-        return [self.action, self.card, self.target, self.amount, self.refill]
+    def has_content(self) -> bool:
+        return any(f.value or f.errors for f in
+                   (self.action, self.card, self.target, self.amount, self.refill))
 
-    def move(self, form: _Form, path: str) -> dict:
+    def move(self, form: PageForm, path: str) -> dict:
         action = self.action.value
-        form._paths[path] = self.action
-        form._paths[f"{path}.action"] = self.action
+        form.paths[path] = self.action
+        form.paths[f"{path}.action"] = self.action
         move: dict = {"action": action}
         for field, key, uses in ((self.card, "card", ("play", "use_base", "use_ally", "buy")),
                                  (self.refill, "refill", ("buy",)),
                                  (self.target, "target", ("attack",))):
-            form._paths[f"{path}.{key}"] = field
+            form.paths[f"{path}.{key}"] = field
             if action in uses and field.value:
                 move[key] = field.value
         if action == engine.ATTACK:
-            form._number(self.amount, f"{path}.amount", move, "amount")
+            form.number(self.amount, f"{path}.amount", move, "amount")
         return move
 
 
-class MoveForm(_Form):
-    """The one move of "Check a move"."""
+class CheckForm(BoardForm):
+    """"Check a move": the board in the middle of a turn and the one move."""
 
-    def __init__(self, data=None):
-        super().__init__(data)
-        self.row = ActionRow(self, 0, self.get("action_0", engine.PLAY) or engine.PLAY)
+    prefix = "position."
+
+    def __init__(self, game: Game, data=None):
+        super().__init__(game, data)
+        self.row = ActionRow(self, 0, self.text("action_0", engine.PLAY) or engine.PLAY)
         self.row.action.label = "What the player does"
         self.actions = ACTION_LABELS
 
     def body(self) -> dict:
-        return self.row.move(self, "move")
+        return {"position": self.board(), "move": self.row.move(self, "move")}
 
 
-class ActionsForm(_Form):
-    """The turn's actions, in order: the filled rows."""
+class TurnForm(BoardForm):
+    """"Break down a turn": the board at the start of the turn and its actions, in order (the
+    filled rows)."""
 
-    def __init__(self, data=None):
-        super().__init__(data)
-        self.rows = [ActionRow(self, i, self.get(f"action_{i}"))
-                     for i in range(1, ACTION_SLOTS + 1)]
+    def __init__(self, game: Game, data=None):
+        super().__init__(game, data)
+        self.rows = Slots([ActionRow(self, i, self.text(f"action_{i}"))
+                           for i in range(1, ACTION_SLOTS + 1)], ACTIONS_SHOWN)
         if not self.bound:
             self.rows[0].action.value = engine.PLAY
         self.actions = ACTION_LABELS
 
-    @property
-    def rows_shown(self) -> list[ActionRow]:
-        return self.rows[:ACTIONS_SHOWN]
-
-    @property
-    def rows_more(self) -> list[ActionRow]:
-        return self.rows[ACTIONS_SHOWN:]
-
-    @property
-    def more_open(self) -> bool:
-        return any(f.value or f.errors for row in self.rows_more for f in row.fields)
-
-    def body(self) -> list[dict[str, Any]]:
+    def body(self) -> dict:
         moves: list[dict[str, Any]] = []
-        self._paths["actions"] = self.rows[0].action
+        self.paths["actions"] = self.rows[0].action
         for row in self.rows:
             if row.action.value:
                 moves.append(row.move(self, f"actions[{len(moves)}]"))
-        return moves
+        return {**self.board(), "actions": moves}
 
 
-# --- Results, shaped for the templates ------------------------------------------------------------
+check_move = job_page(slug=GAME, kind="ruling", form=CheckForm, page_context=card_options,
+                      page="star_realms_academy/check_move.html")
+turn = job_page(slug=GAME, kind="score", form=TurnForm, page_context=card_options,
+                page="star_realms_academy/turn.html")
 
 
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
