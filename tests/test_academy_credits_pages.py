@@ -61,6 +61,23 @@ def test_the_empty_pages(client, catalog, url):
         assert f'id="player-{seat}-name"' in html
 
 
+@pytest.mark.parametrize("url, hints", [
+    (CHECK, ["Names or values, separated by commas.", "If known; leave empty if not.",
+             "The card named; only Lura Thok needs one."]),
+    (SCORE, ["Names or values, separated by commas.", "0 when the deck ran out.",
+             "Decides who starts the next round after a shared win (AC-R10)."]),
+])
+def test_each_field_shows_its_hint_tied_to_its_input(client, catalog, url, hints):
+    # The hints went into the fields' CSS class once (a positional argument), so no player saw
+    # them; each is now a paragraph the input names in aria-describedby.
+    html = client.get(url).content.decode()
+    for hint in hints:
+        paragraph = re.search(r'<p class="hint field__hint" id="([\w-]+-hint)">' + re.escape(hint),
+                              html)
+        assert paragraph, hint
+        assert f'aria-describedby="{paragraph.group(1)}"' in html
+    assert 'class="Names or values' not in html
+
 def test_check_a_play_without_javascript(client, catalog):
     response = client.post(CHECK, play_form())
     assert response.status_code == 200

@@ -255,7 +255,7 @@ class TableForm(PageForm):
     def field(self, name: str, label: str, hint: str = "", kind: str = "text") -> Field:
         """The field `name` as submitted; its id is the name with hyphens."""
         value = self.ticked(name) if kind == "checkbox" else self.text(name)
-        return Field(name, name.replace("_", "-"), value, label, hint, kind=kind)
+        return Field(name, name.replace("_", "-"), value, label, hint=hint, kind=kind)
 
     def players(self) -> list[dict]:
         """The cadets of the filled seats, in seat order; a seat with values but no name is a
