@@ -1,5 +1,5 @@
 """Small helpers the services share when they check a request body: how a value is quoted back
-in a message, and the entry for a missing field (in the error-entry shape of API.md)."""
+in a message, and the entry for a field that is not one (in the error-entry shape of API.md)."""
 
 from __future__ import annotations
 
@@ -31,23 +31,6 @@ def json_type(value) -> str:
 
 def shown_json(value) -> str:
     return f"'{shown(value)}'" if isinstance(value, str) else json_type(value)
-
-
-def required(path: str, what: str) -> dict:
-    return error_entry(path=path, code="required", detail=f"{path} is required: {what}.")
-
-
-def required_object(body: dict, key: str, errors: list[dict]) -> dict | None:
-    """body[key] when it is an object; otherwise None, with a `required` or `invalid_type` entry
-    added to `errors`."""
-    if key not in body:
-        errors.append(required(key, "an object"))
-        return None
-    if not isinstance(body[key], dict):
-        errors.append(error_entry(path=key, code="invalid_type",
-                                  detail=f"{key} must be an object; got {json_type(body[key])}."))
-        return None
-    return body[key]
 
 
 def unknown_fields(raw: dict, known: Iterable[str], prefix: str = "", *, of: str = "") -> list[dict]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.urls import reverse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -162,11 +161,6 @@ class PaginatedCardListSerializer(serializers.Serializer):
 
 class NamesSerializer(serializers.Serializer):
     results = serializers.ListField(child=serializers.CharField())
-
-
-@extend_schema_field(OpenApiTypes.OBJECT)
-class AnyJsonField(serializers.JSONField):
-    pass
 
 
 class ErrorEntrySerializer(serializers.Serializer):
