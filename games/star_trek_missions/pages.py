@@ -21,7 +21,6 @@ from functools import wraps
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from cards.models import Card, Game
@@ -29,10 +28,13 @@ from cards.naming import NamedCard
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
 from common.card_names import shown
+from common.page_fields import FormField
+from common.page_forms import PageForm
 from common.page_names import read_name
 from common.page_results import (
     did_you_mean,
     evaluate_on_page,
+    form_errors,
     form_link,
     is_htmx_submit,
     page_input,
@@ -40,6 +42,7 @@ from common.page_results import (
     problem_message,
     render_result_page,
 )
+from games.pages import catalog_not_loaded
 from games.star_trek_missions.language import (
     CHOICE_EFFECTS,
     criterion_matches_attributes,
@@ -62,15 +65,8 @@ BEST = ""  # the value of the "let Tableside choose" option of every choice
 BEST_LABEL = "Best (let Tableside choose)"
 NOT_USED = "none"
 WILD_FIELDS = ("type", "lifeform", "affiliation", "specialty")
-# What the line above each choice's controls says it is.
-CHOICE_TITLES = {
-    "wild": "{card}",
-    "change_affiliation": "{card}",
-    "assimilate": "{card} blanks",
-    "choose": "{card}",
-    "copy_score": "{card} copies",
-}
-CHOICE_PATH = re.compile(r"choices\[(['\"])(?P<name>.*?)\1\](?:\.(?P<field>\w+))?")
+# What the line above each choice's controls says it is (else the card's name).
+CHOICE_TITLES = {"assimilate": "{card} blanks", "copy_score": "{card} copies"}
 
 
 def with_deck(view: Callable[[HttpRequest, Game, Deck], HttpResponse]):
@@ -82,8 +78,7 @@ def with_deck(view: Callable[[HttpRequest, Game, Deck], HttpResponse]):
         try:
             game = game_get(slug=GAME)
         except GameNotFound:
-            return render(request, "404.html", {"message": "The Star Trek: Missions catalog is "
-                                                "not loaded."}, status=404)
+            return catalog_not_loaded(request)
         return view(request, game, Deck(game))
 
     return page
@@ -94,21 +89,17 @@ def with_deck(view: Callable[[HttpRequest, Game, Deck], HttpResponse]):
 def stm_score(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
     form = ScoreForm(deck, page_input(request))  # posted, or the hand in the address
     context = {"game": game, "deck": deck, "form": form, "score": None, "error": None}
-    status = 400 if form.add_errors else 200
+    status = 400 if form.add_card_errors else 200
     if form.hand:
 
         def show(response: dict) -> dict:
             form.apply_result(response)
             return {"score": score_view(game, response)}
 
-        def show_errors(error: ApiError) -> dict:
-            form.add_service_errors(error.errors)
-            return {"detail": error.message, "code": error.error_code,
-                    "entries": form.error_summary(error.errors)}
-
         # A name the form could not add keeps the page's 400 even when the hand scores.
         if evaluate_on_page(request, context, service=score_star_trek_missions, game=game,
-                            body=form.body(), show=show, show_errors=show_errors) == 400:
+                            body=form.body(), show=show,
+                            show_errors=lambda error: form_errors(error, form)) == 400:
             status = 400
     context["partial"] = is_htmx_submit(request)
     if not context["partial"]:
@@ -238,29 +229,20 @@ def _number(card: Card) -> str:
     return str(_attr(card, "number") or "")
 
 
-
-
 # --- The form -------------------------------------------------------------------------------------
 
 
-@dataclass
-class Select:
-    """One <select> of a choice: its options (in groups), the value posted and its problems."""
+class Select(FormField):
+    """One <select> of a choice (its id is its name): its options (in groups), the value posted
+    and its problems."""
 
-    name: str
-    id: str
-    label: str
-    groups: list[tuple[str, list[tuple[str, str]]]]  # (group label or "", [(value, label)])
-    value: str = BEST
-    errors: list[str] = field(default_factory=list)
+    def __init__(self, name: str, label: str, groups: list[tuple[str, list[tuple[str, str]]]]):
+        super().__init__(name, name, BEST, label)
+        self.groups = groups  # (group label or "", [(value, label)])
 
     @property
     def values(self) -> set[str]:
         return {value for _, options in self.groups for value, _ in options}
-
-    @property
-    def error_id(self) -> str:
-        return f"{self.id}-error"
 
 
 @dataclass
@@ -285,70 +267,56 @@ class ChoiceControl:
         return any(select.value != BEST for select in self.selects)
 
 
-@dataclass
-class HandCard:
-    name: str
-    index: int
-    card: Card | None
-    points: int | None = None
-    blanked: bool = False
-    blanked_reason: str = ""
-    errors: list[str] = field(default_factory=list)
+class HandCard(FormField):
+    """A card of the hand: its hidden field (the value is the card's name) and what the scorer
+    made of it."""
 
-    @property
-    def id(self) -> str:
-        return f"hand-{self.index + 1}"
-
-    @property
-    def remove_id(self) -> str:
+    def __init__(self, name: str, index: int, card: Card | None):
+        super().__init__("hand", f"hand-{index + 1}", name)
+        self.card = card
+        self.points: int | None = None
+        self.blanked, self.blanked_reason = False, ""
         # By place, not by card: when a card is taken out, the focus stays on the Remove button
         # that takes its place (htmx gives it back to the same id).
-        return f"remove-{self.index + 1}"
+        self.remove_id = f"remove-{index + 1}"
 
 
-class ScoreForm:
+class ScoreForm(PageForm):
     """The hand, the action the player took on it, the choices and their problems."""
 
     def __init__(self, deck: Deck, data=None):
+        super().__init__(data)
         self.deck = deck
-        data = data if data is not None else {}
-        getlist = data.getlist if hasattr(data, "getlist") else (lambda key: [])
-        self.hand: list[str] = [name for name in (clean_text(v) for v in getlist("hand"))
-                                if name][: len(deck.cards)]
+        self.hand: list[str] = [name for name in self.texts("hand", len(deck.cards)) if name]
         self.posted_hand = list(self.hand)
-        self.add_value = clean_text(data.get("add"))
-        self.add_errors: list[str] = []
+        self.add_value = self.text("add")
+        self.add_card_errors: list[str] = []  # problems with the name typed to add a card
         self.notes: list[str] = []
-        if data.get("remove"):
-            name = clean_text(data.get("remove"))
-            if name in self.hand:
-                self.hand.remove(name)
-        if data.get("toggle"):
-            name = clean_text(data.get("toggle"))
-            if name in self.hand:
-                self.hand.remove(name)
-            elif name in deck.by_name:
-                self.hand.append(name)
-        if data.get("pick"):  # a "Did you mean …?" button of the name typed: adds that card
-            name = clean_text(data.get("pick"))
-            if name in deck.by_name:
-                if name not in self.hand:
-                    self.hand.append(name)
-                self.add_value = ""
-        self.adding = data.get("action") == "add"
+        removed, toggled, picked = self.text("remove"), self.text("toggle"), self.text("pick")
+        if removed in self.hand:
+            self.hand.remove(removed)
+        if toggled in self.hand:
+            self.hand.remove(toggled)
+        elif toggled in deck.by_name:
+            self.hand.append(toggled)
+        if picked in deck.by_name:  # a "Did you mean …?" button of the name typed: adds that card
+            if picked not in self.hand:
+                self.hand.append(picked)
+            self.add_value = ""
+        self.adding = self.data.get("action") == "add"
         if self.adding:
             self._add()
         self.cards = [HandCard(name, i, deck.by_name.get(name)) for i, name in enumerate(self.hand)]
-        self.choices = self._choice_controls(data)
+        self.choices = self._choice_controls()
         self.scored = False
 
     def _add(self) -> None:
         if not self.add_value:
-            self.add_errors.append("Type the name of a card to add it.")
+            self.add_card_errors.append("Type the name of a card to add it.")
             return
         card, problem = self.deck.find(self.add_value)
         if card is None:
-            self.add_errors.append(problem)
+            self.add_card_errors.append(problem)
         elif card.name in self.hand:
             self.notes.append(f"{card.name} is already in the hand.")
             self.add_value = ""
@@ -374,7 +342,7 @@ class ScoreForm:
 
     # Choices -------------------------------------------------------------------------------------
 
-    def _choice_controls(self, data) -> list[ChoiceControl]:
+    def _choice_controls(self) -> list[ChoiceControl]:
         controls, seen = [], set()
         for hand_card in self.cards:
             card = hand_card.card
@@ -385,11 +353,11 @@ class ScoreForm:
                 if effect.get("kind") in CHOICE_EFFECTS:
                     control = self._control(card, effect)
                     for select in control.selects:
-                        posted = clean_text(data.get(select.name))
+                        posted = self.text(select.name)
                         select.value = posted if posted in select.values else BEST
                     if control.kind == "wild":
                         for key in WILD_FIELDS:
-                            value = clean_text(data.get(f"shown-{card.slug}-{key}"))
+                            value = self.text(f"shown-{card.slug}-{key}")
                             if value:
                                 control.shown[key] = value
                     controls.append(control)
@@ -399,8 +367,8 @@ class ScoreForm:
         """The other cards of the hand, in hand order, each once."""
         others, seen = [], {card.name}
         for hand_card in self.cards:
-            if hand_card.card is not None and hand_card.name not in seen:
-                seen.add(hand_card.name)
+            if hand_card.card is not None and hand_card.value not in seen:
+                seen.add(hand_card.value)
                 others.append(hand_card.card)
         return others
 
@@ -422,7 +390,7 @@ class ScoreForm:
         if kind == "wild":
             allowed_by_key = {"type": effect.get("types", [])}
             for key in WILD_FIELDS:
-                selects.append(Select(f"{prefix}-{key}", f"{prefix}-{key}", key.capitalize(),
+                selects.append(Select(f"{prefix}-{key}", key.capitalize(),
                                       [best, ("", values(key, allowed_by_key.get(key)))]))
         elif kind == "change_affiliation":
             groups = [best, ("", [(NOT_USED, "Not used")])]
@@ -436,7 +404,7 @@ class ScoreForm:
                            for value, label in values("affiliation")
                            if wild or current != {value}]
                 groups.append((target.name, options))
-            selects.append(Select(prefix, prefix, "Change the Affiliation of", groups))
+            selects.append(Select(prefix, "Change the Affiliation of", groups))
         elif kind == "assimilate":
             targets = self._matching(card, effect["target"])
             groups = [best, ("", [(NOT_USED, "Nothing")])]
@@ -445,16 +413,16 @@ class ScoreForm:
                            for combo in itertools.combinations(targets, size)]
                 if options:
                     groups.append(("One card" if size == 1 else f"{size} cards", options))
-            selects.append(Select(prefix, prefix, "Blank", groups))
+            selects.append(Select(prefix, "Blank", groups))
         elif kind == "choose":
             attribute = effect["attribute"]
             excluded = set(effect.get("exclude", []))
             allowed = [v for v in deck.vocabulary.get(attribute, []) if v not in excluded]
-            selects.append(Select(prefix, prefix, attribute.capitalize(),
+            selects.append(Select(prefix, attribute.capitalize(),
                                   [best, ("", values(attribute, allowed))]))
         elif kind == "copy_score":
             options = [(c.slug, c.name) for c in self._matching(card, effect["of"])]
-            selects.append(Select(prefix, prefix, "Copy", [best, ("", options)]))
+            selects.append(Select(prefix, "Copy", [best, ("", options)]))
         title = CHOICE_TITLES.get(kind, "{card}").format(card=card.name)
         return ChoiceControl(card, kind, effect, title, selects)
 
@@ -486,10 +454,17 @@ class ScoreForm:
     # The request body and the answer -----------------------------------------------------------
 
     def body(self) -> dict:
-        """The API request body (API.md) the form describes; the service validates it."""
+        """The API request body (API.md) the form describes; the service validates it. The field
+        of each path: the card of "hand[2]", the select of a choice (of a wild card's field)."""
         body: dict = {"hand": list(self.hand)}
+        self.paths.update((f"hand[{i}]", hand_card) for i, hand_card in enumerate(self.cards))
         choices = {}
         for control in self.choices:
+            path = f"choices[{control.card.name!r}]"  # as the scorer names it
+            self.paths[path] = control.selects[0]
+            if control.kind == "wild":
+                self.paths.update((f"{path}.{key}", select)
+                                  for key, select in zip(WILD_FIELDS, control.selects, strict=True))
             choice = self._choice(control)
             if choice is not None:
                 choices[control.card.name] = choice
@@ -540,40 +515,6 @@ class ScoreForm:
             return label(attribute, choice.get(attribute, ""))
         copied = choice.get("copies")
         return copied if copied else "nothing (no card it may copy is in the hand)"
-
-    # Problems ------------------------------------------------------------------------------------
-
-    def _where(self, path: str) -> tuple[HandCard | Select | None, str]:
-        """The hand card, select or control a service error path points at, and its id."""
-        match = re.fullmatch(r"hand\[(\d+)\]", path)
-        if match and int(match.group(1)) < len(self.cards):
-            hand_card = self.cards[int(match.group(1))]
-            return hand_card, hand_card.id
-        match = CHOICE_PATH.match(path)
-        if match:
-            for control in self.choices:
-                if control.card.name == match.group("name"):
-                    select = control.selects[0]
-                    if control.kind == "wild" and match.group("field") in WILD_FIELDS:
-                        select = control.selects[WILD_FIELDS.index(match.group("field"))]
-                    return select, select.id
-        return None, ""
-
-    def add_service_errors(self, entries: list[dict]) -> None:
-        """Each problem by the card or control it is about (the summary lists them all)."""
-        for entry in entries:
-            target, _ = self._where(entry.get("path", ""))
-            if target is not None:
-                target.errors.append(problem_message(entry))
-
-    def error_summary(self, entries: list[dict]) -> list[dict]:
-        summary = []
-        for entry in entries:
-            _, field_id = self._where(entry.get("path", ""))
-            summary.append({"message": problem_message(entry), "field_id": field_id})
-        return summary
-
-
 
 
 # --- Score the table ------------------------------------------------------------------------------
@@ -648,7 +589,6 @@ class TableForm:
     def __init__(self, deck: Deck, data=None, *, max_players: int | None):
         self.deck = deck
         self.max_players = max_players or 10
-        data = data if data is not None else None
         get = data.get if data is not None else (lambda key, default=None: default)
         posted = _index(get("players"), self.max_players + 1) or 0
         sources: list[int | None] = list(range(posted))
@@ -715,28 +655,22 @@ class TableForm:
                                             seat == current))
         player = self.current_player
         if player is not None:
-            self.errors += player.form.add_errors
+            self.errors += player.form.add_card_errors
             self.notes += player.form.notes
 
     def _blocked(self, get, action: str) -> tuple[str, ...]:
         """The hand changes refused because the card is in another player's hand."""
-        blocked = []
-        toggled = clean_text(get("toggle"))
-        if toggled and toggled in self.holders:
-            blocked.append("toggle")
-            self.errors.append(f"{toggled} is in {self.holders[toggled]}'s hand: every card "
-                               "exists once.")
-        picked = clean_text(get("pick"))
-        if picked and picked in self.holders:
-            blocked.append("pick")
-            self.errors.append(f"{picked} is in {self.holders[picked]}'s hand: every card exists "
-                               "once.")
+        wanted = {"toggle": clean_text(get("toggle")), "pick": clean_text(get("pick"))}
         if action == "add" and clean_text(get("add")):
             card, _ = self.deck.find(clean_text(get("add")))
-            if card is not None and card.name in self.holders:
-                blocked += ["action", "add"]  # not added, and no longer in the field
-                self.errors.append(f"{card.name} is in {self.holders[card.name]}'s hand: every "
-                                   "card exists once.")
+            wanted["add"] = card.name if card is not None else ""
+        blocked: list[str] = []
+        for key, name in wanted.items():
+            if name and name in self.holders:
+                # A card typed is not added, and no longer in the field.
+                blocked += ["action", "add"] if key == "add" else [key]
+                self.errors.append(f"{name} is in {self.holders[name]}'s hand: every card exists "
+                                   "once.")
         return tuple(blocked)
 
     @property
@@ -767,10 +701,7 @@ class TableForm:
 
     def body(self) -> dict:
         """The API's table body (API.md), or the single-hand body while one player sits alone."""
-        bodies = []
-        for player in self.players:
-            body = player.form.body()
-            bodies.append({"name": player.name, **body})
+        bodies = [{"name": player.name, **player.form.body()} for player in self.players]
         if len(bodies) == 1:
             return {key: value for key, value in bodies[0].items() if key != "name"}
         return {"players": bodies}
@@ -816,15 +747,17 @@ class TableForm:
             message = problem_message(entry)
             field_id = ""
             if player is not None:
-                inner = {**entry, "path": match.group(2) if match else entry.get("path", "")}
-                if inner["path"] == "name":
+                path = match.group(2) if match else entry.get("path", "")
+                if path == "name":
                     player.name_errors.append(message)
-                    field_id = f"{player.prefix}name" if player.current else player.id
+                    field_id = "name"
                 else:
-                    player.form.add_service_errors([inner])
-                    _, inner_id = player.form._where(inner["path"])
-                    field_id = f"{player.prefix}{inner_id}" if inner_id and player.current \
-                        else player.id
+                    player.form.add_errors([{**entry, "path": path}])
+                    target = player.form.field_for(path)
+                    field_id = target.id if target else ""
+                # Only the current player's fields are in view; the others have their line.
+                field_id = f"{player.prefix}{field_id}" if field_id and player.current else (
+                    player.id)
                 if not match:  # one player alone: the single-hand answer has no name in it
                     message = f"{player.name}: {message}"
             summary.append({"message": message, "field_id": field_id})
