@@ -13,7 +13,7 @@ GAME = GamePackage(
         page="factions:check-move",
         label="Check a move",
         link_pairs="games.factions.pages.table_link_pairs",
-        presenter=Presenter("games.factions.pages.saved_ruling_view", "ruling",
+        presenter=Presenter("games.factions.pages.factions_ruling_view", "ruling",
                             "factions/_move_result.html", CSS, with_request=True),
     ),
     score=Job(
