@@ -30,8 +30,9 @@ from games.registry import game_package
 
 
 def catalog_not_loaded(request: HttpRequest) -> HttpResponse:
-    return render(request, "404.html", {"message": "This game's catalog is not loaded yet "
-                                        "(make run loads it)."}, status=404)
+    return render(request, "404.html", {"message": "This game's cards are not in the catalog yet: "
+                                        "an administrator loads them (manage.py load_catalog)."},
+                  status=404)
 
 
 def job_page(

@@ -1,5 +1,6 @@
 """The web pages, through Django's test client: home, a game's rules, the catalog and a card."""
 
+import html
 import re
 
 import pytest
@@ -132,6 +133,25 @@ def test_any_unknown_address_gets_the_friendly_404(client, db):
     response = client.get("/no/such/page/")
     assert response.status_code == 404
     assert "Nothing exists at this address." in response.content.decode()
+
+
+@pytest.mark.parametrize("url", [
+    "/games/academy-credits/check-play/", "/games/academy-credits/score-round/",
+    "/games/star-realms-academy/check-move/", "/games/star-realms-academy/turn/",
+    "/games/factions/check-move/", "/games/factions/standings/",
+    "/games/star-trek-missions/check-turn/", "/games/star-trek-missions/score/",
+    "/games/star-trek-missions/table/",
+])
+def test_a_game_page_before_its_catalog_is_loaded_says_so(client, db, url):
+    # The pages of a game whose catalog is not loaded yet (a fresh database before load_catalog):
+    # no game of that slug. Cards protect their game from deletion, so the games are renamed.
+    for game in Game.objects.all():
+        Game.objects.filter(pk=game.pk).update(slug=f"not-loaded-{game.pk}")
+    response = client.get(url)
+    assert response.status_code == 404
+    text = html.unescape(re.sub(r"\s+", " ", response.content.decode()))
+    assert "This game's cards are not in the catalog yet" in text
+    assert 'href="/"' in text
 
 
 def test_500_page_renders_without_context_or_database():
