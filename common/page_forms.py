@@ -20,6 +20,15 @@ NUMBER = re.compile(r"-?\d{1,6}")
 LAST_STEP = re.compile(r"(\.[^.\[\]]*|\[\d+\])$")  # "players[0].hand" → "players[0]"
 
 
+def as_dict(value: object) -> dict[str, Any]:
+    """A saved request's part as an object, or {} (a saved body is read back forgivingly)."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def has_content(item: Any) -> bool:
     """A field with a value or a problem, or a row (anything with `has_content`) holding one."""
     if isinstance(item, FormField):

@@ -16,7 +16,7 @@ from typing import Any
 
 from cards.models import Game
 from common.page_fields import FormField as Field
-from common.page_forms import NUMBER, PageForm, Slots
+from common.page_forms import NUMBER, PageForm, Slots, as_dict, as_list
 from games.pages import job_page
 from results.views import ruling_view, score_view
 
@@ -46,12 +46,6 @@ def card_options(game: Game) -> dict:
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
 
 
-def _dict(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: object) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 def _seat_pairs(players: list, *, with_credits: bool) -> tuple[list[tuple[str, str]], dict]:
@@ -80,11 +74,11 @@ def _seat_pairs(players: list, *, with_credits: bool) -> tuple[list[tuple[str, s
 
 def play_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     """Check a play's fields for a saved ruling request (the reverse of PlayForm.body)."""
-    position, move = _dict(body.get("position")), _dict(body.get("move"))
-    pairs, seats = _seat_pairs(_list(position.get("players")), with_credits=False)
+    position, move = as_dict(body.get("position")), as_dict(body.get("move"))
+    pairs, seats = _seat_pairs(as_list(position.get("players")), with_credits=False)
     if position.get("turn") in seats:
         pairs.append(("turn", seats[position["turn"]]))
-    pairs += [("hand", str(card)) for card in _list(position.get("hand"))]
+    pairs += [("hand", str(card)) for card in as_list(position.get("hand"))]
     if position.get("deck_count") is not None:
         pairs.append(("deck_count", str(position["deck_count"])))
     for key in ("play", "guess"):
@@ -99,12 +93,12 @@ def play_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
 
 def round_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     """Score a round's fields for a saved score request (the reverse of RoundForm.body)."""
-    pairs, seats = _seat_pairs(_list(body.get("players")), with_credits=True)
+    pairs, seats = _seat_pairs(as_list(body.get("players")), with_credits=True)
     if body.get("deck_count") is not None:
         pairs.append(("deck_count", str(body["deck_count"])))
     if body.get("starter") in seats:
         pairs.append(("starter", seats[body["starter"]]))
-    options = _dict(body.get("options"))
+    options = as_dict(body.get("options"))
     if options.get("charles_vance_bonus"):
         pairs.append(("charles_vance_bonus", str(options["charles_vance_bonus"])))
     target = options.get("credits_target")

@@ -21,7 +21,7 @@ from typing import Any
 
 from cards.models import Game
 from common.page_fields import FormField
-from common.page_forms import PageForm, Slots, has_content
+from common.page_forms import PageForm, Slots, as_dict, as_list, has_content
 from games.factions import engine
 from games.package import RULING, SCORE
 from games.pages import job_page
@@ -415,17 +415,11 @@ def standings_view(game: Game, body: dict) -> dict:
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
 
 
-def _dict(value) -> dict:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value) -> list:
-    return value if isinstance(value, list) else []
 
 
 def _ref(value, first: str, second: str) -> str:
     """A card or unit reference as the selects' option value ("sabotage@ashen-peaks")."""
-    value = _dict(value)
+    value = as_dict(value)
     return f"{value.get(first)}{SEP}{value.get(second)}" if value.get(first) else ""
 
 
@@ -433,13 +427,13 @@ def table_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     """The form's fields for a saved request (the reverse of TableForm.body): a ruling's
     {"position", "move"} or the standings' position. Players sit in seats 1, 2, … in order."""
     ruling = "move" in body
-    position = _dict(body.get("position")) if ruling else body
+    position = as_dict(body.get("position")) if ruling else body
     catalog = PageCatalog(game)
-    players = _list(position.get("players"))
+    players = as_list(position.get("players"))
     pairs: list[tuple[str, str]] = []
     seats: dict[Any, str] = {}  # keyed by the saved names, which were checked when ruled on
     for index, player in enumerate(players[:catalog.seats], start=1):
-        player = _dict(player)
+        player = as_dict(player)
         seats[player.get("name")] = str(index)
         pairs.append((f"p{index}-name", str(player.get("name") or "")))
         if player.get("faction"):
@@ -447,9 +441,9 @@ def table_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
         if player.get("lost_turns"):
             pairs.append((f"p{index}-lost", str(player["lost_turns"])))
         pairs += [(f"p{index}-hand-{slot}", _ref(card, "card", "faction"))
-                  for slot, card in enumerate(_list(player.get("hand"))[:HAND_SLOTS], start=1)]
-    for faction in _list(position.get("factions")):
-        faction = _dict(faction)
+                  for slot, card in enumerate(as_list(player.get("hand"))[:HAND_SLOTS], start=1)]
+    for faction in as_list(position.get("factions")):
+        faction = as_dict(faction)
         name = faction.get("name")
         page_faction = catalog.by_slug.get(name) if isinstance(name, str) else None
         if page_faction is None:
@@ -463,8 +457,8 @@ def table_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
                   and unit.get("name") in units]
     if not ruling:
         return pairs
-    move = _dict(body.get("move"))
-    pending = _dict(position.get("pending"))
+    move = as_dict(body.get("move"))
+    pending = as_dict(position.get("pending"))
     pairs += [("turn", seats.get(position.get("turn"), "1"))]
     if position.get("turn_lost"):
         pairs.append(("turn_lost", "on"))

@@ -15,7 +15,7 @@ from typing import Any
 
 from cards.models import Game
 from common.page_fields import FormField as Field
-from common.page_forms import PageForm, Slots
+from common.page_forms import PageForm, Slots, as_dict, as_list
 from games.pages import job_page
 from games.star_realms_academy import engine
 from results.views import VERDICTS, ruling_view
@@ -271,12 +271,6 @@ turn = job_page(slug=GAME, kind="score", form=TurnForm, page_context=card_option
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
 
 
-def _dict(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: object) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 def _board_pairs(board: dict) -> list[tuple[str, str]]:
@@ -285,23 +279,23 @@ def _board_pairs(board: dict) -> list[tuple[str, str]]:
     for owner, keys in (("active", ("name", "health", "coins", "combat", "deck", "discard_pile",
                                     "drawn")),
                         ("opponent", ("name", "health", "coins"))):
-        side = _dict(board.get(owner))
+        side = as_dict(board.get(owner))
         pairs += [(f"{owner}_{key}", str(side[key])) for key in keys if side.get(key) is not None]
         if owner == "active":
             for key in ("hand", "in_play", "used"):
-                cards = _list(side.get(key))
+                cards = as_list(side.get(key))
                 pairs += [(key, str(card)) for card in cards]
-        bases = _list(side.get("bases"))
+        bases = as_list(side.get("bases"))
         for index, base in enumerate(bases[:BASE_SLOTS], start=1):
-            base = _dict(base)
+            base = as_dict(base)
             prefix = f"{owner}_base_{index}"
             pairs.append((prefix, str(base.get("card") or "")))
             if base.get("damage") is not None:
                 pairs.append((f"{prefix}_damage", str(base["damage"])))
-            used = _list(base.get("used"))
+            used = as_list(base.get("used"))
             pairs += [(f"{prefix}_{name}", "on") for name, used_as in
                       (("primary", engine.PRIMARY), ("ally", engine.ALLY)) if used_as in used]
-    shop = _list(board.get("shop_row"))
+    shop = as_list(board.get("shop_row"))
     return pairs + [("shop_row", str(card)) for card in shop]
 
 
@@ -313,15 +307,15 @@ def _move_pairs(move: dict, index: int) -> list[tuple[str, str]]:
 
 def check_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     """Check a move's fields for a saved ruling request."""
-    return _board_pairs(_dict(body.get("position"))) + _move_pairs(_dict(body.get("move")), 0)
+    return _board_pairs(as_dict(body.get("position"))) + _move_pairs(as_dict(body.get("move")), 0)
 
 
 def turn_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     """Break down a turn's fields for a saved score request."""
-    actions = _list(body.get("actions"))
+    actions = as_list(body.get("actions"))
     pairs = _board_pairs(body)
     for index, move in enumerate(actions[:ACTION_SLOTS], start=1):
-        pairs += _move_pairs(_dict(move), index)
+        pairs += _move_pairs(as_dict(move), index)
     return pairs
 
 

@@ -29,7 +29,7 @@ from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
 from common.card_names import shown
 from common.page_fields import FormField
-from common.page_forms import PageForm
+from common.page_forms import PageForm, as_dict, as_list
 from common.page_names import read_name
 from common.page_results import (
     did_you_mean,
@@ -114,10 +114,9 @@ def stm_score(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
 def score_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     """"Score again" on /r/<id>: the saved hand as the score page's fields, its fixed choices
     set again (the reverse of ScoreForm.body)."""
-    saved_hand, saved_choices = body.get("hand"), body.get("choices")
-    hand = saved_hand if isinstance(saved_hand, list) else []
+    hand = as_list(body.get("hand"))
     form = ScoreForm(Deck(game), QueryDict(urlencode([("hand", str(n)) for n in hand])))
-    saved = saved_choices if isinstance(saved_choices, dict) else {}
+    saved = as_dict(body.get("choices"))
     for control in form.choices:
         _fix(control, saved.get(control.card.name), form.deck)
     return form.link_pairs()

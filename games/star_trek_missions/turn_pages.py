@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from cards.models import Game
 from common.page_fields import FormField as Field
-from common.page_forms import PageForm, Slots
+from common.page_forms import PageForm, Slots, as_dict
 from games.pages import job_page
 from games.star_trek_missions import engine
 
@@ -28,9 +28,7 @@ ACTION_LABELS = [
 def turn_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     """The form's fields for a saved request body ("Check again" on /r/<id> opens the form
     filled in): the reverse of TurnForm.body."""
-    saved_position, saved_move = body.get("position"), body.get("move")
-    position = saved_position if isinstance(saved_position, dict) else {}
-    move = saved_move if isinstance(saved_move, dict) else {}
+    position, move = as_dict(body.get("position")), as_dict(body.get("move"))
 
     def names(value) -> list[str]:
         return [str(v) for v in (value if isinstance(value, list) else [value]) if v]
