@@ -8,6 +8,7 @@ catalog, its API answers, its schema entry and its pages, and its saved results 
 
 from __future__ import annotations
 
+import html
 import importlib
 import re
 
@@ -40,9 +41,9 @@ def ascent(catalog):
 
 
 def text(response) -> str:
-    """The page's words as a reader meets them: tags out, space folded."""
+    """The page's words as a reader meets them: tags out, entities read, space folded."""
     body = re.sub(r"<(script|style)\b.*?</\1>", " ", response.content.decode(), flags=re.S)
-    return " ".join(re.sub(r"<[^>]+>", " ", body).split())
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
 
 
 def test_its_catalog_loads_from_its_package_and_its_pages_are_linked(client, ascent):
@@ -108,6 +109,13 @@ def test_its_pages_and_the_saved_result(client, ascent):
     assert "/games/ascent/check-play/?hand=One%2C+Three" in client.get(f"/r/{saved}").content.decode()
     scored = text(client.post("/games/ascent/score/", {"hand": "One, Two"}))
     assert "Ascent: Score a hand" in scored and "3" in scored
+    # The shared job page (games.pages.job_page) gives it the rest: a problem shown by its field,
+    # the form kept, and to an htmx submit the result fragment alone.
+    refused = client.post("/games/ascent/score/", {"hand": "One, Zebra"})
+    assert refused.status_code == 400
+    assert "No card named 'Zebra'" in text(refused) and 'value="One, Zebra"' in refused.content.decode()
+    fragment = client.post("/games/ascent/score/", {"hand": "Three"}, HTTP_HX_REQUEST="true")
+    assert "<form" not in fragment.content.decode() and "Saved:" in text(fragment)
 
 
 def test_without_the_registry_line_the_game_is_unknown(api, ascent):

@@ -1,13 +1,15 @@
 """Ascent's entry in GAMES: the one line a new game adds there is `GAME`."""
 
-from games.package import GamePackage, Job
+from games.package import GamePackage, Job, Presenter
 
 GAME = GamePackage(
     slug="ascent",
     package="tests.fifth_game",
     ruling=Job(service="tests.fifth_game.services.rule_play", page="ascent:check-play",
-               label="Check a play", link_pairs="tests.fifth_game.pages.play_link_pairs"),
+               label="Check a play", link_pairs="tests.fifth_game.pages.play_link_pairs",
+               presenter=Presenter("results.views.ruling_view", "ruling", "ascent/_result.html")),
     score=Job(service="tests.fifth_game.services.score_hand", page="ascent:score",
-              label="Score a hand"),
+              label="Score a hand",
+              presenter=Presenter("results.views.score_view", "score", "ascent/_result.html")),
     api_docs="tests.fifth_game.api_docs",
 )

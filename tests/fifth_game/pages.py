@@ -1,53 +1,56 @@
-"""Ascent's two pages, check a play and score a hand: a plain form posted to the services the API
-calls; the answer is shown with the shared result fragments."""
+"""Ascent's two pages, check a play and score a hand: each is the shared page of a job
+(games.pages.job_page) with a form of its own; the answer shows in the shared result fragments,
+on the page and on the saved result's page alike (game.py's presenters)."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-
 from cards.models import Game
-from common.api_errors import ApiError
-from results.views import ruling_view, score_view
-
-from . import services
+from common.page_fields import FormField
+from common.page_forms import PageForm, as_dict
+from games.pages import job_page
 
 
 def _names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
-def check_play(request: HttpRequest) -> HttpResponse:
-    game = get_object_or_404(Game, slug="ascent")
-    context: dict = {"game": game, "title": "Check a play", "fields": ["hand", "table", "play"]}
-    if request.method == "POST":
-        body = {"position": {"hand": _names(request.POST.get("hand", "")),
-                             "table": request.POST.get("table") or None},
-                "move": {"play": request.POST.get("play", "")}}
-        try:
-            response = services.rule_play(game=game, body=body)
-            context["ruling"] = ruling_view(game, response)
-            context["saved_url"] = response["url"]
-        except ApiError as error:
-            context["problems"] = [entry["detail"] for entry in error.errors]
-    return render(request, "ascent/page.html", context)
+class AscentForm(PageForm):
+    """One text field per part of the request body; a hand is names separated by commas."""
+
+    title = ""
+    names: tuple[str, ...] = ()
+
+    def __init__(self, game: Game, data=None):
+        super().__init__(data)
+        self.fields = [FormField(name, name, self.text(name), name.capitalize())
+                       for name in self.names]
 
 
-def score(request: HttpRequest) -> HttpResponse:
-    game = get_object_or_404(Game, slug="ascent")
-    context: dict = {"game": game, "title": "Score a hand", "fields": ["hand"]}
-    if request.method == "POST":
-        body = {"hand": _names(request.POST.get("hand", ""))}
-        try:
-            response = services.score_hand(game=game, body=body)
-            context["score"] = score_view(game, response)
-            context["saved_url"] = response["url"]
-        except ApiError as error:
-            context["problems"] = [entry["detail"] for entry in error.errors]
-    return render(request, "ascent/page.html", context)
+class PlayForm(AscentForm):
+    title = "Check a play"
+    names = ("hand", "table", "play")
+
+    def body(self) -> dict:
+        hand, table, play = self.fields
+        self.paths.update({"position.hand": hand, "position.table": table, "move.play": play})
+        return {"position": {"hand": _names(hand.value), "table": table.value or None},
+                "move": {"play": play.value}}
+
+
+class HandForm(AscentForm):
+    title = "Score a hand"
+    names = ("hand",)
+
+    def body(self) -> dict:
+        self.paths["hand"] = self.fields[0]
+        return {"hand": _names(self.fields[0].value)}
+
+
+check_play = job_page(slug="ascent", kind="ruling", form=PlayForm, page="ascent/page.html")
+score = job_page(slug="ascent", kind="score", form=HandForm, page="ascent/page.html")
 
 
 def play_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
-    position = body.get("position") or {}
+    position = as_dict(body.get("position"))
     return [("hand", ", ".join(position.get("hand") or [])), ("table", position.get("table") or ""),
-            ("play", (body.get("move") or {}).get("play") or "")]
+            ("play", as_dict(body.get("move")).get("play") or "")]
