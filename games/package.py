@@ -52,7 +52,8 @@ class Job:
     `service` (dotted path) takes `(*, game, body)` and returns the response body of API.md;
     `page` is the URL name of the page that does the job and `label` its link's words;
     `link_pairs` (dotted path) turns a saved request body back into that page's fields ("Check
-    again" / "Score again"); `presenter` shows a saved result as the page does (None: the generic
+    again" / "Score again"); `presenter` shapes the answer for the page's result fragment, on the
+    page (games.pages.job_page needs one) and on a saved result's page (None there: the generic
     results/_ruling.html or _score.html)."""
 
     service: str | Callable

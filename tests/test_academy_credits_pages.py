@@ -78,6 +78,7 @@ def test_each_field_shows_its_hint_tied_to_its_input(client, catalog, url, hints
         assert f'aria-describedby="{paragraph.group(1)}"' in html
     assert 'class="Names or values' not in html
 
+
 def test_check_a_play_without_javascript(client, catalog):
     response = client.post(CHECK, play_form())
     assert response.status_code == 200

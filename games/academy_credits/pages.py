@@ -26,9 +26,9 @@ SEATS_SHOWN = 2  # seats 3 and 4 sit in a <details> until used
 SPLIT = re.compile(r"[,;\n]+")
 
 
-def card_options(game: Game) -> dict:
-    """The cards of the page's <datalist>: (name, "Value 7 · Trade hands"), by value; one
-    query."""
+def page_context(game: Game) -> dict:
+    """What only the whole page needs: `card_options`, the cards of its <datalist> as (name,
+    "Value 7 · Trade hands"), by value; one query."""
     labels = {}
     for definition in game.attribute_definitions.filter(key="effect"):
         labels = {c["value"]: c["label"] for c in definition.choices or []}
@@ -44,8 +44,6 @@ def card_options(game: Game) -> dict:
 
 
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
-
-
 
 
 def _seat_pairs(players: list, *, with_credits: bool) -> tuple[list[tuple[str, str]], dict]:
@@ -188,8 +186,9 @@ class Seat:
                                    kind="checkbox")
         self.marked = form.field(prefix + "marked", "Marked (Caleb Mir)", kind="checkbox")
         self.discards = form.field(prefix + "discards", "Cards in front (played or discarded)",
-                                   "Names or values, separated by commas.")
-        self.hand = form.field(prefix + "hand", "Card in hand", "If known; leave empty if not.")
+                                   hint="Names or values, separated by commas.")
+        self.hand = form.field(prefix + "hand", "Card in hand",
+                               hint="If known; leave empty if not.")
         self.credits = form.field(prefix + "credits", "Credits before this round",
                                   kind="number")
 
@@ -246,7 +245,7 @@ class TableForm(PageForm):
         self.game = game
         self.seats = Slots([Seat(n, self) for n in range(1, SEATS + 1)], SEATS_SHOWN)
 
-    def field(self, name: str, label: str, hint: str = "", kind: str = "text") -> Field:
+    def field(self, name: str, label: str, *, hint: str = "", kind: str = "text") -> Field:
         """The field `name` as submitted; its id is the name with hyphens."""
         value = self.ticked(name) if kind == "checkbox" else self.text(name)
         return Field(name, name.replace("_", "-"), value, label, hint=hint, kind=kind)
@@ -299,14 +298,14 @@ class PlayForm(TableForm):
         self.hand = [Field("hand", f"hand-{i}", value, f"Card {i} in hand")
                      for i, value in enumerate(self.texts("hand", 2), start=1)]
         self.deck_count = self.field("deck_count", "Cards left in the deck",
-                                     "After this turn's draw; the set-aside card is not counted. "
+                                     hint="After this turn's draw; the set-aside card is not counted. "
                                      "Only needed to say what happens next: a play that is not "
                                      "allowed is ruled without it.",
                                      kind="number")
         self.play = self.field("play", "Card played")
         self.target = self.field("target", "Target")
         self.guess = self.field("guess", "Guess (Lura Thok)",
-                                "The card named; only Lura Thok needs one.")
+                                hint="The card named; only Lura Thok needs one.")
         self.confirm = self.field("confirm", "The player confirmed (Tarima Sadel)",
                                   kind="checkbox")
 
@@ -351,9 +350,9 @@ class RoundForm(TableForm):
     def __init__(self, game: Game, data=None):
         super().__init__(game, data)
         self.deck_count = self.field("deck_count", "Cards left in the deck",
-                                     "0 when the deck ran out.", kind="number")
+                                     hint="0 when the deck ran out.", kind="number")
         self.starter = self.field("starter", "Who started this round",
-                                  "Decides who starts the next round after a shared win "
+                                  hint="Decides who starts the next round after a shared win "
                                   "(AC-R10).")
         options = {option.key: option for option in game.options.all()}
         vance = options.get("charles_vance_bonus")
@@ -366,7 +365,7 @@ class RoundForm(TableForm):
         target = options.get("credits_target")
         self.targets = target.value if target and isinstance(target.value, dict) else {}
         self.target = self.field("credits_target", "Credits target",
-                                 "Leave empty for the game's: " + ", ".join(
+                                 hint="Leave empty for the game's: " + ", ".join(
                                      f"{credits} for {count} cadets"
                                      for count, credits in sorted(self.targets.items())) + ".",
                                  kind="number")
@@ -415,7 +414,7 @@ def _count(value: str) -> int | None:
     return int(value) if NUMBER.fullmatch(value) and int(value) >= 0 else None
 
 
-check_play = job_page(slug=GAME, kind="ruling", form=PlayForm, page_context=card_options,
+check_play = job_page(slug=GAME, kind="ruling", form=PlayForm, page_context=page_context,
                       page="academy_credits/check_play.html")
-score_round = job_page(slug=GAME, kind="score", form=RoundForm, page_context=card_options,
+score_round = job_page(slug=GAME, kind="score", form=RoundForm, page_context=page_context,
                        page="academy_credits/score_round.html")

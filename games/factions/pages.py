@@ -191,7 +191,8 @@ class TableForm(PageForm):
         super().__init__(data)
         self.catalog = catalog
         self.with_move = with_move
-        # Seats beyond the first two sit in a <details> (see more_seats_open).
+        # Seats beyond the first two sit in a <details>, open per more_seats_open (not
+        # seats.open: a seat also counts as used when a select names it).
         self.seats = Slots([Seat(i, self) for i in range(1, catalog.seats + 1)], MIN_SEATS)
         self.blocks = [FactionBlock(f, self, initial_seat=str(i + 1) if i < MIN_SEATS else "")
                        for i, f in enumerate(catalog.factions)]
@@ -201,11 +202,11 @@ class TableForm(PageForm):
         self.pending_target = self.field("pending_target", "The unit it targets")
         self.action = self.field("action", "What the player does",
                                  value=self.text("action") or engine.PLAY)
-        self.card = self.field("card", "The card", "for-card")
+        self.card = self.field("card", "The card", css_class="for-card")
         self.target_player = self.field("target_player", "Target player (SPY, SACK, SABOTAGE)",
-                                        "for-play")
+                                        css_class="for-play")
         self.target_unit = self.field("target_unit", "Target unit (ATTACK, AMBUSH, DOCTOR)",
-                                      "for-play")
+                                      css_class="for-play")
         self.actions = ACTION_LABELS
         # Options for the selects.
         self.seat_options = [(str(seat.index), seat.display_name) for seat in self.seats]
@@ -214,11 +215,11 @@ class TableForm(PageForm):
         self.attack_groups = catalog.card_groups(only=engine.ATTACKS)
         self.unit_groups = catalog.unit_groups()
 
-    def field(self, name: str, label: str = "", css_class: str = "", *,
+    def field(self, name: str, label: str = "", *, css_class: str = "",
               value: str | None = None) -> FormField:
         """A field of these pages, whose id is its name, holding what was typed (or `value`)."""
         return FormField(name, name, self.text(name) if value is None else value, label,
-                         css_class)
+                         css_class=css_class)
 
     @property
     def seats_more_range(self) -> str:
@@ -413,8 +414,6 @@ def standings_view(game: Game, body: dict) -> dict:
 
 
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
-
-
 
 
 def _ref(value, first: str, second: str) -> str:

@@ -2,9 +2,9 @@
 
 Both set up the same board (each player's Health, Coins and bases with their damage; the active
 player's hand, ships in play, combat pool and abilities used; the shop row), then take one move or
-the turn's list of actions. The form is turned into the API's request body and handed to the very
-service the API calls (adjudicator.services / scoring.services .star_realms_academy): no rule is
-checked here. An htmx submit gets the result fragment; a plain POST (no JavaScript) gets the whole
+the turn's list of actions. Each page is the shared page of a job (games.pages.job_page): the
+form is turned into the API's request body and handed to the very service the API calls (from
+GAMES), so no rule is checked here. An htmx submit gets the result fragment; a plain POST (no JavaScript) gets the whole
 page again, with the values kept and each problem next to its field. Missing card values are shown
 with a link to the card's admin page, where an admin fills them in.
 """
@@ -42,11 +42,12 @@ ACTION_LABELS = [
 ]
 
 
-# --- The pages ----------------------------------------------------------------------------------
+# --- What only the whole page needs ------------------------------------------------------------
 
 
-def card_options(game: Game) -> dict:
-    """The catalog's cards for the <datalist>s, with what is known of each (one query)."""
+def page_context(game: Game) -> dict:
+    """`card_options`: the catalog's cards for the <datalist>s, with what is known of each (one
+    query)."""
     labels: dict[str, str] = {}
     for spec in game.attribute_specs():
         if spec.key == "faction":
@@ -262,19 +263,20 @@ class TurnForm(BoardForm):
         return {**self.board(), "actions": moves}
 
 
-check_move = job_page(slug=GAME, kind="ruling", form=CheckForm, page_context=card_options,
+# --- The pages ----------------------------------------------------------------------------------
+
+
+check_move = job_page(slug=GAME, kind="ruling", form=CheckForm, page_context=page_context,
                       page="star_realms_academy/check_move.html")
-turn = job_page(slug=GAME, kind="score", form=TurnForm, page_context=card_options,
+turn = job_page(slug=GAME, kind="score", form=TurnForm, page_context=page_context,
                 page="star_realms_academy/turn.html")
 
 
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
 
 
-
-
 def _board_pairs(board: dict) -> list[tuple[str, str]]:
-    """The board's fields for a saved position (the reverse of BoardForm.body)."""
+    """The board's fields for a saved position (the reverse of BoardForm.board)."""
     pairs: list[tuple[str, str]] = []
     for owner, keys in (("active", ("name", "health", "coins", "combat", "deck", "discard_pile",
                                     "drawn")),

@@ -267,8 +267,8 @@ class ChoiceControl:
 
 
 class HandCard(FormField):
-    """A card of the hand: its hidden field (the value is the card's name) and what the scorer
-    made of it."""
+    """A card of the hand: its hidden field and what the scorer made of it. The field's `name` is
+    the form's ("hand", as for every card); the card's name is its `value`."""
 
     def __init__(self, name: str, index: int, card: Card | None):
         super().__init__("hand", f"hand-{index + 1}", name)

@@ -1,9 +1,9 @@
 """The "check a turn" page of Star Trek: Missions.
 
 The form is turned into the API's request body and handed to the very service the API calls
-(games.star_trek_missions.rulings, from GAMES, by games.pages.job_page): no rule is checked here. An htmx
-submit gets the result fragment; a plain POST (no JavaScript) gets the whole page again, with the
-values kept and each problem next to its field.
+(games.star_trek_missions.rulings, from GAMES, by games.pages.job_page): no rule is checked
+here. An htmx submit gets the result fragment; a plain POST (no JavaScript) gets the whole page
+again, with the values kept and each problem next to its field.
 """
 
 from __future__ import annotations
@@ -45,14 +45,15 @@ def turn_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     return pairs
 
 
-def _card_options(game: Game) -> list[tuple[str, str]]:
-    """(name, "Galaxy G27") for the <datalist>: one query."""
+def page_context(game: Game) -> dict:
+    """What only the whole page needs: `card_options`, (name, "Galaxy G27") for the <datalist>;
+    one query."""
     options = []
     for name, attributes in game.cards.order_by("name").values_list("name", "attributes"):
         attributes = attributes or {}
         deck = str(attributes.get("deck") or "").capitalize()
         options.append((name, f"{deck} {attributes.get('number') or ''}".strip()))
-    return options
+    return {"card_options": options}
 
 
 class TurnForm(PageForm):
@@ -124,5 +125,5 @@ class TurnForm(PageForm):
 stm_check_turn = job_page(
     slug=GAME, kind="ruling", form=lambda game, data: TurnForm(data),
     page="star_trek_missions/stm_check_turn.html",
-    page_context=lambda game: {"card_options": _card_options(game)},
+    page_context=page_context,
 )
