@@ -18,6 +18,7 @@ from common.page_results import problem_message
 
 NUMBER = re.compile(r"-?\d{1,6}")
 LAST_STEP = re.compile(r"(\.[^.\[\]]*|\[\d+\])$")  # "players[0].hand" → "players[0]"
+LAST_NAME = re.compile(r"(?:^|\.)([a-z_]+)$")  # "move.amount" → "amount"
 
 
 def as_dict(value: object) -> dict[str, Any]:
@@ -106,6 +107,20 @@ class PageForm:
         raise NotImplementedError
 
     def message(self, entry: dict) -> str:
+        """A problem in a player's words. The service's detail is written for the API: it names
+        the request path ("position.galaxy_deck must be …") and, for a missing field, the JSON it
+        wants; a page names the field by its label instead ("Galaxy deck must be …", "Card drawn
+        is required.")."""
+        path, detail = entry.get("path", ""), entry.get("detail", "")
+        field = self.field_for(path) if path else None
+        last = LAST_NAME.search(path)
+        named = next((name for name in (path, last and last.group(1))
+                      if name and detail.startswith(name + " ")), None)
+        if field is not None and named:  # a detail already in a player's words stays as it is
+            label = field.label or "This field"
+            rest = detail[len(named):]
+            missing = entry.get("code") == "required" and rest.startswith(" is required")
+            entry = {**entry, "detail": f"{label} is required." if missing else label + rest}
         return problem_message(entry, suggest_for=self.suggest_for)
 
     def add_errors(self, entries: list[dict]) -> None:

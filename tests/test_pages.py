@@ -433,3 +433,28 @@ def test_a_shared_link_with_tracking_parameters_opens_the_empty_form(client, cat
     tracked = client.get(url + "?utm_source=newsletter&utm_medium=email&fbclid=abc123")
     assert plain.status_code == tracked.status_code == 200
     assert without_token(tracked) == without_token(plain)
+
+
+@pytest.mark.parametrize("url, shown", [
+    ("/games/star-trek-missions/check-turn/?hand=Bridge&galaxy_deck=-4&mission_deck=abc"
+     "&action=draw_galaxy",
+     ["Galaxy deck cannot be negative; got -4.", "Mission deck must be the number of cards",
+      "Card drawn is required.", "Card discarded is required."]),
+    ("/games/star-realms-academy/check-move/?active_health=abc&action_0=attack&target_0=health"
+     "&amount_0=-5",
+     ["Health must be the player's Health (0 to 15); got the text 'abc'.",
+      "Combat used must be at least 1; got -5."]),
+    ("/games/factions/check-move/?p1-name=A&p2-name=B&action=play",
+     ["The card is required."]),
+])
+def test_a_problem_names_the_field_not_the_request_path(client, catalog, url, shown):
+    # The services word problems for the API ("position.galaxy_deck is required: the number of
+    # cards …", with the JSON it wants); a page names the field by its label instead.
+    response = client.get(url)
+    assert response.status_code == 400
+    main = re.search(r"<main.*?</main>", response.content.decode(), re.S).group(0)
+    text = html.unescape(" ".join(re.sub(r"<[^>]+>", " ", main).split()))
+    for words in shown:
+        assert words in text
+    assert not re.search(r"\b(position|move|actions)\.\w", text)
+    assert '{"card"' not in text

@@ -228,7 +228,9 @@ def test_two_players_with_one_name_is_a_400(api, catalog):
         {"name": "Ana", "hand": []}, {"name": " ana ", "hand": []}]}), "invalid_input")
     [entry] = payload["errors"]
     assert (entry["path"], entry["code"]) == ("players[1].name", "duplicate_player")
-    assert "players[0]" in entry["detail"]
+    # The detail names both players by their place at the table, counted from 1 as a player counts
+    # (it said "players[0] and players[1]", which the table page showed as it was).
+    assert "(players 1 and 2)" in entry["detail"]
 
 
 @pytest.mark.parametrize("name, code", [(None, "invalid_name"), ("", "invalid_name"),

@@ -228,8 +228,8 @@ def _parse_table(game: Game, body: dict) -> list[Seat]:
         if first is not seat:
             errors.append(error_entry(
                 path=f"{seat.prefix}name", code="duplicate_player",
-                detail=f"Two players are named '{seat.name}' (players[{first.index}] and "
-                       f"players[{seat.index}]); give each player a name of their own.",
+                detail=f"Two players are named '{seat.name}' (players {first.index + 1} and "
+                       f"{seat.index + 1}); give each player a name of their own.",
                 player=seat.name))
     if errors:
         raise invalid_input(errors)
