@@ -1,4 +1,4 @@
-"""The catalog API exactly as ../shared/API.md fixes it, and its error body for every 4xx."""
+"""The catalog API exactly as docs/API.md fixes it, and its error body for every 4xx."""
 
 import pytest
 

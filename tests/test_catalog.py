@@ -2,9 +2,9 @@
 never overwrites an admin's edit."""
 
 import json
+from pathlib import Path
 
 import pytest
-from django.conf import settings
 
 from cards.models import (
     AttributeDefinition,
@@ -92,20 +92,20 @@ def test_factions_has_seven_action_kinds_of_twenty_and_sample_factions(catalog):
 
 
 def test_star_trek_missions_has_all_74_cards_from_the_data_file(catalog):
-    source = settings.BASE_DIR.parent / "shared" / "data" / "star-trek-missions-cards.json"
-    data = json.loads(source.read_text()) if source.exists() else None
+    source = Path(__file__).resolve().parent / "data" / "star-trek-missions-cards.json"
+    data = json.loads(source.read_text(encoding="utf-8"))["cards"]
     cards = {c.attributes["number"]: c for c in cards_of("star-trek-missions")}
     assert len(cards) == 74
     assert sum(1 for c in cards.values() if c.attributes["deck"] == "galaxy") == 50
     assert sum(1 for c in cards.values() if c.attributes["deck"] == "mission") == 24
     assert cards["G05"].name == "Captain Jean-Luc Picard"
     assert cards["G05"].attributes["specialty"] == ["command", "archaeologist"]
-    if data is not None:  # the shared data file sits beside the project on developer machines and CI
-        for entry in data:
-            card = cards[entry["number"]]
-            assert card.name == entry["name"]
-            for key in ("type", "specialty", "lifeform", "affiliation"):
-                assert card.attributes[key] == entry[key], (entry["number"], key)
+    assert sorted(entry["number"] for entry in data) == sorted(cards)
+    for entry in data:
+        card = cards[entry["number"]]
+        assert card.name == entry["name"]
+        for key in ("deck", "type", "specialty", "lifeform", "affiliation"):
+            assert card.attributes[key] == entry[key], (entry["number"], key)
     # Every card carries its scoring rule, and its text is written from it (API.md).
     assert all(c.rule is not None and c.text for c in cards.values())
     assert cards["G27"].text == "4 for each Weapon and other Combat."

@@ -14,7 +14,7 @@ from results.models import SavedResult
 pytestmark = pytest.mark.django_db
 
 URL = "/api/games/star-trek-missions/score/"
-# Published examples (shared/data/star-trek-missions-examples.json): their totals are the
+# Published examples (tests/data/star-trek-missions-examples.json): their totals are the
 # rulebook's and FAQ's own, so a table made of them ties for reasons the engine cannot change.
 TOMALAK = ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
            "Lieutenant Commander Data"]  # 13

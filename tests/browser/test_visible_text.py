@@ -128,4 +128,4 @@ def test_the_check_knows_template_source_paths_and_codes():
     assert problems("Verdict: Illegal must_play_nahla_ake")
     assert problems("play: Nahla Ake, target: none") == []  # raw, but caught by its own test
     assert problems("Play Nahla Ake, e.g. at Ben. The Hive is a base; Health 15.") == []
-    assert problems("From the card data (shared/data/star-trek-missions-cards.json).") == []
+    assert problems("From the card data (data/star-trek-missions-cards.json).") == []

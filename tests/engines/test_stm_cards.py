@@ -1,5 +1,5 @@
 """Every Star Trek: Missions card, scored by the engine against hands built from an independent
-reading of the card's reference text (/work/shared/data/star-trek-missions-cards.json) and the
+reading of the card's scoring text on the printed card list and the
 rulings STM-R1..R9. Each case names the hand, the card under test and its expected points, with
 the arithmetic in the comment. Scoring does not require a legal seven-card hand, so the hands
 are as small as the rule allows."""

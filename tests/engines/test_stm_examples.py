@@ -1,5 +1,5 @@
 """The published examples and the rulebook's own scoring example, scored by the engine (no
-database). STM-R14: every hand of ../shared/data/star-trek-missions-examples.json holds."""
+database). STM-R14: every hand of tests/data/star-trek-missions-examples.json holds."""
 
 import json
 from pathlib import Path
@@ -8,9 +8,15 @@ import pytest
 
 from tests.engines.stm_catalog import points, score
 
-EXAMPLES_FILE = (Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-                 / "star-trek-missions-examples.json")
-EXAMPLES = json.loads(EXAMPLES_FILE.read_text(encoding="utf-8"))["examples"]
+EXAMPLES_FILE = Path(__file__).resolve().parents[1] / "data" / "star-trek-missions-examples.json"
+
+
+def load_examples() -> list[dict]:
+    """The 11 published examples: each a name, a hand (card names) and its total."""
+    return json.loads(EXAMPLES_FILE.read_text(encoding="utf-8"))["examples"]
+
+
+EXAMPLES = load_examples()
 
 RULEBOOK_HAND = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
                  "Diplomatic Conference", "Photon Torpedoes", "Bridge"]

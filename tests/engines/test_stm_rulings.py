@@ -1,4 +1,4 @@
-"""Rulings 10-13 of ../shared/rules/star-trek-missions.md, each tested by name: the engine (no
+"""Rulings 10-13 of docs/rules/star-trek-missions.md, each tested by name: the engine (no
 database), then the card text players read on the card page and in the API (database)."""
 
 import html
