@@ -136,8 +136,26 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from games.academy_credits.model import (
+    BONUS,
+    COMPARE,
+    DRAW,
+    ELIMINATES,
+    FORCE,
+    GUESS,
+    LOOK,
+    MARK,
+    MUST_PLAY,
+    PROTECT,
+    TRADE,
+    Cadet,
+    CardSpec,
+    Position,
+    credits_target,
+)
+from games.academy_credits.scorer import RoundScore, score_round
 from games.protocol import (
     ILLEGAL,
     LEGAL,
@@ -150,24 +168,10 @@ from games.protocol import (
 from games.wording import listing
 from games.wording import sentence as _sentence
 
-if TYPE_CHECKING:
-    from games.academy_credits.scorer import RoundScore
-
 _list = partial(listing, empty="nobody")  # an empty list here is of cadets
 
-# --- Effect kinds (the catalog's "effect" attribute) --------------------------------------------
+# --- Effect kinds (the catalog's "effect" attribute, named in games.academy_credits.model) ----------
 
-BONUS = "bonus_credit_if_sole"
-GUESS = "guess_card"
-LOOK = "look_at_hand"
-COMPARE = "compare_hands"
-PROTECT = "protection"
-FORCE = "force_discard"
-DRAW = "draw_two_keep_one"
-TRADE = "trade_hands"
-MARK = "mark_target"
-MUST_PLAY = "must_play_over"
-ELIMINATES = "eliminates_holder"
 EFFECTS = (BONUS, GUESS, LOOK, COMPARE, PROTECT, FORCE, DRAW, TRADE, MARK, MUST_PLAY, ELIMINATES)
 
 TARGETS_OTHER = frozenset({GUESS, LOOK, COMPARE, TRADE})  # "choose another cadet"
@@ -182,7 +186,6 @@ EFFECT_RULE = {
     ELIMINATES: "AC-R4",
 }
 SET_ASIDE = 1  # one card set aside face down, whatever the number of cadets (AC-2.2, AC-R9)
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 LEGAL_CODES = ("legal_play", "no_effect_no_target", "no_effect_empty_deck", "eliminates_player")
 ILLEGAL_CODES = (
@@ -198,49 +201,6 @@ IMPOSSIBLE_CODES = (
     "turn_protected", "eliminated_without_discard", "match_over",
 )  # a play's; the end of a round also has these:
 ROUND_IMPOSSIBLE_CODES = ("no_cadet_left", "round_not_over", "unknown_starter")
-
-
-@dataclass(frozen=True)
-class CardSpec:
-    """What the engine knows of a card: name, value and effect kind (None when the catalog holds
-    them as unknown) and its copies in the deck."""
-
-    name: str
-    value: int | None
-    effect: str | None
-    copies: int = 1
-
-    @property
-    def label(self) -> str:
-        """"Jett Reno (7)"; a placeholder name that already ends with its value keeps it once."""
-        if self.value is None or self.name.endswith(f"({self.value})"):
-            return self.name
-        return f"{self.name} ({self.value})"
-
-
-@dataclass
-class Cadet:
-    name: str
-    in_round: bool = True
-    shielded: bool = False
-    marked: bool = False
-    discards: list[CardSpec] = field(default_factory=list)  # face up in front of the cadet
-    hand: CardSpec | None = None  # None: not known (or, for a cadet who is out, none)
-    credits: int = 0
-
-
-@dataclass
-class Position:
-    players: list[Cadet]  # seat order
-    turn: str | None  # the cadet to move; None: the end of a round, to score
-    hand: list[CardSpec]  # the two cards of the cadet to move, after the draw
-    deck_count: int | None  # cards left in the deck (after that draw); None: not given
-    cards: list[CardSpec]  # every card of the game, with its copies
-    min_players: int = MIN_PLAYERS
-    max_players: int = MAX_PLAYERS
-    # The readings in force (echoed in outcomes, applied by the score).
-    options: dict[str, Any] = field(default_factory=dict)
-    starter: str | None = None  # who started the round (a round's end: AC-R10)
 
 
 @dataclass(frozen=True)
@@ -422,15 +382,6 @@ def check(position: Position, move: Move | None = None) -> AcademyBoard:
     return AcademyBoard(position, warnings)
 
 
-def credits_target(position: Position) -> int | None:
-    """The credits target of the options in force for the number of cadets (AC-R1), if known."""
-    targets = position.options.get("credits_target")
-    if not isinstance(targets, dict):
-        return None
-    target = targets.get(str(len(position.players)))
-    return target if isinstance(target, int) and not isinstance(target, bool) else None
-
-
 def _seen_cards(position: Position,
                 mover: Cadet | None) -> tuple[dict[str, int], dict[str, list[str]]]:
     """How many copies of each card the position shows, and where."""
@@ -533,9 +484,6 @@ class AcademyBoard:
         """The credits of the round (raises MissingFacts for a showdown card it lacks)."""
         if self.position.turn is not None or moves:
             raise NotScored("Academy Credits scores a round at its end, with no cadet to move.")
-        # Imported here: the scorer imports this module's cards and cadets.
-        from games.academy_credits.scorer import score_round
-
         return score_round(self.position)
 
 

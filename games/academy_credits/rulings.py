@@ -41,7 +41,7 @@ from common.api_errors import error_entry
 from common.body_checks import json_type, shown
 from common.card_names import CardNameResolver
 from common.requests import CardName, RequestModel, invalid_body, read_body
-from games.academy_credits import engine
+from games.academy_credits import engine, model
 from games.protocol import ImpossiblePosition
 from games.responses import impossible_position, ruling_response
 from results.services import result_save
@@ -262,7 +262,7 @@ def parse_request(*, game: Game, body) -> tuple[engine.Position, engine.Move, li
         deck_count=position.deck_count,
         cards=game_specs(resolver),
         min_players=game.min_players,
-        max_players=game.max_players or engine.MAX_PLAYERS,
+        max_players=game.max_players or model.MAX_PLAYERS,
         options=options_in_force(game, position.options),
     ), engine.Move(play=card_spec(move.play), target=target,
                    guess=card_spec(move.guess) if move.guess is not None else None,

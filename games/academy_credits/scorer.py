@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
-from games.academy_credits.engine import BONUS, Cadet, CardSpec, Position, credits_target
+from games.academy_credits.model import BONUS, Cadet, CardSpec, Position, credits_target
 from games.protocol import MissingFacts, Step
 from games.wording import listing
 

@@ -19,14 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from games.factions.model import Table
 from games.protocol import Step
 from games.wording import count as _count
 from games.wording import listing
-
-if TYPE_CHECKING:  # the engine imports this module for its board's score()
-    from games.factions.engine import Table
 
 _list = partial(listing, empty="none")
 

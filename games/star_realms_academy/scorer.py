@@ -19,12 +19,35 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from games.protocol import LEGAL, Ruling, Step
 
-if TYPE_CHECKING:  # the engine's board calls this module: its types only, no import cycle
-    from games.star_realms_academy.engine import Move, TurnBoard
+# What the breakdown reads of the engine's actions and turn (games.star_realms_academy.engine:
+# Move and TurnBoard), as protocols: the engine's board calls this module, and this module
+# imports nothing of the engine (issue 24: no import circles).
+
+
+class Action(Protocol):
+    @property
+    def shown_card(self) -> str | None: ...
+
+    def as_dict(self) -> dict[str, Any]: ...
+
+
+A = TypeVar("A", bound=Action, contravariant=True)
+M = TypeVar("M", bound=Action)
+
+
+class Turn(Protocol[A]):
+    winner: str | None
+    turn_over: bool
+
+    def push(self, move: A) -> Ruling: ...
+
+    def numbers(self) -> dict[str, Any]: ...
+
+    def position(self) -> dict[str, Any]: ...
 
 
 @dataclass
@@ -40,7 +63,7 @@ class Breakdown:
     warnings: list[str]
 
 
-def break_down(board: TurnBoard, moves: Sequence[Move]) -> Breakdown:
+def break_down(board: Turn[M], moves: Sequence[M]) -> Breakdown:
     """Push every action in order onto ``board`` (a checked position's, changed in place)."""
     start = board.numbers()
     steps: list[Step] = []
