@@ -102,18 +102,16 @@ bench-postgres: install
 	scripts/ensure-wrk
 	scripts/with-postgres sh -c '$(BIN)/python bench/http.py && BENCH_DATABASE_URL="$$DATABASE_URL" $(BIN)/python bench/catalog.py'
 
+# ruff, then import-linter's contracts ([tool.importlinter] in pyproject.toml: engines free of
+# Django, the direction of imports between the apps, no import circles).
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
-# mypy over the project; --strict over the engines: every module of games/ but a game's Django
-# side (tests/test_import_direction.py holds them to the same split), which import nothing of Django.
-DJANGO_SIDE = rulings scores pages turn_pages table urls game api_docs responses package registry template_loader
-ENGINES = $(filter-out $(foreach module,$(DJANGO_SIDE),%/$(module).py),$(wildcard games/*.py games/*/*.py))
-# The two checks run side by side (each on one core, each with its own cache); either failing fails.
+# mypy over the project with django-stubs, the engines under --strict's flags (pyproject.toml:
+# [tool.mypy] and its overrides, which name the modules of import-linter's "engines" contract).
 typecheck: install
-	$(BIN)/mypy cards common results scoring adjudicator games config bench & project=$$!; \
-	$(BIN)/mypy --strict --follow-imports=silent --cache-dir .mypy_cache/strict $(ENGINES); \
-	strict=$$?; wait $$project && exit $$strict
+	$(BIN)/mypy cards common results scoring adjudicator games config bench
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache

@@ -79,6 +79,7 @@ def main() -> None:
             if method == "POST":
                 response = client.post(url, payload, content_type="application/json")
             else:
+                assert isinstance(payload, dict)  # a GET's query
                 response = client.get(url, payload)
             if run:
                 times.append((time.perf_counter() - start) * 1000)

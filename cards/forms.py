@@ -45,7 +45,7 @@ class AbilitiesWidget(forms.MultiWidget):
     """Four small number boxes, one per effect (draw, health, coin, combat)."""
 
     def __init__(self, attrs_=None):
-        widgets = {
+        widgets: dict[str, forms.Widget | type[forms.Widget]] = {
             effect: forms.NumberInput(attrs={"min": 0, "style": "width: 4.5em"})
             for effect in attrs.ABILITY_EFFECTS
         }
@@ -64,7 +64,7 @@ class AbilitiesWidget(forms.MultiWidget):
         base_id = final_attrs.get("id")
         parts = []
         for effect, suffix, widget, item in zip(
-            ABILITY_EFFECTS, self.widgets_names, self.widgets, values, strict=False
+            ABILITY_EFFECTS, self.widgets_names, self.widgets, values, strict=False  # type: ignore[attr-defined]
         ):
             widget_attrs = dict(final_attrs)
             widget_attrs.pop("required", None)
@@ -227,7 +227,8 @@ class CardAdminForm(forms.ModelForm):
         return None
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data  # what clean() returns, never None here
         if self.needs_attributes:
             game = self.game_for_attributes
             raise ValidationError(
@@ -326,7 +327,7 @@ class CardAdminForm(forms.ModelForm):
     def _post_clean(self):
         if self.needs_attributes:
             return  # nothing is saved until the attributes have been filled in
-        super()._post_clean()
+        super()._post_clean()  # type: ignore[misc]  # Django's private hook, not in the stubs
 
     def _update_errors(self, errors):
         """Card.clean() reports attribute problems as "key: message" under `attributes`; show
@@ -343,7 +344,7 @@ class CardAdminForm(forms.ModelForm):
                         self.add_error(None, message)
             if not errors.error_dict:
                 return
-        super()._update_errors(errors)
+        super()._update_errors(errors)  # type: ignore[misc]  # Django's private hook, not in the stubs
 
 
 def card_form_class(game: Game | None) -> type[CardAdminForm]:

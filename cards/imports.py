@@ -809,15 +809,16 @@ def _apply_card(*, game: Game, plan: _Plan, user=None, reason: str = "") -> Card
     card = plan.card or Card(game=game, slug=plan.parsed.slug)
     for name, value in plan.values.items():
         setattr(card, name, value)
+    # The attributes django-simple-history reads for the history row it writes (untyped there).
     if user is not None:
-        card._history_user = user
-    card._change_reason = reason
+        card._history_user = user  # type: ignore[attr-defined]
+    card._change_reason = reason  # type: ignore[attr-defined]
     card.save()
     for item in plan.new_rulings:
         ruling = CardRuling(card=card, date=item["date"], rule_id=item["rule"], text=item["text"])
         if user is not None:
-            ruling._history_user = user
-        ruling._change_reason = reason
+            ruling._history_user = user  # type: ignore[attr-defined]
+        ruling._change_reason = reason  # type: ignore[attr-defined]
         ruling.save()
     return card
 

@@ -10,6 +10,7 @@ from django.db import connection, transaction
 from django.db.models import (
     Case,
     Count,
+    Expression,
     F,
     IntegerField,
     Prefetch,
@@ -101,7 +102,7 @@ def _catalog_stamp(game: Game) -> tuple:
         with connection.cursor() as cursor:
             cursor.execute("SELECT " + ", ".join(columns), [game.pk] * len(columns))
             stamp = tuple(cursor.fetchone())
-        game._catalog_stamp = stamp
+        game._catalog_stamp = stamp  # type: ignore[attr-defined]  # kept on this Game object only
     return stamp
 
 
@@ -342,7 +343,7 @@ def _ordered(cards: QuerySet[Card], ordering: str, specs: list[AttributeSpec]) -
     if key in ("name", "copies", "provenance"):
         return cards.order_by(ordering, "name") if key != "name" else cards.order_by(ordering)
     spec = next(s for s in specs if s.key == key)
-    value = KeyTextTransform(key, "attributes")
+    value: Expression = KeyTextTransform(key, "attributes")
     if spec.kind == "integer":
         value = Cast(value, IntegerField())
     # A JSON null (an unknown value) reads as the text 'null' on SQLite: make it SQL NULL so
@@ -449,7 +450,8 @@ def _piece_candidates(game: Game, text: str) -> list[NamedCard]:
     pieces = _pieces(text)
     if not pieces:
         return []
-    condition, shared = Q(), Value(0)
+    condition = Q()
+    shared: Expression = Value(0)
     for piece in pieces:
         condition |= Q(name__icontains=piece)
         shared = shared + Case(When(name__icontains=piece, then=Value(1)), default=Value(0))

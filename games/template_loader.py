@@ -10,7 +10,7 @@ from django.template.loaders.filesystem import Loader as FilesystemLoader
 
 
 class Loader(FilesystemLoader):
-    def get_dirs(self) -> list[Path]:
+    def get_dirs(self) -> list[str | Path]:
         from games.registry import GAMES
 
         return [game.templates for game in GAMES if game.templates.is_dir()]

@@ -7,6 +7,8 @@ from django.utils.html import format_html
 
 from .models import SavedResult
 
+SHOWN = ("id", "game", "kind", "created_at", "permalink", "request_json", "response_json")
+
 
 @admin.register(SavedResult)
 class SavedResultAdmin(admin.ModelAdmin):
@@ -14,8 +16,8 @@ class SavedResultAdmin(admin.ModelAdmin):
     list_filter = ["game", "kind"]
     search_fields = ["id"]
     date_hierarchy = "created_at"
-    fields = ["id", "game", "kind", "created_at", "permalink", "request_json", "response_json"]
-    readonly_fields = fields
+    fields = SHOWN
+    readonly_fields = SHOWN
     list_select_related = ["game"]
 
     def has_add_permission(self, request):

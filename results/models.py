@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
@@ -31,6 +32,10 @@ class ResultImmutable(Exception):
 
 class JSONTextField(models.TextField):
     """JSON kept as text, byte for byte: key order survives on every database."""
+
+    # What django-stubs reads: the field holds any JSON value, not a str.
+    _pyi_private_set_type: Any
+    _pyi_private_get_type: Any
 
     def from_db_value(self, value, expression, connection):
         return None if value is None else json.loads(value)

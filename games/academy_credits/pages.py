@@ -357,7 +357,7 @@ class RoundForm(TableForm):
         options = {option.key: option for option in game.options.all()}
         vance = options.get("charles_vance_bonus")
         self.vance_choices = [(choice, READING_LABELS.get(choice, choice))
-                              for choice in (vance.choices if vance else [])]
+                              for choice in ((vance.choices or []) if vance else [])]
         self.vance_default = vance.value if vance else ""
         self.vance = Field("charles_vance_bonus", "charles-vance-bonus",
                            self.text("charles_vance_bonus") or self.vance_default,

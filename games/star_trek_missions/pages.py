@@ -142,7 +142,7 @@ def _fix(control: ChoiceControl, choice, deck: Deck) -> None:
     if control.kind == "wild":
         values = [str(choice.get(key) or "") for key in WILD_FIELDS]
     elif control.kind == "change_affiliation":
-        values = [f"{slugs.get(choice.get('target'), '')}:{choice.get('affiliation', '')}"
+        values = [f"{slugs.get(str(choice.get('target')), '')}:{choice.get('affiliation', '')}"
                   if choice.get("target") else NOT_USED]
     elif control.kind == "assimilate":
         blank = choice.get("blank") if isinstance(choice.get("blank"), list) else []
@@ -150,7 +150,7 @@ def _fix(control: ChoiceControl, choice, deck: Deck) -> None:
     elif control.kind == "choose":
         values = [str(choice.get(control.effect.get("attribute"), "") or NOT_USED)]
     else:
-        values = [slugs.get(choice.get("copies"), NOT_USED) if choice.get("copies") else NOT_USED]
+        values = [slugs.get(str(choice.get("copies")), NOT_USED) if choice.get("copies") else NOT_USED]
     for select, value in zip(control.selects, values, strict=False):
         if value in select.values:
             select.value = value

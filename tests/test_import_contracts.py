@@ -1,0 +1,101 @@
+"""The direction of imports is held by import-linter's contracts ([tool.importlinter] in
+pyproject.toml, run by `make lint`, part of `make test`), and the engines' strictness by mypy's
+overrides ([tool.mypy]). What this file adds:
+
+- every module of games/ is either an engine (a module of the "engines" contract, plain Python)
+  or on the Django side (it reaches Django through its imports): a new module that is neither
+  would escape both the contract and mypy's strict flags, so it fails here until it is named;
+- mypy's strict overrides name exactly the contract's engines;
+- the engines load in a fresh interpreter without Django settings, leaving Django unloaded.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import grimp
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+CONTRACTS = {contract["id"]: contract for contract in CONFIG["tool"]["importlinter"]["contracts"]}
+ENGINE_PATTERNS = CONTRACTS["engines"]["source_modules"]
+DJANGO = ("django", "rest_framework", "drf_spectacular")
+
+
+def matches(pattern: str, module: str) -> bool:
+    """import-linter's and mypy's `*`: one part of a dotted name."""
+    regex = r"\.".join("[^.]+" if part == "*" else re.escape(part) for part in pattern.split("."))
+    return re.fullmatch(regex, module) is not None
+
+
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    return grimp.build_graph("games", "cards", "common", "results", include_external_packages=True,
+                             exclude_type_checking_imports=False)
+
+
+def game_modules(graph: grimp.ImportGraph) -> list[str]:
+    """Every module of games/ but the packages' __init__ (a docstring each) and migrations."""
+    packages = {module.rpartition(".")[0] for module in graph.modules}
+    return sorted(module for module in graph.modules
+                  if module.startswith("games.") and module not in packages
+                  and ".migrations" not in module)
+
+
+def engines(graph: grimp.ImportGraph) -> list[str]:
+    return [module for module in game_modules(graph)
+            if any(matches(pattern, module) for pattern in ENGINE_PATTERNS)]
+
+
+def test_the_engines_are_every_game_and_the_shared_rules(graph):
+    found = set(engines(graph))
+    assert {"games.protocol", "games.wording", "games.star_trek_missions.language",
+            "games.star_trek_missions.explain", "games.star_realms_academy.card_rules",
+            "games.academy_credits.model", "games.factions.model"} <= found
+    for game in ("academy_credits", "factions", "star_realms_academy", "star_trek_missions"):
+        assert {f"games.{game}.engine", f"games.{game}.scorer"} <= found
+
+
+def test_every_module_of_games_is_an_engine_or_on_the_django_side(graph):
+    engine_set = set(engines(graph))
+    unclassified = [
+        module for module in game_modules(graph)
+        if module not in engine_set
+        and not any(graph.chain_exists(importer=module, imported=name) for name in DJANGO)
+    ]
+    assert unclassified == [], (
+        "plain-Python modules of games/ outside the engines contract: name them in "
+        "[tool.importlinter] 'engines' and in mypy's strict overrides (pyproject.toml)")
+
+
+def test_every_engine_pattern_names_a_module(graph):
+    modules = game_modules(graph)
+    assert [p for p in ENGINE_PATTERNS if not any(matches(p, m) for m in modules)] == []
+
+
+def test_mypy_is_strict_on_exactly_the_engines_of_the_contract():
+    strict = [override for override in CONFIG["tool"]["mypy"]["overrides"]
+              if override.get("disallow_untyped_defs")]
+    assert len(strict) == 1
+    assert sorted(strict[0]["module"]) == sorted(ENGINE_PATTERNS)
+
+
+def test_the_engines_load_without_django(graph):
+    code = ("import sys\n" + "".join(f"import {name}\n" for name in engines(graph))
+            + "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+              f"{set(DJANGO)!r}))")
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, env={"PATH": "/usr/bin:/bin"}, check=True)
+    assert run.stdout.strip() == "[]"
+
+
+def test_the_pattern_reading_is_import_linters():
+    assert matches("games.*.engine", "games.factions.engine")
+    assert not matches("games.*.engine", "games.factions.engine_extra")
+    assert not matches("games.*.engine", "games.engine")
+    assert matches("games.protocol", "games.protocol")
