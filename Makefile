@@ -17,7 +17,8 @@ $(INSTALLED): pyproject.toml
 
 install: $(INSTALLED)
 
-# Migrate and add the shipped catalog where missing (never overwrites an admin's edits).
+# Migrate, add the shipped catalog where missing and bring rows still as shipped to the shipped
+# version (never overwrites an admin's edits; it reports them).
 setup: install
 	$(DEV_SETTINGS) $(BIN)/python manage.py migrate --noinput
 	$(DEV_SETTINGS) $(BIN)/python manage.py load_catalog

@@ -133,6 +133,9 @@ class RuleSection(models.Model):
     parent_id_text = models.CharField(max_length=20, blank=True, verbose_name="parent rule id")
     text = models.TextField()
     position = models.PositiveIntegerField(default=0)
+    # The fingerprint of the shipped version this row was loaded or last updated from
+    # (cards.catalog_versions): while the row still matches it, load_catalog may update it.
+    shipped = models.CharField(max_length=16, blank=True, editable=False)
     updated_at = models.DateTimeField(auto_now=True)  # part of the catalog's version stamp
     history = HistoricalRecords()
 
@@ -182,6 +185,8 @@ class Card(models.Model):
     # Derived on save: never edited by hand.
     provenance = models.CharField(max_length=12, choices=PROVENANCE_CHOICES, editable=False)
     text = models.TextField(blank=True, editable=False)
+    # As RuleSection.shipped: the shipped version this card was loaded or last updated from.
+    shipped = models.CharField(max_length=16, blank=True, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
     history = HistoricalRecords(excluded_fields=["updated_at"])
 

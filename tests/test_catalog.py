@@ -14,7 +14,7 @@ from cards.models import (
     GameOption,
     RuleSection,
 )
-from cards.services import catalog_load
+from cards.services import LoadReport, catalog_load, catalog_load_game
 
 pytestmark = pytest.mark.django_db
 
@@ -238,3 +238,119 @@ def test_the_services_catalog_cache_sees_every_edit_and_deletion(catalog):
     before = game_cards(game=game)
     Card.objects.get(game__slug="academy-credits", slug="lura-thok").save()
     assert game_cards(game=game) is before
+
+
+# --- A corrected shipped row reaches a database loaded before it (issue 24) -------------------
+
+
+def shipped_data(slug: str) -> dict:
+    from games.registry import GAMES
+
+    package = next(game for game in GAMES if game.slug == slug)
+    return json.loads(package.catalog_file.read_text(encoding="utf-8"))
+
+
+def load_shipped(data: dict) -> LoadReport:
+    report = LoadReport()
+    catalog_load_game(data=data, report=report)
+    return report
+
+
+def test_a_fresh_load_leaves_every_row_equal_to_its_shipped_fingerprint(catalog):
+    assert RuleSection.objects.filter(shipped="").count() == 0
+    assert Card.objects.filter(shipped="").count() == 0
+    report = catalog_load()  # every row is the shipped version: nothing to do, nothing to report
+    assert (report.added, report.updated, report.kept) == ({}, {}, [])
+    assert "up to date" in report.summary()
+
+
+def test_a_corrected_rule_section_and_card_reach_rows_still_as_shipped(catalog):
+    data = shipped_data("academy-credits")
+    section = next(item for item in data["rule_sections"] if item["id"] == "AC-R5")
+    section["text"] = section["text"] + " Corrected."
+    reno = next(item for item in data["cards"] if item["slug"] == "jett-reno")
+    reno["provenance_note"] = "Corrected note."
+    reno["copies"] = 2
+
+    report = load_shipped(data)
+
+    assert report.updated == {"rule sections": 1, "cards": 1} and report.kept == []
+    rule = RuleSection.objects.get(game__slug="academy-credits", rule_id="AC-R5")
+    assert rule.text.endswith(" Corrected.")
+    card = Card.objects.get(game__slug="academy-credits", slug="jett-reno")
+    assert (card.copies, card.provenance_note) == (2, "Corrected note.")
+    assert card.history.first().history_change_reason == "Shipped catalog update"
+    assert "updated 1 cards, 1 rule sections to the shipped version" in report.summary()
+    # The next load finds both current.
+    again = load_shipped(data)
+    assert (again.updated, again.kept) == ({}, [])
+
+
+def test_an_admin_edit_is_kept_and_reported_when_the_shipped_version_changes(catalog):
+    rule = RuleSection.objects.get(game__slug="academy-credits", rule_id="AC-R5")
+    rule.text = "Our table's reading."
+    rule.save()
+    card = Card.objects.get(game__slug="academy-credits", slug="jett-reno")
+    card.provenance_note = "Counted on our deck."
+    card.save()
+    assert catalog_load().kept == []  # nothing new shipped: nothing to report
+
+    data = shipped_data("academy-credits")
+    next(item for item in data["rule_sections"] if item["id"] == "AC-R5")["text"] += " Corrected."
+    next(item for item in data["cards"] if item["slug"] == "jett-reno")["copies"] = 2
+    report = load_shipped(data)
+
+    rule.refresh_from_db()
+    card.refresh_from_db()
+    assert rule.text == "Our table's reading."
+    assert (card.provenance_note, card.copies) == ("Counted on our deck.", 1)
+    assert report.updated == {}
+    assert report.kept == ["Academy Credits: rule AC-R5 (No target available)",
+                           "Academy Credits: card Jett Reno"]
+    assert "Kept 2 edited here" in report.summary()
+    assert load_shipped(data).kept == []  # reported once
+
+
+def test_a_row_loaded_before_fingerprints_is_updated_only_from_an_earlier_shipped_version(catalog):
+    from cards import catalog_versions
+
+    earlier = catalog_versions.earlier_versions()["star-trek-missions"]["cards"]["lieutenant-worf"]
+    worf = Card.objects.get(game__slug="star-trek-missions", slug="lieutenant-worf")
+    kurn = Card.objects.get(game__slug="star-trek-missions", slug="commander-kurn")
+    shipped_note = worf.provenance_note
+    # Both as a database loaded before this change holds them: no fingerprint, and the note the
+    # project shipped before (it named a data file); Kurn's note edited by an admin besides.
+    old_note = ("All fields come from the project's card data file "
+                "(shared/data/star-trek-missions-cards.json).")
+    for card, note in ((worf, shipped_note.replace("All fields come from the published card list.",
+                                                   old_note)),
+                       (kurn, "Our own note.")):
+        Card.objects.filter(pk=card.pk).update(shipped="", provenance_note=note)
+    worf.refresh_from_db()
+    row = catalog_versions.fingerprint({
+        "name": worf.name, "copies": worf.copies, "attributes": worf.attributes,
+        "field_provenance": worf.field_provenance, "provenance_note": worf.provenance_note,
+        "rule": worf.rule})
+    assert row in earlier  # the test's old row is one the project really shipped
+
+    report = catalog_load()
+
+    worf.refresh_from_db()
+    kurn.refresh_from_db()
+    assert worf.provenance_note == shipped_note and worf.shipped
+    assert kurn.provenance_note == "Our own note."
+    assert report.updated == {"cards": 1}
+    assert report.kept == ["Star Trek: Missions: card Commander Kurn"]
+
+
+def test_judging_a_row_against_its_shipped_versions():
+    from cards.catalog_versions import CURRENT, EDITED, UPDATE, judge
+
+    assert judge(row="a", stored="a", shipped="a") == CURRENT
+    assert judge(row="b", stored="a", shipped="b") == CURRENT  # edited to the new version
+    assert judge(row="a", stored="a", shipped="b") == UPDATE
+    assert judge(row="c", stored="a", shipped="b") == EDITED
+    assert judge(row="a", stored="", shipped="b", earlier=["a"]) == UPDATE
+    assert judge(row="c", stored="", shipped="b", earlier=["a"]) == EDITED
+    # A row's own fingerprint never makes an earlier version of another row current.
+    assert judge(row="a", stored="c", shipped="b", earlier=["a"]) == EDITED

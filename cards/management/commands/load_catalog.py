@@ -6,7 +6,8 @@ from cards.services import catalog_load
 
 
 class Command(BaseCommand):
-    help = "Add the shipped catalog (games, rules, cards) where missing; never overwrites edits."
+    help = ("Add the shipped catalog (games, rules, cards) where missing and update rule sections "
+            "and cards still as shipped; never overwrites an admin's edit (it reports them).")
 
     def add_arguments(self, parser):
         parser.add_argument("--directory", type=Path, default=None,
