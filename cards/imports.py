@@ -3,7 +3,7 @@
 
 JSON
     ``{"game": {"slug", "name"}, "cards": [card, ...]}``, each card in the shape of the catalog
-    files (cards/catalog/README.md): ``slug``, ``name``, ``copies``, ``attributes`` (every
+    files (games/CATALOG.md): ``slug``, ``name``, ``copies``, ``attributes`` (every
     attribute key of the game; null = unknown or not applicable), ``field_provenance``,
     ``provenance_note``, ``rulings`` (``[{"date": "YYYY-MM-DD", "rule": rule id, "text"}]``).
     An import also takes a bare list of cards or a whole catalog file (only its cards are read;

@@ -17,9 +17,14 @@ def listing(items: Iterable[object], last: str = "and", *, empty: str = "nothing
     return ", ".join(names[:-1]) + f" {last} " + names[-1]
 
 
-def count(number: int, noun: str) -> str:
-    """ "1 card", "3 cards": the noun takes an s unless there is exactly one."""
-    return f"{number} {noun}" + ("" if number == 1 else "s")
+NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three"}
+
+
+def count(number: int, noun: str, *, in_words: bool = False) -> str:
+    """ "1 card", "3 cards": the noun takes an s unless there is exactly one; in_words: "no
+    cards", "one card", … "three cards", then figures."""
+    shown = NUMBER_WORDS.get(number, str(number)) if in_words else str(number)
+    return f"{shown} {noun}" + ("" if number == 1 else "s")
 
 
 def sentence(text: str) -> str:

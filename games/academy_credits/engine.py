@@ -165,6 +165,7 @@ from games.protocol import (
     NotScored,
     Ruling,
 )
+from games.wording import count as _count
 from games.wording import listing
 from games.wording import sentence as _sentence
 
@@ -1191,12 +1192,8 @@ def _round_end(position: Position, world: _World) -> tuple[bool, str, list[str],
 # --- Wording ------------------------------------------------------------------------------------
 
 
-NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three"}
-
-
 def _cards(count: int, *, word: bool = False) -> str:
-    number = NUMBER_WORDS.get(count, str(count)) if word else str(count)
-    return f"{number} card" + ("" if count == 1 else "s")
+    return _count(count, "card", in_words=word)
 
 
 def _grouped(places: list[str]) -> list[str]:

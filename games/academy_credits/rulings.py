@@ -46,7 +46,6 @@ from games.protocol import ImpossiblePosition
 from games.responses import impossible_position, ruling_response
 from results.services import result_save
 
-GAME = "academy-credits"
 MAX_CADETS_LISTED = 50  # past this a request is refused before any name is resolved
 MAX_NAME = 40
 MAX_CARDS_LISTED = 30  # a list of cards longer than the deck

@@ -47,8 +47,6 @@ from games.protocol import ImpossiblePosition, MissingFacts
 from games.responses import impossible_position
 from results.services import result_save
 
-GAME = "academy-credits"
-
 
 class RoundRequest(RequestModel):
     players: Players = Field(description="a list of the cadets in seat order")

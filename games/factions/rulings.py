@@ -48,7 +48,6 @@ from games.responses import impossible_position as shared_impossible_position
 from games.responses import ruling_response
 from results.services import result_save
 
-GAME = "factions"
 MAX_PLAYERS = 20
 MAX_FACTIONS = 40
 MAX_UNITS = 40

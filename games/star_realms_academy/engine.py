@@ -113,10 +113,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, NoReturn, TypeVar
 
 from games.protocol import ILLEGAL, LEGAL, NEEDS_INFORMATION, Check, ImpossiblePosition, Ruling
 from games.star_realms_academy.scorer import Breakdown, break_down
+from games.wording import count as _count
 from games.wording import listing as _list
 
 COIN_CAP = 8  # SRA-R1
@@ -1259,15 +1261,8 @@ def _value_text(card: CardSpec, key: str) -> str:
     return str(value)
 
 
-def _coins(count: int) -> str:
-    return f"{count} Coin" + ("" if count == 1 else "s")
-
-
-def _tokens(count: int) -> str:
-    return f"{count} Combat token" + ("" if count == 1 else "s")
-
-
-def _cards(count: int) -> str:
-    return f"{count} card" + ("" if count == 1 else "s")
+_coins = partial(_count, noun="Coin")
+_tokens = partial(_count, noun="Combat token")
+_cards = partial(_count, noun="card")
 
 

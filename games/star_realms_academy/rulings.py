@@ -51,7 +51,6 @@ from games.star_realms_academy import engine
 from games.star_realms_academy.card_rules import same_faction_as
 from results.services import result_save
 
-GAME = "star-realms-academy"
 DEFAULT_NAMES = {"active": "Active player", "opponent": "Opponent"}
 MAX_NAME = 40
 MAX_NUMBER = 1000  # far beyond any real count; keeps the wording sane

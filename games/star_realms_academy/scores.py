@@ -28,7 +28,6 @@ from games.star_realms_academy import engine
 from games.star_realms_academy.rulings import Board, Move, Specs, at_most
 from results.services import result_save
 
-GAME = "star-realms-academy"
 MAX_ACTIONS = 100
 
 

@@ -631,17 +631,12 @@ def _option_noun(action: str) -> str:
     }[action]
 
 
-NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three"}
-
-
 def _cards(count: int, *, word: bool = False) -> str:
-    number = NUMBER_WORDS.get(count, str(count)) if word else str(count)
-    return f"{number} card" + ("" if count == 1 else "s")
+    return _plural(count, "card", in_words=word)
 
 
 def _missions(names: list[str]) -> str:
-    count = len(names)
-    text = f"{count} Mission card" + ("" if count == 1 else "s")
+    text = _plural(len(names), "Mission card")
     return f"{text} ({_list(names)})" if names else text
 
 

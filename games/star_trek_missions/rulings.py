@@ -28,8 +28,6 @@ from games.responses import impossible_position, ruling_response
 from games.star_trek_missions import engine
 from results.services import result_save
 
-GAME = "star-trek-missions"
-
 
 def rule_turn(*, game: Game, body) -> dict:
     """The ruling response of API.md, saved (with "id" and "url"). Raises ApiError for a 400."""
