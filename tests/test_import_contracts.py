@@ -6,11 +6,13 @@ overrides ([tool.mypy]). What this file adds:
   or on the Django side (it reaches Django through its imports): a new module that is neither
   would escape both the contract and mypy's strict flags, so it fails here until it is named;
 - mypy's strict overrides name exactly the contract's engines;
-- the engines load in a fresh interpreter without Django settings, leaving Django unloaded.
+- the engines load in a fresh interpreter without Django settings, leaving Django unloaded;
+- each contract holds on the project and breaks when a wrong import is added to its graph.
 """
 
 from __future__ import annotations
 
+import copy
 import re
 import subprocess
 import sys
@@ -99,3 +101,57 @@ def test_the_pattern_reading_is_import_linters():
     assert not matches("games.*.engine", "games.factions.engine_extra")
     assert not matches("games.*.engine", "games.engine")
     assert matches("games.protocol", "games.protocol")
+
+
+# --- The contracts themselves, on the project's graph and on one with a wrong import added ------
+
+
+def contract_checks(graph: grimp.ImportGraph) -> dict[str, bool]:
+    """Each contract of pyproject.toml checked on `graph` (as lint-imports checks them): id → kept."""
+    from importlinter.api import read_configuration
+    from importlinter.contracts.acyclic_siblings import AcyclicSiblingsContract
+    from importlinter.contracts.forbidden import ForbiddenContract
+    from importlinter.contracts.independence import IndependenceContract
+    from importlinter.contracts.layers import LayersContract
+
+    kinds = {"forbidden": ForbiddenContract, "layers": LayersContract,
+             "independence": IndependenceContract, "acyclic_siblings": AcyclicSiblingsContract}
+    config = read_configuration(str(ROOT / "pyproject.toml"))
+    kept = {}
+    for options in config["contracts_options"]:
+        contract = kinds[options["type"]](
+            options["name"], config["session_options"],
+            {k: v for k, v in options.items() if k not in ("id", "name", "type")})
+        kept[options["id"]] = contract.check(copy.deepcopy(graph), verbose=False).kept
+    return kept
+
+
+@pytest.fixture(scope="module")
+def project_graph() -> grimp.ImportGraph:
+    return grimp.build_graph(*CONFIG["tool"]["importlinter"]["root_packages"],
+                             include_external_packages=True, exclude_type_checking_imports=False)
+
+
+WRONG_WAYS = [
+    # (a wrong import, the contract that catches it)
+    ("games.factions.model", "cards.models", "engines"),  # an engine reaching Django
+    ("games.star_trek_missions.explain", "games.star_trek_missions.rulings", "engines"),
+    ("games.academy_credits.rulings", "scoring.api", "games"),
+    ("scoring.api", "adjudicator.api", "endpoints"),
+    ("common.api_errors", "results.models", "layers"),
+    ("games.factions.scorer", "games.factions.engine", "acyclic"),  # the circle that went
+]
+
+
+def test_every_contract_holds_on_the_project(project_graph):
+    assert contract_checks(project_graph) == {
+        contract["id"]: True for contract in CONFIG["tool"]["importlinter"]["contracts"]}
+
+
+@pytest.mark.parametrize("importer, imported, contract", WRONG_WAYS,
+                         ids=[f"{a}->{b}" for a, b, _ in WRONG_WAYS])
+def test_a_wrong_import_breaks_its_contract(project_graph, importer, imported, contract):
+    graph = copy.deepcopy(project_graph)
+    graph.add_import(importer=importer, imported=imported, line_number=1,
+                     line_contents=f"import {imported}")
+    assert contract_checks(graph)[contract] is False
