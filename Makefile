@@ -31,7 +31,7 @@ run: setup
 chromium:
 	scripts/ensure-chromium
 
-# ruff and mypy first (seconds), then the whole suite in parallel: pytest-xdist starts WORKERS
+# ruff, import-linter and mypy first (seconds), then the whole suite in parallel: pytest-xdist starts WORKERS
 # workers, each with its own test database, loaded catalog and browser; the report ends with the ten slowest tests. The suite never
 # reads the development database, so this needs no `setup`. PYTEST_ARGS=… replaces the options
 # (e.g. PYTEST_ARGS='-n 0' runs it in one process).
