@@ -177,3 +177,10 @@ def test_sra_r8_a_pool_with_no_source_is_shown_by_the_combat_field(client, catal
     assert '<a href="#active-combat">' in content
     data["in_play"] = ["Imperial Frigate"]
     assert client.post(CHECK, data).status_code == 200
+    # The turn page too, and a pool only an unknown value could explain needs it.
+    turn = board(action_1="attack", target_1="The Hive", amount_1="1", active_combat="2")
+    response = client.post(TURN, turn)
+    assert response.status_code == 400
+    assert re.search(r'id="active-combat"[^>]*aria-invalid="true"', response.content.decode())
+    unknown = client.post(CHECK, {**data, "in_play": ["Corvette"]}).content.decode()
+    assert "whether Corvette&#x27;s primary ability explains the rest is not known" in unknown
