@@ -245,3 +245,22 @@ def test_the_share_links_show_the_saved_ruling_and_score(client, catalog):
             assert "Ana plays Nahla Ake (9)." in html
         else:
             assert "Ana reveals Jett Reno (7)." in html
+
+
+def test_ac_r12_impossible_positions_are_shown_by_their_fields(client, catalog):
+    # Issue 21: Tarima Sadel in front of a cadet still in, and a shielded cadet who is out, are
+    # each a problem by the field that contradicts the cards (not a 500).
+    tarima = client.post(CHECK, play_form(**{"player-2-discards": "Tarima Sadel"}),
+                         headers={"HX-Request": "true"})
+    assert tarima.status_code == 400
+    html = tarima.content.decode()
+    assert "is out of the round (AC-R12)" in html and 'href="#player-2-out"' in html
+    shielded = client.post(CHECK, play_form(**{
+        "player-3-name": "Cy", "player-2-out": "on", "player-2-shielded": "on"}),
+        headers={"HX-Request": "true"})
+    assert shielded.status_code == 400
+    html = shielded.content.decode()
+    assert "never shielded (AC-R12)" in html and 'href="#player-2-shielded"' in html
+    # The neighbour: Ben out, not shielded, is ruled.
+    assert client.post(CHECK, play_form(**{"player-3-name": "Cy", "player-2-out": "on",
+                                           "deck_count": "13"})).status_code == 200

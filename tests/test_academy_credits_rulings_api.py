@@ -240,11 +240,11 @@ def test_ac_6_1_the_deck_count_is_asked_for_only_when_the_answer_needs_it(api, c
 
 
 def test_more_copies_than_the_deck_has(api, catalog):
-    position = table("Ana", {"name": "Ben", "discards": ["Tarima Sadel"]},
-                     hand=["Tarima Sadel", "Lura Thok"])
+    position = table("Ana", {"name": "Ben", "discards": ["Nahla Ake"]},
+                     hand=["Nahla Ake", "Lura Thok"])
     payload = error(api, body({"play": "Lura Thok", "target": "Ben", "guess": 7}, position),
                     "impossible_position")
-    assert payload["detail"] == ("The position shows 2 copies of Tarima Sadel (10) (in Ana's hand "
+    assert payload["detail"] == ("The position shows 2 copies of Nahla Ake (9) (in Ana's hand "
                                  "and in front of Ben), but the deck has 1 (AC-R2).")
     assert payload["errors"][0]["code"] == "too_many_copies"
 
@@ -443,3 +443,39 @@ def test_no_body_ever_causes_a_server_error(api, catalog, changes):
     payload = response.json()
     assert set(payload) == (RULING_KEYS if response.status_code == 200 else
                             {"status", "code", "detail", "errors"})
+
+
+# --- AC-R12: face up, out, shielded (issue 21) ----------------------------------------------------
+
+
+def test_ac_r12_tarima_sadel_face_up_in_front_of_a_cadet_still_in_the_round(api, catalog):
+    position = table("Ana", {"name": "Ben", "discards": ["Tarima Sadel"]}, "Cy",
+                     hand=["Lura Thok", "Jay-Den Kraag"])
+    payload = error(api, body({"play": "Jay-Den Kraag"}, position), "impossible_position")
+    assert [(e["path"], e["code"]) for e in payload["errors"]] == [
+        ("position.players[1].in_round", "eliminated_still_in")]
+    assert payload["detail"] == (
+        "Tarima Sadel (10) is face up in front of Ben, but Ben is shown still in the round: a "
+        "cadet who plays or discards Tarima Sadel (10) is out of the round (AC-R12). Mark Ben as "
+        "out, or take Tarima Sadel (10) from Ben's cards in front.")
+    # The legal neighbour: Ben is out.
+    position["players"][1]["in_round"] = False
+    position["deck_count"] += 1  # Ben holds no card now
+    ruled(api, body({"play": "Jay-Den Kraag"}, position), "legal", "legal_play")
+
+
+def test_ac_r12_a_cadet_out_of_the_round_is_never_shielded(api, catalog):
+    ben = {"name": "Ben", "in_round": False, "shielded": True,
+           "discards": ["Jay-Den Kraag", "Lura Thok"]}
+    position = table("Ana", ben, "Cy", hand=["Lura Thok", "Jay-Den Kraag"])
+    payload = error(api, body({"play": "Jay-Den Kraag"}, position), "impossible_position")
+    assert [(e["path"], e["code"]) for e in payload["errors"]] == [
+        ("position.players[1].shielded", "shield_of_eliminated")]
+    assert "a cadet who is out is never shielded (AC-R12)" in payload["detail"]
+    # The legal neighbours: Ben out and not shielded; Ben in and shielded.
+    ben["shielded"] = False
+    ruled(api, body({"play": "Jay-Den Kraag"}, position), "legal", "legal_play")
+    shielded = table("Ana", {"name": "Ben", "shielded": True, "discards": ["Jay-Den Kraag"]},
+                     "Cy", hand=["Lura Thok", "Jay-Den Kraag"])
+    assert ruled(api, body({"play": "Jay-Den Kraag"}, shielded), "legal",
+                 "legal_play")["warnings"] == []

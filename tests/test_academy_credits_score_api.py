@@ -199,3 +199,42 @@ def test_no_target_for_the_number_of_cadets(api, catalog):
                     "invalid_input")
     assert payload["errors"][0]["path"] == "options.credits_target"
     assert payload["errors"][0]["code"] == "invalid_option"
+
+
+# --- AC-R12 (issue 21) ------------------------------------------------------------------------------
+
+ANA = ["Lura Thok"] * 5 + ["Charles Vance"] * 2 + [2, 2, "Caleb Mir"]
+BEN = [3, 3, "Jay-Den Kraag", "Jay-Den Kraag", "Darem Reymi", "Darem Reymi", "The Doctor",
+       "The Doctor", "Lura Thok", "Tarima Sadel"]
+
+
+def test_ac_r12_a_round_over_with_cards_in_the_deck_still_has_its_set_aside_card(api, catalog):
+    # 21 cards shown and 1 in the deck: 22, and the set-aside card, never drawn from a deck that
+    # still holds cards, makes 23.
+    data = {"players": [{"name": "Ana", "discards": ANA, "hand": "Jett Reno"},
+                        {"name": "Ben", "in_round": False, "discards": BEN}], "deck_count": 1}
+    payload = error(api, data, "impossible_position")
+    assert payload["errors"] == [{
+        "path": "deck_count", "code": "too_many_cards",
+        "detail": "The round accounts for 23 cards (1 set aside, 1 in the deck, 1 in hands, 20 "
+                  "face up), but the deck has 22: while the deck holds cards the set-aside card "
+                  "has not been drawn, so it is still set aside (AC-2.1, AC-R12)."}]
+    # The legal neighbours: the deck empty (Nahla Ake set aside), and 22 shown with the deck
+    # empty (a Darem Reymi drew the set-aside card, AC-5.3).
+    assert scored(api, {**data, "deck_count": 0})["round_winners"] == ["Ana"]
+    data["players"][0]["discards"] = ANA + ["Nahla Ake"]
+    assert scored(api, {**data, "deck_count": 0})["round_winners"] == ["Ana"]
+
+
+def test_ac_r12_tarima_sadel_face_up_means_out_at_the_end_of_a_round_too(api, catalog):
+    data = {"players": [{"name": "Ana", "hand": "Jett Reno"},
+                        {"name": "Ben", "discards": ["Tarima Sadel"], "hand": "Lura Thok"}],
+            "deck_count": 0}
+    payload = error(api, data, "impossible_position")
+    assert [(e["path"], e["code"]) for e in payload["errors"]] == [
+        ("players[1].in_round", "eliminated_still_in")]
+    assert "(AC-R12)" in payload["detail"]
+    out = {"players": [{"name": "Ana", "hand": "Jett Reno"},
+                       {"name": "Ben", "in_round": False, "discards": ["Tarima Sadel"]}],
+           "deck_count": 0}
+    assert scored(api, out)["round_winners"] == ["Ana"]

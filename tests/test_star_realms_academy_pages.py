@@ -66,7 +66,8 @@ def test_a_move_without_javascript_gives_the_whole_page(client, catalog):
 
 
 def test_htmx_gets_the_fragment(client, catalog):
-    data = board(action_0="attack", target_0="health", amount_0="1", active_combat="2")
+    data = board(action_0="attack", target_0="health", amount_0="1", active_combat="2",
+                 in_play=["Imperial Frigate"])
     response = client.post(CHECK, data, **HTMX)
     content = response.content.decode()
     assert response.status_code == 200 and "<html" not in content
@@ -164,3 +165,22 @@ def test_the_saved_results_pages(client, catalog):
     client.post(TURN, board(action_1="end_turn"))
     score = SavedResult.objects.latest("created_at")
     assert score.kind == "score" and client.get(f"/r/{score.id}").status_code == 200
+
+
+def test_sra_r8_a_pool_with_no_source_is_shown_by_the_combat_field(client, catalog):
+    data = board(action_0="attack", target_0="The Hive", amount_0="1", active_combat="2")
+    response = client.post(CHECK, data, **HTMX)
+    content = response.content.decode()
+    assert response.status_code == 400
+    assert re.search(r'id="active-combat"[^>]*aria-invalid="true"', content)
+    assert "a Combat pool comes only from abilities used this turn" in content
+    assert '<a href="#active-combat">' in content
+    data["in_play"] = ["Imperial Frigate"]
+    assert client.post(CHECK, data).status_code == 200
+    # The turn page too, and a pool only an unknown value could explain needs it.
+    turn = board(action_1="attack", target_1="The Hive", amount_1="1", active_combat="2")
+    response = client.post(TURN, turn)
+    assert response.status_code == 400
+    assert re.search(r'id="active-combat"[^>]*aria-invalid="true"', response.content.decode())
+    unknown = client.post(CHECK, {**data, "in_play": ["Corvette"]}).content.decode()
+    assert "whether Corvette&#x27;s primary ability explains the rest is not known" in unknown

@@ -130,7 +130,8 @@ def test_ending_the_turn(api, catalog):
 
 def test_a_winning_attack(api, catalog):
     ruling = ruling_of(post(api, {"action": "attack", "target": "health", "amount": 2},
-                            active={"combat": 3}, opponent={"health": 2}))
+                            active={"combat": 3, "in_play": ["Imperial Frigate", "Imperial Frigate"]},
+                            opponent={"health": 2}))
     assert (ruling["code"], ruling["rule"]["id"]) == ("opponent_defeated", "SRA-12")
     assert ruling["outcome"]["winner"] == "Ana"
 
@@ -158,6 +159,10 @@ def test_an_ally_of_a_transcribed_card(api, catalog):
 # --- Illegal --------------------------------------------------------------------------------------
 
 
+# A pool of 3 with its source in play (SRA-R8): two Imperial Frigates gave 4, 1 spent.
+FRIGATES = {"combat": 3, "in_play": ["Imperial Frigate", "Imperial Frigate"]}
+
+
 @pytest.mark.parametrize("move, changes, code, rule", [
     ({"action": "play", "card": "Ram"}, {}, "not_in_hand", "SRA-5.1"),
     ({"action": "buy", "card": "Ram"}, {}, "not_enough_coins", "SRA-10"),
@@ -166,12 +171,12 @@ def test_an_ally_of_a_transcribed_card(api, catalog):
     ({"action": "buy", "card": "Ram", "refill": "Scout"}, {"active": {"coins": 5}},
      "not_a_shop_card", "SRA-R5"),
     ({"action": "attack", "target": "health"}, {}, "no_combat", "SRA-8.4"),
-    ({"action": "attack", "target": "health", "amount": 4}, {"active": {"combat": 3}},
+    ({"action": "attack", "target": "health", "amount": 4}, {"active": FRIGATES},
      "not_enough_combat", "SRA-R3"),
     ({"action": "attack", "target": "health"},
-     {"active": {"combat": 3}, "opponent": {"bases": ["The Hive"]}}, "base_shields_health",
+     {"active": FRIGATES, "opponent": {"bases": ["The Hive"]}}, "base_shields_health",
      "SRA-7"),
-    ({"action": "attack", "target": "Fleet HQ"}, {"active": {"combat": 3}}, "no_such_base",
+    ({"action": "attack", "target": "Fleet HQ"}, {"active": FRIGATES}, "no_such_base",
      "SRA-7"),
     ({"action": "use_base", "card": "The Hive"}, {"active": {"hand": ["The Hive"]}},
      "not_your_base", "SRA-7"),
@@ -195,7 +200,7 @@ def test_illegal_moves(api, catalog, move, changes, code, rule):
 
 def test_an_illegal_move_lists_the_legal_ones(api, catalog):
     ruling = ruling_of(post(api, {"action": "attack", "target": "health", "amount": 2},
-                            active={"combat": 2, "coins": 1},
+                            active={"combat": 2, "coins": 1, "in_play": ["Imperial Frigate"]},
                             opponent={"bases": [{"card": "The Hive", "damage": 0}]}))
     assert ruling["alternatives"] == [
         {"action": "play", "card": "Scout"}, {"action": "play", "card": "Viper"},
@@ -244,7 +249,8 @@ def test_an_unknown_cost_names_the_card_field_and_admin_page(api, catalog):
     ({"action": "use_ally", "card": "Imperial Frigate"},
      {"active": {"in_play": ["Imperial Frigate", "Survey Ship"]}}, [("Imperial Frigate", "ally")]),
     ({"action": "attack", "target": "Blob World"},
-     {"active": {"combat": 2}, "opponent": {"bases": [{"card": "Blob World", "damage": 3}]}},
+     {"active": {"combat": 2, "in_play": ["Imperial Frigate"]},
+      "opponent": {"bases": [{"card": "Blob World", "damage": 3}]}},
      [("Blob World", "defense")]),
 ])
 def test_rulings_that_need_unknown_values(api, catalog, move, changes, missing):
@@ -418,3 +424,38 @@ def test_any_request_is_a_ruling_or_a_400(api, catalog, data):
     else:
         assert body["code"] in ("invalid_input", "impossible_position")
         assert all(entry["path"] for entry in body["errors"])
+
+
+# --- Issue 21: SRA-R8 and answers that never contradict themselves ---------------------------------
+
+
+def test_sra_r8_a_combat_pool_with_no_source_is_impossible(api, catalog):
+    payload = assert_error_body(post(api, {"action": "attack", "target": "health", "amount": 3},
+                                     active={"combat": 3}), 400, "impossible_position")
+    assert payload["errors"] == [{
+        "path": "position.active.combat", "code": "combat_without_source",
+        "detail": "Ana has 3 Combat in the pool, but nothing is in play and no base ability was "
+                  "used this turn: a Combat pool comes only from abilities used this turn, and "
+                  "the ships that gave it stay in play until the end of the turn (SRA-R8)."}]
+    # The legal neighbour: the Frigates that gave it are in play.
+    ruling = ruling_of(post(api, {"action": "attack", "target": "health", "amount": 3},
+                            active=FRIGATES))
+    assert (ruling["verdict"], ruling["code"]) == ("legal", "attack_made")
+
+
+def test_sra_r8_a_pool_only_unknown_values_could_explain_needs_information(api, catalog):
+    ruling = ruling_of(post(api, {"action": "attack", "target": "health", "amount": 3},
+                            active={"combat": 3, "in_play": ["Corvette"]}))
+    assert (ruling["verdict"], ruling["code"], ruling["rule"]["id"]) == (
+        "needs_information", "card_value_unknown", "SRA-R8")
+    assert [(m["card"], m["field"], m["admin_url"]) for m in ruling["missing"]] == [
+        ("Corvette", "primary", card_admin("corvette"))]
+    assert "whether Corvette's primary ability explains the rest is not known" in ruling["reason"]
+
+
+def test_sra_8_survey_ship_with_no_card_to_draw_says_so_in_its_reason(api, catalog):
+    ruling = ruling_of(post(api, {"action": "play", "card": "Survey Ship"},
+                            active={"hand": ["Survey Ship"], "deck": 0, "discard_pile": 0}))
+    assert ruling["reason"] == ("Legal: Ana plays Survey Ship and gets 2 Coins (its 1 Draw draws "
+                                "no card: none is left to draw, SRA-11.4).")
+    assert any("can draw only 0 cards of 1" in warning for warning in ruling["warnings"])

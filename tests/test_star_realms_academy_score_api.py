@@ -179,3 +179,26 @@ def test_an_impossible_position_names_the_contradiction(api, catalog):
                                 "impossible_position")
     assert [(e["path"], e["code"]) for e in payload["errors"]] == [
         ("active.health", "health_above_cap")]
+
+
+def test_sra_11_4_a_reshuffle_that_drew_from_the_discard_pile_is_not_called_empty(api, catalog):
+    body = score_of(post(api, turn([{"action": "play", "card": "Survey Ship"},
+                                    {"action": "end_turn"}],
+                                   active={"hand": ["Survey Ship"], "deck": 0,
+                                           "discard_pile": 1})))
+    assert body["warnings"][-1] == ("Ana can draw only 1 card of 3: the discard pile shuffled "
+                                    "into a new deck held 1 card, all drawn (SRA-11.4).")
+    texts = [body["steps"][1]["detail"], *body["warnings"]]
+    assert not any("both empty" in text for text in texts)
+
+
+def test_sra_r8_a_turn_from_a_pool_with_no_source_is_refused(api, catalog):
+    response = post(api, turn([{"action": "attack", "target": "The Hive", "amount": 1}],
+                              active={"combat": 2}))
+    payload = response.json()
+    assert response.status_code == 400 and payload["code"] == "impossible_position"
+    assert [(e["path"], e["code"]) for e in payload["errors"]] == [
+        ("active.combat", "combat_without_source")]
+    neighbour = turn([{"action": "attack", "target": "The Hive", "amount": 1}],
+                     active={"combat": 2, "in_play": ["Imperial Frigate"]})
+    assert score_of(post(api, neighbour))["steps"][0]["verdict"] == "legal"

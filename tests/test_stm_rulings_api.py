@@ -147,6 +147,28 @@ def test_an_impossible_position_names_the_contradiction(api, catalog):
     assert payload["detail"] == payload["errors"][0]["detail"]
 
 
+def test_stm_r16_a_turn_leaves_cards_for_another_player(api, catalog):
+    # 5 Galaxy cards in the hand, 1 in the discard area, 40 in the deck: 4 for the others.
+    move = {"action": "draw_galaxy", "draw": "Spock", "discard": ["Bridge"]}
+    payload = assert_error_body(post(api, body(move, galaxy_deck=40)), 400,
+                                "impossible_position")
+    assert payload["errors"] == [{
+        "path": "position.galaxy_deck", "code": "no_other_hand",
+        "detail": "The position leaves 4 of the 50 Galaxy cards for the other players (5 in the "
+                  "hand, 1 in the discard area, 40 in the Galaxy deck), but the game has at least "
+                  "one other player, whose hand holds at least 5 Galaxy cards (STM-R16)."}]
+    # 2 Missions in the hand, 1 in the discard area, 21 in the deck: none for the others.
+    missions = assert_error_body(post(api, body(move, mission_deck=21)), 400,
+                                 "impossible_position")
+    assert [(e["path"], e["code"]) for e in missions["errors"]] == [
+        ("position.mission_deck", "no_other_hand")]
+    assert "leaves 0 of the 24 Mission cards" in missions["detail"]
+    # The legal neighbours: one card fewer in either deck.
+    for neighbour in ({"galaxy_deck": 39}, {"mission_deck": 20}):
+        response = post(api, body(move, **neighbour))
+        assert response.status_code == 200 and response.json()["verdict"] == "legal"
+
+
 def test_the_game_is_over_when_the_discard_area_is_at_the_trigger(api, catalog):
     galaxy = list(Card.objects.filter(game__slug="star-trek-missions", attributes__deck="galaxy")
                   .exclude(name__in=HAND).values_list("name", flat=True)[:8])
@@ -366,6 +388,19 @@ def test_the_page_reports_an_impossible_position(client, catalog):
     # The form comes again, out of band, with the problem by its field.
     assert '<form class="turn-form" id="turn-form" method="post" hx-swap-oob="true"' in html
     assert 'aria-describedby="hand-1-error"' in html
+
+
+def test_stm_r16_the_page_shows_a_deck_with_no_room_for_another_hand_by_its_field(client,
+                                                                               catalog):
+    response = client.post(PAGE, form({"action": "draw_galaxy", "draw": ["Spock"],
+                                       "discard": ["Bridge"]}, galaxy="40"),
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "The position leaves 4 of the 50 Galaxy cards for the other players" in html
+    assert 'href="#galaxy-deck"' in html and 'aria-describedby="galaxy-deck-error"' in html
+    assert client.post(PAGE, form({"action": "draw_galaxy", "draw": ["Spock"],
+                                   "discard": ["Bridge"]}, galaxy="39")).status_code == 200
 
 
 # --- No input produces a 5xx --------------------------------------------------------------------

@@ -218,9 +218,27 @@ def test_the_player_count_lies_in_the_game_s_range(api, catalog, count, code):
     assert "2 to 10" in entry["detail"]
 
 
-def test_ten_players_is_a_full_table(api, catalog):
-    result = ok(api, {"players": [{"name": f"P{i}", "hand": []} for i in range(10)]})
-    assert len(result["standings"]) == 10
+@pytest.mark.parametrize("count", [9, 10])
+def test_stm_r16_a_final_table_of_nine_or_more_players_never_finished(api, catalog, count):
+    # Nine or ten may sit down (the game's range is 2 to 10), but their hands would hold at
+    # least 45 Galaxy cards and 13 Missions: the discard area never reaches its end trigger.
+    payload = error(post(api, {"players": [{"name": f"P{i}", "hand": []}
+                                           for i in range(count)]}), "impossible_position")
+    assert payload["errors"] == [{
+        "path": "players", "code": "game_cannot_end",
+        "detail": payload["detail"]}]
+    assert payload["detail"].startswith(f"A final table of {count} players cannot come from a "
+                                        "finished game: their hands hold at least ")
+    assert payload["detail"].endswith("the game never ends (STM-R16). A finished game has at "
+                                      "most 8 players.")
+    if count == 9:
+        assert "at least 45 of the 50 Galaxy cards and at least 13 of the 24 Missions" in \
+            payload["detail"]
+
+
+def test_stm_r16_eight_players_is_a_full_final_table(api, catalog):
+    result = ok(api, {"players": [{"name": f"P{i}", "hand": []} for i in range(8)]})
+    assert len(result["standings"]) == 8
 
 
 def test_two_players_with_one_name_is_a_400(api, catalog):

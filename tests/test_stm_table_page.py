@@ -209,3 +209,20 @@ def test_the_saved_table_has_the_standings_as_its_headline(client, api, catalog)
     assert "4 for Photon Torpedoes (Combat)" in text
     # "Score again" opens the table page filled in with the saved players (issue 15).
     assert 'href="/games/star-trek-missions/table/?players=2&amp;current=0&amp;p0-name=' in html
+
+
+@pytest.mark.parametrize("count, status", [(9, 400), (8, 200)])
+def test_stm_r16_a_table_of_nine_is_a_problem_by_the_players_not_a_500(client, catalog, count,
+                                                                      status):
+    data = {"players": str(count), "current": "0"}
+    for seat in range(count):
+        data[f"p{seat}-name"] = f"P{seat + 1}"
+    data["p0-hand"] = EXAMPLE
+    response = client.post(PAGE, data)
+    assert response.status_code == status
+    html = response.content.decode()
+    if status == 400:
+        assert "A final table of 9 players cannot come from a finished game" in html
+        assert "(STM-R16)" in html and 'href="#players"' in html
+    else:
+        assert "P1 wins with 66 points." in html

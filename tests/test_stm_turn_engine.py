@@ -423,6 +423,30 @@ def test_more_cards_than_the_game_has():
         "the Galaxy deck), but the game has 50.")
 
 
+def test_stm_r16_a_turn_leaves_five_galaxy_cards_for_another_player():
+    # 5 Galaxy cards in the hand and 41 in the deck leave 4 for the others: no other hand.
+    [error] = impossible(position(galaxy_deck=41))
+    assert error == {
+        "path": "position.galaxy_deck", "code": "no_other_hand",
+        "detail": "The position leaves 4 of the 50 Galaxy cards for the other players (5 in the "
+                  "hand, 0 in the discard area, 41 in the Galaxy deck), but the game has at least "
+                  "one other player, whose hand holds at least 5 Galaxy cards (STM-R16)."}
+    # The legal neighbour: 40 in the deck leave exactly five.
+    assert rule(position(galaxy_deck=40), draw_galaxy(VASH, [PICARD])).verdict == "legal"
+
+
+def test_stm_r16_a_turn_leaves_one_mission_for_another_player():
+    # 2 Missions in the hand, 3 in the discard area and 19 in the deck: none for the others.
+    [error] = impossible(position(discard_area=[VIRUS, PLAGUE, TIME], mission_deck=19))
+    assert error == {
+        "path": "position.mission_deck", "code": "no_other_hand",
+        "detail": "The position leaves 0 of the 24 Mission cards for the other players (2 in the "
+                  "hand, 3 in the discard area, 19 in the Mission deck), but the game has at "
+                  "least one other player, whose hand holds at least 1 Mission card (STM-R16)."}
+    neighbour = position(discard_area=[VIRUS, PLAGUE, TIME], mission_deck=18)
+    assert rule(neighbour, take(VIRUS, [AWAY])).verdict == "legal"
+
+
 @pytest.mark.parametrize("discard_area", [SEVEN_GALAXY + [VASH], ELEVEN_MISSIONS + [VIRUS]])
 def test_a_discard_area_already_at_the_end_trigger(discard_area):
     [error] = impossible(position(discard_area=discard_area, mission_deck=5))
@@ -451,3 +475,17 @@ def test_the_engine_imports_no_django():
     modules += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
                 for alias in node.names]
     assert not [m for m in modules if m.startswith("django")]
+
+
+@pytest.mark.parametrize("players", [9, 10])
+def test_stm_r16_a_final_table_of_nine_or_more_never_finished(players):
+    error = stm.table_contradiction(players)
+    assert error is not None and (error["path"], error["code"]) == ("players", "game_cannot_end")
+    assert "(STM-R16). A finished game has at most 8 players." in error["detail"]
+
+
+def test_stm_r16_the_numbers_of_the_ruling_and_eight_players_finish():
+    # The ruling's own figures for nine: at least 45 of the 50 Galaxy cards, 13 of the 24 Missions.
+    assert "at least 45 of the 50 Galaxy cards and at least 13 of the 24 Missions" in \
+        stm.table_contradiction(9)["detail"]
+    assert [stm.table_contradiction(n) for n in range(2, 9)] == [None] * 7

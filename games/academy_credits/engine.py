@@ -121,14 +121,21 @@ code                     the position …
 ``several_marked``       marks more than one cadet (AC-R6)
 ``mark_without_card``    marks a cadet though no ``mark_target`` card is face up
 ``shield_without_card``  shields a cadet who has no ``protection`` card face up in front of them
+``eliminated_still_in``  shows a cadet still in the round with an ``eliminates_holder`` card
+                         (Tarima Sadel) face up in front of them: playing or discarding it puts
+                         its cadet out (AC-R12)
+``shield_of_eliminated``  shields a cadet who is out of the round: protection ends at the start
+                         of one's own turn and nobody knocks out a protected cadet (AC-R12)
 ``no_cadet_left``        (a round's end) has nobody still in the round (AC-6.1)
 ``round_not_over``       (a round's end) has two or more cadets in and cards left in the deck
 ``unknown_starter``      (a round's end) names a starter who is not at the table
 =======================  ========================================================================
 
-The turn, the hand, the marks and the shields are checked only when a cadet is to move (the score
-does not depend on marks and shields); the cards seen count the set-aside card only then, as it
-may have been drawn by the end of a round (AC-5.3).
+The turn, the hand, the marks and the shields of cadets still in are checked only when a cadet is
+to move (the score does not depend on marks and shields); a cadet who is out is never shielded
+(AC-R12), whenever the position is. The cards seen count the set-aside card when a cadet is to
+move, and at a round's end while the deck still holds cards: it is drawn only from an empty deck
+(AC-5.3, AC-R12), so only a round that emptied the deck may have drawn it.
 """
 
 from __future__ import annotations
@@ -187,6 +194,9 @@ EFFECT_RULE = {
     ELIMINATES: "AC-R4",
 }
 SET_ASIDE = 1  # one card set aside face down, whatever the number of cadets (AC-2.2, AC-R9)
+# Face up, out, shielded: what a cadet's cards in front say of them, and the set-aside card
+# while the deck holds cards.
+FACE_UP_RULE = "AC-R12"
 
 LEGAL_CODES = ("legal_play", "no_effect_no_target", "no_effect_empty_deck", "eliminates_player")
 ILLEGAL_CODES = (
@@ -199,7 +209,8 @@ IMPOSSIBLE_CODES = (
     "too_many_cadets", "too_few_cadets", "duplicate_cadet", "turn_absent", "turn_out",
     "round_over", "hand_size", "turn_hand_mismatch", "hand_of_eliminated", "too_many_copies",
     "too_many_cards", "several_marked", "mark_without_card", "shield_without_card",
-    "turn_protected", "eliminated_without_discard", "match_over",
+    "turn_protected", "eliminated_without_discard", "match_over", "eliminated_still_in",
+    "shield_of_eliminated",
 )  # a play's; the end of a round also has these:
 ROUND_IMPOSSIBLE_CODES = ("no_cadet_left", "round_not_over", "unknown_starter")
 
@@ -266,6 +277,19 @@ def check(position: Position, move: Move | None = None) -> AcademyBoard:
                   f"{cadet.name} is out of the round but has no card face up: an eliminated "
                   f"cadet discards their card face up (AC-6.4), so at least that card is in "
                   f"front of {cadet.name}. Add it to {cadet.name}'s cards in front.")
+        eliminating = next((card for card in cadet.discards if card.effect == ELIMINATES), None)
+        if cadet.in_round and eliminating is not None:
+            error(f"players[{index}].in_round", "eliminated_still_in",
+                  f"{eliminating.label} is face up in front of {cadet.name}, but {cadet.name} is "
+                  f"shown still in the round: a cadet who plays or discards {eliminating.label} "
+                  f"is out of the round ({FACE_UP_RULE}). Mark {cadet.name} as out, or take "
+                  f"{eliminating.label} from {cadet.name}'s cards in front.")
+        if not cadet.in_round and cadet.shielded:
+            error(f"players[{index}].shielded", "shield_of_eliminated",
+                  f"{cadet.name} is out of the round but shown shielded: protection lasts until "
+                  "the start of one's own turn, and nobody can knock out a protected cadet, so a "
+                  f"cadet who is out is never shielded ({FACE_UP_RULE}). Clear {cadet.name}'s "
+                  "shield.")
     target = credits_target(position)
     for index, cadet in enumerate(players):
         if target is not None and cadet.credits >= target:
@@ -332,15 +356,21 @@ def check(position: Position, move: Move | None = None) -> AcademyBoard:
     # Every cadet in the round holds a card, known or not.
     in_hands = len(position.hand) + sum(1 for c in players if c.in_round and c is not mover)
     discarded = sum(len(c.discards) for c in players)
-    set_aside = SET_ASIDE if to_move else 0  # by a round's end it may have been drawn (AC-5.3)
+    # By a round's end the set-aside card may have been drawn, but only from an empty deck
+    # (AC-5.3): while the deck holds cards it is still set aside (AC-R12).
+    still_set_aside = not to_move and bool(deck)
+    set_aside = SET_ASIDE if to_move or still_set_aside else 0
     accounted = set_aside + (deck or 0) + in_hands + discarded
-    parts = ([f"{SET_ASIDE} set aside"] if to_move else []) + [
+    parts = ([f"{SET_ASIDE} set aside"] if set_aside else []) + [
         "the deck not counted" if deck is None else f"{deck} in the deck",
         f"{in_hands} in hands", f"{discarded} face up"]
     if accounted > total:
+        why = (": while the deck holds cards the set-aside card has not been drawn, so it is "
+               f"still set aside (AC-2.1, {FACE_UP_RULE})" if still_set_aside
+               else f" (AC-2.1{', AC-2.2' if to_move else ''})")
         error("players" if deck is None else "deck_count", "too_many_cards",
               f"The {what} accounts for {accounted} cards ({', '.join(parts)}), but the deck has "
-              f"{total} (AC-2.1{', AC-2.2' if to_move else ''}).")
+              f"{total}{why}.")
 
     # Marks and shields need their card face up; the score does not depend on them.
     marked = [(i, c) for i, c in enumerate(players) if c.marked] if to_move else []
@@ -377,9 +407,6 @@ def check(position: Position, move: Move | None = None) -> AcademyBoard:
             f"The position accounts for {accounted} of the {total} cards ({', '.join(parts)}): "
             f"{gap} card{' is' if gap == 1 else 's are'} missing from the discards or the deck "
             f"count, so what the position tells about unseen cards may be off.{two}")
-    for cadet in players:
-        if to_move and cadet.shielded and not cadet.in_round:
-            warnings.append(f"{cadet.name} is out of the round; the shield no longer matters.")
     return AcademyBoard(position, warnings)
 
 

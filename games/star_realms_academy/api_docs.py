@@ -13,7 +13,8 @@ RULING_DOCS = f"""
 **star-realms-academy.** Position and move as API.md fixes them (optional `deck`, `discard_pile`
 and `drawn` counts; `refill` on a buy). Codes: legal {_codes(sra.LEGAL_CODES)}; illegal
 {_codes(sra.ILLEGAL_CODES)}; needs_information `{sra.NEEDS_INFORMATION_CODE}` (each `missing`
-entry names the card, the field and its admin page). `impossible_position` entries:
+entry names the card, the field and its admin page; with rule {sra.POOL_RULE} for every move when
+only abilities of unknown value could explain the Combat pool). `impossible_position` entries:
 {_codes(sra.IMPOSSIBLE_CODES)}.
 
 """

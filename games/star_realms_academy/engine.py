@@ -105,6 +105,10 @@ code                       the position …
 ``used_not_in_play``       says an ability of a card was used, but no such card (or not that
                            many) is in play
 ``no_such_ability``        says an Ally ability was used by a card that has none
+``combat_without_source``  has a combat pool larger than the abilities used this turn (ships in
+                           play, base and Ally abilities used) can give (SRA-R8); when abilities
+                           of unknown value could give it, every ruling is ``needs_information``
+                           naming them (rule SRA-R8)
 =========================  =====================================================================
 """
 
@@ -126,6 +130,7 @@ HEALTH_CAP = 15  # SRA-R2, SRA-3.2
 END_TURN_DRAW = 3  # SRA-11.2
 SHOP_ROW_SIZE = 5  # SRA-4.4
 PLAYERS = 2  # the starting cards are shared out between two players (SRA-1.7, SRA-3.3)
+POOL_RULE = "SRA-R8"  # a combat pool has a source: abilities used this turn
 
 SHIP, BASE = "ship", "base"
 UNALIGNED = "unaligned"  # no faction: allies with nothing
@@ -165,7 +170,8 @@ ILLEGAL_CODES = ("game_over", "turn_over", "not_in_hand", "too_many_copies", "no
                  "not_enough_combat", "no_such_base", "base_shields_health")
 IMPOSSIBLE_CODES = ("health_above_cap", "game_over", "coins_above_cap", "too_many_copies",
                     "shop_row_size", "not_a_shop_card", "not_a_base", "not_a_ship",
-                    "base_destroyed", "used_not_in_play", "no_such_ability")
+                    "base_destroyed", "used_not_in_play", "no_such_ability",
+                    "combat_without_source")
 
 
 # --- Input --------------------------------------------------------------------------------------
@@ -331,7 +337,7 @@ def check(position: Position, *, path: str = "position.") -> TurnBoard:
         raise ImpossiblePosition(errors)
     return TurnBoard(active=_player(position.active, opponent=False),
                      opponent=_player(position.opponent, opponent=True),
-                     shop_row=list(position.shop_row))
+                     shop_row=list(position.shop_row), unexplained=_pool_unexplained(position))
 
 
 @dataclass
@@ -345,6 +351,9 @@ class TurnBoard:
     shop_row: list[CardSpec | None]  # None: an unknown refill
     winner: str | None = None
     turn_over: bool = False
+    # SRA-R8: the combat pool only cards of unknown value could explain (the reason, and the
+    # missing values): every ruling on the position then needs that information.
+    unexplained: tuple[str, list[dict[str, Any]]] | None = None
 
     @property
     def warnings(self) -> list[str]:
@@ -373,6 +382,16 @@ class TurnBoard:
         """The ruling on a move, and the state after it when it is legal."""
         if move.action not in ACTIONS:
             raise ValueError(f"Unknown action {move.action!r}; the service validates it first.")
+        if self.unexplained is not None:
+            detail, missing = self.unexplained
+            return Ruling(
+                verdict=NEEDS_INFORMATION, code=NEEDS_INFORMATION_CODE,
+                reason=f"{detail} Tableside does not guess: an admin can enter "
+                       f"{'it' if len(missing) == 1 else 'them'} from the physical card, and the "
+                       f"ruling can then be made.",
+                rule=POOL_RULE, checks=[Check(rule=POOL_RULE, passed=False, detail=detail)],
+                missing=missing,
+            ), None
         after = self.clone()
         ruler = _Ruler()
         try:
@@ -609,7 +628,63 @@ def _contradictions(position: Position, path: str) -> list[dict[str, Any]]:
         if ALLY in base.used and base.card.ally == {}:
             error(f"active.bases[{i}].used", "no_such_ability",
                   f"{base.card.name} has no Ally ability, so it cannot have used one (SRA-9).")
+    if not errors:
+        known, sources, unknown = _pool_sources(active)
+        if active.combat > known and not unknown:
+            given = (f"the abilities used this turn give at most {known} ({_list(sources)})"
+                     if sources else "nothing is in play and no base ability was used this turn")
+            error("active.combat", "combat_without_source",
+                  f"{active.name} has {active.combat} Combat in the pool, but {given}: a Combat "
+                  f"pool comes only from abilities used this turn, and the ships that gave it "
+                  f"stay in play until the end of the turn ({POOL_RULE}).")
     return errors
+
+
+def _pool_sources(side: Side) -> tuple[int, list[str], list[tuple[CardSpec, str]]]:
+    """What the abilities used this turn give to the combat pool (SRA-R8): the most Combat their
+    known values give, each source with its value, and the (card, field) of each used ability
+    whose value is unknown. A ship's primary was used as it was played; an Ally ability and a
+    base's primary only if the position says so."""
+    player = _player(side, opponent=False)
+    used: list[tuple[CardSpec, str]] = [(ship.card, PRIMARY) for ship in player.ships]
+    used += [(ship.card, ALLY) for ship in player.ships if ship.ally_used]
+    used += [(base.card, ability) for base in player.bases
+             for ability in ABILITIES if ability in base.used]
+    known, sources, unknown = 0, [], []
+    for card, key in used:
+        abilities = card.primary if key == PRIMARY else card.ally
+        if abilities is None:
+            if (card, key) not in unknown:
+                unknown.append((card, key))
+            continue
+        combat = abilities.get("combat") or 0
+        known += combat
+        sources.append(f"{card.name}'s {FIELD_LABELS[key]}: "
+                       + (f"{combat} Combat" if combat else "no Combat"))
+    return known, sources, unknown
+
+
+def _pool_unexplained(position: Position) -> tuple[str, list[dict[str, Any]]] | None:
+    """(why, the missing values) when only abilities of unknown value could explain the combat
+    pool (SRA-R8); None when the known values explain it (the check refuses a pool nothing can
+    explain)."""
+    active = position.active
+    known, sources, unknown = _pool_sources(active)
+    if active.combat <= known or not unknown:
+        return None
+    missing: list[dict[str, Any]] = []
+    for card, key in unknown:
+        if all(m["card"] != card.name or m["field"] != key for m in missing):
+            missing.append(_missing_item(card, key))
+    names = _list([f"{m['card']}'s {FIELD_LABELS[m['field']]}" for m in missing])
+    one = len(missing) == 1
+    given = (f"the abilities of known value give {known} ({_list(sources)})" if sources
+             else "no ability of known value gives any")
+    detail = (f"{active.name} has {active.combat} Combat in the pool; {given}, and whether "
+              f"{names} explain{'s' if one else ''} the rest is not known: {names} "
+              f"{'is' if one else 'are'} not transcribed yet, and a Combat pool comes only from "
+              f"abilities used this turn ({POOL_RULE}).")
+    return detail, missing
 
 
 def _where(places: list[tuple[str, str]]) -> str:
@@ -780,7 +855,7 @@ def _play(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
                           f"happens at once (SRA-6).")
     gained, notes = _gain(turn, _known(card.primary), ruler)
     return ("ship_played", "SRA-6",
-            f"Legal: {player.name} plays {card.name} and gets {_abilities(card.primary)}"
+            f"Legal: {player.name} plays {card.name} and gets {_got(_known(card.primary), gained)}"
             f"{notes}.", {"gained": gained})
 
 
@@ -814,7 +889,7 @@ def _use_base(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     gained, notes = _gain(turn, _known(card.primary), ruler)
     return ("base_used", "SRA-R4",
             f"Legal: {player.name} uses {card.name}'s primary once this turn and gets "
-            f"{_abilities(card.primary)}{notes}.", {"gained": gained})
+            f"{_got(_known(card.primary), gained)}{notes}.", {"gained": gained})
 
 
 def _use_ally(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
@@ -889,7 +964,7 @@ def _use_ally(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     return ("ally_used", "SRA-9",
             f"Legal: {card.name}'s Ally ability is ready ({_ally_because(card, partner)}); "
             f"{player.name} uses it once this turn and gets "
-            f"{_abilities(card.ally)}{notes}.", {"gained": gained})
+            f"{_got(_known(card.ally), gained)}{notes}.", {"gained": gained})
 
 
 def _ally_because(card: CardSpec, partner: CardSpec) -> str:
@@ -1129,7 +1204,22 @@ def _gain(turn: TurnBoard, abilities: Mapping[str, int],
         else:
             drawn, _note = _draw(player, amount, ruler, rule="SRA-8.1")
             gained["draw"] = drawn
+            if drawn < amount:
+                notes.append(f"its {amount} Draw draws "
+                             + ("no card" if drawn == 0 else f"only {_cards(drawn)}")
+                             + ": none is left to draw, SRA-11.4")
     return gained, (" (" + "; ".join(notes) + ")") if notes else ""
+
+
+def _got(abilities: Mapping[str, int], gained: Mapping[str, int]) -> str:
+    """What an ability gave, for a reason: its effects as printed, except a Draw that drew fewer
+    cards than it says, which the note of _gain tells instead ("2 Coins", not "2 Coins and 1
+    Draw" when no card could be drawn)."""
+    amount = abilities.get("draw") or 0
+    if amount and gained.get("draw", amount) < amount:
+        rest = {effect: value for effect, value in abilities.items() if effect != "draw"}
+        return abilities_text(rest) if any(rest.values()) else "nothing"
+    return abilities_text(abilities)
 
 
 def _draw(player: _Player, count: int, ruler: _Ruler, *, rule: str) -> tuple[int, str]:
@@ -1159,16 +1249,27 @@ def _draw(player: _Player, count: int, ruler: _Ruler, *, rule: str) -> tuple[int
             drawn = count
             parts.append(f"then the discard pile is shuffled into a new deck and "
                          f"{_cards(rest)} more drawn (SRA-11.4)")
+        elif player.discard_pile == 0:
+            parts.append("and the discard pile is empty, so there is nothing to shuffle into a "
+                         "new deck (SRA-11.4)")
+            ruler.warn(f"{player.name} can draw only {_cards(drawn)} of {count}: "
+                       + (f"the deck held only {_cards(from_deck)}" if from_deck
+                          else "the deck is empty")
+                       + " and the discard pile is empty, so there was nothing to shuffle "
+                         "(SRA-11.4).")
         else:
-            player.deck, player.discard_pile = player.discard_pile, 0
+            pile = player.discard_pile
+            player.deck, player.discard_pile = pile, 0
             rest = min(count - drawn, player.deck)
             player.deck -= rest
             drawn += rest
-            parts.append(f"then the discard pile is shuffled into a new deck and "
+            parts.append(f"then the discard pile ({_cards(pile)}) is shuffled into a new deck and "
                          f"{_cards(rest)} more drawn (SRA-11.4)")
             if drawn < count:
-                ruler.warn(f"{player.name} can draw only {_cards(drawn)} of {count}: the deck and "
-                           f"the discard pile are both empty (SRA-11.4).")
+                ruler.warn(f"{player.name} can draw only {_cards(drawn)} of {count}: "
+                           + (f"the deck held {_cards(from_deck)} and " if from_deck else "")
+                           + f"the discard pile shuffled into a new deck held {_cards(pile)}, "
+                             f"all drawn (SRA-11.4).")
     player.draws += drawn
     player.drawn += drawn
     note = f"{player.name} draws {_cards(drawn)}"

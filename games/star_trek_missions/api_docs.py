@@ -69,6 +69,8 @@ tied players share a rank); `winners` names every player with the highest total 
 share victory, STM-9.4). The table's own `total` is null and its `steps` empty; its `warnings`
 are the players' warnings, each after the player's name. A partial hand is scored as it stands,
 with a warning. 400s: `invalid_player_count` (entry `too_few_players` / `too_many_players`);
+`impossible_position` (entry `game_cannot_end`: nine or more players never finish a game,
+STM-R16);
 `invalid_input` with entries `duplicate_player`, `invalid_name`, `required`, `unknown_field`,
 `unknown_card`; `card_in_two_hands` (one entry per card found in a second hand, at that card's
 path, with `card` and both `players`); `illegal_hand` (entries at `players[i].hand…` with the

@@ -63,6 +63,9 @@ code                         the position …
 ``hand_size``                has a hand of other than seven cards before the turn (STM-5)
 ``mission_count``            has a hand of no Mission or more than two before the turn (STM-2.2)
 ``too_many_cards``           accounts for more Galaxy (50) or Mission (24) cards than exist
+``no_other_hand``            leaves fewer than five Galaxy cards or no Mission card outside the
+                             hand, the discard area and the decks: no other player's hand fits
+                             (STM-R16)
 ``game_over``                has a discard area already at the end trigger (STM-6.4): the game is
                              over, unless the position says this is an extra turn (STM-R7)
 ``no_extra_turn``            says this is an extra turn, but no card in the hand grants one
@@ -94,6 +97,11 @@ HAND_SIZE = 7
 MIN_MISSIONS, MAX_MISSIONS = 1, 2
 END_GALAXY, END_MISSION = 8, 12  # the discard area's end trigger (STM-6.4)
 GALAXY_CARDS, MISSION_CARDS = 50, 24
+# STM-R16: every other hand holds at least five Galaxy cards and one Mission (seven cards, at most
+# two Missions), so a turn leaves that many of each deck's cards for at least one other player,
+# and a finished game's table has few enough players to leave the discard area its end trigger.
+TABLE_RULE = "STM-R16"
+OTHER_HAND = {GALAXY: HAND_SIZE - MAX_MISSIONS, MISSION: MIN_MISSIONS}
 
 TAKE_DISCARD = "take_discard"
 DRAW_GALAXY = "draw_galaxy"
@@ -133,6 +141,7 @@ IMPOSSIBLE_CODES = (
     "hand_size",
     "mission_count",
     "too_many_cards",
+    "no_other_hand",
     "game_over",
     "no_extra_turn",
 )
@@ -302,11 +311,18 @@ def check(position: Position) -> TurnBoard:
     ):
         held = sum(1 for card in position.hand if card.deck == deck)
         discarded = sum(1 for card in position.discard_area if card.deck == deck)
-        if held + discarded + in_deck > total:
+        left = total - held - discarded - in_deck
+        if left < 0:
             error(f"position.{deck}_deck", "too_many_cards",
                   f"The position accounts for {held + discarded + in_deck} {label} cards "
                   f"({held} in the hand, {discarded} in the discard area, {in_deck} in the "
                   f"{label} deck), but the game has {total}.")
+        elif left < OTHER_HAND[deck]:
+            error(f"position.{deck}_deck", "no_other_hand",
+                  f"The position leaves {left} of the {total} {label} cards for the other "
+                  f"players ({held} in the hand, {discarded} in the discard area, {in_deck} in "
+                  f"the {label} deck), but the game has at least one other player, whose hand "
+                  f"holds at least {_plural(OTHER_HAND[deck], f'{label} card')} ({TABLE_RULE}).")
     galaxy, mission = _discard_counts(position.discard_area)
     if (galaxy >= END_GALAXY or mission >= END_MISSION) and not position.extra_turn:
         error("position.discard_area", "game_over",
@@ -323,6 +339,27 @@ def check(position: Position) -> TurnBoard:
     if errors:
         raise ImpossiblePosition(errors)
     return TurnBoard(position)
+
+
+def table_contradiction(players: int, *, galaxy_cards: int = GALAXY_CARDS,
+                        mission_cards: int = MISSION_CARDS) -> dict[str, Any] | None:
+    """The error entry (path "players") of a final table of `players` no finished game can have
+    (STM-R16), or None. Every hand holds at least five Galaxy cards and one Mission, and seven
+    cards in all; the game ends only when the discard area reaches eight Galaxy or twelve Mission
+    cards, which the cards left outside the hands must allow."""
+    galaxy = players * OTHER_HAND[GALAXY]
+    missions = max(players * OTHER_HAND[MISSION], players * HAND_SIZE - galaxy_cards)
+    if galaxy_cards - galaxy >= END_GALAXY or mission_cards - missions >= END_MISSION:
+        return None
+    most = max(n for n in range(1, players) if table_contradiction(
+        n, galaxy_cards=galaxy_cards, mission_cards=mission_cards) is None)
+    return {"path": "players", "code": "game_cannot_end",
+            "detail": f"A final table of {players} players cannot come from a finished game: "
+                      f"their hands hold at least {galaxy} of the {galaxy_cards} Galaxy cards and "
+                      f"at least {missions} of the {mission_cards} Missions, so the discard area "
+                      f"can never reach {END_GALAXY} Galaxy or {END_MISSION} Mission cards and "
+                      f"the game never ends ({TABLE_RULE}). A finished game has at most {most} "
+                      "players."}
 
 
 def check_hand(hand: Sequence[scorer.CardSpec], *, vocabulary: Mapping[str, Sequence[str]],

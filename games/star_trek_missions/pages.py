@@ -744,7 +744,9 @@ class TableForm:
             elif len(self.players) == 1:
                 player = self.players[0]
             message = problem_message(entry)
-            field_id = ""
+            # A problem of the table as a whole (STM-R16: too many players to finish) is by
+            # the list of players.
+            field_id = "players" if entry.get("path") == "players" else ""
             if player is not None:
                 path = match.group(2) if match else entry.get("path", "")
                 if path == "name":

@@ -9,7 +9,8 @@ Two bodies (API.md):
   hand scored exactly as a single hand is (its own best choices, its own steps), then
   ``standings`` (by total, highest first, with each player's margin to the winner) and
   ``winners`` (every player with the highest total: tied players share victory, STM-9.4).
-  The table is checked as a whole first: the player count lies in the game's range, every
+  The table is checked as a whole first: the player count lies in the game's range and is one a
+  finished game can have (STM-R16: nine or more never reach the end trigger), every
   player has a name of their own, no card is in two hands (every card exists once) and every hand
   is a legal final hand. A table has no single total: its ``total`` is null and its ``steps``
   empty; the steps are each player's.
@@ -219,6 +220,10 @@ def _parse_table(game: Game, body: dict) -> list[Seat]:
             raise ApiError(status_code=400, code="invalid_player_count",
                            detail=counted[0]["detail"], errors=error.errors) from None
         raise
+    unfinished = engine.table_contradiction(len(table.players))
+    if unfinished is not None:  # STM-R16: within the game's range, but no such game ends
+        raise ApiError(status_code=400, code="impossible_position", detail=unfinished["detail"],
+                       errors=[error_entry(**unfinished)])
     seats = [Seat(index, player.name, list(player.hand), player.engine_choices())
              for index, player in enumerate(table.players)]
     named: dict[str, Seat] = {}

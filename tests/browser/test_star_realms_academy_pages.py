@@ -106,6 +106,8 @@ def test_an_illegal_attack_lists_the_legal_moves(page, site, assert_fits):
     page.goto(site + CHECK)
     fill_board(page)
     page.get_by_label("Combat pool").fill("2")
+    # The pool's source (SRA-R8): the Frigate that gave it is in play.
+    page.get_by_label("Ship in play 1", exact=True).fill("Imperial Frigate")
     page.get_by_label("What the player does").select_option("attack")
     expect(page.locator("#card-0")).to_be_hidden()
     page.locator("#target-0").fill("health")

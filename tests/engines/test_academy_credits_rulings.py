@@ -631,9 +631,9 @@ def codes(errors):
 
 
 def test_more_copies_than_the_deck_has_counting_hands_discards_and_the_move():
-    errors = impossible(position(["Ana", cadet("Ben", "Tarima Sadel")], [TARIMA, LURA]))
+    errors = impossible(position(["Ana", cadet("Ben", "Nahla Ake")], [NAHLA, LURA]))
     assert codes(errors) == ["too_many_copies"]
-    assert errors[0]["detail"] == ("The position shows 2 copies of Tarima Sadel (10) (in Ana's "
+    assert errors[0]["detail"] == ("The position shows 2 copies of Nahla Ake (9) (in Ana's "
                                    "hand and in front of Ben), but the deck has 1 (AC-R2).")
     # The move's card counts when it is not in the hand.
     pos = position(["Ana", cadet("Ben", "Jett Reno")], [KRAAG, LURA])
@@ -744,8 +744,8 @@ def test_ac_5_1_the_cadet_to_move_is_no_longer_protected():
 
 
 def test_every_contradiction_is_named_at_once():
-    errors = impossible(position(["Ana", cadet("Ben", "Tarima Sadel", marked=True)],
-                                 [TARIMA, LURA, KRAAG]))
+    errors = impossible(position(["Ana", cadet("Ben", "Nahla Ake", marked=True)],
+                                 [NAHLA, LURA, KRAAG]))
     assert set(codes(errors)) == {"hand_size", "too_many_copies", "mark_without_card"}
     assert set(codes(errors)) <= set(ac.IMPOSSIBLE_CODES)
 
@@ -765,3 +765,37 @@ def test_every_code_is_documented():
     for code in (*ac.LEGAL_CODES, *ac.ILLEGAL_CODES, *ac.NEEDS_INFORMATION_CODES,
                  *ac.IMPOSSIBLE_CODES, *ac.ROUND_IMPOSSIBLE_CODES):
         assert f"``{code}``" in ac.__doc__
+
+
+# --- AC-R12: face up, out, shielded (issue 21) ----------------------------------------------------
+
+
+def test_ac_r12_tarima_sadel_face_up_in_front_of_a_cadet_still_in_is_impossible():
+    pos = position(["Ana", cadet("Ben", TARIMA), "Cy"], [LURA, KRAAG])
+    errors = impossible(pos, move(KRAAG.name))
+    assert errors == [{
+        "path": "position.players[1].in_round", "code": "eliminated_still_in",
+        "detail": "Tarima Sadel (10) is face up in front of Ben, but Ben is shown still in the "
+                  "round: a cadet who plays or discards Tarima Sadel (10) is out of the round "
+                  "(AC-R12). Mark Ben as out, or take Tarima Sadel (10) from Ben's cards in "
+                  "front."}]
+    # The legal neighbour: Ben is out, with Tarima Sadel face up in front of him.
+    neighbour = position(["Ana", cadet("Ben", TARIMA, in_round=False), "Cy"], [LURA, KRAAG])
+    assert rule(neighbour, move(KRAAG.name)).verdict == "legal"
+
+
+def test_ac_r12_a_cadet_out_of_the_round_is_never_shielded():
+    pos = position(["Ana", cadet("Ben", KRAAG, LURA, in_round=False, shielded=True), "Cy"],
+                   [LURA, NAHLA])
+    errors = impossible(pos, move(NAHLA.name))
+    assert errors == [{
+        "path": "position.players[1].shielded", "code": "shield_of_eliminated",
+        "detail": "Ben is out of the round but shown shielded: protection lasts until the start "
+                  "of one's own turn, and nobody can knock out a protected cadet, so a cadet who "
+                  "is out is never shielded (AC-R12). Clear Ben's shield."}]
+    # The legal neighbours: Ben out and not shielded; Ben in the round and shielded.
+    out = position(["Ana", cadet("Ben", KRAAG, LURA, in_round=False), "Cy"], [LURA, NAHLA])
+    assert rule(out, move(NAHLA.name)).verdict == "legal"
+    shielded = position(["Ana", cadet("Ben", KRAAG, shielded=True), "Cy"], [LURA, NAHLA])
+    ruling = rule(shielded, move(NAHLA.name))
+    assert ruling.verdict == "legal" and ac.check(shielded).warnings == []

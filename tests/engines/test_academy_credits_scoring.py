@@ -273,9 +273,16 @@ def test_rounds_that_cannot_exist():
     assert impossible_codes([cadet("Ana", "Lura Thok", in_round=False),
                              cadet("Ben", "Jett Reno", in_round=False)],
                             target=4) == ["no_cadet_left"]
-    assert impossible_codes([cadet("Ana", hand="Tarima Sadel"),
-                             cadet("Ben", "Tarima Sadel", hand="Lura Thok")]) == [
+    assert impossible_codes([cadet("Ana", hand="Nahla Ake"),
+                             cadet("Ben", "Nahla Ake", hand="Lura Thok")]) == [
         "too_many_copies"]
+    # AC-R12: Tarima Sadel face up means out; an out cadet is never shielded.
+    assert impossible_codes([cadet("Ana", hand="Nahla Ake"),
+                             cadet("Ben", "Tarima Sadel", hand="Lura Thok")]) == [
+        "eliminated_still_in"]
+    assert impossible_codes([cadet("Ana", hand="Nahla Ake"),
+                             cadet("Ben", "Tarima Sadel", in_round=False, shielded=True)],
+                            target=4) == ["shield_of_eliminated"]
     assert impossible_codes([cadet("Ana", "Lura Thok", hand="Jett Reno", in_round=False),
                              cadet("Ben", hand="Lura Thok")], target=4) == ["hand_of_eliminated"]
     assert impossible_codes([cadet("Ana", hand="Lura Thok", credits=4),
@@ -293,8 +300,9 @@ def test_rounds_that_cannot_exist():
 
 
 def test_a_round_end_is_checked_by_the_one_check_of_positions_with_its_paths():
-    # The copies and the cards in all are counted as for a play (where each copy is), without
-    # the set-aside card, which may have been drawn by then (AC-5.3).
+    # The copies and the cards in all are counted as for a play (where each copy is); the
+    # set-aside card counts while the deck holds cards (AC-R12): it is drawn only from an empty
+    # deck (AC-5.3).
     with pytest.raises(ImpossiblePosition) as raised:
         score([cadet("Ana", hand="Tarima Sadel"), cadet("Ben", "Tarima Sadel", in_round=False)],
               deck_count=21)
@@ -303,8 +311,9 @@ def test_a_round_end_is_checked_by_the_one_check_of_positions_with_its_paths():
          "detail": "The round shows 2 copies of Tarima Sadel (10) (in Ana's hand and in front of "
                    "Ben), but the deck has 1 (AC-R2)."},
         {"path": "deck_count", "code": "too_many_cards",
-         "detail": "The round accounts for 23 cards (21 in the deck, 1 in hands, 1 face up), but "
-                   "the deck has 22 (AC-2.1)."}]
+         "detail": "The round accounts for 24 cards (1 set aside, 21 in the deck, 1 in hands, 1 "
+                   "face up), but the deck has 22: while the deck holds cards the set-aside card "
+                   "has not been drawn, so it is still set aside (AC-2.1, AC-R12)."}]
 
 
 def test_ac_6_4_an_eliminated_cadet_with_nothing_face_up_cannot_be_scored():
@@ -335,3 +344,24 @@ def test_an_unknown_value_is_never_guessed():
         score([cadet("Ana", hand=mystery), cadet("Ben", hand="Lura Thok")],
               deck=[*cards(), mystery])
     assert raised.value.missing[0]["code"] == "value_unknown"
+
+
+def test_ac_r12_while_the_deck_holds_cards_the_set_aside_card_is_still_set_aside():
+    # Ben is out; 21 cards are shown and 1 is in the deck: 22, but while the deck holds cards
+    # the set-aside card has not been drawn, so the round accounts for 23.
+    ana = ["Lura Thok"] * 5 + ["Charles Vance"] * 2 + [2, 2, "Caleb Mir"]
+    ben = [3, 3, "Jay-Den Kraag", "Jay-Den Kraag", "Darem Reymi", "Darem Reymi", "The Doctor",
+           "The Doctor", "Lura Thok", "Tarima Sadel"]
+    shown = [cadet("Ana", *ana, hand="Jett Reno"), cadet("Ben", *ben, in_round=False)]
+    with pytest.raises(ImpossiblePosition) as raised:
+        score(shown, deck_count=1)
+    assert raised.value.errors == [{
+        "path": "deck_count", "code": "too_many_cards",
+        "detail": "The round accounts for 23 cards (1 set aside, 1 in the deck, 1 in hands, 20 "
+                  "face up), but the deck has 22: while the deck holds cards the set-aside card "
+                  "has not been drawn, so it is still set aside (AC-2.1, AC-R12)."}]
+    # The legal neighbours: an empty deck (Nahla Ake set aside); and 22 shown with an empty
+    # deck, where a Darem Reymi drew the set-aside card (AC-5.3).
+    assert score(shown, deck_count=0).round_winners == ["Ana"]
+    every = [cadet("Ana", *ana, "Nahla Ake", hand="Jett Reno"), shown[1]]
+    assert score(every, deck_count=0).round_winners == ["Ana"]

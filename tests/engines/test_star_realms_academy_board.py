@@ -15,6 +15,7 @@ from tests.engines.board_conformance import assert_board_conforms
 from tests.engines.test_star_realms_academy_engine import (
     KNOWN,
     ROW,
+    SOURCE,
     attack,
     base,
     buy,
@@ -38,7 +39,7 @@ def random_boards(count: int = 36, seed: int = 13) -> list[TurnBoard]:
     for _ in range(count):
         board = check(position(
             hand=rng.sample(KNOWN, rng.randint(0, 5)), coins=rng.randint(0, 8),
-            health=rng.randint(1, 15), combat=rng.randint(0, 6),
+            health=rng.randint(1, 15), combat=rng.randint(0, 6), in_play=[SOURCE],
             opponent_health=rng.randint(1, 15),
             opponent_bases=rng.choice([[], ["The Hive"], [base("Blob World", defense=5)]]),
             shop_row=rng.sample(ROW, rng.randint(0, 5)), deck=rng.choice([None, 0, 4]),
@@ -62,16 +63,18 @@ def test_random_boards_conform(board):
 @pytest.mark.parametrize("pos", [
     position(hand=["Imperial Frigate"], opponent_bases=["The Hive"]),
     position(in_play=["Imperial Frigate", "Corvette"], coins=2),
-    position(bases=[base("Fleet HQ", primary={"coin": 1})], combat=3),
+    position(bases=[base("Fleet HQ", primary={"coin": 1})], in_play=["Imperial Frigate"],
+             combat=2),
     position(hand=["Corvette", "Barter World"], drawn=2, deck=1, discard_pile=3),
-    position(combat=5, opponent_health=3),
+    position(in_play=["Imperial Frigate", "Imperial Frigate", "Viper"], combat=5,
+             opponent_health=3),
 ], ids=["frigate", "ally_unknown", "base", "drawn", "winning"])
 def test_engine_test_positions_conform(pos):
     assert_board_conforms(check(pos), illegal_moves=ALWAYS_ILLEGAL)
 
 
 def test_rule_leaves_the_board_and_push_moves_it_on():
-    board = check(position(hand=["Viper"], combat=1))
+    board = check(position(hand=["Viper"], in_play=["Imperial Frigate"], combat=1))
     before = board.clone()
     assert board.rule(play("Viper")).outcome["combat"] == 2
     assert board == before

@@ -80,8 +80,8 @@ def test_sra_2_a_card_shuffled_back_into_the_deck_may_be_drawn_again():
 def test_sra_2_a_destroyed_base_in_its_owners_discard_pile_still_counts():
     # Ben's The Hive is destroyed into his discard pile: with two more in the row and in Ana's
     # hand the game's three are accounted for, so no drawn card of Ana's is a The Hive.
-    turn = check(position(combat=1, hand=["The Hive"], shop_row=["The Hive"], drawn=1,
-                          opponent_bases=["The Hive"]))
+    turn = check(position(in_play=["Viper"], combat=1, hand=["The Hive"], shop_row=["The Hive"],
+                          drawn=1, opponent_bases=["The Hive"]))
     assert turn.push(attack("The Hive", 1)).verdict == "legal"
     ruling = turn.push(play("The Hive"))
     assert ruling.verdict == "legal"  # the named one in the hand

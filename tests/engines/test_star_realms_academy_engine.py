@@ -150,7 +150,8 @@ def test_imperial_frigate_against_the_hive_the_base_falls_and_one_health_is_lost
 
 
 def test_the_hive_takes_only_the_combat_it_needs_and_the_rest_stays_in_the_pool():
-    ruling = check(position(combat=2, opponent_bases=["The Hive"])).rule(attack("The Hive", 2))
+    ruling = check(position(in_play=["Imperial Frigate"], combat=2,
+                            opponent_bases=["The Hive"])).rule(attack("The Hive", 2))
     assert ruling.verdict == "legal" and ruling.outcome["destroyed"] == ["The Hive"]
     assert ruling.outcome["combat"] == 1
     assert ruling.outcome["spent"] == {"combat": 1}
@@ -237,7 +238,9 @@ def test_playing_a_base_puts_it_among_the_bases_with_its_primary_unused():
 
 
 def test_combat_forms_a_pool():
-    turn = check(position(hand=["Viper", "Imperial Frigate"], combat=1))
+    # 1 Combat left of a Frigate played before (SRA-R8: the pool has a source in play).
+    turn = check(position(hand=["Viper", "Imperial Frigate"], in_play=["Imperial Frigate"],
+                          combat=1))
     turn.push(play("Viper"))
     ruling = turn.push(play("Imperial Frigate"))
     assert ruling.outcome["combat"] == 4
@@ -450,7 +453,8 @@ def test_buying_refills_the_shop_row_with_the_named_card():
 
 
 def test_bases_shield_health():
-    ruling = check(position(combat=3, opponent_bases=["The Hive"])).rule(attack("health", 3))
+    ruling = check(position(in_play=["Imperial Frigate", "Viper"], combat=3,
+                            opponent_bases=["The Hive"])).rule(attack("health", 3))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "base_shields_health", "SRA-7")
     assert "Ben has The Hive in play" in ruling.reason
     assert ruling.alternatives[0] == {"action": "attack", "target": "The Hive", "amount": 1}
@@ -458,7 +462,8 @@ def test_bases_shield_health():
 
 def test_combat_can_be_split_and_tokens_stay_until_the_base_falls():
     fortress = card("Blob World", defense=5)
-    turn = check(position(combat=4, opponent_bases=[BaseIn(fortress, damage=1), "The Hive"]))
+    turn = check(position(in_play=["Imperial Frigate", "Imperial Frigate"], combat=4,
+                          opponent_bases=[BaseIn(fortress, damage=1), "The Hive"]))
     first = turn.push(attack(fortress, 2))
     assert first.verdict == "legal" and first.outcome["destroyed"] == []
     assert "3 of its defense 5, so it stands" in first.reason
@@ -469,7 +474,7 @@ def test_combat_can_be_split_and_tokens_stay_until_the_base_falls():
 
 
 def test_never_more_than_the_combat_pool():
-    ruling = check(position(combat=2)).rule(attack("health", 3))
+    ruling = check(position(in_play=["Imperial Frigate"], combat=2)).rule(attack("health", 3))
     assert (ruling.verdict, ruling.code) == ("illegal", "not_enough_combat")
     assert ruling.reason == "The attack uses 3 Combat; the pool holds 2 (SRA-R3)."
     assert ruling.alternatives[0] == {"action": "attack", "target": "health", "amount": 2}
@@ -478,20 +483,24 @@ def test_never_more_than_the_combat_pool():
 
 
 def test_only_the_opponents_bases_can_be_attacked():
-    missing = check(position(combat=1, opponent_bases=["The Hive"])).rule(attack("Fleet HQ"))
+    missing = check(position(in_play=["Viper"], combat=1,
+                             opponent_bases=["The Hive"])).rule(attack("Fleet HQ"))
     assert missing.code == "no_such_base" and "their bases: The Hive" in missing.reason
-    own = check(position(combat=1, bases=["The Hive"])).rule(attack("The Hive"))
+    own = check(position(in_play=["Viper"], combat=1, bases=["The Hive"])).rule(
+        attack("The Hive"))
     assert own.code == "no_such_base" and "Ana's own base" in own.reason
 
 
 def test_a_base_with_an_unknown_defense_needs_information():
-    ruling = check(position(combat=3, opponent_bases=["Blob World"])).rule(attack("Blob World"))
+    ruling = check(position(in_play=["Imperial Frigate", "Viper"], combat=3,
+                            opponent_bases=["Blob World"])).rule(attack("Blob World"))
     assert ruling.verdict == "needs_information"
     assert [(m["card"], m["field"]) for m in ruling.missing] == [("Blob World", "defense")]
 
 
 def test_bringing_health_to_zero_wins_and_nothing_follows():
-    turn = check(position(combat=5, opponent_health=3))
+    turn = check(position(in_play=["Imperial Frigate", "Imperial Frigate", "Viper"], combat=5,
+                          opponent_health=3))
     ruling = turn.push(attack("health", 5))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "opponent_defeated", "SRA-12")
     assert ruling.outcome["winner"] == "Ana" and ruling.outcome["opponent_health"] == 0
@@ -506,15 +515,15 @@ def test_bringing_health_to_zero_wins_and_nothing_follows():
 
 def test_end_of_turn_discards_ships_loses_combat_and_draws_three():
     ruling = check(position(hand=["Scout"], in_play=["Viper", "Scout"], bases=["The Hive"],
-                            combat=2)).rule(end_turn())
+                            combat=1)).rule(end_turn())
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "turn_ended", "SRA-11")
     assert ruling.outcome["to_discard_pile"] == ["Viper", "Scout"]
-    assert ruling.outcome["combat_lost"] == 2 and ruling.outcome["drawn"] == 3
+    assert ruling.outcome["combat_lost"] == 1 and ruling.outcome["drawn"] == 3
     after = ruling.outcome["position"]["active"]
     assert after["in_play"] == [] and after["bases"][0]["card"] == "The Hive"
     assert after["hand"] == ["Scout"] and after["drawn"] == 3
     assert ruling.outcome["turn_over"] is True
-    assert any("2 Combat left in the pool is lost" in w for w in ruling.warnings)
+    assert any("1 Combat left in the pool is lost" in w for w in ruling.warnings)
     assert [c.rule for c in ruling.checks][:3] == ["SRA-11.1", "SRA-R3", "SRA-11.2"]
 
 
@@ -524,7 +533,7 @@ def test_end_of_turn_reshuffles_when_the_deck_runs_out():
     after = ruling.outcome["position"]["active"]
     # Viper joined the discard pile first (4 cards), which became the new deck: 4 - 2 = 2 left.
     assert (after["deck"], after["discard_pile"]) == (2, 0)
-    assert any("1 card from the deck, then the discard pile is shuffled" in c.detail
+    assert any("1 card from the deck, then the discard pile (4 cards) is shuffled" in c.detail
                for c in ruling.checks)
     short = check(position(deck=0, discard_pile=1)).rule(end_turn())
     assert short.outcome["drawn"] == 1
@@ -584,11 +593,14 @@ def test_every_check_names_a_rule_of_the_catalog():
     rulings = [
         check(position(hand=["Survey Ship"], coins=7)).rule(play("Survey Ship")),
         check(position(coins=1)).rule(buy("Ram")),
-        check(position(combat=2, opponent_bases=["The Hive"])).rule(attack("The Hive", 2)),
+        check(position(in_play=["Imperial Frigate"], combat=2,
+                       opponent_bases=["The Hive"])).rule(attack("The Hive", 2)),
         check(position(in_play=["Viper"], deck=1, discard_pile=3)).rule(end_turn()),
         check(position(in_play=["Imperial Frigate", "Corvette"])).rule(
             use_ally("Imperial Frigate")),
-        check(position(combat=5, opponent_health=3)).rule(attack("health")),
+        check(position(in_play=["Imperial Frigate", "Imperial Frigate", "Viper"], combat=5,
+                       opponent_health=3)).rule(attack("health")),
+        check(position(in_play=["Corvette"], combat=1)).rule(end_turn()),  # SRA-R8
     ]
     for ruling in rulings:
         assert ruling.rule in ids
@@ -684,6 +696,10 @@ KNOWN = [
 ]
 
 
+# The pool's source in play (SRA-R8): a ship whose primary gave 6 Combat (none of KNOWN).
+SOURCE = card("Trade Pod", primary={"combat": 6}, ally={})
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     coins=st.integers(0, 8), health=st.integers(1, 15), combat=st.integers(0, 6),
@@ -694,7 +710,7 @@ KNOWN = [
 def test_caps_hold_after_any_sequence_of_actions(coins, health, combat, hand, actions):
     cards = list({KNOWN[i].name: KNOWN[i] for i in hand}.values())  # one copy of each
     turn = check(position(hand=cards, coins=coins, health=health, combat=combat,
-                          opponent_bases=["The Hive"], shop_row=[]))
+                          in_play=[SOURCE], opponent_bases=["The Hive"], shop_row=[]))
     for kind, index in actions:
         if kind == "play" and turn.active.hand:
             move = play(turn.active.hand[index % len(turn.active.hand)])

@@ -64,7 +64,8 @@ def test_an_unknown_value_stops_the_breakdown_too():
 
 
 def test_winning_ends_the_turn_there():
-    result = check(position(combat=4, opponent_health=3)).score(
+    result = check(position(in_play=["Imperial Frigate", "Imperial Frigate"], combat=4,
+                            opponent_health=3)).score(
         [attack("health", 3), attack("health", 1)])
     assert result.winner == "Ana" and result.total == 3
     assert result.ruling.code == "game_over" and result.stopped_at == 1

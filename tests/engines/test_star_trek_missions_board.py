@@ -46,7 +46,8 @@ MISSIONS = sorted(name for name, spec in SPECS.items() if spec.deck == "mission"
 @st.composite
 def turn_positions(draw):
     """A position that can exist: seven cards with one or two Missions, a discard area short of
-    the end trigger (past it only on Time Distortion's extra turn) and decks the game can hold."""
+    the end trigger (past it only on Time Distortion's extra turn) and decks that leave another
+    player a hand (STM-R16)."""
     missions = draw(st.lists(st.sampled_from(MISSIONS), min_size=1, max_size=2, unique=True))
     galaxy = draw(st.lists(st.sampled_from(GALAXY), min_size=7 - len(missions),
                            max_size=7 - len(missions), unique=True))
@@ -61,7 +62,8 @@ def turn_positions(draw):
     decks = {}
     for deck, names in (("galaxy", GALAXY), ("mission", MISSIONS)):
         left = len(names) - sum(1 for name in [*hand, *discard_area] if SPECS[name].deck == deck)
-        decks[deck] = draw(st.integers(0, left))
+        # STM-R16: at least one other player holds five Galaxy cards and a Mission.
+        decks[deck] = draw(st.integers(0, left - engine.OTHER_HAND[deck]))
     return engine.Position(hand=[turn_card(n) for n in hand],
                            discard_area=[turn_card(n) for n in discard_area],
                            galaxy_deck=decks["galaxy"], mission_deck=decks["mission"],
