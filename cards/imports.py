@@ -388,7 +388,7 @@ def _parse_cell(spec: attrs.AttributeSpec, cell: str, row: int, errors: _Errors)
 def _parse_copies(raw: Any, row: int, errors: _Errors) -> int | None:
     if isinstance(raw, str):
         raw = raw.strip()
-        if raw.isdigit():
+        if raw.isascii() and raw.isdigit():  # "²" is a digit to isdigit(), not to int()
             raw = int(raw)
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
         errors.add(row, "copies", f"Copies must be a whole number of at least 1; got {raw!r}.")
@@ -481,6 +481,10 @@ def _parse_json(*, content: str, game: Game, errors: _Errors):
         data = json.loads(content.lstrip("\ufeff"))
     except json.JSONDecodeError as exc:
         errors.add(0, "file", f"Not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}).")
+        return []
+    except RecursionError:
+        errors.add(0, "file", "The JSON is nested too deeply to be a card file (a card file is "
+                              "a list of cards, each a few levels deep).")
         return []
     if isinstance(data, dict):
         file_game = data.get("game")

@@ -28,6 +28,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "common.middleware.ContentSecurityPolicyMiddleware",
+    # TRACE, TRACK and CONNECT: a 405 everywhere (common.middleware.MethodMiddleware).
+    "common.middleware.MethodMiddleware",
     "common.middleware.RequestSizeLimitMiddleware",
     "common.middleware.FormTextMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
