@@ -1,6 +1,7 @@
 """Settings shared by every environment; the environment modules override what differs."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -18,6 +19,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "simple_history",
+    # The admin lockout (failed logins per address): django-axes, its own tables.
+    "axes",
     "common",
     "cards",
     "scoring",
@@ -39,14 +42,20 @@ MIDDLEWARE = [
     "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # Failed admin logins are limited per account and address (common.login_throttle).
-    "common.login_throttle.LoginThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A page submission past the client's limit (common.page_throttle) gets a friendly 429.
     "common.page_throttle.PageThrottleMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Records which admin made each change in the card history.
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: turns a lockout into its response (AXES_LOCKOUT_CALLABLE).
+    "axes.middleware.AxesMiddleware",
+]
+
+# django-axes checks an address before any password (its backend first), and records each failure.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -131,6 +140,24 @@ REST_FRAMEWORK = {
     # it). Whatever a client writes in the header itself never changes who it is counted as.
     "NUM_PROXIES": int(os.environ.get("TRUSTED_PROXY_COUNT", "0")),
 }
+
+# The admin lockout (django-axes): after AXES_FAILURE_LIMIT failed logins from one address, on any
+# accounts, that address gets a 429 page for AXES_COOLOFF_TIME after its last failure, whatever
+# password it sends. Its counts live in axes' own tables, which nothing but a login (or an admin,
+# or `manage.py axes_reset`) changes: the API's throttle counters (common.throttling) are pruned
+# by API traffic and never touch them. The address is the one the API's throttle counts
+# (common.throttling.client_address, TRUSTED_PROXY_COUNT), not ipware's guess.
+AXES_FAILURE_LIMIT = int(os.environ.get("ADMIN_LOGIN_FAILURES", "20"))
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_CLIENT_IP_CALLABLE = "common.throttling.client_address"
+AXES_LOCKOUT_CALLABLE = "common.views.login_locked_out"
+# A success does not wipe the address's failures (a guesser holding one account could otherwise
+# reset its count), and guesses during a lockout extend it.
+AXES_RESET_ON_SUCCESS = False
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = True
+# No user agent or form data logged beside each attempt beyond what axes needs.
+AXES_SENSITIVE_PARAMETERS = ["password", "csrfmiddlewaretoken"]
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tableside API",
