@@ -26,6 +26,8 @@ INSTALLED_APPS = [
     "scoring",
     "adjudicator",
     "results",
+    # PostgreSQL backups with pg_dump/pg_restore (`manage.py dbbackup` / `dbrestore`, Deploying).
+    "dbbackup",
 ]
 
 MIDDLEWARE = [
@@ -119,6 +121,39 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+
+# Saved results (results.services): identical requests share one result, and the store is kept
+# within a bound an operator sets. Results nobody opened for RESULTS_MAX_AGE_DAYS are removed;
+# past RESULTS_MAX_MB the results never opened go first (oldest first), then those opened longest
+# ago. `manage.py prune_results` applies it (from cron, say); a save also does, once in
+# 1/RESULTS_PRUNE_CHANCE saves. 0 turns a bound off.
+RESULTS_MAX_AGE_DAYS = int(os.environ.get("RESULTS_MAX_AGE_DAYS", "365"))
+RESULTS_MAX_MB = float(os.environ.get("RESULTS_MAX_MB", "2000"))
+RESULTS_PRUNE_CHANCE = float(os.environ.get("RESULTS_PRUNE_CHANCE", "0.001"))
+
+# Backups. `make backup` (common.backup) serialises the whole database with a manifest: meant for
+# SQLite. On PostgreSQL, `manage.py dbbackup` runs pg_dump (custom format: one consistent snapshot,
+# streamed to a file, never the database held in memory) and `manage.py dbrestore` runs pg_restore
+# in a single transaction (--clean --if-exists), so a damaged or partial archive changes nothing.
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", BASE_DIR / "backups"))
+BACKUP_STORAGE = {
+    "BACKEND": "django.core.files.storage.FileSystemStorage",
+    "OPTIONS": {"location": str(BACKUP_DIR), "file_permissions_mode": 0o600,
+                "directory_permissions_mode": 0o700},
+}
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "dbbackup": BACKUP_STORAGE,
+}
+DBBACKUP_CONNECTOR_MAPPING = {
+    "django.db.backends.postgresql": "dbbackup.db.postgresql.PgDumpBinaryConnector",
+}
+# Minutes-long state of the running service, not data to restore (as in common.backup.EXCLUDED).
+DBBACKUP_CONNECTORS = {"default": {"EXCLUDE": ["django_session", "common_throttlecounter"]}}
+# The dump passes through a temporary file: in memory up to 1 MB, on disk beyond.
+DBBACKUP_TMP_FILE_MAX_SIZE = 1024 * 1024
+DBBACKUP_SEND_EMAIL = False
 
 # The largest API request body accepted (a 413 above it): a position or a hand is a few kB.
 API_MAX_BODY_BYTES = 64 * 1024
