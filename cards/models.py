@@ -215,8 +215,11 @@ class Card(models.Model):
             super().save(*args, **kwargs)
             sync_attribute_index(self, specs)
             # The other cards whose rules were changed to follow (the admin lists them).
-            self.renamed_in_rules = (self.rename_in_other_rules(language, old=old_name)
+            self.renamed_in_rules = (self.rename_in_other_rules(language, old=str(old_name))
                                      if language is not None else [])
+
+    def get_absolute_url(self) -> str:
+        return reverse("pages:card", kwargs={"game": self.game.slug, "slug": self.slug})
 
     def rename_in_other_rules(self, language, *, old: str) -> list[Card]:
         """Every other card of the game whose rule named this card as `old` now names it as it is
@@ -232,9 +235,6 @@ class Card(models.Model):
                 card.save()
                 changed.append(card)
         return changed
-
-    def get_absolute_url(self) -> str:
-        return reverse("pages:card", kwargs={"game": self.game.slug, "slug": self.slug})
 
     def dated_rulings(self) -> list[CardRuling]:
         """The card's rulings, oldest first: the list the selectors prefetched (`ruling_list`),

@@ -207,8 +207,9 @@ def first_multipart_field_not_text(body: bytes, content_type: str) -> str | None
             continue
         # The parser reads a header's bytes as UTF-8, putting U+FFFD where they are not.
         name = str(part.get_param("name", header="content-disposition") or "")
+        payload = part.get_payload(decode=True)
         try:
-            (part.get_payload(decode=True) or b"").decode("utf-8")
+            (payload if isinstance(payload, bytes) else b"").decode("utf-8")
         except UnicodeDecodeError:
             return name[:80]
         if "\ufffd" in name:

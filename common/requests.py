@@ -68,8 +68,9 @@ def understood(value: object) -> object:
         # A model that takes fields of its own (extra="allow") keeps them as they were read.
         read.update({key: understood(item) for key, item in (value.model_extra or {}).items()})
         return read
-    if hasattr(value, "_meta") and isinstance(getattr(value, "name", None), str):
-        return value.name  # a catalog card (cards.models.Card) resolved from a name
+    name = getattr(value, "name", None)
+    if hasattr(value, "_meta") and isinstance(name, str):
+        return name  # a catalog card (cards.models.Card) resolved from a name
     if isinstance(value, Mapping):
         return {str(key).strip(): understood(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):

@@ -91,7 +91,8 @@ class SavedResult(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # The same request (as understood) under the same catalog version with the same answer: one
     # result, shared (results.services.result_key). Null on results saved before it existed.
-    key = models.CharField(max_length=64, unique=True, null=True, editable=False)
+    # NULL, not "": unique among the results that have one, and none for those saved before.
+    key = models.CharField(max_length=64, unique=True, null=True, editable=False)  # noqa: DJ001
     # Characters stored (request and response): what the store's size bound adds up.
     size = models.PositiveIntegerField(default=0, editable=False)
     # When the permalink was last opened, or the result shared with another identical request;

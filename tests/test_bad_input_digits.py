@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from cards.models import Card, Game
+from cards.models import Game
 from results.models import SavedResult
 
 from .test_academy_credits_pages import CHECK, SCORE, play_form, round_form
