@@ -122,3 +122,12 @@ def test_the_lockout_and_the_api_throttle_count_the_same_address(rf, settings):
     # An entry that is not an address (no proxy writes one) counts as the socket's address.
     odd = rf.post(LOGIN, REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="not-an-address")
     assert get_client_ip_address(odd) == "10.0.0.2"
+    # No address at all (an in-process request): none, which axes stores as NULL on PostgreSQL's
+    # inet column too (a word such as "unknown" was refused there).
+    nowhere = rf.post(LOGIN)
+    del nowhere.META["REMOTE_ADDR"]
+    assert get_client_ip_address(nowhere) == ""
+
+
+def test_an_admin_logged_in_in_process_is_recorded_without_an_address(admin_client):
+    assert admin_client.get("/admin/").status_code == 200
