@@ -84,10 +84,13 @@ def result_save(*, game: Game, kind: str, request_body, response_body: dict) -> 
         result = SavedResult(id=result_id, game=game, kind=kind, request=request, response=body,
                              key=key, size=len(_json(request)) + len(_json(body)))
         try:
-            # A savepoint: a clash (of ids, or with the same result saved a moment ago by another
-            # request) must not break a caller's transaction.
-            with transaction.atomic():
-                result.save(force_insert=True)
+            if transaction.get_connection().in_atomic_block:
+                # A savepoint: a clash (of ids, or with the same result saved a moment ago by
+                # another request) must not break the caller's transaction.
+                with transaction.atomic():
+                    result.save(force_insert=True)
+            else:
+                result.save(force_insert=True)  # one INSERT, atomic on its own
         except IntegrityError:
             shared = _shared(key)
             if shared is not None:

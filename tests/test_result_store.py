@@ -158,3 +158,21 @@ def test_saved_results_still_refuse_ordinary_updates_and_deletes(client, catalog
         SavedResult.objects.filter(pk=answer["id"]).delete()
     with pytest.raises(ResultImmutable):
         SavedResult.objects.filter(pk=answer["id"]).update(response={})
+
+
+def test_a_twin_saved_a_moment_earlier_is_shared_not_duplicated(client, catalog, monkeypatch):
+    from results import services
+
+    first = post(client, STM_SCORE, {"hand": HAND})
+    real = services._shared
+    calls = []
+
+    def not_yet_seen(key):
+        # The twin's row was not yet visible when this request looked; its INSERT then clashes.
+        calls.append(key)
+        return None if len(calls) == 1 else real(key)
+
+    monkeypatch.setattr(services, "_shared", not_yet_seen)
+    second = post(client, STM_SCORE, {"hand": HAND})
+    assert second["id"] == first["id"] and len(calls) == 2
+    assert SavedResult.objects.count() == 1
