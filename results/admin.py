@@ -10,11 +10,13 @@ from .models import SavedResult
 
 @admin.register(SavedResult)
 class SavedResultAdmin(admin.ModelAdmin):
-    list_display = ["id", "game", "kind", "summary", "created_at"]
+    list_display = ["id", "game", "kind", "summary", "created_at", "last_opened_at"]
     list_filter = ["game", "kind"]
     search_fields = ["id"]
     date_hierarchy = "created_at"
-    fields = ["id", "game", "kind", "created_at", "permalink", "request_json", "response_json"]
+    # size and last_opened_at: what the store's bound goes by (results.services.results_prune).
+    fields = ["id", "game", "kind", "created_at", "last_opened_at", "size", "permalink",
+              "request_json", "response_json"]
     readonly_fields = fields
     list_select_related = ["game"]
 

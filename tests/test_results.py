@@ -130,6 +130,7 @@ def test_the_admin_shows_results_read_only(client, stm):
     assert page.status_code == 200
     html = page.content.decode()
     assert "total 3" in html or "&quot;total&quot;: 3" in html
+    assert "Last opened at" in html and "Size" in html  # what the store's bound goes by
     assert 'name="_save"' not in html
     assert client.get("/admin/results/savedresult/add/").status_code == 403
     assert client.post(f"/admin/results/savedresult/{body['id']}/delete/").status_code == 403
