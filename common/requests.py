@@ -176,6 +176,12 @@ def _entry(model: type[BaseModel], problem: Mapping[str, Any]) -> dict:
                                   f"{problem.get('input')}.")
     if kind in ("union_tag_invalid", "union_tag_not_found", "literal_error"):
         return _choice_entry(problem, path, kind, field)
+    if kind in ("value_error", "assertion_error"):
+        # A Python exception escaped a validator (int('²') once did): not a code of the contract,
+        # and Python's message is not a sentence for a client. The value, refused at its path.
+        what = described or "a value this field takes"
+        return error_entry(path=path, code="invalid_input",
+                           detail=f"{path} must be {what}; got {json_type(problem.get('input'))}.")
     # A field's own validator: its type is the code, its message the detail.
     return error_entry(path=path, code=kind, detail=problem["msg"],
                        suggestions=list(context.get("suggestions") or []))

@@ -135,3 +135,27 @@ def test_trace_is_not_allowed(client, catalog, url):
     response = client.generic("TRACE", url)
     assert response.status_code == 405
     assert "TRACE" not in response.get("Allow", "")
+
+
+def test_a_python_exception_in_a_validator_is_never_the_code_value_error():
+    from pydantic import Field, field_validator
+
+    from common.api_errors import ApiError
+    from common.requests import RequestModel, read_body
+
+    class Counted(RequestModel):
+        count: str = Field(description="a number of players")
+
+        @field_validator("count")
+        @classmethod
+        def _number(cls, value: str) -> str:
+            int(value)  # raises ValueError on '²', as credits_target's keys once did
+            return value
+
+    with pytest.raises(ApiError) as refused:
+        read_body(Counted, {"count": SUPERSCRIPT_TWO})
+    [entry] = refused.value.errors
+    assert refused.value.status_code == 400
+    assert (entry["code"], entry["path"]) == ("invalid_input", "count")
+    assert entry["detail"] == "count must be a number of players; got the text '²'."
+    assert read_body(Counted, {"count": "2"}).count == "2"
