@@ -78,7 +78,9 @@ deploy-check: install
 	$(PROD) SECRET_KEY="$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
 	  ALLOWED_HOSTS=tableside.example $(BIN)/python manage.py check --deploy --fail-level WARNING
 
-# The whole database to backups/tableside-<time>.json.gz; restore one with FILE=… (all or nothing).
+# The whole database to backups/tableside-<time>.json.gz, its first line a manifest (counts and a
+# checksum); restore one with FILE=…: the manifest is checked before anything changes, then all or
+# nothing. For SQLite; PostgreSQL in production uses `manage.py dbbackup`/`dbrestore` (pg_dump).
 backup: setup
 	$(DEV_SETTINGS) $(BIN)/python manage.py backup_database
 

@@ -185,6 +185,14 @@ class CardAdmin(SimpleHistoryAdmin):
     history_list_display = ["attribute_changes"]
     prepopulated_fields = {"slug": ["name"]}
 
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        renamed_in = getattr(obj, "renamed_in_rules", [])
+        if renamed_in:
+            names = ", ".join(card.name for card in renamed_in)
+            self.message_user(request, f"The rules naming this card now use its new name "
+                                       f"“{obj.name}”: {names}.", messages.INFO)
+
     # ---- list
 
     def get_queryset(self, request):

@@ -242,8 +242,30 @@ def encode_provenance(field_provenance: dict, specs: list[attrs.AttributeSpec]) 
     return "|".join(f"{key}:{field_provenance[key]}" for key in keys)
 
 
+# A spreadsheet reads a cell starting with one of these as a formula (CSV injection: a card named
+# "=HYPERLINK(...)" would become a live link). OWASP's advice: prefix such a cell with a single
+# quote, which spreadsheets show as a text mark. A cell starting with the quote itself gets one
+# more, so the import can drop exactly one and every text comes back as it was.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def neutralise_cell(value: Any) -> Any:
+    """A text cell as written to CSV: quoted when a spreadsheet would run it as a formula."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def restore_cell(cell: str) -> str:
+    """A CSV cell as read back: the quote neutralise_cell added dropped."""
+    if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS):
+        return cell[1:]
+    return cell
+
+
 def export_cards_csv(*, game: Game, cards=None) -> str:
-    """The game's cards (or those of `cards`, a queryset) as CSV, one row per card."""
+    """The game's cards (or those of `cards`, a queryset) as CSV, one row per card; text that a
+    spreadsheet would take for a formula is neutralised (neutralise_cell)."""
     specs = game.attribute_specs()
     out = io.StringIO()
     writer = csv.writer(out)
@@ -251,7 +273,7 @@ def export_cards_csv(*, game: Game, cards=None) -> str:
     for card in _export_cards(game, cards):
         stored = card.attributes or {}
         writer.writerow(
-            [
+            neutralise_cell(cell) for cell in [
                 card.slug,
                 card.name,
                 card.copies,
@@ -388,7 +410,7 @@ def _parse_cell(spec: attrs.AttributeSpec, cell: str, row: int, errors: _Errors)
 def _parse_copies(raw: Any, row: int, errors: _Errors) -> int | None:
     if isinstance(raw, str):
         raw = raw.strip()
-        if raw.isdigit():
+        if raw.isascii() and raw.isdigit():  # "²" is a digit to isdigit(), not to int()
             raw = int(raw)
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
         errors.add(row, "copies", f"Copies must be a whole number of at least 1; got {raw!r}.")
@@ -431,6 +453,7 @@ def _parse_csv(*, content: str, specs: list[attrs.AttributeSpec], errors: _Error
                 row, "file", f"The row has {len(cells)} cells but the header {len(header)} columns."
             )
             continue
+        cells = [restore_cell(cell) for cell in cells]
         values = dict(zip(header, cells + [""] * (len(header) - len(cells)), strict=True))
         card = ParsedCard(row=row, slug=values["slug"].strip(), name=values["name"])
         if "copies" in values:
@@ -481,6 +504,10 @@ def _parse_json(*, content: str, game: Game, errors: _Errors):
         data = json.loads(content.lstrip("\ufeff"))
     except json.JSONDecodeError as exc:
         errors.add(0, "file", f"Not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}).")
+        return []
+    except RecursionError:
+        errors.add(0, "file", "The JSON is nested too deeply to be a card file (a card file is "
+                              "a list of cards, each a few levels deep).")
         return []
     if isinstance(data, dict):
         file_game = data.get("game")

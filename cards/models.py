@@ -207,13 +207,39 @@ class Card(models.Model):
 
     def save(self, *args, **kwargs) -> None:
         specs = self.game.attribute_specs()
-        self.refresh_derived(specs)
         with transaction.atomic():
+            old_name = None
+            if self.pk is not None:
+                old_name = (Card.objects.select_for_update().filter(pk=self.pk)
+                            .values_list("name", flat=True).first())
+            renamed = old_name is not None and old_name != self.name
+            language = rule_language(self.game.slug) if renamed else None
+            if language is not None and self.rule is not None:
+                self.rule = language.rename_card(self.rule, old=old_name, new=self.name)
+            self.refresh_derived(specs)
             super().save(*args, **kwargs)
             sync_attribute_index(self, specs)
+            # The other cards whose rules were changed to follow (the admin lists them).
+            self.renamed_in_rules = (self.rename_in_other_rules(language, old=str(old_name))
+                                     if language is not None else [])
 
     def get_absolute_url(self) -> str:
         return reverse("pages:card", kwargs={"game": self.game.slug, "slug": self.slug})
+
+    def rename_in_other_rules(self, language, *, old: str) -> list[Card]:
+        """Every other card of the game whose rule named this card as `old` now names it as it is
+        called now (saved, so its text and history follow); the cards changed. Without it a
+        rename would silently change those cards' scores: their rules would name no card."""
+        changed = []
+        others = (Card.objects.select_for_update().filter(game_id=self.game_id, rule__isnull=False)
+                  .exclude(pk=self.pk).select_related("game"))
+        for card in others:
+            rule = language.rename_card(card.rule, old=old, new=self.name)
+            if rule != card.rule:
+                card.rule = rule
+                card.save()
+                changed.append(card)
+        return changed
 
     def dated_rulings(self) -> list[CardRuling]:
         """The card's rulings, oldest first: the list the selectors prefetched (`ruling_list`),

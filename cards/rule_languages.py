@@ -2,7 +2,10 @@
 
 A game names its rules module in GAMES (`rule_language`). The module offers
 `validate_rule(rule, *, vocabulary, card_names) -> [(path, message)]` and
-`render_rule(rule, *, name, attributes, labels) -> str`. A game without one stores no rules.
+`render_rule(rule, *, name, attributes, labels) -> str`, and `rename_card(rule, *, old, new) ->
+rule` (the rule naming the card `new` wherever it named `old`: a card renamed in the admin is
+renamed in every rule of its game in the same transaction, so no other card's score changes).
+A game without one stores no rules.
 """
 
 from __future__ import annotations

@@ -106,6 +106,12 @@ def _catalog_stamp(game: Game) -> tuple:
     return stamp
 
 
+def catalog_stamp(game: Game) -> tuple:
+    """The version of the game's catalog: row counts and latest changes of its tables, read once
+    per request (any edit, through any server, changes it)."""
+    return _catalog_stamp(game)
+
+
 def _catalog_part(game: Game, name: str, load):
     stamp = _catalog_stamp(game)
     version = _CATALOG.get(game.pk)

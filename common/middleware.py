@@ -70,6 +70,37 @@ def too_large(length: int, limit: int, *, more: bool = False) -> JsonResponse:
     return JsonResponse(body, status=413)
 
 
+# Methods no page or endpoint answers: TRACE echoes a request back (cross-site tracing), TRACK is
+# its IIS twin, CONNECT opens a tunnel. A view that checks only for POST would otherwise answer them
+# as a GET (TRACE / answered 200).
+REFUSED_METHODS = frozenset({"TRACE", "TRACK", "CONNECT"})
+
+
+class MethodMiddleware:
+    """TRACE, TRACK and CONNECT get a 405 everywhere (the API's error body under /api/), before
+    any view runs."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method.upper() in REFUSED_METHODS:
+            allowed = "GET, HEAD, POST, OPTIONS"
+            if request.path.startswith("/api/"):
+                response = JsonResponse(error_body(
+                    status_code=405, code="method_not_allowed",
+                    detail=f'Method "{request.method}" not allowed.'), status=405)
+            else:
+                response = render(request, "problem.html", {
+                    "title": "Method not allowed",
+                    "message": f"This address does not answer {request.method} requests.",
+                    "back": "/", "code": "method_not_allowed",
+                }, status=405)
+            response["Allow"] = allowed
+            return response
+        return self.get_response(request)
+
+
 class RequestSizeLimitMiddleware:
     """Refuses API request bodies above settings.API_MAX_BODY_BYTES with a 413, before anything
     reads them.
@@ -126,16 +157,23 @@ class FormTextMiddleware:
 
     def __call__(self, request):
         content_type = request.META.get("CONTENT_TYPE", "")
-        if (request.method == "POST" and not request.path.startswith("/api/")
-                and content_type.startswith("application/x-www-form-urlencoded")):
-            field = first_field_not_text(request.body)
-            if field is not None:
-                message = (f"The form field “{field}” holds bytes that are not UTF-8 text, so "
-                           f"nothing was scored or saved. Retype it and send the form again.")
-                return render(request, "problem.html", {
-                    "title": "This form holds invalid text", "message": message,
-                    "back": request.path, "code": "invalid_text",
-                }, status=400)
+        field = None
+        if request.method == "POST" and not request.path.startswith("/api/"):
+            if content_type.startswith("application/x-www-form-urlencoded"):
+                field = first_field_not_text(request.body)
+            elif (content_type.startswith("multipart/form-data")
+                  and not request.path.startswith("/admin/")):
+                # A page form sent as multipart (a script can; Django would decode its fields
+                # with U+FFFD just the same). The admin's file uploads are left to Django: they
+                # may be larger than a body read in one piece, and the import checks its file.
+                field = first_multipart_field_not_text(request.body, content_type)
+        if field is not None:
+            message = (f"The form field “{field}” holds bytes that are not UTF-8 text, so "
+                       f"nothing was scored or saved. Retype it and send the form again.")
+            return render(request, "problem.html", {
+                "title": "This form holds invalid text", "message": message,
+                "back": request.path, "code": "invalid_text",
+            }, status=400)
         return self.get_response(request)
 
 
@@ -151,4 +189,29 @@ def first_field_not_text(body: bytes) -> str | None:
                 raw.decode("utf-8")
             except UnicodeDecodeError:
                 return raw_key.decode("utf-8", "replace")[:80]
+    return None
+
+
+def first_multipart_field_not_text(body: bytes, content_type: str) -> str | None:
+    """The name of the first field of a multipart/form-data body whose name or value is not
+    UTF-8 (parts that are files are not text, and are skipped)."""
+    from email.parser import BytesParser
+    from email.policy import HTTP
+
+    head = b"Content-Type: " + content_type.encode("latin-1", "replace") + b"\r\n\r\n"
+    message = BytesParser(policy=HTTP).parsebytes(head + body)
+    if not message.is_multipart():
+        return None
+    for part in message.iter_parts():
+        if part.get_param("filename", header="content-disposition") is not None:
+            continue
+        # The parser reads a header's bytes as UTF-8, putting U+FFFD where they are not.
+        name = str(part.get_param("name", header="content-disposition") or "")
+        payload = part.get_payload(decode=True)
+        try:
+            (payload if isinstance(payload, bytes) else b"").decode("utf-8")
+        except UnicodeDecodeError:
+            return name[:80]
+        if "\ufffd" in name:
+            return name[:80]
     return None

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
+from enum import Enum
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo
@@ -48,6 +50,47 @@ TYPE_WORDS = {
 }
 
 
+# The last body read by read_body in this context, and that body as it was understood: what a
+# saved result stores as its request (results.services), instead of the bytes as sent.
+_UNDERSTOOD: ContextVar[tuple[object, object] | None] = ContextVar("understood", default=None)
+
+
+def understood(value: object) -> object:
+    """A request as it was read: the fields of its models that differ from their defaults (so
+    leaving a field out and sending its default read alike), a card named in any way (slug, case,
+    padding, value) as its catalog name, text without surrounding spaces. Unknown fields never get
+    this far: the models refuse them."""
+    if isinstance(value, BaseModel):
+        fields = type(value).model_fields.items()
+        read = {(field.alias or name): understood(getattr(value, name)) for name, field in fields
+                if field.is_required()
+                or getattr(value, name) != field.get_default(call_default_factory=True)}
+        # A model that takes fields of its own (extra="allow") keeps them as they were read.
+        read.update({key: understood(item) for key, item in (value.model_extra or {}).items()})
+        return read
+    name = getattr(value, "name", None)
+    if hasattr(value, "_meta") and isinstance(name, str):
+        return name  # a catalog card (cards.models.Card) resolved from a name
+    if isinstance(value, Mapping):
+        return {str(key).strip(): understood(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [understood(item) for item in value]
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, Enum):
+        return understood(value.value)
+    return value
+
+
+def understood_request(body: object) -> object:
+    """`body` as read_body understood it, when read_body read this very body in this request;
+    the body as it is otherwise."""
+    last = _UNDERSTOOD.get()
+    if last is not None and last[0] is body:
+        return last[1]
+    return body
+
+
 def read_body(model: type[M], body: object, *, context: Mapping[str, Any] | None = None) -> M:
     """The body as `model`; a 400 invalid_input with one entry per problem otherwise. `context`
     reaches the fields' validators (e.g. "cards": the game's CardNameResolver)."""
@@ -57,10 +100,12 @@ def read_body(model: type[M], body: object, *, context: Mapping[str, Any] | None
                                         detail=f"The request body must be a JSON object; it is "
                                                f"{kind}.")])
     try:
-        return model.model_validate(body, context=dict(context or {}))
+        read = model.model_validate(body, context=dict(context or {}))
     except ValidationError as error:
         raise invalid_body([_entry(model, problem) for problem in error.errors(include_url=False)]
                            ) from None
+    _UNDERSTOOD.set((body, understood(read)))
+    return read
 
 
 def invalid_body(errors: list[dict]) -> ApiError:
@@ -131,6 +176,12 @@ def _entry(model: type[BaseModel], problem: Mapping[str, Any]) -> dict:
                                   f"{problem.get('input')}.")
     if kind in ("union_tag_invalid", "union_tag_not_found", "literal_error"):
         return _choice_entry(problem, path, kind, field)
+    if kind in ("value_error", "assertion_error"):
+        # A Python exception escaped a validator (int('²') once did): not a code of the contract,
+        # and Python's message is not a sentence for a client. The value, refused at its path.
+        what = described or "a value this field takes"
+        return error_entry(path=path, code="invalid_input",
+                           detail=f"{path} must be {what}; got {json_type(problem.get('input'))}.")
     # A field's own validator: its type is the code, its message the detail.
     return error_entry(path=path, code=kind, detail=problem["msg"],
                        suggestions=list(context.get("suggestions") or []))

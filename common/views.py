@@ -24,3 +24,23 @@ def server_error(request):
         )
         return JsonResponse(body, status=500)
     return render(request, "500.html", status=500)
+
+
+def login_locked_out(request, original_response=None, credentials=None):
+    """django-axes' lockout answer (settings.AXES_LOCKOUT_CALLABLE): a 429 page with Retry-After.
+    A guess during the lockout is counted and starts the cool-off again, so the wait is always the
+    whole cool-off from now."""
+    from axes.helpers import get_cool_off
+
+    cool_off = get_cool_off(request)
+    wait = int(cool_off.total_seconds()) if cool_off else 0
+    minutes = max(1, -(-wait // 60))
+    message = ("Too many failed logins from your address. Nothing was checked this time; try again "
+               f"in {minutes} minute{'s' if minutes != 1 else ''}, without guessing in between.")
+    response = render(request, "problem.html", {
+        "title": "Too many failed logins", "message": message,
+        "retry_after": wait, "back": request.get_full_path(),
+    }, status=429)
+    if wait:
+        response["Retry-After"] = str(wait)
+    return response

@@ -1,9 +1,48 @@
 """gunicorn settings for `make serve` and production: workers from the CPU count."""
 
+import ipaddress
 import multiprocessing
 import os
+from collections.abc import Mapping
 
-bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
+
+def _loopback(address: str) -> bool:
+    """Whether one gunicorn bind address (host:port, [v6]:port or unix:path) is reachable only
+    from this machine."""
+    if address.startswith("unix:"):
+        return True
+    host = address.rsplit(":", 1)[0] if ":" in address else address
+    host = host.strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def bind_addresses(environ: Mapping[str, str]) -> list[str]:
+    """Where gunicorn listens: BIND (comma-separated), or loopback on PORT.
+
+    With TRUSTED_PROXY_COUNT set the app believes X-Forwarded-For (who the client is, for every
+    limit and the admin lockout) and X-Forwarded-Proto: a client that reaches it without passing
+    the proxy writes both itself. So it then listens on loopback only, and a BIND anyone else can
+    reach is refused, unless PROXY_ONLY_NETWORK=1 says the operator has made that address
+    reachable from the proxy alone (a private network, a firewall)."""
+    default = f"127.0.0.1:{environ.get('PORT', '8000')}"
+    binds = [part.strip() for part in environ.get("BIND", default).split(",") if part.strip()]
+    proxies = int(environ.get("TRUSTED_PROXY_COUNT", "0") or "0")
+    exposed = [address for address in binds if not _loopback(address)]
+    if proxies and exposed and environ.get("PROXY_ONLY_NETWORK") != "1":
+        raise SystemExit(
+            f"TRUSTED_PROXY_COUNT={proxies} trusts X-Forwarded-For and X-Forwarded-Proto, but "
+            f"BIND={','.join(exposed)} lets clients reach the app without the proxy and write "
+            f"those headers themselves. Bind to loopback (the default) with the proxy on this "
+            f"machine, or set PROXY_ONLY_NETWORK=1 once only the proxy can reach that address.")
+    return binds
+
+
+bind = bind_addresses(os.environ)
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 timeout = 30

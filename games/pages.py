@@ -50,7 +50,7 @@ def job_page(
     A form may find problems of its own before the service is asked (`local_errors`, e.g. a seat
     with cards but no name): the page then answers 400 with them and the service is not called."""
 
-    @require_http_methods(["GET", "POST"])
+    @require_http_methods(["GET", "HEAD", "POST"])  # HEAD: a GET without its body
     def view(request: HttpRequest) -> HttpResponse:
         job, presenter = _job(slug, kind)
         try:

@@ -7,15 +7,17 @@ from django.utils.html import format_html
 
 from .models import SavedResult
 
-SHOWN = ("id", "game", "kind", "created_at", "permalink", "request_json", "response_json")
+SHOWN = ("id", "game", "kind", "created_at", "last_opened_at", "size", "permalink", "request_json",
+         "response_json")
 
 
 @admin.register(SavedResult)
 class SavedResultAdmin(admin.ModelAdmin):
-    list_display = ["id", "game", "kind", "summary", "created_at"]
+    list_display = ["id", "game", "kind", "summary", "created_at", "last_opened_at"]
     list_filter = ["game", "kind"]
     search_fields = ["id"]
     date_hierarchy = "created_at"
+    # size and last_opened_at: what the store's bound goes by (results.services.results_prune).
     fields = SHOWN
     readonly_fields = SHOWN
     list_select_related = ["game"]

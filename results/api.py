@@ -18,6 +18,7 @@ from common.api_errors import ApiError, error_entry
 from games.registry import GAMES, game_package, slugs_with
 
 from .selectors import ResultNotFound, result_get
+from .services import result_opened
 
 RESULT_MAX_AGE = 60 * 60 * 24  # a saved result never changes
 
@@ -97,6 +98,7 @@ class ResultApi(APIView):
             raise ApiError(status_code=404, code="unknown_result", detail=detail,
                            errors=[error_entry(path="result_id", code="unknown_result",
                                                detail=detail)]) from None
+        result_opened(result_id=result.id)
         response = Response(result.response)
         patch_cache_control(response, public=True, max_age=RESULT_MAX_AGE)
         return response

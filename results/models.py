@@ -3,6 +3,9 @@
 A saved result is immutable: its response is exactly what was first returned (its own "id" and
 "url" included), so a link shared at the table always shows the same answer. Saving an existing
 row, deleting one, and bulk updates or deletes through the manager all raise ResultImmutable.
+Two exceptions, each one named method: `mark_opened` notes when a result was last opened or
+shared (its content never changes), and `prune` removes results past the store's bound
+(results.services.results_prune, settings RESULTS_MAX_AGE_DAYS and RESULTS_MAX_MB).
 
 The request and the response are stored as JSON text, not as a database JSON type: PostgreSQL's
 jsonb would reorder keys, and the permalink must give back the very body first returned.
@@ -67,6 +70,17 @@ class SavedResultQuerySet(models.QuerySet):
     def delete(self):
         raise ResultImmutable("Saved results cannot be deleted.")
 
+    def mark_opened(self, *, now, every) -> int:
+        """Note that these results were opened (or shared again) at `now`; a row marked within the
+        last `every` is left alone, so a popular link costs one write an `every`, not one a view."""
+        recent = models.Q(last_opened_at__gte=now - every)
+        return models.QuerySet.update(self.exclude(recent), last_opened_at=now)
+
+    def prune(self) -> int:
+        """Delete these results (the store's bound, results.services.results_prune, only)."""
+        deleted, _ = models.QuerySet.delete(self)
+        return deleted
+
 
 class SavedResult(models.Model):
     KIND_CHOICES = [("score", "Score"), ("ruling", "Ruling")]
@@ -76,15 +90,27 @@ class SavedResult(models.Model):
     )
     game = models.ForeignKey("cards.Game", on_delete=models.PROTECT, related_name="saved_results")
     kind = models.CharField(max_length=10, choices=KIND_CHOICES)
-    request = JSONTextField(help_text="The request body as received.")
+    request = JSONTextField(help_text="The request as it was understood: cards by their catalog "
+                                      "names, every field written out, text without padding.")
     response = JSONTextField(help_text="The response body exactly as first returned.")
     created_at = models.DateTimeField(auto_now_add=True)
+    # The same request (as understood) under the same catalog version with the same answer: one
+    # result, shared (results.services.result_key). Null on results saved before it existed.
+    # NULL, not "": unique among the results that have one, and none for those saved before.
+    key = models.CharField(max_length=64, unique=True, null=True, editable=False)  # noqa: DJ001
+    # Characters stored (request and response): what the store's size bound adds up.
+    size = models.PositiveIntegerField(default=0, editable=False)
+    # When the permalink was last opened, or the result shared with another identical request;
+    # pruning removes results never opened first.
+    last_opened_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = SavedResultQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["game", "kind", "created_at"])]
+        indexes = [models.Index(fields=["game", "kind", "created_at"]),
+                   models.Index(fields=["last_opened_at", "created_at"],
+                                name="results_prune_order_idx")]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.id}"

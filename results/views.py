@@ -16,6 +16,7 @@ from games.registry import game_package
 from games.wording import listing
 
 from .selectors import ResultNotFound, result_get
+from .services import result_opened
 
 VERDICTS = {
     "legal": ("Legal", "✓"),
@@ -31,6 +32,7 @@ def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
         message = (f"There is no saved result '{result_id[:40]}'. A permalink is ten letters and "
                    "digits after /r/: check it was copied whole.")
         return render(request, "404.html", {"message": message}, status=404)
+    result_opened(result_id=result.id)
     body = result.response
     game = result.game
     request_body: dict | None = result.request if isinstance(result.request, dict) else None

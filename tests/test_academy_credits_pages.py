@@ -90,10 +90,10 @@ def test_check_a_play_without_javascript(client, catalog):
     assert 'value="Jay-Den Kraag, 1"' in html  # what was typed is kept
     ruling = SavedResult.objects.get()
     assert f"/r/{ruling.id}" in html
+    # Saved as understood (issue 22): the card of value 1 by its name, defaults left out.
     assert ruling.request["position"]["players"][1] == {
-        "name": "Ben", "in_round": True, "shielded": False, "marked": False,
-        "discards": ["Jay-Den Kraag", "1"], "hand": None}
-    assert ruling.request["move"] == {"play": "Jett Reno", "target": "Ben", "confirm": False}
+        "name": "Ben", "discards": ["Jay-Den Kraag", "Lura Thok"]}
+    assert ruling.request["move"] == {"play": "Jett Reno", "target": "Ben"}
 
 
 def test_check_a_play_with_htmx_gets_the_fragment(client, catalog):
@@ -188,7 +188,7 @@ def test_score_a_round_without_javascript(client, catalog):
     assert "Ana reveals Jett Reno (7)." in html
     score = SavedResult.objects.get(kind="score")
     assert f"/r/{score.id}" in html
-    assert score.request["players"][1]["hand"] == "6"
+    assert score.request["players"][1]["hand"] == "The Doctor"  # the card of value 6, named
     assert "options" not in score.request  # the game's own readings
 
 

@@ -396,11 +396,12 @@ def test_too_many_cadets_listed_is_refused_early(api, catalog):
     assert payload["errors"][0]["code"] == "too_many"
 
 
-def test_the_request_is_saved_as_sent(api, catalog):
+def test_the_request_is_saved_as_understood(api, catalog):
     data = body({"play": "NAHLA AKE"})
-    sent = copy.deepcopy(data)
+    understood = copy.deepcopy(data)
+    understood["move"]["play"] = "Nahla Ake"  # the card by its catalog name (issue 22)
     ruling = ruled(api, data)
-    assert SavedResult.objects.get(id=ruling["id"]).request == sent
+    assert SavedResult.objects.get(id=ruling["id"]).request == understood
 
 
 # --- Never a 5xx ---------------------------------------------------------------------------------

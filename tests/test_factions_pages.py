@@ -100,7 +100,7 @@ def test_a_plain_post_shows_the_ruling_and_saves_it(client, catalog):
     result = SavedResult.objects.get(kind="ruling")
     assert f'href="http://testserver/r/{result.id}"' in html
     assert result.request["move"] == {"action": "discard",
-                                      "card": {"card": "sabotage", "faction": "ashen-peaks"}}
+                                      "card": {"card": "Sabotage", "faction": "ashen-peaks"}}
     # The form keeps the values.
     assert '<option value="sabotage@ashen-peaks" selected>' in html
 

@@ -70,10 +70,10 @@ def test_result_save_adds_id_and_url_and_stores_the_final_body(stm):
 
 
 def test_an_id_clash_is_retried(stm, monkeypatch):
-    first = result_save(game=stm, kind="score", request_body={}, response_body={})
+    first = result_save(game=stm, kind="score", request_body={"n": 1}, response_body={})
     ids = iter([first["id"], "abcdefghij"])
     monkeypatch.setattr("results.services.new_result_id", lambda: next(ids))
-    second = result_save(game=stm, kind="score", request_body={}, response_body={})
+    second = result_save(game=stm, kind="score", request_body={"n": 2}, response_body={})
     assert second["id"] == "abcdefghij"
     assert SavedResult.objects.count() == 2
 
@@ -130,6 +130,7 @@ def test_the_admin_shows_results_read_only(client, stm):
     assert page.status_code == 200
     html = page.content.decode()
     assert "total 3" in html or "&quot;total&quot;: 3" in html
+    assert "Last opened at" in html and "Size" in html  # what the store's bound goes by
     assert 'name="_save"' not in html
     assert client.get("/admin/results/savedresult/add/").status_code == 403
     assert client.post(f"/admin/results/savedresult/{body['id']}/delete/").status_code == 403

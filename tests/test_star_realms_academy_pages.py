@@ -60,7 +60,7 @@ def test_a_move_without_javascript_gives_the_whole_page(client, catalog):
     assert "After the move" in content
     result = SavedResult.objects.latest("created_at")
     assert f"/r/{result.id}" in content
-    assert result.request["move"] == {"action": "play", "card": "imperial frigate"}
+    assert result.request["move"] == {"action": "play", "card": "Imperial Frigate"}  # understood
     # The values are kept in the form.
     assert 'value="imperial frigate"' in content
 

@@ -101,8 +101,8 @@ def test_names_in_any_case_or_as_slugs(api, catalog):
     result = score(api, {"hand": hand})
     assert result["total"] == 66
     assert [card["name"] for card in result["cards"]] == EXAMPLE
-    # The saved request is what was sent.
-    assert SavedResult.objects.get(pk=result["id"]).request == {"hand": hand}
+    # The saved request is the one understood: each card by its catalog name (issue 22).
+    assert SavedResult.objects.get(pk=result["id"]).request == {"hand": EXAMPLE}
 
 
 def test_a_partial_hand_is_scored_with_a_warning(api, catalog):

@@ -82,7 +82,7 @@ def page_size_errors(params) -> list[dict]:
     raw = params.get("page_size")
     if raw is None:
         return []
-    if not raw.isdigit() or not 1 <= int(raw) <= CardPagination.max_page_size:
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= CardPagination.max_page_size:
         return [error_entry(path="query.page_size", code="invalid_page_size",
                             detail=f"page_size must be a whole number from 1 to "
                                    f"{CardPagination.max_page_size}; got '{raw}'.")]

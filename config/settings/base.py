@@ -1,6 +1,7 @@
 """Settings shared by every environment; the environment modules override what differs."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -18,16 +19,22 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "simple_history",
+    # The admin lockout (failed logins per address): django-axes, its own tables.
+    "axes",
     "common",
     "cards",
     "scoring",
     "adjudicator",
     "results",
+    # PostgreSQL backups with pg_dump/pg_restore (`manage.py dbbackup` / `dbrestore`, Deploying).
+    "dbbackup",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "common.middleware.ContentSecurityPolicyMiddleware",
+    # TRACE, TRACK and CONNECT: a 405 everywhere (common.middleware.MethodMiddleware).
+    "common.middleware.MethodMiddleware",
     "common.middleware.RequestSizeLimitMiddleware",
     "common.middleware.FormTextMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -37,14 +44,20 @@ MIDDLEWARE = [
     "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # Failed admin logins are limited per account and address (common.login_throttle).
-    "common.login_throttle.LoginThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A page submission past the client's limit (common.page_throttle) gets a friendly 429.
     "common.page_throttle.PageThrottleMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Records which admin made each change in the card history.
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: turns a lockout into its response (AXES_LOCKOUT_CALLABLE).
+    "axes.middleware.AxesMiddleware",
+]
+
+# django-axes checks an address before any password (its backend first), and records each failure.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -109,6 +122,39 @@ STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
+# Saved results (results.services): identical requests share one result, and the store is kept
+# within a bound an operator sets. Results nobody opened for RESULTS_MAX_AGE_DAYS are removed;
+# past RESULTS_MAX_MB the results never opened go first (oldest first), then those opened longest
+# ago. `manage.py prune_results` applies it (from cron, say); a save also does, once in
+# 1/RESULTS_PRUNE_CHANCE saves. 0 turns a bound off.
+RESULTS_MAX_AGE_DAYS = int(os.environ.get("RESULTS_MAX_AGE_DAYS", "365"))
+RESULTS_MAX_MB = float(os.environ.get("RESULTS_MAX_MB", "2000"))
+RESULTS_PRUNE_CHANCE = float(os.environ.get("RESULTS_PRUNE_CHANCE", "0.001"))
+
+# Backups. `make backup` (common.backup) serialises the whole database with a manifest: meant for
+# SQLite. On PostgreSQL, `manage.py dbbackup` runs pg_dump (custom format: one consistent snapshot,
+# streamed to a file, never the database held in memory) and `manage.py dbrestore` runs pg_restore
+# in a single transaction (--clean --if-exists), so a damaged or partial archive changes nothing.
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", BASE_DIR / "backups"))
+BACKUP_STORAGE = {
+    "BACKEND": "django.core.files.storage.FileSystemStorage",
+    "OPTIONS": {"location": str(BACKUP_DIR), "file_permissions_mode": 0o600,
+                "directory_permissions_mode": 0o700},
+}
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "dbbackup": BACKUP_STORAGE,
+}
+DBBACKUP_CONNECTOR_MAPPING = {
+    "django.db.backends.postgresql": "dbbackup.db.postgresql.PgDumpBinaryConnector",
+}
+# Minutes-long state of the running service, not data to restore (as in common.backup.EXCLUDED).
+DBBACKUP_CONNECTORS = {"default": {"EXCLUDE": ["django_session", "common_throttlecounter"]}}
+# The dump passes through a temporary file: in memory up to 1 MB, on disk beyond.
+DBBACKUP_TMP_FILE_MAX_SIZE = 1024 * 1024
+DBBACKUP_SEND_EMAIL = False
+
 # The largest API request body accepted (a 413 above it): a position or a hand is a few kB.
 API_MAX_BODY_BYTES = 64 * 1024
 
@@ -129,6 +175,24 @@ REST_FRAMEWORK = {
     # it). Whatever a client writes in the header itself never changes who it is counted as.
     "NUM_PROXIES": int(os.environ.get("TRUSTED_PROXY_COUNT", "0")),
 }
+
+# The admin lockout (django-axes): after AXES_FAILURE_LIMIT failed logins from one address, on any
+# accounts, that address gets a 429 page for AXES_COOLOFF_TIME after its last failure, whatever
+# password it sends. Its counts live in axes' own tables, which nothing but a login (or an admin,
+# or `manage.py axes_reset`) changes: the API's throttle counters (common.throttling) are pruned
+# by API traffic and never touch them. The address is the one the API's throttle counts
+# (common.throttling.client_address, TRUSTED_PROXY_COUNT), not ipware's guess.
+AXES_FAILURE_LIMIT = int(os.environ.get("ADMIN_LOGIN_FAILURES", "20"))
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_CLIENT_IP_CALLABLE = "common.throttling.client_address"
+AXES_LOCKOUT_CALLABLE = "common.views.login_locked_out"
+# A success does not wipe the address's failures (a guesser holding one account could otherwise
+# reset its count), and guesses during a lockout extend it.
+AXES_RESET_ON_SUCCESS = False
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = True
+# No user agent or form data logged beside each attempt beyond what axes needs.
+AXES_SENSITIVE_PARAMETERS = ["password", "csrfmiddlewaretoken"]
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tableside API",

@@ -46,6 +46,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Compressed files with content hashes in their names, cached for a year by clients.
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "dbbackup": BACKUP_STORAGE,  # noqa: F405
 }
 
 LOGGING = {

@@ -12,6 +12,7 @@ WHITENOISE_AUTOREFRESH = True
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "dbbackup": BACKUP_STORAGE,  # noqa: F405
 }
 
 # The suite posts far more than a person would; the throttle's own test lowers the rate.
@@ -19,3 +20,6 @@ REST_FRAMEWORK = {
     **REST_FRAMEWORK,  # noqa: F405
     "DEFAULT_THROTTLE_RATES": {"evaluations": "100000/minute"},
 }
+
+# Pruning runs when a test asks for it, never by chance in the middle of another test.
+RESULTS_PRUNE_CHANCE = 0.0

@@ -264,7 +264,7 @@ class TableForm(PageForm):
         return players
 
     def seat_name(self, number: str) -> str | None:
-        if not number.isdigit() or not 1 <= int(number) <= SEATS:
+        if not (number.isascii() and number.isdigit()) or not 1 <= int(number) <= SEATS:
             return None
         seat = self.seats[int(number) - 1]
         return seat.name.value or None

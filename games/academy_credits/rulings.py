@@ -164,7 +164,7 @@ def option_value(pair: tuple[str, object], info: ValidationInfo) -> object:
                                         'like {"2": 4, "3": 5, "4": 6}.')
     targets = {}
     for count, credits in value.items():
-        if not (isinstance(count, str) and count.isdigit()
+        if not (isinstance(count, str) and count.isascii() and count.isdigit()
                 and game.min_players <= int(count) <= (game.max_players or 99)):
             raise problem("invalid_option", f"{key}: '{shown(count)}' is not a player count of "
                                             f"{game.name} ({game.min_players} to "

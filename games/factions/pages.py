@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.text import slugify
+
 from cards.models import Game
 from common.page_fields import FormField
 from common.page_forms import PageForm, Slots, as_dict, as_list, has_content
@@ -419,7 +421,10 @@ def standings_view(game: Game, body: dict) -> dict:
 def _ref(value, first: str, second: str) -> str:
     """A card or unit reference as the selects' option value ("sabotage@ashen-peaks")."""
     value = as_dict(value)
-    return f"{value.get(first)}{SEP}{value.get(second)}" if value.get(first) else ""
+    # A saved request names cards and units by their catalog names (issue 22), the options by
+    # slugs: slugify is the same on a slug and turns a name into its slug.
+    return (f"{slugify(str(value.get(first)))}{SEP}{slugify(str(value.get(second)))}"
+            if value.get(first) else "")
 
 
 def table_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:

@@ -58,6 +58,17 @@ def validate_rule(rule: object, *, vocabulary: Mapping[str, Iterable[str]],
     return problems
 
 
+def rename_card(rule: object, *, old: str, new: str) -> object:
+    """The rule with the card `old` in its same_faction_as list named `new` instead; the rule
+    itself, unchanged, when it does not name it."""
+    if not isinstance(rule, dict) or not isinstance(rule.get("same_faction_as"), list):
+        return rule
+    names = rule["same_faction_as"]
+    if old not in names:
+        return rule
+    return {**rule, "same_faction_as": [new if name == old else name for name in names]}
+
+
 def same_faction_as(rule: object) -> tuple[tuple[str, ...], str]:
     """(the cards the rule puts in this card's faction, the rule id saying so); empty when the
     rule is absent or not of this shape."""

@@ -255,6 +255,19 @@ def _check_effect(effect: object, path: str, p: RuleProblems) -> None:
         p.keys(effect, path, {"kind"})
 
 
+def rename_card(rule: object, *, old: str, new: str) -> object:
+    """The rule with every criterion naming the card `old` ({"name": old}) naming `new` instead;
+    the rule itself, unchanged, when none does. Criteria are one-key objects wherever they stand
+    (a requirement's match, blanked_unless, inside all/any/non), so every such object is read."""
+    if isinstance(rule, dict):
+        if len(rule) == 1 and rule.get("name") == old:
+            return {"name": new}
+        return {key: rename_card(value, old=old, new=new) for key, value in rule.items()}
+    if isinstance(rule, list):
+        return [rename_card(item, old=old, new=new) for item in rule]
+    return rule
+
+
 def validate_rule(
     rule: object, *, vocabulary: Mapping[str, Iterable[str]], card_names: Iterable[str]
 ) -> list[tuple[str, str]]:

@@ -84,7 +84,7 @@ def with_deck(view: Callable[[HttpRequest, Game, Deck], HttpResponse]):
     return page
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])  # HEAD: a GET without its body
 @with_deck
 def stm_score(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
     form = ScoreForm(deck, page_input(request))  # posted, or the hand in the address
@@ -765,7 +765,7 @@ class TableForm:
         return summary
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])  # HEAD: a GET without its body
 @with_deck
 def stm_table(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
     form = TableForm(deck, page_input(request), max_players=game.max_players)

@@ -27,7 +27,7 @@ API_PATH = re.compile(rf"(?<![-/.\w]){SEGMENT}(?:\.{SEGMENT})+(?![-/\w])"
                       r"|\b[a-z]+(?:_[a-z]+)*\[\d+\]")
 SNAKE_CASE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
 # The only elements whose text may be codes: the "Details" disclosure of a ruling (its code, for
-# bug reports), the request as sent, in its own disclosure on /r/<id>, and an option's API values
+# bug reports), the request as understood, in its own disclosure on /r/<id>, and an option's API values
 # on a game page (what an API caller types in `options`, marked as such).
 ALLOWED = "details.code-details code, details.request-details pre.request-json, code.api-value"
 
