@@ -9,7 +9,7 @@ from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
 from django.core.handlers.wsgi import LimitedStream
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from .api_errors import error_body
@@ -86,6 +86,7 @@ class MethodMiddleware:
     def __call__(self, request):
         if request.method.upper() in REFUSED_METHODS:
             allowed = "GET, HEAD, POST, OPTIONS"
+            response: HttpResponse
             if request.path.startswith("/api/"):
                 response = JsonResponse(error_body(
                     status_code=405, code="method_not_allowed",
