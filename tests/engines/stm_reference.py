@@ -3,22 +3,24 @@ in the tests and sharing none of the search's code.
 
 Every choice card's allowed values are listed here from the rules text and the card data alone
 (ruling 15): the Unidentified Ship any of its types with any Lifeform, Affiliation and Specialty;
-Thought Maker no change, or any other card with any Affiliation; Borg Cube any zero to two
-other Galaxy cards; Mysterious Plague any Lifeform but the ones it excludes; Ensign Wesley
-Crusher no card, or any other card. Every combination of them is evaluated, one by one, and the
+Thought Maker no change, or any other card with a Lifeform (printed, or the Ship) and any
+Affiliation; Borg Cube any zero to two other Galaxy cards; Mysterious Plague any Lifeform but
+the ones it excludes; Ensign Wesley Crusher no card, or any other card. Every combination of them is evaluated, one by one, and the
 highest total kept. Nothing is skipped, merged or bounded: no value stands for another, no
 branch is cut, and the enumeration does not use the scorer's candidates, search order, bounds or
 caches (`HandScorer.candidates`, `_search_space`, `_Search`, `score_points`, `_points`, ...).
 
-What is reused of the scorer is the evaluation of ONE fully fixed assignment: `evaluate` (which
-applies the choices, blanks, copies and Borg Cube's scores, and has no search logic: it makes no
-choice of its own when every choice, Wesley's copy included, is given) and `settle`, the exact
-maximum-weight assignment of one receiving card's bonuses. Targets a card's criterion does not
-accept at that point (Thought Maker on a card with no Lifeform, Wesley on a card that is neither
-a System nor an Engineer) are evaluated too: `evaluate` applies no change for them, so they score
-what "no change" scores and cannot raise the maximum. The one cache below is keyed on everything
-a settlement is computed from (the receiving card, its chosen values, and the full attributes of
-every giving card), so it cannot confuse two different positions.
+What is reused of the scorer is the evaluation of ONE fully fixed assignment, `evaluate`: it
+applies the given choices, blanks, copies and Borg Cube's scores and settles each card's bonuses
+by the exact assignment (`settle`); it makes no choice of its own when every choice, Wesley's
+copy included, is given, and holds no search logic (no candidates, bounds or order). Its one
+cache (`HandScorer._settle`) keys a card's settlement on the cards standing and on the attributes
+its rule reads (`CompiledRule.relevant`, read off the rule's text by `compile_rule`); the search
+uses other caches (`_points`: signatures of what each rule reads), so no shortcut is shared.
+Targets a card's criterion does not accept at that point (Wesley on a card that is neither a
+System nor an Engineer, Thought Maker's target blanked by Borg Cube) are evaluated too: `evaluate`
+applies no copy or change for them, so they score what "no choice" scores and cannot raise the
+maximum.
 """
 
 from __future__ import annotations
@@ -27,32 +29,9 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.star_trek_missions.scorer import (
-    CardSpec,
-    Evaluation,
-    HandScorer,
-    Live,
-    Settlement,
-    settle,
-)
+from games.star_trek_missions.scorer import CardSpec, Evaluation, HandScorer
 
 Choice = dict[str, Any]
-ATTRIBUTES = ("type", "specialty", "lifeform", "affiliation")
-
-
-class _FullKeyScorer(HandScorer):
-    """The scorer's evaluation of one fixed assignment, its settlement cache keyed on the whole
-    position rather than on what each rule is judged to read."""
-
-    def _settle(self, receiver: Live, standing: list[str], lives: dict[str, Live],
-                standing_key: frozenset[str], modified: list[str]) -> Settlement:
-        givers = [lives[n] for n in standing if n != receiver.name]
-        key = (receiver.name, tuple(sorted(receiver.chosen.items())),
-               tuple((g.name, tuple(sorted(g.attrs.items()))) for g in givers))
-        found = self.cache.get(key)
-        if found is None:
-            found = self.cache[key] = settle(self.rules[receiver.name], receiver, givers)
-        return found
 
 
 def _effects(spec: CardSpec) -> list[dict[str, Any]]:
@@ -70,8 +49,12 @@ def allowed_choices(spec: CardSpec, effect: Mapping[str, Any], hand: Sequence[Ca
                 for t in effect["types"] for lf in vocabulary["lifeform"]
                 for af in vocabulary["affiliation"] for sp in vocabulary["specialty"]]
     if kind == "change_affiliation":
+        # Its text changes a card with a Lifeform: one printed with one, or the Ship (which
+        # always has one). Every Affiliation, its current one included (no change).
+        targets = [s for s in others if s.attributes.get("lifeform")
+                   or any(e["kind"] == "wild" for e in _effects(s))]
         return [{}] + [{"target": s.name, "affiliation": af}
-                       for s in others for af in vocabulary["affiliation"]]
+                       for s in targets for af in vocabulary["affiliation"]]
     if kind == "assimilate":
         galaxy = [s.name for s in others if s.deck == "galaxy"]
         return [{"blank": list(c)} for size in range(effect["max"] + 1)
@@ -105,7 +88,7 @@ def plain_best(hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]]
     """The highest total over every combination of every allowed choice (a fixed choice is
     taken as given)."""
     fixed = fixed or {}
-    scorer = _FullKeyScorer(hand, vocabulary)
+    scorer = HandScorer(hand, vocabulary)  # only its `evaluate` is used
     names: list[str] = []
     options: list[list[Choice]] = []
     for spec, effect in choice_cards(hand):
