@@ -957,7 +957,7 @@ class HandScorer:
             return {"copies": None}
         if not isinstance(copied, str) or copied not in self.by_name:
             raise ChoiceError(f"{path}.copies", f"{copied!r} is not in the hand.")
-        wanted = phrase(effect["of"], {})
+        wanted = phrase(effect["of"], self._labels())
         if copied == spec.name:
             raise ChoiceError(f"{path}.copies", f"{spec.name} cannot copy itself: it scores as "
                               f"another card that is a {wanted}.")
@@ -965,6 +965,11 @@ class HandScorer:
             raise ChoiceError(f"{path}.copies", f"{spec.name} cannot copy {copied}: it scores as "
                               f"a card that is a {wanted}, and {copied} is not one.")
         return {"copies": copied}
+
+    def _labels(self) -> dict[str, dict[str, str]]:
+        """Values as words for a refusal ('System', 'Klingon Empire'): the scorer has no labels."""
+        return {key: {v: " ".join(w.capitalize() for w in v.split("-")) for v in values}
+                for key, values in self.vocabulary.items()}
 
     def _may_meet(self, name: str, match: Match) -> bool:
         """Whether a card of the hand meets a criterion as printed, or (the Unidentified Ship)
@@ -999,7 +1004,7 @@ class HandScorer:
                     live.attrs[key] = frozenset([ship[key]])
                 if not compile_criterion(effect["of"])(live, {}):
                     raise ChoiceError(f"{path}.copies", f"{name} cannot copy {target} as fixed: it "
-                                      f"scores as a card that is a {phrase(effect['of'], {})}.")
+                                      f"scores as a card that is a {phrase(effect['of'], self._labels())}.")
 
     # Evaluation ------------------------------------------------------------------------------
 
