@@ -1129,34 +1129,34 @@ class HandScorer:
         depth-first branch-and-bound search over the choices nobody fixed.
 
         What is searched: every value plain enumeration would try, less values that cannot be
-        told apart. A value of a chosen attribute that no card of the hand names (and, where a
-        rule compares values, that no other card carries) behaves like every other such value,
-        so the first of them stands for all (`candidate_values`; likewise the Unidentified
-        Ship's types no card names). A card Borg Cube blanks has its choice tried once: it
-        changes nothing (STM-R13).
+        told apart (STM-R15). A value of a chosen attribute that no rule of the hand names (its
+        criteria, Mysterious Plague's exclusions, what a card counts as) and, where values are
+        compared, that no card prints, behaves like every other such value: one stand-in per
+        card that may set or name the attribute, taken by every card from the same list
+        (`candidate_values`), so two choices can agree on such a value or differ. A card Borg
+        Cube blanks has its choice tried once: it changes nothing (STM-R13). Mysterious
+        Plague's Lifeform, which only its own rule reads, is not searched: every total scores
+        it at its best value, and the winner's is picked at the end (`_choose_last`).
 
-        In what order (which is also the tie-break: the first best combination in this order is
-        reported, a later one must score strictly more): Borg Cube's blanking first (none, then
-        one card, then two, in hand order), then Thought Maker (no change, then each card it may
-        target in hand order, each affiliation in vocabulary order), then the Unidentified Ship
-        (specialty, lifeform, affiliation, type: the attributes most rules read first, so the
-        bounds below them are tight; with Borg Cube, whose blanking sets each repeat the Ship's
-        search, the attribute whose values bound the hand lowest comes first), then Mysterious
-        Plague. When Tableside tried every
-        combination, the order was the cards' hand order with Borg Cube's blanking last and the
-        Ship's type first; totals are unchanged, but among equally good choices another may now
-        be reported (typically not blanking with Borg Cube when blanking gains nothing).
+        In what order: the hand's most telling choice first (`_order_dims`: the one that lowers
+        the bound most per bit of branching, judged along the most promising path), each of the
+        Ship's attributes placed on its own; within a choice its values in the order of its
+        candidates; and at each level the branch with the highest bound first. This order is
+        also the tie-break: the first best combination found is reported, a later one must score
+        strictly more. Totals never depend on it; among equally good choices, which is reported
+        may differ from one release to another.
 
         How: before a branch is entered its bound is computed (`score_points` with its open
-        choices made optimistically, which no way of deciding them can beat); a branch that
-        cannot beat the best total found is skipped. A greedy dive down the branches with the
-        highest bounds first gives a floor below which branches are skipped too. Sibling
-        branches are bounded, and the last choice's values scored, together (`sibling_totals`).
-        Settlements are cached on what each card's rule reads (`_points`), so a choice re-scores
-        only the cards that read what it changes. Hands with few combinations are simply tried in full. The winner is then
-        evaluated once more in full, for its explanation (`evaluate`, as before). The property
-        tests hold the total to plain enumeration of every allowed value of every choice
-        (tests/engines/stm_reference.py)."""
+        choices made optimistically, the Ship's open attributes any of the values it may still
+        take, which no way of deciding them can beat); a branch that cannot beat the best total
+        found is skipped. The first descent, down the highest bounds, is a greedy dive that
+        finds a good total early. Sibling branches are bounded, and the last choice's values
+        scored, together (`sibling_totals`). Settlements are cached on what each card's rule
+        reads (`_points`), so a choice re-scores only the cards that read what it changes.
+        Hands with few combinations are simply tried in full. The winner is then evaluated once
+        more in full, for its explanation (`evaluate`). The tests hold the total to plain
+        enumeration of every allowed value of every choice (tests/engines/stm_reference.py),
+        which shares none of this code."""
         decided, dims, fixed_copies = self._search_space(fixed)
         # A choice only its own card's rule reads (Mysterious Plague's Lifeform) is not searched:
         # every total the search computes scores it at its best value, exactly (`_tally`), and
@@ -1631,7 +1631,6 @@ class _Search:
         self.fixed_copies = fixed_copies
         self.best_total: int | None = None
         self.best_combination: dict[str, Choice] | None = None
-        self.floor: int | None = None  # a total some combination reaches (from the dive)
         self.bounds: dict[tuple[Any, ...], int] = {}
         self.counts = {"bounds": 0, "evaluations": 0, "pruned": 0}
 
@@ -1674,10 +1673,9 @@ class _Search:
 
     def _beaten(self, bound: int) -> bool:
         """Whether a branch bounded by `bound` cannot hold a new best: it cannot beat the best
-        total found, nor reach the floor."""
+        total found."""
         self.counts["bounds"] += 1
-        if (self.best_total is not None and bound <= self.best_total) or (
-                self.floor is not None and bound < self.floor):
+        if self.best_total is not None and bound <= self.best_total:
             self.counts["pruned"] += 1
             return True
         return False
@@ -1693,15 +1691,6 @@ class _Search:
             for i, total in zip(missing, totals, strict=True):
                 self.bounds[keys[i]] = total
         return [self.bounds[key] for key in keys]
-
-    def _dive(self, partial: dict[str, Choice]) -> None:
-        for level in range(len(self.dims)):
-            children = [self._child(partial, level, value) for value in self._values(level, partial)]
-            if level + 1 < len(self.dims):
-                bounds = self._child_bounds(level, children)
-                partial = children[bounds.index(max(bounds))]
-            else:
-                self._leaves(level, children)
 
     def _visit(self, level: int, partial: dict[str, Choice]) -> None:
         children = [self._child(partial, level, value) for value in self._values(level, partial)]
