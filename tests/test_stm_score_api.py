@@ -416,3 +416,86 @@ def test_a_game_without_a_scorer(api, catalog):
     assert payload["detail"] == f"Tableside does not score {game.name} yet."
     assert payload["errors"][0]["path"] == "game"
     assert "star-trek-missions" in payload["errors"][0]["suggestions"]
+
+
+# --- STM-R15: a fixed choice the card does not allow is refused, for every choice card -----------
+
+# A legal final hand holding all five choice cards (two Missions).
+ALL_CHOOSERS = ["Unidentified Ship", "Thought Maker", "Ensign Wesley Crusher", "Lieutenant Worf",
+                "Engine Room", "Borg Cube", "Mysterious Plague"]
+SHIP = {"type": "personnel", "lifeform": "human", "affiliation": "federation", "specialty": "command"}
+
+
+@pytest.mark.parametrize(("card", "choice", "others", "path"), [
+    # The Unidentified Ship: one of its three types, and a value of the game for each attribute.
+    ("Unidentified Ship", {**SHIP, "type": "system"}, {}, ".type"),
+    ("Unidentified Ship", {**SHIP, "lifeform": "gorn"}, {}, ".lifeform"),
+    ("Unidentified Ship", {**SHIP, "affiliation": "borg"}, {}, ".affiliation"),
+    ("Unidentified Ship", {**SHIP, "specialty": "pilot"}, {}, ".specialty"),
+    ("Unidentified Ship", {"type": "captain", "lifeform": "human", "affiliation": "hostile"}, {},
+     ".specialty"),
+    # Thought Maker: another card with a Lifeform, given an Affiliation it does not have.
+    ("Thought Maker", {"target": "Thought Maker", "affiliation": "hostile"}, {}, ".target"),
+    ("Thought Maker", {"target": "Engine Room", "affiliation": "hostile"}, {}, ".target"),
+    ("Thought Maker", {"affiliation": "hostile"}, {}, ".target"),
+    ("Thought Maker", {"target": "Lieutenant Worf", "affiliation": "federation"}, {}, ".affiliation"),
+    ("Thought Maker", {"target": "Lieutenant Worf", "affiliation": "borg"}, {}, ".affiliation"),
+    ("Thought Maker", {"target": "Unidentified Ship", "affiliation": "federation"},
+     {"Unidentified Ship": SHIP}, ".affiliation"),
+    # Borg Cube: up to two other Galaxy cards, each once.
+    ("Borg Cube", {"blank": ["Borg Cube"]}, {}, ".blank[0]"),
+    ("Borg Cube", {"blank": ["Lieutenant Worf", "Mysterious Plague"]}, {}, ".blank[1]"),
+    ("Borg Cube", {"blank": ["Lieutenant Worf", "Engine Room", "Thought Maker"]}, {}, ".blank"),
+    ("Borg Cube", {"blank": ["Lieutenant Worf", "Lieutenant Worf"]}, {}, ".blank"),
+    # Mysterious Plague: any Lifeform of the game but Hologram and Android.
+    ("Mysterious Plague", {"lifeform": "hologram"}, {}, ".lifeform"),
+    ("Mysterious Plague", {"lifeform": "android"}, {}, ".lifeform"),
+    ("Mysterious Plague", {"lifeform": "gorn"}, {}, ".lifeform"),
+    # Ensign Wesley Crusher: a System or another Engineer (before issue 21: a silent 200 with
+    # "copies": null and Wesley at 0).
+    ("Ensign Wesley Crusher", {"copies": "Lieutenant Worf"}, {}, ".copies"),
+    ("Ensign Wesley Crusher", {"copies": "Ensign Wesley Crusher"}, {}, ".copies"),
+    ("Ensign Wesley Crusher", {"copies": "Unidentified Ship"}, {"Unidentified Ship": SHIP}, ".copies"),
+    ("Ensign Wesley Crusher", {"copies": "Spock"}, {}, ".copies"),
+])
+def test_stm_r15_a_choice_the_card_does_not_allow_is_refused(api, catalog, card, choice, others,
+                                                            path):
+    entry = the_error(post(api, {"hand": ALL_CHOOSERS, "choices": {**others, card: choice}}), 400,
+                      "invalid_choice")
+    assert entry["path"] == f"choices[{card!r}]{path}"
+    assert isinstance(entry["detail"], str) and entry["detail"]
+
+
+def test_stm_r15_wesley_copying_worf_or_himself_names_the_cards_he_may_copy(api, catalog):
+    entry = the_error(post(api, {"hand": ALL_CHOOSERS, "choices": {
+        "Ensign Wesley Crusher": {"copies": "Lieutenant Worf"}}}), 400, "invalid_choice")
+    assert entry["detail"] == ("Ensign Wesley Crusher cannot copy Lieutenant Worf: it scores as a "
+                               "card that is a System or Engineer, and Lieutenant Worf is not one.")
+    entry = the_error(post(api, {"hand": ALL_CHOOSERS, "choices": {
+        "Ensign Wesley Crusher": {"copies": "Ensign Wesley Crusher"}}}), 400, "invalid_choice")
+    assert "cannot copy itself" in entry["detail"]
+
+
+@pytest.mark.parametrize(("card", "choice", "others"), [
+    ("Unidentified Ship", SHIP, {}),
+    ("Thought Maker", {"target": "Lieutenant Worf", "affiliation": "hostile"}, {}),
+    ("Thought Maker", {"target": "Unidentified Ship", "affiliation": "hostile"},
+     {"Unidentified Ship": SHIP}),
+    ("Thought Maker", {}, {}),
+    ("Borg Cube", {"blank": ["Lieutenant Worf", "Engine Room"]}, {}),
+    ("Borg Cube", {"blank": []}, {}),
+    ("Mysterious Plague", {"lifeform": "klingon"}, {}),
+    ("Ensign Wesley Crusher", {"copies": "Engine Room"}, {}),
+    ("Ensign Wesley Crusher", {"copies": None}, {}),
+    ("Ensign Wesley Crusher", {"copies": "Unidentified Ship"},
+     {"Unidentified Ship": {**SHIP, "specialty": "engineer"}}),
+    ("Ensign Wesley Crusher", {"copies": "Unidentified Ship"}, {}),  # the Ship may be an Engineer
+])
+def test_stm_r15_each_allowed_neighbour_is_scored_as_fixed(api, catalog, card, choice, others):
+    result = score(api, {"hand": ALL_CHOOSERS, "choices": {**others, card: choice}})
+    assert_steps_add_up(result)
+    assert result["choices"][card] == choice or card == "Ensign Wesley Crusher"
+    if card == "Ensign Wesley Crusher" and choice["copies"] == "Engine Room":
+        assert result["choices"][card] == {"copies": "Engine Room"}
+        points = {c["name"]: c["points"] for c in result["cards"]}
+        assert points["Ensign Wesley Crusher"] == points["Engine Room"]

@@ -119,18 +119,3 @@ def score_hand(
         raise ChoiceError(f"choices[{not_choosing[0]!r}]", f"{not_choosing[0]} makes no choice.")
     evaluation = scorer.best(choices or {})
     return explain(scorer, evaluation, labels or {})
-
-
-def score_hand_by_plain_enumeration(
-    hand: Sequence[CardSpec],
-    *,
-    vocabulary: Mapping[str, Sequence[str]],
-    labels: Labels | None = None,
-    choices: Mapping[str, dict[str, Any]] | None = None,
-) -> HandScore:
-    """The reference for `score_hand`: every value of every open choice tried one by one
-    (HandScorer.plain_best), then explained the same way. Slow by design (seconds for a hand
-    with the Unidentified Ship and Thought Maker); the tests and bench/stm.py hold the search
-    to its total. Never used to answer a request."""
-    scorer = HandScorer(hand, vocabulary)
-    return explain(scorer, scorer.plain_best(choices or {}), labels or {})

@@ -12,8 +12,9 @@ The choices are found by an exact branch-and-bound search (`HandScorer.best`, `_
 trying every combination: values no card of the hand can tell apart are tried once; a branch is
 skipped when an optimistic scoring of the hand with its open choices (`score_points`) cannot beat
 the best total found; settlements are cached on what each card's rule reads, so a choice
-re-scores only the cards that read what it changes. `HandScorer.plain_best` is the plain
-enumeration the tests and bench/stm.py hold it to.
+re-scores only the cards that read what it changes. The tests and bench/stm.py hold it to plain
+enumeration of every allowed value of every choice (tests/engines/stm_reference.py), which shares
+none of this code but the evaluation of one fully fixed assignment (`evaluate`, `settle`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from scipy.optimize import linear_sum_assignment
 
 from games.protocol import Step
 
-from .language import ATTRIBUTES, CHOICE_EFFECTS, UNBLANKER_KEY
+from .language import ATTRIBUTES, CHOICE_EFFECTS, UNBLANKER_KEY, phrase
 
 REQUIRED = 1_000_000  # weight of a slot that must be filled; far above any hand's points
 FORBIDDEN = -1_000_000_000
@@ -696,6 +697,10 @@ class HandScorer:
             for name, kinds in self.effects.items()
             if "change_affiliation" in kinds
         }
+        self.wilds = {name for name, kinds in self.effects.items() if "wild" in kinds}
+        # Cards whose choice only their own rule reads ("choose": Mysterious Plague).
+        self.choosers_of = {spec.name for spec, effect in self._choice_cards
+                            if effect["kind"] == "choose"}
         self.prepared = False  # the search's structures (`_prepare_search`)
         self.searched: dict[str, int] = {}  # what the last search did (bounds, evaluations)
 
@@ -710,7 +715,6 @@ class HandScorer:
             compile_reads(self.rules[spec.name], spec.rule)
         # What the search needs: the cards whose attributes are chosen, each open attribute's
         # possible values, who Thought Maker may target, whom Borg Cube may blank.
-        self.wilds = {name for name, kinds in self.effects.items() if "wild" in kinds}
         self.affiliations = frozenset(self.vocabulary.get("affiliation", []))
         self.open_values = {
             spec.name: {key: WildSet(effect["types"] if key == "type" else self.vocabulary.get(key, []))
@@ -763,6 +767,9 @@ class HandScorer:
         return self._literals_cache
 
     def _find_literals(self) -> dict[str, set[str]]:
+        """Every value some rule of the hand names: in its criteria, the values a choice may not
+        take (Mysterious Plague's exclusions) and the values a card counts as (Leah Brahms's
+        Hologram). A value none of them names is told apart from another only by comparison."""
         literals: dict[str, set[str]] = {key: set() for key in ATTRIBUTES}
         for spec in self.hand:
             rule = spec.rule or {}
@@ -777,10 +784,17 @@ class HandScorer:
                         criterion_literals(effect[key], literals)
                 for crit in effect.get("when", []):
                     criterion_literals(crit, literals)
+                if effect["kind"] == "choose":
+                    literals[effect["attribute"]].update(effect.get("exclude", []))
+                for key in ("set", "otherwise"):
+                    for attribute, values in effect.get(key, {}).items():
+                        literals[attribute].update(values)
         return literals
 
     def _counted_by_value(self) -> set[str]:
-        """Attributes whose exact values matter beyond the literals (different/same/chosen)."""
+        """Attributes whose exact values are compared, beyond the literals: "different",
+        "same" and "distinct" counts, a value a card chooses and others must carry (Mysterious
+        Plague), and an affiliation Thought Maker must really change."""
         if self._counted_cache is None:
             self._counted_cache = self._find_counted_by_value()
         return self._counted_cache
@@ -797,29 +811,43 @@ class HandScorer:
             for effect in (spec.rule or {}).get("effects", []):
                 if effect["kind"] == "choose":
                     counted.add(effect["attribute"])
+                if effect["kind"] == "change_affiliation":
+                    counted.add("affiliation")
         return counted
 
-    def candidate_values(self, attribute: str, exclude_card: str | None = None) -> list[str]:
-        """The values worth trying for a chosen attribute. Values that no rule in the hand names
-        and (where a rule compares values) no other card carries all behave alike, so one of them
-        stands for the rest; two cards setting the same compared attribute get two."""
-        literals = self._literals()[attribute]
-        wanted = set(literals)
+    def candidate_values(self, attribute: str, allowed: Sequence[str] | None = None) -> list[str]:
+        """The values worth trying for a chosen attribute, out of `allowed` (the vocabulary's
+        values by default), exactly: plain enumeration of every allowed value finds no higher
+        total (STM-R15).
+
+        Why: a value that no rule of the hand names (`_literals`: criteria, exclusions, values
+        a card counts as) and, where values are compared (`_counted_by_value`), that no card
+        prints, is told apart from another such value by nothing in the hand: swapping two of
+        them in every choice changes no total. So among those "unnamed" values, only how many
+        different ones the choices use matters, and at most one per card that sets or names
+        the attribute (`_setters`): the first that many of them, in vocabulary order, stand for
+        the rest. Every card takes them from the same list, so two cards may agree on an
+        unnamed value (the Unidentified Ship as a Vulcan and Mysterious Plague naming Vulcan)
+        or differ (the Ship's Affiliation and the one Thought Maker gives it). Where values are
+        not compared, one stands for all."""
+        vocabulary = self.vocabulary.get(attribute, [])
+        wanted = set(self._literals().get(attribute, ()))
         fresh_needed = 1
         if attribute in self._counted_by_value():
             for spec in self.hand:
-                if spec.name != exclude_card:
-                    wanted |= set(spec.attributes.get(attribute, ()))
+                wanted |= set(spec.attributes.get(attribute, ()))
             fresh_needed = max(1, self._setters(attribute))
-        vocabulary = self.vocabulary.get(attribute, [])
-        ordered = [v for v in vocabulary if v in wanted]
-        fresh = [v for v in vocabulary if v not in wanted][:fresh_needed]
-        return ordered + fresh
+        universe = list(vocabulary if allowed is None else allowed)
+        # (Every card that may take an unnamed value may take any of them: exclusions are named.)
+        return ([v for v in universe if v in wanted]
+                + [v for v in universe if v not in wanted][:fresh_needed])
 
     def _setters(self, attribute: str) -> int:
-        """How many cards of the hand may set this attribute by a choice."""
-        kinds = {"wild": ATTRIBUTES, "change_affiliation": ("affiliation",)}
-        return sum(1 for _, effect in self._choice_cards if attribute in kinds.get(effect["kind"], ()))
+        """How many cards of the hand set or name this attribute by a choice."""
+        kinds = {"wild": WILD_KEYS, "change_affiliation": ("affiliation",)}
+        return sum(1 for _, effect in self._choice_cards
+                   if attribute in kinds.get(effect["kind"], ())
+                   or (effect["kind"] == "choose" and effect["attribute"] == attribute))
 
     def candidates(self, spec: CardSpec, effect: dict[str, Any]) -> list[Choice]:
         kind = effect["kind"]
@@ -837,14 +865,9 @@ class HandScorer:
                 # The Unidentified Ship's lifeform is itself a choice: it may be the target.
                 if match(live, {}) or other.effect("wild") is not None:
                     # Changing a card to the affiliation it has is no change (and no bonus):
-                    # try the other values, with a stand-in unlike its current one.
+                    # the other values (its own is printed, so named: `candidate_values`).
                     current = set(other.attributes.get("affiliation", ()))
                     values = [v for v in self.candidate_values("affiliation") if {v} != current]
-                    vocabulary = self.vocabulary.get("affiliation", [])
-                    stand_in = next((v for v in vocabulary if v not in current
-                                     and v not in self._literals()["affiliation"]), None)
-                    if stand_in and stand_in not in values:
-                        values.append(stand_in)
                     for affiliation in values:
                         options.append({"target": other.name, "affiliation": affiliation})
             return options
@@ -858,7 +881,8 @@ class HandScorer:
         if kind == "choose":
             attribute = effect["attribute"]
             excluded = set(effect.get("exclude", []))
-            values = [v for v in self.candidate_values(attribute) if v not in excluded]
+            values = self.candidate_values(
+                attribute, [v for v in self.vocabulary.get(attribute, []) if v not in excluded])
             if not values:
                 values = [v for v in self.vocabulary.get(attribute, []) if v not in excluded][:1]
             return [{attribute: v} for v in values]
@@ -926,11 +950,61 @@ class HandScorer:
                 raise ChoiceError(f"{path}.{attribute}", f"{spec.name} cannot choose {value!r}: "
                                   f"choose one of {', '.join(allowed)}.")
             return {attribute: value}
-        # copy_score
+        # copy_score: no card, or another card of the hand its criterion may accept (STM-R15:
+        # a card the text does not allow is refused, never replaced by no card).
         copied = choice.get("copies")
-        if copied is not None and copied not in self.by_name:
+        if copied is None:
+            return {"copies": None}
+        if not isinstance(copied, str) or copied not in self.by_name:
             raise ChoiceError(f"{path}.copies", f"{copied!r} is not in the hand.")
+        wanted = phrase(effect["of"], self._labels())
+        if copied == spec.name:
+            raise ChoiceError(f"{path}.copies", f"{spec.name} cannot copy itself: it scores as "
+                              f"another card that is a {wanted}.")
+        if not self._may_meet(copied, compile_criterion(effect["of"])):
+            raise ChoiceError(f"{path}.copies", f"{spec.name} cannot copy {copied}: it scores as "
+                              f"a card that is a {wanted}, and {copied} is not one.")
         return {"copies": copied}
+
+    def _labels(self) -> dict[str, dict[str, str]]:
+        """Values as words for a refusal ('System', 'Klingon Empire'): the scorer has no labels."""
+        return {key: {v: " ".join(w.capitalize() for w in v.split("-")) for v in values}
+                for key, values in self.vocabulary.items()}
+
+    def _may_meet(self, name: str, match: Match) -> bool:
+        """Whether a card of the hand meets a criterion as printed, or (the Unidentified Ship)
+        for some choice of its attributes."""
+        spec = self.by_name[name]
+        live = Live(spec)
+        wild = self.effects[name].get("wild")
+        if wild is not None:  # every value it may take, answered optimistically
+            for key in WILD_KEYS:
+                live.attrs[key] = WildSet(wild["types"] if key == "type"
+                                          else self.vocabulary.get(key, []))
+        return match(live, {})
+
+    def check_together(self, decided: Mapping[str, Choice]) -> None:
+        """Fixed choices that are allowed one by one but not together (STM-R15): Thought Maker
+        giving the Unidentified Ship the Affiliation the Ship was fixed with (no change), and a
+        copy of the Ship fixed as a card the copy may not take."""
+        for name, choice in decided.items():
+            target = choice.get("target") or choice.get("copies")
+            if target not in self.wilds or target not in decided:
+                continue
+            ship = decided[target]
+            path = f"choices[{name!r}]"
+            if "target" in choice and ship.get("affiliation") == choice.get("affiliation"):
+                raise ChoiceError(f"{path}.affiliation", f"{target} is fixed as "
+                                  f"{ship['affiliation']}: {name} must change its Affiliation to "
+                                  "another, or make no change ({}).")
+            effect = self.effects[name].get("copy_score")
+            if effect is not None and ship:
+                live = Live(self.by_name[target])
+                for key in WILD_KEYS:
+                    live.attrs[key] = frozenset([ship[key]])
+                if not compile_criterion(effect["of"])(live, {}):
+                    raise ChoiceError(f"{path}.copies", f"{name} cannot copy {target} as fixed: it "
+                                      f"scores as a card that is a {phrase(effect['of'], self._labels())}.")
 
     # Evaluation ------------------------------------------------------------------------------
 
@@ -1055,47 +1129,70 @@ class HandScorer:
         depth-first branch-and-bound search over the choices nobody fixed.
 
         What is searched: every value plain enumeration would try, less values that cannot be
-        told apart. A value of a chosen attribute that no card of the hand names (and, where a
-        rule compares values, that no other card carries) behaves like every other such value,
-        so the first of them stands for all (`candidate_values`; likewise the Unidentified
-        Ship's types no card names). A card Borg Cube blanks has its choice tried once: it
-        changes nothing (STM-R13).
+        told apart (STM-R15). A value of a chosen attribute that no rule of the hand names (its
+        criteria, Mysterious Plague's exclusions, what a card counts as) and, where values are
+        compared, that no card prints, behaves like every other such value: one stand-in per
+        card that may set or name the attribute, taken by every card from the same list
+        (`candidate_values`), so two choices can agree on such a value or differ. A card Borg
+        Cube blanks has its choice tried once: it changes nothing (STM-R13). Mysterious
+        Plague's Lifeform, which only its own rule reads, is not searched: every total scores
+        it at its best value, and the winner's is picked at the end (`_choose_last`).
 
-        In what order (which is also the tie-break: the first best combination in this order is
-        reported, a later one must score strictly more): Borg Cube's blanking first (none, then
-        one card, then two, in hand order), then Thought Maker (no change, then each card it may
-        target in hand order, each affiliation in vocabulary order), then the Unidentified Ship
-        (specialty, lifeform, affiliation, type: the attributes most rules read first, so the
-        bounds below them are tight; with Borg Cube, whose blanking sets each repeat the Ship's
-        search, the attribute whose values bound the hand lowest comes first), then Mysterious
-        Plague. When Tableside tried every
-        combination, the order was the cards' hand order with Borg Cube's blanking last and the
-        Ship's type first; totals are unchanged, but among equally good choices another may now
-        be reported (typically not blanking with Borg Cube when blanking gains nothing).
+        In what order: the hand's most telling choice first (`_order_dims`: the one that lowers
+        the bound most per bit of branching, judged along the most promising path), each of the
+        Ship's attributes placed on its own; within a choice its values in the order of its
+        candidates; and at each level the branch with the highest bound first. This order is
+        also the tie-break: the first best combination found is reported, a later one must score
+        strictly more. Totals never depend on it; among equally good choices, which is reported
+        may differ from one release to another.
 
         How: before a branch is entered its bound is computed (`score_points` with its open
-        choices made optimistically, which no way of deciding them can beat); a branch that
-        cannot beat the best total found is skipped. A greedy dive down the branches with the
-        highest bounds first gives a floor below which branches are skipped too. Sibling
-        branches are bounded, and the last choice's values scored, together (`sibling_totals`).
-        Settlements are cached on what each card's rule reads (`_points`), so a choice re-scores
-        only the cards that read what it changes. Hands with few combinations are simply tried in full. The winner is then
-        evaluated once more in full, for its explanation (`evaluate`, as before). The property
-        tests hold the total to plain enumeration of every value of every choice (`plain_best`)."""
+        choices made optimistically, the Ship's open attributes any of the values it may still
+        take, which no way of deciding them can beat); a branch that cannot beat the best total
+        found is skipped. The first descent, down the highest bounds, is a greedy dive that
+        finds a good total early. Sibling branches are bounded, and the last choice's values
+        scored, together (`sibling_totals`). Settlements are cached on what each card's rule
+        reads (`_points`), so a choice re-scores only the cards that read what it changes.
+        Hands with few combinations are simply tried in full. The winner is then evaluated once
+        more in full, for its explanation (`evaluate`). The tests hold the total to plain
+        enumeration of every allowed value of every choice (tests/engines/stm_reference.py),
+        which shares none of this code."""
         decided, dims, fixed_copies = self._search_space(fixed)
-        if not dims:  # nothing to search
+        # A choice only its own card's rule reads (Mysterious Plague's Lifeform) is not searched:
+        # every total the search computes scores it at its best value, exactly (`_tally`), and
+        # the winner's value is picked at the end (`_choose_last`).
+        last = [dim for dim in dims if dim[0] in self.choosers_of]
+        dims = [dim for dim in dims if dim[0] not in self.choosers_of]
+        if not dims:  # nothing else to search
             self.searched = {"bounds": 0, "evaluations": 1, "pruned": 0}
-            return self.evaluate(decided, fixed_copies)
+            return self.evaluate(self._choose_last(decided, last, fixed_copies), fixed_copies)
         self._prepare_search()
+        for name, key, values in dims:
+            if name in self.wilds:
+                # While the Ship's attribute is open, the bounds take it to be any of the values
+                # the search tries (they stand for the rest), not any of the vocabulary.
+                self.open_values[name][cast(str, key)] = WildSet(cast(list[str], values))
         bounded = _leaves(dims) > FEW_LEAVES
-        if bounded and any(name == self.assimilator for name, _, _ in dims):
-            # Borg Cube's blanking sets each repeat the Unidentified Ship's search: its
-            # attributes are ordered for this hand (the most telling first).
-            dims = self._order_wild(dims, decided, fixed_copies)
+        if bounded:  # the most telling choices first (`_order_dims`)
+            dims = self._order_dims(dims, decided, fixed_copies)
         search = _Search(self, dims, fixed_copies, bounded=bounded)
         best = search.run(decided)
         self.searched = search.counts
+        if last:
+            best = self.evaluate(self._choose_last(best.choices, last, fixed_copies), fixed_copies)
         return best
+
+    def _choose_last(self, decided: Mapping[str, Choice], last: list[Dim],
+                     fixed_copies: dict[str, str | None]) -> dict[str, Choice]:
+        """The choices only their own card reads, each at its first best value (they do not
+        touch one another)."""
+        combination = {name: choice for name, choice in decided.items()
+                       if "copies" not in choice or name in fixed_copies}
+        for name, _, values in last:
+            totals = [self.evaluate({**combination, name: value}, fixed_copies).total
+                      for value in cast(list[Choice], values)]
+            combination[name] = cast(list[Choice], values)[totals.index(max(totals))]
+        return combination
 
     def _search_space(self, fixed: Mapping[str, Choice]
                       ) -> tuple[dict[str, Choice], list[Dim], dict[str, str | None]]:
@@ -1130,42 +1227,75 @@ class HandScorer:
                 dims.append((spec.name, "affiliation", by_target))
             else:
                 dims.append((spec.name, None, self.candidates(spec, effect)))
+        self.check_together(decided)
         order = {"assimilate": 0, "change_affiliation": 1, "wild": 2, "choose": 3}
         kinds = {spec.name: effect["kind"] for spec, effect in self.choice_cards()}
         dims.sort(key=lambda dim: order.get(kinds[dim[0]], 4))
         return decided, dims, fixed_copies
 
-    def _order_wild(self, dims: list[Dim], decided: dict[str, Choice],
+    def _order_dims(self, dims: list[Dim], decided: dict[str, Choice],
                     fixed_copies: dict[str, str | None]) -> list[Dim]:
-        """The Unidentified Ship's attributes, most telling first: the one whose values bound
-        the hand lowest on average (the others left open) is decided first, so the bounds below
-        it are tight. Equal ones keep the order of `wild_values`."""
-        ship = [i for i, (name, _, _) in enumerate(dims) if name in self.wilds]
-        if len(ship) < 2:
-            return dims
-        name = dims[ship[0]][0]
+        """The open choices in the order that makes this hand's bounds tight soonest: the most
+        telling first, where a choice's telling is the mean bound of the hand over its values
+        (every other choice left open), the lowest first. Each of the Unidentified Ship's
+        attributes is placed on its own; Thought Maker's target stays just before its
+        affiliation. Equal ones keep `_search_space`'s
+        order. Any order gives the same best total; only which of several equally good
+        combinations is reported depends on it (the first found in this order).
 
-        def mean_bound(dim: Dim) -> float:
-            _, key, values = dim
-            assert key is not None  # each of the Ship's dimensions is one attribute
-            return sum(self.upper_bound({**decided, name: {key: v}}, fixed_copies)
-                       for v in values) / len(values)
+        Why: the cost of the search is the number of branches whose bound is not beaten, and a
+        choice that bounds the hand low, decided first, cuts the branches below it. A fixed
+        order left the telling choice last on some hands: the hand issue 21 reported (Meddlesome
+        Q, Enemies to Friends, the Ship, Thought Maker, Leah Brahms, Tractor Beam, Transporter,
+        Ambassador Sarek, Lieutenant Commander Data), whose rules read the Ship's Type, had 5,000
+        of its 7,500 combinations scored (100 ms); ordered, 10 (4 ms)."""
 
-        ordered = sorted((dims[i] for i in ship), key=mean_bound)
-        dims = list(dims)
-        for i, dim in zip(ship, ordered, strict=True):
-            dims[i] = dim
-        return dims
+        def child(partial: dict[str, Choice], name: str, key: str | None, value: Any
+                  ) -> dict[str, Choice]:
+            if key is None:
+                return {**partial, name: value}
+            if key == "target":
+                return {**partial, name: {"target": value} if value is not None else {}}
+            return {**partial, name: {**partial.get(name, {}), key: value}}
+
+        # Units placed as wholes: each of the Ship's attributes, Thought Maker's target with its
+        # affiliation, every other choice.
+        units: list[list[Dim]] = []
+        for dim in dims:
+            if dim[1] == "affiliation" and units and units[-1][0][0] == dim[0] \
+                    and units[-1][0][1] == "target":
+                units[-1].append(dim)
+            else:
+                units.append([dim])
+        sizes = [_leaves(unit) for unit in units]
+        # Greedily, along the dive's path: the unit that lowers the bound most on average per
+        # bit of branching it adds comes next (alike ones: the fewest values first), then the
+        # others are judged with it set to its most promising value.
+        partial = dict(decided)
+        root = self.upper_bound(partial, fixed_copies)
+        order: list[int] = []
+        remaining = list(range(len(units)))
+        while len(remaining) > 1:
+            judged = []
+            for i in remaining:
+                name, key, values = units[i][0]
+                assert not isinstance(values, dict)  # (a first dimension)
+                children = [child(partial, name, key, v) for v in values]
+                bounds = [self.upper_bound(c, fixed_copies) for c in children]
+                telling = (root - sum(bounds) / len(bounds)) / math.log2(sizes[i] + 1)
+                judged.append((-telling, sizes[i], i, max(bounds), children[bounds.index(max(bounds))]))
+            _, _, pick, root, partial = min(judged, key=lambda j: j[:3])
+            order.append(pick)
+            remaining.remove(pick)
+        order += remaining
+        return [dim for i in order for dim in units[i]]
 
     def wild_values(self, spec: CardSpec, effect: dict[str, Any]) -> list[tuple[str, list[str]]]:
         """The values worth trying for each attribute the Unidentified Ship chooses, in search
-        order (specialty, lifeform, affiliation, type): `candidate_values`, and for its type the
-        types some card names plus one that none names (they are alike)."""
-        named = self._literals()["type"]
-        types = [t for t in effect["types"] if t in named]
-        unnamed = [t for t in effect["types"] if t not in named]
-        types = [t for t in effect["types"] if t in types or t in unnamed[:1]]
-        values = {"type": types, **{key: self.candidate_values(key, spec.name) for key in WILD_KEYS[1:]}}
+        order (specialty, lifeform, affiliation, type): `candidate_values` of each, its type
+        out of the types the card allows."""
+        values = {"type": self.candidate_values("type", effect["types"]),
+                  **{key: self.candidate_values(key) for key in WILD_KEYS[1:]}}
         return [(key, values[key]) for key in ("specialty", "lifeform", "affiliation", "type")]
 
     # Fast scoring for the search: totals, exact or upper bounds ------------------------------
@@ -1271,7 +1401,8 @@ class HandScorer:
         for spec, effect in self._choice_cards:
             kind = effect["kind"]
             choice = partial.get(spec.name)
-            if kind in ("wild", "choose", "change_affiliation") and (
+            # (An open "choose" changes what no other card reads: it leaves every card as it is.)
+            if kind in ("wild", "change_affiliation") and (
                     choice is None or (kind == "wild" and len(choice) < len(WILD_KEYS))
                     or (kind == "change_affiliation" and "target" in choice and "affiliation" not in choice)):
                 is_open = True
@@ -1458,58 +1589,6 @@ class HandScorer:
                      tuple(attrs[a] for a in rule.counted))
         return self.signatures.setdefault(signature, len(self.signatures))
 
-    # Plain enumeration (the reference the search is tested and benchmarked against) ------------
-
-    def plain_options(self, spec: CardSpec, effect: dict[str, Any]) -> list[Choice]:
-        """Every choice the rules allow this card, each value of the game's vocabulary, in the
-        same order as the search tries its candidates (no value stands for another)."""
-        self._prepare_search()
-        kind = effect["kind"]
-        vocabulary = self.vocabulary
-        if kind == "wild":
-            return [{"type": t, "lifeform": lf, "affiliation": af, "specialty": sp}
-                    for t in effect["types"] for lf in vocabulary.get("lifeform", [])
-                    for af in vocabulary.get("affiliation", []) for sp in vocabulary.get("specialty", [])]
-        if kind == "change_affiliation":
-            options: list[Choice] = [{}]
-            for target in self.change_targets[spec.name]:
-                current = set(self.by_name[target].attributes.get("affiliation", ()))
-                for affiliation in vocabulary.get("affiliation", []):
-                    if target in self.wilds or {affiliation} != current:
-                        options.append({"target": target, "affiliation": affiliation})
-            return options
-        if kind == "assimilate":
-            targets = sorted(self.assimilable, key=[s.name for s in self.hand].index)
-            return [{"blank": list(c)} for size in range(effect["max"] + 1)
-                    for c in itertools.combinations(targets, size)]
-        if kind == "choose":
-            excluded = set(effect.get("exclude", []))
-            return [{effect["attribute"]: v} for v in vocabulary.get(effect["attribute"], [])
-                    if v not in excluded]
-        return [{"copies": None}] + [{"copies": s.name} for s in self.hand if s.name != spec.name]
-
-    def plain_best(self, fixed: Mapping[str, Choice] | None = None) -> Evaluation:
-        """The reference: every combination of every allowed choice, evaluated one by one
-        (copies too, rather than picking the best), the first highest total kept. Slow by
-        design: thousands of evaluations for an Unidentified Ship. Not used to score hands."""
-        fixed = fixed or {}
-        self._prepare_search()
-        names, options = [], []
-        for spec, effect in self.choice_cards():
-            names.append(spec.name)
-            options.append([self.check_choice(spec, effect, fixed[spec.name])] if spec.name in fixed
-                           else self.plain_options(spec, effect))
-        best: Evaluation | None = None
-        for combination in itertools.product(*options):
-            chosen = dict(zip(names, combination, strict=True))
-            copies = {n: c["copies"] for n, c in chosen.items() if "copies" in c}
-            evaluation = self.evaluate(chosen, copies)
-            if best is None or evaluation.total > best.total:
-                best = evaluation
-        assert best is not None
-        return best
-
-
 
 @dataclass
 class _World:
@@ -1552,17 +1631,12 @@ class _Search:
         self.fixed_copies = fixed_copies
         self.best_total: int | None = None
         self.best_combination: dict[str, Choice] | None = None
-        self.floor: int | None = None  # a total some combination reaches (from the dive)
         self.bounds: dict[tuple[Any, ...], int] = {}
         self.counts = {"bounds": 0, "evaluations": 0, "pruned": 0}
 
     def run(self, decided: dict[str, Choice]) -> Evaluation:
-        if self.bounded:
-            # A greedy dive (the branch with the highest bound at each level) finds a good total
-            # first. It only sets a floor: branches bounded below it are skipped, but the search
-            # proper still takes the first best combination in its own order.
-            self._dive(decided)
-            self.floor, self.best_total, self.best_combination = self.best_total, None, None
+        # (Its first descent, the branch with the highest bound at each level, is a greedy dive:
+        # a good total found first, below which every branch is skipped.)
         self._visit(0, decided)
         assert self.best_combination is not None
         # The winner's explanation: one full evaluation (an Unidentified Ship's choice in its
@@ -1599,10 +1673,9 @@ class _Search:
 
     def _beaten(self, bound: int) -> bool:
         """Whether a branch bounded by `bound` cannot hold a new best: it cannot beat the best
-        total found, nor reach the floor."""
+        total found."""
         self.counts["bounds"] += 1
-        if (self.best_total is not None and bound <= self.best_total) or (
-                self.floor is not None and bound < self.floor):
+        if self.best_total is not None and bound <= self.best_total:
             self.counts["pruned"] += 1
             return True
         return False
@@ -1619,15 +1692,6 @@ class _Search:
                 self.bounds[keys[i]] = total
         return [self.bounds[key] for key in keys]
 
-    def _dive(self, partial: dict[str, Choice]) -> None:
-        for level in range(len(self.dims)):
-            children = [self._child(partial, level, value) for value in self._values(level, partial)]
-            if level + 1 < len(self.dims):
-                bounds = self._child_bounds(level, children)
-                partial = children[bounds.index(max(bounds))]
-            else:
-                self._leaves(level, children)
-
     def _visit(self, level: int, partial: dict[str, Choice]) -> None:
         children = [self._child(partial, level, value) for value in self._values(level, partial)]
         if level + 1 == len(self.dims):
@@ -1637,9 +1701,12 @@ class _Search:
             for child in children:
                 self._visit(level + 1, child)
             return
-        for child, bound in zip(children, self._child_bounds(level, children), strict=True):
-            if not self._beaten(bound):
-                self._visit(level + 1, child)
+        # The most promising branch first (the highest bound; equal ones in order): a high
+        # total found early cuts more of the rest.
+        bounds = self._child_bounds(level, children)
+        for i in sorted(range(len(children)), key=lambda i: -bounds[i]):
+            if not self._beaten(bounds[i]):
+                self._visit(level + 1, children[i])
 
     def _leaves(self, level: int, children: list[dict[str, Choice]]) -> None:
         """Sibling combinations with every choice decided, in order: the first best one wins."""

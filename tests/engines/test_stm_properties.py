@@ -84,8 +84,13 @@ def _alternative_choices(result, hand):
                 if value not in ("hologram", "android"):
                     yield name, {"lifeform": value}
         elif "copy_score" in kind:
+            # A System or another Engineer (STM-R15: any other card is refused), or the Ship,
+            # which may be an Engineer.
             for target in others:
-                if target != name:
+                attributes = SPECS[target].attributes
+                if target != name and ("system" in attributes["type"]
+                                       or "engineer" in attributes["specialty"]
+                                       or target == "Unidentified Ship"):
                     yield name, {"copies": target}
 
 

@@ -109,11 +109,14 @@ def test_stm_r13_a_thought_maker_borg_cube_blanks_changes_nothing():
 def test_stm_r13_thought_maker_plus_5_needs_a_real_change():
     with pytest.raises(ChoiceError):  # Riker is already Federation
         score([THOUGHT_MAKER, RIKER], {THOUGHT_MAKER: {"target": RIKER, "affiliation": "federation"}})
-    # The Unidentified Ship chose Federation: making it Federation is no change, no +5.
+    # The Unidentified Ship fixed as Federation: making it Federation is no change, refused like
+    # Riker's (STM-R15), never scored as a silent 0.
     ship = {"type": "personnel", "lifeform": "human", "affiliation": "federation",
             "specialty": "command"}
     same = {SHIP: ship, THOUGHT_MAKER: {"target": SHIP, "affiliation": "federation"}}
-    assert points([THOUGHT_MAKER, SHIP], same)[THOUGHT_MAKER] == 0
+    with pytest.raises(ChoiceError) as refused:
+        points([THOUGHT_MAKER, SHIP], same)
+    assert refused.value.path == "choices['Thought Maker'].affiliation"
     other = {SHIP: ship, THOUGHT_MAKER: {"target": SHIP, "affiliation": "hostile"}}
     assert points([THOUGHT_MAKER, SHIP], other)[THOUGHT_MAKER] == 5
     assert points([THOUGHT_MAKER, RIKER])[THOUGHT_MAKER] == 5

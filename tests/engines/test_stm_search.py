@@ -1,6 +1,6 @@
-"""The search over choices (STM-R4) is exact: its total equals plain enumeration of every value
-of every choice (HandScorer.plain_best), on an adversarial set of hands and on random legal final
-hands; the points it settles without the assignment solver equal the solver's; and its winner's
+"""The search over choices (STM-R4) is exact: its total equals plain enumeration of every allowed
+value of every choice (tests/engines/stm_reference.py, which shares none of the search's code), on
+an adversarial set of hands and on random legal final hands; the points it settles without the assignment solver equal the solver's; and its winner's
 explanation is the one a full evaluation of the winning choices gives (no database)."""
 
 import random
@@ -16,6 +16,8 @@ from games.star_trek_missions.scorer import (
     settle_points,
 )
 from tests.engines.stm_catalog import adversarial_hands, catalog
+from tests.engines.stm_reference import plain_best
+from tests.engines.stm_reference import plain_space as reference_space
 
 SPECS, VOCABULARY, LABELS = catalog()
 GALAXY = sorted(name for name, spec in SPECS.items() if spec.deck == "galaxy")
@@ -32,11 +34,11 @@ def scorer(names):
 
 
 def plain_space(names) -> int:
-    space = scorer(names)
-    size = 1
-    for spec, effect in space.choice_cards():
-        size *= len(space.plain_options(spec, effect))
-    return size
+    return reference_space([SPECS[n] for n in names], VOCABULARY)
+
+
+def reference(names, fixed=None):
+    return plain_best([SPECS[n] for n in names], VOCABULARY, fixed)
 
 
 def random_legal_hands(count: int, seed: int):
@@ -53,7 +55,7 @@ def random_legal_hands(count: int, seed: int):
 def assert_search_is_exact(names):
     assert check_hand([SPECS[n] for n in names], vocabulary=VOCABULARY).warnings == []
     smart = scorer(names).best({})
-    plain = scorer(names).plain_best()
+    plain = reference(names)
     assert smart.total == plain.total, (names, smart.choices, plain.choices)
     # The winner is explained by a full evaluation of its choices: fixing them gives the same.
     fixed = check_hand([SPECS[n] for n in names], vocabulary=VOCABULARY, labels=LABELS,
@@ -81,10 +83,10 @@ def test_search_honours_fixed_choices_exactly():
     names = ["Unidentified Ship", "Thought Maker", "Captain Jean-Luc Picard", "Daimon Bok",
              "Leah Brahms", "Diplomatic Conference", "Conflicting Orders"]
     fixed = {"Thought Maker": {"target": "Captain Jean-Luc Picard", "affiliation": "hostile"}}
-    assert scorer(names).best(fixed).total == scorer(names).plain_best(fixed).total
+    assert scorer(names).best(fixed).total == reference(names, fixed).total
     fixed = {"Unidentified Ship": {"type": "captain", "lifeform": "ferengi",
                                    "affiliation": "ferengi-alliance", "specialty": "command"}}
-    assert scorer(names).best(fixed).total == scorer(names).plain_best(fixed).total
+    assert scorer(names).best(fixed).total == reference(names, fixed).total
 
 
 def test_settle_points_equals_the_solver_on_random_giving_cards():
