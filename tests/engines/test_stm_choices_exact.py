@@ -126,10 +126,21 @@ def hard_hands(draw):
     spare = [v for v in vocabulary[key] if v not in printed]
     if len(spare) > 1 and draw(st.booleans()):
         vocabulary[key] = [v for v in vocabulary[key] if v != spare[0]]
-    # Kept small enough to enumerate: other cards dropped first, then a third choice card.
+    # Kept small enough to enumerate: other cards dropped first, then a third choice card, then
+    # (never below two choice cards) a value no card of the hand prints.
     while plain_space([SPECS[n] for n in names], vocabulary) > SPACE_LIMIT * 2:
         others = [n for n in names if n not in CHOICE_CARDS]
-        names.remove(others[-1] if others else names[-1])
+        if others:
+            names.remove(others[-1])
+        elif len(names) > 2:
+            names.remove(names[-1])
+        else:
+            prints = {v for n in names for values in SPECS[n].attributes.values() for v in values}
+            key = max(vocabulary, key=lambda k: len([v for v in vocabulary[k] if v not in prints]))
+            spare = [v for v in vocabulary[key] if v not in prints]
+            if not spare:
+                break
+            vocabulary[key] = [v for v in vocabulary[key] if v != spare[-1]]
     return names, vocabulary
 
 
