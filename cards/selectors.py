@@ -105,6 +105,12 @@ def _catalog_stamp(game: Game) -> tuple:
     return stamp
 
 
+def catalog_version(*, game: Game) -> tuple:
+    """The catalog's version stamp for the game (read once per Game instance): it changes with
+    any edit of its cards, attribute definitions, options or rule sections, on any server."""
+    return _catalog_stamp(game)
+
+
 def _catalog_part(game: Game, name: str, load):
     stamp = _catalog_stamp(game)
     version = _CATALOG.get(game.pk)

@@ -91,6 +91,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 
+# "computed": the answers page GETs work out (common.computed), in a table of the database, so
+# every app server shares them; the catalog's version stamp is in each key, so an edit is never
+# answered from before it. "default" stays Django's per-process memory cache (nothing uses it).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "computed": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "tableside_computed",
+        "TIMEOUT": int(os.environ.get("COMPUTED_CACHE_SECONDS", str(24 * 3600))),
+        "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("COMPUTED_CACHE_ENTRIES", "5000"))},
+    },
+}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
