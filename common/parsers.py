@@ -11,6 +11,7 @@ decoder can follow is a ``malformed_request`` like any bad JSON.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from rest_framework import exceptions
@@ -79,32 +80,40 @@ def nesting_error(depth: int, place: _Step | None):
 
 def invalid_text_entries(data, *, root: str = "") -> list[dict]:
     """An entry for each string (value or key) of `data` that is not valid Unicode text, in
-    document order, at most MAX_ENTRIES. Iterative: any depth the decoder accepted is walked;
-    past MAX_DEPTH levels of objects and lists, the nesting error (an ApiError) is raised."""
+    document order, at most MAX_ENTRIES. Iterative, one frame per object or list (never one per
+    item: 15,000 numbers cost no allocation); past MAX_DEPTH levels of objects and lists, the
+    nesting error (an ApiError) is raised."""
+    if isinstance(data, str):
+        return [] if is_valid_text(data) else [_entry(root or "body", "holds")]
+    if not isinstance(data, dict | list):
+        return []
     entries: list[dict] = []
-    stack: list[tuple[_Step | None, object]] = [(None, data)]
+    stack: list[tuple[_Step | None, int, Iterator[tuple[str | int, object]]]] = [
+        (None, 1, _items(data))]
     while stack and len(entries) < MAX_ENTRIES:
-        place, value = stack.pop()
-        if isinstance(value, str):
-            if not is_valid_text(value):
-                entries.append(_entry(path_of(place, root) or "body", "holds"))
-            continue
-        if not isinstance(value, dict | list):
-            continue
-        depth = (place.depth if place is not None else 0) + 1
-        if depth > MAX_DEPTH:
-            raise nesting_error(depth, place)
-        if isinstance(value, dict):
-            children = []
-            for key, item in value.items():
-                key_place = _Step(place, key, depth)
-                if not is_valid_text(key):
-                    entries.append(_entry(path_of(key_place, root), "is a key that holds"))
-                children.append((key_place, item))
-            stack.extend(reversed(children))
+        place, depth, items = stack[-1]
+        for step, item in items:
+            if isinstance(step, str) and not is_valid_text(step):
+                entries.append(_entry(path_of(_Step(place, step, depth), root),
+                                      "is a key that holds"))
+            if isinstance(item, str):
+                if not is_valid_text(item):
+                    entries.append(_entry(path_of(_Step(place, step, depth), root), "holds"))
+            elif isinstance(item, dict | list):
+                child = _Step(place, step, depth)
+                if depth + 1 > MAX_DEPTH:
+                    raise nesting_error(depth + 1, child)
+                stack.append((child, depth + 1, _items(item)))
+                break
+            if len(entries) >= MAX_ENTRIES:
+                break
         else:
-            stack.extend((_Step(place, i, depth), value[i]) for i in range(len(value) - 1, -1, -1))
+            stack.pop()
     return entries[:MAX_ENTRIES]
+
+
+def _items(value: dict | list) -> Iterator[tuple[str | int, object]]:
+    return iter(value.items()) if isinstance(value, dict) else enumerate(value)
 
 
 def _entry(path: str, what: str) -> dict:
