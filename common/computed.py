@@ -29,7 +29,7 @@ from results.services import unsaved
 CACHE = "computed"
 
 
-def answer_key(service: Callable[..., dict], *, game: Game, body: object) -> str:
+def answer_key(service: Callable[..., dict], *, game: Game, body: dict) -> str:
     canonical = json.dumps(
         [f"{service.__module__}.{service.__qualname__}", game.pk, str(catalog_version(game=game)),
          body],
@@ -37,7 +37,7 @@ def answer_key(service: Callable[..., dict], *, game: Game, body: object) -> str
     return "answer:" + hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def computed_answer(service: Callable[..., dict], *, game: Game, body: object) -> dict:
+def computed_answer(service: Callable[..., dict], *, game: Game, body: dict) -> dict:
     """What `service` answers to `body` as a page reads names (common.page_names), unsaved: from
     the cache, or worked out and then kept there. A 400 is raised as the ApiError it was."""
     cache = caches[CACHE]
