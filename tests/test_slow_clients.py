@@ -5,7 +5,8 @@ Under gunicorn's sync workers, five sockets sending a header line every 2 s held
 until the 30 s timeout, and the site answered nobody. Here the server runs with two workers and
 ten slow clients (five sending headers, five a body, a few bytes at a time) stay connected while
 an ordinary GET /api/games/ is asked for: it must be answered (within a generous 10 s; under the
-sync workers it waited for the slow clients' timeout).
+sync workers it waited for the slow clients' timeout). Then each slow client's connection is
+closed once its request has been incomplete for REQUEST_READ_TIMEOUT seconds.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ def production_server(tmp_path):
         "PORT": str(port),
         "WEB_CONCURRENCY": "2",
         "GUNICORN_ACCESS_LOG": "/dev/null",
+        "REQUEST_READ_TIMEOUT": "4",
     }
     subprocess.run([BIN / "python", "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
                    env=env, check=True)
@@ -79,7 +81,8 @@ def production_server(tmp_path):
 
 
 def dribble(port: int, head: bytes, drip: bytes, stop: threading.Event) -> None:
-    """Send `head`, then `drip` every 0.3 s until `stop`: a request that never completes."""
+    """Send `head`, then `drip` every 0.3 s until `stop` or until the server closes the
+    connection: a request that never completes."""
     with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
         sock.sendall(head)
         while not stop.wait(0.3):
@@ -105,6 +108,11 @@ def test_ten_slow_clients_leave_the_site_answering(production_server):
         with urllib.request.urlopen(base + "/api/games/", timeout=10) as response:
             assert response.status == 200
             assert response.read() == b"[]"
+        # And none is kept for ever: the server closes a request not whole after
+        # REQUEST_READ_TIMEOUT (4 s here), so each slow client finds its connection closed.
+        for client in clients:
+            client.join(timeout=20)
+        assert not any(client.is_alive() for client in clients)
     finally:
         stop.set()
         for client in clients:
