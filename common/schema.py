@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .parsers import MAX_DEPTH
+
 ERROR_SCHEMA = {
     "type": "object",
     "required": ["status", "code", "detail", "errors"],
@@ -31,7 +33,7 @@ COMMON = {
 }
 POST_ONLY = {
     "400": ("The request is not valid; each problem is listed in `errors` with its path. A body "
-            "nested more than 32 levels deep is `nested_too_deeply`."),
+            f"nested more than {MAX_DEPTH} levels deep is `nested_too_deeply`."),
     "413": "The request body is larger than the API accepts (64 kB).",
     "415": "The request body is not JSON.",
     "429": "Too many scores or rulings from this client; retry after `Retry-After` seconds.",
