@@ -124,3 +124,29 @@ def test_the_empty_form_is_a_read_never_counted(client, catalog, three_a_minute)
     # Addresses that only carry what messengers add are the empty form too.
     assert client.get(PAGE + "?utm_source=chat&fbclid=x").status_code == 200
     assert client.get(LINK).status_code == 200
+
+
+def test_the_migration_creates_the_cache_table_on_a_database_that_has_none(db):
+    """A database migrated before the cache existed (0001's table was dropped by 0002) gets
+    it from 0003, under the name settings.CACHES gives it."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.db import connection
+
+    migration = import_module("common.migrations.0003_computed_cache_table")
+    table = settings.CACHES["computed"]["LOCATION"]
+    assert migration.TABLE == table
+
+    class Editor:  # what the migration's functions use of a schema editor
+        def __init__(self):
+            self.connection = connection
+
+        def execute(self, sql):
+            with connection.cursor() as cursor:
+                cursor.execute(sql)
+
+    migration.drop_cache_table(None, Editor())
+    assert table not in connection.introspection.table_names()
+    migration.create_cache_table(None, Editor())
+    assert table in connection.introspection.table_names()
