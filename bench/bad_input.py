@@ -12,8 +12,8 @@ Then the served cases (issue 22), against the production server as `make serve` 
 (gunicorn -c config/gunicorn.py, production settings, BENCH_SERVED_WORKERS workers, default 2,
 on its own SQLite file in the temp folder): GET /api/games/ while ten slow clients dribble their
 headers and bodies (its worst latency); the 61 kB body of long nested keys, and one within the
-depth cap, posted BENCH_SERVED_POSTS times (the workers' memory growth, from /proc); and oversized
-page forms (each answer's latency).
+depth cap, posted BENCH_SERVED_POSTS times (the workers' memory growth, from /proc); oversized
+page forms (each answer's latency); and a page GET of a ten-player table, first and cached.
 """
 
 from __future__ import annotations
@@ -247,6 +247,37 @@ def page_forms(base: str) -> None:
               f"{max(ms for _, ms in results):.1f} ms")
 
 
+def page_gets(base: str) -> None:
+    """A ten-player table in the address: the first GET works it out, the same address again is
+    answered from the cache of computed answers (common.computed)."""
+    from urllib.parse import urlencode
+
+    cards: list[dict] = []
+    page: str | None = base + "/api/games/star-trek-missions/cards/?page_size=100"
+    while page:
+        with urllib.request.urlopen(page) as got:
+            listing = json.load(got)
+        cards += listing["results"]
+        page = listing["next"]
+    # Ten final hands of five Galaxy cards and two Missions each: the whole deck dealt.
+    galaxy = sorted(card["name"] for card in cards if card.get("deck") == "galaxy")
+    missions = sorted(card["name"] for card in cards if card.get("deck") != "galaxy")
+    pairs = [("players", "10"), ("current", "0")]
+    for seat in range(10):
+        pairs.append((f"p{seat}-name", f"Player {seat}"))
+        hand = galaxy[seat * 5: seat * 5 + 5] + missions[seat * 2: seat * 2 + 2]
+        pairs += [(f"p{seat}-hand", name) for name in hand]
+    url = base + "/games/star-trek-missions/table/?" + urlencode(pairs)
+    # Each a new question (the first player's name differs): worked out every time.
+    fresh = [timed(url.replace("Player+0", f"Player+0+{run}")) for run in range(10)]
+    again = [timed(url) for _ in range(11)][1:]  # the first of these fills the cache
+    for label, runs in (("page GET: ten-player table, a new one each time", fresh),
+                        ("page GET: the same ten-player table again", again)):
+        times = sorted(ms for _, ms in runs)
+        print(f"{label:<52} status {sorted({s for s, _ in runs})}, p50 {times[5]:.1f} ms, "
+              f"worst {times[-1]:.1f} ms")
+
+
 def served() -> None:
     print()
     print(f"Served: gunicorn -c config/gunicorn.py, production settings, {WORKERS} workers, SQLite.")
@@ -257,6 +288,7 @@ def served() -> None:
             slow_clients(base, port)
             memory(server, base)
             page_forms(base)
+            page_gets(base)
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
