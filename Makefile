@@ -58,9 +58,10 @@ test-postgres: install chromium
 	$(BYTECODE) $(BIN)/python -m compileall -q $(SOURCES) >/dev/null
 	$(BYTECODE) TABLESIDE_CHROMIUM="$${TABLESIDE_CHROMIUM:-/usr/bin/chromium}" scripts/with-postgres $(BIN)/pytest $(PYTEST_ARGS)
 
-# The production configuration on loopback: gunicorn, whitenoise's hashed compressed files,
-# production settings; DATABASE_URL selects PostgreSQL, SQLite otherwise. LOCAL_HTTP=1 because no
-# TLS proxy stands in front here.
+# The production configuration on loopback: gunicorn with uvicorn's event-loop workers
+# (config/gunicorn.py names the app, config.asgi; a slow client costs a connection, not a worker),
+# whitenoise's hashed compressed files, production settings; DATABASE_URL selects PostgreSQL,
+# SQLite otherwise. LOCAL_HTTP=1 because no TLS proxy stands in front here.
 PROD := DJANGO_SETTINGS_MODULE=config.settings.production
 LOCAL_SECRET := $(VENV)/.local-secret-key
 $(LOCAL_SECRET): | install
