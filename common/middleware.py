@@ -6,6 +6,7 @@ fields than any page has; and page forms whose fields are not UTF-8 text refused
 from __future__ import annotations
 
 import io
+import re
 from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
@@ -101,19 +102,30 @@ def page_too_large(request, length: int, limit: int, *, more: bool = False):
 
 def too_many_fields(request) -> HttpResponse | None:
     """A 400 page for a form body with more fields than settings.DATA_UPLOAD_MAX_NUMBER_FIELDS,
-    counted on the raw body (already bounded in size) before anything splits or decodes it."""
+    counted on the raw body (already bounded in size) before anything splits or decodes it: the
+    `&`s of a urlencoded form, the boundaries of a multipart one."""
     limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
-    content_type = request.META.get("CONTENT_TYPE", "")
-    if (limit is None or request.method != "POST" or request.path.startswith("/api/")
-            or not content_type.startswith("application/x-www-form-urlencoded")):
+    if limit is None or request.method != "POST" or request.path.startswith("/api/"):
         return None
-    fields = request.body.count(b"&") + 1
+    content_type = request.META.get("CONTENT_TYPE", "")
+    if content_type.startswith("application/x-www-form-urlencoded"):
+        fields = request.body.count(b"&") + 1
+    elif content_type.startswith("multipart/form-data"):
+        boundary = MULTIPART_BOUNDARY.search(content_type)
+        if boundary is None:
+            return None  # Django's parser refuses it
+        fields = request.body.count(b"--" + boundary.group(1).strip('"').encode("latin-1")) - 1
+    else:
+        return None
     if fields <= limit:
         return None
     return form_refused(
         request, status=400, title="This form has too many fields", code="too_many_fields",
         message=(f"The form sent {fields:,} fields; Tableside takes at most {limit:,}, so "
                  f"nothing was read, scored or saved."))
+
+
+MULTIPART_BOUNDARY = re.compile(r'boundary=("[^"]{1,70}"|[^;\s]{1,70})', re.IGNORECASE)
 
 
 class RequestSizeLimitMiddleware:

@@ -51,6 +51,18 @@ def test_a_page_form_of_too_many_fields_is_a_400_page_before_the_csrf_check(
                               "nothing was read, scored or saved.")
 
 
+def test_a_multipart_page_form_of_too_many_fields_is_a_400_page(strict_client, catalog):
+    from django.test.client import BOUNDARY, encode_multipart
+
+    fields = {f"f{i}": "" for i in range(1500)}
+    assert len(encode_multipart(BOUNDARY, fields)) < 128 * 1024
+    response = strict_client.post(PAGE, fields)  # the test client's default: multipart
+    assert response.status_code == 400
+    assert lede(response) == ("The form sent 1,500 fields; Tableside takes at most 1,000, so "
+                              "nothing was read, scored or saved.")
+    assert strict_client.post(PAGE, {f"f{i}": "" for i in range(900)}).status_code == 403
+
+
 def test_a_form_within_the_limits_goes_on_to_the_csrf_check(strict_client, catalog):
     body = "a=&" * 900
     assert strict_client.post(PAGE, body, content_type=FORM).status_code == 403
