@@ -105,9 +105,9 @@ def _catalog_stamp(game: Game) -> tuple:
     return stamp
 
 
-def catalog_version(*, game: Game) -> tuple:
-    """The catalog's version stamp for the game (read once per Game instance): it changes with
-    any edit of its cards, attribute definitions, options or rule sections, on any server."""
+def catalog_stamp(game: Game) -> tuple:
+    """The version of the game's catalog: row counts and latest changes of its tables, read once
+    per request (any edit, through any server, changes it)."""
     return _catalog_stamp(game)
 
 

@@ -3,7 +3,7 @@
 A page GET with its input in the address (a shared link, Back, a reload) works the answer out
 again and saves nothing; some take 100 ms of CPU or more (a hand of many choices, a ten-player
 table). The same question is answered from the cache: the key is the service, the game, the
-catalog's version stamp (cards.selectors.catalog_version: any edit of the catalog, on any server,
+catalog's version stamp (cards.selectors.catalog_stamp: any edit of the catalog, on any server,
 gives new keys) and the request body as the page built it, written canonically (keys sorted), so
 two addresses that build the same body share an answer. A 400 is kept too, as the error it was.
 
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from django.core.cache import caches
 
 from cards.models import Game
-from cards.selectors import catalog_version
+from cards.selectors import catalog_stamp
 from common.api_errors import ApiError
 from common.page_names import call_reading_names
 from results.services import unsaved
@@ -31,7 +31,7 @@ CACHE = "computed"
 
 def answer_key(service: Callable[..., dict], *, game: Game, body: dict) -> str:
     canonical = json.dumps(
-        [f"{service.__module__}.{service.__qualname__}", game.pk, str(catalog_version(game=game)),
+        [f"{service.__module__}.{service.__qualname__}", game.pk, str(catalog_stamp(game)),
          body],
         sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
     return "answer:" + hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()

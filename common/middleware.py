@@ -81,6 +81,40 @@ def too_large(length: int, limit: int, *, more: bool = False) -> JsonResponse:
     return JsonResponse(body, status=413)
 
 
+class RequestSizeLimitMiddleware:
+    """Refuses API request bodies above settings.API_MAX_BODY_BYTES with a 413, before anything
+    reads them.
+
+    So too every request body over the limit of its path (body_limit_for): a page form gets a 413
+    page. A page form with more fields than a form has is a 400 page before any middleware splits
+    it (the text check below, the CSRF check and the throttle come later: 2.6 MB of `a=&` pairs
+    cost a second of CPU there).
+
+    A body sent with `Transfer-Encoding: chunked` has no Content-Length, and Django reads such a
+    body as empty (under gunicorn a score request was answered "Give the hand"). It is read here
+    instead, up to the limit (a 413 past it), and handed on as an ordinary body of known length."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if is_chunked(request):
+            refused = read_chunked_body(request)
+            if refused is not None:
+                return refused
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        limit = body_limit(request)
+        if length > limit:
+            return page_too_large(request, length, limit)
+        refused = too_many_fields(request)
+        if refused is not None:
+            return refused
+        return self.get_response(request)
+
+
 def form_refused(request, *, status: int, title: str, message: str, code: str) -> HttpResponse:
     """A page form refused before anything parsed it: a page that says why (no session, CSRF
     check or throttle has run yet, so it shows no more than that)."""
@@ -126,37 +160,6 @@ def too_many_fields(request) -> HttpResponse | None:
 
 
 MULTIPART_BOUNDARY = re.compile(r'boundary=("[^"]{1,70}"|[^;\s]{1,70})', re.IGNORECASE)
-
-
-class RequestSizeLimitMiddleware:
-    """Refuses request bodies over the limit of their path (body_limit_for) with a 413, before
-    anything reads them: the API's error body, or a page for a form. A page form with more fields
-    than a form has is a 400 page before any middleware splits it (common.middleware's text check,
-    the CSRF check and the throttle come later: 2.6 MB of `a=&` pairs cost a second of CPU there).
-
-    A body sent with `Transfer-Encoding: chunked` has no Content-Length, and Django reads such a
-    body as empty (under gunicorn a score request was answered "Give the hand"). It is read here
-    instead, up to the limit (a 413 past it), and handed on as an ordinary body of known length."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        if is_chunked(request):
-            refused = read_chunked_body(request)
-            if refused is not None:
-                return refused
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
-        limit = body_limit(request)
-        if length > limit:
-            return page_too_large(request, length, limit)
-        refused = too_many_fields(request)
-        if refused is not None:
-            return refused
-        return self.get_response(request)
 
 
 def is_chunked(request) -> bool:

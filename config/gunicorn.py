@@ -1,16 +1,11 @@
-"""gunicorn settings for `make serve` and production: workers from the CPU count, each an event
-loop (config.asgi) where a slow client costs a connection, not the worker.
-
-`gunicorn -c config/gunicorn.py` is the whole command: the application is named here too.
-"""
+"""gunicorn settings for `make serve` and production: workers from the CPU count."""
 
 import multiprocessing
 import os
 
-wsgi_app = "config.asgi:application"
-worker_class = "config.uvicorn_worker.Worker"
 bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 timeout = 30
 graceful_timeout = 20
 # Import the app once, in the master: a worker then starts by forking, in milliseconds. Without it
@@ -18,6 +13,13 @@ graceful_timeout = 20
 # reach max_requests together: under load all of them rebooted at once (p99 over a second).
 # Nothing opens a database connection at import, so no connection is shared across the fork.
 preload_app = True
+# The app and its workers: gunicorn's processes, each running uvicorn's event loop
+# (config/uvicorn_worker.py) around config.asgi. The loop reads each request, however slowly it
+# comes, and hands Django only whole ones: a slow client costs a connection, never a worker (five
+# clients sending a header line every 2 s held all five sync workers). `gunicorn -c
+# config/gunicorn.py` is the whole command. GUNICORN_THREADS above is not used by this worker.
+wsgi_app = "config.asgi:application"
+worker_class = "config.uvicorn_worker.Worker"
 # Recycle workers now and then so a slow leak can never grow without bound.
 max_requests = 5000
 max_requests_jitter = 1000
