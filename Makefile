@@ -59,9 +59,10 @@ test-postgres: install chromium
 	$(BYTECODE) $(BIN)/python -m compileall -q $(SOURCES) >/dev/null
 	$(BYTECODE) TABLESIDE_CHROMIUM="$${TABLESIDE_CHROMIUM:-/usr/bin/chromium}" scripts/with-postgres $(BIN)/pytest $(PYTEST_ARGS)
 
-# The production configuration on loopback: gunicorn, whitenoise's hashed compressed files,
-# production settings; DATABASE_URL selects PostgreSQL, SQLite otherwise. LOCAL_HTTP=1 because no
-# TLS proxy stands in front here.
+# The production configuration on loopback: gunicorn with uvicorn's event-loop workers
+# (config/gunicorn.py names the app, config.asgi; a slow client costs a connection, not a worker),
+# whitenoise's hashed compressed files, production settings; DATABASE_URL selects PostgreSQL,
+# SQLite otherwise. LOCAL_HTTP=1 because no TLS proxy stands in front here.
 PROD := DJANGO_SETTINGS_MODULE=config.settings.production
 LOCAL_SECRET := $(VENV)/.local-secret-key
 $(LOCAL_SECRET): | install
@@ -71,7 +72,7 @@ serve: setup $(LOCAL_SECRET)
 	$(PROD) SECRET_KEY="$${SECRET_KEY:-$$(cat $(LOCAL_SECRET))}" ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
 	  LOCAL_HTTP=1 $(BIN)/python manage.py collectstatic --noinput -v0
 	$(PROD) SECRET_KEY="$${SECRET_KEY:-$$(cat $(LOCAL_SECRET))}" ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
-	  LOCAL_HTTP=1 $(BIN)/gunicorn config.wsgi:application -c config/gunicorn.py
+	  LOCAL_HTTP=1 $(BIN)/gunicorn -c config/gunicorn.py
 
 # `check --deploy` under the production settings as deployed (TLS on); any warning fails.
 deploy-check: install

@@ -1,4 +1,5 @@
-"""HTTP load benchmark: `make serve` (gunicorn, production settings) on loopback under wrk.
+"""HTTP load benchmark: `make serve` (gunicorn with uvicorn workers, production settings) on
+loopback under wrk.
 
 For GET /api/games/, a catalog search, and every game's score and ruling endpoints (the request
 examples of the OpenAPI schema that answer 200), it runs wrk with 8 connections for a few seconds

@@ -9,7 +9,6 @@ and JSON address the page shows.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from contextlib import nullcontext
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, QueryDict
@@ -21,7 +20,6 @@ from cards.models import Game
 from common.api_errors import ApiError
 from common.page_names import call_reading_names
 from common.page_throttle import check_page_throttle
-from results.services import unsaved
 
 
 def is_htmx_submit(request: HttpRequest) -> bool:
@@ -48,10 +46,16 @@ def is_input(key: str) -> bool:
 
 def page_input(request: HttpRequest) -> QueryDict | None:
     """The form's data: what was posted, or the query string of a GET that carries input; None
-    for the empty form."""
+    for the empty form. Input means work (reading names, the service, a form of many fields), so
+    it counts against the client's limit (common.page_throttle), GET or POST; the empty form is
+    a read, never counted."""
     if request.method == "POST":
+        check_page_throttle(request)
         return request.POST
-    return request.GET if link_pairs(request.GET) else None
+    if not link_pairs(request.GET):
+        return None
+    check_page_throttle(request)
+    return request.GET
 
 
 def link_pairs(data) -> list[tuple[str, str]]:
@@ -83,12 +87,18 @@ def evaluate_on_page(
     puts each problem by its field. Returns the page's status. On a GET the result is not saved
     (no links then). No transaction: the service's one
     write, the saved result, is a single INSERT. Each call counts against the client's limit,
-    shared with the API (common.page_throttle): past it, PageThrottled (a friendly 429 page)."""
+    shared with the API (common.page_throttle; once per request, however many of page_input
+    and this it calls): past it, PageThrottled (a friendly 429 page)."""
     check_page_throttle(request)
     try:
-        # A GET (the input in the query string) shows the answer without saving it.
-        with nullcontext() if request.method == "POST" else unsaved():
+        if request.method == "POST":
             response = call_reading_names(service, game=game, body=body)
+        else:
+            # A GET (the input in the query string) shows the answer without saving it, from the
+            # cache of computed answers when the same question was asked before.
+            from common.computed import computed_answer
+
+            response = computed_answer(service, game=game, body=body)
     except ApiError as error:
         context["error"] = show_errors(error)
         return 400

@@ -1,6 +1,8 @@
 """The pages' share of the API's limit: a score or ruling submitted from a page counts towards the
 same per-client limit as one sent to the API (common.throttling, the same counter row), since each
-is evaluated and saved alike. Past it, a person gets a page (status 429, Retry-After), not JSON."""
+is evaluated and saved alike; so does a page GET that carries its input in the address, which
+works the answer out too (common.page_results.page_input). Past it, a person gets a page (status
+429, Retry-After), not JSON."""
 
 from __future__ import annotations
 
@@ -15,13 +17,14 @@ class PageThrottled(Exception):
 
 
 def check_page_throttle(request: HttpRequest) -> None:
-    """Count this page submission (a POST) against the client's limit; PageThrottled past it. A
-    GET is a read, never counted, like the API's reads."""
+    """Count this request (a page submission, or a GET with input) against the client's limit,
+    once however often it is asked; PageThrottled past it. The callers decide what counts: a
+    page read without input never calls this."""
     from .throttling import EvaluationRateThrottle
 
-    if request.method != "POST":
+    if getattr(request, "_page_throttle_counted", False):
         return
-
+    request._page_throttle_counted = True  # type: ignore[attr-defined]
     throttle = EvaluationRateThrottle()
     if not throttle.allow_request(request, None):
         raise PageThrottled(int(throttle.wait()))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .parsers import MAX_DEPTH
+
 ERROR_SCHEMA = {
     "type": "object",
     "required": ["status", "code", "detail", "errors"],
@@ -30,7 +32,8 @@ COMMON = {
     "406": "The client accepts no format this API answers in (it answers JSON).",
 }
 POST_ONLY = {
-    "400": "The request is not valid; each problem is listed in `errors` with its path.",
+    "400": ("The request is not valid; each problem is listed in `errors` with its path. A body "
+            f"nested more than {MAX_DEPTH} levels deep is `nested_too_deeply`."),
     "413": "The request body is larger than the API accepts (64 kB).",
     "415": "The request body is not JSON.",
     "429": "Too many scores or rulings from this client; retry after `Retry-After` seconds.",

@@ -52,9 +52,19 @@ graceful_timeout = 20
 # reach max_requests together: under load all of them rebooted at once (p99 over a second).
 # Nothing opens a database connection at import, so no connection is shared across the fork.
 preload_app = True
+# The app and its workers: gunicorn's processes, each running uvicorn's event loop
+# (config/uvicorn_worker.py) around config.asgi. The loop reads each request, however slowly it
+# comes, and hands Django only whole ones: a slow client costs a connection, never a worker (five
+# clients sending a header line every 2 s held all five sync workers). `gunicorn -c
+# config/gunicorn.py` is the whole command. GUNICORN_THREADS above is not used by this worker.
+wsgi_app = "config.asgi:application"
+worker_class = "config.uvicorn_worker.Worker"
 # Recycle workers now and then so a slow leak can never grow without bound.
 max_requests = 5000
 max_requests_jitter = 1000
+# gunicorn 27's control socket is one path per user (~/.gunicorn/gunicorn.ctl): a second server on
+# the machine (a test's, another app's) would take it over. Nothing here uses it.
+control_socket_disable = True
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 

@@ -104,6 +104,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 
+# "computed": the answers page GETs work out (common.computed), in a table of the database, so
+# every app server shares them; the catalog's version stamp is in each key, so an edit is never
+# answered from before it. "default" stays Django's per-process memory cache (nothing uses it).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "computed": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "tableside_computed",
+        "TIMEOUT": int(os.environ.get("COMPUTED_CACHE_SECONDS", str(24 * 3600))),
+        "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("COMPUTED_CACHE_ENTRIES", "5000"))},
+    },
+}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -157,6 +170,13 @@ DBBACKUP_SEND_EMAIL = False
 
 # The largest API request body accepted (a 413 above it): a position or a hand is a few kB.
 API_MAX_BODY_BYTES = 64 * 1024
+# The largest page form (a 413 page above it, before anything reads it): a page builds an API body
+# from its fields, so it needs about what the API takes (twice that, for escapes). The admin keeps
+# Django's limits (its import confirms a whole catalog file); a form of more fields than
+# DATA_UPLOAD_MAX_NUMBER_FIELDS is a 400 page before anything splits it
+# (common.middleware.RequestSizeLimitMiddleware).
+PAGE_MAX_BODY_BYTES = 128 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],

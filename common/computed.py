@@ -1,0 +1,60 @@
+"""Computed answers shown by a page GET, kept in a cache shared by every app server.
+
+A page GET with its input in the address (a shared link, Back, a reload) works the answer out
+again and saves nothing; some take 100 ms of CPU or more (a hand of many choices, a ten-player
+table). The same question is answered from the cache: the key is the service, the game, the
+catalog's version stamp (cards.selectors.catalog_stamp: any edit of the catalog, on any server,
+gives new keys) and the request body as the page built it, written canonically (keys sorted), so
+two addresses that build the same body share an answer. A 400 is kept too, as the error it was.
+
+The cache is the database's (settings.CACHES["computed"]: one table, shared by every app server,
+as the throttle's counters are); entries expire after COMPUTED_CACHE_SECONDS and the table keeps
+at most its MAX_ENTRIES, the oldest culled first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+
+from django.core.cache import caches
+
+from cards.models import Game
+from cards.selectors import catalog_stamp
+from common.api_errors import ApiError
+from common.page_names import call_reading_names
+from results.services import unsaved
+
+CACHE = "computed"
+
+
+def answer_key(service: Callable[..., dict], *, game: Game, body: dict) -> str:
+    canonical = json.dumps(
+        [f"{service.__module__}.{service.__qualname__}", game.pk, str(catalog_stamp(game)),
+         body],
+        sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return "answer:" + hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def computed_answer(service: Callable[..., dict], *, game: Game, body: dict) -> dict:
+    """What `service` answers to `body` as a page reads names (common.page_names), unsaved: from
+    the cache, or worked out and then kept there. A 400 is raised as the ApiError it was."""
+    cache = caches[CACHE]
+    key = answer_key(service, game=game, body=body)
+    kept = cache.get(key)
+    if kept is not None:
+        kind, value = kept
+        if kind == "error":
+            raise ApiError(**value)
+        return value
+    try:
+        with unsaved():
+            answer = call_reading_names(service, game=game, body=body)
+    except ApiError as error:
+        if error.status_code == 400:
+            cache.set(key, ("error", {"status_code": error.status_code, "code": error.error_code,
+                                      "detail": error.message, "errors": error.errors}))
+        raise
+    cache.set(key, ("answer", answer))
+    return answer

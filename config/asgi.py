@@ -1,0 +1,86 @@
+"""The ASGI application `make serve` and production run (config/gunicorn.py: gunicorn's processes,
+each an event loop of uvicorn's): a slow client costs a connection, never a worker.
+
+Under the sync workers a client sending one header line every 2 s held a whole worker until the
+timeout, and five such clients froze the site. Here the event loop reads the request line, the
+headers and the whole body, however slowly they come, and only a complete request reaches Django
+(whose views run one at a time in each process's thread, as before). A slow reader of the answer
+costs the loop a buffer, not the thread.
+
+Django's ASGI handler reads the whole body before any middleware looks at its length, and would
+keep reading for as long as a client sends. `BodyLimit` stops at the limit of the request's path
+(common.middleware.body_limit_for): a body that declares more is handed on without its bytes, for
+RequestSizeLimitMiddleware to refuse by its Content-Length; a chunked one is handed on cut a byte
+past the limit, which that middleware refuses as "more than" the limit.
+"""
+
+import os
+import warnings
+
+from django.core.asgi import get_asgi_application
+
+# whitenoise answers a static file with a FileResponse, a synchronous iterator, which Django's ASGI
+# handler reads in a thread (whole: the site's files are a few kB compressed) and warns about on
+# every file.
+warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume synchronous")
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.development")
+django_application = get_asgi_application()
+
+from common.middleware import body_limit_for  # noqa: E402  (needs the settings loaded)
+
+
+class BodyLimit:
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        limit = body_limit_for(scope["path"])
+        declared = _content_length(scope)
+        if declared is not None and declared > limit:
+            return await self.app(scope, _body([], receive), send)  # refused by its length
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None  # the client left before its body ended: nothing to answer
+            chunk = message.get("body", b"")
+            chunks.append(chunk[: limit + 1 - size])
+            size += len(chunks[-1])
+            if size > limit or not message.get("more_body", False):
+                break
+        return await self.app(scope, _body(chunks, receive), send)
+
+
+def _content_length(scope) -> int | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+def _body(chunks: list[bytes], server_receive):
+    """An ASGI `receive` handing on the body read so far in one message; then the server's, for
+    Django to hear the client go (any rest of a body cut at the limit is read and dropped: the
+    server answers "disconnect" once the response is sent)."""
+    sent = False
+
+    async def receive():
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        while True:
+            message = await server_receive()
+            if message["type"] != "http.request":
+                return message
+
+    return receive
+
+
+application = BodyLimit(django_application)

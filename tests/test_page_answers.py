@@ -1,0 +1,152 @@
+"""A page GET that carries its input in the address works an answer out: identical questions are
+answered from the cache of computed answers (keyed on the request and the catalog's version), and
+such GETs count against the same per-client limit as a submission."""
+
+import re
+from urllib.parse import urlencode
+
+import pytest
+
+from cards.models import Card
+from games.star_trek_missions import pages as stm_pages
+from results.models import SavedResult
+
+pytestmark = pytest.mark.django_db
+
+PAGE = "/games/star-trek-missions/score/"
+HAND = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
+        "Diplomatic Conference", "Photon Torpedoes", "Bridge"]
+LINK = PAGE + "?" + urlencode([("hand", name) for name in HAND])
+
+
+@pytest.fixture
+def service_calls(monkeypatch):
+    """The scoring service's calls from the page, counted."""
+    calls = []
+    real = stm_pages.score_star_trek_missions
+
+    def counted(*, game, body):
+        calls.append(body)
+        return real(game=game, body=body)
+
+    monkeypatch.setattr(stm_pages, "score_star_trek_missions", counted)
+    return calls
+
+
+def total(response) -> str:
+    return re.search(r'<strong class="score-total__value">(\d+)</strong>',
+                     response.content.decode()).group(1)
+
+
+def without_token(response) -> str:
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", response.content.decode())
+
+
+def test_the_same_link_twice_is_worked_out_once(client, catalog, service_calls):
+    first = client.get(LINK)
+    assert first.status_code == 200 and total(first) == "66"
+    assert len(service_calls) == 1
+    again = client.get(LINK)
+    assert again.status_code == 200 and total(again) == "66"
+    assert len(service_calls) == 1  # answered from the cache
+    assert without_token(again) == without_token(first)
+    assert SavedResult.objects.count() == 0  # a GET saves nothing, cached or not
+
+
+def test_the_same_hand_in_another_order_of_fields_is_a_new_question(client, catalog,
+                                                                     service_calls):
+    client.get(LINK)
+    client.get(PAGE + "?" + urlencode([("hand", name) for name in reversed(HAND)]))
+    assert len(service_calls) == 2  # the hand's order is the request's (API.md): not the same
+
+
+def test_an_edit_of_the_catalog_is_never_answered_from_before_it(client, catalog, service_calls):
+    client.get(LINK)
+    card = Card.objects.get(game__slug="star-trek-missions", name="Bridge")
+    card.save()  # any edit changes the catalog's version stamp, on every server
+    client.get(LINK)
+    assert len(service_calls) == 2
+
+
+def test_a_refused_question_is_kept_too(client, catalog, service_calls):
+    three_missions = ["Away Team", "Borg Cube", "Lieutenant Worf", "Mysterious Plague"]
+    link = PAGE + "?" + urlencode([("hand", name) for name in three_missions])
+    first = client.get(link)
+    assert first.status_code == 400
+    calls = len(service_calls)
+    again = client.get(link)
+    assert again.status_code == 400 and calls >= 1
+    assert len(service_calls) == calls
+    assert "The hand has 3 Missions (Away Team, Borg Cube, Mysterious Plague)" in (
+        again.content.decode())
+
+
+def test_a_post_is_never_answered_from_the_cache(client, catalog, service_calls):
+    client.get(LINK)
+    response = client.post(PAGE, {"hand": HAND})
+    assert response.status_code == 200 and total(response) == "66"
+    assert len(service_calls) == 2
+    assert SavedResult.objects.count() == 1
+
+
+@pytest.fixture
+def three_a_minute(monkeypatch):
+    from common.throttling import EvaluationRateThrottle
+
+    monkeypatch.setattr(EvaluationRateThrottle, "THROTTLE_RATES", {"evaluations": "3/minute"})
+
+
+def test_page_gets_with_input_count_against_the_submission_limit(client, catalog, three_a_minute):
+    assert [client.get(LINK).status_code for _ in range(3)] == [200] * 3
+    refused = client.get(LINK)
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Too many submissions" in refused.content.decode()
+    # The same counter as a submission's and the API's.
+    assert client.post(PAGE, {"hand": HAND}).status_code == 429
+    assert client.post("/api/games/star-trek-missions/score/", {"hand": HAND},
+                       content_type="application/json").status_code == 429
+
+
+def test_a_ten_player_table_in_the_address_counts_once(client, catalog, three_a_minute):
+    names = sorted(Card.objects.filter(game__slug="star-trek-missions")
+                   .values_list("name", flat=True))
+    pairs = [("players", "10"), ("current", "0")]
+    for seat in range(10):
+        pairs.append((f"p{seat}-name", f"Player {seat}"))
+        pairs += [(f"p{seat}-hand", name) for name in names[seat * 7: seat * 7 + 7]]
+    link = "/games/star-trek-missions/table/?" + urlencode(pairs)
+    statuses = [client.get(link).status_code for _ in range(4)]
+    assert statuses[:3] != [429] * 3 and 429 not in statuses[:3] and statuses[3] == 429
+
+
+def test_the_empty_form_is_a_read_never_counted(client, catalog, three_a_minute):
+    assert [client.get(PAGE).status_code for _ in range(5)] == [200] * 5
+    # Addresses that only carry what messengers add are the empty form too.
+    assert client.get(PAGE + "?utm_source=chat&fbclid=x").status_code == 200
+    assert client.get(LINK).status_code == 200
+
+
+def test_the_migration_creates_the_cache_table_on_a_database_that_has_none(db):
+    """A database migrated before the cache existed (0001's table was dropped by 0002) gets
+    it from 0003, under the name settings.CACHES gives it."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.db import connection
+
+    migration = import_module("common.migrations.0003_computed_cache_table")
+    table = settings.CACHES["computed"]["LOCATION"]
+    assert migration.TABLE == table
+
+    class Editor:  # what the migration's functions use of a schema editor
+        def __init__(self):
+            self.connection = connection
+
+        def execute(self, sql):
+            with connection.cursor() as cursor:
+                cursor.execute(sql)
+
+    migration.drop_cache_table(None, Editor())
+    assert table not in connection.introspection.table_names()
+    migration.create_cache_table(None, Editor())
+    assert table in connection.introspection.table_names()
