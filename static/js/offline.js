@@ -207,9 +207,18 @@
   function recount(form) {
     var box = handBox(form);
     var count = form.querySelector(".score-bar__count");
-    if (box && count) {
-      var cards = box.querySelectorAll(".hand-list input[type='hidden']").length;
-      count.textContent = "· " + cards + " card" + (cards === 1 ? "" : "s");
+    if (!box) {
+      return;
+    }
+    var cards = box.querySelectorAll(".hand-list input[type='hidden']").length;
+    var words = cards + " card" + (cards === 1 ? "" : "s");
+    if (count) {
+      count.textContent = "· " + words;
+    }
+    var line = box.querySelector(".hand-count");
+    if (line) {
+      line.textContent = words + " in the hand, not scored yet: Tableside scores them when the " +
+        "connection is back.";
     }
   }
 
