@@ -29,8 +29,12 @@ def phone(browser, site):
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
+    # The worker and the manifest live under the site's strict Content-Security-Policy.
+    page.on("console", lambda message: page.errors.append(message.text)
+            if "Content Security Policy" in message.text or "Refused to" in message.text else None)
     yield context, page
     context.close()
+    assert not page.errors
 
 
 def installed(page, site, path):
@@ -107,7 +111,6 @@ def test_a_hand_entered_offline_is_scored_when_the_connection_returns(phone, sit
     status = page.locator("#offline-status")
     expect(status).to_be_visible()
     expect(status).to_contain_text("Offline: will score when back")
-    page.screenshot(path="/tmp/tableside-offline-phone.png")
     # The connection returns: the hand is scored at once, in the page.
     context.set_offline(False)
     expect(page.locator(".score-total__value")).to_have_text("66")
