@@ -154,3 +154,13 @@ def test_a_suggestion_link_leads_to_its_field(phone):
     expect(field).to_have_value("Lieutenant Worf")
     expect(field).to_be_focused()
     assert not page.errors
+
+
+def test_the_catalog_search_reads_names_as_the_score_pages_do(phone):
+    """`kehleyr` is Ambassador K'Ehleyr on the score pages; the catalog's live search finds him
+    too (before, it found nothing)."""
+    page = phone("/games/star-trek-missions/cards/")
+    page.get_by_label("Search names and card text").fill("kehleyr")
+    page.wait_for_url("**q=kehleyr**")
+    expect(page.locator(".tile__name")).to_have_text(["Ambassador K'Ehleyr"])
+    assert not page.errors
