@@ -60,26 +60,27 @@ def manifest(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _static_files() -> list[str]:
-    """The project's static files, by their path under STATIC_URL."""
+def _static_paths() -> list[tuple[str, Path]]:
+    """The project's static files: (their path under STATIC_URL, the file)."""
     files = []
     for folder in settings.STATICFILES_DIRS:
         root = Path(folder)
         for path in sorted(root.rglob("*")):
             if path.is_file() and path.suffix in STATIC_KINDS:
-                files.append(path.relative_to(root).as_posix())
+                files.append((path.relative_to(root).as_posix(), path))
     return files
+
+
+def _static_files() -> list[str]:
+    return [name for name, _ in _static_paths()]
 
 
 @lru_cache(maxsize=1)
 def _static_version() -> str:
     """Changes with any of the files the worker keeps, so a new version replaces the old cache."""
     digest = hashlib.sha256()
-    for folder in settings.STATICFILES_DIRS:
-        for name in _static_files():
-            path = Path(folder) / name
-            if path.is_file():
-                digest.update(name.encode() + b"\0" + path.read_bytes())
+    for name, path in _static_paths():
+        digest.update(name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:12]
 
 
