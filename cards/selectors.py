@@ -21,7 +21,7 @@ from django.db.models import (
     When,
 )
 from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, Lower, Replace
 
 from .attributes import AttributeSpec
 from .models import (
@@ -283,7 +283,14 @@ def _filter_value_error(spec: AttributeSpec, value: str) -> FilterError | None:
 def card_list(*, game: Game, query: CardQuery, specs: list[AttributeSpec]) -> QuerySet[Card]:
     cards = Card.objects.filter(game=game)
     if query.q:
-        cards = cards.filter(Q(name__icontains=query.q) | Q(text__icontains=query.q))
+        match = Q(name__icontains=query.q) | Q(text__icontains=query.q)
+        key = normalise(query.q)
+        if key:
+            # Names read as the score pages read them (cards.naming.normalise): 'kehleyr' finds
+            # Ambassador K'Ehleyr, 'jean luc' Captain Jean-Luc Picard.
+            cards = cards.annotate(name_key=name_key("name"))
+            match |= Q(name_key__contains=key)
+        cards = cards.filter(match)
     if query.filters:
         if connection.features.supports_json_field_contains:
             cards = cards.filter(attribute_containment(filters=query.filters, specs=specs))
@@ -294,6 +301,20 @@ def card_list(*, game: Game, query: CardQuery, specs: list[AttributeSpec]) -> Qu
     return _ordered(cards, query.ordering, specs).select_related("game").prefetch_related(
         dated_rulings_prefetch()
     )
+
+
+# What cards.naming.normalise drops from a name besides case and accents: the punctuation and
+# spaces names are written with. The database compares the name without them to the normalised
+# search text (a name with other symbols still matches by its plain icontains).
+NAME_PUNCTUATION = (" ", "'", "\u2019", "-", ".", ",", ":", "!", "?", "(", ")", "&", "/", '"')
+
+
+def name_key(field_name: str):
+    """The name in lower case without NAME_PUNCTUATION, as a database expression."""
+    expression = Lower(field_name)
+    for mark in NAME_PUNCTUATION:
+        expression = Replace(expression, Value(mark), Value(""))
+    return expression
 
 
 def dated_rulings_prefetch() -> Prefetch:

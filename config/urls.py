@@ -2,9 +2,13 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from common import offline
 from games.registry import GAMES
 
 urlpatterns = [
+    # The installable app: its manifest and service worker, at the root (the worker's scope).
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("sw.js", offline.service_worker, name="service-worker"),
     # Scores, rulings and saved results (their own paths, listed before the catalog's).
     path("", include("results.urls")),
     path("", include("adjudicator.urls")),

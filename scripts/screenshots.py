@@ -5,6 +5,9 @@ scripts/screenshots.py [http://127.0.0.1:8000]`. Each page is opened filled in, 
 reaches it from "Score again" / "Check again" on a saved answer: the schema's example request of
 each game is posted to the API, and the saved result's page gives the form's filled-in address.
 Debian's Chromium drives it (no browser download). Writes docs/screenshots/<page>-<size>.png (the whole page, answer included).
+Then, on a phone, what one screen shows (issue 23): the tile picker with part of a hand tapped in
+(star-trek-missions-tile-picker-phone.png), and the score page as installed and offline, a hand
+entered with the network cut and waiting to be scored (star-trek-missions-offline-phone.png).
 """
 
 from __future__ import annotations
@@ -73,7 +76,52 @@ def main() -> None:
                 page.screenshot(path=str(path), full_page=True)
                 print(path.relative_to(OUT.parent.parent))
                 context.close()
+        tile_picker(browser, site)
+        offline(browser, site)
         browser.close()
+
+
+SCORE = "/games/star-trek-missions/score/"
+
+
+def tap_tiles(page, slugs: list[str]) -> None:
+    for slug in slugs:
+        tile = page.locator(f"#tile-{slug}")
+        group = tile.evaluate("t => t.closest('.picker__panel').dataset.group")
+        if not page.locator(f"#group-{group}").is_checked():
+            page.locator(f"label[for='group-{group}']").tap()
+        page.locator(f"#tile-{slug}").tap()
+        page.wait_for_selector(f"#tile-{slug}[aria-pressed='true']")
+
+
+def tile_picker(browser, site: str) -> None:
+    context = browser.new_context(**SIZES["phone"], locale="en-GB")
+    page = context.new_page()
+    page.goto(site + SCORE)
+    tap_tiles(page, ["commander-kurn", "commander-sela", "lieutenant-worf", "ambassador-kehleyr"])
+    page.wait_for_load_state("networkidle")
+    page.locator("#cards").evaluate("picker => picker.scrollIntoView({block: 'start'})")
+    path = OUT / "star-trek-missions-tile-picker-phone.png"
+    page.screenshot(path=str(path))
+    print(path.relative_to(OUT.parent.parent))
+    context.close()
+
+
+def offline(browser, site: str) -> None:
+    context = browser.new_context(**SIZES["phone"], locale="en-GB")
+    page = context.new_page()
+    page.goto(site + SCORE)
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    context.set_offline(True)
+    page.reload()  # served by the service worker, from its cache
+    tap_tiles(page, ["commander-kurn", "commander-sela", "lieutenant-worf", "ambassador-kehleyr",
+                     "photon-torpedoes", "bridge", "diplomatic-conference"])
+    page.evaluate("() => window.scrollTo(0, 0)")
+    path = OUT / "star-trek-missions-offline-phone.png"
+    page.screenshot(path=str(path))
+    print(path.relative_to(OUT.parent.parent))
+    context.set_offline(False)
+    context.close()
 
 
 if __name__ == "__main__":

@@ -68,17 +68,20 @@ def test_get_shows_the_tiles_by_type_and_the_card_list(client, catalog):
     assert response.status_code == 200
     html = html_of(response)
     assert "<h1>Score a hand</h1>" in html
-    headings = re.findall(r'<h3 class="tile-group__title" id="group-[\w-]+">([^<]+?) <span', html)
+    headings = re.findall(r'<h3 class="tile-group__title" id="panel-[\w-]+-title">([^<]+?) <span', html)
     assert headings == GROUPS
+    # One group open at a time: a radio button per type, the first one checked.
+    assert re.findall(r'name="group" id="group-([\w-]+)" value="[\w-]+"( checked)?', html)[:2] == [
+        ("captain", " checked"), ("personnel", "")]
     assert html.count('name="toggle"') == 74
     assert html.count('aria-pressed="false"') == 74 and pressed(html) == []
     # Galaxy cards under their first type, in number order; Missions last.
-    captains = html[html.index('id="group-captain"'):html.index('id="group-personnel"')]
+    captains = html[html.index('id="panel-captain"'):html.index('id="panel-personnel"')]
     assert re.findall(r'<span class="pick-tile__number">(G\d\d)</span>', captains) == [
         "G05", "G06", "G08", "G09", "G10", "G15", "G16", "G29", "G50"]
-    system = html[html.index('id="group-system"'):html.index('id="group-equipment"')]
+    system = html[html.index('id="panel-system"'):html.index('id="panel-equipment"')]
     assert "Transporter" in system  # System first, then Location
-    missions = html[html.index('id="group-mission"'):]
+    missions = html[html.index('id="panel-mission"'):]
     assert len(re.findall(r'pick-tile__number">M\d\d<', missions)) == 24
     # Typing: a datalist of the 74 names, and an Add button.
     assert 'list="stm-cards"' in html

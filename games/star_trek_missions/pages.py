@@ -103,7 +103,7 @@ def stm_score(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
             status = 400
     context["partial"] = is_htmx_submit(request)
     if not context["partial"]:
-        context["groups"] = deck.groups()
+        context["picker"] = deck.picker(hand=form.hand, holders={}, data=page_input(request))
     return render_result_page(request, context, status=status, page="star_trek_missions/stm_score.html",
                               fragment="star_trek_missions/_stm_score_form.html", link=form.link_pairs())
 
@@ -165,6 +165,37 @@ class TileGroup:
     cards: list[Card]
 
 
+# A tile is small (three to a row on a phone), so its badges show a short form of each value, with
+# the whole word for screen readers and as the badge's title; the hand shows whole words. A value
+# not listed here is shortened to its first letters.
+SHORT = {
+    "type": {"captain": "Capt", "personnel": "Pers", "civilian": "Civ", "location": "Loc",
+             "system": "Sys", "equipment": "Equip", "artifact": "Art", "entity": "Ent",
+             "wild": "Wild"},
+    "specialty": {"ambassador": "Amb", "archaeologist": "Arch", "combat": "Cbt", "command": "Cmd",
+                  "cosmic": "Cos", "counselor": "Csl", "engineer": "Eng", "medical": "Med",
+                  "science": "Sci", "security": "Sec", "weapon": "Wpn"},
+    "lifeform": {"android": "Andr", "betazoid": "Betaz", "crystal": "Cryst", "el-aurian": "ElAur",
+                 "ferengi": "Fer", "hologram": "Holo", "human": "Hum", "klingon": "Kling",
+                 "romulan": "Rom", "vulcan": "Vulc"},
+    "affiliation": {"federation": "Fed", "ferengi-alliance": "FerA", "hostile": "Host",
+                    "klingon-empire": "KlgE", "romulan-star-empire": "RomE"},
+}
+BADGE_KINDS = ("type", "specialty", "lifeform", "affiliation")
+
+
+@dataclass(frozen=True)
+class Badge:
+    """One value of a card shown as a small badge: its kind (for its colour), the value, its
+    short form (a tile) and its label (the hand, and the text alternative)."""
+
+    kind: str
+    value: str
+    short: str
+    label: str
+    kind_label: str
+
+
 class Deck:
     """The game's cards for the page (one query), their attribute labels, and the tile groups."""
 
@@ -174,9 +205,50 @@ class Deck:
         self.by_name = {card.name: card for card in self.cards}
         self.named = [NamedCard(name=card.name, slug=card.slug) for card in self.cards]
         self.vocabulary, self.labels = vocabulary_and_labels(game)
+        for card in self.cards:
+            card.badges = self.badges(card)
+            card.find_text = " ".join([card.name, _number(card)] + [
+                badge.label for badge in card.badges])
 
     def label(self, attribute: str, value: str) -> str:
         return self.labels.get(attribute, {}).get(value, value)
+
+    def badges(self, card: Card) -> list[Badge]:
+        """The card's type, specialties, lifeforms and affiliations, in that order."""
+        badges = []
+        for kind in BADGE_KINDS:
+            values = _attr(card, kind) or []
+            for value in values if isinstance(values, list) else [values]:
+                label = self.label(kind, str(value))
+                short = SHORT.get(kind, {}).get(str(value)) or label[:4]
+                badges.append(Badge(kind, str(value), short, label, kind.capitalize()))
+        return badges
+
+    def group_of(self, name: str) -> str:
+        """The key of the tile group a card sits in ("" for no card of the game)."""
+        for group in self.groups():
+            if any(card.name == name for card in group.cards):
+                return group.key
+        return ""
+
+    def picker(self, *, hand: list[str], holders: dict[str, str], data) -> dict:
+        """The tile picker: its groups (each tile pressed, held by another player, or free) and
+        the group open: the one posted (the picker's radio buttons travel in the form), else the
+        group of the card just pressed, else the first."""
+        groups = self.groups()
+        keys = [group.key for group in groups]
+        posted = clean_text(data.get("group")) if data is not None else ""
+        toggled = clean_text(data.get("toggle")) if data is not None else ""
+        open_key = posted if posted in keys else self.group_of(toggled) or (keys[0] if keys else "")
+        in_hand = set(hand)
+        return {
+            "open": open_key,
+            "groups": [{"key": group.key, "label": group.label, "cards": group.cards,
+                        "compact": not any(card.badges for card in group.cards),
+                        "tiles": [{"card": card, "holder": holders.get(card.name, ""),
+                                   "pressed": card.name in in_hand} for card in group.cards]}
+                       for group in groups],
+        }
 
     def groups(self) -> list[TileGroup]:
         by_type: dict[str, list[Card]] = {key: [] for key in TYPE_ORDER}
@@ -206,18 +278,19 @@ class Deck:
             key=lambda option: option[0].casefold(),
         )
 
-    def find(self, typed: str) -> tuple[Card | None, str]:
+    def find(self, typed: str, *, held=()) -> tuple[Card | None, str]:
         """The card a person typed (any case, the slug, or a unique part of the name), or the
-        problem with it."""
+        problem with it. A card in `held` (another player's hand) is never suggested."""
         match = read_name(typed, self.named)
         if match.card is not None:
             return self.by_name[match.card.name], ""
         message = f"No card named '{shown(typed)}' in {self.game.name}."
         if match.ambiguous:
             message = f"Several cards match '{shown(typed)}'."
+        suggestions = [name for name in match.suggestions if name not in held]
         # The suggestions show as buttons that add the card (templates/star_trek_missions/_pick_problem.html).
-        return None, problem(message + did_you_mean(match.suggestions), detail=message,
-                             typed=typed, suggestions=match.suggestions)
+        return None, problem(message + did_you_mean(suggestions), detail=message,
+                             typed=typed, suggestions=suggestions)
 
 
 def _attr(card: Card, key: str):
@@ -283,9 +356,10 @@ class HandCard(FormField):
 class ScoreForm(PageForm):
     """The hand, the action the player took on it, the choices and their problems."""
 
-    def __init__(self, deck: Deck, data=None):
+    def __init__(self, deck: Deck, data=None, *, held=()):
         super().__init__(data)
         self.deck = deck
+        self.held = held  # cards in the other players' hands (the table page): never suggested
         self.hand: list[str] = [name for name in self.texts("hand", len(deck.cards)) if name]
         self.posted_hand = list(self.hand)
         self.add_value = self.text("add")
@@ -305,6 +379,9 @@ class ScoreForm(PageForm):
         self.adding = self.data.get("action") == "add"
         if self.adding:
             self._add()
+        # After a name typed (added or not) or a "Did you mean …?" button, the page opens with the
+        # focus in the name field, ready for the next name (static/js/site.js selects a failed one).
+        self.refocus = self.adding or picked in deck.by_name
         self.cards = [HandCard(name, i, deck.by_name.get(name)) for i, name in enumerate(self.hand)]
         self.choices = self._choice_controls()
         self.scored = False
@@ -313,7 +390,7 @@ class ScoreForm(PageForm):
         if not self.add_value:
             self.add_card_errors.append("Type the name of a card to add it.")
             return
-        card, problem = self.deck.find(self.add_value)
+        card, problem = self.deck.find(self.add_value, held=self.held)
         if card is None:
             self.add_card_errors.append(problem)
         elif card.name in self.hand:
@@ -334,10 +411,11 @@ class ScoreForm(PageForm):
         return sum(1 for c in self.cards if c.card and _attr(c.card, "deck") == "galaxy")
 
     @property
-    def changed_tiles(self) -> list[Card]:
-        """The cards that went into or out of the hand with this submit (their tiles change)."""
+    def changed_tiles(self) -> list[dict]:
+        """The tiles of the cards that went into or out of the hand with this submit."""
         before, after = set(self.posted_hand), set(self.hand)
-        return [card for card in self.deck.cards if (card.name in before) != (card.name in after)]
+        return [{"card": card, "pressed": card.name in after, "holder": ""}
+                for card in self.deck.cards if (card.name in before) != (card.name in after)]
 
     # Choices -------------------------------------------------------------------------------------
 
@@ -649,11 +727,14 @@ class TableForm:
             active = seat == current and action_player is not None
             player_data = PlayerData(data, None if source is None else f"p{source}-",
                                      active=active, action=action, blocked=blocked)
-            form = ScoreForm(deck, player_data)
+            form = ScoreForm(deck, player_data, held=holders if seat == current else ())
             self.players.append(TablePlayer(seat, name or f"Player {seat + 1}", form,
                                             seat == current))
         player = self.current_player
         if player is not None:
+            if action_player is not None and (player.form.refocus or action == "add"
+                                              or clean_text(get("pick"))):
+                self.focus = "add-card"
             self.errors += player.form.add_card_errors
             self.notes += player.form.notes
 
@@ -686,17 +767,14 @@ class TableForm:
     def cards_in_play(self) -> int:
         return sum(len(player.form.hand) for player in self.players)
 
-    def tile_groups(self) -> list[dict]:
-        """The tile groups for the current player: each card pressed (in their hand), held (by
+    def picker(self, data) -> dict:
+        """The tile picker for the current player: each card pressed (in their hand), held (by
         another player: marked with their name, and not a button that adds it) or free."""
         player = self.current_player
-        hand = set(player.form.hand) if player else set()
         holders = {name: other.name for other in self.players if other is not player
                    for name in other.form.hand}
-        return [{"key": group.key, "label": group.label, "cards": group.cards,
-                 "tiles": [{"card": card, "holder": holders.get(card.name, ""),
-                            "pressed": card.name in hand} for card in group.cards]}
-                for group in self.deck.groups()]
+        return self.deck.picker(hand=player.form.hand if player else [], holders=holders,
+                                data=data)
 
     def body(self) -> dict:
         """The API's table body (API.md), or the single-hand body while one player sits alone."""
@@ -794,7 +872,7 @@ def stm_table(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
                 if player.answer is not None:
                     player.score = score_view(game, player.answer)
     context["partial"] = is_htmx_submit(request)
-    context["groups"] = form.tile_groups()
+    context["picker"] = form.picker(page_input(request))
     return render_result_page(request, context, status=status, page="star_trek_missions/stm_table.html",
                               fragment="star_trek_missions/_stm_table_fragment.html", link=form.link_pairs())
 

@@ -35,7 +35,9 @@
 
   document.addEventListener("htmx:configRequest", function (event) {
     var data = event.detail.formData;
-    addAction = Boolean(data && typeof data.get === "function" && data.get("action") === "add");
+    // A name added by typing it or by its "Did you mean …?" button: the field is emptied for the next.
+    addAction = Boolean(data && typeof data.get === "function" &&
+      (data.get("action") === "add" || data.get("pick")));
   });
 
   document.addEventListener("htmx:beforeSwap", function (event) {

@@ -39,3 +39,76 @@
     }, 0);
   });
 })();
+
+/* Name fields: a typo never spoils the next entry (every page that takes card names).
+   - After a name that matched nothing, its text is selected, so typing replaces it (and the
+     arrow keys still let the player mend it): after an htmx answer, and on a page load that
+     focuses the field.
+   - After a "Did you mean …?" button adds its card, the focus returns to the field the name was
+     typed in (data-then-focus), ready for the next name: the button itself is gone.
+   - A "Did you mean …?" link fills the field in and leads to it (#its-id): the page opens with
+     the focus in that field. */
+(function () {
+  "use strict";
+
+  var refocus = "";
+
+  function isTextField(element) {
+    return Boolean(element && element.tagName === "INPUT" &&
+      /^(text|search)$/.test(element.type || "text"));
+  }
+
+  function selectIfInvalid() {
+    var active = document.activeElement;
+    if (isTextField(active) && active.getAttribute("aria-invalid") === "true" && active.value) {
+      active.select();
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-then-focus]");
+    if (button) {
+      refocus = button.getAttribute("data-then-focus");
+    }
+  }, true);
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail.successful && !(event.detail.xhr && event.detail.xhr.status === 400)) {
+      refocus = "";
+    }
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    if (refocus) {
+      var field = document.getElementById(refocus);
+      refocus = "";
+      if (field) {
+        field.focus({ preventScroll: true });
+        return;
+      }
+    }
+    selectIfInvalid();
+  });
+
+  function onLoad() {
+    var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)) : "";
+    var target = id ? document.getElementById(id) : null;
+    if (isTextField(target) && document.activeElement !== target) {
+      target.focus();
+      var end = target.value.length;
+      target.setSelectionRange(end, end);
+      return;
+    }
+    var autofocus = document.querySelector("input[autofocus]");
+    if (autofocus && document.activeElement !== autofocus) {
+      autofocus.focus();
+    }
+    selectIfInvalid();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", onLoad);
+  } else {
+    onLoad();
+  }
+})();

@@ -9,6 +9,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.stm_tiles import show_tile
+
 pytestmark = pytest.mark.browser
 
 PAGE = "/games/star-trek-missions/score/"
@@ -39,6 +41,7 @@ def add_by_name(page, name, *, enter=True):
 
 
 def tap(page, slug):
+    show_tile(page, slug)
     tile = page.locator(f"#tile-{slug}")
     pressed = tile.get_attribute("aria-pressed") == "true"
     tile.click()
@@ -88,6 +91,7 @@ def test_the_rulebook_example_by_typing_and_tapping(page, site, assert_fits, vie
     # Tapping tiles: each press adds the card and the total follows; the tile keeps the focus
     # and its place on the screen, though the hand above it grows.
     for slug in TAPPED:
+        show_tile(page, slug)
         tile = page.locator(f"#tile-{slug}")
         tile.scroll_into_view_if_needed()
         top = tile.bounding_box()["y"]
@@ -231,6 +235,7 @@ def slow_scoring(monkeypatch):
 def test_taps_made_while_scoring_are_not_lost(page, site, slow_scoring):
     page.goto(site + PAGE)
     for slug in ("lieutenant-worf", "bridge", "photon-torpedoes", "away-team"):
+        show_tile(page, slug)
         page.locator(f"#tile-{slug}").click(no_wait_after=True)
     expect(hand(page)).to_have_text(["Lieutenant Worf", "Bridge", "Photon Torpedoes",
                                      "Away Team"], timeout=8000)
@@ -241,8 +246,9 @@ def test_taps_made_while_scoring_are_not_lost(page, site, slow_scoring):
 def test_removals_made_while_scoring_take_out_the_right_cards(page, site, slow_scoring):
     page.goto(site + PAGE)
     for name in EXAMPLE:
-        page.locator(f"#tile-{name.lower().replace(' ', '-').replace(chr(39), '')}").click(
-            no_wait_after=True)
+        slug = name.lower().replace(" ", "-").replace(chr(39), "")
+        show_tile(page, slug)
+        page.locator(f"#tile-{slug}").click(no_wait_after=True)
     expect(hand(page)).to_have_count(7, timeout=10_000)
     # Remove buttons are numbered by place; queued removals still take out the cards pressed.
     page.get_by_role("button", name="Remove Commander Kurn").click(no_wait_after=True)
@@ -308,6 +314,7 @@ def test_without_javascript_the_form_still_scores(browser, site, viewport):
             # Ready for the next name (autofocus; an anchor in the address would prevent it).
             expect(page.get_by_label("Add a card by name")).to_be_focused()
         for slug in TAPPED:
+            show_tile(page, slug)
             page.locator(f"#tile-{slug}").click()
             expect(page).to_have_url(site + PAGE + f"#tile-{slug}")
         expect(hand(page)).to_have_text(EXAMPLE)

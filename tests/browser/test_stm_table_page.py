@@ -10,6 +10,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.stm_tiles import show_tile
+
 pytestmark = pytest.mark.browser
 
 PAGE = "/games/star-trek-missions/table/"
@@ -77,6 +79,7 @@ def test_three_players_on_one_phone_and_the_winner(browser, site):
     for name in ANA:
         add_card(page, "Ana", name)
     for slug in ANA_TAPPED:
+        show_tile(page, slug)
         tile = page.locator(f"#tile-{slug}")
         tile.scroll_into_view_if_needed()
         tile.click()
@@ -90,6 +93,7 @@ def test_three_players_on_one_phone_and_the_winner(browser, site):
     expect(page.locator("#player-1 summary")).to_contain_text("66 points")
     expect(page.locator("#table-current")).to_be_in_viewport()
     # Ana's cards are marked with her name and cannot be pressed.
+    show_tile(page, "bridge")
     bridge = page.locator("#tile-bridge")
     expect(bridge).to_be_disabled()
     expect(bridge).to_contain_text("In Ana's hand")

@@ -12,6 +12,9 @@ def watched_page(browser, site, *, timeout: int, **context_options):
     """A page in a new browser context (context_options: viewport, locale, java_script_enabled…),
     with this default timeout in milliseconds; after the test, no request left the live server
     at `site` and no JavaScript error was raised."""
+    # The service worker (static/js/offline.js) would fill its cache with a dozen pages at each new
+    # context; only the tests of the offline app (tests/browser/test_offline.py) need it.
+    context_options.setdefault("service_workers", "block")
     context = browser.new_context(**context_options)
     context.set_default_timeout(timeout)
     page = context.new_page()

@@ -1,0 +1,303 @@
+/* Calm when the network is not (issue 23).
+   - Registers the service worker (/sw.js, common/offline.py), which serves the pages, static files
+     and catalog from the browser's cache when offline; the site is installable (its manifest).
+   - A score or ruling sent while offline is kept in the page, with a visible "Offline: will score
+     when back", and sent as soon as the connection returns. On the Star Trek: Missions score and
+     table pages (forms marked data-offline-hand) a tile, an Add or a Remove pressed offline changes
+     the hand in the page at once (the card shows "not scored yet"); the whole hand is scored when
+     the connection is back. Other forms (check a move, score a round…) keep what was entered as it
+     is and are sent again.
+   Without JavaScript none of this runs, and the pages work as before online. */
+(function () {
+  "use strict";
+
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register("/sw.js").catch(function () { /* the site works without */ });
+    });
+  }
+
+  var pending = []; // forms waiting for the connection
+  var lastButton = null;
+  var backTimer = null;
+
+  function status() {
+    return document.getElementById("offline-status");
+  }
+
+  function say(text) {
+    var line = status();
+    if (!line) {
+      return;
+    }
+    window.clearTimeout(backTimer);
+    line.textContent = text;
+    line.hidden = !text;
+    line.classList.toggle("offline-status--back", /^Back online/.test(text));
+  }
+
+  function verb(form) {
+    return form && form.hasAttribute("data-offline-hand") ? "score" : "check";
+  }
+
+  function refresh() {
+    if (pending.length) {
+      say("Offline: will " + verb(pending[0]) + " when back.");
+    } else if (!navigator.onLine) {
+      say("You are offline. The pages you have opened still work.");
+    } else {
+      say("");
+    }
+  }
+
+  function hold(form) {
+    if (form && pending.indexOf(form) === -1) {
+      pending.push(form);
+    }
+    refresh();
+  }
+
+  // --- A hand changed in the page while offline ---------------------------------------------------
+
+  function normalise(text) {
+    return String(text || "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase().replace(/[^a-z0-9]+/g, "");
+  }
+
+  function cardNames() {
+    var options = document.querySelectorAll("#stm-cards option");
+    return Array.prototype.map.call(options, function (option) {
+      return { name: option.value, label: option.textContent || "" };
+    });
+  }
+
+  // The card a typed name means, as far as the page can tell without the server: the name in
+  // any case and punctuation, or the one name containing it. Anything else waits for the server.
+  function resolve(typed) {
+    var key = normalise(typed);
+    if (!key) {
+      return null;
+    }
+    var cards = cardNames();
+    var exact = cards.filter(function (card) { return normalise(card.name) === key; });
+    if (exact.length === 1) {
+      return exact[0];
+    }
+    var containing = cards.filter(function (card) { return normalise(card.name).indexOf(key) !== -1; });
+    return containing.length === 1 ? containing[0] : null;
+  }
+
+  function handBox(form) {
+    return form.querySelector("[data-hand-field]");
+  }
+
+  function handInput(box, name) {
+    var field = box.getAttribute("data-hand-field");
+    var inputs = box.querySelectorAll("input[type='hidden']");
+    for (var i = 0; i < inputs.length; i++) {
+      if (inputs[i].name === field && inputs[i].value === name) {
+        return inputs[i];
+      }
+    }
+    return null;
+  }
+
+  function tileOf(form, name) {
+    var tiles = form.querySelectorAll(".pick-tile[name='toggle']");
+    for (var i = 0; i < tiles.length; i++) {
+      if (tiles[i].value === name) {
+        return tiles[i];
+      }
+    }
+    return null;
+  }
+
+  function addLocally(form, box, name) {
+    if (handInput(box, name)) {
+      return;
+    }
+    var list = box.querySelector(".hand-list");
+    if (!list) {
+      list = document.createElement("ol");
+      list.className = "hand-list";
+      var addCard = box.querySelector(".add-card");
+      addCard.parentNode.insertBefore(list, addCard.nextSibling);
+      var empty = box.querySelector(":scope > .empty");
+      if (empty) {
+        empty.hidden = true;
+      }
+    }
+    var card = cardNames().filter(function (c) { return c.name === name; })[0];
+    var item = document.createElement("li");
+    item.className = "hand-card hand-card--scored hand-card--pending";
+    var input = document.createElement("input");
+    input.type = "hidden";
+    input.name = box.getAttribute("data-hand-field");
+    input.value = name;
+    var number = document.createElement("span");
+    number.className = "hand-card__number";
+    number.textContent = card ? card.label.split(" ").pop() : "?";
+    var label = document.createElement("span");
+    label.className = "hand-card__name";
+    label.textContent = name;
+    var note = document.createElement("span");
+    note.className = "hand-card__points";
+    note.textContent = "not scored yet";
+    var remove = document.createElement("button");
+    remove.type = "submit";
+    remove.className = "button button--quiet hand-card__remove";
+    remove.name = "remove";
+    remove.value = name;
+    remove.setAttribute("aria-label", "Remove " + name);
+    remove.textContent = "Remove";
+    item.append(input, number, label, note, remove);
+    list.appendChild(item);
+    var tile = tileOf(form, name);
+    if (tile) {
+      tile.setAttribute("aria-pressed", "true");
+    }
+  }
+
+  function removeLocally(form, box, name) {
+    var input = handInput(box, name);
+    if (input) {
+      input.closest("li").remove();
+    }
+    var tile = tileOf(form, name);
+    if (tile) {
+      tile.setAttribute("aria-pressed", "false");
+    }
+  }
+
+  // What a button of the hand's form does, done in the page; false when it cannot be.
+  function changeLocally(form, button) {
+    var box = handBox(form);
+    if (!box || !button) {
+      return false;
+    }
+    if (button.name === "toggle") {
+      if (handInput(box, button.value)) {
+        removeLocally(form, box, button.value);
+      } else {
+        addLocally(form, box, button.value);
+      }
+      return true;
+    }
+    if (button.name === "remove") {
+      removeLocally(form, box, button.value);
+      return true;
+    }
+    if (button.name === "pick" || (button.name === "action" &&
+        (button.value === "add" || button.value === "enter"))) {
+      var field = form.querySelector("#add-card");
+      var typed = button.name === "pick" ? button.value : field ? field.value : "";
+      var card = resolve(typed);
+      if (card) {
+        addLocally(form, box, card.name);
+        if (field) {
+          field.value = "";
+        }
+      }
+      return true; // a name the page cannot read is sent when the connection is back
+    }
+    return false;
+  }
+
+  // The score bar counts the cards in the hand now.
+  function recount(form) {
+    var box = handBox(form);
+    var count = form.querySelector(".score-bar__count");
+    if (!box) {
+      return;
+    }
+    var cards = box.querySelectorAll(".hand-list input[type='hidden']").length;
+    var words = cards + " card" + (cards === 1 ? "" : "s");
+    if (count) {
+      count.textContent = "· " + words;
+    }
+    var line = box.querySelector(".hand-count");
+    if (line) {
+      line.textContent = words + " in the hand, not scored yet: Tableside scores them when the " +
+        "connection is back.";
+    }
+  }
+
+  // Offline, a button of a hand's form changes the hand in the page instead of asking the server
+  // (listening on window: before htmx and the score pages' own listeners on the document).
+  window.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[type='submit']");
+    var form = button && button.form;
+    if (!form) {
+      return;
+    }
+    lastButton = button;
+    if (!navigator.onLine && form.hasAttribute("data-offline-hand") && changeLocally(form, button)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      recount(form);
+      hold(form);
+    }
+  }, true);
+
+  // A request that could not be sent (offline, or the connection dropped on the way).
+  document.addEventListener("htmx:sendError", function (event) {
+    var element = event.detail && event.detail.elt;
+    var form = element && (element.form || (element.closest && element.closest("form")));
+    if (!form) {
+      return;
+    }
+    if (form.hasAttribute("data-offline-hand") && lastButton && lastButton.form === form) {
+      changeLocally(form, lastButton);
+      recount(form);
+    }
+    lastButton = null;
+    hold(form);
+  });
+
+  function resend() {
+    if (!navigator.onLine || !pending.length) {
+      refresh();
+      return;
+    }
+    var forms = pending;
+    pending = [];
+    forms.forEach(function (form) {
+      if (!document.body.contains(form)) {
+        return;
+      }
+      var field = form.querySelector("#add-card");
+      var add = form.querySelector("#add-button");
+      if (field && field.value && add) {
+        add.click(); // the name typed offline is read by the server now
+      } else {
+        form.requestSubmit();
+      }
+    });
+    say("Back online: " + (verb(forms[0]) === "score" ? "scoring" : "checking") + " what you entered…");
+  }
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var line = status();
+    if (line && !line.hidden && /^Back online/.test(line.textContent) && event.detail.successful) {
+      say("Back online: done.");
+      backTimer = window.setTimeout(function () { say(""); }, 4000);
+    }
+  });
+
+  window.addEventListener("online", resend);
+  window.addEventListener("offline", refresh);
+  // A weak connection may come back without an "online" event: try again now and then.
+  window.setInterval(function () {
+    if (pending.length && navigator.onLine) {
+      resend();
+    }
+  }, 5000);
+
+  if (!navigator.onLine) {
+    if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", refresh);
+    } else {
+      refresh();
+    }
+  }
+})();
