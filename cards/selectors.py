@@ -311,7 +311,7 @@ NAME_PUNCTUATION = (" ", "'", "\u2019", "-", ".", ",", ":", "!", "?", "(", ")", 
 
 def name_key(field_name: str):
     """The name in lower case without NAME_PUNCTUATION, as a database expression."""
-    expression = Lower(field_name)
+    expression: Expression = Lower(field_name)
     for mark in NAME_PUNCTUATION:
         expression = Replace(expression, Value(mark), Value(""))
     return expression

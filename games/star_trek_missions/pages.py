@@ -205,10 +205,12 @@ class Deck:
         self.by_name = {card.name: card for card in self.cards}
         self.named = [NamedCard(name=card.name, slug=card.slug) for card in self.cards]
         self.vocabulary, self.labels = vocabulary_and_labels(game)
+        self.badges_of: dict[str, list[Badge]] = {}
         for card in self.cards:
-            card.badges = self.badges(card)
-            card.find_text = " ".join([card.name, _number(card)] + [
-                badge.label for badge in card.badges])
+            badges = self.badges_of[card.name] = self.badges(card)
+            # The templates read a tile's badges and the text "Find a card" searches from its card.
+            vars(card).update(badges=badges, find_text=" ".join(
+                [card.name, _number(card)] + [badge.label for badge in badges]))
 
     def label(self, attribute: str, value: str) -> str:
         return self.labels.get(attribute, {}).get(value, value)
@@ -244,7 +246,7 @@ class Deck:
         return {
             "open": open_key,
             "groups": [{"key": group.key, "label": group.label, "cards": group.cards,
-                        "compact": not any(card.badges for card in group.cards),
+                        "compact": not any(self.badges_of[card.name] for card in group.cards),
                         "tiles": [{"card": card, "holder": holders.get(card.name, ""),
                                    "pressed": card.name in in_hand} for card in group.cards]}
                        for group in groups],
