@@ -1,0 +1,43 @@
+"""Issue 23, "Forms that refuse a correct position", on a 390×844 touch phone: each page takes
+an ordinary table as players enter it (and still refuses its impossible neighbour)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.phone import phone_page
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def phone(browser, site):
+    with phone_page(browser, site) as page:
+        yield page
+
+
+def test_factions_the_controller_follows_a_players_own_faction(phone, site):
+    phone.goto(site + "/games/factions/standings/")
+    phone.get_by_label("Player 1's name").fill("Ana")
+    phone.get_by_label("Player 2's name").fill("Ben")
+    # Seat order gave Ana and Ben the first two factions; they choose two others.
+    phone.locator("#p1-own").select_option("frost-reach")
+    phone.locator("#p2-own").select_option("verdant-march")
+    expect(phone.locator("#f-frost-reach-controller")).to_have_value("1")
+    expect(phone.locator("#f-verdant-march-controller")).to_have_value("2")
+    expect(phone.locator("#f-amber-coast-controller")).to_have_value("")
+    expect(phone.locator("#f-ashen-peaks-controller")).to_have_value("")
+    phone.get_by_role("button", name="Show the standings").click()
+    result = phone.locator("#standings-result")
+    expect(result).to_contain_text("No winner yet")
+    expect(result).to_contain_text("Ana controls Frost Reach (own faction)")
+    expect(result).not_to_contain_text("cannot exist")
+    phone.screenshot(path="/tmp/i23w-factions-own.png", full_page=False)
+
+    # A controller chosen by hand stays: Ben conquered Ana's Frost Reach, whose units are all
+    # defeated; Ana changing her mind later does not undo it.
+    phone.locator("#f-frost-reach-controller").select_option("2")
+    phone.locator("#p1-own").select_option("amber-coast")
+    expect(phone.locator("#f-frost-reach-controller")).to_have_value("2")
+    expect(phone.locator("#f-amber-coast-controller")).to_have_value("1")
