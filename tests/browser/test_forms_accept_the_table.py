@@ -41,3 +41,31 @@ def test_factions_the_controller_follows_a_players_own_faction(phone, site):
     phone.locator("#p1-own").select_option("amber-coast")
     expect(phone.locator("#f-frost-reach-controller")).to_have_value("2")
     expect(phone.locator("#f-amber-coast-controller")).to_have_value("1")
+
+
+def test_stm_a_reloaded_table_shows_save_and_its_links(phone, site):
+    """The table opened from its address (the link back to it, or a reload of that link) is
+    scored, not saved: a Save button and the link back are there before any edit."""
+    phone.goto(site + "/games/star-trek-missions/table/")
+    field = phone.locator("#new-player")
+    field.fill("Ana")
+    field.press("Enter")
+    for name in ("Lieutenant Worf", "Commander Kurn", "Bridge"):
+        count = phone.locator("#table-current .hand-card").count()
+        card = phone.get_by_label("Add a card to Ana's hand")
+        card.fill(name)
+        card.press("Enter")
+        expect(phone.locator("#table-current .hand-card")).to_have_count(count + 1)
+    back = phone.locator("#standings a.share__form-url")
+    phone.goto(site + back.get_attribute("href"))
+    phone.reload()
+    standings = phone.locator("#standings")
+    expect(standings.get_by_role("heading", name="Not saved")).to_be_visible()
+    expect(standings.locator("a.share__form-url")).to_be_visible()
+    expect(standings.locator("a.share__url")).to_have_count(0)
+    save = standings.get_by_role("button", name="Save and get a link")
+    expect(save).to_be_visible()
+    phone.screenshot(path="/tmp/i23w-table-reloaded.png")
+    save.click()
+    expect(standings.locator("a.share__url")).to_be_visible()
+    expect(standings.get_by_role("heading", name="Share this table")).to_be_visible()
