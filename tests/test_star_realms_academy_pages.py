@@ -164,3 +164,23 @@ def test_the_saved_results_pages(client, catalog):
     client.post(TURN, board(action_1="end_turn"))
     score = SavedResult.objects.latest("created_at")
     assert score.kind == "score" and client.get(f"/r/{score.id}").status_code == 200
+
+
+@pytest.mark.parametrize("typed", ["health", "Health", "their Health", "Ben", "ben's health",
+                                   "the opponent", "Ben’s Health"])
+def test_an_attack_on_the_opponent_by_their_name_or_their_health(client, catalog, typed):
+    """Issue 23: the opponent's name, or "their Health", is the opponent's Health on the page."""
+    data = board(action_0="attack", target_0=typed, amount_0="1", active_combat="2",
+                 opponent_base_1="")
+    content = client.post(CHECK, data, **HTMX).content.decode()
+    assert "Ruling: Legal" in content
+    assert SavedResult.objects.latest("created_at").request["move"]["target"] == "health"
+
+
+def test_another_name_is_still_read_as_a_base(client, catalog):
+    """The neighbour: a name that is not the opponent's stays a base's name (and is refused as
+    one, with the bases it could be)."""
+    data = board(action_0="attack", target_0="Bob", amount_0="1", active_combat="2",
+                 opponent_base_1="")
+    content = client.post(CHECK, data, **HTMX).content.decode()
+    assert "Ruling: Legal" not in content and "Bob" in content

@@ -69,3 +69,18 @@ def test_stm_a_reloaded_table_shows_save_and_its_links(phone, site):
     save.click()
     expect(standings.locator("a.share__url")).to_be_visible()
     expect(standings.get_by_role("heading", name="Share this table")).to_be_visible()
+
+
+@pytest.mark.parametrize("typed", ["Ben", "their Health"])
+def test_star_realms_academy_an_attack_on_the_opponent_by_name(phone, site, typed):
+    phone.goto(site + "/games/star-realms-academy/check-move/")
+    phone.locator("#opponent-name").fill("Ben")
+    phone.locator("#active-combat").fill("3")
+    phone.locator("#action-0").select_option("attack")
+    phone.locator("#target-0").fill(typed)
+    phone.locator("#amount-0").fill("3")
+    phone.get_by_role("button", name="Check the move").click()
+    result = phone.locator("#sra-result")
+    expect(result.locator("h2").first).to_have_text("Ruling: Legal")
+    expect(result).to_contain_text("Ben")
+    expect(result).to_contain_text("12")  # Ben's Health after 3 Combat
