@@ -365,8 +365,13 @@ def test_thought_maker_mysterious_plague_and_wesley_crusher(api, catalog):
 
 def test_a_provisional_rule_gives_a_warning(api, catalog):
     result = score(api, {"hand": EXAMPLE[:6] + ["Lieutenant Commander Data"]})
-    assert any(w.startswith("Lieutenant Commander Data's rule is provisional")
-               for w in result["warnings"])
+    provisional = [w for w in result["warnings"] if "provisional" in w.casefold()]
+    # Once, in a player's words: no file path, no code (issue 23).
+    assert provisional == [
+        "Provisional: Lieutenant Commander Data's scoring rule is not yet checked against the "
+        "printed card, so the score may change once an admin checks it; the card's page says "
+        "more."]
+    assert ".json" not in provisional[0] and "shared/" not in provisional[0]
 
 
 # --- The saved result ----------------------------------------------------------------------------
