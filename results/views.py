@@ -15,6 +15,7 @@ from common.page_results import form_link
 from games.registry import game_package
 from games.wording import listing
 
+from .quoting import rule_quote
 from .selectors import ResultNotFound, result_get
 
 VERDICTS = {
@@ -100,12 +101,17 @@ def ruling_view(game: Game, body: dict) -> dict:
     checks = body.get("checks") or []
     links = _rule_links(game, [check.get("rule") for check in checks])
     outcome = body.get("outcome")
+    rule = body.get("rule") or {}
+    failed = " ".join(str(check.get("detail") or "") for check in checks
+                      if not check.get("passed"))
     return {
         "body": body,
         "verdict": verdict,
         "verdict_label": label,
         "verdict_symbol": symbol,
-        "rule": body.get("rule") or {},
+        "rule": rule,
+        "rule_quote": rule_quote(rule, f"{body.get('reason') or ''} {failed}")
+        if isinstance(rule, dict) else {"text": "", "whole": True},
         "checks": [{**check, "link": links.get(check.get("rule"))} for check in checks],
         "alternatives": group_moves(body.get("alternatives") or []),
         "outcome": outcome_view(outcome) if isinstance(outcome, dict) else None,
