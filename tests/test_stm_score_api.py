@@ -421,3 +421,14 @@ def test_a_game_without_a_scorer(api, catalog):
     assert payload["detail"] == f"Tableside does not score {game.name} yet."
     assert payload["errors"][0]["path"] == "game"
     assert "star-trek-missions" in payload["errors"][0]["suggestions"]
+
+
+def test_no_doubled_brackets_in_a_step(api, catalog):
+    """Issue 23: "3 for Captain Jean-Luc Picard (Federation (Personnel or System))" read as
+    doubled brackets; a phrase with brackets of its own follows a dash."""
+    result = score(api, {"hand": ["Bridge", "Captain Jean-Luc Picard", "Commander William Riker",
+                                  "Away Team", "Photon Torpedoes", "Lieutenant Worf",
+                                  "Diplomatic Conference"]})
+    details = [step["detail"] for step in result["steps"]]
+    assert not [d for d in details if "))" in d or re.search(r"\([^)]*\(", d)], details
+    assert any(d.endswith(" — Federation (Personnel or System)") for d in details), details

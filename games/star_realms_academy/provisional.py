@@ -36,3 +36,13 @@ def merge_provisional(warnings: list[str]) -> list[str]:
 
 def is_provisional_warning(warning: str) -> bool:
     return PROVISIONAL.match(warning) is not None
+
+
+def provisional_items(warnings: list[str]) -> list[str]:
+    """The provisional values that warnings name ("Survey Ship's kind (Ship)"), in order."""
+    items: list[str] = []
+    for warning in warnings:
+        match = PROVISIONAL.match(warning)
+        if match:
+            items += match.group("items").split("; ")
+    return items
