@@ -25,7 +25,7 @@ def fill_position(page):
 
 def test_check_a_turn_and_follow_the_share_link(page, site, assert_fits, viewport):
     page.goto(site + PAGE)
-    expect(page.get_by_role("heading", level=1)).to_have_text("Check a turn")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Check a move")
     assert_fits(page)
     # Every name field suggests the catalog's cards.
     expect(page.locator("#stm-cards option")).to_have_count(74)
