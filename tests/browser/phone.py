@@ -18,5 +18,5 @@ PHONE = {
 @contextmanager
 def phone_page(browser, site, **options):
     """A watched page (stays on the live server, no JavaScript error) on the phone."""
-    with watched_page(browser, site, timeout=10_000, **PHONE, locale="en-GB", **options) as page:
+    with watched_page(browser, site, timeout=20_000, **PHONE, locale="en-GB", **options) as page:
         yield page
