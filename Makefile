@@ -70,7 +70,7 @@ serve: setup $(LOCAL_SECRET)
 	$(PROD) SECRET_KEY="$${SECRET_KEY:-$$(cat $(LOCAL_SECRET))}" ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
 	  LOCAL_HTTP=1 $(BIN)/python manage.py collectstatic --noinput -v0
 	$(PROD) SECRET_KEY="$${SECRET_KEY:-$$(cat $(LOCAL_SECRET))}" ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
-	  LOCAL_HTTP=1 $(BIN)/gunicorn -c config/gunicorn.py
+	  LOCAL_HTTP=1 $(BIN)/gunicorn config.wsgi:application -c config/gunicorn.py
 
 # `check --deploy` under the production settings as deployed (TLS on); any warning fails.
 deploy-check: install

@@ -1,7 +1,6 @@
 """Site-wide HTTP protections: a strict Content-Security-Policy on every response; request bodies
-sent in chunks (no Content-Length) read within the limits; a 413 for request bodies over the
-documented size (the API's error body, or a page for a form), and a 400 page for a form of more
-fields than any page has; and page forms whose fields are not UTF-8 text refused."""
+sent in chunks (no Content-Length) read within the limits; a 413 in the API's error body for request
+bodies over the documented size; and page forms whose fields are not UTF-8 text refused."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
 from django.core.handlers.wsgi import LimitedStream
-from django.http import HttpResponse, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import render
 
 from .api_errors import error_body
@@ -55,19 +54,10 @@ class ContentSecurityPolicyMiddleware:
 
 
 def body_limit(request) -> int:
-    """The largest body accepted at the request's path (see body_limit_for)."""
-    return body_limit_for(request.path)
-
-
-def body_limit_for(path: str) -> int:
-    """The largest body accepted: the API's documented limit; a page form's (a page builds an API
-    body from its fields, so it never needs more); the admin's, whose import confirms a whole
-    catalog file in one form."""
-    if path.startswith("/api/"):
+    """The largest body accepted: the API's documented limit, Django's for pages and forms."""
+    if request.path.startswith("/api/"):
         return settings.API_MAX_BODY_BYTES
-    if path.startswith("/admin/"):
-        return settings.DATA_UPLOAD_MAX_MEMORY_SIZE or settings.API_MAX_BODY_BYTES
-    return settings.PAGE_MAX_BODY_BYTES
+    return settings.DATA_UPLOAD_MAX_MEMORY_SIZE or settings.API_MAX_BODY_BYTES
 
 
 def too_large(length: int, limit: int, *, more: bool = False) -> JsonResponse:
@@ -80,47 +70,9 @@ def too_large(length: int, limit: int, *, more: bool = False) -> JsonResponse:
     return JsonResponse(body, status=413)
 
 
-def form_refused(request, *, status: int, title: str, message: str, code: str) -> HttpResponse:
-    """A page form refused before anything parsed it: a page that says why (no session, CSRF
-    check or throttle has run yet, so it shows no more than that)."""
-    return render(request, "problem.html", {
-        "title": title, "message": message, "back": request.path, "code": code,
-    }, status=status)
-
-
-def page_too_large(request, length: int, limit: int, *, more: bool = False):
-    """A 413 for a body over the limit: the API's error body, or a page for a form."""
-    if request.path.startswith("/api/"):
-        return too_large(length, limit, more=more)
-    size = f"more than {limit:,}" if more else f"{length:,}"
-    return form_refused(
-        request, status=413, title="This form is too large", code="request_too_large",
-        message=(f"The form sent {size} bytes; Tableside takes at most {limit:,} from a form, "
-                 f"so nothing was read, scored or saved."))
-
-
-def too_many_fields(request) -> HttpResponse | None:
-    """A 400 page for a form body with more fields than settings.DATA_UPLOAD_MAX_NUMBER_FIELDS,
-    counted on the raw body (already bounded in size) before anything splits or decodes it."""
-    limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
-    content_type = request.META.get("CONTENT_TYPE", "")
-    if (limit is None or request.method != "POST" or request.path.startswith("/api/")
-            or not content_type.startswith("application/x-www-form-urlencoded")):
-        return None
-    fields = request.body.count(b"&") + 1
-    if fields <= limit:
-        return None
-    return form_refused(
-        request, status=400, title="This form has too many fields", code="too_many_fields",
-        message=(f"The form sent {fields:,} fields; Tableside takes at most {limit:,}, so "
-                 f"nothing was read, scored or saved."))
-
-
 class RequestSizeLimitMiddleware:
-    """Refuses request bodies over the limit of their path (body_limit_for) with a 413, before
-    anything reads them: the API's error body, or a page for a form. A page form with more fields
-    than a form has is a 400 page before any middleware splits it (common.middleware's text check,
-    the CSRF check and the throttle come later: 2.6 MB of `a=&` pairs cost a second of CPU there).
+    """Refuses API request bodies above settings.API_MAX_BODY_BYTES with a 413, before anything
+    reads them.
 
     A body sent with `Transfer-Encoding: chunked` has no Content-Length, and Django reads such a
     body as empty (under gunicorn a score request was answered "Give the hand"). It is read here
@@ -134,16 +86,14 @@ class RequestSizeLimitMiddleware:
             refused = read_chunked_body(request)
             if refused is not None:
                 return refused
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
-        limit = body_limit(request)
-        if length > limit:
-            return page_too_large(request, length, limit)
-        refused = too_many_fields(request)
-        if refused is not None:
-            return refused
+        if request.path.startswith("/api/"):
+            try:
+                length = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                length = 0
+            limit = settings.API_MAX_BODY_BYTES
+            if length > limit:
+                return too_large(length, limit)
         return self.get_response(request)
 
 
@@ -152,17 +102,14 @@ def is_chunked(request) -> bool:
     return "chunked" in encoding.lower() and not request.META.get("CONTENT_LENGTH")
 
 
-def read_chunked_body(request) -> HttpResponse | None:
+def read_chunked_body(request) -> JsonResponse | None:
     """Read a chunked body (the server has already joined the chunks) up to the limit; a 413 past
-    it. The request then carries it as a body of known length. Under WSGI the body is read from
-    wsgi.input (Django's own stream reads nothing without a Content-Length); under ASGI the
-    server's body is the request's stream (config.asgi has read at most a byte past the limit)."""
+    it. The request then carries it as a body of known length."""
     limit = body_limit(request)
-    environ = getattr(request, "environ", None)
-    stream = environ.get("wsgi.input") if environ is not None else request._stream
+    stream = request.environ.get("wsgi.input")
     data = stream.read(limit + 1) if stream is not None else b""
     if len(data) > limit:
-        return page_too_large(request, limit, limit, more=True)
+        return too_large(limit, limit, more=True)
     request.META["CONTENT_LENGTH"] = str(len(data))
     request._stream = LimitedStream(io.BytesIO(data), len(data))
     request._read_started = False

@@ -1,16 +1,11 @@
-"""gunicorn settings for `make serve` and production: workers from the CPU count, each an event
-loop (config.asgi) where a slow client costs a connection, not the worker.
-
-`gunicorn -c config/gunicorn.py` is the whole command: the application is named here too.
-"""
+"""gunicorn settings for `make serve` and production: workers from the CPU count."""
 
 import multiprocessing
 import os
 
-wsgi_app = "config.asgi:application"
-worker_class = "config.uvicorn_worker.Worker"
 bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 timeout = 30
 graceful_timeout = 20
 # Import the app once, in the master: a worker then starts by forking, in milliseconds. Without it
@@ -21,9 +16,6 @@ preload_app = True
 # Recycle workers now and then so a slow leak can never grow without bound.
 max_requests = 5000
 max_requests_jitter = 1000
-# gunicorn 27's control socket is one path per user (~/.gunicorn/gunicorn.ctl): a second server on
-# the machine (a test's, another app's) would take it over. Nothing here uses it.
-control_socket_disable = True
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 

@@ -111,12 +111,6 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 # The largest API request body accepted (a 413 above it): a position or a hand is a few kB.
 API_MAX_BODY_BYTES = 64 * 1024
-# The largest page form (a 413 page above it, before anything reads it): a page builds an API body
-# from its fields, so it needs about what the API takes (twice that, for escapes). The admin keeps Django's limits (its
-# import confirms a whole catalog file); a form of more fields than DATA_UPLOAD_MAX_NUMBER_FIELDS
-# is a 400 page before anything splits it (common.middleware.RequestSizeLimitMiddleware).
-PAGE_MAX_BODY_BYTES = 128 * 1024
-DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
