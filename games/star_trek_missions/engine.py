@@ -20,8 +20,12 @@ this turn ends the game (STM-R7): any card whose rule carries an ``extra_turn_fr
 effect does. Meddlesome Q's hand size (STM-R6) applies only at the end of the game, never to a
 turn: a turn always ends with seven cards, so the engine only warns about it when the game ends.
 
-Every card exists once (the catalog has one copy of each of the 74 cards), and every fact a
-ruling needs is in the position, so this game never answers ``needs_information``.
+Every card exists once (the catalog has one copy of each of the 74 cards). The deck counts are
+optional: a ruling depends on a deck's count only when the move draws from that deck (STM-6.1:
+no draw from an empty Galaxy deck, nor two Missions from a deck of fewer than two). A draw whose
+deck count was not given answers ``needs_information`` with the code ``deck_count_required``,
+``missing`` naming ``position.galaxy_deck`` or ``position.mission_deck``; a take from the discard
+area never needs them.
 
 Codes of an illegal turn (``Ruling.code``; the checks stop at the first that fails):
 
@@ -77,7 +81,15 @@ from functools import partial
 from itertools import combinations
 from typing import Any, NoReturn
 
-from games.protocol import ILLEGAL, LEGAL, Check, ImpossiblePosition, NotScored, Ruling
+from games.protocol import (
+    ILLEGAL,
+    LEGAL,
+    NEEDS_INFORMATION,
+    Check,
+    ImpossiblePosition,
+    NotScored,
+    Ruling,
+)
 from games.wording import count as _plural
 from games.wording import listing
 
@@ -112,6 +124,7 @@ EXTRA_TURN_EFFECT = "extra_turn_from_discard"  # Time Distortion (STM-R7)
 HAND_SIZE_EFFECT = "hand_size"  # Meddlesome Q (STM-R6): at game end only
 
 LEGAL_CODE = "legal_turn"
+NEEDS_CODE = "deck_count_required"
 ILLEGAL_CODES = (
     "one_option_only",
     "draw_count",
@@ -155,8 +168,8 @@ class CardSpec:
 class Position:
     hand: list[CardSpec]
     discard_area: list[CardSpec]
-    galaxy_deck: int
-    mission_deck: int
+    galaxy_deck: int | None  # None: not given (needed only to rule a draw from that deck)
+    mission_deck: int | None
     # This turn is the extra turn Time Distortion granted (STM-R7): the discard area may already
     # be at the end trigger, and the game ends after it if it is.
     extra_turn: bool = False
@@ -219,6 +232,9 @@ class TurnBoard:
         if move.action not in ACTIONS:
             raise ValueError(f"Unknown action {move.action!r}; the service validates it first.")
         checks, failure = _evaluate(position, move)
+        if failure is not None and failure.unknown:
+            return Ruling(verdict=NEEDS_INFORMATION, code=failure.code, reason=failure.detail,
+                          rule=failure.rule, checks=list(checks), missing=failure.missing)
         if failure is not None:
             return Ruling(verdict=ILLEGAL, code=failure.code, reason=failure.detail,
                           rule=failure.rule, checks=list(checks),
@@ -302,11 +318,13 @@ def check(position: Position) -> TurnBoard:
     ):
         held = sum(1 for card in position.hand if card.deck == deck)
         discarded = sum(1 for card in position.discard_area if card.deck == deck)
-        if held + discarded + in_deck > total:
-            error(f"position.{deck}_deck", "too_many_cards",
-                  f"The position accounts for {held + discarded + in_deck} {label} cards "
-                  f"({held} in the hand, {discarded} in the discard area, {in_deck} in the "
-                  f"{label} deck), but the game has {total}.")
+        if held + discarded + (in_deck or 0) > total:
+            in_the_deck = "" if in_deck is None else f", {in_deck} in the {label} deck"
+            error(f"position.{deck}_deck" if in_deck is not None else "position.discard_area",
+                  "too_many_cards",
+                  f"The position accounts for {held + discarded + (in_deck or 0)} {label} cards "
+                  f"({held} in the hand, {discarded} in the discard area{in_the_deck}), but the "
+                  f"game has {total}.")
     galaxy, mission = _discard_counts(position.discard_area)
     if (galaxy >= END_GALAXY or mission >= END_MISSION) and not position.extra_turn:
         error("position.discard_area", "game_over",
@@ -447,13 +465,21 @@ def _checks(position: Position, move: Move) -> Iterator[Check]:
         drawn = [taken]
     else:
         if action == DRAW_GALAXY:
+            if position.galaxy_deck is None:
+                yield _deck_unknown("Galaxy", "galaxy_deck",
+                                    "a card cannot be drawn from an empty Galaxy deck")
+                return
             if position.galaxy_deck < 1:
-                yield Check("STM-6.1", False, "The Galaxy deck is empty (galaxy_deck is 0), so "
-                             "no Galaxy card can be drawn.", "galaxy_deck_empty")
+                yield Check("STM-6.1", False, "The Galaxy deck is empty (0 cards), so no "
+                             "Galaxy card can be drawn.", "galaxy_deck_empty")
                 return
             yield Check("STM-6.1", True, f"The Galaxy deck holds {_cards(position.galaxy_deck)}.",
                          "galaxy_deck_empty")
         else:
+            if position.mission_deck is None:
+                yield _deck_unknown("Mission", "mission_deck",
+                                    "drawing Missions needs two cards in the Mission deck")
+                return
             if position.mission_deck < 2:
                 yield Check("STM-6.1", False, f"The Mission deck holds "
                              f"{_cards(position.mission_deck)}; drawing Missions needs two.",
@@ -519,6 +545,15 @@ def _checks(position: Position, move: Move) -> Iterator[Check]:
                  f"The turn ends with {_cards(len(hand_after))} in hand.", "hand_size")
 
 
+def _deck_unknown(label: str, key: str, why: str) -> Check:
+    """The check a draw cannot make without its deck's count: needs information."""
+    return Check("STM-6.1", False,
+                 f"How many cards the {label} deck holds was not given, and {why} (STM-6.1): "
+                 f"give the number of cards left in the {label} deck.", NEEDS_CODE, unknown=True,
+                 missing=[{"path": f"position.{key}",
+                           "detail": f"The number of cards left in the {label} deck."}])
+
+
 # --- The outcome --------------------------------------------------------------------------------
 
 
@@ -541,8 +576,10 @@ def _outcome(position: Position, move: Move) -> dict[str, Any]:
         card for card in position.discard_area
         if not (move.action == TAKE_DISCARD and card.name == _taken(move).name)
     ] + list(move.discard)
-    galaxy_deck = position.galaxy_deck - (1 if move.action == DRAW_GALAXY else 0)
-    mission_deck = position.mission_deck - (2 if move.action == DRAW_MISSIONS else 0)
+    galaxy_deck = (None if position.galaxy_deck is None
+                   else position.galaxy_deck - (1 if move.action == DRAW_GALAXY else 0))
+    mission_deck = (None if position.mission_deck is None
+                    else position.mission_deck - (2 if move.action == DRAW_MISSIONS else 0))
     galaxy, mission = _discard_counts(discard_area)
     before_galaxy, before_mission = _discard_counts(position.discard_area)
     trigger = f"{END_GALAXY} Galaxy or {END_MISSION} Mission cards"
