@@ -37,7 +37,7 @@ def note_after_verifying(note: str, verified: list[str], labels: Mapping[str, st
     match = UNKNOWN_LIST.search(note)
     listed = _split(match.group("keys")) if match else []
     updated = [key for key in named if key in listed]
-    if updated:
+    if match and updated:
         left = [key for key in listed if key not in updated]
         sentence = (f" Not known to this project until an admin transcribes the physical card: "
                     f"{', '.join(left)} (null).") if left else ""
