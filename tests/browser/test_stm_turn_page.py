@@ -91,8 +91,10 @@ def test_an_illegal_turn_and_a_typo(page, site, assert_fits):
     result = page.locator("#turn-result")
     expect(result).to_contain_text("4 Mission cards")
     expect(result.locator(".check--failed")).to_contain_text("Failed")
+    expect(result.locator("h4.alternatives__group").first).to_contain_text(
+        "Draw from the Mission deck")
     expect(result.locator(".alternatives li").first).to_contain_text(
-        "Draw Computer Virus and Distress Call from the Mission deck")
+        "Draw Computer Virus and Distress Call, then discard one of: Away Team and Borg Cube; ")
     assert_fits(page)
 
 
