@@ -130,3 +130,25 @@ def test_a_provisional_value_is_said_once_in_words(phone, site):
     text = phone.locator("main").inner_text()
     assert text.count("Provisional:") == 1, text
     assert "shared/" not in text and ".json" not in text
+
+
+def test_no_doubled_brackets_and_one_name_per_job(phone, site):
+    phone.goto(site + "/games/star-trek-missions/score/")
+    live = phone.locator("#score-live")
+    for count, name in enumerate(["Bridge", "Captain Jean-Luc Picard",
+                                  "Commander William Riker"], start=1):
+        field = phone.locator("#add-card")
+        field.fill(name)
+        field.press("Enter")
+        expect(live).to_contain_text(f"{count} card{'s' if count > 1 else ''}:")
+    steps = phone.locator("main").text_content()  # the breakdown, opened or not
+    assert "— Federation (Personnel or System)" in steps, steps
+    assert "))" not in steps
+
+    # The home page's name of each ruling job is the heading of the page it opens.
+    for game in ("academy-credits", "star-trek-missions", "star-realms-academy", "factions"):
+        phone.goto(site + f"/games/{game}/")
+        link = phone.locator("a.job--ready", has_text="Check a move")
+        expect(link).to_have_count(1)
+        link.tap()
+        expect(phone.get_by_role("heading", level=1)).to_have_text("Check a move")
