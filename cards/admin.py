@@ -37,6 +37,8 @@ from .models import (
     GameOption,
     RuleSection,
 )
+from .naming import NamedCard, match_fuzzy
+from .rendering import describe_abilities
 from .rule_languages import rule_language
 
 SUMMARY_ATTRIBUTES = 3
@@ -219,12 +221,30 @@ class CardAdmin(SimpleHistoryAdmin):
                 shown = spec.label_of(value)
             elif spec.kind == "multi_choice":
                 shown = ", ".join(spec.label_of(v) for v in value)
+            elif spec.kind == "abilities":
+                shown = describe_abilities(value)  # "1 Draw and 2 Coin", not "draw:1|coin:2"
             else:
                 shown = imports.display_value(value)
             parts.append(f"{spec.label}: {shown}")
             if len(parts) == SUMMARY_ATTRIBUTES:
                 break
         return " · ".join(parts) or "—"
+
+    def get_search_results(self, request, queryset, search_term):
+        """Django's search (name, text, slug), and the cards whose name reads as the term the way
+        the catalog and the score pages read it (cards.naming: any case, accents, punctuation,
+        small typos, unique prefixes), so "kehleyr" or "picrad" finds its card. The typo reading
+        comes in only when the plain search finds nothing, as a "did you mean" would."""
+        results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        term = search_term.strip()
+        if not term or results.exists():
+            return results, may_have_duplicates
+        named = [NamedCard(name, slug) for name, slug in queryset.values_list("name", "slug")]
+        match = match_fuzzy(term, named)
+        names = [match.card.name] if match.card else match.suggestions
+        if names:
+            results = results | queryset.filter(name__in=names)
+        return results, may_have_duplicates
 
     # ---- form
 

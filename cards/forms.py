@@ -19,6 +19,7 @@ from . import attributes as attrs
 from .attributes import ABILITY_EFFECTS
 from .imports import FORMATS, KNOWN_PROVENANCE, merged_provenance, same_value
 from .models import Card, Game
+from .provenance_notes import note_after_verifying
 
 ATTRIBUTE_PREFIX = "attr__"
 PROVENANCE_PREFIX = "prov__"
@@ -290,6 +291,15 @@ class CardAdminForm(forms.ModelForm):
             self._store(provenance, "rule", "verified" if cleaned["rule"] is not None else "")
         instance.attributes = attributes
         instance.field_provenance = provenance
+        # The note that said a value was unknown is updated (or flagged) once it is verified,
+        # unless the admin rewrote the note in this very save.
+        verified = [key for key, state in provenance.items()
+                    if state == "verified" and old_provenance.get(key) != "verified"]
+        note = cleaned.get("provenance_note")
+        if verified and note is not None and note == (instance.provenance_note or ""):
+            labels = {spec.key: spec.label for spec in self.specs}
+            labels.update(copies="copies", rule="scoring rule")
+            cleaned["provenance_note"] = note_after_verifying(note, verified, labels)
         return cleaned
 
     @staticmethod

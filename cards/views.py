@@ -191,6 +191,12 @@ class GameSummary:
     game: Game
     jobs: list[Job]
 
+    @property
+    def main(self) -> Job | None:
+        """The job a table comes for (issue 23: on the home page, within the first phone
+        screen): the game's first page after the catalog, its score job where it has one."""
+        return next((job for job in self.jobs[1:] if job.url), None)
+
 
 def _jobs(game: Game) -> list[Job]:
     jobs = []

@@ -15,6 +15,7 @@ from common.page_results import form_link
 from games.registry import game_package
 from games.wording import listing
 
+from .quoting import rule_quote
 from .selectors import ResultNotFound, result_get
 from .services import result_opened
 
@@ -102,12 +103,17 @@ def ruling_view(game: Game, body: dict) -> dict:
     checks = body.get("checks") or []
     links = _rule_links(game, [check.get("rule") for check in checks])
     outcome = body.get("outcome")
+    rule = body.get("rule") or {}
+    failed = " ".join(str(check.get("detail") or "") for check in checks
+                      if not check.get("passed"))
     return {
         "body": body,
         "verdict": verdict,
         "verdict_label": label,
         "verdict_symbol": symbol,
-        "rule": body.get("rule") or {},
+        "rule": rule,
+        "rule_quote": rule_quote(rule, f"{body.get('reason') or ''} {failed}")
+        if isinstance(rule, dict) else {"text": "", "whole": True},
         "checks": [{**check, "link": links.get(check.get("rule"))} for check in checks],
         "alternatives": group_moves(body.get("alternatives") or []),
         "outcome": outcome_view(outcome) if isinstance(outcome, dict) else None,
@@ -118,21 +124,57 @@ def ruling_view(game: Game, body: dict) -> dict:
 
 MOVE_GROUPS = {
     "take_discard": "Take from the discard area",
-    "draw_galaxy": "With the Galaxy card drawn",
-    "draw_missions": "With the Mission cards drawn",
+    "draw_galaxy": "Draw from the Galaxy deck",
+    "draw_missions": "Draw from the Mission deck",
 }
 
 
 def group_moves(moves: list) -> list[dict]:
-    """Moves as sentences, grouped by action in the order they come."""
+    """Moves as sentences, grouped by action in the order they come. Star Trek: Missions' moves
+    (take or draw, then discard) read one line per card taken or drawn, with every discard that
+    goes with it, so the shape shows at a glance (issue 23: 18 take-and-discard moves read as 3
+    lines); each group says how many moves it holds."""
     groups: list[dict] = []
     for move in moves:
         action = move.get("action") if isinstance(move, dict) else None
         label = MOVE_GROUPS.get(str(action), "Moves")
         if not groups or groups[-1]["label"] != label:
-            groups.append({"label": label, "moves": []})
-        groups[-1]["moves"].append(describe_move(move))
+            groups.append({"label": label, "moves": [], "count": 0, "lines": {}})
+        group = groups[-1]
+        group["count"] += 1
+        first = _gained(move) if action in MOVE_GROUPS else None
+        if first is None:
+            group["moves"].append(describe_move(move))
+            continue
+        if first not in group["lines"]:
+            group["lines"][first] = []
+            group["moves"].append(first)  # its place; the line is written below
+        discard = move.get("discard")
+        group["lines"][first].append(discard if isinstance(discard, list) else [discard])
+    for group in groups:
+        lines = group.pop("lines")
+        group["moves"] = [_with_discards(move, lines[move]) if move in lines else move
+                          for move in group["moves"]]
     return groups
+
+
+def _gained(move: dict) -> str:
+    """What a Star Trek: Missions move takes or draws, as the start of its sentence."""
+    action = move.get("action")
+    if action == "take_discard":
+        return f"Take {move.get('take')}"
+    if action == "draw_galaxy":
+        return f"Draw {move.get('draw')}"
+    return f"Draw {_names(move.get('draw'))}"
+
+
+def _with_discards(first: str, discards: list[list]) -> str:
+    """ "Take Tricorder, then discard one of: Bridge, Away Team" (pairs apart with ";")."""
+    if len(discards) == 1:
+        return f"{first}, then discard {_names(discards[0])}"
+    pairs = any(len(discard) > 1 for discard in discards)
+    return (f"{first}, then discard one of: "
+            + ("; " if pairs else ", ").join(_names(discard) for discard in discards))
 
 
 def describe_move(move) -> str:

@@ -520,3 +520,21 @@ def test_a_card_rule_is_edited_in_the_admin_with_errors_by_path(admin_client, ca
     assert data_card.rule == good
     assert data_card.field_provenance["rule"] == "verified"  # transcribed by an admin
     assert data_card.text == "3 for each Lore."
+
+
+def test_the_card_list_reads_effects_in_words_and_forgives_typos(admin_client, catalog):
+    """Issue 23: the list showed `draw:1|coin:2`; its search found nothing for a typo the
+    catalog and score pages read."""
+    url = reverse("admin:cards_card_changelist")
+    sra = Game.objects.get(slug="star-realms-academy")
+    page = admin_client.get(url, {"game__id__exact": sra.pk}).content.decode()
+    assert "Primary ability: 1 Draw and 2 Coin" in page  # Survey Ship
+    assert "draw:" not in page and "coin:" not in page
+    stm = Game.objects.get(slug="star-trek-missions")
+    for typed, name in (("kehleyr", "Ambassador K'Ehleyr"), ("Comander Kurn", "Commander Kurn"),
+                        ("picrad", "Captain Jean-Luc Picard")):
+        found = admin_client.get(url, {"game__id__exact": stm.pk, "q": typed})
+        assert name in [c.name for c in found.context["cl"].result_list], typed
+    # The neighbour: what names no card still finds nothing.
+    nothing = admin_client.get(url, {"game__id__exact": stm.pk, "q": "zzqxv"})
+    assert list(nothing.context["cl"].result_list) == []

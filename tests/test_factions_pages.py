@@ -75,8 +75,9 @@ def test_the_form_makes_the_api_body(catalog):
     assert position["players"][1]["lost_turns"] == 2
     assert position["players"][2] == {"name": "Player 3", "hand": [], "lost_turns": 0,
                                       "faction": "frost-reach"}
+    # Player 3's own faction is theirs: the controller follows the choice.
     assert [(f["name"], f["controller"]) for f in position["factions"]] == [
-        ("amber-coast", "Ana"), ("ashen-peaks", "Ben")]
+        ("amber-coast", "Ana"), ("ashen-peaks", "Ben"), ("frost-reach", "Player 3")]
     peak = next(u for u in position["factions"][1]["units"] if u["name"] == "Peak Sentinel")
     assert peak == {"name": "Peak Sentinel", "alive": False}
     assert position["turn"] == "Ana" and "pending" not in position
@@ -183,3 +184,51 @@ def test_standings_errors_by_field(client, catalog):
     html = response.content.decode()
     assert "3 factions in play for 2 players" in html
     assert 'href="#f-amber-coast-controller"' in html
+
+
+# The page's defaults (seat 1 controls the first faction, seat 2 the second) as a browser without
+# JavaScript sends them: each controller with the hidden field saying the page chose it.
+DEFAULTS = {"f-amber-coast-controller": "1", "f-amber-coast-controller-auto": "1",
+            "f-ashen-peaks-controller": "2", "f-ashen-peaks-controller-auto": "2",
+            "f-frost-reach-controller": "", "f-frost-reach-controller-auto": "",
+            "f-verdant-march-controller": "", "f-verdant-march-controller-auto": ""}
+
+
+def test_the_controller_follows_each_players_own_faction(client, catalog):
+    """Issue 23: Ana chooses Frost Reach and Ben Verdant March, leaving the controllers as the
+    page set them by seat order; the table is an ordinary one, not "cannot exist"."""
+    data = {**DEFAULTS, "p1-name": "Ana", "p2-name": "Ben", "p1-own": "frost-reach",
+            "p2-own": "verdant-march"}
+    catalog_ = PageCatalog(Game.objects.get(slug="factions"))
+    standings = TableForm(catalog_, data, with_move=False).body()
+    assert sorted((f["name"], f["controller"]) for f in standings["factions"]) == [
+        ("frost-reach", "Ana"), ("verdant-march", "Ben")]
+    response = client.post(STANDINGS, data)
+    html = response.content.decode()
+    assert "cannot exist" not in html and "could not be" not in html
+    assert "No winner yet" in html
+    assert "Ana controls Frost Reach (own faction)" in html
+    assert "Ben controls Verdant March (own faction)" in html
+    # The form shows the controllers that were scored.
+    assert re.search(r'id="f-frost-reach-controller".*?<option value="1" selected>', html, re.S)
+    amber = re.search(r'id="f-amber-coast-controller".*?</select>', html, re.S).group(0)
+    assert "selected" not in amber  # "Not in play"
+
+
+def test_a_controller_a_person_chose_stays_chosen(catalog):
+    """Ana's own Frost Reach was conquered by Ben: the controller chosen by hand (no longer the
+    page's default) is kept, and Ana's default faction still gives way."""
+    data = {**DEFAULTS, "p1-name": "Ana", "p2-name": "Ben", "p1-own": "frost-reach",
+            "p2-own": "ashen-peaks", "f-frost-reach-controller": "2",
+            "f-frost-reach-controller-auto": "chosen"}
+    catalog_ = PageCatalog(Game.objects.get(slug="factions"))
+    body = TableForm(catalog_, data, with_move=False).body()
+    assert sorted((f["name"], f["controller"]) for f in body["factions"]) == [
+        ("ashen-peaks", "Ben"), ("frost-reach", "Ben")]
+
+
+def test_the_neighbour_two_players_choosing_one_faction_is_still_refused(client, catalog):
+    data = {**DEFAULTS, "p1-name": "Ana", "p2-name": "Ben", "p1-own": "frost-reach",
+            "p2-own": "frost-reach"}
+    html = client.post(STANDINGS, data).content.decode()
+    assert "Ana and Ben both chose Frost Reach" in html

@@ -137,6 +137,8 @@ def test_defence_and_its_limits(api, catalog):
     ruling = ruling_of(api, position, {"action": "defend", "card": c("Defence", "amber-coast")})
     assert (ruling["verdict"], ruling["code"]) == ("illegal", "defence_against_ambush")
     assert ruling["alternatives"] == [{"action": "pass"}]
+    # One pair of brackets (issue 23: "an AMBUSH (Ambush (Amber Coast))").
+    assert ruling["reason"].startswith("The pending card, Ambush (Amber Coast), is an AMBUSH")
 
 
 def test_discarding_an_enemy_sabotage_and_a_lost_turn(api, catalog):

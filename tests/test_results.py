@@ -174,7 +174,7 @@ def test_the_page_of_a_ruling(client, ruling):
     # Every check, passed or failed in words; the alternatives as sentences.
     assert html.count('class="check check--passed"') == len(ruling_body["checks"]) - 1
     assert html.count('class="check check--failed"') == 1
-    assert "Take Tricorder from the discard area, discard Captain Jean-Luc Picard" in html
+    assert "Take Tricorder, then discard one of: Captain Jean-Luc Picard" in html
     # The share link, absolute and shown; the JSON link.
     assert f">http://testserver/r/{ruling_body['id']}</a>" in html
     assert f'href="/api/results/{ruling_body["id"]}/"' in html

@@ -55,8 +55,8 @@ def test_sra_9_1_rulings_on_frigate_and_corvette_carry_no_provisional_warning(ap
     # With Survey Ship only the inferred factions match: that ruling does warn.
     inferred = rule_on(api, ["Imperial Frigate", "Survey Ship"], "Imperial Frigate")
     assert inferred["verdict"] == "legal"
-    assert any(w.startswith("Survey Ship's faction (Star Empire) is provisional")
-               for w in inferred["warnings"])
+    assert any(w.startswith("Provisional (inferred") and "Survey Ship's faction (Star Empire)"
+               in w for w in inferred["warnings"])
 
 
 def test_sra_9_scout_has_no_ally_ability_in_a_ruling(api, catalog):

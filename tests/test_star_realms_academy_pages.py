@@ -184,3 +184,23 @@ def test_sra_r8_a_pool_with_no_source_is_shown_by_the_combat_field(client, catal
     assert re.search(r'id="active-combat"[^>]*aria-invalid="true"', response.content.decode())
     unknown = client.post(CHECK, {**data, "in_play": ["Corvette"]}).content.decode()
     assert "whether Corvette&#x27;s primary ability explains the rest is not known" in unknown
+
+
+@pytest.mark.parametrize("typed", ["health", "Health", "their Health", "Ben", "ben's health",
+                                   "the opponent", "Ben’s Health"])
+def test_an_attack_on_the_opponent_by_their_name_or_their_health(client, catalog, typed):
+    """Issue 23: the opponent's name, or "their Health", is the opponent's Health on the page."""
+    data = board(action_0="attack", target_0=typed, amount_0="1", active_combat="2",
+                 opponent_base_1="", in_play=["Imperial Frigate"])
+    content = client.post(CHECK, data, **HTMX).content.decode()
+    assert "Ruling: Legal" in content
+    assert SavedResult.objects.latest("created_at").request["move"]["target"] == "health"
+
+
+def test_another_name_is_still_read_as_a_base(client, catalog):
+    """The neighbour: a name that is not the opponent's stays a base's name (and is refused as
+    one, with the bases it could be)."""
+    data = board(action_0="attack", target_0="Bob", amount_0="1", active_combat="2",
+                 opponent_base_1="", in_play=["Imperial Frigate"])
+    content = client.post(CHECK, data, **HTMX).content.decode()
+    assert "Ruling: Legal" not in content and "Bob" in content

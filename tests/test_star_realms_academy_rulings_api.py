@@ -104,8 +104,10 @@ def test_survey_ship_two_coins_and_one_draw(api, catalog):
     assert "1 Coin beyond the cap of 8 is lost: Ana had 7 Coins and gains 2 (SRA-R1)." in (
         ruling["warnings"])
     # Survey Ship's kind is provisional: said so.
-    assert any(w.startswith("Survey Ship's kind (Ship) is provisional") for w in
-               ruling["warnings"])
+    assert [w for w in ruling["warnings"] if "rovisional" in w] == [
+        "Provisional (inferred, not yet transcribed from the printed card): Survey Ship's kind "
+        "(Ship). It is used here; an admin can correct it, and each card's page says where its "
+        "values come from."]
 
 
 def test_playing_a_base_and_using_it_later(api, catalog):

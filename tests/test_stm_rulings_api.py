@@ -208,6 +208,43 @@ def test_missing_and_unknown_fields(api, catalog):
     assert typo["suggestions"] == ["discard_area"]
 
 
+def test_the_deck_counts_are_optional(api, catalog):
+    """Issue 23: a take from the discard area is ruled without the deck counts; a draw without
+    its deck's count needs information, naming it."""
+    take = body({"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]})
+    del take["position"]["galaxy_deck"], take["position"]["mission_deck"]
+    ruling = post(api, take).json()
+    assert (ruling["verdict"], ruling["code"]) == ("legal", "legal_turn")
+    assert ruling["outcome"]["galaxy_deck"] is None
+
+    draw = body({"action": "draw_galaxy", "draw": "Spock", "discard": ["Bridge"]})
+    del draw["position"]["galaxy_deck"]
+    response = post(api, draw)
+    ruling = response.json()
+    assert response.status_code == 200
+    assert (ruling["verdict"], ruling["code"]) == ("needs_information", "deck_count_required")
+    assert [entry["path"] for entry in ruling["missing"]] == ["position.galaxy_deck"]
+    # A null count is the same as none; a negative one is still refused.
+    draw["position"]["galaxy_deck"] = None
+    assert post(api, draw).json()["verdict"] == "needs_information"
+    draw["position"]["galaxy_deck"] = -1
+    assert_error_body(post(api, draw), 400, "invalid_input")
+
+
+def test_the_page_asks_for_a_decks_count_only_for_a_draw(client, catalog):
+    data = form({"action": "draw_missions", "draw": ["Computer Virus", "Distress Call"],
+                 "discard": ["Bridge", "Lieutenant Worf"]})
+    data["mission_deck"] = ""
+    html = client.post(PAGE, data, headers={"HX-Request": "true"}).content.decode()
+    assert "Ruling: Needs information" in html
+    assert "The number of cards left in the Mission deck." in html
+    data = form({"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]})
+    data["galaxy_deck"] = data["mission_deck"] = ""
+    html = client.post(PAGE, data, headers={"HX-Request": "true"}).content.decode()
+    assert "Ruling: Legal" in html
+    assert "Galaxy not given, Mission not given" in html
+
+
 def test_an_unknown_action(api, catalog):
     payload = assert_error_body(post(api, body({"action": "draw_galaxi", "draw": "Spock",
                                                 "discard": ["Bridge"]})), 400, "invalid_input")
@@ -361,7 +398,10 @@ def test_the_page_shows_an_illegal_ruling_with_alternatives(client, catalog):
                                        "discard": ["Tricorder"]}), headers={"HX-Request": "true"})
     html = response.content.decode()
     assert "Ruling: Illegal" in html
-    assert "Take Tricorder from the discard area, discard Bridge" in html
+    # Grouped: one line per card taken, every discard that goes with it (issue 23).
+    assert "Take from the discard area <span class=\"alternatives__count\">(" in html
+    assert "Take Tricorder, then discard one of: Captain Jean-Luc Picard, " in html
+    assert "Take Time Distortion, then discard one of: Away Team, Borg Cube" in html
     assert "Failed" in html
 
 

@@ -365,8 +365,13 @@ def test_thought_maker_mysterious_plague_and_wesley_crusher(api, catalog):
 
 def test_a_provisional_rule_gives_a_warning(api, catalog):
     result = score(api, {"hand": EXAMPLE[:6] + ["Lieutenant Commander Data"]})
-    assert any(w.startswith("Lieutenant Commander Data's rule is provisional")
-               for w in result["warnings"])
+    provisional = [w for w in result["warnings"] if "provisional" in w.casefold()]
+    # Once, in a player's words: no file path, no code (issue 23).
+    assert provisional == [
+        "Provisional: Lieutenant Commander Data's scoring rule is not yet checked against the "
+        "printed card, so the score may change once an admin checks it; the card's page says "
+        "more."]
+    assert ".json" not in provisional[0] and "shared/" not in provisional[0]
 
 
 # --- The saved result ----------------------------------------------------------------------------
@@ -499,3 +504,14 @@ def test_stm_r15_each_allowed_neighbour_is_scored_as_fixed(api, catalog, card, c
         assert result["choices"][card] == {"copies": "Engine Room"}
         points = {c["name"]: c["points"] for c in result["cards"]}
         assert points["Ensign Wesley Crusher"] == points["Engine Room"]
+
+
+def test_no_doubled_brackets_in_a_step(api, catalog):
+    """Issue 23: "3 for Captain Jean-Luc Picard (Federation (Personnel or System))" read as
+    doubled brackets; a phrase with brackets of its own follows a dash."""
+    result = score(api, {"hand": ["Bridge", "Captain Jean-Luc Picard", "Commander William Riker",
+                                  "Away Team", "Photon Torpedoes", "Lieutenant Worf",
+                                  "Diplomatic Conference"]})
+    details = [step["detail"] for step in result["steps"]]
+    assert not [d for d in details if "))" in d or re.search(r"\([^)]*\(", d)], details
+    assert any(d.endswith(" — Federation (Personnel or System)") for d in details), details

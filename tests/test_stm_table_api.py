@@ -309,3 +309,20 @@ def test_the_table_is_saved_as_returned(api, catalog):
     saved = api.get(f"/api/results/{result['id']}/")
     assert saved.status_code == 200 and saved.json() == result
     assert SavedResult.objects.get(pk=result["id"]).request == body
+
+
+def test_a_provisional_card_is_said_once_for_the_table(api, catalog):
+    """Issue 23: the table's warnings say the provisional rule once, in words, not once per hand
+    with a file path; the hand's own answer says it too."""
+    result = ok(api, {"players": [
+        {"name": "Ana", "hand": ["Lieutenant Commander Data", "Bridge"]},
+        {"name": "Ben", "hand": HOLODECK},
+    ]})
+    provisional = [w for w in result["warnings"] if "rovisional" in w]
+    assert provisional == [
+        "Provisional: Lieutenant Commander Data's scoring rule is not yet checked against the "
+        "printed card, so the score may change once an admin checks it; the card's page says "
+        "more."]
+    ana = next(p for p in result["players"] if p["name"] == "Ana")
+    assert provisional[0] in ana["warnings"]
+    assert not any(".json" in w or "shared/" in w for w in result["warnings"])

@@ -226,3 +226,26 @@ def test_stm_r16_a_table_of_nine_is_a_problem_by_the_players_not_a_500(client, c
         assert "(STM-R16)" in html and 'href="#players"' in html
     else:
         assert "P1 wins with 66 points." in html
+
+
+def test_a_reloaded_table_has_a_save_button_and_its_links(client, catalog):
+    """Issue 23: the table opened from its address (a reload) is scored but not saved; it shows
+    a Save button and the link back to this table, before any edit; saving gives the permalink."""
+    table = Table(client).add_player("Ana")
+    for name in EXAMPLE:
+        table.type_card(name)
+    form_url = unescape(re.search(r'href="([^"]*)" class="share__form-url"', table.html).group(1))
+    saved = SavedResult.objects.count()
+    table.response = client.get(form_url)
+    assert table.response.status_code == 200
+    assert SavedResult.objects.count() == saved  # a GET saves nothing
+    assert "Not saved" in table.text() and "1st Ana 66 points" in table.text()
+    assert re.search(r'<button type="submit" class="button share__save" name="save" value="1" '
+                     r'form="table-form">Save and get a link</button>', table.html)
+    assert 'class="share__form-url"' in table.html
+    assert 'class="share__url"' not in table.html
+    table.press(save="1")
+    assert SavedResult.objects.count() == saved + 1
+    assert 'class="share__url"' in table.html
+    assert "Not saved" not in table.text()
+    assert "1st Ana 66 points" in table.text()

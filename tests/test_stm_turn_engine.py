@@ -166,7 +166,55 @@ def test_not_in_discard_area():
 def test_galaxy_deck_empty():
     ruling = rule(position(galaxy_deck=0), draw_galaxy(VASH, [PICARD]))
     assert_illegal(ruling, "galaxy_deck_empty", "STM-6.1")
-    assert "galaxy_deck is 0" in ruling.reason
+    assert "The Galaxy deck is empty (0 cards)" in ruling.reason
+
+
+# --- The deck counts are optional (issue 23) ------------------------------------------------------
+
+
+def test_a_take_from_the_discard_area_needs_no_deck_count():
+    ruling = rule(position(discard_area=[BRIDGE], galaxy_deck=None, mission_deck=None),
+                  take(BRIDGE, [PICARD]))
+    assert (ruling.verdict, ruling.code) == ("legal", "legal_turn")
+    assert ruling.outcome["galaxy_deck"] is None and ruling.outcome["mission_deck"] is None
+
+
+@pytest.mark.parametrize("move, key, deck", [
+    (draw_galaxy(VASH, [PICARD]), "galaxy_deck", "Galaxy"),
+    (draw_missions([VIRUS, PLAGUE], [AWAY, BORG]), "mission_deck", "Mission"),
+])
+def test_a_draw_without_its_decks_count_needs_information(move, key, deck):
+    ruling = rule(position(**{key: None}), move)
+    assert (ruling.verdict, ruling.code, ruling.rule) == (
+        "needs_information", "deck_count_required", "STM-6.1")
+    assert ruling.missing == [{"path": f"position.{key}",
+                               "detail": f"The number of cards left in the {deck} deck."}]
+    assert f"How many cards the {deck} deck holds was not given" in ruling.reason
+    assert ruling.alternatives == [] and ruling.outcome is None
+    # The neighbour: the same draw with the count given is ruled.
+    assert rule(position(), move).verdict == "legal"
+
+
+def test_a_draw_needs_only_its_own_decks_count():
+    ruling = rule(position(mission_deck=None), draw_galaxy(VASH, [PICARD]))
+    assert ruling.verdict == "legal" and ruling.outcome["mission_deck"] is None
+    assert ruling.outcome["galaxy_deck"] == 29
+
+
+def test_an_illegal_take_lists_no_draw_it_cannot_rule():
+    ruling = rule(position(discard_area=[BRIDGE], galaxy_deck=None, mission_deck=None),
+                  take(BRIDGE, [BRIDGE]))
+    assert ruling.verdict == "illegal"
+    assert ruling.alternatives and all(m["action"] == "take_discard" for m in ruling.alternatives)
+
+
+def test_too_many_cards_without_a_deck_count_counts_the_hand_and_discard_area():
+    many = [galaxy(f"G{i}") for i in range(50)]
+    with pytest.raises(ImpossiblePosition) as raised:
+        stm.check(position(discard_area=many, galaxy_deck=None))
+    entry = next(e for e in raised.value.errors if e["code"] == "too_many_cards")
+    assert entry["path"] == "position.discard_area"
+    assert "Galaxy deck" not in entry["detail"]
 
 
 def test_mission_deck_too_small():

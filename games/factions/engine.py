@@ -825,11 +825,11 @@ def _player_target_checks(table: Table, move: Move, mover: str, kind: str) -> It
 def _defend_checks(table: Table, move: Move, pending: Pending,
                    defender: str) -> Iterator[Check]:
     if table.action(pending.card) == AMBUSH:
-        yield _fail("FAC-R4", f"The pending card is an AMBUSH ({table.card(pending.card)}): "
+        yield _fail("FAC-R4", f"The pending card, {table.card(pending.card)}, is an AMBUSH: "
                     f"DEFENCE cannot be played against it (FAC-12); only an ATTACK can be "
                     f"blocked.", "defence_against_ambush")
         return
-    yield _ok("FAC-R4", f"The pending card is an ATTACK ({table.card(pending.card)}), which "
+    yield _ok("FAC-R4", f"The pending card, {table.card(pending.card)}, is an ATTACK, which "
               f"DEFENCE can block.")
     ref = _card(move)
     kind = table.action(ref)

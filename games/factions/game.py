@@ -19,7 +19,7 @@ GAME = GamePackage(
     score=Job(
         service="games.factions.scores.score_factions",
         page="factions:standings",
-        label="Work out the standings",
+        label="Standings",
         link_pairs="games.factions.pages.table_link_pairs",
         presenter=Presenter("games.factions.pages.standings_view", "result",
                             "factions/_standings_result.html", CSS),

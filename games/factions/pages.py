@@ -175,6 +175,10 @@ class FactionBlock:
         prefix = f"f-{faction.slug}"
         self.controller = form.field(f"{prefix}-controller", "Controlled by",
                                      value=form.text(f"{prefix}-controller", initial_seat))
+        # The controller the page chose, not the player: a hidden field carries it, so a
+        # controller still equal to it gives way to the players' own factions (see
+        # TableForm.follow_own_factions). The script marks a select a person changed.
+        self.auto = form.text(f"{prefix}-controller-auto", initial_seat)
         self.units = [(unit, form.field(f"{prefix}-{unit.slug}-defeated", unit.name,
                                         value=form.ticked(f"{prefix}-{unit.slug}-defeated")))
                       for unit in faction.units]
@@ -182,6 +186,13 @@ class FactionBlock:
     @property
     def id(self) -> str:
         return f"faction-{self.faction.slug}"
+
+    @property
+    def automatic(self) -> bool:
+        return self.controller.value == self.auto
+
+    def set_automatic(self, seat: str) -> None:
+        self.controller.value = self.auto = seat
 
 
 class TableForm(PageForm):
@@ -198,6 +209,7 @@ class TableForm(PageForm):
         self.seats = Slots([Seat(i, self) for i in range(1, catalog.seats + 1)], MIN_SEATS)
         self.blocks = [FactionBlock(f, self, initial_seat=str(i + 1) if i < MIN_SEATS else "")
                        for i, f in enumerate(catalog.factions)]
+        self.follow_own_factions()
         self.turn = self.field("turn", "Whose turn it is", value=self.text("turn") or "1")
         self.turn_lost = self.field("turn_lost", value=self.ticked("turn_lost"))
         self.pending_card = self.field("pending_card", "The ATTACK or AMBUSH played")
@@ -222,6 +234,22 @@ class TableForm(PageForm):
         """A field of these pages, whose id is its name, holding what was typed (or `value`)."""
         return FormField(name, name, self.text(name) if value is None else value, label,
                          css_class=css_class)
+
+    def follow_own_factions(self) -> None:
+        """The controller follows the choice: a player's own faction is controlled by them, and
+        a faction the page gave a seat by default (seat order) is no longer in play once that
+        seat chose another faction. A controller a person chose stays as chosen (a conquered
+        faction is controlled by its conqueror)."""
+        owners = {seat.own.value: str(seat.index) for seat in self.seats if seat.own.value}
+        chose = set(owners.values())
+        for block in self.blocks:
+            if not block.automatic:
+                continue
+            slug = block.faction.slug
+            if slug in owners:
+                block.set_automatic(owners[slug])
+            elif block.controller.value in chose:
+                block.set_automatic("")
 
     @property
     def seats_more_range(self) -> str:

@@ -121,6 +121,7 @@ from functools import partial
 from typing import Any, NoReturn, TypeVar
 
 from games.protocol import ILLEGAL, LEGAL, NEEDS_INFORMATION, Check, ImpossiblePosition, Ruling
+from games.star_realms_academy.provisional import provisional_warning
 from games.star_realms_academy.scorer import Breakdown, break_down
 from games.wording import count as _count
 from games.wording import listing as _list
@@ -722,8 +723,14 @@ class _Ruler:
 
     def __init__(self) -> None:
         self.checks: list[Check] = []
-        self.warnings: list[str] = []
-        self._warned: set[tuple[str, str]] = set()
+        self._warnings: list[str] = []
+        self._provisional: list[str] = []  # "Survey Ship's kind (Ship)", in the order used
+
+    @property
+    def warnings(self) -> list[str]:
+        """The ruling's warnings, the provisional values it uses said once, last."""
+        return self._warnings + (
+            [provisional_warning(self._provisional)] if self._provisional else [])
 
     def passed(self, rule: str, detail: str) -> None:
         self.checks.append(Check(rule=rule, passed=True, detail=detail))
@@ -733,16 +740,14 @@ class _Ruler:
         raise _Illegal(code, rule, detail)
 
     def warn(self, text: str) -> None:
-        if text not in self.warnings:
-            self.warnings.append(text)
+        if text not in self._warnings:
+            self._warnings.append(text)
 
     def use(self, card: CardSpec, key: str) -> None:
-        """Note that the ruling uses a card's value; warn once when it is provisional."""
-        if card.is_provisional(key) and (card.name, key) not in self._warned:
-            self._warned.add((card.name, key))
-            self.warn(f"{card.name}'s {FIELD_LABELS[key]} ({_value_text(card, key)}) is "
-                      f"provisional: inferred, not transcribed from the card; this ruling uses "
-                      f"it (SRA-F2).")
+        """Note that the ruling uses a card's value; a provisional one is said once."""
+        item = f"{card.name}'s {FIELD_LABELS[key]} ({_value_text(card, key)})"
+        if card.is_provisional(key) and item not in self._provisional:
+            self._provisional.append(item)
 
     def need(self, what: str, wanted: list[tuple[CardSpec, str]], *, use: bool = True) -> None:
         """Stop with needs_information if any of the values is unknown; else note their use

@@ -188,6 +188,20 @@ class BoardForm(PageForm):
         return bases
 
 
+HEALTH_WORDS = ("health", "opponent", "the opponent", "their health", "opponent's health",
+                "the opponent's health", "authority")
+
+
+def health_target(typed: str, opponent_name: Field | None) -> str:
+    """An attack's target as a player types it: "health", "their Health", "the opponent", the
+    opponent's name or "<name>'s Health" all mean the opponent (the API's word `health`); any
+    other text is a base's name, for the service to find."""
+    said = " ".join(typed.casefold().replace("’", "'").split()).rstrip(".")
+    name = " ".join((opponent_name.value if opponent_name else "").casefold().split())
+    names = {name, f"{name}'s health", f"{name}s health", f"{name} health"} if name else set()
+    return "health" if said in HEALTH_WORDS or said in names else typed
+
+
 class ActionRow:
     def __init__(self, form: PageForm, index: int, action: str = ""):
         self.n = index
@@ -198,7 +212,7 @@ class ActionRow:
                           "Card", css_class="field--card for-card", label_hidden=which)
         self.target = Field(f"target_{index}", f"target-{index}", form.text(f"target_{index}"),
                             "Target", css_class="for-target", label_hidden=which,
-                            hint="A base of the opponent, or health.")
+                            hint="A base of the opponent, or their Health (or their name).")
         self.amount = Field(f"amount_{index}", f"amount-{index}", form.text(f"amount_{index}"),
                             "Combat used", css_class="for-target", label_hidden=which,
                             hint="Empty: what the target can take.")
@@ -221,7 +235,8 @@ class ActionRow:
                                  (self.target, "target", ("attack",))):
             form.paths[f"{path}.{key}"] = field
             if action in uses and field.value:
-                move[key] = field.value
+                move[key] = (health_target(field.value, getattr(form, "opponent_name", None))
+                             if key == "target" else field.value)
         if action == engine.ATTACK:
             form.number(self.amount, f"{path}.amount", move, "amount")
         return move

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from games.protocol import LEGAL, Ruling, Step
+from games.star_realms_academy.provisional import is_provisional_warning, merge_provisional
 
 # What the breakdown reads of the engine's actions and turn (games.star_realms_academy.engine:
 # Move and TurnBoard), as protocols: the engine's board calls this module, and this module
@@ -73,9 +74,7 @@ def break_down(board: Turn[M], moves: Sequence[M]) -> Breakdown:
     running = 0
     for index, move in enumerate(moves):
         ruling = board.push(move)
-        for warning in ruling.warnings:
-            if warning not in warnings:
-                warnings.append(warning)
+        warnings = merge_provisional(warnings + ruling.warnings)
         points = 0
         if ruling.verdict == LEGAL:
             points = int((ruling.outcome or {}).get("health_lost", 0))
@@ -84,7 +83,9 @@ def break_down(board: Turn[M], moves: Sequence[M]) -> Breakdown:
             n=index + 1, rule=ruling.rule, card=move.shown_card, detail=ruling.reason,
             points=points, running_total=running,
             more={"action": move.as_dict(), "verdict": ruling.verdict, "code": ruling.code,
-                  **board.numbers(), "warnings": list(ruling.warnings)},
+                  **board.numbers(),
+                  # A step's own warnings; the provisional values are said once for the turn.
+                  "warnings": [w for w in ruling.warnings if not is_provisional_warning(w)]},
         ))
         if ruling.verdict != LEGAL:
             stopped, stopped_at = ruling, index

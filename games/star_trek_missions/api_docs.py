@@ -23,15 +23,18 @@ STM_POSITION = {
 
 RULING_DOCS = f"""
 **star-trek-missions.** Position `{{"hand": [7 names], "discard_area": [names], "galaxy_deck": n,
-"mission_deck": n, "extra_turn": false}}` (`extra_turn`, optional: this turn is the extra turn
-Time Distortion granted, STM-R7). Move `{{"action": "take_discard", "take": name, "discard":
+"mission_deck": n, "extra_turn": false}}` (`galaxy_deck` and `mission_deck`, optional: the cards
+left in each deck, needed only to rule a draw from that deck; `extra_turn`, optional: this turn
+is the extra turn Time Distortion granted, STM-R7). Move `{{"action": "take_discard", "take": name, "discard":
 [name]}}`, `{{"action": "draw_galaxy", "draw": name, "discard": [name]}}` or
 `{{"action": "draw_missions", "draw": [name, name], "discard": [name, name]}}`.
 Verdicts: `legal` (code `{stm.LEGAL_CODE}`; `outcome` holds the hand, discard area and deck
 counts after the turn, `discard_counts`, `game_ends` with `game_ends_reason`, `extra_turn` with
 `extra_turn_reason`) or `illegal`, codes: {_codes(stm.ILLEGAL_CODES)}; `alternatives` then lists
 every legal take from the discard area and, for a draw, every legal discard given the card(s)
-drawn. Never `needs_information`: the position holds every fact a turn needs.
+drawn; or `needs_information` (code `{stm.NEEDS_CODE}`): the move draws from a deck whose count
+the position does not give, and `missing` names `position.galaxy_deck` or
+`position.mission_deck`. A take from the discard area never needs the deck counts.
 `impossible_position` entries: {_codes(stm.IMPOSSIBLE_CODES)}.
 
 """
@@ -42,6 +45,13 @@ RULING_EXAMPLES = [
         request_only=True,
         value={"position": STM_POSITION,
                "move": {"action": "take_discard", "take": "Time Distortion",
+                        "discard": ["Borg Cube"]}},
+    ),
+    OpenApiExample(
+        "star-trek-missions: take from the discard area, no deck counts",
+        request_only=True,
+        value={"position": {"hand": STM_HAND, "discard_area": ["Time Distortion", "Tricorder"]},
+               "move": {"action": "take_discard", "take": "Tricorder",
                         "discard": ["Borg Cube"]}},
     ),
     OpenApiExample(

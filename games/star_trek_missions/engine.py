@@ -20,8 +20,12 @@ this turn ends the game (STM-R7): any card whose rule carries an ``extra_turn_fr
 effect does. Meddlesome Q's hand size (STM-R6) applies only at the end of the game, never to a
 turn: a turn always ends with seven cards, so the engine only warns about it when the game ends.
 
-Every card exists once (the catalog has one copy of each of the 74 cards), and every fact a
-ruling needs is in the position, so this game never answers ``needs_information``.
+Every card exists once (the catalog has one copy of each of the 74 cards). The deck counts are
+optional: a ruling depends on a deck's count only when the move draws from that deck (STM-6.1:
+no draw from an empty Galaxy deck, nor two Missions from a deck of fewer than two). A draw whose
+deck count was not given answers ``needs_information`` with the code ``deck_count_required``,
+``missing`` naming ``position.galaxy_deck`` or ``position.mission_deck``; a take from the discard
+area never needs them.
 
 Codes of an illegal turn (``Ruling.code``; the checks stop at the first that fails):
 
@@ -80,7 +84,15 @@ from functools import partial
 from itertools import combinations
 from typing import Any, NoReturn
 
-from games.protocol import ILLEGAL, LEGAL, Check, ImpossiblePosition, NotScored, Ruling
+from games.protocol import (
+    ILLEGAL,
+    LEGAL,
+    NEEDS_INFORMATION,
+    Check,
+    ImpossiblePosition,
+    NotScored,
+    Ruling,
+)
 from games.wording import count as _plural
 from games.wording import listing
 
@@ -120,6 +132,7 @@ EXTRA_TURN_EFFECT = "extra_turn_from_discard"  # Time Distortion (STM-R7)
 HAND_SIZE_EFFECT = "hand_size"  # Meddlesome Q (STM-R6): at game end only
 
 LEGAL_CODE = "legal_turn"
+NEEDS_CODE = "deck_count_required"
 ILLEGAL_CODES = (
     "one_option_only",
     "draw_count",
@@ -164,8 +177,8 @@ class CardSpec:
 class Position:
     hand: list[CardSpec]
     discard_area: list[CardSpec]
-    galaxy_deck: int
-    mission_deck: int
+    galaxy_deck: int | None  # None: not given (needed only to rule a draw from that deck)
+    mission_deck: int | None
     # This turn is the extra turn Time Distortion granted (STM-R7): the discard area may already
     # be at the end trigger, and the game ends after it if it is.
     extra_turn: bool = False
@@ -228,6 +241,9 @@ class TurnBoard:
         if move.action not in ACTIONS:
             raise ValueError(f"Unknown action {move.action!r}; the service validates it first.")
         checks, failure = _evaluate(position, move)
+        if failure is not None and failure.unknown:
+            return Ruling(verdict=NEEDS_INFORMATION, code=failure.code, reason=failure.detail,
+                          rule=failure.rule, checks=list(checks), missing=failure.missing)
         if failure is not None:
             return Ruling(verdict=ILLEGAL, code=failure.code, reason=failure.detail,
                           rule=failure.rule, checks=list(checks),
@@ -311,18 +327,20 @@ def check(position: Position) -> TurnBoard:
     ):
         held = sum(1 for card in position.hand if card.deck == deck)
         discarded = sum(1 for card in position.discard_area if card.deck == deck)
-        left = total - held - discarded - in_deck
+        counted = held + discarded + (in_deck or 0)
+        in_the_deck = "" if in_deck is None else f", {in_deck} in the {label} deck"
+        at = f"position.{deck}_deck" if in_deck is not None else "position.discard_area"
+        left = total - counted
         if left < 0:
-            error(f"position.{deck}_deck", "too_many_cards",
-                  f"The position accounts for {held + discarded + in_deck} {label} cards "
-                  f"({held} in the hand, {discarded} in the discard area, {in_deck} in the "
-                  f"{label} deck), but the game has {total}.")
+            error(at, "too_many_cards",
+                  f"The position accounts for {counted} {label} cards ({held} in the hand, "
+                  f"{discarded} in the discard area{in_the_deck}), but the game has {total}.")
         elif left < OTHER_HAND[deck]:
-            error(f"position.{deck}_deck", "no_other_hand",
+            error(at, "no_other_hand",
                   f"The position leaves {left} of the {total} {label} cards for the other "
-                  f"players ({held} in the hand, {discarded} in the discard area, {in_deck} in "
-                  f"the {label} deck), but the game has at least one other player, whose hand "
-                  f"holds at least {_plural(OTHER_HAND[deck], f'{label} card')} ({TABLE_RULE}).")
+                  f"players ({held} in the hand, {discarded} in the discard area{in_the_deck}), "
+                  f"but the game has at least one other player, whose hand holds at least "
+                  f"{_plural(OTHER_HAND[deck], f'{label} card')} ({TABLE_RULE}).")
     galaxy, mission = _discard_counts(position.discard_area)
     if (galaxy >= END_GALAXY or mission >= END_MISSION) and not position.extra_turn:
         error("position.discard_area", "game_over",
@@ -484,13 +502,21 @@ def _checks(position: Position, move: Move) -> Iterator[Check]:
         drawn = [taken]
     else:
         if action == DRAW_GALAXY:
+            if position.galaxy_deck is None:
+                yield _deck_unknown("Galaxy", "galaxy_deck",
+                                    "a card cannot be drawn from an empty Galaxy deck")
+                return
             if position.galaxy_deck < 1:
-                yield Check("STM-6.1", False, "The Galaxy deck is empty (galaxy_deck is 0), so "
-                             "no Galaxy card can be drawn.", "galaxy_deck_empty")
+                yield Check("STM-6.1", False, "The Galaxy deck is empty (0 cards), so no "
+                             "Galaxy card can be drawn.", "galaxy_deck_empty")
                 return
             yield Check("STM-6.1", True, f"The Galaxy deck holds {_cards(position.galaxy_deck)}.",
                          "galaxy_deck_empty")
         else:
+            if position.mission_deck is None:
+                yield _deck_unknown("Mission", "mission_deck",
+                                    "drawing Missions needs two cards in the Mission deck")
+                return
             if position.mission_deck < 2:
                 yield Check("STM-6.1", False, f"The Mission deck holds "
                              f"{_cards(position.mission_deck)}; drawing Missions needs two.",
@@ -556,6 +582,15 @@ def _checks(position: Position, move: Move) -> Iterator[Check]:
                  f"The turn ends with {_cards(len(hand_after))} in hand.", "hand_size")
 
 
+def _deck_unknown(label: str, key: str, why: str) -> Check:
+    """The check a draw cannot make without its deck's count: needs information."""
+    return Check("STM-6.1", False,
+                 f"How many cards the {label} deck holds was not given, and {why} (STM-6.1): "
+                 f"give the number of cards left in the {label} deck.", NEEDS_CODE, unknown=True,
+                 missing=[{"path": f"position.{key}",
+                           "detail": f"The number of cards left in the {label} deck."}])
+
+
 # --- The outcome --------------------------------------------------------------------------------
 
 
@@ -578,8 +613,10 @@ def _outcome(position: Position, move: Move) -> dict[str, Any]:
         card for card in position.discard_area
         if not (move.action == TAKE_DISCARD and card.name == _taken(move).name)
     ] + list(move.discard)
-    galaxy_deck = position.galaxy_deck - (1 if move.action == DRAW_GALAXY else 0)
-    mission_deck = position.mission_deck - (2 if move.action == DRAW_MISSIONS else 0)
+    galaxy_deck = (None if position.galaxy_deck is None
+                   else position.galaxy_deck - (1 if move.action == DRAW_GALAXY else 0))
+    mission_deck = (None if position.mission_deck is None
+                    else position.mission_deck - (2 if move.action == DRAW_MISSIONS else 0))
     galaxy, mission = _discard_counts(discard_area)
     before_galaxy, before_mission = _discard_counts(position.discard_area)
     trigger = f"{END_GALAXY} Galaxy or {END_MISSION} Mission cards"

@@ -14,6 +14,7 @@ from .language import (
     _label,
     _names_only,
     _requirements_phrase,
+    aside,
     phrase,
 )
 from .scorer import CardResult, CardSpec, ChoiceError, Evaluation, HandScore, HandScorer
@@ -55,7 +56,8 @@ def explain(scorer: HandScorer, evaluation: Evaluation, labels: Labels) -> HandS
             bonus = bonuses[grant.bonus]
             kind = bonus["kind"]
             if kind == "for_each":
-                detail = f"{grant.points} for {grant.giving[0]} ({phrase(bonus['match'], labels)})"
+                detail = (f"{grant.points} for {grant.giving[0]}"
+                          f"{aside(phrase(bonus['match'], labels))}")
                 entries.append((RULE_FOR_EACH, name, grant.giving, detail, grant.points))
             elif kind == "for_each_different":
                 assert grant.value is not None  # a "different" slot counts one value
@@ -67,7 +69,7 @@ def explain(scorer: HandScorer, evaluation: Evaluation, labels: Labels) -> HandS
                 tier = bonus["tiers"][grant.tier] if kind == "tiers" else bonus
                 detail = f"{grant.points} with {', '.join(grant.giving)}"
                 if not all(_names_only(req["match"]) for req in tier["requires"]):
-                    detail += f" ({_requirements_phrase(tier['requires'], labels)})"
+                    detail += aside(_requirements_phrase(tier['requires'], labels))
                 entries.append((RULE_WITH, name, grant.giving, detail, grant.points))
         if name in evaluation.changed:
             target, affiliation = evaluation.changed[name]

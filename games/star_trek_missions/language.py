@@ -370,6 +370,12 @@ def phrase(crit: Mapping[str, Any], labels: Labels) -> str:
     return head + tail
 
 
+def aside(text: str) -> str:
+    """ " (text)" after a phrase; " — text" when the text has brackets of its own, so that a
+    reader never meets doubled brackets ("Federation (Personnel or System))", issue 23)."""
+    return f" — {text}" if "(" in text else f" ({text})"
+
+
 def _names_only(crit: Mapping[str, Any]) -> bool:
     (key, value), = crit.items()
     return key == "name" or (key == "any" and all(_names_only(c) for c in value))
@@ -442,7 +448,7 @@ def render_rule(rule: Mapping[str, Any] | None, *, name: str,
                 exceptions = ", ".join(
                     f"{points} if it is {_label(labels, 'lifeform', value)}" for value, points in extra.items()
                 )
-                clauses.append(f"{bonus['points']} for each {text} ({exceptions})")
+                clauses.append(f"{bonus['points']} for each {text}{aside(exceptions)}")
                 continue
             if pending and pending[0][0] != bonus["points"]:
                 flush()

@@ -1,7 +1,8 @@
 """Star Trek: Missions rulings: validate the request, resolve card names, ask the engine, save.
 
 Request body (API.md): ``{"position": {"hand": [names], "discard_area": [names],
-"galaxy_deck": n, "mission_deck": n}, "move": {...}}``. ``position.extra_turn`` (optional,
+"galaxy_deck": n, "mission_deck": n}, "move": {...}}``; the deck counts are optional (a draw
+without its deck's count needs information). ``position.extra_turn`` (optional,
 default false) says the turn is the extra turn Time Distortion granted (STM-R7), which may follow
 the end trigger.
 
@@ -11,7 +12,8 @@ have this shape is a 400 ``invalid_input`` whose entries name each problem by pa
 card-name codes of common.card_names (``unknown_card`` with suggestions, ``invalid_card``,
 ``too_long``, ``too_many``). A position that cannot exist is a 400
 ``impossible_position`` (entries in games.star_trek_missions.engine). Anything else is a
-ruling, legal or illegal, saved under a permalink.
+ruling, legal, illegal or needing information (a draw without its deck's count), saved under a
+permalink.
 """
 
 from __future__ import annotations
@@ -56,8 +58,11 @@ def card_spec(card: Card) -> engine.CardSpec:
 class Position(RequestModel):
     hand: CardNames = Field(description="a list of card names")
     discard_area: CardNames = Field(description="a list of card names")
-    galaxy_deck: int = Field(ge=0, description="the number of cards in the Galaxy deck")
-    mission_deck: int = Field(ge=0, description="the number of cards in the Mission deck")
+    # Optional: a ruling needs a deck's count only for a draw from that deck (needs_information).
+    galaxy_deck: int | None = Field(default=None, ge=0,
+                                    description="the number of cards in the Galaxy deck")
+    mission_deck: int | None = Field(default=None, ge=0,
+                                     description="the number of cards in the Mission deck")
     extra_turn: bool = Field(default=False, description="true or false")
 
 

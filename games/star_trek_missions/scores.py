@@ -35,6 +35,7 @@ from common.requests import CardNames, RequestModel, card_name, read_body
 from games.protocol import ImpossiblePosition
 from games.star_trek_missions import engine
 from games.star_trek_missions.scorer import CardSpec, ChoiceError
+from games.wording import listing
 from results.services import result_save
 
 ATTRIBUTES = ("type", "specialty", "lifeform", "affiliation")
@@ -88,14 +89,32 @@ class Hand(RequestModel):
                 for name, choice in (self.choices or {}).items()}
 
 
+def provisional_cards(cards: list[Card]) -> list[str]:
+    """The cards whose scoring rule is provisional (not yet checked against the printed card)."""
+    names: list[str] = []
+    for card in cards:
+        if (card.field_provenance or {}).get("rule") == "provisional" and card.name not in names:
+            names.append(card.name)
+    return names
+
+
+def provisional_warning(names: list[str]) -> str:
+    """Said once per answer, in a player's words: where each value comes from is on the card's
+    page, not here (issue 23: no file paths or codes in an answer)."""
+    one = len(names) == 1
+    return (f"Provisional: {listing(names)}'s scoring {'rule is' if one else 'rules are'} not yet "
+            f"checked against the printed card{'' if one else 's'}, so the score may change "
+            f"once an admin checks {'it' if one else 'them'}; the card's page says more.")
+
+
 def _hand_answer(board: engine.HandBoard, cards: list[Card]) -> dict:
     """One hand's answer: total, steps, warnings, cards, choices (ChoiceError for a fixed choice
     the hand does not allow)."""
     result = board.score()
     warnings = list(board.warnings)
-    for card in cards:
-        if (card.field_provenance or {}).get("rule") == "provisional":
-            warnings.append(f"{card.name}'s rule is provisional: {card.provenance_note}")
+    provisional = provisional_cards(cards)
+    if provisional:
+        warnings.append(provisional_warning(provisional))
     return {
         "total": result.total,
         "steps": [step.as_dict() for step in result.steps],
@@ -308,12 +327,16 @@ def score_table(*, game: Game, body: dict) -> dict:
                        else f"{len(errors)} choices are not allowed; each is listed in errors.",
                        errors=errors)
     standings, winners = standings_of([(answer["name"], answer["total"]) for answer in answers])
+    table_provisional = provisional_cards([card for seat in seats for card in seat.cards])
     response = {
         "game": game.slug,
         "total": None,
         "steps": [],
+        # Each player's own warnings, then the provisional cards of the whole table once.
         "warnings": [f"{answer['name']}: {warning}"
-                     for answer in answers for warning in answer["warnings"]],
+                     for answer in answers for warning in answer["warnings"]
+                     if not warning.startswith("Provisional: ")]
+        + ([provisional_warning(table_provisional)] if table_provisional else []),
         "players": answers,
         "standings": standings,
         "winners": winners,

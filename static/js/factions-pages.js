@@ -21,6 +21,51 @@
       .forEach(function (label) { label.textContent = name; });
   }
 
+  /* The controller follows the choice (as the server does without this script): choosing a
+     player's own faction makes them its controller, and the faction the page had given that
+     seat by default is no longer in play. A controller a person chose is left alone. */
+  function marker(select) {
+    return document.querySelector("input[data-controller-auto='" + select.id + "']");
+  }
+
+  function automatic(select) {
+    var auto = marker(select);
+    return auto && auto.value === select.value;
+  }
+
+  function setAutomatic(select, seat) {
+    select.value = seat;
+    marker(select).value = seat;
+  }
+
+  function followOwnFaction(own) {
+    var seat = own.name.match(/^p(\d+)-own$/)[1];
+    document.querySelectorAll("input[data-controller-auto]").forEach(function (auto) {
+      var select = document.getElementById(auto.getAttribute("data-controller-auto"));
+      if (!select || !automatic(select)) {
+        return;
+      }
+      var slug = select.id.replace(/^f-/, "").replace(/-controller$/, "");
+      if (slug === own.value) {
+        setAutomatic(select, seat);
+      } else if (select.value === seat) {
+        setAutomatic(select, "");
+      }
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (!target.matches) {
+      return;
+    }
+    if (target.matches("select[name$='-own']") && /^p\d+-own$/.test(target.name)) {
+      followOwnFaction(target);
+    } else if (target.matches("select[data-seat-select]") && marker(target)) {
+      marker(target).value = "chosen";  // a person's choice: no longer the page's default
+    }
+  });
+
   document.addEventListener("input", function (event) {
     var input = event.target;
     if (input.matches && input.matches("input[data-seat]")) {

@@ -31,7 +31,7 @@ def fill_table(page):
 
 def test_check_a_play_and_follow_the_share_link(page, site, assert_fits, viewport):
     page.goto(site + CHECK)
-    expect(page.get_by_role("heading", level=1)).to_have_text("Check a play")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Check a move")
     assert_fits(page)
     expect(page.locator("#ac-cards option")).to_have_count(11)
     page.evaluate("() => { window.notReloaded = true; }")

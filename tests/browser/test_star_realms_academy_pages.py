@@ -62,8 +62,9 @@ def test_check_a_move_and_follow_the_share_link(page, site, assert_fits, viewpor
         "Legal: Ana plays Imperial Frigate and gets 2 Combat.")
     expect(result.get_by_role("link", name="SRA-6 Ships")).to_be_visible()
     expect(result.locator(".tally")).to_contain_text("Combat pool")
-    expect(result.locator(".notice")).to_contain_text("Imperial Frigate's kind (Ship) is "
-                                                      "provisional")
+    expect(result.locator(".notice")).to_contain_text(
+        "Provisional (inferred, not yet transcribed from the printed card): Imperial Frigate's "
+        "kind (Ship).")
     assert_fits(page)
     page.screenshot(path=f"/tmp/sra-check-move-{viewport}.png", full_page=True)
 

@@ -25,7 +25,7 @@ def fill_position(page):
 
 def test_check_a_turn_and_follow_the_share_link(page, site, assert_fits, viewport):
     page.goto(site + PAGE)
-    expect(page.get_by_role("heading", level=1)).to_have_text("Check a turn")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Check a move")
     assert_fits(page)
     # Every name field suggests the catalog's cards.
     expect(page.locator("#stm-cards option")).to_have_count(74)
@@ -91,8 +91,10 @@ def test_an_illegal_turn_and_a_typo(page, site, assert_fits):
     result = page.locator("#turn-result")
     expect(result).to_contain_text("4 Mission cards")
     expect(result.locator(".check--failed")).to_contain_text("Failed")
+    expect(result.locator("h4.alternatives__group").first).to_contain_text(
+        "Draw from the Mission deck")
     expect(result.locator(".alternatives li").first).to_contain_text(
-        "Draw Computer Virus and Distress Call from the Mission deck")
+        "Draw Computer Virus and Distress Call, then discard one of: Away Team and Borg Cube; ")
     assert_fits(page)
 
 

@@ -26,10 +26,20 @@ SEGMENT = r"[a-z]{2,}(?:_[a-z]+)*(?:\[\d+\])*"
 API_PATH = re.compile(rf"(?<![-/.\w]){SEGMENT}(?:\.{SEGMENT})+(?![-/\w])"
                       r"|\b[a-z]+(?:_[a-z]+)*\[\d+\]")
 SNAKE_CASE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+# A file of the project (issue 23: "All fields come from … the card data file (…json)"): a path with a
+# folder, or a data file's name.
+FILE_PATH = re.compile(r"(?:\.\./|\b(?:shared|data|games|templates|static)/)[\w./-]*"
+                       r"|\b[\w-]+\.(?:json|py|md|csv|ya?ml)\b")
+# The codes of the rules file's provenance sections (where card values come from), as issue 23
+# saw them in answers: "provisional … (SRA-F2)". A ruling's check still cites its rule by id,
+# as a link (.rule-id), and a card's page keeps its provenance note (.provenance-note).
+PROVENANCE_CODE = re.compile(r"\b(?:SRA-F[12]|STM-F1|FAC-F3)\b")
 # The only elements whose text may be codes: the "Details" disclosure of a ruling (its code, for
 # bug reports), the request as understood, in its own disclosure on /r/<id>, and an option's API values
 # on a game page (what an API caller types in `options`, marked as such).
 ALLOWED = "details.code-details code, details.request-details pre.request-json, code.api-value"
+# Where a provenance code may stand: a rule cited by its id, a card's provenance note.
+PROVENANCE_ALLOWED = ".rule-id, .provenance-note"
 
 TOUR = [
     "/",
@@ -51,18 +61,23 @@ TOUR = [
 ]
 
 
-def visible_text(page) -> str:
+def visible_text(page, allowed: str = ALLOWED) -> str:
     """The body's visible text, without the text of the elements allowed to show codes."""
     text = page.locator("body").inner_text()
-    for allowed in page.locator(ALLOWED).all():
-        text = text.replace(allowed.inner_text(), "")
+    for element in page.locator(allowed).all():
+        text = text.replace(element.inner_text(), "")
     return text
 
 
-def problems(text: str) -> list[str]:
+def problems(text: str, *, provenance_text: str | None = None) -> list[str]:
+    """What a player should not read in `text`; provenance codes are looked for in
+    `provenance_text` (the text without the rule ids and provenance notes), if given."""
     found = [f"template source {s!r}" for s in TEMPLATE_SOURCE if s in text]
     found += [f"API path {m.group(0)!r}" for m in API_PATH.finditer(text)]
     found += [f"code {m.group(0)!r}" for m in SNAKE_CASE.finditer(text)]
+    found += [f"file path {m.group(0)!r}" for m in FILE_PATH.finditer(text)]
+    codes = text if provenance_text is None else provenance_text
+    found += [f"provenance code {m.group(0)!r}" for m in PROVENANCE_CODE.finditer(codes)]
     return found
 
 
@@ -76,7 +91,8 @@ def context_line(text: str, needle: str) -> str:
 def report(page, where: str) -> list[str]:
     text = visible_text(page)
     out = []
-    for problem in problems(text):
+    for problem in problems(text, provenance_text=visible_text(page, ALLOWED + ", "
+                                                               + PROVENANCE_ALLOWED)):
         needle = problem.split("'")[1] if "'" in problem else problem
         out.append(f"{where}: {problem} in “{context_line(text, needle)}”")
     return out
@@ -128,4 +144,11 @@ def test_the_check_knows_template_source_paths_and_codes():
     assert problems("Verdict: Illegal must_play_nahla_ake")
     assert problems("play: Nahla Ake, target: none") == []  # raw, but caught by its own test
     assert problems("Play Nahla Ake, e.g. at Ben. The Hive is a base; Health 15.") == []
-    assert problems("From the card data (data/star-trek-missions-cards.json).") == []
+    # Issue 23: file paths and the codes of provenance sections are refused too.
+    assert problems("From the card data (data/star-trek-missions-cards.json).")
+    assert problems("The card list `../cards/list.json` lists all 74 cards")
+    assert problems("Corvette's cost is provisional (SRA-F2).")
+    assert problems("See games/factions/engine.py")
+    assert problems("From the game's card list; each faction contributes 2 (FAC-F1).") == []
+    assert problems("Corvette's cost (2) is used; see SRA-F2's link",
+                    provenance_text="Corvette's cost (2) is used; see 's link") == []

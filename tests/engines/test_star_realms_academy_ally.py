@@ -13,6 +13,7 @@ import pytest
 
 from games.star_realms_academy import card_rules as rules
 from games.star_realms_academy.engine import check
+from games.star_realms_academy.provisional import provisional_items
 from tests.engines.test_star_realms_academy_engine import (
     CATALOG,
     card,
@@ -51,8 +52,10 @@ def test_sra_9_starting_ships_have_no_ally_ability_in_data_rule_text_and_ruling(
     ruling = check(position(in_play=["Scout", "Viper"])).rule(use_ally(name))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "no_ally_ability", "SRA-9")
     assert ruling.reason == f"{name} has no Ally ability (SRA-9)."
-    assert ruling.warnings == [f"{name}'s ally ability (none) is provisional: inferred, not "
-                               f"transcribed from the card; this ruling uses it (SRA-F2)."]
+    assert ruling.warnings == [
+        f"Provisional (inferred, not yet transcribed from the printed card): {name}'s ally "
+        f"ability (none). It is used here; an admin can correct it, and each card's page says "
+        f"where its values come from."]
 
 
 def test_sra_9_1_the_catalog_states_frigate_and_corvette_share_a_faction():
@@ -93,12 +96,13 @@ def test_sra_f2_an_ally_ruling_on_inferred_factions_still_warns():
     frigate = card("Imperial Frigate", ally={"coin": 1})
     ready = check(position(in_play=[frigate, "Survey Ship"])).rule(use_ally(frigate))
     assert ready.verdict == "legal"
-    assert sorted(w.split("'s faction")[0] for w in ready.warnings) == [
-        "Imperial Frigate", "Survey Ship"]
+    assert len(ready.warnings) == 1  # said once, naming both (issue 23)
+    assert sorted(provisional_items(ready.warnings)) == [
+        "Imperial Frigate's faction (Star Empire)", "Survey Ship's faction (Star Empire)"]
     # Not ready: the verdict rests on Ram's inferred faction (Blob) being another one.
     not_ready = check(position(in_play=[frigate, "Ram"])).rule(use_ally(frigate))
     assert not_ready.code == "ally_not_ready"
-    assert any(w.startswith("Ram's faction (Blob) is provisional") for w in not_ready.warnings)
+    assert "Ram's faction (Blob)" in provisional_items(not_ready.warnings)
     # Once both factions are transcribed, nothing is provisional: no warning.
     known_frigate = card("Imperial Frigate", ally={"coin": 1}, faction="star-empire")
     known = check(position(in_play=[known_frigate, card("Survey Ship", faction="star-empire")])

@@ -25,6 +25,7 @@ from games.star_realms_academy.engine import (
     Side,
     check,
 )
+from games.star_realms_academy.provisional import provisional_items
 
 CATALOG = Path(__file__).resolve().parents[2] / "games" / "star_realms_academy" / "catalog.json"
 ROW = ["Freighter", "Corvette", "Ram", "Barter World", "Survey Ship"]
@@ -183,8 +184,7 @@ def test_survey_ship_gives_two_coins_and_one_draw():
     assert ruling.outcome["position"]["active"]["drawn"] == 1
     assert "2 Coins and 1 Draw" in ruling.reason
     # Its kind (Ship) is inferred from the name: the ruling says it uses a provisional value.
-    assert any(w.startswith("Survey Ship's kind (Ship) is provisional")
-               for w in ruling.warnings)
+    assert "Survey Ship's kind (Ship)" in provisional_items(ruling.warnings)
 
 
 def test_frigate_and_corvette_make_the_frigate_ally_ready_in_any_order():
@@ -342,10 +342,8 @@ def test_an_ally_is_ready_only_with_another_card_of_the_same_faction_in_play():
     # With Survey Ship, only the inferred factions match: the ruling says so.
     with_survey = check(position(in_play=[frigate, "Survey Ship"])).rule(use_ally(frigate))
     assert with_survey.verdict == "legal"
-    assert any(w.startswith("Imperial Frigate's faction (Star Empire) is provisional")
-               for w in with_survey.warnings)
-    assert any(w.startswith("Survey Ship's faction (Star Empire) is provisional")
-               for w in with_survey.warnings)
+    assert "Imperial Frigate's faction (Star Empire)" in provisional_items(with_survey.warnings)
+    assert "Survey Ship's faction (Star Empire)" in provisional_items(with_survey.warnings)
 
 
 def test_a_base_counts_as_an_ally_and_two_copies_ally_each_other():
@@ -574,15 +572,13 @@ def test_an_unknown_kind_is_asked_for_with_the_primary():
 def test_a_base_of_provisional_kind_is_played_with_a_warning():
     ruling = check(position(hand=["Barter World"])).rule(play("Barter World"))
     assert (ruling.verdict, ruling.code) == ("legal", "base_played")
-    assert any("Barter World's kind (Base) is provisional" in w
-               for w in ruling.warnings)
+    assert "Barter World's kind (Base)" in provisional_items(ruling.warnings)
 
 
 def test_a_provisional_primary_is_used_with_a_warning():
     ruling = check(position(hand=["Scout"])).rule(play("Scout"))
     assert ruling.verdict == "legal" and ruling.outcome["coins"] == 1
-    assert any(w.startswith("Scout's primary ability (1 Coin) is provisional")
-               for w in ruling.warnings)
+    assert "Scout's primary ability (1 Coin)" in provisional_items(ruling.warnings)
     verified = check(position(hand=["Imperial Frigate"])).rule(play("Imperial Frigate"))
     assert not any("primary" in w for w in verified.warnings)
 

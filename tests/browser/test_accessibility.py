@@ -1,0 +1,67 @@
+"""Zero serious or critical axe-core violations, and a heading order without gaps, on a 390×844
+touch phone (issue 23): every page of the README's tour, every game form as it opens, with its
+problems shown and with an answer, each saved result, and the score pages after a selection."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.accessibility import violations
+from tests.browser.game_forms import FORMS, submit_all
+from tests.browser.phone import phone_page
+from tests.browser.test_visible_text import TOUR
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def phone(browser, site):
+    with phone_page(browser, site) as page:
+        yield page
+
+
+def test_the_tour(phone, site):
+    found = []
+    for path in TOUR:
+        phone.goto(site + path)
+        found += [f"{path}: {v}" for v in violations(phone)]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("game_form", FORMS, ids=[form.id for form in FORMS])
+def test_every_form_with_problems_and_with_an_answer(phone, site, game_form):
+    found = []
+    phone.goto(site + game_form.url)
+    found += [f"{game_form.url} as it opens: {v}" for v in violations(phone)]
+    submit_all(phone, site, game_form, game_form.invalid, javascript=True)
+    found += [f"{game_form.url} with problems: {v}" for v in violations(phone)]
+    submit_all(phone, site, game_form, game_form.valid, javascript=True)
+    found += [f"{game_form.url} with an answer: {v}" for v in violations(phone)]
+    share = phone.locator("a.share__url")
+    assert share.count() >= 1
+    phone.goto(share.first.get_attribute("href"))
+    found += [f"{urlsplit(phone.url).path} (saved): {v}" for v in violations(phone)]
+    assert not found, "\n".join(found)
+
+
+def test_the_score_pages_after_a_selection(phone, site):
+    """A tile pressed (selected) and a card typed: the selected tile's text keeps its contrast."""
+    found = []
+    phone.goto(site + "/games/star-trek-missions/score/")
+    tile = phone.locator("#tile-bridge")
+    tile.click()
+    expect(tile).to_have_attribute("aria-pressed", "true")
+    found += [f"score page, a tile pressed: {v}" for v in violations(phone)]
+
+    phone.goto(site + "/games/star-trek-missions/table/")
+    field = phone.locator("#new-player")
+    field.fill("Ana")
+    field.press("Enter")
+    tile = phone.locator("#tile-bridge")
+    tile.click()
+    expect(phone.locator("#table-current .hand-card")).to_have_count(1)
+    found += [f"table page, a tile pressed: {v}" for v in violations(phone)]
+    assert not found, "\n".join(found)
