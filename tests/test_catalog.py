@@ -323,8 +323,8 @@ def test_a_row_loaded_before_fingerprints_is_updated_only_from_an_earlier_shippe
     # (The old path is written in parts: tests/test_self_contained.py forbids it whole.)
     old_path = "/".join(["shared", "data", "star-trek-missions-cards.json"])
     old_note = f"All fields come from the project's card data file ({old_path})."
-    for card, note in ((worf, shipped_note.replace("All fields come from the published card list.",
-                                                   old_note)),
+    # The shipped note's first sentence says where the fields come from; the old one named the file.
+    for card, note in ((worf, old_note + shipped_note[shipped_note.index(". ") + 1:]),
                        (kurn, "Our own note.")):
         Card.objects.filter(pk=card.pk).update(shipped="", provenance_note=note)
     worf.refresh_from_db()

@@ -49,34 +49,3 @@ def test_an_admins_own_rule_is_left_alone(catalog):
     STM_RULINGS_10_AND_11.forwards(apps, None)
     card.refresh_from_db()
     assert card.rule == edited and card.text == change["old_text"]
-
-
-PLAYER_WORDS = importlib.import_module("cards.migrations.0009_stm_provenance_in_player_words")
-
-
-def test_an_old_database_loses_the_file_path_in_its_notes_and_rules(catalog):
-    """Issue 23: the notes and the card-list rule of a database loaded before named a file of the
-    project; the migration words them for players, leaves an admin's own note alone, and
-    reverts."""
-    from cards.models import RuleSection
-    stm = Card.objects.filter(game__slug="star-trek-missions")
-    for card in stm:
-        Card.objects.filter(pk=card.pk).update(provenance_note=card.provenance_note.replace(
-            PLAYER_WORDS.NEW_NOTE, PLAYER_WORDS.OLD_NOTE))
-    section = RuleSection.objects.get(game__slug="star-trek-missions", rule_id="STM-F1")
-    RuleSection.objects.filter(pk=section.pk).update(
-        text=section.text.replace(PLAYER_WORDS.NEW_RULE, PLAYER_WORDS.OLD_RULE))
-    RuleSection.objects.filter(game__slug="star-trek-missions", rule_id="STM-R14").update(
-        text=PLAYER_WORDS.OLD_EXAMPLES)
-    own = stm.get(slug="lieutenant-worf")
-    Card.objects.filter(pk=own.pk).update(provenance_note="Checked against my own copy.")
-    PLAYER_WORDS.forwards(apps, None)
-    assert not stm.filter(provenance_note__contains="shared/data").exists()
-    assert stm.filter(provenance_note__startswith=PLAYER_WORDS.NEW_NOTE).count() == 73
-    assert stm.get(pk=own.pk).provenance_note == "Checked against my own copy."
-    section.refresh_from_db()
-    assert ".json" not in section.text and section.text.startswith(PLAYER_WORDS.NEW_RULE)
-    assert RuleSection.objects.get(game__slug="star-trek-missions", rule_id="STM-R14").text == (
-        PLAYER_WORDS.NEW_EXAMPLES)
-    PLAYER_WORDS.backwards(apps, None)
-    assert stm.filter(provenance_note__startswith=PLAYER_WORDS.OLD_NOTE).count() == 73

@@ -245,7 +245,8 @@ def test_a_reloaded_table_has_a_save_button_and_its_links(client, catalog):
     assert 'class="share__form-url"' in table.html
     assert 'class="share__url"' not in table.html
     table.press(save="1")
-    assert SavedResult.objects.count() == saved + 1
+    # Typing the last card saved this very table: an identical request shares its result (issue 22).
+    assert SavedResult.objects.count() == saved
     assert 'class="share__url"' in table.html
     assert "Not saved" not in table.text()
     assert "1st Ana 66 points" in table.text()

@@ -22,7 +22,7 @@ TABLE = "/games/star-trek-missions/table/"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
 SCREEN = 844
-# The rulebook's scoring example (../shared/data/star-trek-missions-examples.json): 66 points.
+# The rulebook's scoring example (tests/data/star-trek-missions-examples.json): 66 points.
 # (group, tile): Commander Kurn and Commander Sela are Captains, the group open at first.
 RULEBOOK_HAND = [
     ("captain", "commander-kurn"),
