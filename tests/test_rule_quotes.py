@@ -40,7 +40,8 @@ def test_a_short_rule_is_quoted_whole():
 @pytest.mark.django_db
 def test_a_star_realms_academy_ruling_quotes_one_sentence_and_links_the_section(client, catalog):
     from tests.test_star_realms_academy_pages import CHECK, HTMX, board
-    data = board(action_0="attack", target_0="health", amount_0="1", active_combat="2")
+    data = board(action_0="attack", target_0="health", amount_0="1", active_combat="2",
+                 in_play=["Imperial Frigate"])  # the pool's source (SRA-R8)
     html = client.post(CHECK, data, **HTMX).content.decode()
     assert "Ruling: Illegal" in html
     quote = html.split('<blockquote class="rule-quote__text">')[1].split("</blockquote>")[0]

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from tests.browser.accessibility import violations
 from tests.browser.game_forms import FORMS, submit_all
 from tests.browser.phone import phone_page
+from tests.browser.stm_tiles import show_tile
 from tests.browser.test_visible_text import TOUR
 
 pytestmark = pytest.mark.browser
@@ -51,6 +52,7 @@ def test_the_score_pages_after_a_selection(phone, site):
     """A tile pressed (selected) and a card typed: the selected tile's text keeps its contrast."""
     found = []
     phone.goto(site + "/games/star-trek-missions/score/")
+    show_tile(phone, "bridge")
     tile = phone.locator("#tile-bridge")
     tile.click()
     expect(tile).to_have_attribute("aria-pressed", "true")
@@ -60,6 +62,7 @@ def test_the_score_pages_after_a_selection(phone, site):
     field = phone.locator("#new-player")
     field.fill("Ana")
     field.press("Enter")
+    show_tile(phone, "bridge")
     tile = phone.locator("#tile-bridge")
     tile.click()
     expect(phone.locator("#table-current .hand-card")).to_have_count(1)

@@ -75,12 +75,14 @@ def test_stm_a_reloaded_table_shows_save_and_its_links(phone, site):
 def test_star_realms_academy_an_attack_on_the_opponent_by_name(phone, site, typed):
     phone.goto(site + "/games/star-realms-academy/check-move/")
     phone.locator("#opponent-name").fill("Ben")
-    phone.locator("#active-combat").fill("3")
+    phone.locator("#active-combat").fill("2")
+    # The pool's source (SRA-R8): the Frigate that gave it is in play.
+    phone.get_by_label("Ship in play 1", exact=True).fill("Imperial Frigate")
     phone.locator("#action-0").select_option("attack")
     phone.locator("#target-0").fill(typed)
-    phone.locator("#amount-0").fill("3")
+    phone.locator("#amount-0").fill("2")
     phone.get_by_role("button", name="Check the move").click()
     result = phone.locator("#sra-result")
     expect(result.locator("h2").first).to_have_text("Ruling: Legal")
     expect(result).to_contain_text("Ben")
-    expect(result).to_contain_text("12")  # Ben's Health after 3 Combat
+    expect(result).to_contain_text("13")  # Ben's Health after 2 Combat

@@ -85,6 +85,7 @@ def test_sra_a_ruling_quotes_the_deciding_sentence_with_a_link(phone, site):
     phone.locator("#opponent-name").fill("Ben")
     phone.locator("#opponent-base-1").fill("The Hive")
     phone.locator("#active-combat").fill("2")
+    phone.get_by_label("Ship in play 1", exact=True).fill("Imperial Frigate")  # SRA-R8
     phone.locator("#action-0").select_option("attack")
     phone.locator("#target-0").fill("Ben")
     phone.locator("#amount-0").fill("1")
