@@ -23,6 +23,7 @@ INSTALLED_APPS = [
     "scoring",
     "adjudicator",
     "results",
+    "tables",
 ]
 
 MIDDLEWARE = [
@@ -155,3 +156,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+# Tables (tables/): a table idle for longer than this many days is removed by
+# `manage.py remove_idle_tables` (its saved results stay).
+TABLE_IDLE_DAYS = int(os.environ.get("TABLE_IDLE_DAYS", "30"))
