@@ -12,6 +12,7 @@ service, say) rolls back its whole transaction, the version and any saved result
 
 from __future__ import annotations
 
+import random
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -32,6 +33,9 @@ from .tokens import new_token, token_hash, token_matches
 
 MAX_NAME = 40
 CODE_ATTEMPTS = 5
+# Creating a table also removes the idle ones with this chance, so a site with no scheduled job
+# still sheds them (`manage.py remove_idle_tables` does it on demand).
+PRUNE_CHANCE = 0.01
 
 
 class VersionConflict(Exception):
@@ -119,6 +123,8 @@ def table_create(*, game_slug: object, players: object) -> NewTable:
             if attempt == CODE_ATTEMPTS - 1:
                 raise
             continue
+        if random.random() < PRUNE_CHANCE:
+            tables_remove_idle()
         return NewTable(table_get(code=table.code), host_token)
     raise AssertionError("unreachable")
 
