@@ -130,7 +130,81 @@ def stm_new_game(game: Game, state: State, seat: int | None, body: dict,
     return new, None
 
 
+# --- Academy Credits ----------------------------------------------------------------------------
+
+
+def ac_initial(players: list[str]) -> State:
+    return {
+        "players": list(players),
+        "credits": {name: 0 for name in players},
+        "starter": None,  # who starts the next round: the round's score decides it (AC-R10)
+        "round": 0,  # rounds scored at this table
+        "target": None,  # the match's target, once the first round's score gives it
+        "match_winners": [],
+        "match_number": 1,
+        "last_result": None,
+    }
+
+
+def _refuse(path: str, code: str, detail: str, *, top: str = "invalid_input") -> ApiError:
+    return ApiError(status_code=400, code=top, detail=detail,
+                    errors=[error_entry(path=path, code=code, detail=detail)])
+
+
+def ac_round(game: Game, state: State, seat: int | None, body: dict,
+             by_host: bool) -> tuple[State, dict | None]:
+    """One round's end: the round's score body without credits (the table fills each cadet's)
+    and without the starter after the first round (the table knows who started)."""
+    names: list[str] = state["players"]
+    if state["match_winners"]:
+        raise _refuse("kind", "match_over", f"The match is over ({', '.join(state['match_winners'])} "
+                      "reached the target); the host starts a new match.", top="match_over")
+    players = body.get("players")
+    if not isinstance(players, list):
+        raise _refuse("body.players", "invalid_type", "Give the round's players: a list, in seat "
+                      "order.")
+    given = [player.get("name") if isinstance(player, dict) else None for player in players]
+    if [str(name).casefold() for name in given] != [name.casefold() for name in names]:
+        raise _refuse("body.players", "players_differ", f"The table's players are "
+                      f"{', '.join(names)}, in that order; the round names "
+                      f"{', '.join(str(name) for name in given)}.")
+    for index, player in enumerate(players):
+        if "credits" in player:
+            raise _refuse(f"body.players[{index}].credits", "table_knows", "The table keeps "
+                          "each cadet's credits; leave them out of the round.")
+    if "starter" in body and state["round"] > 0:
+        raise _refuse("body.starter", "table_knows", f"The table knows who starts this round "
+                      f"({state['starter']}); leave starter out.")
+    round_body = {**body, "players": [{**player, "name": name, "credits": state["credits"][name]}
+                                      for player, name in zip(players, names, strict=True)]}
+    if state["starter"] is not None:
+        round_body["starter"] = state["starter"]
+    answer = score(game, round_body)
+    new = copy.deepcopy(state)
+    new["credits"] = {row["player"]: row["credits"] for row in answer["standings"]}
+    new["credits"] = {name: new["credits"][name] for name in names}  # seat order
+    new["starter"] = answer["next_starter"]
+    new["round"] = state["round"] + 1
+    new["target"] = answer["target"]
+    new["match_winners"] = answer["match_winners"]
+    new["last_result"] = {"id": answer["id"], "url": answer["url"]}
+    return new, answer
+
+
+def ac_new_match(game: Game, state: State, seat: int | None, body: dict,
+                 by_host: bool) -> tuple[State, dict | None]:
+    new = ac_initial(state["players"])
+    new["match_number"] = state["match_number"] + 1
+    return new, None
+
+
 TABLE_GAMES: dict[str, TableGame] = {
+    "academy-credits": TableGame(
+        initial=ac_initial,
+        kinds={"round": ac_round, "new_match": ac_new_match},
+        host_kinds=frozenset({"new_match"}),
+        seat_kinds=frozenset({"round"}),
+    ),
     "star-trek-missions": TableGame(
         initial=stm_initial,
         kinds={"hand": stm_hand, "new_game": stm_new_game},
