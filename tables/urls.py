@@ -16,5 +16,6 @@ urlpatterns = [
     path("t/<str:code>/live", views.live, name="live"),
     path("t/<str:code>/claim", views.claim, name="claim"),
     path("t/<str:code>/hand", views.hand, name="hand"),
+    path("t/<str:code>/round", views.round_end, name="round"),
     path("t/<str:code>/host", views.host, name="host"),
 ]

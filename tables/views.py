@@ -72,6 +72,15 @@ def qr_svg(url: str) -> str:
     return out.getvalue().decode()
 
 
+# Per game: the state at a glance (polled) and the form a seat fills in.
+PAGES = {
+    "star-trek-missions": {"state_template": "tables/_stm_state.html",
+                           "form_template": "tables/_stm_form.html"},
+    "academy-credits": {"state_template": "tables/_ac_state.html",
+                        "form_template": "tables/_ac_form.html"},
+}
+
+
 def live_context(table: Table) -> dict:
     state = table.state
     seats = list(table.seats.all())
@@ -80,10 +89,11 @@ def live_context(table: Table) -> dict:
         index = seat.number - 1
         players.append({
             "seat": seat.number, "name": seat.name, "claimed": seat.claimed,
-            "entered": state.get("hands", [None] * len(seats))[index] is not None,
+            "entered": (state.get("hands") or [None] * len(seats))[index] is not None,
             "tally": state.get("tally", {}).get(seat.name, 0),
+            "credits": state.get("credits", {}).get(seat.name, 0),
         })
-    return {"table": table, "players": players, "state": state,
+    return {"table": table, "players": players, "state": state, **PAGES[table.game.slug],
             "events": table_events(table=table),
             "waiting": [p["name"] for p in players if not p["entered"]]}
 
@@ -176,6 +186,55 @@ def hand(request: HttpRequest, code: str) -> HttpResponse:
         detail="The table kept changing while your hand was sent; send it again."))
 
 
+def _seat_and_token(request: HttpRequest, table: Table) -> tuple[int | None, str | None]:
+    """This browser's seat and token, or for the host's browser seat 1 with the host's token."""
+    seat, token = my_seat(request, table)
+    if token is None and host_token(request, table):
+        return 1, host_token(request, table)
+    return seat, token
+
+
+def _listed(text: str) -> list[str]:
+    return [part.strip() for part in re.split(r"[,\n]+", text) if part.strip()]
+
+
+@require_POST
+def round_end(request: HttpRequest, code: str) -> HttpResponse:
+    """Academy Credits: the round's end from the form (each cadet in or out, discards, the card
+    in hand at a showdown, the deck count); the table fills credits and the starter."""
+    table = _table_or_404(code)
+    check_page_throttle(request)
+    seat, token = _seat_and_token(request, table)
+    if token is None:
+        return _page(request, table, status=401, errors=ApiError(
+            status_code=401, code="token_required",
+            detail="Claim your seat first: only a seat's phone (or the host's) scores a round."))
+    players = []
+    for player in table.seats.all():
+        entry: dict = {"name": player.name,
+                       "in_round": request.POST.get(f"in_round_{player.number}") == "1",
+                       "discards": _listed(request.POST.get(f"discards_{player.number}", ""))}
+        card = request.POST.get(f"hand_{player.number}", "").strip()
+        if card:
+            entry["hand"] = card
+        players.append(entry)
+    deck = request.POST.get("deck_count", "0").strip()
+    body = {"players": players, "deck_count": int(deck) if deck.isdigit() else deck}
+    posted = request.POST.get("version", "")
+    try:
+        services.event_add(code=code, token=token, kind="round", seat=seat,
+                           version=int(posted) if posted.isdigit() else table.version, body=body)
+    except services.VersionConflict:
+        # A round's end is decided on the credits shown: never re-applied without asking.
+        return _page(request, _table_or_404(code), status=409, errors=ApiError(
+            status_code=409, code="version_conflict",
+            detail="Another phone scored a round just now: look at the score sheet and, if this "
+                   "round is still to be scored, send it again."))
+    except ApiError as error:
+        return _page(request, _table_or_404(code), errors=error, status=error.status_code)
+    return redirect("tables:page", code=code)
+
+
 @require_POST
 def host(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_or_404(code)
@@ -185,8 +244,8 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
     try:
         if action == "undo":
             services.event_undo(code=code, token=token)
-        elif action == "new_game":
-            services.event_add(code=code, token=token, kind="new_game", seat=None,
+        elif action in ("new_game", "new_match"):
+            services.event_add(code=code, token=token, kind=action, seat=None,
                                version=table.version, body={})
         elif action == "release" and request.POST.get("seat", "").isdigit():
             services.seat_release(code=code, number=int(request.POST["seat"]), token=token)

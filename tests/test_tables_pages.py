@@ -135,3 +135,29 @@ def test_the_polled_part_is_a_304_from_one_query_while_nothing_changes():
 def test_an_unknown_table_is_a_404_page():
     assert Client().get("/t/nosuchtable").status_code == 404
     assert Client().get("/t/nosuchtable/live").status_code == 404
+
+
+def test_academy_credits_rounds_from_the_page_to_a_match_winner():
+    host = Client()
+    response = host.post("/t/", {"game": "academy-credits", "players": "Ana\nBen"})
+    code = response["Location"].rsplit("/", 1)[1]
+    ben = Client()
+    assert ben.post(f"/t/{code}/claim", {"seat": "2"}).status_code == 302
+    page = ben.get(f"/t/{code}")
+    assert "Score sheet" in text(page) and "Score the round" in text(page)
+    # Ana is the last cadet standing: one credit a round; the target for two cadets is 4.
+    form = {"in_round_1": "1", "discards_1": "1, 4", "discards_2": "Lura Thok", "deck_count": "7"}
+    for number in range(1, 5):
+        version = str(Table.objects.get(code=code).version)
+        assert ben.post(f"/t/{code}/round", {**form, "version": version}).status_code == 302
+        words = text(Client().get(f"/t/{code}"))
+        if number < 4:
+            assert f"{number} round{'s' if number > 1 else ''} played." in words
+            assert "Ana starts the next round." in words
+    words = text(Client().get(f"/t/{code}"))
+    assert "Ana wins the match." in words
+    assert "1 Ana Free 4 of 4" in words and "2 Ben Claimed 0 of 4" in words
+    assert Table.objects.get(code=code).state["round"] == 4
+    # A stale form (a round already scored by another phone) is not re-applied: it asks.
+    stale = ben.post(f"/t/{code}/round", {**form, "version": "1"})
+    assert stale.status_code == 409 and "Another phone scored a round" in text(stale)
