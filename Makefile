@@ -112,7 +112,7 @@ lint: install
 # mypy over the project with django-stubs, the engines under --strict's flags (pyproject.toml:
 # [tool.mypy] and its overrides, which name the modules of import-linter's "engines" contract).
 typecheck: install
-	$(BIN)/mypy cards common results scoring adjudicator games config bench
+	$(BIN)/mypy cards common results scoring adjudicator tables games config bench
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache
