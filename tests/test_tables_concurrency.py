@@ -9,61 +9,16 @@ and three seats entering their hands at once, each retrying on a 409 with the ve
 given, all end up in the state, with one event per version."""
 
 import json
-import os
-import socket
-import subprocess
-import sys
 import threading
-import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
-import pytest
+from tests.tables_server import tables_site_fixture  # noqa: F401 - the fixture tables_site
 
-ROOT = Path(__file__).resolve().parent.parent
 TOMALAK = ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
            "Lieutenant Commander Data"]  # 13
 HOLODECK = ["Holodeck 1", "Leah Brahms"]  # 13
 CONFRONTATION = ["Space Confrontation", "Daimon Bok", "Daimon Tog", "Vice Admiral Nakamura"]  # 12
-WORKERS = 3
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        url = f"sqlite:///{tmp_path_factory.mktemp('tables') / 'tables.sqlite3'}"
-    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.test",
-           "WEB_CONCURRENCY": str(WORKERS), "GUNICORN_ACCESS_LOG": "/dev/null"}
-    python = sys.executable
-    for command in (["migrate", "--noinput", "-v0"], ["load_catalog", "-v0"]):
-        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
-    port = free_port()
-    env["PORT"] = str(port)
-    process = subprocess.Popen(
-        [str(Path(python).parent / "gunicorn"), "-c", "config/gunicorn.py", "config.wsgi"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(base + "/api/games/", timeout=2):
-                break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        process.terminate()
-        pytest.fail("the app server did not start")
-    yield base
-    process.terminate()
-    process.wait(timeout=20)
 
 
 def call(base: str, method: str, path: str, data=None, token=None) -> tuple[int, dict]:
@@ -103,12 +58,12 @@ def new_table(base):
     return table
 
 
-def test_of_events_naming_one_version_exactly_one_applies(server):
-    table = new_table(server)
+def test_of_events_naming_one_version_exactly_one_applies(tables_site):
+    table = new_table(tables_site)
     code, host, version = table["code"], table["host_token"], table["version"]
     hands = {1: TOMALAK, 2: HOLODECK, 3: CONFRONTATION}
     answers = together([
-        (lambda seat=seat: call(server, "POST", f"/api/tables/{code}/events/",
+        (lambda seat=seat: call(tables_site, "POST", f"/api/tables/{code}/events/",
                                 {"kind": "hand", "seat": seat, "version": version,
                                  "body": {"hand": hands[seat]}}, host))
         for seat in (1, 2, 3)
@@ -120,27 +75,27 @@ def test_of_events_naming_one_version_exactly_one_applies(server):
         if status == 409:
             assert payload["code"] == "version_conflict"
             assert payload["table"]["version"] == version + 1
-    _, now = call(server, "GET", f"/api/tables/{code}/")
+    _, now = call(tables_site, "GET", f"/api/tables/{code}/")
     assert now["version"] == version + 1
     assert [e["seat"] for e in now["events"]] == [winner["event"]["seat"]]
     assert sum(total is not None for total in now["state"]["hands"]) == 1
 
 
-def test_three_phones_entering_hands_at_once_lose_none(server):
-    table = new_table(server)
+def test_three_phones_entering_hands_at_once_lose_none(tables_site):
+    table = new_table(tables_site)
     code = table["code"]
     tokens = {}
     for seat in (1, 2, 3):
-        status, claimed = call(server, "POST", f"/api/tables/{code}/seats/{seat}/claim/")
+        status, claimed = call(tables_site, "POST", f"/api/tables/{code}/seats/{seat}/claim/")
         assert status == 201
         tokens[seat] = claimed["seat_token"]
-    _, start = call(server, "GET", f"/api/tables/{code}/")
+    _, start = call(tables_site, "GET", f"/api/tables/{code}/")
     hands = {1: TOMALAK, 2: HOLODECK, 3: CONFRONTATION}
 
     def phone(seat):
         version, conflicts = start["version"], 0
         while True:  # what the page does: on a 409, decide again on the table it was given
-            status, payload = call(server, "POST", f"/api/tables/{code}/events/",
+            status, payload = call(tables_site, "POST", f"/api/tables/{code}/events/",
                                    {"kind": "hand", "seat": seat, "version": version,
                                     "body": {"hand": hands[seat]}}, tokens[seat])
             if status != 409:
@@ -150,7 +105,7 @@ def test_three_phones_entering_hands_at_once_lose_none(server):
 
     answers = together([lambda seat=seat: phone(seat) for seat in (1, 2, 3)])
     assert [status for status, _ in answers] == [201, 201, 201], answers
-    _, final = call(server, "GET", f"/api/tables/{code}/")
+    _, final = call(tables_site, "GET", f"/api/tables/{code}/")
     assert final["state"]["hands"] == [13, 13, 12]
     assert final["state"]["winners"] == ["Ana", "Ben"]
     versions = [event["version"] for event in final["events"]]
