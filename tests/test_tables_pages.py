@@ -161,3 +161,15 @@ def test_academy_credits_rounds_from_the_page_to_a_match_winner():
     # A stale form (a round already scored by another phone) is not re-applied: it asks.
     stale = ben.post(f"/t/{code}/round", {**form, "version": "1"})
     assert stale.status_code == 409 and "Another phone scored a round" in text(stale)
+
+
+@pytest.mark.parametrize(("game", "offered"), [("star-trek-missions", True),
+                                               ("academy-credits", True), ("factions", False)])
+def test_a_games_page_offers_a_table_where_tables_of_it_are_kept(game, offered):
+    page = Client().get(f"/games/{game}/")
+    assert page.status_code == 200
+    link = f'href="/t/?game={game}"'
+    assert (link in page.content.decode()) is offered
+    if offered:
+        form = Client().get(f"/t/?game={game}").content.decode()
+        assert re.search(rf'<option value="{game}" selected>', form)
