@@ -17,7 +17,7 @@ from typing import Any
 
 from cards.models import Game
 from common.api_errors import ApiError, error_entry
-from games.package import SCORE
+from games.package import RULING, SCORE
 from games.registry import game_package
 
 State = dict[str, Any]
@@ -40,6 +40,15 @@ def score(game: Game, body: dict) -> dict:
     job = package.job(SCORE) if package else None
     if job is None:  # pragma: no cover - a table game without a score service is a setup fault
         raise LookupError(f"{game.slug} has no score service")
+    return job.run(game=game, body=body)
+
+
+def rule(game: Game, body: dict) -> dict:
+    """The game's own ruling service on `body`: its ruling, saved, with id and url."""
+    package = game_package(game.slug)
+    job = package.job(RULING) if package else None
+    if job is None:  # pragma: no cover - a table game without a ruling service is a setup fault
+        raise LookupError(f"{game.slug} has no ruling service")
     return job.run(game=game, body=body)
 
 
@@ -191,6 +200,31 @@ def ac_round(game: Game, state: State, seat: int | None, body: dict,
     return new, answer
 
 
+def ac_ruling(game: Game, state: State, seat: int | None, body: dict,
+              by_host: bool) -> tuple[State, dict | None]:
+    """A ruling asked at the table: the position (players in the table's seat order, without
+    credits: the table fills each cadet's) and the move; the state does not change."""
+    names: list[str] = state["players"]
+    position = body.get("position")
+    if not isinstance(position, dict) or not isinstance(position.get("players"), list):
+        raise _refuse("body.position.players", "invalid_type", "Give the position with its "
+                      "players: a list, in seat order.")
+    players = position["players"]
+    given = [player.get("name") if isinstance(player, dict) else None for player in players]
+    if [str(name).casefold() for name in given] != [name.casefold() for name in names]:
+        raise _refuse("body.position.players", "players_differ", f"The table's players are "
+                      f"{', '.join(names)}, in that order; the position names "
+                      f"{', '.join(str(name) for name in given)}.")
+    for index, player in enumerate(players):
+        if "credits" in player:
+            raise _refuse(f"body.position.players[{index}].credits", "table_knows", "The table "
+                          "keeps each cadet's credits; leave them out of the position.")
+    filled = {**body, "position": {**position, "players": [
+        {**player, "name": name, "credits": state["credits"][name]}
+        for player, name in zip(players, names, strict=True)]}}
+    return copy.deepcopy(state), rule(game, filled)
+
+
 def ac_new_match(game: Game, state: State, seat: int | None, body: dict,
                  by_host: bool) -> tuple[State, dict | None]:
     new = ac_initial(state["players"])
@@ -201,9 +235,9 @@ def ac_new_match(game: Game, state: State, seat: int | None, body: dict,
 TABLE_GAMES: dict[str, TableGame] = {
     "academy-credits": TableGame(
         initial=ac_initial,
-        kinds={"round": ac_round, "new_match": ac_new_match},
+        kinds={"round": ac_round, "ruling": ac_ruling, "new_match": ac_new_match},
         host_kinds=frozenset({"new_match"}),
-        seat_kinds=frozenset({"round"}),
+        seat_kinds=frozenset({"round", "ruling"}),
     ),
     "star-trek-missions": TableGame(
         initial=stm_initial,

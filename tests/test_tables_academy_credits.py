@@ -75,3 +75,28 @@ def test_a_round_that_gives_credits_or_other_players_is_refused(api):
     assert send(others).json()["errors"][0]["code"] == "players_differ"
     assert api.get(f"/api/tables/{code}/").json()["version"] == 1
     assert send(ROUND).status_code == 201
+
+
+def test_a_ruling_at_the_table_gets_the_tables_credits_and_changes_no_state(api):
+    table = post(api, "/api/tables/", {"game": "academy-credits", "players": ["Ana", "Ben"]}).json()
+    code, host = table["code"], table["host_token"]
+    assert post(api, f"/api/tables/{code}/events/",
+                {"kind": "round", "seat": 1, "version": 1, "body": ROUND}, host).status_code == 201
+    position = {"players": [{"name": "Ana"}, {"name": "Ben"}], "turn": "Ana",
+                "hand": ["Nahla Ake", "Jett Reno"], "deck_count": 18}
+    move = {"play": "Jett Reno", "target": "Ben", "guess": None, "confirm": False}
+    before = api.get(f"/api/tables/{code}/").json()
+    response = post(api, f"/api/tables/{code}/events/",
+                    {"kind": "ruling", "seat": 1, "version": before["version"],
+                     "body": {"position": position, "move": move}}, host)
+    assert response.status_code == 201, response.json()
+    ruling = response.json()["event"]["result"]
+    # The same as the stateless endpoint with the credits the table carries (Ana 1, Ben 0).
+    stateless = post(api, "/api/games/academy-credits/rulings/", {"position": {
+        **position, "players": [{"name": "Ana", "credits": 1}, {"name": "Ben", "credits": 0}]},
+        "move": move}).json()
+    assert (ruling["verdict"], ruling["code"]) == ("illegal", "must_play_nahla_ake")
+    assert {k: v for k, v in ruling.items() if k not in ("id", "url")} == \
+        {k: v for k, v in stateless.items() if k not in ("id", "url")}
+    assert response.json()["table"]["state"] == before["state"]
+    assert response.json()["table"]["events"][-1]["kind"] == "ruling"
