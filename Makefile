@@ -99,6 +99,7 @@ bench: setup
 	$(BIN)/python bench/bad_input.py
 	$(BIN)/python bench/stm_table.py
 	$(BIN)/python bench/http.py
+	$(BIN)/python bench/tables.py
 
 # The HTTP load and the catalog benchmark (100,000 cards) on a throw-away PostgreSQL cluster. HTTP
 # first: the catalog benchmark's extra game would weigh on GET /api/games/, the reference.
@@ -115,7 +116,7 @@ lint: install
 # mypy over the project with django-stubs, the engines under --strict's flags (pyproject.toml:
 # [tool.mypy] and its overrides, which name the modules of import-linter's "engines" contract).
 typecheck: install
-	$(BIN)/mypy cards common results scoring adjudicator games config bench
+	$(BIN)/mypy cards common results scoring adjudicator tables games config bench
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache

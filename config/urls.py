@@ -13,6 +13,8 @@ urlpatterns = [
     path("", include("results.urls")),
     path("", include("adjudicator.urls")),
     path("", include("scoring.urls")),
+    # Tables: /t/<code> and /api/tables/ (one game at a real table, across phones).
+    path("", include("tables.urls")),
     # Each game's own pages (check a move, score), from its package.
     *[path("", include(game.urls)) for game in GAMES],
     path("", include("cards.urls")),

@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "results",
     # PostgreSQL backups with pg_dump/pg_restore (`manage.py dbbackup` / `dbrestore`, Deploying).
     "dbbackup",
+    "tables",
 ]
 
 MIDDLEWARE = [
@@ -239,3 +240,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+# Tables (tables/): a table idle for longer than this many days is removed by
+# `manage.py remove_idle_tables` (its saved results stay).
+TABLE_IDLE_DAYS = int(os.environ.get("TABLE_IDLE_DAYS", "30"))

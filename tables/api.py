@@ -1,0 +1,176 @@
+"""The tables' API (API.md, "Tables"): create, read (ETag, 304), claim a seat, add an event,
+undo the last one. The views read the request and shape the answer; tables.services decides."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cards.api.serializers import ErrorSerializer
+from common.api_errors import ApiError, error_body, error_entry
+from common.throttling import EvaluationRateThrottle
+from results.api import request_object
+
+from . import services
+from .selectors import TableNotFound, table_data, table_get, table_version
+
+
+def etag_of(version: int) -> str:
+    return f'"v{version}"'
+
+
+def not_found(code: str) -> ApiError:
+    detail = f"No table '{code[:40]}'."
+    return ApiError(status_code=404, code="unknown_table", detail=detail,
+                    errors=[error_entry(path="code", code="unknown_table", detail=detail)])
+
+
+def bearer_token(request) -> str | None:
+    header = request.META.get("HTTP_AUTHORIZATION", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def table_response(data: dict, *, status: int = 200) -> Response:
+    """`data` is the table, or an answer holding it under "table": its ETag is the version's."""
+    response = Response(data, status=status)
+    response["ETag"] = etag_of(data["table"]["version"] if "table" in data else data["version"])
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def conflict_response(conflict: services.VersionConflict, code: str) -> Response:
+    body = error_body(
+        status_code=409, code="version_conflict",
+        detail=f"The table is at version {conflict.current}, not {conflict.named}: read it again "
+               "and decide on what it shows now; nothing changed.",
+        errors=[error_entry(path="version", code="version_conflict",
+                            detail=f"The table has moved on to version {conflict.current}.")])
+    return Response({**body, "table": table_data(table_get(code=code))}, status=409)
+
+
+class TableCreateApi(APIView):
+    throttle_classes = [EvaluationRateThrottle]
+
+    @extend_schema(
+        summary="Start a table",
+        description="Body: `{\"game\": slug, \"players\": [names in seat order]}`. The answer "
+                    "holds the host's token (shown once: keep it) and the table's link.",
+        request=OpenApiTypes.OBJECT,
+        responses={201: OpenApiTypes.OBJECT,
+                   400: OpenApiResponse(ErrorSerializer, description="`invalid_input`, "
+                                        "`invalid_player_count`, `not_available`.")},
+    )
+    def post(self, request):
+        body = request_object(request)
+        new = services.table_create(game_slug=body.get("game"), players=body.get("players"))
+        data = {**table_data(new.table, events=[]), "host_token": new.host_token}
+        return table_response(data, status=201)
+
+
+class TableApi(APIView):
+    @extend_schema(
+        summary="A table, as every phone reads it",
+        description="Never a token. `ETag` changes with `version`; send it back in "
+                    "`If-None-Match` and an unchanged table answers 304, from one query.",
+        parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
+        responses={200: OpenApiTypes.OBJECT, 304: None,
+                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`.")},
+    )
+    def get(self, request, code: str):
+        version = table_version(code=code)
+        if version is None:
+            raise not_found(code)
+        etag = etag_of(version)
+        if etag in [tag.strip() for tag in request.META.get("HTTP_IF_NONE_MATCH", "").split(",")]:
+            response = Response(status=304)
+            response["ETag"] = etag
+            response["Cache-Control"] = "no-cache"
+            return response
+        return table_response(table_data(table_get(code=code)))
+
+
+class SeatClaimApi(APIView):
+    throttle_classes = [EvaluationRateThrottle]
+
+    @extend_schema(
+        summary="Claim a seat: its token, shown once",
+        request=None,
+        responses={201: OpenApiTypes.OBJECT,
+                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`, "
+                                        "`unknown_seat`."),
+                   409: OpenApiResponse(ErrorSerializer, description="`seat_claimed`.")},
+    )
+    def post(self, request, code: str, seat: int):
+        try:
+            claimed, token = services.seat_claim(code=code, number=seat)
+        except TableNotFound:
+            raise not_found(code) from None
+        return Response({"seat": claimed.number, "name": claimed.name, "seat_token": token},
+                        status=201)
+
+    @extend_schema(
+        summary="The host releases a seat (a lost phone)",
+        responses={200: OpenApiTypes.OBJECT,
+                   401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
+                   403: OpenApiResponse(ErrorSerializer, description="`host_only`.")},
+    )
+    def delete(self, request, code: str, seat: int):
+        try:
+            table = services.seat_release(code=code, number=seat, token=bearer_token(request))
+        except TableNotFound:
+            raise not_found(code) from None
+        return table_response(table_data(table))
+
+
+class EventsApi(APIView):
+    throttle_classes = [EvaluationRateThrottle]
+
+    @extend_schema(
+        summary="Act at the table: one event",
+        description="Header `Authorization: Bearer <token>` (the seat's or the host's). Body "
+                    "`{\"kind\", \"seat\", \"version\", \"body\"}`: `version` is the table "
+                    "version the event was decided on; a stale one is a 409 "
+                    "`version_conflict` whose body holds the current `table`.",
+        request=OpenApiTypes.OBJECT,
+        responses={201: OpenApiTypes.OBJECT,
+                   400: OpenApiResponse(ErrorSerializer, description="A refused event."),
+                   401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
+                   403: OpenApiResponse(ErrorSerializer, description="`not_your_seat`, "
+                                        "`host_only`."),
+                   409: OpenApiResponse(ErrorSerializer, description="`version_conflict`.")},
+    )
+    def post(self, request, code: str):
+        body = request_object(request)
+        try:
+            event, table = services.event_add(
+                code=code, token=bearer_token(request), kind=body.get("kind"),
+                seat=body.get("seat"), version=body.get("version"), body=body.get("body"))
+        except TableNotFound:
+            raise not_found(code) from None
+        except services.VersionConflict as conflict:
+            return conflict_response(conflict, code)
+        data = table_data(table)
+        return table_response({"event": {"n": event.n, "kind": event.kind, "seat": event.seat,
+                                         "result": event.result}, "table": data}, status=201)
+
+
+class LastEventApi(APIView):
+    @extend_schema(
+        summary="The host undoes the last event",
+        responses={200: OpenApiTypes.OBJECT,
+                   401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
+                   403: OpenApiResponse(ErrorSerializer, description="`host_only`."),
+                   409: OpenApiResponse(ErrorSerializer, description="`nothing_to_undo`.")},
+    )
+    def delete(self, request, code: str):
+        try:
+            event, table = services.event_undo(code=code, token=bearer_token(request))
+        except TableNotFound:
+            raise not_found(code) from None
+        return table_response({"undone": {"n": event.n, "kind": event.kind, "seat": event.seat},
+                               "table": table_data(table)})

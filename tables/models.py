@@ -1,0 +1,89 @@
+"""A table: one game in progress that several phones share.
+
+The table row carries everything a poll needs (its `version`, which changes with every change a
+reader can see) and the game's state; seats hold the players' names and, once claimed, the hash
+of the seat's token; events are the table's history, each with the state before it (so the host
+can undo it) and the saved result it produced, if any.
+
+Tokens are never stored: only their SHA-256. A token is 32 random bytes (256 bits), so a plain
+hash suffices (no password stretching is needed for a secret nobody chose).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+
+from cards.models import Game
+
+CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no l/1, o/0: read aloud or typed from paper
+CODE_LENGTH = 10  # 50 bits: a link cannot be guessed, and gives no right to act anyway
+
+
+def new_table_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class Table(models.Model):
+    code = models.CharField(max_length=16, unique=True, default=new_table_code)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="tables")
+    # Every change a reader can see (an event, an undo, a seat claimed or released) adds one: the
+    # ETag of a read, and what an event names to say which state it was decided on.
+    version = models.PositiveIntegerField(default=1)
+    state = models.JSONField(default=dict)
+    host_token_hash = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_active_at = models.DateTimeField(auto_now=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.game.name} table {self.code}"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(help_text="1, 2, …: the seat order.")
+    name = models.CharField(max_length=40)
+    token_hash = models.CharField(max_length=64, blank=True, default="",
+                                  help_text="Empty until a phone claims the seat.")
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="tables_seat_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.number}: {self.name}"
+
+    @property
+    def claimed(self) -> bool:
+        return bool(self.token_hash)
+
+
+class Event(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    n = models.PositiveIntegerField(help_text="1, 2, …: the order of the table's history.")
+    kind = models.CharField(max_length=30)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    by_host = models.BooleanField(default=False)
+    body = models.JSONField(default=dict)
+    # The table version the event was decided on (the version the client read).
+    version = models.PositiveIntegerField()
+    state_before = models.JSONField(default=dict)
+    # The game's own answer, as saved (results.SavedResult), or null when the event made none.
+    # Saved results outlive the table: the id is kept as text, not a foreign key.
+    result = models.JSONField(null=True, blank=True)
+    undone = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "n"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "n"], name="tables_event_n_unique"),
+            # No two events ever apply to the same version of a table.
+            models.UniqueConstraint(fields=["table", "version"], name="tables_event_version_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} #{self.n} {self.kind}"

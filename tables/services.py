@@ -1,0 +1,264 @@
+"""Writes of tables: create one, claim or release a seat, add an event, undo the last one, remove
+idle tables.
+
+Never losing an update: an event names the version it was decided on, and the first statement of
+its transaction is `UPDATE table SET version = version + 1 WHERE id = … AND version = <that>`.
+Exactly one of two events naming the same version changes a row; the other finds none and is
+refused (VersionConflict, a 409 with the current table). The UPDATE also takes the row's write
+lock (PostgreSQL) or the database's (SQLite, whose transactions here are IMMEDIATE), so the state
+read next is the one this event changes, until it commits. A refused event (a 400 of the game's
+service, say) rolls back its whole transaction, the version and any saved result included.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from cards.models import Game
+from common.api_errors import ApiError, error_entry
+
+from .game_states import TABLE_GAMES, TableGame
+from .models import Event, Seat, Table, new_table_code
+from .selectors import table_get
+from .tokens import new_token, token_hash, token_matches
+
+MAX_NAME = 40
+CODE_ATTEMPTS = 5
+# Creating a table also removes the idle ones with this chance, so a site with no scheduled job
+# still sheds them (`manage.py remove_idle_tables` does it on demand).
+PRUNE_CHANCE = 0.01
+
+
+class VersionConflict(Exception):
+    """The event names a version the table has left: nothing changed."""
+
+    def __init__(self, *, named: int, current: int) -> None:
+        super().__init__(f"version {named} is not the table's version {current}")
+        self.named = named
+        self.current = current
+
+
+def _invalid(path: str, code: str, detail: str, *, top: str = "invalid_input",
+             status_code: int = 400, **extra) -> ApiError:
+    return ApiError(status_code=status_code, code=top, detail=detail,
+                    errors=[error_entry(path=path, code=code, detail=detail, **extra)])
+
+
+def _player_names(game: Game, players: object) -> list[str]:
+    if not isinstance(players, list):
+        raise _invalid("players", "invalid_type", "Give the players: a list of names in seat order.")
+    names: list[str] = []
+    errors = []
+    for index, raw in enumerate(players):
+        name = re.sub(r"\s+", " ", raw).strip() if isinstance(raw, str) else ""
+        problem = ""
+        if not isinstance(raw, str):
+            problem = "A player's name is text."
+        elif not name:
+            problem = "Give the player a name."
+        elif any(unicodedata.category(ch).startswith("C") for ch in name):
+            problem = "A player's name cannot hold control characters."
+        elif len(name) > MAX_NAME:
+            problem = f"A player's name is at most {MAX_NAME} characters; this one has {len(name)}."
+        elif name.casefold() in [other.casefold() for other in names]:
+            problem = (f"Two players are named '{name}'; give each player a name of their own.")
+        if problem:
+            errors.append(error_entry(path=f"players[{index}]", code="invalid_name", detail=problem))
+        names.append(name)
+    if errors:
+        raise ApiError(status_code=400, code="invalid_input", detail=errors[0]["detail"]
+                       if len(errors) == 1 else f"{len(errors)} names are not right; each is "
+                       "listed in errors.", errors=errors)
+    low, high = game.min_players, game.max_players
+    if len(names) < low or (high is not None and len(names) > high):
+        played_by = f"at least {low}" if high is None else f"{low} to {high}"
+        raise _invalid("players", "invalid_player_count",
+                       f"The table has {len(names)} player{'s' if len(names) != 1 else ''}; "
+                       f"{game.name} is played by {played_by}.", top="invalid_player_count")
+    return names
+
+
+def table_game(game_slug: object) -> tuple[Game, TableGame]:
+    """The game and what a table of it carries; a 400 naming the games a table can hold."""
+    offered = sorted(TABLE_GAMES)
+    game = Game.objects.filter(slug=game_slug).first() if isinstance(game_slug, str) else None
+    if game is None:
+        raise _invalid("game", "unknown_game", f"No game '{str(game_slug)[:40]}'; a table can "
+                       f"hold {', '.join(offered)}.", suggestions=offered)
+    if game.slug not in TABLE_GAMES:
+        raise _invalid("game", "not_available", f"Tableside does not keep {game.name} tables yet; "
+                       f"a table can hold {', '.join(offered)}.", top="not_available",
+                       suggestions=offered)
+    return game, TABLE_GAMES[game.slug]
+
+
+@dataclass(frozen=True)
+class NewTable:
+    table: Table
+    host_token: str
+
+
+def table_create(*, game_slug: object, players: object) -> NewTable:
+    game, kind = table_game(game_slug)
+    names = _player_names(game, players)
+    host_token = new_token()
+    for attempt in range(CODE_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                table = Table.objects.create(code=new_table_code(), game=game,
+                                             state=kind.initial(names),
+                                             host_token_hash=token_hash(host_token))
+                Seat.objects.bulk_create(Seat(table=table, number=number, name=name)
+                                         for number, name in enumerate(names, start=1))
+        except IntegrityError:  # a code already taken (one in 2**50): draw another
+            if attempt == CODE_ATTEMPTS - 1:
+                raise
+            continue
+        if random.random() < PRUNE_CHANCE:
+            tables_remove_idle()
+        return NewTable(table_get(code=table.code), host_token)
+    raise AssertionError("unreachable")
+
+
+def _seat_or_404(table: Table, number: object) -> Seat:
+    seat = next((s for s in table.seats.all() if s.number == number), None)
+    if seat is None:
+        raise _invalid("seat", "unknown_seat", f"Table {table.code} has seats 1 to "
+                       f"{len(table.seats.all())}; there is no seat {number}.",
+                       top="unknown_seat", status_code=404)
+    return seat
+
+
+def seat_claim(*, code: str, number: int) -> tuple[Seat, str]:
+    """Give a phone the seat's token (shown once); 409 seat_claimed when a phone has it."""
+    table = table_get(code=code)
+    seat = _seat_or_404(table, number)
+    token = new_token()
+    with transaction.atomic():
+        claimed = Seat.objects.filter(pk=seat.pk, token_hash="").update(token_hash=token_hash(token))
+        if not claimed:
+            raise _invalid("seat", "seat_claimed", f"Seat {seat.number} ({seat.name}) is already "
+                           "claimed by a phone; the host may release it.", top="seat_claimed",
+                           status_code=409)
+        Table.objects.filter(pk=table.pk).update(version=F("version") + 1,
+                                                 last_active_at=timezone.now())
+    return seat, token
+
+
+def _require_token(token: str | None) -> str:
+    if not token:
+        raise ApiError(status_code=401, code="token_required",
+                       detail="Acting at a table needs a seat's token or the host's: send "
+                              "'Authorization: Bearer <token>'.")
+    return token
+
+
+def _is_host(table: Table, token: str) -> bool:
+    return token_matches(token, table.host_token_hash)
+
+
+def seat_release(*, code: str, number: int, token: str | None) -> Table:
+    """The host frees a seat (a lost phone): its old token no longer acts."""
+    table = table_get(code=code)
+    seat = _seat_or_404(table, number)
+    if not _is_host(table, _require_token(token)):
+        raise ApiError(status_code=403, code="host_only",
+                       detail="Only the host's token releases a seat.")
+    with transaction.atomic():
+        Seat.objects.filter(pk=seat.pk).update(token_hash="")
+        Table.objects.filter(pk=table.pk).update(version=F("version") + 1,
+                                                 last_active_at=timezone.now())
+    return table_get(code=code)
+
+
+def who_acts(table: Table, token: str | None, seat: int | None) -> bool:
+    """Whether the token is the host's (True) or `seat`'s (False); 401 without a token, 403 when
+    it can act for neither."""
+    token = _require_token(token)
+    if _is_host(table, token):
+        return True
+    own = next((s for s in table.seats.all() if s.number == seat), None)
+    if own is not None and token_matches(token, own.token_hash):
+        return False
+    if seat is None or own is None:
+        raise ApiError(status_code=403, code="host_only",
+                       detail="Only the host's token acts for the whole table.")
+    raise ApiError(status_code=403, code="not_your_seat",
+                   detail=f"This token cannot act for seat {seat} ({own.name}).")
+
+
+def event_add(*, code: str, token: str | None, kind: object, seat: object, version: object,
+              body: object) -> tuple[Event, Table]:
+    table = table_get(code=code)
+    game_kind = TABLE_GAMES[table.game.slug]
+    if not isinstance(kind, str) or kind not in game_kind.kinds:
+        kinds = sorted(game_kind.kinds)
+        raise _invalid("kind", "unknown_kind", f"A {table.game.name} table takes the event kinds "
+                       f"{', '.join(kinds)}; not {str(kind)[:30]!r}.", suggestions=kinds)
+    if kind in game_kind.seat_kinds:
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise _invalid("seat", "invalid_type", f"A {kind} event names its seat: a number.")
+        _seat_or_404(table, seat)
+    elif seat is not None:
+        raise _invalid("seat", "unexpected", f"A {kind} event is the host's; it names no seat.")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise _invalid("version", "invalid_type", "Give the table version the event was decided "
+                       "on (the version of the table you read): a number.")
+    if body is None:
+        body = {}
+    if not isinstance(body, dict):
+        raise _invalid("body", "invalid_type", "The event's body is a JSON object.")
+    by_host = who_acts(table, token, seat if isinstance(seat, int) else None)
+    if kind in game_kind.host_kinds and not by_host:
+        raise ApiError(status_code=403, code="host_only",
+                       detail=f"Only the host's token sends a {kind} event.")
+    with transaction.atomic():
+        moved = Table.objects.filter(pk=table.pk, version=version).update(
+            version=F("version") + 1, last_active_at=timezone.now())
+        if not moved:
+            current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
+            raise VersionConflict(named=version, current=current or 0)
+        table = Table.objects.select_related("game").get(pk=table.pk)
+        new_state, answer = game_kind.kinds[kind](table.game, table.state, seat, body, by_host)
+        last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
+        event = Event.objects.create(table=table, n=last + 1, kind=kind, seat=seat,
+                                     by_host=by_host, body=body, version=version,
+                                     state_before=table.state, result=answer)
+        Table.objects.filter(pk=table.pk).update(state=new_state)
+    return event, table_get(code=code)
+
+
+def event_undo(*, code: str, token: str | None) -> tuple[Event, Table]:
+    """The host takes back the last event: the state is as before it (the event stays in the
+    database, marked undone; its saved result stays too)."""
+    table = table_get(code=code)
+    if not _is_host(table, _require_token(token)):
+        raise ApiError(status_code=403, code="host_only", detail="Only the host undoes an event.")
+    with transaction.atomic():
+        Table.objects.filter(pk=table.pk).update(version=F("version") + 1,
+                                                 last_active_at=timezone.now())
+        event = table.events.filter(undone=False).order_by("-n").first()
+        if event is None:
+            raise ApiError(status_code=409, code="nothing_to_undo",
+                           detail="The table has no event to undo.")
+        Event.objects.filter(pk=event.pk).update(undone=True)
+        Table.objects.filter(pk=table.pk).update(state=event.state_before)
+    return event, table_get(code=code)
+
+
+def tables_remove_idle(*, now=None) -> int:
+    """Delete the tables idle for longer than settings.TABLE_IDLE_DAYS (their seats and events
+    with them; the results they saved stay). Returns how many tables went."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=settings.TABLE_IDLE_DAYS)
+    _, removed = Table.objects.filter(last_active_at__lt=cutoff).delete()
+    return removed.get(Table._meta.label, 0)

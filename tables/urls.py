@@ -1,0 +1,21 @@
+from django.urls import path
+
+from . import api, views
+
+app_name = "tables"
+
+urlpatterns = [
+    path("api/tables/", api.TableCreateApi.as_view(), name="api-create"),
+    path("api/tables/<str:code>/", api.TableApi.as_view(), name="api-table"),
+    path("api/tables/<str:code>/seats/<int:seat>/claim/", api.SeatClaimApi.as_view(),
+         name="api-claim"),
+    path("api/tables/<str:code>/events/", api.EventsApi.as_view(), name="api-events"),
+    path("api/tables/<str:code>/events/last/", api.LastEventApi.as_view(), name="api-last"),
+    path("t/", views.start, name="start"),
+    path("t/<str:code>", views.page, name="page"),
+    path("t/<str:code>/live", views.live, name="live"),
+    path("t/<str:code>/claim", views.claim, name="claim"),
+    path("t/<str:code>/hand", views.hand, name="hand"),
+    path("t/<str:code>/round", views.round_end, name="round"),
+    path("t/<str:code>/host", views.host, name="host"),
+]

@@ -1,0 +1,281 @@
+"""The table's pages: /t/ (start a table), /t/<code> (the table: players and seats, the state at a
+glance, the history with its /r/<id> links, the QR code of the link), /t/<code>/live (the part
+every phone polls every 2 s through htmx, answered 304 from the version alone when nothing
+changed), and the forms the page posts (claim a seat, enter a hand, the host's undo, new game and
+release). Everything works without JavaScript: each form posts and the page comes back (the
+"Reload" link shows what the others did).
+
+A phone's seat is a cookie for this table's path only: `seat_<code>` holding "<seat>:<token>"; the
+host's token is `host_<code>`. Both HttpOnly, SameSite=Lax, Secure over HTTPS.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import segno
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from cards.models import Game
+from common.api_errors import ApiError
+from common.page_throttle import check_page_throttle
+
+from . import services
+from .game_states import TABLE_GAMES
+from .models import Table
+from .selectors import TableNotFound, table_events, table_get, table_version
+from .tokens import token_matches
+
+COOKIE_AGE = 60 * 60 * 24 * 30  # a month: as long as an idle table is kept
+CONFLICT_RETRIES = 5
+
+
+def _table_or_404(code: str) -> Table:
+    try:
+        return table_get(code=code)
+    except TableNotFound:
+        raise Http404(f"No table '{code[:40]}'.") from None
+
+
+def _cookie(response: HttpResponse, request: HttpRequest, name: str, value: str, code: str):
+    response.set_cookie(name, value, max_age=COOKIE_AGE, path=f"/t/{code}", httponly=True,
+                        samesite="Lax", secure=request.is_secure())
+
+
+def my_seat(request: HttpRequest, table: Table) -> tuple[int | None, str | None]:
+    """(seat number, token) this browser holds at the table, if its token still acts for it."""
+    raw = request.COOKIES.get(f"seat_{table.code}", "")
+    number, _, token = raw.partition(":")
+    if not number.isdigit() or not token:
+        return None, None
+    seat = next((s for s in table.seats.all() if s.number == int(number)), None)
+    if seat is None or not token_matches(token, seat.token_hash):
+        return None, None
+    return seat.number, token
+
+
+def host_token(request: HttpRequest, table: Table) -> str | None:
+    token = request.COOKIES.get(f"host_{table.code}", "")
+    return token if token and token_matches(token, table.host_token_hash) else None
+
+
+def qr_svg(url: str) -> str:
+    """The link as a QR code, inline SVG (no script, no style attribute: the CSP holds)."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, svgns=True, nl=False,
+                                   scale=5, border=2, dark="#000", light="#fff",
+                                   title=f"QR code of {url}", svgclass="table-qr__code")
+    return out.getvalue().decode()
+
+
+# Per game: the state at a glance (polled) and the form a seat fills in.
+PAGES = {
+    "star-trek-missions": {"state_template": "tables/_stm_state.html",
+                           "form_template": "tables/_stm_form.html"},
+    "academy-credits": {"state_template": "tables/_ac_state.html",
+                        "form_template": "tables/_ac_form.html"},
+}
+
+
+def live_context(table: Table) -> dict:
+    state = table.state
+    seats = list(table.seats.all())
+    players = []
+    for seat in seats:
+        index = seat.number - 1
+        players.append({
+            "seat": seat.number, "name": seat.name, "claimed": seat.claimed,
+            "entered": (state.get("hands") or [None] * len(seats))[index] is not None,
+            "tally": state.get("tally", {}).get(seat.name, 0),
+            "credits": state.get("credits", {}).get(seat.name, 0),
+        })
+    return {"table": table, "players": players, "state": state, **PAGES[table.game.slug],
+            "events": table_events(table=table),
+            "waiting": [p["name"] for p in players if not p["entered"]]}
+
+
+@require_GET
+def live(request: HttpRequest, code: str) -> HttpResponse:
+    version = table_version(code=code)
+    if version is None:
+        raise Http404
+    etag = f'"p{version}"'
+    if etag in [tag.strip() for tag in request.META.get("HTTP_IF_NONE_MATCH", "").split(",")]:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = render(request, "tables/_live.html", live_context(_table_or_404(code)))
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
+          hand_text: str = "", status: int = 200, notice: str = "") -> HttpResponse:
+    seat, _ = my_seat(request, table)
+    host = host_token(request, table) is not None
+    link = request.build_absolute_uri(reverse("tables:page", args=[table.code]))
+    context = {
+        **live_context(table),
+        "link": link, "qr": qr_svg(link), "my_seat": seat, "host": host,
+        "my_name": next((s.name for s in table.seats.all() if s.number == seat), ""),
+        "error": errors, "hand_text": hand_text, "notice": notice,
+    }
+    return render(request, "tables/table.html", context, status=status)
+
+
+@require_GET
+def page(request: HttpRequest, code: str) -> HttpResponse:
+    return _page(request, _table_or_404(code))
+
+
+@require_POST
+def claim(request: HttpRequest, code: str) -> HttpResponse:
+    table = _table_or_404(code)
+    check_page_throttle(request)
+    number = request.POST.get("seat", "")
+    if not number.isdigit():
+        return _page(request, table, status=400, errors=ApiError(
+            status_code=400, code="invalid_input", detail="Choose a seat to claim."))
+    try:
+        seat, token = services.seat_claim(code=code, number=int(number))
+    except ApiError as error:
+        return _page(request, table, errors=error, status=error.status_code)
+    response = redirect("tables:page", code=code)
+    _cookie(response, request, f"seat_{code}", f"{seat.number}:{token}", code)
+    return response
+
+
+def card_lines(text: str) -> list[str]:
+    return [line.strip() for line in re.split(r"[\r\n]+", text) if line.strip()]
+
+
+@require_POST
+def hand(request: HttpRequest, code: str) -> HttpResponse:
+    """Enter this phone's hand. A 409 (another phone acted first) is re-applied on the version it
+    names: a seat's hand does not depend on what the others entered, and the table checks the
+    card-in-two-hands rule again on the new state."""
+    table = _table_or_404(code)
+    check_page_throttle(request)
+    seat, token = my_seat(request, table)
+    text = request.POST.get("hand", "")
+    if host_token(request, table) and request.POST.get("seat", "").isdigit():
+        seat, token = int(request.POST["seat"]), host_token(request, table)
+    if token is None:
+        return _page(request, table, hand_text=text, status=401, errors=ApiError(
+            status_code=401, code="token_required",
+            detail="Claim your seat first: only a seat's phone (or the host's) enters its hand."))
+    posted = request.POST.get("version", "")
+    version = int(posted) if posted.isdigit() else table.version
+    for _ in range(CONFLICT_RETRIES):
+        try:
+            services.event_add(code=code, token=token, kind="hand", seat=seat, version=version,
+                               body={"hand": card_lines(text)})
+        except services.VersionConflict as conflict:
+            version = conflict.current
+            continue
+        except ApiError as error:
+            return _page(request, _table_or_404(code), errors=error, hand_text=text,
+                         status=error.status_code)
+        return redirect("tables:page", code=code)
+    return _page(request, _table_or_404(code), hand_text=text, status=409, errors=ApiError(
+        status_code=409, code="version_conflict",
+        detail="The table kept changing while your hand was sent; send it again."))
+
+
+def _seat_and_token(request: HttpRequest, table: Table) -> tuple[int | None, str | None]:
+    """This browser's seat and token, or for the host's browser seat 1 with the host's token."""
+    seat, token = my_seat(request, table)
+    if token is None and host_token(request, table):
+        return 1, host_token(request, table)
+    return seat, token
+
+
+def _listed(text: str) -> list[str]:
+    return [part.strip() for part in re.split(r"[,\n]+", text) if part.strip()]
+
+
+@require_POST
+def round_end(request: HttpRequest, code: str) -> HttpResponse:
+    """Academy Credits: the round's end from the form (each cadet in or out, discards, the card
+    in hand at a showdown, the deck count); the table fills credits and the starter."""
+    table = _table_or_404(code)
+    check_page_throttle(request)
+    seat, token = _seat_and_token(request, table)
+    if token is None:
+        return _page(request, table, status=401, errors=ApiError(
+            status_code=401, code="token_required",
+            detail="Claim your seat first: only a seat's phone (or the host's) scores a round."))
+    players = []
+    for player in table.seats.all():
+        entry: dict = {"name": player.name,
+                       "in_round": request.POST.get(f"in_round_{player.number}") == "1",
+                       "discards": _listed(request.POST.get(f"discards_{player.number}", ""))}
+        card = request.POST.get(f"hand_{player.number}", "").strip()
+        if card:
+            entry["hand"] = card
+        players.append(entry)
+    deck = request.POST.get("deck_count", "0").strip()
+    body = {"players": players, "deck_count": int(deck) if deck.isdigit() else deck}
+    posted = request.POST.get("version", "")
+    try:
+        services.event_add(code=code, token=token, kind="round", seat=seat,
+                           version=int(posted) if posted.isdigit() else table.version, body=body)
+    except services.VersionConflict:
+        # A round's end is decided on the credits shown: never re-applied without asking.
+        return _page(request, _table_or_404(code), status=409, errors=ApiError(
+            status_code=409, code="version_conflict",
+            detail="Another phone scored a round just now: look at the score sheet and, if this "
+                   "round is still to be scored, send it again."))
+    except ApiError as error:
+        return _page(request, _table_or_404(code), errors=error, status=error.status_code)
+    return redirect("tables:page", code=code)
+
+
+@require_POST
+def host(request: HttpRequest, code: str) -> HttpResponse:
+    table = _table_or_404(code)
+    check_page_throttle(request)
+    token = host_token(request, table)
+    action = request.POST.get("action", "")
+    try:
+        if action == "undo":
+            services.event_undo(code=code, token=token)
+        elif action in ("new_game", "new_match"):
+            services.event_add(code=code, token=token, kind=action, seat=None,
+                               version=table.version, body={})
+        elif action == "release" and request.POST.get("seat", "").isdigit():
+            services.seat_release(code=code, number=int(request.POST["seat"]), token=token)
+        else:
+            raise ApiError(status_code=400, code="invalid_input", detail="Choose what to do.")
+    except services.VersionConflict:
+        return _page(request, _table_or_404(code), status=409, errors=ApiError(
+            status_code=409, code="version_conflict",
+            detail="The table changed just now; look at it again and choose again."))
+    except ApiError as error:
+        return _page(request, _table_or_404(code), errors=error, status=error.status_code)
+    return redirect("tables:page", code=code)
+
+
+@require_http_methods(["GET", "POST"])
+def start(request: HttpRequest) -> HttpResponse:
+    games = list(Game.objects.filter(slug__in=TABLE_GAMES))
+    chosen = request.GET.get("game") or request.POST.get("game") or "star-trek-missions"
+    players_text = request.POST.get("players", "")
+    if request.method == "POST":
+        check_page_throttle(request)
+        try:
+            new = services.table_create(game_slug=chosen, players=card_lines(players_text))
+        except ApiError as error:
+            return render(request, "tables/start.html", {
+                "games": games, "chosen": chosen, "players_text": players_text, "error": error,
+            }, status=error.status_code)
+        code = new.table.code
+        response = redirect("tables:page", code=code)
+        _cookie(response, request, f"host_{code}", new.host_token, code)
+        return response
+    return render(request, "tables/start.html",
+                  {"games": games, "chosen": chosen, "players_text": players_text})
