@@ -35,7 +35,7 @@ def tables_site_fixture(tmp_path_factory):
     port = free_port()
     env["PORT"] = str(port)
     process = subprocess.Popen(
-        [str(Path(python).parent / "gunicorn"), "-c", "config/gunicorn.py", "config.wsgi"],
+        [str(Path(python).parent / "gunicorn"), "-c", "config/gunicorn.py"],  # its app: config.asgi
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

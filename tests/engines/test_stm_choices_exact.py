@@ -135,12 +135,18 @@ def hard_hands(draw):
         elif len(names) > 2:
             names.remove(names[-1])
         else:
+            # A value no card prints goes, but each attribute keeps one such value, and the
+            # lifeforms keep one the Plague may name (never Hologram nor Android): the game's
+            # vocabulary always has them.
             prints = {v for n in names for values in SPECS[n].attributes.values() for v in values}
-            key = max(vocabulary, key=lambda k: len([v for v in vocabulary[k] if v not in prints]))
-            spare = [v for v in vocabulary[key] if v not in prints]
-            if not spare:
+            removable = [(k, v) for k in vocabulary if k != "type"
+                         for v in [v for v in vocabulary[k] if v not in prints][1:]
+                         if k != "lifeform" or any(
+                             x not in ("hologram", "android", v) for x in vocabulary[k])]
+            if not removable:
                 break
-            vocabulary[key] = [v for v in vocabulary[key] if v != spare[-1]]
+            key, value = removable[-1]
+            vocabulary[key] = [v for v in vocabulary[key] if v != value]
     return names, vocabulary
 
 
