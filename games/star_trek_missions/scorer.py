@@ -1223,6 +1223,7 @@ class HandScorer:
                 by_target: dict[str | None, list[Any]] = {None: [None]}
                 for option in self.candidates(spec, effect)[1:]:
                     by_target.setdefault(option["target"], []).append(option["affiliation"])
+                by_target = self._distinct_changes(by_target)
                 dims.append((spec.name, "target", list(by_target)))
                 dims.append((spec.name, "affiliation", by_target))
             else:
@@ -1232,6 +1233,79 @@ class HandScorer:
         kinds = {spec.name: effect["kind"] for spec, effect in self.choice_cards()}
         dims.sort(key=lambda dim: order.get(kinds[dim[0]], 4))
         return decided, dims, fixed_copies
+
+    def _distinct_changes(self, by_target: dict[str | None, list[Any]]
+                          ) -> dict[str | None, list[Any]]:
+        """Thought Maker's changes that the hand can tell apart, out of `by_target` (its
+        affiliations per target; None: no change), exactly: a change left out scores as one
+        kept.
+
+        Why: a card's affiliation is read only by the simple tests the hand's criteria are made
+        of (`_affiliation_reads`), and by value where the hand compares affiliations. A target
+        printed as it stands (not the Unidentified Ship, not a card that counts as something)
+        given two affiliations that pass the same tests is the same card to every rule: the
+        same cards stand, give and score, and Thought Maker gets its points either way, so the
+        first stands for the other. A change no test sees at all (a Vulcan civilian made
+        Klingon where no rule reads a Klingon civilian) leaves the hand as printed plus Thought
+        Maker's points: such changes on different targets are alike too, and better than no
+        change, unless Borg Cube is in the hand (it may blank the target, which is then not
+        changed, or Thought Maker): then each target, and no change, is kept. (The Meddlesome Q hands the benchmark's hunt found spent three quarters of
+        their search on such changes.)"""
+        tests, compared = self._affiliation_reads()
+        if compared:
+            return by_target
+        kept: dict[str | None, list[Any]] = {}
+        unseen: str | None = None  # the target of the first change no test sees
+        for target, values in by_target.items():
+            if target is None or target in self.wilds or target in self.counts_as:
+                kept[target] = values
+                continue
+            spec = self.by_name[target]
+            live = Live(spec)
+
+            def seen(value: frozenset[str], live: Live = live) -> tuple[bool, ...]:
+                live.attrs["affiliation"] = value
+                return tuple(test(live, {}) for test in tests)
+
+            printed = seen(frozenset(spec.attributes.get("affiliation", ())))
+            classes: dict[tuple[bool, ...], Any] = {}
+            for value in values:
+                classes.setdefault(seen(frozenset([value])), value)
+            if list(classes) == [printed] and self.assimilator is None:
+                if unseen is None:
+                    unseen = target
+                    kept[target] = list(classes.values())
+                continue
+            kept[target] = list(classes.values())
+        if unseen is not None:
+            del kept[None]
+        return kept
+
+    def _affiliation_reads(self) -> tuple[list[Match], bool]:
+        """The simple tests of the hand's criteria (bonuses, BLANKED UNLESS, counts-as
+        conditions, whom a card may target, copy or blank), and whether the hand compares
+        affiliations by value (a "different", "same" or "distinct" count, or a chosen value
+        others must carry)."""
+        leaves: dict[tuple[Any, Any], Rule] = {}
+        compared = False
+        for spec in self.hand:
+            rule = spec.rule or {}
+            criteria = [c for bonus in rule.get("bonuses", []) for c in _bonus_criteria(bonus)]
+            criteria += list(rule.get("blanked_unless", []))
+            for effect in rule.get("effects", []):
+                criteria += [effect[k] for k in ("target", "of") if k in effect]
+                criteria += list(effect.get("when", []))
+                compared |= effect["kind"] == "choose" and effect["attribute"] == "affiliation"
+                compared |= "affiliation" in {**effect.get("set", {}), **effect.get("otherwise", {})}
+            for bonus in rule.get("bonuses", []):
+                compared |= bonus["kind"] == "for_each_different" and bonus["attribute"] == "affiliation"
+                for tier in bonus.get("tiers", [bonus] if bonus["kind"] == "with" else []):
+                    compared |= any(req.get(k) == "affiliation" for req in tier["requires"]
+                                    for k in ("distinct", "same"))
+            for crit in criteria:
+                criterion_leaves(crit, leaves)
+        compared |= any(key == "chosen" and value == "affiliation" for key, value in leaves)
+        return [compile_criterion(leaf) for leaf in leaves.values()], compared
 
     def _order_dims(self, dims: list[Dim], decided: dict[str, Choice],
                     fixed_copies: dict[str, str | None]) -> list[Dim]:
@@ -1651,7 +1725,8 @@ class _Search:
         scorer = self.scorer
         if scorer.assimilator in partial and name in partial[scorer.assimilator]["blank"]:
             # Blanked, its choice changes nothing (STM-R13): the first value stands for all.
-            return values[None][:1] if isinstance(values, dict) else values[:1]
+            return (values[partial[name].get("target")][:1] if isinstance(values, dict)
+                    else values[:1])
         # A Thought Maker's affiliations depend on its target.
         return values[partial[name].get("target")] if isinstance(values, dict) else values
 
