@@ -1281,6 +1281,56 @@ class HandScorer:
             del kept[None]
         return kept
 
+    def _undominated(self, attribute: str, values: list[str]) -> list[str]:
+        """The Unidentified Ship's values for `attribute` worth trying, out of `values`
+        (`candidate_values`), exactly: a value left out never scores more than the unnamed one
+        kept.
+
+        Why: where the hand compares this attribute only by "different" and "distinct" counts (no
+        "same" count, no chosen value others must carry, no Thought Maker's real change), a value
+        that no simple test of the hand's criteria names is kept in the candidates only because
+        a card prints it. The Ship passes the same tests with it as with an unnamed value, and
+        with the unnamed one, which no other card carries, every count of different values is
+        at least as high: the unnamed value stands for it. (Commander Tomalak counting three
+        Federation cards of different Specialties with Sarek's Ambassador and Troi's Counselor
+        in the hand: the Ship as an Ambassador is never better than as an Archaeologist.)"""
+        if attribute not in self._counted_by_value():
+            return values
+        tests, _ = self._affiliation_reads()
+        named = set(self._literals().get(attribute, ()))
+        unnamed = [v for v in values if v not in named
+                   and not any(v in spec.attributes.get(attribute, ()) for spec in self.hand)]
+        if not unnamed or not self._compared_only_by_count(attribute):
+            return values
+        live = Live(self.hand[0])
+        seen: dict[str, tuple[bool, ...]] = {}
+        for value in values:
+            live.attrs[attribute] = frozenset([value])
+            seen[value] = tuple(test(live, {}) for test in tests)
+        stand_in = seen[unnamed[0]]
+        return [v for v in values if v in named or v in unnamed or seen[v] != stand_in]
+
+    def _compared_only_by_count(self, attribute: str) -> bool:
+        """Whether the hand compares this attribute's values only by "different" and "distinct"
+        counts (never "same", a chosen value or Thought Maker's real change)."""
+        for spec in self.hand:
+            rule = spec.rule or {}
+            for effect in rule.get("effects", []):
+                if effect["kind"] == "choose" and effect["attribute"] == attribute:
+                    return False
+                if effect["kind"] == "change_affiliation" and attribute == "affiliation":
+                    return False
+            for bonus in rule.get("bonuses", []):
+                for tier in bonus.get("tiers", [bonus] if bonus["kind"] == "with" else []):
+                    if any(req.get("same") == attribute for req in tier["requires"]):
+                        return False
+                for crit in _bonus_criteria(bonus):
+                    leaves: dict[tuple[Any, Any], Rule] = {}
+                    criterion_leaves(crit, leaves)
+                    if ("chosen", attribute) in leaves:
+                        return False
+        return True
+
     def _affiliation_reads(self) -> tuple[list[Match], bool]:
         """The simple tests of the hand's criteria (bonuses, BLANKED UNLESS, counts-as
         conditions, whom a card may target, copy or blank), and whether the hand compares
@@ -1369,7 +1419,7 @@ class HandScorer:
         order (specialty, lifeform, affiliation, type): `candidate_values` of each, its type
         out of the types the card allows."""
         values = {"type": self.candidate_values("type", effect["types"]),
-                  **{key: self.candidate_values(key) for key in WILD_KEYS[1:]}}
+                  **{key: self._undominated(key, self.candidate_values(key)) for key in WILD_KEYS[1:]}}
         return [(key, values[key]) for key in ("specialty", "lifeform", "affiliation", "type")]
 
     # Fast scoring for the search: totals, exact or upper bounds ------------------------------

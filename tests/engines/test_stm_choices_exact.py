@@ -121,6 +121,26 @@ def test_stm_r15_thought_maker_changes_no_rule_sees_are_tried_once(names):
     assert_best_is_plain_best(names, vocabulary)
 
 
+def test_stm_r15_ship_values_only_counted_stand_for_each_other():
+    # Commander Tomalak counts Federation cards of different Specialties: the Ship as an
+    # Ambassador (Sarek's) or a Counselor (Troi's) is never better than as a Specialty nobody
+    # carries, so the search tries that one only (`HandScorer._undominated`); plain enumeration
+    # tries every Specialty.
+    names = ["Commander Tomalak", "Unidentified Ship", "Ambassador Sarek", "Counselor Deanna Troi",
+             "Lieutenant Worf", "Mysterious Plague"]
+    vocabulary = {**VOCABULARY, "lifeform": ["betazoid", "human", "klingon", "vulcan"],
+                  "affiliation": ["federation", "klingon-empire", "romulan-star-empire"]}
+    hand = [SPECS[n] for n in names]
+    tried = dict(HandScorer(hand, vocabulary).wild_values(
+        SPECS["Unidentified Ship"], SPECS["Unidentified Ship"].effect("wild")))["specialty"]
+    assert "counselor" not in tried and "medical" in tried and "combat" in tried
+    assert_best_is_plain_best(names, vocabulary)
+    # Sarek's and Troi's Specialties are the only Federation ones but for Worf's: the Ship must
+    # be a third, unnamed one (or medical) for Tomalak's 13.
+    assert_best_is_plain_best(["Commander Tomalak", "Unidentified Ship", "Ambassador Sarek",
+                               "Counselor Deanna Troi"], vocabulary)
+
+
 # --- The differential test ---------------------------------------------------------------------
 
 
