@@ -1172,6 +1172,18 @@ class HandScorer:
                 # While the Ship's attribute is open, the bounds take it to be any of the values
                 # the search tries (they stand for the rest), not any of the vocabulary.
                 self.open_values[name][cast(str, key)] = WildSet(cast(list[str], values))
+        # A choice with one value to try is no choice: decided up front.
+        for name, key, values in dims:
+            if key is not None and key != "target" and isinstance(values, list) and len(values) == 1 \
+                    and name in self.wilds:
+                decided[name] = {**decided.get(name, {}), key: values[0]}
+        dims = [d for d in dims if not (d[0] in self.wilds and isinstance(d[2], list) and len(d[2]) == 1)]
+        if not dims:
+            self.searched = {"bounds": 0, "evaluations": 1, "pruned": 0}
+            best = self.evaluate(decided, fixed_copies)
+            if last:
+                best = self.evaluate(self._choose_last(best.choices, last, fixed_copies), fixed_copies)
+            return best
         bounded = _leaves(dims) > FEW_LEAVES
         if bounded:  # the most telling choices first (`_order_dims`)
             dims = self._order_dims(dims, decided, fixed_copies)
