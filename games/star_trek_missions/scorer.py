@@ -1139,7 +1139,7 @@ class HandScorer:
         it at its best value, and the winner's is picked at the end (`_choose_last`).
 
         In what order: the hand's most telling choice first (`_order_dims`: the one that lowers
-        the bound most per bit of branching, judged along the most promising path), each of the
+        the bound most on average, judged along the most promising path), each of the
         Ship's attributes placed on its own; within a choice its values in the order of its
         candidates; and at each level the branch with the highest bound first. This order is
         also the tie-break: the first best combination found is reported, a later one must score
@@ -1404,9 +1404,10 @@ class HandScorer:
             else:
                 units.append([dim])
         sizes = [_leaves(unit) for unit in units]
-        # Greedily, along the dive's path: the unit that lowers the bound most on average per
-        # bit of branching it adds comes next (alike ones: the fewest values first), then the
-        # others are judged with it set to its most promising value.
+        # Greedily, along the dive's path: the unit that lowers the bound most on average comes
+        # next (alike ones: the fewest values first), then the others are judged with it set to
+        # its most promising value. (Per bit of branching, as before, left the Ship's Lifeform,
+        # with eight values, after choices that told less on the hunt's slow hands.)
         partial = dict(decided)
         root = self.upper_bound(partial, fixed_copies)
         order: list[int] = []
@@ -1418,7 +1419,7 @@ class HandScorer:
                 assert not isinstance(values, dict)  # (a first dimension)
                 children = [child(partial, name, key, v) for v in values]
                 bounds = [self.upper_bound(c, fixed_copies) for c in children]
-                telling = (root - sum(bounds) / len(bounds)) / math.log2(sizes[i] + 1)
+                telling = root - sum(bounds) / len(bounds)
                 judged.append((-telling, sizes[i], i, max(bounds), children[bounds.index(max(bounds))]))
             _, _, pick, root, partial = min(judged, key=lambda j: j[:3])
             order.append(pick)
