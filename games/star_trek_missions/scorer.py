@@ -1139,7 +1139,7 @@ class HandScorer:
         it at its best value, and the winner's is picked at the end (`_choose_last`).
 
         In what order: the hand's most telling choice first (`_order_dims`: the one that lowers
-        the bound most per bit of branching, judged along the most promising path), each of the
+        the bound most on average, judged along the most promising path), each of the
         Ship's attributes placed on its own; within a choice its values in the order of its
         candidates; and at each level the branch with the highest bound first. This order is
         also the tie-break: the first best combination found is reported, a later one must score
@@ -1172,6 +1172,18 @@ class HandScorer:
                 # While the Ship's attribute is open, the bounds take it to be any of the values
                 # the search tries (they stand for the rest), not any of the vocabulary.
                 self.open_values[name][cast(str, key)] = WildSet(cast(list[str], values))
+        # A choice with one value to try is no choice: decided up front.
+        for name, key, values in dims:
+            if key is not None and key != "target" and isinstance(values, list) and len(values) == 1 \
+                    and name in self.wilds:
+                decided[name] = {**decided.get(name, {}), key: values[0]}
+        dims = [d for d in dims if not (d[0] in self.wilds and isinstance(d[2], list) and len(d[2]) == 1)]
+        if not dims:
+            self.searched = {"bounds": 0, "evaluations": 1, "pruned": 0}
+            best = self.evaluate(decided, fixed_copies)
+            if last:
+                best = self.evaluate(self._choose_last(best.choices, last, fixed_copies), fixed_copies)
+            return best
         bounded = _leaves(dims) > FEW_LEAVES
         if bounded:  # the most telling choices first (`_order_dims`)
             dims = self._order_dims(dims, decided, fixed_copies)
@@ -1223,6 +1235,7 @@ class HandScorer:
                 by_target: dict[str | None, list[Any]] = {None: [None]}
                 for option in self.candidates(spec, effect)[1:]:
                     by_target.setdefault(option["target"], []).append(option["affiliation"])
+                by_target = self._distinct_changes(by_target)
                 dims.append((spec.name, "target", list(by_target)))
                 dims.append((spec.name, "affiliation", by_target))
             else:
@@ -1232,6 +1245,129 @@ class HandScorer:
         kinds = {spec.name: effect["kind"] for spec, effect in self.choice_cards()}
         dims.sort(key=lambda dim: order.get(kinds[dim[0]], 4))
         return decided, dims, fixed_copies
+
+    def _distinct_changes(self, by_target: dict[str | None, list[Any]]
+                          ) -> dict[str | None, list[Any]]:
+        """Thought Maker's changes that the hand can tell apart, out of `by_target` (its
+        affiliations per target; None: no change), exactly: a change left out scores as one
+        kept.
+
+        Why: a card's affiliation is read only by the simple tests the hand's criteria are made
+        of (`_affiliation_reads`), and by value where the hand compares affiliations. A target
+        printed as it stands (not the Unidentified Ship, not a card that counts as something)
+        given two affiliations that pass the same tests is the same card to every rule: the
+        same cards stand, give and score, and Thought Maker gets its points either way, so the
+        first stands for the other. A change no test sees at all (a Vulcan civilian made
+        Klingon where no rule reads a Klingon civilian) leaves the hand as printed plus Thought
+        Maker's points: such changes on different targets are alike too, and better than no
+        change, unless Borg Cube is in the hand (it may blank the target, which is then not
+        changed, or Thought Maker): then each target, and no change, is kept. (The Meddlesome Q hands the benchmark's hunt found spent three quarters of
+        their search on such changes.)"""
+        tests, compared = self._affiliation_reads()
+        if compared:
+            return by_target
+        kept: dict[str | None, list[Any]] = {}
+        unseen: str | None = None  # the target of the first change no test sees
+        for target, values in by_target.items():
+            if target is None or target in self.wilds or target in self.counts_as:
+                kept[target] = values
+                continue
+            spec = self.by_name[target]
+            live = Live(spec)
+
+            def seen(value: frozenset[str], live: Live = live) -> tuple[bool, ...]:
+                live.attrs["affiliation"] = value
+                return tuple(test(live, {}) for test in tests)
+
+            printed = seen(frozenset(spec.attributes.get("affiliation", ())))
+            classes: dict[tuple[bool, ...], Any] = {}
+            for value in values:
+                classes.setdefault(seen(frozenset([value])), value)
+            if list(classes) == [printed] and self.assimilator is None:
+                if unseen is None:
+                    unseen = target
+                    kept[target] = list(classes.values())
+                continue
+            kept[target] = list(classes.values())
+        if unseen is not None:
+            del kept[None]
+        return kept
+
+    def _undominated(self, attribute: str, values: list[str]) -> list[str]:
+        """The Unidentified Ship's values for `attribute` worth trying, out of `values`
+        (`candidate_values`), exactly: a value left out never scores more than the unnamed one
+        kept.
+
+        Why: where the hand compares this attribute only by "different" and "distinct" counts (no
+        "same" count, no chosen value others must carry, no Thought Maker's real change), a value
+        that no simple test of the hand's criteria names is kept in the candidates only because
+        a card prints it. The Ship passes the same tests with it as with an unnamed value, and
+        with the unnamed one, which no other card carries, every count of different values is
+        at least as high: the unnamed value stands for it. (Commander Tomalak counting three
+        Federation cards of different Specialties with Sarek's Ambassador and Troi's Counselor
+        in the hand: the Ship as an Ambassador is never better than as an Archaeologist.)"""
+        if attribute not in self._counted_by_value():
+            return values
+        tests, _ = self._affiliation_reads()
+        named = set(self._literals().get(attribute, ()))
+        unnamed = [v for v in values if v not in named
+                   and not any(v in spec.attributes.get(attribute, ()) for spec in self.hand)]
+        if not unnamed or not self._compared_only_by_count(attribute):
+            return values
+        live = Live(self.hand[0])
+        seen: dict[str, tuple[bool, ...]] = {}
+        for value in values:
+            live.attrs[attribute] = frozenset([value])
+            seen[value] = tuple(test(live, {}) for test in tests)
+        stand_in = seen[unnamed[0]]
+        return [v for v in values if v in named or v in unnamed or seen[v] != stand_in]
+
+    def _compared_only_by_count(self, attribute: str) -> bool:
+        """Whether the hand compares this attribute's values only by "different" and "distinct"
+        counts (never "same", a chosen value or Thought Maker's real change)."""
+        for spec in self.hand:
+            rule = spec.rule or {}
+            for effect in rule.get("effects", []):
+                if effect["kind"] == "choose" and effect["attribute"] == attribute:
+                    return False
+                if effect["kind"] == "change_affiliation" and attribute == "affiliation":
+                    return False
+            for bonus in rule.get("bonuses", []):
+                for tier in bonus.get("tiers", [bonus] if bonus["kind"] == "with" else []):
+                    if any(req.get("same") == attribute for req in tier["requires"]):
+                        return False
+                for crit in _bonus_criteria(bonus):
+                    leaves: dict[tuple[Any, Any], Rule] = {}
+                    criterion_leaves(crit, leaves)
+                    if ("chosen", attribute) in leaves:
+                        return False
+        return True
+
+    def _affiliation_reads(self) -> tuple[list[Match], bool]:
+        """The simple tests of the hand's criteria (bonuses, BLANKED UNLESS, counts-as
+        conditions, whom a card may target, copy or blank), and whether the hand compares
+        affiliations by value (a "different", "same" or "distinct" count, or a chosen value
+        others must carry)."""
+        leaves: dict[tuple[Any, Any], Rule] = {}
+        compared = False
+        for spec in self.hand:
+            rule = spec.rule or {}
+            criteria = [c for bonus in rule.get("bonuses", []) for c in _bonus_criteria(bonus)]
+            criteria += list(rule.get("blanked_unless", []))
+            for effect in rule.get("effects", []):
+                criteria += [effect[k] for k in ("target", "of") if k in effect]
+                criteria += list(effect.get("when", []))
+                compared |= effect["kind"] == "choose" and effect["attribute"] == "affiliation"
+                compared |= "affiliation" in {**effect.get("set", {}), **effect.get("otherwise", {})}
+            for bonus in rule.get("bonuses", []):
+                compared |= bonus["kind"] == "for_each_different" and bonus["attribute"] == "affiliation"
+                for tier in bonus.get("tiers", [bonus] if bonus["kind"] == "with" else []):
+                    compared |= any(req.get(k) == "affiliation" for req in tier["requires"]
+                                    for k in ("distinct", "same"))
+            for crit in criteria:
+                criterion_leaves(crit, leaves)
+        compared |= any(key == "chosen" and value == "affiliation" for key, value in leaves)
+        return [compile_criterion(leaf) for leaf in leaves.values()], compared
 
     def _order_dims(self, dims: list[Dim], decided: dict[str, Choice],
                     fixed_copies: dict[str, str | None]) -> list[Dim]:
@@ -1268,9 +1404,10 @@ class HandScorer:
             else:
                 units.append([dim])
         sizes = [_leaves(unit) for unit in units]
-        # Greedily, along the dive's path: the unit that lowers the bound most on average per
-        # bit of branching it adds comes next (alike ones: the fewest values first), then the
-        # others are judged with it set to its most promising value.
+        # Greedily, along the dive's path: the unit that lowers the bound most on average comes
+        # next (alike ones: the fewest values first), then the others are judged with it set to
+        # its most promising value. (Per bit of branching, as before, left the Ship's Lifeform,
+        # with eight values, after choices that told less on the hunt's slow hands.)
         partial = dict(decided)
         root = self.upper_bound(partial, fixed_copies)
         order: list[int] = []
@@ -1282,7 +1419,7 @@ class HandScorer:
                 assert not isinstance(values, dict)  # (a first dimension)
                 children = [child(partial, name, key, v) for v in values]
                 bounds = [self.upper_bound(c, fixed_copies) for c in children]
-                telling = (root - sum(bounds) / len(bounds)) / math.log2(sizes[i] + 1)
+                telling = root - sum(bounds) / len(bounds)
                 judged.append((-telling, sizes[i], i, max(bounds), children[bounds.index(max(bounds))]))
             _, _, pick, root, partial = min(judged, key=lambda j: j[:3])
             order.append(pick)
@@ -1295,7 +1432,7 @@ class HandScorer:
         order (specialty, lifeform, affiliation, type): `candidate_values` of each, its type
         out of the types the card allows."""
         values = {"type": self.candidate_values("type", effect["types"]),
-                  **{key: self.candidate_values(key) for key in WILD_KEYS[1:]}}
+                  **{key: self._undominated(key, self.candidate_values(key)) for key in WILD_KEYS[1:]}}
         return [(key, values[key]) for key in ("specialty", "lifeform", "affiliation", "type")]
 
     # Fast scoring for the search: totals, exact or upper bounds ------------------------------
@@ -1651,7 +1788,8 @@ class _Search:
         scorer = self.scorer
         if scorer.assimilator in partial and name in partial[scorer.assimilator]["blank"]:
             # Blanked, its choice changes nothing (STM-R13): the first value stands for all.
-            return values[None][:1] if isinstance(values, dict) else values[:1]
+            return (values[partial[name].get("target")][:1] if isinstance(values, dict)
+                    else values[:1])
         # A Thought Maker's affiliations depend on its target.
         return values[partial[name].get("target")] if isinstance(values, dict) else values
 

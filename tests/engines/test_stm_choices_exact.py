@@ -92,6 +92,55 @@ def test_stm_r15_thought_maker_gives_the_ship_an_affiliation_it_did_not_choose()
     assert_best_is_plain_best(names, vocabulary)
 
 
+THOUGHT_MAKER_HANDS = [
+    # Spock and Crystal Entity made anything but Klingon (Gowron reads the Klingon Empire) are
+    # seen by no rule: such changes are alike, and better than none. Gowron made Federation is
+    # seen (Hand Phaser), Crystal Entity too (Photon Torpedoes reads non-Federation).
+    ["Thought Maker", "Spock", "Crystal Entity", "Hand Phaser", "Photon Torpedoes",
+     "Chancellor Gowron", "Unidentified Ship"],
+    # Borg Cube may blank the target of a change no rule sees: each target is kept.
+    ["Thought Maker", "Spock", "Borg Cube", "Hand Phaser", "Photon Torpedoes", "Chancellor Gowron",
+     "Unidentified Ship"],
+    # Borg Cube's best pick blanks a card Thought Maker could change unseen (35; 30 if such
+    # changes were all tried on that one card).
+    ["Borg Cube", "Thought Maker", "Lieutenant Geordi La Forge", "Lursa and B'Etor",
+     "Lieutenant Worf", "Commander William Riker"],
+    # The hunt's slowest hand before (bench/stm_hunt.py), Meddlesome Q left out (no rule).
+    ["Mysterious Plague", "Crystal Entity", "Thought Maker", "Hand Phaser", "Photon Torpedoes",
+     "Ensign Wesley Crusher", "Spock", "Unidentified Ship"],
+]
+
+
+@pytest.mark.parametrize("names", THOUGHT_MAKER_HANDS)
+def test_stm_r15_thought_maker_changes_no_rule_sees_are_tried_once(names):
+    # The search tries one of Thought Maker's changes that pass the same tests of the hand's
+    # criteria (`HandScorer._distinct_changes`); plain enumeration tries every one.
+    vocabulary = {**VOCABULARY, "lifeform": ["crystal", "human", "klingon", "vulcan"],
+                  "affiliation": ["federation", "ferengi-alliance", "hostile", "klingon-empire"],
+                  "specialty": ["combat", "command", "medical"]}
+    assert_best_is_plain_best(names, vocabulary)
+
+
+def test_stm_r15_ship_values_only_counted_stand_for_each_other():
+    # Commander Tomalak counts Federation cards of different Specialties: the Ship as an
+    # Ambassador (Sarek's) or a Counselor (Troi's) is never better than as a Specialty nobody
+    # carries, so the search tries that one only (`HandScorer._undominated`); plain enumeration
+    # tries every Specialty.
+    names = ["Commander Tomalak", "Unidentified Ship", "Ambassador Sarek", "Counselor Deanna Troi",
+             "Lieutenant Worf", "Mysterious Plague"]
+    vocabulary = {**VOCABULARY, "lifeform": ["betazoid", "human", "klingon", "vulcan"],
+                  "affiliation": ["federation", "klingon-empire", "romulan-star-empire"]}
+    hand = [SPECS[n] for n in names]
+    tried = dict(HandScorer(hand, vocabulary).wild_values(
+        SPECS["Unidentified Ship"], SPECS["Unidentified Ship"].effect("wild")))["specialty"]
+    assert "counselor" not in tried and "medical" in tried and "combat" in tried
+    assert_best_is_plain_best(names, vocabulary)
+    # Sarek's and Troi's Specialties are the only Federation ones but for Worf's: the Ship must
+    # be a third, unnamed one (or medical) for Tomalak's 13.
+    assert_best_is_plain_best(["Commander Tomalak", "Unidentified Ship", "Ambassador Sarek",
+                               "Counselor Deanna Troi"], vocabulary)
+
+
 # --- The differential test ---------------------------------------------------------------------
 
 
