@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.axe_entry import serious_violations
+from tests.browser.accessibility import violations
 from tests.browser.stm_tiles import show_tile
 
 pytestmark = pytest.mark.browser
@@ -27,7 +27,7 @@ def phone(browser, site):
 
 
 def clean(page, state: str) -> None:
-    assert serious_violations(page) == [], state
+    assert violations(page) == [], state
 
 
 def test_the_score_page(phone, site):
