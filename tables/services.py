@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from cards.models import Game
 from common.api_errors import ApiError, error_entry
+from results.services import result_opened
 
 from .game_states import TABLE_GAMES, TableGame
 from .models import Event, Seat, Table, new_table_code
@@ -234,7 +235,20 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
                                      by_host=by_host, body=body, version=version,
                                      state_before=table.state, result=answer)
         Table.objects.filter(pk=table.pk).update(state=new_state)
+        for result_id in _results_linked(answer, new_state):
+            # The table's history links these answers: they count as shared, so the results
+            # store's bound keeps them as long as what players opened (results.services.prune).
+            result_opened(result_id=result_id)
     return event, table_get(code=code)
+
+
+def _results_linked(answer: object, state: object) -> list[str]:
+    """The saved results an event links: its answer, and the whole table's score in the state."""
+    found = []
+    for holder in (answer, state.get("table_result") if isinstance(state, dict) else None):
+        if isinstance(holder, dict) and isinstance(holder.get("id"), str):
+            found.append(holder["id"])
+    return found
 
 
 def event_undo(*, code: str, token: str | None) -> tuple[Event, Table]:

@@ -310,3 +310,20 @@ def test_the_host_undoes_the_last_event(api):
     assert read(api, code)["state"]["hands"] == [None, None, None]
     refused(api.delete(f"/api/tables/{code}/events/last/", HTTP_AUTHORIZATION=f"Bearer {host}"),
             409, "nothing_to_undo")
+
+
+def test_the_answers_a_table_links_are_kept_as_shared_results(api):
+    """Issue 22's bound removes results nobody opened first: a table's history links its answers
+    (each hand's, and the whole table's score), so they are marked opened when the event is."""
+    table = create(api, players=("Ana", "Ben"))
+    code = table["code"]
+    tokens = [claim(api, code, seat) for seat in (1, 2)]
+    first = hand(api, code, tokens[0], 1, TOMALAK).json()["event"]["result"]["id"]
+    assert SavedResult.objects.get(pk=first).last_opened_at is not None
+    hand(api, code, tokens[1], 2, HOLODECK)
+    whole = read(api, code)["state"]["table_result"]["id"]
+    assert SavedResult.objects.get(pk=whole).last_opened_at is not None
+    # The neighbour: the same hand scored outside any table is saved but not marked opened.
+    alone = api.post("/api/games/star-trek-missions/score/", data=json.dumps(
+        {"hand": CONFRONTATION}), content_type="application/json").json()["id"]
+    assert SavedResult.objects.get(pk=alone).last_opened_at is None
