@@ -243,9 +243,12 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
 
 
 def _results_linked(answer: object, state: object) -> list[str]:
-    """The saved results an event links: its answer, and the whole table's score in the state."""
+    """The saved results an event links: its answer, and those the state links (the whole
+    table's score, the last round's)."""
+    linked = [state.get(key) for key in ("table_result", "last_result")] if isinstance(
+        state, dict) else []
     found = []
-    for holder in (answer, state.get("table_result") if isinstance(state, dict) else None):
+    for holder in (answer, *linked):
         if isinstance(holder, dict) and isinstance(holder.get("id"), str):
             found.append(holder["id"])
     return found
