@@ -160,6 +160,10 @@ def test_stm_r15_search_equals_plain_enumeration_with_the_whole_vocabulary():
         assert_best_is_plain_best(names, vocabulary)
 
 
+def plague_may_name(lifeforms: list[str]) -> bool:
+    return any(v not in ("hologram", "android") for v in lifeforms)
+
+
 @st.composite
 def hard_hands(draw):
     """A hard hand (two or three choice cards, one to three mostly bare cards) with a cut-down
@@ -173,8 +177,10 @@ def hard_hands(draw):
     key = draw(st.sampled_from(["lifeform", "affiliation", "specialty"]))
     printed = {v for spec in hand for v in spec.attributes.get(key, ())}
     spare = [v for v in vocabulary[key] if v not in printed]
-    if len(spare) > 1 and draw(st.booleans()):
-        vocabulary[key] = [v for v in vocabulary[key] if v != spare[0]]
+    thinner = [v for v in vocabulary[key] if v != (spare[0] if spare else None)]
+    # The game's lifeforms always hold one the Plague may name (never Hologram nor Android).
+    if len(spare) > 1 and (key != "lifeform" or plague_may_name(thinner)) and draw(st.booleans()):
+        vocabulary[key] = thinner
     # Kept small enough to enumerate: other cards dropped first, then a third choice card, then
     # (never below two choice cards) a value no card of the hand prints.
     while plain_space([SPECS[n] for n in names], vocabulary) > SPACE_LIMIT * 2:
@@ -190,8 +196,8 @@ def hard_hands(draw):
             prints = {v for n in names for values in SPECS[n].attributes.values() for v in values}
             removable = [(k, v) for k in vocabulary if k != "type"
                          for v in [v for v in vocabulary[k] if v not in prints][1:]
-                         if k != "lifeform" or any(
-                             x not in ("hologram", "android", v) for x in vocabulary[k])]
+                         if k != "lifeform" or plague_may_name(
+                             [x for x in vocabulary[k] if x != v])]
             if not removable:
                 break
             key, value = removable[-1]
