@@ -1420,7 +1420,15 @@ class HandScorer:
                 children = [child(partial, name, key, v) for v in values]
                 bounds = [self.upper_bound(c, fixed_copies) for c in children]
                 telling = root - sum(bounds) / len(bounds)
-                judged.append((-telling, sizes[i], i, max(bounds), children[bounds.index(max(bounds))]))
+                # The path goes on with the most promising value, but not one in which Borg
+                # Cube blanks a card whose choice is still to be placed: that card's choice
+                # would then tell nothing on the path and be placed last, where under every
+                # other blanking it tells the most.
+                later = {units[j][0][0] for j in remaining if j != i}
+                keeps = [k for k, c in enumerate(children) if name != self.assimilator
+                         or not later & set(cast(Choice, c[name])["blank"])] or list(range(len(children)))
+                top = max(keeps, key=lambda k: (bounds[k], -k))
+                judged.append((-telling, sizes[i], i, bounds[top], children[top]))
             _, _, pick, root, partial = min(judged, key=lambda j: j[:3])
             order.append(pick)
             remaining.remove(pick)
