@@ -742,6 +742,9 @@ class HandScorer:
         # (receiver, chosen, card as printed)
         self.printed_signatures: dict[tuple[Any, ...], int] = {}
         self.quick_cache: dict[tuple[Any, ...], int] = {}
+        # An open choice only its own rule reads: its best points, on the same key as
+        # quick_cache's less the choice (`_best_chosen`).
+        self.chooser_cache: dict[tuple[Any, ...], int] = {}
         self.scoring = frozenset(name for name, rule in self.rules.items() if rule.bonuses)
         # Attributes that decide which cards stand or what a card counts as: a choice setting one
         # re-places every card (sibling_totals).
@@ -1639,12 +1642,7 @@ class HandScorer:
                 continue
             if name in self.choosers and name not in partial:
                 # An open choice read only by its own card's rule: its best value, exactly.
-                best = 0
-                for chosen in self.choosers[name]:
-                    live = Live(lives[name].spec, lives[name].attrs)
-                    live.chosen = chosen
-                    best = max(best, self._points(live, context))
-                points[name] = best + bonus.get(name, 0)
+                points[name] = self._best_chosen(lives[name], context) + bonus.get(name, 0)
             else:
                 points[name] = self._points(lives[name], context) + bonus.get(name, 0)
         for name in copiers:
@@ -1664,6 +1662,27 @@ class HandScorer:
                     points[name] = points[assimilator]
                     total += points[assimilator]
         return total, points
+
+    def _best_chosen(self, receiver: Live, context: _Context) -> int:
+        """A card's points at the best value of its open choice (`choosers`), cached on what
+        `_points` keys each value on, less the value: the standing cards, those changed and
+        what the card's rule reads of them."""
+        rule = self.rules[receiver.name]
+        standing_key, _, lives, modified, projections = context
+        projection = projections.get(rule.relevant)
+        if projection is None:
+            projection = projections[rule.relevant] = tuple(
+                [lives[n].attrs[a] for n in modified for a in rule.relevant])
+        key = (receiver.name, standing_key, modified, projection)
+        best = self.chooser_cache.get(key)
+        if best is None:
+            best = 0
+            for chosen in self.choosers[receiver.name]:
+                live = Live(receiver.spec, receiver.attrs)
+                live.chosen = chosen
+                best = max(best, self._points(live, context))
+            self.chooser_cache[key] = best
+        return best
 
     def _points(self, receiver: Live, context: _Context) -> int:
         """A receiving card's points from the standing cards. Cached twice: on the attributes its
