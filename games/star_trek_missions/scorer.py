@@ -1796,11 +1796,21 @@ class _Search:
         self.best_total: int | None = None
         self.best_combination: dict[str, Choice] | None = None
         self.bounds: dict[tuple[Any, ...], int] = {}
+        self.scored: set[tuple[Any, ...]] = set()  # the parents of the sibling sets scored
         self.counts = {"bounds": 0, "evaluations": 0, "pruned": 0}
 
     def run(self, decided: dict[str, Choice]) -> Evaluation:
         # (Its first descent, the branch with the highest bound at each level, is a greedy dive:
         # a good total found first, below which every branch is skipped.)
+        if self.bounded and len(self.dims) > 2:
+            # A dive down each first-level branch, the most promising first, before the full
+            # search: a good total found in every branch early prunes the others' subtrees
+            # sooner (their bounds are kept for the search).
+            children = [self._child(decided, 0, value) for value in self._values(0, decided)]
+            bounds = self._child_bounds(0, children)
+            for i in sorted(range(len(children)), key=lambda i: -bounds[i]):
+                if not self._beaten(bounds[i]):
+                    self._dive(1, children[i])
         self._visit(0, decided)
         assert self.best_combination is not None
         # The winner's explanation: one full evaluation (an Unidentified Ship's choice in its
@@ -1860,7 +1870,7 @@ class _Search:
     def _visit(self, level: int, partial: dict[str, Choice]) -> None:
         children = [self._child(partial, level, value) for value in self._values(level, partial)]
         if level + 1 == len(self.dims):
-            self._leaves(level, children)
+            self._leaves(level, children, partial)
             return
         if not self.bounded:
             for child in children:
@@ -1873,8 +1883,26 @@ class _Search:
             if not self._beaten(bounds[i]):
                 self._visit(level + 1, children[i])
 
-    def _leaves(self, level: int, children: list[dict[str, Choice]]) -> None:
-        """Sibling combinations with every choice decided, in order: the first best one wins."""
+    def _dive(self, level: int, partial: dict[str, Choice]) -> None:
+        """Down the branch with the highest bound at each level, to one set of sibling
+        combinations (`_leaves`), unless its bound cannot beat the best total found."""
+        children = [self._child(partial, level, value) for value in self._values(level, partial)]
+        if level + 1 == len(self.dims):
+            self._leaves(level, children, partial)
+            return
+        bounds = self._child_bounds(level, children)
+        top = max(range(len(children)), key=lambda i: (bounds[i], -i))
+        if not self._beaten(bounds[top]):
+            self._dive(level + 1, children[top])
+
+    def _leaves(self, level: int, children: list[dict[str, Choice]], partial: dict[str, Choice]
+                ) -> None:
+        """Sibling combinations with every choice decided, in order: the first best one wins.
+        Each set of siblings is scored once (a dive may have scored it before the search)."""
+        done = self._key(partial)
+        if done in self.scored:
+            return
+        self.scored.add(done)
         name, key, _ = self.dims[level]
         self.counts["evaluations"] += len(children)
         totals = self.scorer.sibling_totals(children, name, key, self.fixed_copies)
