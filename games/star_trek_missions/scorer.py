@@ -659,6 +659,8 @@ class HandScorer:
         self.rules = {spec.name: compile_rule(spec.rule) for spec in self.hand}
         self._literals_cache: dict[str, set[str]] | None = None
         self._counted_cache: set[str] | None = None
+        # Values the fixed choices name (`best`): told apart like the values rules name.
+        self.fixed_values: dict[str, set[str]] = {}
         self.by_name = {spec.name: spec for spec in self.hand}
         self.cache: dict[tuple[Any, ...], Settlement] = {}
         self.base = {
@@ -824,7 +826,7 @@ class HandScorer:
         total (STM-R15).
 
         Why: a value that no rule of the hand names (`_literals`: criteria, exclusions, values
-        a card counts as) and, where values are compared (`_counted_by_value`), that no card
+        a card counts as), nor a fixed choice (`fixed_values`), and, where values are compared (`_counted_by_value`), that no card
         prints, is told apart from another such value by nothing in the hand: swapping two of
         them in every choice changes no total. So among those "unnamed" values, only how many
         different ones the choices use matters, and at most one per card that sets or names
@@ -834,7 +836,7 @@ class HandScorer:
         or differ (the Ship's Affiliation and the one Thought Maker gives it). Where values are
         not compared, one stands for all."""
         vocabulary = self.vocabulary.get(attribute, [])
-        wanted = set(self._literals().get(attribute, ()))
+        wanted = set(self._literals().get(attribute, ())) | self.fixed_values.get(attribute, set())
         fresh_needed = 1
         if attribute in self._counted_by_value():
             for spec in self.hand:
@@ -1160,6 +1162,14 @@ class HandScorer:
         more in full, for its explanation (`evaluate`). The tests hold the total to plain
         enumeration of every allowed value of every choice (tests/engines/stm_reference.py),
         which shares none of this code."""
+        # A value a fixed choice names is told apart from the others (Mysterious Plague fixed
+        # on Klingon with no Klingon in the hand: the Ship may be the Klingon it counts).
+        self.fixed_values = {}
+        for choice in fixed.values():
+            if isinstance(choice, Mapping):
+                for key in ATTRIBUTES:
+                    if isinstance(choice.get(key), str):
+                        self.fixed_values.setdefault(key, set()).add(choice[key])
         decided, dims, fixed_copies = self._search_space(fixed)
         # A choice only its own card's rule reads (Mysterious Plague's Lifeform) is not searched:
         # every total the search computes scores it at its best value, exactly (`_tally`), and

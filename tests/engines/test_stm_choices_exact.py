@@ -232,3 +232,18 @@ def test_stm_r15_search_equals_plain_enumeration_on_generated_hard_hands(case):
 def test_stm_r15_search_equals_plain_enumeration_on_the_published_examples(example):
     assert_best_is_plain_best(example["hand"], VOCABULARY)
     assert score(example["hand"]).total == example["total"]
+
+
+@pytest.mark.parametrize("fixed", [
+    {"Mysterious Plague": {"lifeform": "klingon"}},
+    {"Mysterious Plague": {"lifeform": "el-aurian"}},
+    {"Unidentified Ship": {"type": "personnel", "lifeform": "el-aurian",
+                           "affiliation": "klingon-empire", "specialty": "combat"}},
+])
+def test_stm_r15_a_value_a_fixed_choice_names_is_told_apart(fixed):
+    # Mysterious Plague fixed on Klingon, no Klingon in the hand: the Ship made a Klingon scores
+    # the Plague's 8 (22). The search took Klingon for one more unnamed Lifeform, tried another
+    # in its place and found 19 (before this fix).
+    names = ["Mysterious Plague", "Unidentified Ship", "Tricorder", "Thought Maker"]
+    assert_best_is_plain_best(names, {**VOCABULARY, "specialty": ["combat", "medical"]}, fixed)
+    assert_best_is_plain_best(names[:3], VOCABULARY, fixed)
