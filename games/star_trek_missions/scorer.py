@@ -771,7 +771,7 @@ class HandScorer:
             self._literals_cache = self._find_literals()
         return self._literals_cache
 
-    def _find_literals(self) -> dict[str, set[str]]:
+    def _find_literals(self, with_exclusions: bool = True) -> dict[str, set[str]]:
         """Every value some rule of the hand names: in its criteria, the values a choice may not
         take (Mysterious Plague's exclusions) and the values a card counts as (Leah Brahms's
         Hologram). A value none of them names is told apart from another only by comparison."""
@@ -789,7 +789,7 @@ class HandScorer:
                         criterion_literals(effect[key], literals)
                 for crit in effect.get("when", []):
                     criterion_literals(crit, literals)
-                if effect["kind"] == "choose":
+                if effect["kind"] == "choose" and with_exclusions:
                     literals[effect["attribute"]].update(effect.get("exclude", []))
                 for key in ("set", "otherwise"):
                     for attribute, values in effect.get(key, {}).items():
@@ -1335,6 +1335,42 @@ class HandScorer:
         stand_in = seen[unnamed[0]]
         return [v for v in values if v in named or v in unnamed or seen[v] != stand_in]
 
+    def _excluded_only(self, attribute: str, values: list[str]) -> list[str]:
+        """The Unidentified Ship's values for `attribute` worth trying, out of `values`, less
+        those that only a choice's exclusions name, exactly: a value left out never scores more
+        than a value nobody names that is kept.
+
+        Why: a value v that every card choosing this attribute excludes (Mysterious Plague: not
+        Hologram nor Android), that no other part of any rule names (criteria, what a card
+        counts as, points for a chosen value) and that no card prints, and a value w that
+        nothing names at all and no card prints: the Ship is the only card that can carry
+        either, so every test, "different", "same" and "distinct" count answers alike with the
+        Ship as v or as w; the one difference is that a choosing card may name w (and so count
+        the Ship) and may never name v. Every way of deciding the other choices scores at least
+        as much with the Ship as w: v is left out. (Mysterious Plague's hands tried the Ship as
+        an Android and as a Hologram in every branch.)"""
+        choosing = [(spec, effect) for spec, effect in self._choice_cards
+                    if effect["kind"] == "choose" and effect["attribute"] == attribute]
+        if not choosing:
+            return values
+        choosers = [effect for _, effect in choosing]
+        named = (self._find_literals(with_exclusions=False).get(attribute, set())
+                 | self.fixed_values.get(attribute, set()))
+        for spec in self.hand:
+            for bonus in (spec.rule or {}).get("bonuses", []):
+                named = named | set((bonus.get("points_if_chosen") or {}))
+        printed = {v for spec in self.hand for v in spec.attributes.get(attribute, ())}
+        excluded_by_all = set.intersection(*(set(e.get("exclude", [])) for e in choosers))
+        excluded_by_any = set().union(*(set(e.get("exclude", [])) for e in choosers))
+        chooser_values = [{c.get(attribute) for c in self.candidates(spec, effect)}
+                          for spec, effect in choosing]
+        stand_in = next((w for w in values if w not in named and w not in excluded_by_any
+                         and w not in printed and all(w in vs for vs in chooser_values)), None)
+        if stand_in is None:
+            return values
+        return [v for v in values if v == stand_in or v in named or v in printed
+                or v not in excluded_by_all]
+
     def _compared_only_by_count(self, attribute: str) -> bool:
         """Whether the hand compares this attribute's values only by "different" and "distinct"
         counts (never "same", a chosen value or Thought Maker's real change)."""
@@ -1453,7 +1489,8 @@ class HandScorer:
         order (specialty, lifeform, affiliation, type): `candidate_values` of each, its type
         out of the types the card allows."""
         values = {"type": self.candidate_values("type", effect["types"]),
-                  **{key: self._undominated(key, self.candidate_values(key)) for key in WILD_KEYS[1:]}}
+                  **{key: self._excluded_only(key, self._undominated(key, self.candidate_values(key)))
+                     for key in WILD_KEYS[1:]}}
         return [(key, values[key]) for key in ("specialty", "lifeform", "affiliation", "type")]
 
     # Fast scoring for the search: totals, exact or upper bounds ------------------------------

@@ -234,6 +234,31 @@ def test_stm_r15_search_equals_plain_enumeration_on_the_published_examples(examp
     assert score(example["hand"]).total == example["total"]
 
 
+@pytest.mark.parametrize("names, kept", [
+    # Only Mysterious Plague's exclusions name Android and Hologram: the Ship as either is
+    # never better than as a Lifeform nobody names (the Plague may name that one).
+    (["Mysterious Plague", "Unidentified Ship", "Tricorder", "Daimon Tog"], set()),
+    (["Mysterious Plague", "Unidentified Ship", "Thought Maker", "Lursa and B'Etor",
+      "Counselor Deanna Troi"], set()),
+    # Data prints Android; Leah Brahms counts as a Hologram: then they are kept.
+    (["Mysterious Plague", "Unidentified Ship", "Lieutenant Commander Data", "Daimon Tog"],
+     {"android"}),
+    (["Mysterious Plague", "Unidentified Ship", "Leah Brahms", "Counselor Deanna Troi"],
+     {"hologram"}),
+])
+def test_stm_r15_ship_lifeforms_only_the_plague_excludes_stand_aside(names, kept):
+    vocabulary = {**VOCABULARY, "affiliation": ["federation", "klingon-empire", "romulan-star-empire"],
+                  "specialty": ["combat", "medical"]}
+    hand = [SPECS[n] for n in names]
+    tried = dict(HandScorer(hand, vocabulary).wild_values(
+        SPECS["Unidentified Ship"], SPECS["Unidentified Ship"].effect("wild")))["lifeform"]
+    assert {"android", "hologram"} & set(tried) == kept
+    assert_best_is_plain_best(names, vocabulary)
+    # With the Plague fixed on each Lifeform it may name, too.
+    for lifeform in ("human", "klingon", "el-aurian"):
+        assert_best_is_plain_best(names, vocabulary, {"Mysterious Plague": {"lifeform": lifeform}})
+
+
 @pytest.mark.parametrize("fixed", [
     {"Mysterious Plague": {"lifeform": "klingon"}},
     {"Mysterious Plague": {"lifeform": "el-aurian"}},
