@@ -1167,9 +1167,9 @@ class HandScorer:
         self.fixed_values = {}
         for choice in fixed.values():
             if isinstance(choice, Mapping):
-                for key in ATTRIBUTES:
-                    if isinstance(choice.get(key), str):
-                        self.fixed_values.setdefault(key, set()).add(choice[key])
+                for attribute in ATTRIBUTES:
+                    if isinstance(choice.get(attribute), str):
+                        self.fixed_values.setdefault(attribute, set()).add(choice[attribute])
         decided, dims, fixed_copies = self._search_space(fixed)
         # A choice only its own card's rule reads (Mysterious Plague's Lifeform) is not searched:
         # every total the search computes scores it at its best value, exactly (`_tally`), and
@@ -1358,7 +1358,7 @@ class HandScorer:
                  | self.fixed_values.get(attribute, set()))
         for spec in self.hand:
             for bonus in (spec.rule or {}).get("bonuses", []):
-                named = named | set((bonus.get("points_if_chosen") or {}))
+                named = named | set(bonus.get("points_if_chosen") or {})
         printed = {v for spec in self.hand for v in spec.attributes.get(attribute, ())}
         excluded_by_all = set.intersection(*(set(e.get("exclude", [])) for e in choosers))
         excluded_by_any = set().union(*(set(e.get("exclude", [])) for e in choosers))
@@ -1475,7 +1475,7 @@ class HandScorer:
                 # other blanking it tells the most.
                 later = {units[j][0][0] for j in remaining if j != i}
                 keeps = [k for k, c in enumerate(children) if name != self.assimilator
-                         or not later & set(cast(Choice, c[name])["blank"])] or list(range(len(children)))
+                         or not later & set(c[name]["blank"])] or list(range(len(children)))
                 top = max(keeps, key=lambda k: (bounds[k], -k))
                 judged.append((-telling, sizes[i], i, bounds[top], children[top]))
             _, _, pick, root, partial = min(judged, key=lambda j: j[:3])
