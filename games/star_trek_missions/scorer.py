@@ -747,6 +747,7 @@ class HandScorer:
         # An open choice only its own rule reads: its best points, on the same key as
         # quick_cache's less the choice (`_best_chosen`).
         self.chooser_cache: dict[tuple[Any, ...], int] = {}
+        self.may_copy_printed: dict[tuple[str, str], bool] = {}  # (copier, card as printed)
         self.scoring = frozenset(name for name, rule in self.rules.items() if rule.bonuses)
         # Attributes that decide which cards stand or what a card counts as: a choice setting one
         # re-places every card (sibling_totals).
@@ -1694,7 +1695,21 @@ class HandScorer:
                 points[name] = self._points(lives[name], context) + bonus.get(name, 0)
         for name in copiers:
             match = self.copy_of[name]
-            options = [n for n in standing if n != name and n not in copiers and match(lives[n], {})]
+            # (Whether a card as printed may be copied is asked once: printed Lives never change.)
+            may_copy = self.may_copy_printed
+            options = []
+            for n in standing:
+                if n == name or n in copiers:
+                    continue
+                live = lives[n]
+                if live is printed[n]:
+                    ok = may_copy.get((name, n))
+                    if ok is None:
+                        ok = may_copy[(name, n)] = match(live, {})
+                else:
+                    ok = match(live, {})
+                if ok:
+                    options.append(n)
             if name in fixed_copies:
                 options = [n for n in options if n == fixed_copies[name]]
             points[name] = max((points[n] for n in options), default=0)
