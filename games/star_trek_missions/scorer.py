@@ -659,6 +659,8 @@ class HandScorer:
         self.rules = {spec.name: compile_rule(spec.rule) for spec in self.hand}
         self._literals_cache: dict[str, set[str]] | None = None
         self._counted_cache: set[str] | None = None
+        # Values the fixed choices name (`best`): told apart like the values rules name.
+        self.fixed_values: dict[str, set[str]] = {}
         self.by_name = {spec.name: spec for spec in self.hand}
         self.cache: dict[tuple[Any, ...], Settlement] = {}
         self.base = {
@@ -742,6 +744,10 @@ class HandScorer:
         # (receiver, chosen, card as printed)
         self.printed_signatures: dict[tuple[Any, ...], int] = {}
         self.quick_cache: dict[tuple[Any, ...], int] = {}
+        # An open choice only its own rule reads: its best points, on the same key as
+        # quick_cache's less the choice (`_best_chosen`).
+        self.chooser_cache: dict[tuple[Any, ...], int] = {}
+        self.may_copy_printed: dict[tuple[str, str], bool] = {}  # (copier, card as printed)
         self.scoring = frozenset(name for name, rule in self.rules.items() if rule.bonuses)
         # Attributes that decide which cards stand or what a card counts as: a choice setting one
         # re-places every card (sibling_totals).
@@ -766,7 +772,7 @@ class HandScorer:
             self._literals_cache = self._find_literals()
         return self._literals_cache
 
-    def _find_literals(self) -> dict[str, set[str]]:
+    def _find_literals(self, with_exclusions: bool = True) -> dict[str, set[str]]:
         """Every value some rule of the hand names: in its criteria, the values a choice may not
         take (Mysterious Plague's exclusions) and the values a card counts as (Leah Brahms's
         Hologram). A value none of them names is told apart from another only by comparison."""
@@ -784,7 +790,7 @@ class HandScorer:
                         criterion_literals(effect[key], literals)
                 for crit in effect.get("when", []):
                     criterion_literals(crit, literals)
-                if effect["kind"] == "choose":
+                if effect["kind"] == "choose" and with_exclusions:
                     literals[effect["attribute"]].update(effect.get("exclude", []))
                 for key in ("set", "otherwise"):
                     for attribute, values in effect.get(key, {}).items():
@@ -821,7 +827,7 @@ class HandScorer:
         total (STM-R15).
 
         Why: a value that no rule of the hand names (`_literals`: criteria, exclusions, values
-        a card counts as) and, where values are compared (`_counted_by_value`), that no card
+        a card counts as), nor a fixed choice (`fixed_values`), and, where values are compared (`_counted_by_value`), that no card
         prints, is told apart from another such value by nothing in the hand: swapping two of
         them in every choice changes no total. So among those "unnamed" values, only how many
         different ones the choices use matters, and at most one per card that sets or names
@@ -831,7 +837,7 @@ class HandScorer:
         or differ (the Ship's Affiliation and the one Thought Maker gives it). Where values are
         not compared, one stands for all."""
         vocabulary = self.vocabulary.get(attribute, [])
-        wanted = set(self._literals().get(attribute, ()))
+        wanted = set(self._literals().get(attribute, ())) | self.fixed_values.get(attribute, set())
         fresh_needed = 1
         if attribute in self._counted_by_value():
             for spec in self.hand:
@@ -1157,6 +1163,14 @@ class HandScorer:
         more in full, for its explanation (`evaluate`). The tests hold the total to plain
         enumeration of every allowed value of every choice (tests/engines/stm_reference.py),
         which shares none of this code."""
+        # A value a fixed choice names is told apart from the others (Mysterious Plague fixed
+        # on Klingon with no Klingon in the hand: the Ship may be the Klingon it counts).
+        self.fixed_values = {}
+        for choice in fixed.values():
+            if isinstance(choice, Mapping):
+                for attribute in ATTRIBUTES:
+                    if isinstance(choice.get(attribute), str):
+                        self.fixed_values.setdefault(attribute, set()).add(choice[attribute])
         decided, dims, fixed_copies = self._search_space(fixed)
         # A choice only its own card's rule reads (Mysterious Plague's Lifeform) is not searched:
         # every total the search computes scores it at its best value, exactly (`_tally`), and
@@ -1322,6 +1336,42 @@ class HandScorer:
         stand_in = seen[unnamed[0]]
         return [v for v in values if v in named or v in unnamed or seen[v] != stand_in]
 
+    def _excluded_only(self, attribute: str, values: list[str]) -> list[str]:
+        """The Unidentified Ship's values for `attribute` worth trying, out of `values`, less
+        those that only a choice's exclusions name, exactly: a value left out never scores more
+        than a value nobody names that is kept.
+
+        Why: a value v that every card choosing this attribute excludes (Mysterious Plague: not
+        Hologram nor Android), that no other part of any rule names (criteria, what a card
+        counts as, points for a chosen value) and that no card prints, and a value w that
+        nothing names at all and no card prints: the Ship is the only card that can carry
+        either, so every test, "different", "same" and "distinct" count answers alike with the
+        Ship as v or as w; the one difference is that a choosing card may name w (and so count
+        the Ship) and may never name v. Every way of deciding the other choices scores at least
+        as much with the Ship as w: v is left out. (Mysterious Plague's hands tried the Ship as
+        an Android and as a Hologram in every branch.)"""
+        choosing = [(spec, effect) for spec, effect in self._choice_cards
+                    if effect["kind"] == "choose" and effect["attribute"] == attribute]
+        if not choosing:
+            return values
+        choosers = [effect for _, effect in choosing]
+        named = (self._find_literals(with_exclusions=False).get(attribute, set())
+                 | self.fixed_values.get(attribute, set()))
+        for spec in self.hand:
+            for bonus in (spec.rule or {}).get("bonuses", []):
+                named = named | set(bonus.get("points_if_chosen") or {})
+        printed = {v for spec in self.hand for v in spec.attributes.get(attribute, ())}
+        excluded_by_all = set.intersection(*(set(e.get("exclude", [])) for e in choosers))
+        excluded_by_any = set().union(*(set(e.get("exclude", [])) for e in choosers))
+        chooser_values = [{c.get(attribute) for c in self.candidates(spec, effect)}
+                          for spec, effect in choosing]
+        stand_in = next((w for w in values if w not in named and w not in excluded_by_any
+                         and w not in printed and all(w in vs for vs in chooser_values)), None)
+        if stand_in is None:
+            return values
+        return [v for v in values if v == stand_in or v in named or v in printed
+                or v not in excluded_by_all]
+
     def _compared_only_by_count(self, attribute: str) -> bool:
         """Whether the hand compares this attribute's values only by "different" and "distinct"
         counts (never "same", a chosen value or Thought Maker's real change)."""
@@ -1420,7 +1470,15 @@ class HandScorer:
                 children = [child(partial, name, key, v) for v in values]
                 bounds = [self.upper_bound(c, fixed_copies) for c in children]
                 telling = root - sum(bounds) / len(bounds)
-                judged.append((-telling, sizes[i], i, max(bounds), children[bounds.index(max(bounds))]))
+                # The path goes on with the most promising value, but not one in which Borg
+                # Cube blanks a card whose choice is still to be placed: that card's choice
+                # would then tell nothing on the path and be placed last, where under every
+                # other blanking it tells the most.
+                later = {units[j][0][0] for j in remaining if j != i}
+                keeps = [k for k, c in enumerate(children) if name != self.assimilator
+                         or not later & set(c[name]["blank"])] or list(range(len(children)))
+                top = max(keeps, key=lambda k: (bounds[k], -k))
+                judged.append((-telling, sizes[i], i, bounds[top], children[top]))
             _, _, pick, root, partial = min(judged, key=lambda j: j[:3])
             order.append(pick)
             remaining.remove(pick)
@@ -1432,7 +1490,8 @@ class HandScorer:
         order (specialty, lifeform, affiliation, type): `candidate_values` of each, its type
         out of the types the card allows."""
         values = {"type": self.candidate_values("type", effect["types"]),
-                  **{key: self._undominated(key, self.candidate_values(key)) for key in WILD_KEYS[1:]}}
+                  **{key: self._excluded_only(key, self._undominated(key, self.candidate_values(key)))
+                     for key in WILD_KEYS[1:]}}
         return [(key, values[key]) for key in ("specialty", "lifeform", "affiliation", "type")]
 
     # Fast scoring for the search: totals, exact or upper bounds ------------------------------
@@ -1631,17 +1690,26 @@ class HandScorer:
                 continue
             if name in self.choosers and name not in partial:
                 # An open choice read only by its own card's rule: its best value, exactly.
-                best = 0
-                for chosen in self.choosers[name]:
-                    live = Live(lives[name].spec, lives[name].attrs)
-                    live.chosen = chosen
-                    best = max(best, self._points(live, context))
-                points[name] = best + bonus.get(name, 0)
+                points[name] = self._best_chosen(lives[name], context) + bonus.get(name, 0)
             else:
                 points[name] = self._points(lives[name], context) + bonus.get(name, 0)
         for name in copiers:
             match = self.copy_of[name]
-            options = [n for n in standing if n != name and n not in copiers and match(lives[n], {})]
+            # (Whether a card as printed may be copied is asked once: printed Lives never change.)
+            may_copy = self.may_copy_printed
+            options = []
+            for n in standing:
+                if n == name or n in copiers:
+                    continue
+                live = lives[n]
+                if live is printed[n]:
+                    ok = may_copy.get((name, n))
+                    if ok is None:
+                        ok = may_copy[(name, n)] = match(live, {})
+                else:
+                    ok = match(live, {})
+                if ok:
+                    options.append(n)
             if name in fixed_copies:
                 options = [n for n in options if n == fixed_copies[name]]
             points[name] = max((points[n] for n in options), default=0)
@@ -1656,6 +1724,27 @@ class HandScorer:
                     points[name] = points[assimilator]
                     total += points[assimilator]
         return total, points
+
+    def _best_chosen(self, receiver: Live, context: _Context) -> int:
+        """A card's points at the best value of its open choice (`choosers`), cached on what
+        `_points` keys each value on, less the value: the standing cards, those changed and
+        what the card's rule reads of them."""
+        rule = self.rules[receiver.name]
+        standing_key, _, lives, modified, projections = context
+        projection = projections.get(rule.relevant)
+        if projection is None:
+            projection = projections[rule.relevant] = tuple(
+                [lives[n].attrs[a] for n in modified for a in rule.relevant])
+        key = (receiver.name, standing_key, modified, projection)
+        best = self.chooser_cache.get(key)
+        if best is None:
+            best = 0
+            for chosen in self.choosers[receiver.name]:
+                live = Live(receiver.spec, receiver.attrs)
+                live.chosen = chosen
+                best = max(best, self._points(live, context))
+            self.chooser_cache[key] = best
+        return best
 
     def _points(self, receiver: Live, context: _Context) -> int:
         """A receiving card's points from the standing cards. Cached twice: on the attributes its
@@ -1769,11 +1858,21 @@ class _Search:
         self.best_total: int | None = None
         self.best_combination: dict[str, Choice] | None = None
         self.bounds: dict[tuple[Any, ...], int] = {}
+        self.scored: set[tuple[Any, ...]] = set()  # the parents of the sibling sets scored
         self.counts = {"bounds": 0, "evaluations": 0, "pruned": 0}
 
     def run(self, decided: dict[str, Choice]) -> Evaluation:
         # (Its first descent, the branch with the highest bound at each level, is a greedy dive:
         # a good total found first, below which every branch is skipped.)
+        if self.bounded and len(self.dims) > 2:
+            # A dive down each first-level branch, the most promising first, before the full
+            # search: a good total found in every branch early prunes the others' subtrees
+            # sooner (their bounds are kept for the search).
+            children = [self._child(decided, 0, value) for value in self._values(0, decided)]
+            bounds = self._child_bounds(0, children)
+            for i in sorted(range(len(children)), key=lambda i: -bounds[i]):
+                if not self._beaten(bounds[i]):
+                    self._dive(1, children[i])
         self._visit(0, decided)
         assert self.best_combination is not None
         # The winner's explanation: one full evaluation (an Unidentified Ship's choice in its
@@ -1833,7 +1932,7 @@ class _Search:
     def _visit(self, level: int, partial: dict[str, Choice]) -> None:
         children = [self._child(partial, level, value) for value in self._values(level, partial)]
         if level + 1 == len(self.dims):
-            self._leaves(level, children)
+            self._leaves(level, children, partial)
             return
         if not self.bounded:
             for child in children:
@@ -1846,8 +1945,26 @@ class _Search:
             if not self._beaten(bounds[i]):
                 self._visit(level + 1, children[i])
 
-    def _leaves(self, level: int, children: list[dict[str, Choice]]) -> None:
-        """Sibling combinations with every choice decided, in order: the first best one wins."""
+    def _dive(self, level: int, partial: dict[str, Choice]) -> None:
+        """Down the branch with the highest bound at each level, to one set of sibling
+        combinations (`_leaves`), unless its bound cannot beat the best total found."""
+        children = [self._child(partial, level, value) for value in self._values(level, partial)]
+        if level + 1 == len(self.dims):
+            self._leaves(level, children, partial)
+            return
+        bounds = self._child_bounds(level, children)
+        top = max(range(len(children)), key=lambda i: (bounds[i], -i))
+        if not self._beaten(bounds[top]):
+            self._dive(level + 1, children[top])
+
+    def _leaves(self, level: int, children: list[dict[str, Choice]], partial: dict[str, Choice]
+                ) -> None:
+        """Sibling combinations with every choice decided, in order: the first best one wins.
+        Each set of siblings is scored once (a dive may have scored it before the search)."""
+        done = self._key(partial)
+        if done in self.scored:
+            return
+        self.scored.add(done)
         name, key, _ = self.dims[level]
         self.counts["evaluations"] += len(children)
         totals = self.scorer.sibling_totals(children, name, key, self.fixed_copies)
