@@ -82,6 +82,15 @@ def tap_in(page, thumb: Thumb, hand) -> None:
         tile = page.locator(f"#tile-{slug}")
         thumb.tap(tile)
         expect(page.locator(f"#tile-{slug}")).to_have_attribute("aria-pressed", "true")
+        settle(page)
+
+
+def settle(page) -> None:
+    """Wait until no answer is on its way and the page has laid out what it swapped in (and
+    scrolled to keep the tapped tile in place): the page's own scrolling is not the thumb's."""
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => "
+                  "requestAnimationFrame(() => done())))")
 
 
 def phone(browser, site, path=PAGE, **options):
