@@ -172,15 +172,7 @@ def ac_round(game: Game, state: State, seat: int | None, body: dict,
     if not isinstance(players, list):
         raise _refuse("body.players", "invalid_type", "Give the round's players: a list, in seat "
                       "order.")
-    given = [player.get("name") if isinstance(player, dict) else None for player in players]
-    if [str(name).casefold() for name in given] != [name.casefold() for name in names]:
-        raise _refuse("body.players", "players_differ", f"The table's players are "
-                      f"{', '.join(names)}, in that order; the round names "
-                      f"{', '.join(str(name) for name in given)}.")
-    for index, player in enumerate(players):
-        if "credits" in player:
-            raise _refuse(f"body.players[{index}].credits", "table_knows", "The table keeps "
-                          "each cadet's credits; leave them out of the round.")
+    _the_tables_cadets(players, names, at="body.players", what="round")
     if "starter" in body and state["round"] > 0:
         raise _refuse("body.starter", "table_knows", f"The table knows who starts this round "
                       f"({state['starter']}); leave starter out.")
@@ -200,6 +192,19 @@ def ac_round(game: Game, state: State, seat: int | None, body: dict,
     return new, answer
 
 
+def _the_tables_cadets(players: list, names: list[str], *, at: str, what: str) -> None:
+    """A round or a position names the table's cadets in seat order, without their credits
+    (the table keeps those)."""
+    given = [player.get("name") if isinstance(player, dict) else None for player in players]
+    if [str(name).casefold() for name in given] != [name.casefold() for name in names]:
+        raise _refuse(at, "players_differ", f"The table's players are {', '.join(names)}, in "
+                      f"that order; the {what} names {', '.join(str(name) for name in given)}.")
+    for index, player in enumerate(players):
+        if "credits" in player:
+            raise _refuse(f"{at}[{index}].credits", "table_knows", "The table keeps each "
+                          f"cadet's credits; leave them out of the {what}.")
+
+
 def ac_ruling(game: Game, state: State, seat: int | None, body: dict,
               by_host: bool) -> tuple[State, dict | None]:
     """A ruling asked at the table: the position (players in the table's seat order, without
@@ -210,15 +215,7 @@ def ac_ruling(game: Game, state: State, seat: int | None, body: dict,
         raise _refuse("body.position.players", "invalid_type", "Give the position with its "
                       "players: a list, in seat order.")
     players = position["players"]
-    given = [player.get("name") if isinstance(player, dict) else None for player in players]
-    if [str(name).casefold() for name in given] != [name.casefold() for name in names]:
-        raise _refuse("body.position.players", "players_differ", f"The table's players are "
-                      f"{', '.join(names)}, in that order; the position names "
-                      f"{', '.join(str(name) for name in given)}.")
-    for index, player in enumerate(players):
-        if "credits" in player:
-            raise _refuse(f"body.position.players[{index}].credits", "table_knows", "The table "
-                          "keeps each cadet's credits; leave them out of the position.")
+    _the_tables_cadets(players, names, at="body.position.players", what="position")
     filled = {**body, "position": {**position, "players": [
         {**player, "name": name, "credits": state["credits"][name]}
         for player, name in zip(players, names, strict=True)]}}

@@ -9,12 +9,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import violations
+from tests.browser.phone import PHONE  # the 390×844 touch phone of issue 23
 from tests.browser.stm_tiles import show_tile
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.phone import PHONE  # the 390×844 touch phone of issue 23
 from tests.browser.stm_tiles import show_tile
 
 pytestmark = pytest.mark.browser
@@ -18,8 +19,6 @@ pytestmark = pytest.mark.browser
 SCORE = "/games/star-trek-missions/score/"
 TABLE = "/games/star-trek-missions/table/"
 CATALOG = "/games/star-trek-missions/cards/"
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
 
 
 @pytest.fixture

@@ -10,13 +10,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.phone import PHONE  # the 390×844 touch phone of issue 23
+
 pytestmark = pytest.mark.browser
 
 SCORE = "/games/star-trek-missions/score/"
 TABLE = "/games/star-trek-missions/table/"
 TURN = "/games/star-trek-missions/check-turn/"
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
 
 
 @pytest.fixture

@@ -15,12 +15,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.phone import PHONE  # the 390×844 touch phone of issue 23
+
 pytestmark = pytest.mark.browser
 
 PAGE = "/games/star-trek-missions/score/"
 TABLE = "/games/star-trek-missions/table/"
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
 SCREEN = 844
 # The rulebook's scoring example (tests/data/star-trek-missions-examples.json): 66 points.
 # (group, tile): Commander Kurn and Commander Sela are Captains, the group open at first.

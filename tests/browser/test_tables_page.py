@@ -11,13 +11,12 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.phone import PHONE  # the 390×844 touch phone of issue 23
 from tests.browser.test_visible_text import report
 from tests.tables_server import tables_site_fixture  # noqa: F401 - the fixture tables_site
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
 HANDS = {
     "Ana": ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
             "Lieutenant Commander Data"],  # 13
