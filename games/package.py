@@ -26,6 +26,11 @@ def _resolve(dotted: str | Callable) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
+def _resolve_class(dotted: str) -> Any:
+    module, _, name = dotted.rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
 @dataclass(frozen=True)
 class Presenter:
     """How the game's page shapes a saved result for its fragment (/r/<id> reuses it): the
@@ -65,6 +70,13 @@ class Job:
     # Adds to a saved result's page (dotted path, taking (game, body, request body) and returning
     # a dict; its "again_pairs", if any, fill the page's "again" link instead of link_pairs).
     result_context: str | Callable | None = None
+    # The request bodies the job reads (dotted paths to common.requests.RequestModel classes):
+    # one, or several where the body takes one of several shapes (a hand, or a whole table).
+    # The API schema documents them; the service reads the body against them.
+    request_models: tuple[str, ...] = ()
+
+    def request_classes(self) -> list[type]:
+        return [_resolve_class(dotted) for dotted in self.request_models]
 
     def run(self, *, game: Any, body: dict) -> dict:
         return _resolve(self.service)(game=game, body=body)

@@ -10,6 +10,7 @@ GAME = GamePackage(
     engine="games.academy_credits.engine",
     ruling=Job(
         service="games.academy_credits.rulings.rule_play",
+        request_models=("games.academy_credits.rulings.PlayRequest",),
         page="academy_credits:check-play",
         label="Check a move",
         link_pairs="games.academy_credits.pages.play_link_pairs",
@@ -18,6 +19,7 @@ GAME = GamePackage(
     ),
     score=Job(
         service="games.academy_credits.scores.score_round",
+        request_models=("games.academy_credits.scores.RoundRequest",),
         page="academy_credits:score-round",
         label="Score a round",
         link_pairs="games.academy_credits.pages.round_link_pairs",

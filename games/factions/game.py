@@ -10,6 +10,7 @@ GAME = GamePackage(
     engine="games.factions.engine",
     ruling=Job(
         service="games.factions.rulings.rule_move",
+        request_models=("games.factions.rulings.RulingRequest",),
         page="factions:check-move",
         label="Check a move",
         link_pairs="games.factions.pages.table_link_pairs",
@@ -18,6 +19,7 @@ GAME = GamePackage(
     ),
     score=Job(
         service="games.factions.scores.score_factions",
+        request_models=("games.factions.rulings.TablePosition",),
         page="factions:standings",
         label="Standings",
         link_pairs="games.factions.pages.table_link_pairs",

@@ -10,6 +10,7 @@ GAME = GamePackage(
     engine="games.star_realms_academy.engine",
     ruling=Job(
         service="games.star_realms_academy.rulings.rule_star_realms_academy",
+        request_models=("games.star_realms_academy.rulings.RulingRequest",),
         page="star_realms_academy:check-move",
         label="Check a move",
         link_pairs="games.star_realms_academy.pages.check_link_pairs",
@@ -18,6 +19,7 @@ GAME = GamePackage(
     ),
     score=Job(
         service="games.star_realms_academy.scores.score_star_realms_academy",
+        request_models=("games.star_realms_academy.scores.TurnRequest",),
         page="star_realms_academy:turn",
         label="Break down a turn",
         link_pairs="games.star_realms_academy.pages.turn_link_pairs",

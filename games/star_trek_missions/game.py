@@ -8,6 +8,7 @@ GAME = GamePackage(
     engine="games.star_trek_missions.engine",
     ruling=Job(
         service="games.star_trek_missions.rulings.rule_turn",
+        request_models=("games.star_trek_missions.rulings.TurnRequest",),
         page="star_trek_missions:check-turn",
         label="Check a move",
         link_pairs="games.star_trek_missions.turn_pages.turn_link_pairs",
@@ -16,6 +17,8 @@ GAME = GamePackage(
     ),
     score=Job(
         service="games.star_trek_missions.scores.score_star_trek_missions",
+        request_models=("games.star_trek_missions.scores.Hand",
+                        "games.star_trek_missions.scores.Table"),
         page="star_trek_missions:score",
         label="Score a hand",
         link_pairs="games.star_trek_missions.pages.score_link_pairs",
