@@ -4,10 +4,13 @@ add up from zero to the total (plain Python, no Django import)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.protocol import Step
 
+from .choices import ChoiceError
+from .hand import Evaluation
 from .language import (
     Labels,
     aside,
@@ -17,7 +20,8 @@ from .language import (
     requirements_phrase,
     value_label,
 )
-from .scorer import CardResult, CardSpec, ChoiceError, Evaluation, HandScore, HandScorer
+from .rules import CardSpec, Choice
+from .scorer import HandScorer
 
 RULE_WITH = "STM-7.1"
 RULE_FOR_EACH = "STM-7.2"
@@ -25,6 +29,23 @@ RULE_DIFFERENT = "STM-R2"
 RULE_CHOICES = "STM-R3"
 RULE_NOTHING = "STM-9.3"
 RULE_UNBLANKER = "STM-R10"
+
+
+@dataclass
+class CardResult:
+    name: str
+    points: int
+    blanked: bool
+    blanked_reason: str | None
+
+
+@dataclass
+class HandScore:
+    total: int
+    cards: list[CardResult]
+    steps: list[Step]
+    choices: dict[str, Choice]
+    warnings: list[str] = field(default_factory=list)
 
 
 def explain(scorer: HandScorer, evaluation: Evaluation, labels: Labels) -> HandScore:

@@ -7,14 +7,10 @@ import random
 
 import pytest
 
+from games.star_trek_missions.bonuses import settle, settle_points
 from games.star_trek_missions.engine import check_hand
-from games.star_trek_missions.scorer import (
-    HandScorer,
-    Live,
-    WildSet,
-    settle,
-    settle_points,
-)
+from games.star_trek_missions.rules import Live, WildSet
+from games.star_trek_missions.scorer import HandScorer
 from tests.engines.stm_catalog import adversarial_hands, catalog
 from tests.engines.stm_reference import plain_best
 from tests.engines.stm_reference import plain_space as reference_space
@@ -109,3 +105,4 @@ def test_settle_points_equals_the_solver_on_random_giving_cards():
         rule = space.rules[receiver_name]
         assert settle_points(rule, receiver, givers) == settle(rule, receiver, givers).points, (
             receiver_name, [g.name for g in givers])
+
