@@ -9,7 +9,8 @@ exact maximum-weight assignment of the giving cards, never greedily. "Different"
 largest number of values that can be assigned one per card (STM-R2). Choices nobody fixed are the
 ones that give the highest total (STM-R4).
 
-The scorer is built in layers, one module each, every module importing only those above it:
+The scorer is built in layers, one module each, every module importing only those listed before
+it (import-linter's "stm-scorer" contract in pyproject.toml holds it):
 
 - language.py: the rule language (what a card's rule may say, and its card text);
 - rules.py: a card of the hand (`CardSpec`, `Live`) and its rule compiled into the tests the
