@@ -140,6 +140,7 @@ WRONG_WAYS = [
     ("scoring.api", "adjudicator.api", "endpoints"),
     ("common.api_errors", "results.models", "layers"),
     ("games.factions.scorer", "games.factions.engine", "acyclic"),  # the circle that went
+    ("games.star_trek_missions.hand", "games.star_trek_missions.choices", "stm-scorer"),
 ]
 
 

@@ -97,9 +97,8 @@ from games.wording import count as _plural
 from games.wording import listing
 
 from . import scorer
-from .explain import score_hand
+from .explain import HandScore, score_hand
 from .language import Labels
-from .scorer import HandScore
 
 _list = partial(listing, empty="no cards")
 

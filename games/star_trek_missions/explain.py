@@ -4,20 +4,24 @@ add up from zero to the total (plain Python, no Django import)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.protocol import Step
 
+from .choices import ChoiceError
+from .hand import Evaluation
 from .language import (
     Labels,
-    _attribute_label,
-    _label,
-    _names_only,
-    _requirements_phrase,
     aside,
+    attribute_label,
+    names_only,
     phrase,
+    requirements_phrase,
+    value_label,
 )
-from .scorer import CardResult, CardSpec, ChoiceError, Evaluation, HandScore, HandScorer
+from .rules import CardSpec, Choice
+from .scorer import HandScorer
 
 RULE_WITH = "STM-7.1"
 RULE_FOR_EACH = "STM-7.2"
@@ -25,6 +29,23 @@ RULE_DIFFERENT = "STM-R2"
 RULE_CHOICES = "STM-R3"
 RULE_NOTHING = "STM-9.3"
 RULE_UNBLANKER = "STM-R10"
+
+
+@dataclass
+class CardResult:
+    name: str
+    points: int
+    blanked: bool
+    blanked_reason: str | None
+
+
+@dataclass
+class HandScore:
+    total: int
+    cards: list[CardResult]
+    steps: list[Step]
+    choices: dict[str, Choice]
+    warnings: list[str] = field(default_factory=list)
 
 
 def explain(scorer: HandScorer, evaluation: Evaluation, labels: Labels) -> HandScore:
@@ -61,15 +82,15 @@ def explain(scorer: HandScorer, evaluation: Evaluation, labels: Labels) -> HandS
                 entries.append((RULE_FOR_EACH, name, grant.giving, detail, grant.points))
             elif kind == "for_each_different":
                 assert grant.value is not None  # a "different" slot counts one value
-                value = _label(labels, bonus["attribute"], grant.value)
-                detail = (f"{grant.points} for a different {_attribute_label(bonus['attribute'])}: "
+                value = value_label(labels, bonus["attribute"], grant.value)
+                detail = (f"{grant.points} for a different {attribute_label(bonus['attribute'])}: "
                           f"{value} ({grant.giving[0]})")
                 entries.append((RULE_DIFFERENT, name, grant.giving, detail, grant.points))
             else:
                 tier = bonus["tiers"][grant.tier] if kind == "tiers" else bonus
                 detail = f"{grant.points} with {', '.join(grant.giving)}"
-                if not all(_names_only(req["match"]) for req in tier["requires"]):
-                    detail += aside(_requirements_phrase(tier['requires'], labels))
+                if not all(names_only(req["match"]) for req in tier["requires"]):
+                    detail += aside(requirements_phrase(tier['requires'], labels))
                 entries.append((RULE_WITH, name, grant.giving, detail, grant.points))
         if name in evaluation.changed:
             target, affiliation = evaluation.changed[name]
@@ -77,7 +98,7 @@ def explain(scorer: HandScorer, evaluation: Evaluation, labels: Labels) -> HandS
             assert change is not None  # only a card with the effect changes an affiliation
             bonus = change["points"]
             detail = (f"{bonus} for changing the Affiliation of {target} to "
-                      f"{_label(labels, 'affiliation', affiliation)}")
+                      f"{value_label(labels, 'affiliation', affiliation)}")
             entries.append((RULE_CHOICES, name, [target], detail, bonus))
         if points == 0:
             entries.append((RULE_NOTHING, name, [], "no bonus applies: 0", 0))

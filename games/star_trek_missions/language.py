@@ -331,11 +331,13 @@ def criterion_matches_attributes(crit: Mapping[str, Any], name: str,
     return False
 
 
-def _label(labels: Labels, attribute: str, value: str) -> str:
+def value_label(labels: Labels, attribute: str, value: str) -> str:
+    """A value as players read it ('Klingon Empire'), or the value itself without a label."""
     return labels.get(attribute, {}).get(value, value)
 
 
-def _attribute_label(attribute: str) -> str:
+def attribute_label(attribute: str) -> str:
+    """An attribute's name as card text writes it ('Lifeform')."""
     return {"type": "Type", "specialty": "Specialty", "lifeform": "Lifeform",
             "affiliation": "Affiliation", "deck": "Deck"}.get(attribute, attribute)
 
@@ -346,16 +348,16 @@ def phrase(crit: Mapping[str, Any], labels: Labels) -> str:
     if key == "name":
         return cast(str, value)  # a card's name (validate_rule)
     if key == "deck":
-        return f"{_label(labels, 'deck', value)} card"
+        return f"{value_label(labels, 'deck', value)} card"
     if key in ATTRIBUTES:
-        return _label(labels, key, value)
+        return value_label(labels, key, value)
     if key == "has":
-        return f"card with any {_attribute_label(value)}"
+        return f"card with any {attribute_label(value)}"
     if key == "chosen":
-        return f"card of the chosen {_attribute_label(value)}"
+        return f"card of the chosen {attribute_label(value)}"
     if key == "non":
         (attribute, literal), = value.items()
-        return f"non-{_label(labels, attribute, literal)}"
+        return f"non-{value_label(labels, attribute, literal)}"
     if key == "any":
         return " or ".join(phrase(c, labels) for c in value)
     # "all": adjectives first, the noun (a type) last, "with any …" after it.
@@ -366,7 +368,7 @@ def phrase(crit: Mapping[str, Any], labels: Labels) -> str:
         text = phrase(part, labels)
         words.append(f"({text})" if next(iter(part)) == "any" and len(parts) > 1 else text)
     head = " ".join(words) or "card"
-    tail = "".join(f" with any {_attribute_label(next(iter(c.values())))}" for c in having)
+    tail = "".join(f" with any {attribute_label(next(iter(c.values())))}" for c in having)
     return head + tail
 
 
@@ -376,9 +378,11 @@ def aside(text: str) -> str:
     return f" — {text}" if "(" in text else f" ({text})"
 
 
-def _names_only(crit: Mapping[str, Any]) -> bool:
+def names_only(crit: Mapping[str, Any]) -> bool:
+    """Whether a criterion only names cards (a name, or any of several names): its phrase would
+    add nothing to the names of the cards that meet it."""
     (key, value), = crit.items()
-    return key == "name" or (key == "any" and all(_names_only(c) for c in value))
+    return key == "name" or (key == "any" and all(names_only(c) for c in value))
 
 
 def _plural(what: str, labels: Labels) -> str:
@@ -397,15 +401,15 @@ def _requirement_phrase(req: Mapping[str, Any], labels: Labels) -> str:
     count = req.get("count", 1)
     what = phrase(req["match"], labels)
     if count == 1:
-        text = what if _names_only(req["match"]) else f"at least one {what}"
+        text = what if names_only(req["match"]) else f"at least one {what}"
     else:
         text = f"{_number_word(count)} or more {_plural(what, labels)}"
     if "distinct" in req:
-        plural = {"Specialty": "Specialties"}.get(_attribute_label(req["distinct"]),
-                                                  _attribute_label(req["distinct"]) + "s")
+        plural = {"Specialty": "Specialties"}.get(attribute_label(req["distinct"]),
+                                                  attribute_label(req["distinct"]) + "s")
         text += f" with {_number_word(count)} different {plural} among them"
     if "same" in req:
-        text += f" sharing one {_attribute_label(req['same'])}"
+        text += f" sharing one {attribute_label(req['same'])}"
     return text
 
 
@@ -413,7 +417,8 @@ def _number_word(n: int) -> str:
     return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n))
 
 
-def _requirements_phrase(reqs: Iterable[Mapping[str, Any]], labels: Labels) -> str:
+def requirements_phrase(reqs: Iterable[Mapping[str, Any]], labels: Labels) -> str:
+    """A WITH bonus's requirements as words: 'at least one Klingon and two or more Locations'."""
     return " and ".join(_requirement_phrase(r, labels) for r in reqs)
 
 
@@ -446,7 +451,7 @@ def render_rule(rule: Mapping[str, Any] | None, *, name: str,
             if extra:
                 flush()
                 exceptions = ", ".join(
-                    f"{points} if it is {_label(labels, 'lifeform', value)}" for value, points in extra.items()
+                    f"{points} if it is {value_label(labels, 'lifeform', value)}" for value, points in extra.items()
                 )
                 clauses.append(f"{bonus['points']} for each {text}{aside(exceptions)}")
                 continue
@@ -456,10 +461,10 @@ def render_rule(rule: Mapping[str, Any] | None, *, name: str,
             continue
         flush()
         if kind == "with":
-            clauses.append(f"{bonus['points']} with {_requirements_phrase(bonus['requires'], labels)}")
+            clauses.append(f"{bonus['points']} with {requirements_phrase(bonus['requires'], labels)}")
         elif kind == "tiers":
             clauses.append(", or ".join(
-                f"{tier['points']} with {_requirements_phrase(tier['requires'], labels)}"
+                f"{tier['points']} with {requirements_phrase(tier['requires'], labels)}"
                 for tier in bonus["tiers"]
             ) + " (the best one)")
         elif kind == "for_each_different":
@@ -467,7 +472,7 @@ def render_rule(rule: Mapping[str, Any] | None, *, name: str,
             other = "other " if criterion_matches_attributes(match, name, attributes) else ""
             among = "cards" if "match" not in bonus else phrase(bonus["match"], labels) + " cards"
             clauses.append(
-                f"{bonus['points']} for each different {_attribute_label(bonus['attribute'])} "
+                f"{bonus['points']} for each different {attribute_label(bonus['attribute'])} "
                 f"among the {other}{among}"
             )
     flush()
@@ -488,7 +493,7 @@ def render_rule(rule: Mapping[str, Any] | None, *, name: str,
 def _effect_text(effect: Mapping[str, Any], labels: Labels) -> str:
     kind = effect["kind"]
     if kind == "wild":
-        types = " or ".join(_label(labels, "type", t) for t in effect["types"])
+        types = " or ".join(value_label(labels, "type", t) for t in effect["types"])
         return (f"Choose whether this card is a {types}, and choose its Lifeform, Affiliation "
                 "and Specialty.")
     if kind == "change_affiliation":
@@ -498,16 +503,16 @@ def _effect_text(effect: Mapping[str, Any], labels: Labels) -> str:
         return (f"May blank up to {_number_word(effect['max'])} "
                 f"{phrase(effect['target'], labels)}s; each scores what this card scores instead.")
     if kind == "choose":
-        excluded = " or ".join(_label(labels, effect["attribute"], v) for v in effect.get("exclude", []))
+        excluded = " or ".join(value_label(labels, effect["attribute"], v) for v in effect.get("exclude", []))
         other = f" other than {excluded}" if excluded else ""
-        return f"Choose a {_attribute_label(effect['attribute'])}{other}."
+        return f"Choose a {attribute_label(effect['attribute'])}{other}."
     if kind == "copy_score":
         return f"Scores the same as one {phrase(effect['of'], labels)} in the hand."
     if kind == "counts_as":
         when = " or ".join(phrase(c, labels) for c in effect["when"])
         def values(mapping: Mapping[str, Any]) -> str:
             return " and ".join(
-                " ".join(_label(labels, attribute, v) for v in listed) for attribute, listed in mapping.items()
+                " ".join(value_label(labels, attribute, v) for v in listed) for attribute, listed in mapping.items()
             )
         return f"With {when}, counts as {values(effect['set'])}; otherwise counts as {values(effect['otherwise'])}."
     if kind == "hand_size":

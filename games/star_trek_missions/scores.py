@@ -34,7 +34,8 @@ from common.card_names import CardNameResolver, invalid_input
 from common.requests import CardNames, RequestModel, card_name, read_body
 from games.protocol import ImpossiblePosition
 from games.star_trek_missions import engine
-from games.star_trek_missions.scorer import CardSpec, ChoiceError
+from games.star_trek_missions.choices import ChoiceError
+from games.star_trek_missions.rules import CardSpec
 from games.wording import listing
 from results.services import result_save
 

@@ -6,7 +6,7 @@ from functools import cache
 from pathlib import Path
 
 from games.star_trek_missions.explain import score_hand
-from games.star_trek_missions.scorer import CardSpec
+from games.star_trek_missions.rules import CardSpec
 
 CATALOG = Path(__file__).resolve().parents[2] / "games" / "star_trek_missions" / "catalog.json"
 ATTRIBUTES = ("type", "specialty", "lifeform", "affiliation")

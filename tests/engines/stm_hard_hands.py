@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.star_trek_missions.scorer import CardSpec
+from games.star_trek_missions.rules import CardSpec
 
 CHOICE_CARDS = ("Unidentified Ship", "Thought Maker", "Borg Cube", "Mysterious Plague",
                 "Ensign Wesley Crusher")

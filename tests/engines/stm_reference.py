@@ -8,13 +8,15 @@ Affiliation; Borg Cube any zero to two other Galaxy cards; Mysterious Plague any
 the ones it excludes; Ensign Wesley Crusher no card, or any other card. Every combination of them is evaluated, one by one, and the
 highest total kept. Nothing is skipped, merged or bounded: no value stands for another, no
 branch is cut, and the enumeration does not use the scorer's candidates, search order, bounds or
-caches (`HandScorer.candidates`, `_search_space`, `_Search`, `score_points`, `_points`, ...).
+caches (choices.py, bounds.py, scorer.py: `HandScorer.candidates`, `_search_space`, `_Search`,
+`score_points`, `_points`, ...).
 
-What is reused of the scorer is the evaluation of ONE fully fixed assignment, `evaluate`: it
+What is reused of the scorer is the evaluation of ONE fully fixed assignment, `evaluate` of
+hand.Hand (the hand without its choices' candidates or the search, which build on it): it
 applies the given choices, blanks, copies and Borg Cube's scores and settles each card's bonuses
 by the exact assignment (`settle`); it makes no choice of its own when every choice, Wesley's
 copy included, is given, and holds no search logic (no candidates, bounds or order). Its one
-cache (`HandScorer._settle`) keys a card's settlement on the cards standing and on the attributes
+cache (`Hand._settle`) keys a card's settlement on the cards standing and on the attributes
 its rule reads (`CompiledRule.relevant`, read off the rule's text by `compile_rule`); the search
 uses other caches (`_points`: signatures of what each rule reads), so no shortcut is shared.
 Targets a card's criterion does not accept at that point (Wesley on a card that is neither a
@@ -29,7 +31,8 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.star_trek_missions.scorer import CardSpec, Evaluation, HandScorer
+from games.star_trek_missions.hand import Evaluation, Hand
+from games.star_trek_missions.rules import CardSpec
 
 Choice = dict[str, Any]
 
@@ -88,7 +91,7 @@ def plain_best(hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]]
     """The highest total over every combination of every allowed choice (a fixed choice is
     taken as given)."""
     fixed = fixed or {}
-    scorer = HandScorer(hand, vocabulary)  # only its `evaluate` is used
+    scorer = Hand(hand, vocabulary)  # only its `evaluate` is used: a hand, without the search
     names: list[str] = []
     options: list[list[Choice]] = []
     for spec, effect in choice_cards(hand):

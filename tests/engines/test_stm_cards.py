@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from games.star_trek_missions.scorer import ChoiceError
+from games.star_trek_missions.choices import ChoiceError
 from tests.engines.stm_catalog import catalog, points, score
 
 # Short names for the cards used most often.

@@ -5,8 +5,8 @@ import html
 
 import pytest
 
+from games.star_trek_missions.choices import ChoiceError
 from games.star_trek_missions.language import render_rule, validate_rule
-from games.star_trek_missions.scorer import ChoiceError
 from tests.engines.stm_catalog import catalog as stm_catalog
 from tests.engines.stm_catalog import points, score
 

@@ -1,0 +1,435 @@
+"""Fast scoring of a Star Trek: Missions hand for the search (plain Python, no Django import): the
+total of a partial combination of choices, exact when every choice is decided and an upper bound
+otherwise (`score_points`, `sibling_totals`), without the explanation.
+
+The open choices are made optimistically (an open attribute is a WildSet of its possible values,
+every card that may stand stands, …: see `score_points`), which no way of deciding them can beat.
+Settlements are cached on what each card's rule reads (`_points`: CompiledRule.atoms and
+.counted), so a choice re-scores only the cards that read what it changes, and sibling
+combinations differing in one choice are placed once (`sibling_totals`). The search (scorer.py)
+is the only user; tests/engines/test_stm_search.py holds `settle_points` to `settle`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from .bonuses import settle_points
+from .choices import HandChoices
+from .rules import (
+    WILD_KEYS,
+    CardSpec,
+    Choice,
+    CompiledRule,
+    Live,
+    Rule,
+    WildSet,
+    compile_criterion,
+    compile_reads,
+    copy_live,
+    criterion_attributes,
+)
+
+
+class HandBounds(HandChoices):
+    """A hand (choices.HandChoices) that scores partial combinations of choices quickly: exact
+    totals or upper bounds, for the search."""
+
+    def __init__(self, hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]]) -> None:
+        super().__init__(hand, vocabulary)
+        self.prepared = False  # the search's structures (`_prepare_search`)
+
+    def _prepare_search(self) -> None:
+        """What the search (and plain enumeration) needs, built once and only for hands with a
+        choice to make."""
+        if self.prepared:
+            return
+        self.prepared = True
+        for spec in self.hand:
+            compile_reads(self.rules[spec.name], spec.rule)
+        # What the search needs: the cards whose attributes are chosen, each open attribute's
+        # possible values, who Thought Maker may target, whom Borg Cube may blank.
+        self.affiliations = frozenset(self.vocabulary.get("affiliation", []))
+        self.open_values = {
+            spec.name: {key: WildSet(effect["types"] if key == "type" else self.vocabulary.get(key, []))
+                        for key in WILD_KEYS}
+            for spec, effect in self._choice_cards if effect["kind"] == "wild"
+        }
+        self.change_targets = {
+            name: [s.name for s in self.hand if s.name != name
+                   and (match(Live(s), {}) or s.name in self.wilds)]
+            for name, match in self.change_target.items()
+        }
+        assimilate = next((e for _, e in self._choice_cards if e["kind"] == "assimilate"), None)
+        self.assimilate_max: int = assimilate["max"] if assimilate else 0
+        self.assimilable = frozenset(
+            s.name for s in self.hand
+            if assimilate and s.name != self.assimilator
+            and compile_criterion(assimilate["target"])(Live(s), {})
+        )
+        self.points_cache: dict[tuple[Any, ...], int] = {}
+        # what a rule reads of a giving card -> an id
+        self.signatures: dict[tuple[Any, ...], int] = {}
+        self.printed_ids: dict[tuple[Any, ...], list[int]] = {}  # the unchanged cards' ids, sorted
+        # (receiver, chosen, changed card, what it reads)
+        self.signature_memo: dict[tuple[Any, ...], int] = {}
+        # (receiver, chosen, card as printed)
+        self.printed_signatures: dict[tuple[Any, ...], int] = {}
+        self.quick_cache: dict[tuple[Any, ...], int] = {}
+        # An open choice only its own rule reads: its best points, on the same key as
+        # quick_cache's less the choice (`_best_chosen`).
+        self.chooser_cache: dict[tuple[Any, ...], int] = {}
+        self.may_copy_printed: dict[tuple[str, str], bool] = {}  # (copier, card as printed)
+        self.scoring = frozenset(name for name, rule in self.rules.items() if rule.bonuses)
+        # Attributes that decide which cards stand or what a card counts as: a choice setting one
+        # re-places every card (sibling_totals).
+        # (A conditional card has a rule: its BLANKED UNLESS.)
+        placing = [c for spec in self.conditional for c in cast(Rule, spec.rule)["blanked_unless"]]
+        placing += [c for effect, _ in self.counts_as.values() for c in effect["when"]]
+        placing += [self.effects[n]["change_affiliation"]["target"] for n in self.change_target]
+        self.structural: set[str] = set().union(
+            *(criterion_attributes(c, by_value=True) for c in placing))
+        self.singletons: dict[str, frozenset[str]] = {}
+        # Cards whose choice ("choose") only their own rule reads, with the values worth trying.
+        self.choosers = {spec.name: self.candidates(spec, effect)
+                         for spec, effect in self._choice_cards if effect["kind"] == "choose"}
+
+    # Fast scoring for the search: totals, exact or upper bounds ------------------------------
+
+    def upper_bound(self, partial: Mapping[str, Choice], fixed_copies: dict[str, str | None]
+                    ) -> int:
+        """The most the hand can score over every way of deciding the choices `partial` leaves
+        open; its exact total when it leaves none open (`score_points`)."""
+        return self.score_points(partial, fixed_copies)[0]
+
+    def score_points(self, partial: Mapping[str, Choice], fixed_copies: dict[str, str | None]
+                     ) -> tuple[int, dict[str, int]]:
+        """The hand's total and each card's points under `partial`: exactly what `evaluate`
+        computes when every choice is decided (without the explanation), else upper bounds.
+
+        A choice is open when its card is absent from `partial` (or, for the Unidentified
+        Ship, an attribute is absent from its choice). The hand is then scored once with every
+        open choice made optimistically, which can only raise each card's score: an open
+        attribute is a WildSet of its possible values; an open Mysterious Plague choice, which
+        only its own rule reads, scores its best value; an open Thought Maker gives its +5 and
+        leaves every card it may target with any affiliation; a card that counts as one thing or
+        another counts as both. Every card that may stand stands: a standing card only ever adds
+        to the others' scores (their bonuses are maxima over more giving cards; BLANKED UNLESS
+        and "other than the card keeping it" only find more cards). While Borg Cube's blanking is
+        open, a Thought Maker it may blank may change nothing, so its target may keep its
+        affiliation too; blanking a set S scores at most the others' bounds plus Borg Cube's
+        bound for each card of S, so the best gains (Borg Cube's bound less the card's own), up
+        to its maximum number of cards, are added."""
+        if not self.prepared:
+            self._prepare_search()
+        world = self._world(partial)
+        return self._tally(world, world.lives, world.bonus, partial, fixed_copies)
+
+    def sibling_totals(self, children: list[dict[str, Choice]], name: str, key: str | None,
+                       fixed_copies: dict[str, str | None]) -> list[int]:
+        """`score_points(child)[0]` for sibling (partial) combinations that differ only in one
+        choice, `name`'s (its part `key`): exact totals when every choice is decided, bounds
+        otherwise. Where that choice cannot change which cards stand (no BLANKED UNLESS,
+        counts-as condition or Thought Maker target reads the attribute it sets), the cards are
+        placed once and only the changed card is replaced; the cards whose rules do not read it
+        keep their cached points."""
+        kind = next(iter(self.effects[name]), None)
+        kind = next((k for k in ("wild", "change_affiliation", "choose") if k in self.effects[name]), kind)
+        first = children[0]
+        blank = (first.get(self.assimilator) or {}).get("blank", ()) if self.assimilator else ()
+        plain = len(children) == 1 or name in blank or (
+            kind == "wild" and (key in self.structural or (key == "affiliation" and any(
+                (first.get(n) or {}).get("target") == name for n in self.change_target))))
+        plain = plain or (kind == "change_affiliation" and (
+            key != "affiliation" or "affiliation" in self.structural
+            or any("affiliation" in {**e["set"], **e["otherwise"]} for e, _ in self.counts_as.values())))
+        plain = plain or kind not in ("wild", "change_affiliation", "choose")
+        plain = plain or (self.assimilator is not None and self.assimilator not in first)
+        plain = plain or (kind == "change_affiliation" and "affiliation" not in first[name])
+        plain = plain or (kind == "wild" and key not in first[name])
+        if plain:
+            return [self.score_points(child, fixed_copies)[0] for child in children]
+        world = self._world(first)
+        totals: list[int] = []
+        if kind == "wild" or kind == "choose":
+            base = world.lives[name]
+            attribute = cast(str, key)  # what a wild card's dimension sets (unused for choose)
+            for child in children:
+                live = Live(base.spec, base.attrs)
+                if kind == "wild":
+                    live.attrs[attribute] = self._one(child[name][attribute])
+                else:
+                    live.chosen = dict(child[name])
+                lives = dict(world.lives)
+                lives[name] = live
+                totals.append(self._tally(world, lives, world.bonus, child, fixed_copies)[0])
+            return totals
+        target = first[name]["target"]
+        before = world.before_change.get(target)
+        points = self.effects[name]["change_affiliation"]["points"]
+        for child in children:
+            lives, bonus = world.lives, world.bonus
+            if before is not None:  # the target stands to be changed
+                lives, bonus = dict(lives), dict(bonus)
+                affiliation = self._one(child[name]["affiliation"])
+                # The target as placed (what it counts as included), with this affiliation.
+                live = lives[target] = copy_live(lives[target])
+                if self.change_target[name](before, {}) and before.attrs["affiliation"] != affiliation:
+                    live.attrs["affiliation"] = affiliation
+                    bonus[name] = points
+                else:
+                    live.attrs["affiliation"] = before.attrs["affiliation"]
+                    bonus.pop(name, None)
+            totals.append(self._tally(world, lives, bonus, child, fixed_copies)[0])
+        return totals
+
+    def _world(self, partial: Mapping[str, Choice]) -> _World:
+        """The cards as they stand under `partial` (see `score_points`), before any scores."""
+        lives = dict(self.printed)
+        before_change: dict[str, Live] = {}
+        assimilator = self.assimilator
+        blank_choice = partial.get(assimilator) if assimilator is not None else None
+        borg_open = assimilator is not None and blank_choice is None
+        blanked = set(blank_choice["blank"]) if blank_choice else set()
+        maybe_blanked = self.assimilable if borg_open else frozenset()
+        is_open = borg_open
+        bonus: dict[str, int] = {}
+        for spec, effect in self._choice_cards:
+            kind = effect["kind"]
+            choice = partial.get(spec.name)
+            # (An open "choose" changes what no other card reads: it leaves every card as it is.)
+            if kind in ("wild", "change_affiliation") and (
+                    choice is None or (kind == "wild" and len(choice) < len(WILD_KEYS))
+                    or (kind == "change_affiliation" and "target" in choice and "affiliation" not in choice)):
+                is_open = True
+            if spec.name in blanked:
+                continue
+            if kind == "wild":
+                choice = choice or {}
+                live = lives[spec.name] = Live(spec, self.base[spec.name])
+                for key in WILD_KEYS:
+                    live.attrs[key] = (self._one(choice[key]) if key in choice
+                                       else self.open_values[spec.name][key])
+            elif kind == "choose" and choice is not None:
+                live = lives[spec.name] = Live(spec, self.base[spec.name])
+                live.chosen = dict(choice)
+        target: str | None
+        for name, target_match in self.change_target.items():
+            if name in blanked:
+                continue
+            points = self.effects[name]["change_affiliation"]["points"]
+            choice = partial.get(name)
+            if choice is None:
+                for target in self.change_targets[name]:
+                    if target not in blanked and target_match(lives[target], {}):
+                        live = lives[target] = copy_live(lives[target])
+                        live.attrs["affiliation"] = WildSet(self.affiliations | live.attrs["affiliation"])
+                        bonus[name] = points
+                continue
+            target = choice.get("target")
+            if target and target not in blanked and "affiliation" not in choice:
+                # The target is decided, its new affiliation open.
+                if target_match(lives[target], {}):
+                    live = lives[target] = copy_live(lives[target])
+                    live.attrs["affiliation"] = WildSet(self.affiliations | live.attrs["affiliation"])
+                    bonus[name] = points
+            elif target and target not in blanked:
+                live = before_change[target] = lives[target]
+                affiliation = self._one(choice["affiliation"])
+                if target_match(live, {}) and live.attrs["affiliation"] != affiliation:
+                    live = lives[target] = copy_live(live)
+                    live.attrs["affiliation"] = (WildSet(affiliation | live.attrs["affiliation"])
+                                                 if name in maybe_blanked else affiliation)
+                    bonus[name] = points
+        for spec in self.conditional:
+            if spec.name in blanked:
+                continue
+            rule = self.rules[spec.name]
+            others = [lives[n] for n in lives if n != spec.name and n not in blanked]
+            if not any(match(o, {}) for match in rule.blanked_unless for o in others):
+                blanked.add(spec.name)
+        standing = [n for n in lives if n not in blanked]
+        for name, (effect, when) in self.counts_as.items():
+            if name in lives and name not in blanked:
+                live = lives[name] = copy_live(lives[name])
+                other_names = [n for n in standing if n != name]
+                present = any(match(lives[n], {}) for match in when for n in other_names)
+                if present and is_open:
+                    # Certain only if a card that surely stands, as printed, meets it.
+                    present = any(match(lives[n], {}) for match in when for n in other_names
+                                  if lives[n] is self.printed[n] and n not in maybe_blanked
+                                  and not self.rules[n].blanked_unless)
+                    if not present:
+                        for key in set(effect["set"]) | set(effect["otherwise"]):
+                            live.attrs[key] = WildSet(effect["set"].get(key, []) +
+                                                      effect["otherwise"].get(key, []))
+                        continue
+                for key, values in (effect["set"] if present else effect["otherwise"]).items():
+                    live.attrs[key] = frozenset(values)
+                if live.attrs == self.printed[name].attrs:
+                    lives[name] = self.printed[name]  # as printed: unchanged for every cache
+        return _World(lives, standing, bonus, blank_choice, borg_open, before_change)
+
+    def _tally(self, world: _World, lives: dict[str, Live], bonus: dict[str, int],
+               partial: Mapping[str, Choice], fixed_copies: dict[str, str | None]
+               ) -> tuple[int, dict[str, int]]:
+        """Every standing card's points, and the total, in a world (`_world`)."""
+        standing, blank_choice, borg_open = world.standing, world.blank_choice, world.borg_open
+        assimilator = self.assimilator
+        points: dict[str, int] = {}
+        copiers = [n for n in standing if n in self.copy_of]
+        printed = self.printed
+        modified = tuple(n for n in standing if lives[n] is not printed[n])
+        context: _Context = (frozenset(standing), standing, lives, modified, {})
+        scoring = self.scoring
+        for name in standing:
+            if name in copiers:
+                continue
+            if name not in scoring:  # no bonuses of its own
+                points[name] = bonus.get(name, 0)
+                continue
+            if name in self.choosers and name not in partial:
+                # An open choice read only by its own card's rule: its best value, exactly.
+                points[name] = self._best_chosen(lives[name], context) + bonus.get(name, 0)
+            else:
+                points[name] = self._points(lives[name], context) + bonus.get(name, 0)
+        for name in copiers:
+            match = self.copy_of[name]
+            # (Whether a card as printed may be copied is asked once: printed Lives never change.)
+            may_copy = self.may_copy_printed
+            options = []
+            for n in standing:
+                if n == name or n in copiers:
+                    continue
+                live = lives[n]
+                if live is printed[n]:
+                    ok = may_copy.get((name, n))
+                    if ok is None:
+                        ok = may_copy[(name, n)] = match(live, {})
+                else:
+                    ok = match(live, {})
+                if ok:
+                    options.append(n)
+            if name in fixed_copies:
+                options = [n for n in options if n == fixed_copies[name]]
+            points[name] = max((points[n] for n in options), default=0)
+        total = sum(points.values())
+        if assimilator in points:
+            if borg_open:
+                gains = sorted((points[assimilator] - points.get(n, 0) for n in self.assimilable),
+                               reverse=True)
+                total += sum(g for g in gains[:self.assimilate_max] if g > 0)
+            else:  # (Borg Cube's blanking is decided: blank_choice is set)
+                for name in cast(Choice, blank_choice)["blank"]:
+                    points[name] = points[assimilator]
+                    total += points[assimilator]
+        return total, points
+
+    def _best_chosen(self, receiver: Live, context: _Context) -> int:
+        """A card's points at the best value of its open choice (`choosers`), cached on what
+        `_points` keys each value on, less the value: the standing cards, those changed and
+        what the card's rule reads of them."""
+        rule = self.rules[receiver.name]
+        standing_key, _, lives, modified, projections = context
+        projection = projections.get(rule.relevant)
+        if projection is None:
+            projection = projections[rule.relevant] = tuple(
+                [lives[n].attrs[a] for n in modified for a in rule.relevant])
+        key = (receiver.name, standing_key, modified, projection)
+        best = self.chooser_cache.get(key)
+        if best is None:
+            best = 0
+            for chosen in self.choosers[receiver.name]:
+                live = Live(receiver.spec, receiver.attrs)
+                live.chosen = chosen
+                best = max(best, self._points(live, context))
+            self.chooser_cache[key] = best
+        return best
+
+    def _points(self, receiver: Live, context: _Context) -> int:
+        """A receiving card's points from the standing cards. Cached twice: on the attributes its
+        rule reads of the cards changed from their printing (quick to look up), and on what its
+        rule reads of every giving card (CompiledRule.atoms and .counted), which is all its
+        points depend on, whichever card is which: giving cards alike to this rule, and choices
+        it cannot tell apart, share one settlement."""
+        rule = self.rules[receiver.name]
+        if not rule.bonuses:
+            return 0
+        standing_key, standing, lives, modified, projections = context
+        name, chosen = receiver.name, receiver.chosen
+        chosen_key = tuple(chosen.items()) if chosen else ()
+        # What this rule reads of the changed cards (its own attributes too: harmless), shared by
+        # the rules that read the same attributes.
+        projection = projections.get(rule.relevant)
+        if projection is None:
+            projection = projections[rule.relevant] = tuple(
+                [lives[n].attrs[a] for n in modified for a in rule.relevant])
+        quick = (name, chosen_key, standing_key, modified, projection)
+        points = self.quick_cache.get(quick)
+        if points is not None:
+            return points
+        base_key = (name, chosen_key, standing_key, modified)
+        ids = self.printed_ids.get(base_key)
+        if ids is None:
+            memo = self.printed_signatures
+            ids = []
+            for n in standing:
+                if n != name and n not in modified:
+                    found = memo.get((name, chosen_key, n))
+                    if found is None:
+                        found = memo[(name, chosen_key, n)] = self._signature(rule, lives[n], chosen)
+                    ids.append(found)
+            ids.sort()
+            self.printed_ids[base_key] = ids
+        if modified:
+            memo = self.signature_memo
+            extra = []
+            for n in modified:
+                if n != name:
+                    giver = lives[n]
+                    memo_key = (name, chosen_key, n, tuple([giver.attrs[a] for a in rule.relevant]))
+                    found = memo.get(memo_key)
+                    if found is None:
+                        found = memo[memo_key] = self._signature(rule, giver, chosen)
+                    extra.append(found)
+            ids = sorted(ids + extra)
+        key = (name, chosen_key, tuple(ids))
+        points = self.points_cache.get(key)
+        if points is None:
+            givers = [lives[n] for n in standing if n != name]
+            points = self.points_cache[key] = settle_points(rule, receiver, givers)
+        self.quick_cache[quick] = points
+        return points
+
+    def _one(self, value: str) -> frozenset[str]:
+        """The one-value set of a chosen value, shared (its hash is computed once)."""
+        one = self.singletons.get(value)
+        if one is None:
+            one = self.singletons[value] = frozenset([value])
+        return one
+
+    def _signature(self, rule: CompiledRule, giver: Live, chosen: Mapping[str, str]) -> int:
+        """What a rule reads of a giving card, as a number shared by every card alike to it."""
+        attrs = giver.attrs
+        signature = (tuple(atom(giver, chosen) for atom in rule.atoms),
+                     tuple(attrs[a] for a in rule.counted))
+        return self.signatures.setdefault(signature, len(self.signatures))
+
+
+@dataclass
+class _World:
+    lives: dict[str, Live]
+    standing: list[str]
+    bonus: dict[str, int]  # Thought Maker's points for its change
+    blank_choice: Choice | None
+    borg_open: bool
+    before_change: dict[str, Live]  # a Thought Maker's target as it stood before the change
+
+
+# What _points reads of one tally: the standing cards (as a set, and in order), the cards as they
+# stand, those changed from their printing, and what each rule's relevant attributes read of them
+# (filled in as the rules ask).
+_Context = tuple[frozenset[str], list[str], dict[str, Live], tuple[str, ...],
+                 dict[tuple[str, ...], tuple[frozenset[str], ...]]]
