@@ -117,6 +117,9 @@ class GamePackage:
     engine: str | None = None  # dotted module with check(...) -> a games.protocol.Board
     rule_language: str | None = None  # dotted module: validate_rule(...) and render_rule(...)
     api_docs: str | None = None  # dotted module: RULING_DOCS, RULING_EXAMPLES, SCORE_DOCS, ...
+    # Dotted path to render(specs, attributes) -> str: its cards' text from their attributes (a
+    # game with a rule language writes it from the rule instead; cards.rendering).
+    card_text: str | None = None
 
     @cached_property
     def directory(self) -> Path:
@@ -151,3 +154,6 @@ class GamePackage:
 
     def language(self) -> Any:
         return importlib.import_module(self.rule_language) if self.rule_language else None
+
+    def card_renderer(self) -> Any:
+        return _resolve(self.card_text) if self.card_text else None

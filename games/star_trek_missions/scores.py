@@ -30,13 +30,13 @@ from pydantic_core import PydanticCustomError
 from cards.models import Card, Game
 from cards.selectors import game_attribute_specs
 from common.api_errors import ApiError, error_entry
-from common.card_names import CardNameResolver, invalid_input
 from common.requests import CardNames, RequestModel, card_name, read_body
 from games.protocol import ImpossiblePosition
 from games.star_trek_missions import engine
 from games.star_trek_missions.scorer import CardSpec, ChoiceError
 from games.wording import listing
 from results.services import result_save
+from web.card_names import CardNameResolver, invalid_input
 
 ATTRIBUTES = ("type", "specialty", "lifeform", "affiliation")
 MAX_NAME = 40  # characters of a player's name
