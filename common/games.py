@@ -20,6 +20,7 @@ class GameEntry(Protocol):
     """What the apps below games/ read of an entry of GAMES (games.package.GamePackage)."""
 
     slug: str
+    shortcuts: tuple[tuple[str, str], ...]  # (name, URL name): pages kept offline
 
     @property
     def catalog_file(self) -> Path: ...

@@ -28,4 +28,7 @@ GAME = GamePackage(
     ),
     rule_language="games.star_trek_missions.language",
     api_docs="games.star_trek_missions.api_docs",
+    # The pages that take a hand at the table: kept offline, and the installed app's shortcuts.
+    shortcuts=(("Score a hand (Star Trek: Missions)", "star_trek_missions:score"),
+               ("Score the table (Star Trek: Missions)", "star_trek_missions:table")),
 )

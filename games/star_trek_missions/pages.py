@@ -290,7 +290,7 @@ class Deck:
         if match.ambiguous:
             message = f"Several cards match '{shown(typed)}'."
         suggestions = [name for name in match.suggestions if name not in held]
-        # The suggestions show as buttons that add the card (templates/star_trek_missions/_pick_problem.html).
+        # The suggestions show as buttons that add the card (star_trek_missions/_pick_problem.html).
         return None, problem(message + did_you_mean(suggestions), detail=message,
                              typed=typed, suggestions=suggestions)
 

@@ -86,13 +86,13 @@ def table_view(game: Game, body: dict) -> dict:
 
 def table_result_context(game: Game, body: dict) -> dict:
     """What /r/<id> shows for a saved table: the standings as its headline and title, through
-    the table's own fragment (results/_table.html)."""
+    the table's own fragment (star_trek_missions/_table.html)."""
     table = table_view(game, body)
     return {
         "table": table,
         "score": table,
         "headline": f"Standings: {table['total']}",
-        "fragment": "results/_table.html",
+        "fragment": "star_trek_missions/_table.html",
         "stylesheets": ("css/star-trek-missions.css",),
         "again_url": reverse("star_trek_missions:table"),
         "again_label": "Score another table",
