@@ -51,7 +51,7 @@ def naming(text: str, words: dict[str, set[str]]) -> list[str]:
     """The words of `words` that `text` holds as words of their own (the slug "factions" is in
     "Factions' table" and "games/factions/", not in "unit_in_two_factions")."""
     found = []
-    for slug, names in words.items():
+    for names in words.values():
         for name in sorted(names):
             if re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text):
                 found.append(name)

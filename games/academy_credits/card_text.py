@@ -4,6 +4,8 @@ card of the game (cards.rendering)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from cards.attributes import AttributeSpec
 
 EFFECTS = {
@@ -41,6 +43,6 @@ EFFECTS = {
 }
 
 
-def render(specs: list[AttributeSpec], attributes: dict) -> str:
+def render(specs: list[AttributeSpec], attributes: dict[str, Any]) -> str:
     effect = attributes.get("effect")
     return EFFECTS.get(effect, "Effect not recorded.") if effect else "Effect unknown."

@@ -4,6 +4,8 @@ game (cards.rendering)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from cards.attributes import AttributeSpec
 
 ACTIONS = {
@@ -34,7 +36,7 @@ def _label(specs: list[AttributeSpec], key: str, value: str) -> str:
     return spec.label_of(value) if spec else value
 
 
-def render(specs: list[AttributeSpec], attributes: dict) -> str:
+def render(specs: list[AttributeSpec], attributes: dict[str, Any]) -> str:
     if attributes.get("kind") == "unit":
         faction = attributes.get("faction")
         return f"A unit of {_label(specs, 'faction', faction) if faction else 'an unnamed faction'}."

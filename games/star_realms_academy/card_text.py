@@ -4,6 +4,8 @@ which the catalog calls for every card of the game (cards.rendering)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from cards.attributes import AttributeSpec, describe_abilities
 
 
@@ -12,7 +14,7 @@ def _label(specs: list[AttributeSpec], key: str, value: str) -> str:
     return spec.label_of(value) if spec else value
 
 
-def render(specs: list[AttributeSpec], attributes: dict) -> str:
+def render(specs: list[AttributeSpec], attributes: dict[str, Any]) -> str:
     faction = attributes.get("faction")
     faction_label = _label(specs, "faction", faction) if faction else "same-faction"
     sentences = []

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from cards.models import Game
 from games.wording import listing
+from results.views import score_view
 
 names_sentence = partial(listing, empty="")
 
@@ -64,8 +65,6 @@ def standing_rows(body: dict) -> list[dict]:
 
 def table_view(game: Game, body: dict) -> dict:
     """The table's answer for /r/<id>: headline, standings, each player's breakdown."""
-    from results.views import score_view  # results.views imports the registries of this app
-
     players = [player for player in body.get("players") or [] if isinstance(player, dict)]
     totals = {row.get("name"): row for row in standing_rows(body)}
     return {
