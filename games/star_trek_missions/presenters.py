@@ -104,6 +104,7 @@ def outcome_view(outcome: dict) -> dict:
         "has_decks": "galaxy_deck" in outcome or "mission_deck" in outcome,
         "has_end": "game_ends" in outcome,
         "has_extra": "extra_turn" in outcome,
+        "facts_template": "star_trek_missions/_outcome_facts.html",
         "other": [(key.replace("_", " ").capitalize(), results_views.plain(value))
                   for key, value in outcome.items() if key not in OUTCOME_KNOWN],
     }
