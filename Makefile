@@ -45,7 +45,7 @@ WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 # project and test module again on every run: collecting the suite took 17 s a worker against 6 s
 # with bytecode kept. The test runs keep it (__pycache__/ is ignored), compiled once up front.
 BYTECODE := PYTHONDONTWRITEBYTECODE=
-SOURCES := config cards common games results scoring adjudicator
+SOURCES := config cards common web games results scoring adjudicator
 PYTEST_ARGS ?= -n $(WORKERS) --dist worksteal --durations=10
 # The browser tests drive Debian's headless Chromium build here (same engine, half the CPU per
 # page: the suite's largest cost) and the full browser, /usr/bin/chromium, in test-postgres, so
@@ -116,7 +116,7 @@ lint: install
 # mypy over the project with django-stubs, the engines under --strict's flags (pyproject.toml:
 # [tool.mypy] and its overrides, which name the modules of import-linter's "engines" contract).
 typecheck: install
-	$(BIN)/mypy cards common results scoring adjudicator tables games config bench
+	$(BIN)/mypy cards common web results scoring adjudicator tables games config bench
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache

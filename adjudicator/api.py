@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from cards.api.serializers import ErrorSerializer
 from common.throttling import EvaluationRateThrottle
 from games.package import RULING
+from games.registry import slugs_with
 from results.api import GameJobSchema, run_game_service
 
 
@@ -48,43 +49,24 @@ class RulingResponseSerializer(serializers.Serializer):
     url = serializers.CharField(help_text="Its page, /r/{id}; GET /api/results/{id}/ for JSON.")
 
 
+# A game's own error examples are in its api_docs module (RULING_EXAMPLES), with its requests.
 ERROR_EXAMPLES = [
-    OpenApiExample(
-        "An unknown card name",
-        response_only=True,
-        status_codes=["400"],
-        value={"status": 400, "code": "invalid_input",
-               "detail": "No card named 'Leiutenant Worf' in Star Trek: Missions.",
-               "errors": [{"path": "position.hand[2]", "code": "unknown_card",
-                           "detail": "No card named 'Leiutenant Worf' in Star Trek: Missions.",
-                           "suggestions": ["Lieutenant Worf"]}]},
-    ),
-    OpenApiExample(
-        "An impossible position",
-        response_only=True,
-        status_codes=["400"],
-        value={"status": 400, "code": "impossible_position",
-               "detail": "Bridge is both in the hand and in the discard area; every card exists "
-                         "once.",
-               "errors": [{"path": "position.discard_area[0]", "code": "card_in_two_places",
-                           "detail": "Bridge is both in the hand and in the discard area; every "
-                                     "card exists once."}]},
-    ),
     OpenApiExample(
         "No rulings for this game yet",
         response_only=True,
         status_codes=["404"],
         value={"status": 404, "code": "not_available",
-               "detail": "Tableside does not give rulings for Factions yet.",
+               "detail": "Tableside does not give rulings for Snap yet.",
                "errors": [{"path": "game", "code": "not_available",
-                           "detail": "Tableside does not give rulings for Factions yet.",
-                           "suggestions": ["star-trek-missions"]}]},
+                           "detail": "Tableside does not give rulings for Snap yet.",
+                           "suggestions": slugs_with(RULING)}]},
     ),
 ]
 
 DESCRIPTION = """
 Body: `{"position": …, "move": …}`, per game (API.md; examples below). Card names may be the
-exact name in any case or the slug (in academy-credits also the value). The ruling is saved: its
+exact name in any case or the slug (a game's paragraph below says where it takes another name
+too). The ruling is saved: its
 `id` and `url` (the page `/r/{id}`) are in the response, and `GET /api/results/{id}/` returns
 it again exactly.
 

@@ -250,7 +250,7 @@ def page_forms(base: str) -> None:
 
 def page_gets(base: str) -> None:
     """A ten-player table in the address: the first GET works it out, the same address again is
-    answered from the cache of computed answers (common.computed)."""
+    answered from the cache of computed answers (web.computed)."""
     from urllib.parse import urlencode
 
     cards: list[dict] = []

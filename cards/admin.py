@@ -20,6 +20,7 @@ from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from . import imports
+from .attributes import describe_abilities
 from .forms import (
     GAME_MARKER,
     ImportConfirmForm,
@@ -38,7 +39,6 @@ from .models import (
     RuleSection,
 )
 from .naming import NamedCard, match_fuzzy
-from .rendering import describe_abilities
 from .rule_languages import rule_language
 
 SUMMARY_ATTRIBUTES = 3

@@ -141,3 +141,12 @@ def index_values(specs: list[AttributeSpec], attributes: dict) -> list[tuple[str
         for item in value if isinstance(value, list) else [value]:
             pairs.append((spec.key, str(item)))
     return pairs
+
+
+def describe_abilities(abilities: dict | None) -> str:
+    """An "abilities" value in words, effects in the fixed order Draw, Health, Coin, Combat:
+    "1 Draw and 2 Coin"."""
+    if abilities is None:
+        return "unknown (not yet transcribed from the card)"
+    parts = [f"{abilities[effect]} {effect.capitalize()}" for effect in ABILITY_EFFECTS if effect in abilities]
+    return " and ".join(parts) if parts else "none"

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from common.games import game_package
+
 
 def rule_language(game_slug: str) -> ModuleType | None:
-    # Imported here: GAMES is read when first needed, not while the models load.
-    from games.registry import game_package
-
     package = game_package(game_slug)
     return package.language() if package else None

@@ -15,11 +15,11 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 
-from games.registry import game_package
+from common.games import game_package
 
 from .attributes import ABILITY_EFFECTS, AttributeSpec
 from .models import Card, CardAttributeValue, Game, RuleSection
-from .rendering import RENDERERS
+from .rendering import card_renderer
 from .selectors import (
     PROVENANCES,
     CardNotFound,
@@ -157,7 +157,7 @@ def card(request: HttpRequest, game: str, slug: str) -> HttpResponse:
             "rows": _attribute_rows(card_obj, specs),
             "copies_provenance": (card_obj.field_provenance or {}).get("copies", ""),
             "provenance_text": PROVENANCE_TEXT.get(card_obj.provenance, ""),
-            "has_text_renderer": game_obj.slug in RENDERERS,
+            "has_text_renderer": card_renderer(game_obj.slug) is not None,
             "rulings": _rulings(game_obj, card_obj),
         },
     )

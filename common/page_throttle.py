@@ -1,7 +1,7 @@
 """The pages' share of the API's limit: a score or ruling submitted from a page counts towards the
 same per-client limit as one sent to the API (common.throttling, the same counter row), since each
 is evaluated and saved alike; so does a page GET that carries its input in the address, which
-works the answer out too (common.page_results.page_input). Past it, a person gets a page (status
+works the answer out too (web.page_results.page_input). Past it, a person gets a page (status
 429, Retry-After), not JSON."""
 
 from __future__ import annotations

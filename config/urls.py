@@ -2,8 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from common import offline
 from games.registry import GAMES
+from web import offline
 
 urlpatterns = [
     # The installable app: its manifest and service worker, at the root (the worker's scope).

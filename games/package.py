@@ -117,6 +117,12 @@ class GamePackage:
     engine: str | None = None  # dotted module with check(...) -> a games.protocol.Board
     rule_language: str | None = None  # dotted module: validate_rule(...) and render_rule(...)
     api_docs: str | None = None  # dotted module: RULING_DOCS, RULING_EXAMPLES, SCORE_DOCS, ...
+    # Dotted path to render(specs, attributes) -> str: its cards' text from their attributes (a
+    # game with a rule language writes it from the rule instead; cards.rendering).
+    card_text: str | None = None
+    # The pages kept offline from the start and offered as the installed app's shortcuts (web/
+    # offline.py): (the shortcut's name, the page's URL name).
+    shortcuts: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def directory(self) -> Path:
@@ -135,8 +141,8 @@ class GamePackage:
 
     @property
     def templates(self) -> Path:
-        """Its own templates, found by games.templates.Loader (the four shipped games keep theirs
-        under templates/<package name>/, which works the same)."""
+        """Its own templates, found by games.template_loader.Loader (under a folder of the
+        package's name: templates/<package name>/…)."""
         return self.directory / "templates"
 
     def job(self, kind: str) -> Job | None:
@@ -151,3 +157,6 @@ class GamePackage:
 
     def language(self) -> Any:
         return importlib.import_module(self.rule_language) if self.rule_language else None
+
+    def card_renderer(self) -> Any:
+        return _resolve(self.card_text) if self.card_text else None

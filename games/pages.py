@@ -1,6 +1,6 @@
 """The page of a game's job (a ruling on a move, or a score): one view for every game.
 
-A game's page module gives only what is its own: the form (a common.page_forms.PageForm building
+A game's page module gives only what is its own: the form (a web.page_forms.PageForm building
 the API's request body) and the page template. The rest comes from the game's entry in GAMES: the
 service the API calls (the page never rules or scores by itself), and the presenter that shapes
 its answer for the result fragment, the same one a saved result's page (/r/<id>) uses.
@@ -17,16 +17,16 @@ from django.views.decorators.http import require_http_methods
 
 from cards.models import Game
 from cards.selectors import GameNotFound, game_get
-from common.page_forms import PageForm
-from common.page_results import (
+from games.package import Job, Presenter
+from games.registry import game_package
+from web.page_forms import PageForm
+from web.page_results import (
     evaluate_on_page,
     form_errors,
     is_htmx_submit,
     page_input,
     render_result_page,
 )
-from games.package import Job, Presenter
-from games.registry import game_package
 
 
 def catalog_not_loaded(request: HttpRequest) -> HttpResponse:

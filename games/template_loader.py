@@ -1,6 +1,6 @@
 """Finds templates in each game package's own templates/ folder (GamePackage.templates), so a game
-added to GAMES brings its pages' templates with it. The four shipped games keep theirs under the
-project's templates/<game>/, which the filesystem loader finds first."""
+added to GAMES brings its pages' templates with it (each under a folder of its package's name,
+games/<game>/templates/<game>/, so their names never clash)."""
 
 from __future__ import annotations
 

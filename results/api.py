@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from cards.api.serializers import ErrorSerializer
 from cards.api.views import game_or_404
 from common.api_errors import ApiError, error_entry
-from games.registry import GAMES, game_package, slugs_with
+from common.games import GAMES, game_package, slugs_with
 
 from .selectors import ResultNotFound, result_get
 from .services import result_opened

@@ -1,4 +1,4 @@
-"""The sentence of a rule that decides a ruling (issue 23: a Star Realms Academy ruling quoted the
+"""The sentence of a rule that decides a ruling (issue 23: a ruling quoted the
 whole Bases section, 1.5 phone screens, before the legal moves).
 
 A short rule is quoted whole. A longer one is quoted by the sentence that shares the most words

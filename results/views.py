@@ -11,9 +11,8 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from cards.models import Card, Game, RuleSection
-from common.page_results import form_link
-from games.registry import game_package
-from games.wording import listing
+from common.games import game_package
+from common.links import form_link
 
 from .quoting import rule_quote
 from .selectors import ResultNotFound, result_get
@@ -122,98 +121,34 @@ def ruling_view(game: Game, body: dict) -> dict:
     }
 
 
-MOVE_GROUPS = {
-    "take_discard": "Take from the discard area",
-    "draw_galaxy": "Draw from the Galaxy deck",
-    "draw_missions": "Draw from the Mission deck",
-}
-
-
 def group_moves(moves: list) -> list[dict]:
-    """Moves as sentences, grouped by action in the order they come. Star Trek: Missions' moves
-    (take or draw, then discard) read one line per card taken or drawn, with every discard that
-    goes with it, so the shape shows at a glance (issue 23: 18 take-and-discard moves read as 3
-    lines); each group says how many moves it holds."""
-    groups: list[dict] = []
-    for move in moves:
-        action = move.get("action") if isinstance(move, dict) else None
-        label = MOVE_GROUPS.get(str(action), "Moves")
-        if not groups or groups[-1]["label"] != label:
-            groups.append({"label": label, "moves": [], "count": 0, "lines": {}})
-        group = groups[-1]
-        group["count"] += 1
-        first = _gained(move) if action in MOVE_GROUPS else None
-        if first is None:
-            group["moves"].append(describe_move(move))
-            continue
-        if first not in group["lines"]:
-            group["lines"][first] = []
-            group["moves"].append(first)  # its place; the line is written below
-        discard = move.get("discard")
-        group["lines"][first].append(discard if isinstance(discard, list) else [discard])
-    for group in groups:
-        lines = group.pop("lines")
-        group["moves"] = [_with_discards(move, lines[move]) if move in lines else move
-                          for move in group["moves"]]
-    return groups
-
-
-def _gained(move: dict) -> str:
-    """What a Star Trek: Missions move takes or draws, as the start of its sentence."""
-    action = move.get("action")
-    if action == "take_discard":
-        return f"Take {move.get('take')}"
-    if action == "draw_galaxy":
-        return f"Draw {move.get('draw')}"
-    return f"Draw {_names(move.get('draw'))}"
-
-
-def _with_discards(first: str, discards: list[list]) -> str:
-    """ "Take Tricorder, then discard one of: Bridge, Away Team" (pairs apart with ";")."""
-    if len(discards) == 1:
-        return f"{first}, then discard {_names(discards[0])}"
-    pairs = any(len(discard) > 1 for discard in discards)
-    return (f"{first}, then discard one of: "
-            + ("; " if pairs else ", ").join(_names(discard) for discard in discards))
+    """Alternatives as one group of sentences; a game words its own moves in its presenter."""
+    if not moves:
+        return []
+    return [{"label": "Moves", "moves": [describe_move(move) for move in moves],
+             "count": len(moves)}]
 
 
 def describe_move(move) -> str:
-    """A move as a sentence; moves of games without wording here read as their fields."""
+    """A move as its fields: a game without wording of its own."""
     if not isinstance(move, dict):
         return json.dumps(move, ensure_ascii=False)
-    action = move.get("action")
-    discard = _names(move.get("discard"))
-    if action == "take_discard":
-        return f"Take {move.get('take')} from the discard area, discard {discard}"
-    if action == "draw_galaxy":
-        return f"Draw {move.get('draw')} from the Galaxy deck, discard {discard}"
-    if action == "draw_missions":
-        return f"Draw {_names(move.get('draw'))} from the Mission deck, discard {discard}"
-    return ", ".join(f"{key}: {_plain(value)}" for key, value in move.items())
+    return ", ".join(f"{key}: {plain(value)}" for key, value in move.items())
 
 
 def describe_missing(item) -> str:
     if isinstance(item, dict):
-        return item.get("detail") or ", ".join(f"{k}: {_plain(v)}" for k, v in item.items())
-    return _plain(item)
-
-
-OUTCOME_KNOWN = {
-    "hand", "discard_area", "galaxy_deck", "mission_deck", "discard_counts", "game_ends",
-    "game_ends_reason", "extra_turn", "extra_turn_reason", "summary", "cases",
-}
+        return item.get("detail") or ", ".join(f"{k}: {plain(v)}" for k, v in item.items())
+    return plain(item)
 
 
 def outcome_view(outcome: dict) -> dict:
-    """The outcome's well-known fields by name; any other field as a plain row."""
+    """The outcome's summary lines, and every other field as a plain row (a game names its own
+    fields in its presenter)."""
     return {
-        **{key: outcome.get(key) for key in OUTCOME_KNOWN},
-        "has_hand": "hand" in outcome,
-        "has_decks": "galaxy_deck" in outcome or "mission_deck" in outcome,
-        "has_end": "game_ends" in outcome,
-        "has_extra": "extra_turn" in outcome,
-        "other": [(key.replace("_", " ").capitalize(), _plain(value))
-                  for key, value in outcome.items() if key not in OUTCOME_KNOWN],
+        "summary": outcome.get("summary"),
+        "other": [(key.replace("_", " ").capitalize(), plain(value))
+                  for key, value in outcome.items() if key != "summary"],
     }
 
 
@@ -241,27 +176,24 @@ def score_view(game: Game, body: dict) -> dict:
         ],
         "cards": [{**card, "url": card_url(card.get("name"))} for card in cards],
         "warnings": body.get("warnings") or [],
-        "choices": [(name, _plain(choice)) for name, choice in choices.items()]
+        "choices": [(name, plain(choice)) for name, choice in choices.items()]
         if isinstance(choices, dict) else [],
         "other": [
-            (key.replace("_", " ").capitalize(), _plain(value))
+            (key.replace("_", " ").capitalize(), plain(value))
             for key, value in body.items()
             if key not in {"game", "total", "steps", "cards", "warnings", "choices", "id", "url"}
         ],
     }
 
 
-def _names(value) -> str:
-    return listing(value) if isinstance(value, list) else str(value)
-
-
-def _plain(value) -> str:
+def plain(value) -> str:
+    """A value of a response body as words: none, yes/no, lists and objects spelled out."""
     if isinstance(value, dict):
         if not value:
             return "none"
-        return "; ".join(f"{key}: {_plain(item)}" for key, item in value.items())
+        return "; ".join(f"{key}: {plain(item)}" for key, item in value.items())
     if isinstance(value, list):
-        return ", ".join(_plain(item) for item in value) if value else "none"
+        return ", ".join(plain(item) for item in value) if value else "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:

@@ -45,24 +45,24 @@ class ScoreResponseSerializer(serializers.Serializer):
     warnings = serializers.ListField(child=serializers.CharField())
     players = TablePlayerSerializer(
         many=True, required=False,
-        help_text="star-trek-missions, the whole table: one single-hand answer per player, with "
-                  "its name, in seat order.")
+        help_text="A game that scores a whole table (its paragraph above): one single-hand "
+                  "answer per player, with its name, in seat order.")
     standings = serializers.ListField(
         child=serializers.DictField(), required=False,
-        help_text='star-trek-missions, the whole table: [{"rank", "name", "total", "margin"}], '
-                  "highest total first; academy-credits and factions: their own standings.")
+        help_text="A game that ranks its players: their standings, in the shape its paragraph "
+                  "above gives.")
     winners = serializers.ListField(
         child=serializers.CharField(), required=False,
-        help_text="star-trek-missions, the whole table: every player with the highest total "
-                  "(tied players share victory).")
+        help_text="A game that names its winners (its paragraph above): every player with the "
+                  "highest total (tied players share victory).")
     id = serializers.CharField(help_text="The saved result's id.")
     url = serializers.CharField(help_text="Its page, /r/{id}; GET /api/results/{id}/ for JSON.")
 
 
 DESCRIPTION = """
 Body: per game (API.md; examples below). Card names may be the exact name in any case or the
-slug (in academy-credits also the value). The response's `steps` let a person follow the total
-from zero; each game adds its own fields (star-trek-missions: `cards`, `choices`). The score is
+slug (a game's paragraph below says where it takes another name too). The response's `steps`
+let a person follow the total from zero; each game adds its own fields (its paragraph). The score is
 saved: its `id` and `url` (the page `/r/{id}`) are in the response, and
 `GET /api/results/{id}/` returns it again exactly.
 

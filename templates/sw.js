@@ -1,4 +1,4 @@
-/* Tableside's service worker (common/offline.py): the pages, static files and catalog from the
+/* Tableside's service worker (web/offline.py): the pages, static files and catalog from the
    browser's cache when the network is not there. Static files: the cache first. Pages and the
    catalog's API: the network first, the cache when it fails (a page with its input in the
    address falls back to the same page without it). POSTs are never answered here: a score sent

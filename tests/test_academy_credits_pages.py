@@ -116,7 +116,7 @@ def test_a_conditional_outcome_is_shown_case_by_case(client, catalog):
 
 
 def test_problems_are_shown_by_their_fields(client, catalog):
-    # A typo a page can read ("Jet Reno") is read as the card (common.page_names); one it
+    # A typo a page can read ("Jet Reno") is read as the card (web.page_names); one it
     # cannot is a problem by its field, with a link that fills the field in.
     response = client.post(CHECK, play_form(play="Jett Zorro"), headers={"HX-Request": "true"})
     assert response.status_code == 400

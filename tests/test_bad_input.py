@@ -13,8 +13,8 @@ from django.test import Client
 
 from cards import naming
 from cards.models import Card
-from common.card_names import MAX_SUGGESTED
 from results.models import SavedResult
+from web.card_names import MAX_SUGGESTED
 
 from .test_fuzz_services import _examples, _paths, _replace
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from cards.models import Game
 from cards.naming import NamedCard
-from common.page_names import read_name
+from web.page_names import read_name
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

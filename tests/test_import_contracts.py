@@ -7,7 +7,10 @@ overrides ([tool.mypy]). What this file adds:
   would escape both the contract and mypy's strict flags, so it fails here until it is named;
 - mypy's strict overrides name exactly the contract's engines;
 - the engines load in a fresh interpreter without Django settings, leaving Django unloaded;
-- each contract holds on the project and breaks when a wrong import is added to its graph.
+- each contract holds on the project and breaks when a wrong import is added to its graph;
+- no import circle anywhere: between the project's packages (the "layers" contract names every
+  root package, so no arrow between two of them points both ways) and between its modules (none
+  imports itself through others, however long the chain).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ def matches(pattern: str, module: str) -> bool:
 
 @pytest.fixture(scope="module")
 def graph() -> grimp.ImportGraph:
-    return grimp.build_graph("games", "cards", "common", "results", include_external_packages=True,
+    return grimp.build_graph("games", "cards", "common", "web", "results", include_external_packages=True,
                              exclude_type_checking_imports=False)
 
 
@@ -141,6 +144,12 @@ WRONG_WAYS = [
     ("common.api_errors", "results.models", "layers"),
     ("games.factions.scorer", "games.factions.engine", "acyclic"),  # the circle that went
     ("games.star_trek_missions.hand", "games.star_trek_missions.choices", "stm-scorer"),
+    # The arrows issue 24 turned round: the catalog and the saved results find the games through
+    # settings.GAMES (common.games), and common's page layer is web/.
+    ("cards.views", "games.registry", "layers"),
+    ("results.views", "games.wording", "layers"),
+    ("common.links", "web.page_results", "layers"),
+    ("cards.rendering", "web.card_names", "layers"),
 ]
 
 
@@ -156,3 +165,55 @@ def test_a_wrong_import_breaks_its_contract(project_graph, importer, imported, c
     graph.add_import(importer=importer, imported=imported, line_number=1,
                      line_contents=f"import {imported}")
     assert contract_checks(graph)[contract] is False
+
+
+# --- No import circle anywhere ---------------------------------------------------------------
+
+
+def root_packages_on_disk() -> set[str]:
+    """The project's packages at the top of the repository (tests/ aside)."""
+    return {path.parent.name for path in ROOT.glob("*/__init__.py")} - {"tests"}
+
+
+def test_the_contracts_cover_every_package_of_the_project():
+    roots = CONFIG["tool"]["importlinter"]["root_packages"]
+    assert sorted(roots) == sorted(root_packages_on_disk())
+    layered = {name.strip() for layer in CONTRACTS["layers"]["layers"] for name in layer.split("|")}
+    assert layered == set(roots)
+    assert not CONTRACTS["layers"].get("ignore_imports"), "every arrow points one way"
+
+
+def package_circles(graph: grimp.ImportGraph) -> list[tuple[str, str]]:
+    """Pairs of root packages each of which imports the other, directly or through others."""
+    roots = sorted(root_packages_on_disk())
+    return [(a, b) for a in roots for b in roots if a < b
+            and graph.chain_exists(importer=a, imported=b, as_packages=True)
+            and graph.chain_exists(importer=b, imported=a, as_packages=True)]
+
+
+def module_circles(graph: grimp.ImportGraph) -> list[tuple[str, str]]:
+    """Each import of a module of the project by one that the imported module reaches back to."""
+    project = tuple(f"{root}." for root in root_packages_on_disk())
+    return [(module, imported)
+            for module in sorted(graph.modules) if module.startswith(project)
+            for imported in sorted(graph.find_modules_directly_imported_by(module))
+            if imported.startswith(project)
+            and graph.chain_exists(importer=imported, imported=module)]
+
+
+def test_no_two_packages_import_each_other(project_graph):
+    assert package_circles(project_graph) == []
+
+
+def test_no_module_imports_itself_through_others(project_graph):
+    assert module_circles(project_graph) == []
+
+
+def test_the_circle_checks_see_a_circle(project_graph):
+    graph = copy.deepcopy(project_graph)
+    # The catalog's models reaching the pages' forms, which read the catalog: a circle of two
+    # packages and of modules.
+    graph.add_import(importer="cards.models", imported="web.page_forms", line_number=1,
+                     line_contents="import web.page_forms")
+    assert ("cards", "web") in package_circles(graph)
+    assert ("cards.models", "web.page_forms") in module_circles(graph)

@@ -1,4 +1,4 @@
-"""The installable app's manifest and service worker (common/offline.py), as served: the browser
+"""The installable app's manifest and service worker (web/offline.py), as served: the browser
 tests (tests/browser/test_offline.py) run them in Chromium with the network cut."""
 
 import json

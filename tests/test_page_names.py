@@ -1,4 +1,4 @@
-"""Every page reads a card name the same way (common.page_names): exact, slug, unique prefix or
+"""Every page reads a card name the same way (web.page_names): exact, slug, unique prefix or
 word, then a unique close spelling; what still names no card gets "Did you mean …?" links (or, on
 the score page, buttons) that fill the field in. The API keeps API.md's exact names."""
 
@@ -7,9 +7,9 @@ from html import unescape
 from urllib.parse import parse_qs, urlsplit
 
 from cards.models import Game
-from common.page_names import filled_pairs, read_name
-from common.page_results import link_pairs
 from games.star_trek_missions.pages import Deck
+from web.page_names import filled_pairs, read_name
+from web.page_results import link_pairs
 
 TURN = "/games/star-trek-missions/check-turn/"
 

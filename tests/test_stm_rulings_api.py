@@ -484,12 +484,12 @@ def test_no_body_produces_a_server_error(api, catalog, data):
         assert set(payload) == RULING_KEYS and payload["verdict"] in ("legal", "illegal")
 
 
-# --- common.card_names and games.responses ----------------------------------------------------------
+# --- web.card_names and games.responses ----------------------------------------------------------
 
 
 def test_resolve_cards_by_name_slug_or_value(catalog, django_assert_max_num_queries):
     from cards.models import Game
-    from common.card_names import resolve_cards
+    from web.card_names import resolve_cards
 
     academy = Game.objects.get(slug="academy-credits")
     # The version stamp of the cached cards, and their load when the cache is cold: never

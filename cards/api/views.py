@@ -128,9 +128,9 @@ class CardListApi(CatalogApi):
         operation_id="games_cards_list",
         description=(
             "`q` searches names and card text. Every filterable attribute of the game is a query "
-            "parameter (see the game's `attributes`): e.g. `?faction=blob&kind=base` for Star "
-            "Realms Academy, `?specialty=command` for Star Trek: Missions, `?value=7` for Academy "
-            "Credits. Repeating a parameter matches any of its values. An unknown parameter or a "
+            "parameter (see the game's `attributes`): e.g. `?faction=blob&kind=base`, "
+            "`?specialty=command` or `?value=7`, as the game's attributes allow. Repeating a "
+            "parameter matches any of its values. An unknown parameter or a "
             "value the attribute does not allow is a 400 naming it, with suggestions."
         ),
         parameters=[

@@ -1,4 +1,4 @@
-"""The table of the "computed" cache (settings.CACHES["computed"]["LOCATION"]; common.computed):
+"""The table of the "computed" cache (settings.CACHES["computed"]["LOCATION"]; web.computed):
 the answers page GETs worked out, shared by every app server. createcachetable's argument is the
 table's name (not the cache's alias)."""
 

@@ -22,6 +22,8 @@ INSTALLED_APPS = [
     # The admin lockout (failed logins per address): django-axes, its own tables.
     "axes",
     "common",
+    # The pages' and request bodies' shared layer (forms, typed names, results, the offline app).
+    "web",
     "cards",
     "scoring",
     "adjudicator",
@@ -62,6 +64,10 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 ROOT_URLCONF = "config.urls"
+
+# Every game Tableside referees (games/registry.py). The catalog, the saved results and the pages'
+# shared layer sit below games/ and find it here (common.games), as apps find the user model.
+GAMES = "games.registry.GAMES"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -105,7 +111,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 
-# "computed": the answers page GETs work out (common.computed), in a table of the database, so
+# "computed": the answers page GETs work out (web.computed), in a table of the database, so
 # every app server shares them; the catalog's version stamp is in each key, so an edit is never
 # answered from before it. "default" stays Django's per-process memory cache (nothing uses it).
 CACHES = {

@@ -14,7 +14,14 @@ RULING_DOCS = f"""
 options; `deck_count` may be left out: an illegal play is ruled without it, a legal one answers
 `deck_count_required` unless it ends the round whatever the deck holds). Codes: legal {_codes(ac.LEGAL_CODES)}; illegal {_codes(ac.ILLEGAL_CODES)};
 needs_information {_codes(ac.NEEDS_INFORMATION_CODES)}. `impossible_position` entries:
-{_codes(ac.IMPOSSIBLE_CODES)}.
+{_codes(ac.IMPOSSIBLE_CODES)}. A card may also be named by its value, as 7 or "7".
+
+"""
+
+SCORE_DOCS = """
+**academy-credits.** The end of a round as API.md fixes it (each cadet's `credits` before it);
+a card may also be named by its value, as 7 or "7". The answer adds the match's `standings`
+(`{"rank", "player", "credits_before", "awarded", "credits", "to_target"}`, most credits first).
 
 """
 

@@ -27,4 +27,5 @@ GAME = GamePackage(
                             "academy_credits/_round_result.html", CSS),
     ),
     api_docs="games.academy_credits.api_docs",
+    card_text="games.academy_credits.card_text.render",
 )

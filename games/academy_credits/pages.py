@@ -15,10 +15,10 @@ import re
 from typing import Any
 
 from cards.models import Game
-from common.page_fields import FormField as Field
-from common.page_forms import NUMBER, PageForm, Slots, as_dict, as_list
 from games.pages import job_page
 from results.views import ruling_view, score_view
+from web.page_fields import FormField as Field
+from web.page_forms import NUMBER, PageForm, Slots, as_dict, as_list
 
 GAME = "academy-credits"
 SEATS = 4

@@ -20,7 +20,7 @@ are in force for the round's score.
 The request is declared below (PlayRequest; the score's RoundRequest shares Player and Options)
 and read by common.requests. Errors: 400 ``invalid_input`` with entries ``required``,
 ``invalid_type``, ``unknown_field``, ``invalid_count``, ``invalid_name``, ``too_many``,
-``unknown_option``, ``invalid_option``, the card-name codes of common.card_names
+``unknown_option``, ``invalid_option``, the card-name codes of web.card_names
 (``unknown_card`` with suggestions, ``invalid_card``, ``too_long``) and, once the body has its
 shape, ``unknown_player`` (a target who is not at the table, with suggestions); 400
 ``impossible_position`` with the engine's entries (games.academy_credits.engine).
@@ -39,12 +39,12 @@ from cards.models import Card, Game
 from cards.selectors import game_options
 from common.api_errors import error_entry
 from common.body_checks import json_type, shown
-from common.card_names import CardNameResolver
 from common.requests import CardName, RequestModel, invalid_body, read_body
 from games.academy_credits import engine, model
 from games.protocol import ImpossiblePosition
 from games.responses import impossible_position, ruling_response
 from results.services import result_save
+from web.card_names import CardNameResolver
 
 MAX_CADETS_LISTED = 50  # past this a request is refused before any name is resolved
 MAX_NAME = 40

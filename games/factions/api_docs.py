@@ -16,6 +16,10 @@ needs_information {_codes(fac.NEEDS_INFORMATION_CODES)}. `impossible_position` e
 {_codes(fac.IMPOSSIBLE_CODES)}.
 """
 
+SCORE_DOCS = """
+**factions.** The table as API.md fixes it; the answer adds the table's `standings`.
+"""
+
 RULING_EXAMPLES = [
     OpenApiExample(
         "factions",

@@ -27,4 +27,5 @@ GAME = GamePackage(
                             "factions/_standings_result.html", CSS),
     ),
     api_docs="games.factions.api_docs",
+    card_text="games.factions.card_text.render",
 )

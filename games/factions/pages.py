@@ -6,7 +6,7 @@ who controls it (or nobody: not in play) and which of its units are defeated. Fa
 card names all come from the catalog (the "faction" attribute's choices and the unit and action
 cards), so an admin's renaming shows here at once; sample names are marked provisional.
 
-The form (a common.page_forms.PageForm) is turned into the API's request body and handed to the
+The form (a web.page_forms.PageForm) is turned into the API's request body and handed to the
 very services the API calls, named in GAMES (games.factions.game), by games.pages.job_page: no
 rule is checked here. An htmx submit gets the result fragment (and, when there are problems, the
 form again out of band, each problem by its field); a plain POST gets the whole page with the
@@ -22,12 +22,12 @@ from typing import Any
 from django.utils.text import slugify
 
 from cards.models import Game
-from common.page_fields import FormField
-from common.page_forms import PageForm, Slots, as_dict, as_list, has_content
 from games.factions import engine
 from games.package import RULING, SCORE
 from games.pages import job_page
 from results.views import ruling_view, score_view
+from web.page_fields import FormField
+from web.page_forms import PageForm, Slots, as_dict, as_list, has_content
 
 GAME = "factions"
 HAND_SHOWN = 7  # hand slots shown; the rest sit in a <details>

@@ -40,13 +40,13 @@ from cards.models import Card, Game
 from cards.naming import normalise
 from cards.selectors import game_attribute_specs, game_options
 from common.api_errors import ApiError
-from common.card_names import CardNameResolver, shown
 from common.requests import RequestModel, card_name, read_body
 from games.factions import engine
 from games.protocol import ImpossiblePosition
 from games.responses import impossible_position as shared_impossible_position
 from games.responses import ruling_response
 from results.services import result_save
+from web.card_names import CardNameResolver, shown
 
 MAX_PLAYERS = 20
 MAX_FACTIONS = 40

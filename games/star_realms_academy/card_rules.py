@@ -21,9 +21,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from cards.attributes import AttributeSpec
-from cards.rendering import RENDERERS
+from games.star_realms_academy.card_text import render
 
-GAME = "star-realms-academy"
 RULE_KEYS = ("same_faction_as", "source")
 MAX_RULE_ID = 20
 
@@ -88,4 +87,4 @@ def render_rule(rule: dict[str, Any] | None, *, name: str, attributes: Mapping[s
     catalog search reads (a search for "frigate" finds Imperial Frigate, not Corvette)."""
     specs = [AttributeSpec(key=key, label=key, kind="choice", choices=tuple(choices.items()))
              for key, choices in labels.items()]
-    return RENDERERS[GAME](specs, dict(attributes))
+    return render(specs, dict(attributes))

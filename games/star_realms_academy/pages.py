@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from cards.models import Game
-from common.page_fields import FormField as Field
-from common.page_forms import PageForm, Slots, as_dict, as_list
 from games.pages import job_page
 from games.star_realms_academy import engine
 from results.views import VERDICTS, ruling_view
+from web.page_fields import FormField as Field
+from web.page_forms import PageForm, Slots, as_dict, as_list
 
 GAME = "star-realms-academy"
 HAND_SLOTS = 10

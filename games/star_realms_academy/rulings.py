@@ -21,7 +21,7 @@ An optional field given as null is left out. The request is declared below (Boar
 and read by common.requests: a body without this shape is a 400 ``invalid_input`` whose entries
 name each problem by path: ``required``, ``invalid_type``, ``unknown_field``, ``unexpected_field``
 (a move field its action does not use), ``invalid_action``, ``invalid_number``,
-``invalid_ability``, ``too_many``, and the card-name codes of common.card_names (``unknown_card``
+``invalid_ability``, ``too_many``, and the card-name codes of web.card_names (``unknown_card``
 with suggestions, ``invalid_card``, ``too_long``). A position that cannot exist is a 400
 ``impossible_position`` (entries in games.star_realms_academy.engine). Anything else is a ruling,
 saved under a permalink.
@@ -43,13 +43,13 @@ from pydantic_core import PydanticCustomError
 from cards.models import Card, Game
 from cards.selectors import game_attribute_specs
 from common.body_checks import shown_json
-from common.card_names import CardNameResolver
 from common.requests import CardName, CardNames, RequestModel, card_name, read_body
 from games.protocol import ImpossiblePosition
 from games.responses import impossible_position, ruling_response
 from games.star_realms_academy import engine
 from games.star_realms_academy.card_rules import same_faction_as
 from results.services import result_save
+from web.card_names import CardNameResolver
 
 DEFAULT_NAMES = {"active": "Active player", "opponent": "Opponent"}
 MAX_NAME = 40

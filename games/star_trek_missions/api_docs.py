@@ -67,9 +67,34 @@ RULING_EXAMPLES = [
                "move": {"action": "draw_missions", "draw": ["Computer Virus", "Distress Call"],
                         "discard": ["Away Team", "Borg Cube"]}},
     ),
+    OpenApiExample(
+        "star-trek-missions: an unknown card name",
+        response_only=True,
+        status_codes=["400"],
+        value={"status": 400, "code": "invalid_input",
+               "detail": "No card named 'Leiutenant Worf' in Star Trek: Missions.",
+               "errors": [{"path": "position.hand[2]", "code": "unknown_card",
+                           "detail": "No card named 'Leiutenant Worf' in Star Trek: Missions.",
+                           "suggestions": ["Lieutenant Worf"]}]},
+    ),
+    OpenApiExample(
+        "star-trek-missions: an impossible position",
+        response_only=True,
+        status_codes=["400"],
+        value={"status": 400, "code": "impossible_position",
+               "detail": "Bridge is both in the hand and in the discard area; every card exists "
+                         "once.",
+               "errors": [{"path": "position.discard_area[0]", "code": "card_in_two_places",
+                           "detail": "Bridge is both in the hand and in the discard area; every "
+                                     "card exists once."}]},
+    ),
 ]
 
 SCORE_DOCS = """
+**star-trek-missions.** A single hand `{"hand": [names], "choices": {…}}` answers with its `steps`
+and adds `cards` (one per card in hand order: `{"name", "points", "blanked", "blanked_reason"}`)
+and `choices` (every choice the scorer made or was given).
+
 **Star Trek: Missions, the whole table.** `{"players": [{"name", "hand", "choices"}, …]}` (2 to
 10 players, each name of its own, 1–40 characters) scores every player's hand exactly as the
 single-hand body `{"hand", "choices"}` would: `players` holds one single-hand answer per player

@@ -12,7 +12,7 @@ GAME = GamePackage(
         page="star_trek_missions:check-turn",
         label="Check a move",
         link_pairs="games.star_trek_missions.turn_pages.turn_link_pairs",
-        presenter=Presenter("results.views.ruling_view", "ruling",
+        presenter=Presenter("games.star_trek_missions.presenters.ruling_view", "ruling",
                             "star_trek_missions/_stm_turn_result.html"),
     ),
     score=Job(
@@ -28,4 +28,7 @@ GAME = GamePackage(
     ),
     rule_language="games.star_trek_missions.language",
     api_docs="games.star_trek_missions.api_docs",
+    # The pages that take a hand at the table: kept offline, and the installed app's shortcuts.
+    shortcuts=(("Score a hand (Star Trek: Missions)", "star_trek_missions:score"),
+               ("Score the table (Star Trek: Missions)", "star_trek_missions:table")),
 )

@@ -27,21 +27,7 @@ from cards.models import Card, Game
 from cards.naming import NamedCard
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
-from common.card_names import shown
-from common.page_fields import FormField
-from common.page_forms import PageForm, as_dict, as_list
-from common.page_names import read_name
-from common.page_results import (
-    did_you_mean,
-    evaluate_on_page,
-    form_errors,
-    form_link,
-    is_htmx_submit,
-    page_input,
-    problem,
-    problem_message,
-    render_result_page,
-)
+from common.links import form_link
 from games.pages import catalog_not_loaded
 from games.star_trek_missions.language import (
     CHOICE_EFFECTS,
@@ -56,6 +42,20 @@ from games.star_trek_missions.scores import (
 from games.star_trek_missions.table import headline, is_table, standing_rows, table_result_context
 from games.wording import listing as _names
 from results.views import score_view
+from web.card_names import shown
+from web.page_fields import FormField
+from web.page_forms import PageForm, as_dict, as_list
+from web.page_names import read_name
+from web.page_results import (
+    did_you_mean,
+    evaluate_on_page,
+    form_errors,
+    is_htmx_submit,
+    page_input,
+    problem,
+    problem_message,
+    render_result_page,
+)
 
 GAME = "star-trek-missions"
 # Galaxy tiles are grouped by a card's first type, in this order; Missions come last.
@@ -290,7 +290,7 @@ class Deck:
         if match.ambiguous:
             message = f"Several cards match '{shown(typed)}'."
         suggestions = [name for name in match.suggestions if name not in held]
-        # The suggestions show as buttons that add the card (templates/star_trek_missions/_pick_problem.html).
+        # The suggestions show as buttons that add the card (star_trek_missions/_pick_problem.html).
         return None, problem(message + did_you_mean(suggestions), detail=message,
                              typed=typed, suggestions=suggestions)
 

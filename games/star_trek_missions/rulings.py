@@ -9,7 +9,7 @@ the end trigger.
 The request is declared below (TurnRequest) and read by common.requests: a body that does not
 have this shape is a 400 ``invalid_input`` whose entries name each problem by path:
 ``required``, ``invalid_type``, ``unknown_field``, ``invalid_action``, ``invalid_count``, and the
-card-name codes of common.card_names (``unknown_card`` with suggestions, ``invalid_card``,
+card-name codes of web.card_names (``unknown_card`` with suggestions, ``invalid_card``,
 ``too_long``, ``too_many``). A position that cannot exist is a 400
 ``impossible_position`` (entries in games.star_trek_missions.engine). Anything else is a
 ruling, legal, illegal or needing information (a draw without its deck's count), saved under a
@@ -23,12 +23,12 @@ from typing import Literal
 from pydantic import Field
 
 from cards.models import Card, Game
-from common.card_names import CardNameResolver
 from common.requests import CardName, CardNames, RequestModel, read_body
 from games.protocol import ImpossiblePosition
 from games.responses import impossible_position, ruling_response
 from games.star_trek_missions import engine
 from results.services import result_save
+from web.card_names import CardNameResolver
 
 
 def rule_turn(*, game: Game, body) -> dict:

@@ -30,7 +30,6 @@ from pydantic_core import PydanticCustomError
 from cards.models import Card, Game
 from cards.selectors import game_attribute_specs
 from common.api_errors import ApiError, error_entry
-from common.card_names import CardNameResolver, invalid_input
 from common.requests import CardNames, RequestModel, card_name, read_body
 from games.protocol import ImpossiblePosition
 from games.star_trek_missions import engine
@@ -38,6 +37,7 @@ from games.star_trek_missions.choices import ChoiceError
 from games.star_trek_missions.rules import CardSpec
 from games.wording import listing
 from results.services import result_save
+from web.card_names import CardNameResolver, invalid_input
 
 ATTRIBUTES = ("type", "specialty", "lifeform", "affiliation")
 MAX_NAME = 40  # characters of a player's name

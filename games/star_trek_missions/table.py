@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from cards.models import Game
 from games.wording import listing
+from results.views import score_view
 
 names_sentence = partial(listing, empty="")
 
@@ -64,8 +65,6 @@ def standing_rows(body: dict) -> list[dict]:
 
 def table_view(game: Game, body: dict) -> dict:
     """The table's answer for /r/<id>: headline, standings, each player's breakdown."""
-    from results.views import score_view  # results.views imports the registries of this app
-
     players = [player for player in body.get("players") or [] if isinstance(player, dict)]
     totals = {row.get("name"): row for row in standing_rows(body)}
     return {
@@ -86,13 +85,13 @@ def table_view(game: Game, body: dict) -> dict:
 
 def table_result_context(game: Game, body: dict) -> dict:
     """What /r/<id> shows for a saved table: the standings as its headline and title, through
-    the table's own fragment (results/_table.html)."""
+    the table's own fragment (star_trek_missions/_table.html)."""
     table = table_view(game, body)
     return {
         "table": table,
         "score": table,
         "headline": f"Standings: {table['total']}",
-        "fragment": "results/_table.html",
+        "fragment": "star_trek_missions/_table.html",
         "stylesheets": ("css/star-trek-missions.css",),
         "again_url": reverse("star_trek_missions:table"),
         "again_label": "Score another table",

@@ -9,10 +9,10 @@ again, with the values kept and each problem next to its field.
 from __future__ import annotations
 
 from cards.models import Game
-from common.page_fields import FormField as Field
-from common.page_forms import PageForm, Slots, as_dict
 from games.pages import job_page
 from games.star_trek_missions import engine
+from web.page_fields import FormField as Field
+from web.page_forms import PageForm, Slots, as_dict
 
 GAME = "star-trek-missions"
 HAND_SLOTS = 7

@@ -1,5 +1,5 @@
 /* Calm when the network is not (issue 23).
-   - Registers the service worker (/sw.js, common/offline.py), which serves the pages, static files
+   - Registers the service worker (/sw.js, web/offline.py), which serves the pages, static files
      and catalog from the browser's cache when offline; the site is installable (its manifest).
    - A score or ruling sent while offline is kept in the page, with a visible "Offline: will score
      when back", and sent as soon as the connection returns. On the Star Trek: Missions score and

@@ -5,9 +5,9 @@ on the page and on the saved result's page alike (game.py's presenters)."""
 from __future__ import annotations
 
 from cards.models import Game
-from common.page_fields import FormField
-from common.page_forms import PageForm, as_dict
 from games.pages import job_page
+from web.page_fields import FormField
+from web.page_forms import PageForm, as_dict
 
 
 def _names(text: str) -> list[str]:

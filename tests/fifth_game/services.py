@@ -6,10 +6,10 @@ from cards.models import Card as CatalogCard
 from cards.models import Game
 from common.api_errors import ApiError, error_entry
 from common.body_checks import unknown_fields
-from common.card_names import CardNameResolver, invalid_input
 from games.protocol import ImpossiblePosition
 from games.responses import ruling_response
 from results.services import result_save
+from web.card_names import CardNameResolver, invalid_input
 
 from . import engine
 

@@ -10,7 +10,7 @@ class Command(BaseCommand):
     help = "Export a game's cards as JSON or CSV (to standard output, or --output FILE)."
 
     def add_arguments(self, parser):
-        parser.add_argument("game", help="The game's slug, e.g. academy-credits.")
+        parser.add_argument("game", help="The game's slug, as in its address /games/<slug>/.")
         parser.add_argument(
             "--format", choices=imports.FORMATS, default="json", dest="file_format"
         )

@@ -13,7 +13,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("game", help="The game's slug, e.g. academy-credits.")
+        parser.add_argument("game", help="The game's slug, as in its address /games/<slug>/.")
         parser.add_argument("file", type=Path)
         parser.add_argument("--apply", action="store_true", help="Write the changes.")
         parser.add_argument(

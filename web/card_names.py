@@ -1,7 +1,7 @@
 """Card names in a request body, resolved as API.md's "Naming cards in a request" says.
 
 A card is named by its exact name in any case, or its slug; in a game whose cards carry an
-integer attribute "value" (Academy Credits) also by that value, as 7 or "7". Anything else is an
+integer attribute "value" also by that value, as 7 or "7". Anything else is an
 error entry in the API's shape, with suggestions, at the path it was found:
 
 * ``unknown_card``: no card has that name, slug or value (or several share the value);

@@ -9,7 +9,6 @@ and JSON address the page shows.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
@@ -18,8 +17,9 @@ from django.utils.cache import patch_vary_headers
 
 from cards.models import Game
 from common.api_errors import ApiError
-from common.page_names import call_reading_names
+from common.links import form_link
 from common.page_throttle import check_page_throttle
+from web.page_names import call_reading_names
 
 
 def is_htmx_submit(request: HttpRequest) -> bool:
@@ -66,12 +66,6 @@ def link_pairs(data) -> list[tuple[str, str]]:
             for value in values if value.strip()]
 
 
-def form_link(path: str, pairs: Iterable[tuple[str, str]]) -> str:
-    """The page's address with its input: path?name=value&…"""
-    query = urlencode(list(pairs))
-    return f"{path}?{query}" if query else path
-
-
 def evaluate_on_page(
     request: HttpRequest,
     context: dict,
@@ -96,7 +90,7 @@ def evaluate_on_page(
         else:
             # A GET (the input in the query string) shows the answer without saving it, from the
             # cache of computed answers when the same question was asked before.
-            from common.computed import computed_answer
+            from web.computed import computed_answer
 
             response = computed_answer(service, game=game, body=body)
     except ApiError as error:
@@ -129,7 +123,7 @@ def did_you_mean(suggestions: list[str]) -> str:
 class Problem(str):
     """A problem as a page shows it (the text), which also knows its detail alone and, for a card
     name that matched nothing, what was typed and the names to offer as links that fill the
-    field in (common.page_names; templates/partials/problem_text.html)."""
+    field in (web.page_names; templates/partials/problem_text.html)."""
 
     detail: str = ""
     typed: str = ""

@@ -23,8 +23,8 @@ from django.core.cache import caches
 from cards.models import Game
 from cards.selectors import catalog_stamp
 from common.api_errors import ApiError
-from common.page_names import call_reading_names
 from results.services import unsaved
+from web.page_names import call_reading_names
 
 CACHE = "computed"
 
@@ -38,7 +38,7 @@ def answer_key(service: Callable[..., dict], *, game: Game, body: dict) -> str:
 
 
 def computed_answer(service: Callable[..., dict], *, game: Game, body: dict) -> dict:
-    """What `service` answers to `body` as a page reads names (common.page_names), unsaved: from
+    """What `service` answers to `body` as a page reads names (web.page_names), unsaved: from
     the cache, or worked out and then kept there. A 400 is raised as the ApiError it was."""
     cache = caches[CACHE]
     key = answer_key(service, game=game, body=body)

@@ -13,8 +13,8 @@ import re
 from typing import Any
 
 from cards.selectors import clean_text
-from common.page_fields import FormField, filled_names
-from common.page_results import problem_message
+from web.page_fields import FormField, filled_names
+from web.page_results import problem_message
 
 NUMBER = re.compile(r"-?\d{1,6}")
 LAST_STEP = re.compile(r"(\.[^.\[\]]*|\[\d+\])$")  # "players[0].hand" → "players[0]"
@@ -84,7 +84,7 @@ class PageForm:
         return "on" if self.data.get(name) else ""
 
     def names(self, fields: list[FormField], path: str) -> list[str]:
-        """The filled slots' values (see common.page_fields.filled_names)."""
+        """The filled slots' values (see web.page_fields.filled_names)."""
         return filled_names(fields, path, self.paths)
 
     def number(self, field: FormField, path: str, target: dict, key: str) -> None:

@@ -1,10 +1,11 @@
 """{% fill_href typed name %}: the page's address with its input and `name` in place of what the
-player typed (common.page_names), for a "Did you mean …?" link that fills the field."""
+player typed (web.page_names), for a "Did you mean …?" link that fills the field."""
 
 from django import template
 
-from common.page_names import filled_pairs
-from common.page_results import form_link, link_pairs
+from common.links import form_link
+from web.page_names import filled_pairs
+from web.page_results import link_pairs
 
 register = template.Library()
 

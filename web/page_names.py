@@ -8,7 +8,7 @@ their form to the very service the API calls, so the forgiving happens around th
 resolves to one card is replaced by that card's name in the request, and the service is asked once
 more. What still matches nothing keeps the service's answer, with suggestions.
 
-A suggestion is a link: the page's address with its input (common.page_results.link_pairs) and
+A suggestion is a link: the page's address with its input (web.page_results.link_pairs) and
 the card's name in place of what was typed (`filled_pairs`), so a tap fills the field in and asks
 again, with or without JavaScript (templates/partials/problem_text.html, the `fill_href` tag).
 """

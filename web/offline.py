@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from cards.models import Game
+from common.games import GAMES
 
 ICONS = [
     {"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any"},
@@ -50,10 +51,9 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "theme_color": THEME,
         "lang": "en-GB",
         "icons": [{**icon, "src": static(icon["src"])} for icon in ICONS],
-        "shortcuts": [
-            {"name": "Score a hand (Star Trek: Missions)", "url": reverse("star_trek_missions:score")},
-            {"name": "Score the table (Star Trek: Missions)", "url": reverse("star_trek_missions:table")},
-        ],
+        # Each game's pages for a hand at the table (GamePackage.shortcuts), from the home screen.
+        "shortcuts": [{"name": name, "url": reverse(url_name)}
+                      for game in GAMES for name, url_name in game.shortcuts],
     }
     response = HttpResponse(json.dumps(body, indent=1), content_type="application/manifest+json")
     response["Cache-Control"] = "public, max-age=3600"
@@ -90,7 +90,7 @@ def offline_pages() -> list[str]:
     pages = [reverse("pages:home")]
     for slug in Game.objects.order_by("name").values_list("slug", flat=True):
         pages += [reverse("pages:game", args=[slug]), reverse("pages:catalog", args=[slug])]
-    pages += [reverse("star_trek_missions:score"), reverse("star_trek_missions:table")]
+    pages += [reverse(url_name) for game in GAMES for _, url_name in game.shortcuts]
     return pages
 
 
