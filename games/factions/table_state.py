@@ -63,8 +63,7 @@ def _seat_names(given: object, names: list[str], *, at: str, allowed: set[str],
     return given
 
 
-def _position(standings: dict, factions: list[dict], players: list[dict], names: list[str],
-              turn: str) -> dict[str, Any]:
+def _position(standings: dict, players: list[dict], names: list[str], turn: str) -> dict[str, Any]:
     """The table's position from the game's standings of the setup (canonical faction slugs and
     unit names, as the game's rulings answer with them)."""
     rows = {row["player"]: row for row in standings["standings"]}
@@ -118,7 +117,7 @@ def setup(ask: Ask, state: State, seat: int | None, body: dict,
         raise refuse("body.factions", "units_unlisted", f"A table starts from every unit of each "
                      f"faction in play; {faction} does not list {', '.join(missing)}.")
     new = copy.deepcopy(state)
-    new["position"] = _position(answer, body["factions"], players, names, turn)
+    new["position"] = _position(answer, players, names, turn)
     new["standings"] = answer["standings"]
     new["eliminated"] = list(answer["eliminated"])
     new["winner"] = answer["winner"]
@@ -219,10 +218,13 @@ def move(ask: Ask, state: State, seat: int | None, body: dict,
     new = copy.deepcopy(state)
     new["position"] = apply_outcome(position, outcome)
     new["moves"] = state["moves"] + 1
-    new["conquests"] = state["conquests"] + [
-        {"faction": c["faction"], "from": c["from"], "to": c["to"], "move": new["moves"]}
-        for c in outcome.get("conquests", [])]
     standings = ask(SCORE, standings_body(new["position"]))
+    labels = {entry["faction"]: entry["name"] for row in standings["standings"]
+              for entry in row["factions"]}
+    new["conquests"] = state["conquests"] + [
+        {"faction": c["faction"], "name": labels.get(c["faction"], c["faction"]),
+         "from": c["from"], "to": c["to"], "move": new["moves"]}
+        for c in outcome.get("conquests", [])]
     new["standings"] = standings["standings"]
     new["eliminated"] = list(standings["eliminated"])
     new["winner"] = standings["winner"]
