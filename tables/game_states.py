@@ -9,7 +9,7 @@ every game gets its answers from it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from cards.models import Game
 from games.registry import GAMES, game_package
@@ -34,7 +34,7 @@ class _TableGames(Mapping[str, TableGame]):
     def __getitem__(self, slug: str) -> TableGame:
         return table_games()[slug]
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[str]:
         return iter(table_games())
 
     def __len__(self) -> int:

@@ -261,7 +261,7 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def start(request: HttpRequest) -> HttpResponse:
     games = list(Game.objects.filter(slug__in=TABLE_GAMES))
-    chosen = request.GET.get("game") or request.POST.get("game") or "star-trek-missions"
+    chosen = request.GET.get("game") or request.POST.get("game") or next(iter(TABLE_GAMES), "")
     players_text = request.POST.get("players", "")
     if request.method == "POST":
         check_page_throttle(request)

@@ -1,0 +1,149 @@
+"""Per-game table state lives in the game (issue 25 with issue 24's "nothing outside games/ names a
+game"): each game's package names its table-state module (GamePackage.table_state), the tables
+app finds it through GAMES, and each module's job_request_body(state, players, kind) gives the
+body of the game's own job request filled in from the table, which the game's endpoint accepts
+and answers as the table did."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from games.registry import GAMES, game_package
+from games.table_state import TableGame
+from tables.game_states import TABLE_GAMES
+from tests.test_fifth_game import ascent  # noqa: F401 - the fifth game, a package without tables
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def post(api, url, data, token=None):
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+    return api.post(url, data=json.dumps(data), content_type="application/json", **headers)
+
+
+def start(api, game, players=("Ana", "Ben")):
+    table = post(api, "/api/tables/", {"game": game, "players": list(players)}).json()
+    return table["code"], table["host_token"]
+
+
+def send(api, code, host, kind, seat, body):
+    version = api.get(f"/api/tables/{code}/").json()["version"]
+    response = post(api, f"/api/tables/{code}/events/",
+                    {"kind": kind, "seat": seat, "version": version, "body": body}, host)
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def request_body(game, state, players, kind):
+    return game_package(game).table_module().job_request_body(state, players, kind)
+
+
+def test_every_game_names_its_table_state_and_the_tables_app_names_none():
+    for package in GAMES:
+        assert package.table_state == f"{package.package}.table_state"
+        assert isinstance(package.table(), TableGame)
+        assert callable(package.table_module().job_request_body)
+    assert list(TABLE_GAMES) == [package.slug for package in GAMES]
+    names = [word for package in GAMES for word in (
+        package.slug, package.package.rsplit(".", 1)[1])]
+    for path in [*(ROOT / "tables").rglob("*.py"), *(ROOT / "templates" / "tables").glob("*")]:
+        if "migrations" in path.parts:
+            continue
+        text = path.read_text()
+        for name in names:
+            assert not re.search(rf"\b{re.escape(name)}\b", text), (path, name)
+
+
+def test_a_game_whose_package_keeps_no_tables_is_not_available(api, ascent):  # noqa: F811
+    response = post(api, "/api/tables/", {"game": "ascent", "players": ["Ana", "Ben"]})
+    assert response.status_code == 400 and response.json()["code"] == "not_available"
+    assert "ascent" not in TABLE_GAMES
+
+
+def test_star_trek_missions_form_opens_with_the_tables_hands(api):
+    code, host = start(api, "star-trek-missions")
+    hands = [["Holodeck 1", "Leah Brahms"],
+             ["Space Confrontation", "Daimon Bok", "Daimon Tog", "Vice Admiral Nakamura"]]
+    for seat, held in enumerate(hands, start=1):
+        state = send(api, code, host, "hand", seat, {"hand": held})["table"]["state"]
+    body = request_body("star-trek-missions", state, ["Ana", "Ben"], "score")
+    assert [player["hand"] for player in body["players"]] == hands
+    answer = post(api, "/api/games/star-trek-missions/score/", body).json()
+    assert answer["standings"] == state["standings"]
+    assert request_body("star-trek-missions", state, ["Ana", "Ben"], "ruling") is None
+
+
+def test_academy_credits_form_opens_with_the_credits_and_the_starter(api):
+    code, host = start(api, "academy-credits")
+    round_body = {"players": [{"name": "Ana", "discards": [1, 4]},
+                              {"name": "Ben", "in_round": False, "discards": ["Lura Thok"]}],
+                  "deck_count": 7}
+    state = send(api, code, host, "round", 1, round_body)["table"]["state"]
+    body = request_body("academy-credits", state, ["Ana", "Ben"], "score")
+    assert body["players"] == [{"name": "Ana", "credits": state["credits"]["Ana"]},
+                               {"name": "Ben", "credits": state["credits"]["Ben"]}]
+    assert body["starter"] == state["starter"]
+    # The rest of the round is the players' to enter: with it, the game answers as the table.
+    filled = {**round_body, "starter": body["starter"], "players": [
+        {**given, **known}
+        for given, known in zip(round_body["players"], body["players"], strict=True)]}
+    answer = post(api, "/api/games/academy-credits/score/", filled).json()
+    table_answer = send(api, code, host, "round", 1, round_body)["event"]["result"]
+    assert answer["standings"] == table_answer["standings"]
+    ruling = request_body("academy-credits", state, ["Ana", "Ben"], "ruling")
+    assert ruling == {"position": {"players": body["players"]}}
+
+
+def test_star_realms_academy_form_opens_at_the_start_of_the_turn_to_play(api):
+    code, host = start(api, "star-realms-academy")
+    turn = {"active": {"hand": ["Viper", "Scout", "Scout"]},
+            "shop_row": ["Ram", "Corvette", "The Hive", "Barter World", "Survey Ship"],
+            "actions": [{"action": "play", "card": "Viper"},
+                        {"action": "attack", "target": "health", "amount": 1},
+                        {"action": "end_turn"}]}
+    state = send(api, code, host, "turn", 1, turn)["table"]["state"]
+    body = request_body("star-realms-academy", state, ["Ana", "Ben"], "score")
+    assert body["active"]["name"] == "Ben" and body["active"]["health"] == 14
+    assert body["opponent"]["name"] == "Ana" and body["shop_row"] == turn["shop_row"]
+    assert body["actions"] == []
+    # Ben's hand added, the game's own endpoint takes the body as the table would.
+    ben = {"hand": ["Scout", "Scout", "Scout"]}
+    actions = [{"action": "play", "card": "Scout"}, {"action": "end_turn"}]
+    answer = post(api, "/api/games/star-realms-academy/score/",
+                  {**body, "active": {**body["active"], **ben}, "actions": actions}).json()
+    table_answer = send(api, code, host, "turn", 2,
+                        {"active": ben, "actions": actions})["event"]["result"]
+    assert answer["final"] == table_answer["final"]
+    # Ana's form, next, holds the Scouts she kept.
+    state = api.get(f"/api/tables/{code}/").json()["state"]
+    again = request_body("star-realms-academy", state, ["Ana", "Ben"], "ruling")
+    assert again["position"]["active"]["hand"] == ["Scout", "Scout"]
+
+
+def test_factions_form_opens_with_the_tables_position(api):
+    code, host = start(api, "factions")
+    assert request_body("factions", api.get(f"/api/tables/{code}/").json()["state"],
+                        ["Ana", "Ben"], "score")["players"] == [
+        {"name": "Ana", "hand": []}, {"name": "Ben", "hand": []}]
+    units = {"amber-coast": ["Harbour Captain", "Tide Archer", "Dune Rider", "Net Caster",
+                             "Lighthouse Keeper"],
+             "ashen-peaks": ["Peak Sentinel", "Ember Smith", "Cliff Runner", "Ash Seer",
+                             "Stone Drummer"]}
+    setup = {"factions": [{"name": faction, "controller": player,
+                           "units": [{"name": n, "alive": True} for n in names]}
+                          for (faction, names), player in zip(units.items(), ["Ana", "Ben"],
+                                                               strict=True)],
+             "turn": "Ben"}
+    state = send(api, code, host, "setup", 1, setup)["table"]["state"]
+    body = request_body("factions", state, ["Ana", "Ben"], "score")
+    assert body["turn"] == "Ben" and [p["hand"] for p in body["players"]] == [[], []]
+    assert post(api, "/api/games/factions/score/", body).json()["standings"] == \
+        state["standings"]
+    ruling = request_body("factions", state, ["Ana", "Ben"], "ruling")
+    answer = post(api, "/api/games/factions/rulings/",
+                  {**ruling, "move": {"action": "end_turn"}}).json()
+    assert answer["verdict"] == "legal" and answer["outcome"]["next_turn"]["player"] == "Ana"
