@@ -73,3 +73,9 @@ def saved(answer: dict | None) -> dict | None:
     if isinstance(answer, dict) and isinstance(answer.get("id"), str):
         return {"id": answer["id"], "url": answer.get("url")}
     return None
+
+
+def disagree(path: str, detail: str) -> ApiError:
+    """A job's body (the game's page opened from the table) that says otherwise than the table
+    of something the table keeps: refused, never silently replaced (the host may undo)."""
+    return refuse(path, "table_knows", detail)

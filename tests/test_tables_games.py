@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from cards.models import Game
+from common.api_errors import ApiError
 from games.registry import GAMES, game_package
 from games.table_state import TableGame
 from tables.game_states import TABLE_GAMES
@@ -147,3 +149,90 @@ def test_factions_form_opens_with_the_tables_position(api):
     answer = post(api, "/api/games/factions/rulings/",
                   {**ruling, "move": {"action": "end_turn"}}).json()
     assert answer["verdict"] == "legal" and answer["outcome"]["next_turn"]["player"] == "Ana"
+
+
+def job_event(game, state, players, kind, body):
+    return game_package(game).table_module().job_event(state, players, kind, body)
+
+
+@pytest.mark.parametrize("slug", [package.slug for package in GAMES])
+def test_each_games_filled_body_opens_its_own_form(api, slug):
+    """The body filled in from a new table turns into the game's page fields (its link_pairs,
+    as "Check again" does) for each job it fills."""
+    game = Game.objects.get(slug=slug)
+    code, _ = start(api, slug)
+    state = api.get(f"/api/tables/{code}/").json()["state"]
+    package = game_package(slug)
+    for kind in ("score", "ruling"):
+        body = request_body(slug, state, ["Ana", "Ben"], kind)
+        if body is not None:
+            assert isinstance(package.job(kind).pairs(game, body), list)
+
+
+def test_a_turn_broken_down_from_the_table_is_its_turn_event(api):
+    code, host = start(api, "star-realms-academy")
+    state = api.get(f"/api/tables/{code}/").json()["state"]
+    body = request_body("star-realms-academy", state, ["Ana", "Ben"], "score")
+    body = {**body, "active": {**body["active"], "hand": ["Viper", "Scout", "Scout"]},
+            "shop_row": ["Ram", "Corvette", "The Hive", "Barter World", "Survey Ship"],
+            "actions": [{"action": "play", "card": "Viper"},
+                        {"action": "attack", "target": "health", "amount": 1},
+                        {"action": "end_turn"}]}
+    kind, event = job_event("star-realms-academy", state, ["Ana", "Ben"], "score", body)
+    assert kind == "turn" and set(event) == {"active", "shop_row", "actions"}
+    result = send(api, code, host, kind, 1, event)
+    assert result["table"]["state"]["health"] == {"Ana": 15, "Ben": 14}
+    # A body that says otherwise than the table of what it keeps is refused, never replaced.
+    state = result["table"]["state"]
+    wrong = request_body("star-realms-academy", state, ["Ana", "Ben"], "score")
+    wrong["active"]["health"] = 15  # Ben is at 14
+    with pytest.raises(ApiError) as refused:
+        job_event("star-realms-academy", state, ["Ana", "Ben"], "score", wrong)
+    assert refused.value.errors[0]["path"] == "active.health"
+    assert refused.value.errors[0]["code"] == "table_knows"
+    assert job_event("star-realms-academy", state, ["Ana", "Ben"], "ruling", {"x": 1}) == (
+        "ruling", {"x": 1})
+
+
+def test_a_move_checked_from_the_table_is_its_move_event(api):
+    code, host = start(api, "factions")
+    amber = ["Harbour Captain", "Tide Archer", "Dune Rider", "Net Caster", "Lighthouse Keeper"]
+    ashen = ["Peak Sentinel", "Ember Smith", "Cliff Runner", "Ash Seer", "Stone Drummer"]
+    standings = {"factions": [
+        {"name": "amber-coast", "controller": "Ana",
+         "units": [{"name": n, "alive": True} for n in amber]},
+        {"name": "ashen-peaks", "controller": "Ben",
+         "units": [{"name": n, "alive": n == "Peak Sentinel"} for n in ashen]}],
+        "players": [{"name": "Ana", "hand": []}, {"name": "Ben", "hand": []}], "turn": "Ana"}
+    state = api.get(f"/api/tables/{code}/").json()["state"]
+    kind, setup = job_event("factions", state, ["Ana", "Ben"], "score", standings)
+    assert kind == "setup" and setup["players"] == [{"name": "Ana"}, {"name": "Ben"}]
+    state = send(api, code, host, kind, 1, setup)["table"]["state"]
+    body = request_body("factions", state, ["Ana", "Ben"], "ruling")
+    body["position"]["players"][0]["hand"] = [{"card": "Ambush", "faction": "amber-coast"}]
+    body["move"] = {"action": "play", "card": {"card": "Ambush", "faction": "amber-coast"},
+                    "target_unit": {"faction": "ashen-peaks", "unit": "Peak Sentinel"}}
+    kind, event = job_event("factions", state, ["Ana", "Ben"], "ruling", body)
+    assert kind == "move"
+    assert send(api, code, host, kind, 1, event)["table"]["state"]["winner"] == "Ana"
+    # The table's units are the table's: a form saying Peak Sentinel is defeated is refused.
+    wrong = request_body("factions", state, ["Ana", "Ben"], "ruling")
+    wrong["position"]["factions"][1]["units"][0]["alive"] = False
+    with pytest.raises(ApiError) as refused:
+        job_event("factions", state, ["Ana", "Ben"], "ruling", wrong)
+    assert refused.value.errors[0]["code"] == "table_knows"
+
+
+def test_academy_credits_and_star_trek_missions_job_events(api):
+    state = {"credits": {"Ana": 2, "Ben": 1}, "round": 3, "starter": "Ben"}
+    kind, event = job_event("academy-credits", state, ["Ana", "Ben"], "score", {
+        "players": [{"name": "Ana", "credits": 2}, {"name": "Ben", "credits": 1}],
+        "starter": "Ben", "deck_count": 3})
+    assert (kind, event) == ("round", {"players": [{"name": "Ana"}, {"name": "Ben"}],
+                                       "deck_count": 3})
+    with pytest.raises(ApiError):
+        job_event("academy-credits", state, ["Ana", "Ben"], "score",
+                  {"players": [{"name": "Ana", "credits": 5}, {"name": "Ben"}]})
+    assert job_event("star-trek-missions", {}, ["Ana", "Ben"], "score",
+                     {"hand": ["Holodeck 1"], "choices": {}}) == (
+        "hand", {"hand": ["Holodeck 1"], "choices": {}})

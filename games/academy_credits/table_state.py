@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 
 from games.package import RULING, SCORE
-from games.table_state import Ask, State, TableGame, refuse, saved
+from games.table_state import Ask, State, TableGame, disagree, refuse, saved
 
 
 def initial(players: list[str]) -> State:
@@ -120,3 +120,40 @@ TABLE = TableGame(
     state_template="academy_credits/_table_state.html",
     form_template="academy_credits/_table_form.html",
 )
+
+
+def _without_credits(players: object, credits: dict, at: str) -> list:
+    """The cadets without their credits, after checking each credit given agrees with the
+    table's (the form was filled in from them: a changed one is refused, never ignored)."""
+    cadets = []
+    for index, player in enumerate(players if isinstance(players, list) else []):
+        if not isinstance(player, dict):
+            cadets.append(player)
+            continue
+        name, given = player.get("name"), player.get("credits")
+        kept = credits.get(name) if isinstance(name, str) else None
+        if given is not None and kept is not None and given != kept:
+            raise disagree(f"{at}[{index}].credits", f"The table has {name} at {kept} "
+                           f"credit{'s' if kept != 1 else ''}, not {given}: the table keeps the "
+                           "credits (the host may undo a round).")
+        cadets.append({key: value for key, value in player.items() if key != "credits"})
+    return cadets
+
+
+def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
+    """The table's event for the game's job asked at the table: a round's score is the `round`
+    (without the credits and, after the first round, the starter, which must agree with the
+    table's); a ruling is the table's `ruling` (without the credits)."""
+    credits = table_state.get("credits") or {}
+    if kind == SCORE:
+        event = {**body, "players": _without_credits(body.get("players"), credits, "players")}
+        if table_state.get("round") and "starter" in event:
+            if event["starter"] != table_state.get("starter"):
+                raise disagree("starter", f"The table knows who starts this round "
+                               f"({table_state.get('starter')}), not {event['starter']}.")
+            del event["starter"]
+        return "round", event
+    given = body.get("position")
+    position = given if isinstance(given, dict) else {}
+    cadets = _without_credits(position.get("players"), credits, "position.players")
+    return "ruling", {**body, "position": {**position, "players": cadets}}

@@ -28,7 +28,7 @@ import copy
 from typing import Any
 
 from games.package import RULING, SCORE
-from games.table_state import Ask, State, TableGame, only_fields, refuse, saved
+from games.table_state import Ask, State, TableGame, disagree, only_fields, refuse, saved
 
 LEGAL = "legal"
 
@@ -257,8 +257,71 @@ def job_request_body(table_state: dict, players: list[str], kind: str) -> dict |
     if kind == SCORE:
         return base
     if kind == RULING:
-        return {"position": base}
+        return {"position": base, "move": {}}
     return None
+
+
+def _folded(value: object) -> str:
+    return str(value).strip().casefold()
+
+
+def _agrees(given: dict, table_state: dict) -> None:
+    """What a move's position says of what the table keeps agrees with it: controllers, units
+    alive or defeated, lost turns, whose turn (names any case; a faction by slug or label)."""
+    position = table_state["position"]
+    labels = {entry["faction"]: entry["name"] for row in table_state.get("standings", [])
+              for entry in row.get("factions", [])}
+    kept = {}
+    for faction in position["factions"]:
+        names = {_folded(faction["name"]), _folded(labels.get(faction["name"], faction["name"]))}
+        kept.update({name: faction for name in names})
+    for index, faction in enumerate(given.get("factions") or []):
+        if not isinstance(faction, dict):
+            continue
+        at = f"position.factions[{index}]"
+        ours = kept.get(_folded(faction.get("name")))
+        if ours is None:
+            raise disagree(f"{at}.name", f"{faction.get('name')} is not a faction at this table.")
+        if "controller" in faction and _folded(faction["controller"]) != _folded(
+                ours["controller"]):
+            raise disagree(f"{at}.controller", f"The table has {ours['name']} controlled by "
+                           f"{ours['controller']}, not {faction['controller']}.")
+        alive = {_folded(unit["name"]): unit["alive"] for unit in ours["units"]}
+        for number, unit in enumerate(faction.get("units") or []):
+            if isinstance(unit, dict) and alive.get(_folded(unit.get("name"))) not in (
+                    None, unit.get("alive")):
+                raise disagree(f"{at}.units[{number}].alive", f"The table has {unit.get('name')} "
+                               f"{'alive' if alive[_folded(unit.get('name'))] else 'defeated'}.")
+    if "turn" in given and given["turn"] is not None and _folded(given["turn"]) != _folded(
+            position["turn"]):
+        raise disagree("position.turn", f"The table has it {position['turn']}'s turn, not "
+                       f"{given['turn']}'s.")
+    lost = {_folded(player["name"]): player["lost_turns"] for player in position["players"]}
+    for index, player in enumerate(given.get("players") or []):
+        if isinstance(player, dict) and player.get("lost_turns") not in (
+                None, lost.get(_folded(player.get("name")))):
+            raise disagree(f"position.players[{index}].lost_turns", f"The table has "
+                           f"{player.get('name')} with {lost.get(_folded(player.get('name')))} "
+                           "lost turns to serve.")
+
+
+def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
+    """The table's event for the game's job asked at the table: a move checked is the table's
+    `move` (what its position says of what the table keeps must agree; the hands and the move go
+    on); the standings asked before the first move are the table's `setup` (without hands)."""
+    if kind == SCORE:
+        setup = {key: body[key] for key in ("factions", "turn") if key in body}
+        setup["players"] = [{key: value for key, value in player.items()
+                             if key in ("name", "faction", "lost_turns") and value is not None}
+                            for player in body.get("players") or [] if isinstance(player, dict)]
+        return "setup", setup
+    position = body.get("position")
+    given: dict = position if isinstance(position, dict) else {}
+    if table_state.get("position") is not None:
+        _agrees(given, table_state)
+    hands = [{"name": player.get("name"), "hand": player.get("hand") or []}
+             for player in given.get("players") or [] if isinstance(player, dict)]
+    return "move", {"position": {"players": hands}, "move": body.get("move")}
 
 
 TABLE = TableGame(

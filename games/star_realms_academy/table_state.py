@@ -28,7 +28,7 @@ import copy
 from typing import Any
 
 from games.package import RULING, SCORE
-from games.table_state import Ask, State, TableGame, only_fields, refuse, saved
+from games.table_state import Ask, State, TableGame, disagree, only_fields, refuse, saved
 
 START_HEALTH = 15  # SRA-R6: 15 Health each
 SECOND_PLAYER_COINS = 1  # SRA-R6: the second player starts with 1 Coin
@@ -142,6 +142,14 @@ def turn(ask: Ask, state: State, seat: int | None, body: dict,
     return new, answer
 
 
+def ruling(ask: Ask, state: State, seat: int | None, body: dict,
+           by_host: bool) -> tuple[State, dict | None]:
+    """A move checked at the table (any moment of a turn, which the table does not follow
+    action by action): the game's own ruling on the body as given, recorded in the history; the
+    state does not change (the turn, once played, is the `turn` event)."""
+    return copy.deepcopy(state), ask(RULING, body)
+
+
 def new_game(ask: Ask, state: State, seat: int | None, body: dict,
              by_host: bool) -> tuple[State, dict | None]:
     if not state["winner"]:
@@ -165,15 +173,63 @@ def job_request_body(table_state: dict, players: list[str], kind: str) -> dict |
     if kind == SCORE:
         return {**position, "actions": []}
     if kind == RULING:
-        return {"position": position}
+        return {"position": position, "move": {}}
     return None
+
+
+def _agrees(given: dict, kept: dict, at: str, *, start: bool) -> None:
+    """What a turn's body says of a player agrees with the table (names and cards any case)."""
+    for key in ("name", "health", "coins"):
+        if key in given and given[key] is not None:
+            same = (str(given[key]).casefold() == str(kept[key]).casefold() if key == "name"
+                    else given[key] == kept[key])
+            if not same:
+                raise disagree(f"{at}.{key}", f"The table has {kept['name']}'s {key} at "
+                               f"{kept[key]}, not {given[key]} (the host may undo a turn).")
+    if "bases" in given and given["bases"] is not None:
+        bases = given["bases"] if isinstance(given["bases"], list) else []
+        shown = sorted((str(b.get("card", "")).casefold(), b.get("damage") or 0)
+                       for b in bases if isinstance(b, dict))
+        table = sorted((b["card"].casefold(), b["damage"]) for b in kept["bases"])
+        if shown != table or len(shown) != len(bases):
+            listed = ", ".join(f"{b['card']} ({b['damage']} damage)" for b in kept["bases"])
+            raise disagree(f"{at}.bases", f"The table has {kept['name']}'s bases as "
+                           f"{listed or 'none'}.")
+    if start:
+        for key, empty in (("in_play", []), ("combat", 0), ("used", [])):
+            if given.get(key) not in (None, empty):
+                raise disagree(f"{at}.{key}", "A turn at the table starts with nothing in play, "
+                               "an empty Combat pool and no ability used.")
+
+
+def _object(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
+    """The table's event for the game's job asked at the table: a turn broken down is the
+    `turn` (what the body says of both players must agree with the table's board; the hand,
+    the counts, the shop row and the actions go on); a move checked is a `ruling`."""
+    if kind != SCORE:
+        return "ruling", body
+    board = table_state["board"]
+    active = _object(body.get("active"))
+    opponent = _object(body.get("opponent"))
+    _agrees(active, board["active"], "active", start=True)
+    _agrees(opponent, board["opponent"], "opponent", start=False)
+    event: dict = {"active": {key: active[key] for key in sorted(ACTIVE_GIVEN)
+                              if active.get(key) is not None},
+                   "actions": body.get("actions")}
+    if body.get("shop_row") is not None:
+        event["shop_row"] = body["shop_row"]
+    return "turn", event
 
 
 TABLE = TableGame(
     initial=initial,
-    kinds={"turn": turn, "new_game": new_game},
+    kinds={"turn": turn, "ruling": ruling, "new_game": new_game},
     host_kinds=frozenset({"new_game"}),
-    seat_kinds=frozenset({"turn"}),
+    seat_kinds=frozenset({"turn", "ruling"}),
     state_template="star_realms_academy/_table_state.html",
     form_template=None,
 )

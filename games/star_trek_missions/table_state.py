@@ -115,3 +115,12 @@ TABLE = TableGame(
     state_template="star_trek_missions/_table_state.html",
     form_template="star_trek_missions/_table_form.html",
 )
+
+
+def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
+    """The table's event for the game's job asked at the table (its page opened from the
+    table): a hand scored is the seat's `hand` (its cards and choices); anything else (a turn
+    checked) is a `ruling` the table records without reading anything into it."""
+    if kind == SCORE:
+        return "hand", {key: body[key] for key in ("hand", "choices") if key in body}
+    return "ruling", body
