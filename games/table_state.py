@@ -44,6 +44,9 @@ class TableGame:
     # of its own on the table's page).
     state_template: str = ""
     form_template: str | None = None
+    # One entry of the history (its context has `event`: kind, seat, by_host, result) for the
+    # game's own kinds the shared history does not word (None: the kind's name).
+    event_template: str | None = None
 
 
 def refuse(path: str, code: str, detail: str, *, top: str = "invalid_input",

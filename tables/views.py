@@ -76,7 +76,8 @@ def page_parts(table: Table) -> dict:
     """The game's parts of /t/<code> (its TableGame, found through GAMES): the state at a
     glance (polled) and the form a seat fills in (None: the game has none on this page)."""
     kind = TABLE_GAMES[table.game.slug]
-    return {"state_template": kind.state_template, "form_template": kind.form_template}
+    return {"state_template": kind.state_template, "form_template": kind.form_template,
+            "event_template": kind.event_template}
 
 
 def live_context(table: Table) -> dict:

@@ -235,3 +235,15 @@ def test_the_tables_page_shows_the_standings(set_up, client):
     assert "2 Ben (eliminated) Claimed none 0 0 0" in words
     assert "Ana wins." in words and "Ana took Ashen Peaks from Ben (move 1)" in words
 
+
+
+def test_the_history_words_each_move(set_up, client):
+    assert event(set_up, "move", 1, {"position": hands([c("Attack", "amber-coast")]),
+                                     "move": AMBUSH}, set_up["ana"]).status_code == 201
+    assert event(set_up, "move", 1, {"position": hands([c("Ambush", "amber-coast")]),
+                                     "move": AMBUSH}, set_up["ana"]).status_code == 201
+    page = html.unescape(client.get(f"/t/{set_up['code']}/live").content.decode())
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "The table was set up" in words
+    assert "Seat 1's move: Illegal — " in words and "Nothing changed" in words
+    assert "Seat 1's move: Legal. Ana ambushes" in words

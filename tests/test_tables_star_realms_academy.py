@@ -4,7 +4,9 @@ both Health totals carried from turn to turn, until one reaches 0. Each rule of 
 this game: the wrong seat, a stale version, an illegal or impossible turn refused or answered
 with nothing changed, and undo restoring the board."""
 
+import html
 import json
+import re
 
 import pytest
 
@@ -219,3 +221,14 @@ def test_the_tables_page_shows_both_health_totals(table, client):
     page = client.get(f"/t/{table['code']}").content.decode()
     assert "15 of 15" in page and "12 of 15" in page and "Ben <span class=\"hint\">(to play)" in page
     assert Table.objects.get(code=table["code"]).state["health"] == {"Ana": 15, "Ben": 12}
+
+
+def test_the_history_words_each_turn(table, client):
+    assert turn(table, 1, ANA_HITS, table["ana"]).status_code == 201
+    illegal = {**BEN_SCOUTS, "actions": [{"action": "attack", "target": "health", "amount": 2},
+                                         {"action": "end_turn"}]}
+    assert turn(table, 2, illegal, table["ben"]).status_code == 201
+    page = html.unescape(client.get(f"/t/{table['code']}/live").content.decode())
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "Ana's turn: 3 Health off Ben (12 left)" in words
+    assert "Ben's turn did not go as told: action 1 — " in words and "Nothing changed" in words

@@ -331,4 +331,5 @@ TABLE = TableGame(
     seat_kinds=frozenset({"setup", "move"}),
     state_template="factions/_table_state.html",
     form_template=None,
+    event_template="factions/_table_event.html",
 )

@@ -232,4 +232,5 @@ TABLE = TableGame(
     seat_kinds=frozenset({"turn", "ruling"}),
     state_template="star_realms_academy/_table_state.html",
     form_template=None,
+    event_template="star_realms_academy/_table_event.html",
 )
