@@ -236,3 +236,22 @@ def test_academy_credits_and_star_trek_missions_job_events(api):
     assert job_event("star-trek-missions", {}, ["Ana", "Ben"], "score",
                      {"hand": ["Holodeck 1"], "choices": {}}) == (
         "hand", {"hand": ["Holodeck 1"], "choices": {}})
+
+
+def test_the_seat_that_acts_now_is_the_movers(api):
+    code, host = start(api, "star-realms-academy")
+    state = api.get(f"/api/tables/{code}/").json()["state"]
+    module = game_package("star-realms-academy").table_module()
+    assert module.acting_seat(state, ["Ana", "Ben"]) == 1
+    state = send(api, code, host, "turn", 1, {
+        "active": {"hand": ["Scout", "Scout", "Scout"]},
+        "actions": [{"action": "end_turn"}]})["table"]["state"]
+    assert module.acting_seat(state, ["Ana", "Ben"]) == 2
+    factions = game_package("factions").table_module()
+    assert factions.acting_seat({"position": None}, ["Ana", "Ben"]) is None
+    pending = {"position": {"turn": "Ana", "pending": {"target_unit": {"faction": "b"}},
+                            "factions": [{"name": "a", "controller": "Ana"},
+                                         {"name": "b", "controller": "Ben"}]}}
+    assert factions.acting_seat(pending, ["Ana", "Ben"]) == 2
+    for slug in ("star-trek-missions", "academy-credits"):
+        assert game_package(slug).table_module().acting_seat({}, ["Ana", "Ben"]) is None

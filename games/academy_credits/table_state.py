@@ -140,6 +140,11 @@ def _without_credits(players: object, credits: dict, at: str) -> list:
     return cadets
 
 
+def acting_seat(table_state: dict, players: list[str]) -> int | None:
+    """No seat acts first at this game's table: the host's browser acts for any (None)."""
+    return None
+
+
 def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
     """The table's event for the game's job asked at the table: a round's score is the `round`
     (without the credits and, after the first round, the starter, which must agree with the

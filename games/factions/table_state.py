@@ -305,6 +305,15 @@ def _agrees(given: dict, table_state: dict) -> None:
                            "lost turns to serve.")
 
 
+def acting_seat(table_state: dict, players: list[str]) -> int | None:
+    """The seat a move is sent for now (the mover's: the defender while an ATTACK awaits its
+    answer): where the host's browser acts. None before the setup (any seat sends it)."""
+    position = table_state.get("position")
+    if position is None or table_state.get("winner"):
+        return None
+    return players.index(mover(position)) + 1
+
+
 def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
     """The table's event for the game's job asked at the table: a move checked is the table's
     `move` (what its position says of what the table keeps must agree; the hands and the move go

@@ -206,6 +206,14 @@ def _object(value: object) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+def acting_seat(table_state: dict, players: list[str]) -> int | None:
+    """The seat a turn is sent for now (the active player's): where the host's browser acts."""
+    board = table_state.get("board")
+    if not board or table_state.get("winner"):
+        return None
+    return _seat_of({"players": players}, board["active"]["name"])
+
+
 def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
     """The table's event for the game's job asked at the table: a turn broken down is the
     `turn` (what the body says of both players must agree with the table's board; the hand,

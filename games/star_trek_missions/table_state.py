@@ -117,6 +117,11 @@ TABLE = TableGame(
 )
 
 
+def acting_seat(table_state: dict, players: list[str]) -> int | None:
+    """No seat acts first at this game's table: the host's browser acts for any (None)."""
+    return None
+
+
 def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
     """The table's event for the game's job asked at the table (its page opened from the
     table): a hand scored is the seat's `hand` (its cards and choices); anything else (a turn
