@@ -57,7 +57,7 @@ def initial(players: list[str]) -> State:
     }
 
 
-def _side(entry: dict[str, Any], *, active: bool) -> dict[str, Any]:
+def _side(entry: dict[str, Any]) -> dict[str, Any]:
     """A player as the table carries them at the start of a turn: name, Health, Coins and bases
     (with their damage; a base's abilities are unused at the start of its owner's turn)."""
     return {"name": entry["name"], "health": entry["health"], "coins": entry["coins"],
@@ -69,20 +69,20 @@ def turn_position(board: dict[str, Any], given: dict[str, Any] | None = None,
                   shop_row: list | None = None) -> dict[str, Any]:
     """The position of API.md at the start of the active player's turn: the table's board and
     what the turn gives (the hand, the counts, the shop row)."""
-    active = _side(board["active"], active=True)
+    active = _side(board["active"])
     active["bases"] = [{**base, "used": []} for base in active["bases"]]
     return {
         "active": {**active, "hand": [], "in_play": [], "combat": 0, "used": [],
                    **(given or {})},
-        "opponent": _side(board["opponent"], active=False),
+        "opponent": _side(board["opponent"]),
         "shop_row": list(board.get("shop_row", []) if shop_row is None else shop_row),
     }
 
 
 def next_board(final: dict[str, Any]) -> dict[str, Any]:
     """The board after a turn ends: the turn's final position with the roles swapped."""
-    return {"active": _side(final["opponent"], active=False),
-            "opponent": _side(final["active"], active=True),
+    return {"active": _side(final["opponent"]),
+            "opponent": _side(final["active"]),
             "shop_row": list(final.get("shop_row", []))}
 
 
@@ -121,8 +121,8 @@ def turn(ask: Ask, state: State, seat: int | None, body: dict,
     new = copy.deepcopy(state)
     new["last_result"] = saved(answer)
     if answer["winner"]:
-        new["board"] = {"active": _side(final["active"], active=True),
-                        "opponent": _side(final["opponent"], active=False),
+        new["board"] = {"active": _side(final["active"]),
+                        "opponent": _side(final["opponent"]),
                         "shop_row": list(final.get("shop_row", []))}
         new["winner"] = answer["winner"]
         new["tally"][answer["winner"]] = new["tally"].get(answer["winner"], 0) + 1
