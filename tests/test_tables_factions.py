@@ -247,3 +247,17 @@ def test_the_history_words_each_move(set_up, client):
     assert "The table was set up" in words
     assert "Seat 1's move: Illegal — " in words and "Nothing changed" in words
     assert "Seat 1's move: Legal. Ana ambushes" in words
+
+
+def test_the_hosts_page_offers_the_next_game_once_there_is_a_winner(api, client):
+    started = client.post("/t/", {"game": "factions", "players": "Ana\nBen"})
+    code = started["Location"].rstrip("/").rsplit("/", 1)[1]
+    t = {"code": code, "host": client.cookies[f"host_{code}"].value, "api": api}
+    assert event(t, "setup", 1, SETUP, t["host"]).status_code == 201
+    assert "Start the next game" not in client.get(f"/t/{code}").content.decode()
+    assert event(t, "move", 1, {"position": hands([c("Ambush", "amber-coast")]),
+                                "move": AMBUSH}, t["host"]).status_code == 201
+    assert "Start the next game" in client.get(f"/t/{code}").content.decode()
+    client.post(f"/t/{code}/host", {"action": "new_game"})
+    state = read(t)["state"]
+    assert state["position"] is None and state["tally"] == {"Ana": 1, "Ben": 0}
