@@ -27,7 +27,7 @@ from cards.models import Game
 from common.api_errors import ApiError, error_entry
 from results.services import result_opened
 
-from .game_states import TABLE_GAMES, TableGame
+from .game_states import TABLE_GAMES, TableGame, asker
 from .models import Event, Seat, Table, new_table_code
 from .selectors import table_get
 from .tokens import new_token, token_hash, token_matches
@@ -229,7 +229,8 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
             current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
             raise VersionConflict(named=version, current=current or 0)
         table = Table.objects.select_related("game").get(pk=table.pk)
-        new_state, answer = game_kind.kinds[kind](table.game, table.state, seat, body, by_host)
+        new_state, answer = game_kind.kinds[kind](asker(table.game), table.state, seat, body,
+                                                   by_host)
         last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
         event = Event.objects.create(table=table, n=last + 1, kind=kind, seat=seat,
                                      by_host=by_host, body=body, version=version,

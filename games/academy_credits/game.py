@@ -28,4 +28,5 @@ GAME = GamePackage(
     ),
     api_docs="games.academy_credits.api_docs",
     card_text="games.academy_credits.card_text.render",
+    table_state="games.academy_credits.table_state",
 )

@@ -28,4 +28,5 @@ GAME = GamePackage(
     ),
     api_docs="games.factions.api_docs",
     card_text="games.factions.card_text.render",
+    table_state="games.factions.table_state",
 )

@@ -29,4 +29,5 @@ GAME = GamePackage(
     rule_language="games.star_realms_academy.card_rules",
     api_docs="games.star_realms_academy.api_docs",
     card_text="games.star_realms_academy.card_text.render",
+    table_state="games.star_realms_academy.table_state",
 )

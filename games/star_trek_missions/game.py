@@ -31,4 +31,5 @@ GAME = GamePackage(
     # The pages that take a hand at the table: kept offline, and the installed app's shortcuts.
     shortcuts=(("Score a hand (Star Trek: Missions)", "star_trek_missions:score"),
                ("Score the table (Star Trek: Missions)", "star_trek_missions:table")),
+    table_state="games.star_trek_missions.table_state",
 )
