@@ -14,9 +14,10 @@ from rest_framework.views import APIView
 
 from cards.api.serializers import ErrorSerializer
 from common.throttling import EvaluationRateThrottle
+from games.api import run_game_service
 from games.package import RULING
 from games.registry import slugs_with
-from results.api import GameJobSchema, run_game_service
+from results.api import GameJobSchema
 
 
 class RuleQuoteSerializer(serializers.Serializer):

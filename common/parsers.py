@@ -143,3 +143,18 @@ class TextJSONParser(JSONParser):
         if entries:
             raise invalid_text_error(entries)
         return data
+
+
+def request_object(request) -> dict:
+    """The JSON body, which must be an object; a 400 in the contract's shape otherwise."""
+    from common.api_errors import ApiError, error_entry
+    try:
+        body = request.data
+    except RecursionError:  # absurdly deep nesting: still the client's fault, never a 500
+        raise exceptions.ParseError() from None
+    if not isinstance(body, dict):
+        kind = "a list" if isinstance(body, list) else "not an object"
+        detail = f"The request body must be a JSON object; it is {kind}."
+        raise ApiError(status_code=400, code="invalid_input", detail=detail,
+                       errors=[error_entry(path="body", code="invalid_type", detail=detail)])
+    return dict(body)

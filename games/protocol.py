@@ -1,14 +1,16 @@
 """The one protocol every game's engine implements, and the shapes it answers in (plain Python,
 no Django import).
 
-Like python-chess's Board, a game's engine offers `check(...)`: the position is checked once
+Like python-chess's Board, a game's engine offers `check(position)`, its one entry point (one
+argument: the game's own plain-Python position, carrying whatever else the check needs; no
+keyword arguments, so no game invents another): the position is checked once
 (an impossible one raises ImpossiblePosition naming every contradiction at once) and comes back
 as a Board, which is then asked for its legal moves, a ruling on a move and, where the game
 scores, a score with its steps. Rulings and scores of one game share that one checked position,
 so a rule of the position is written once.
 
 An engine never answers with a bare boolean: every decision names the rule it rests on and says
-why, with the actual values. The service layer adds the rule's title, text and link.
+why, with the actual values. The one flow (games/services.py) adds the rule's title, text and link.
 """
 
 from __future__ import annotations
@@ -83,13 +85,30 @@ class Step:
                 "points": self.points, "running_total": self.running_total, **self.more}
 
 
-class ImpossiblePosition(ValueError):
-    """The position cannot exist (a card in two places, too many copies, …): a 400 naming the
-    contradiction, never a ruling."""
+class Refused(ValueError):
+    """What the engine refuses to rule on or score, as a whole: a 400 whose `code` is the API's
+    error code, naming every problem (`errors`, in the API's error-entry shape, their paths
+    relative to the position: the one flow, games/services.py, adds where the position sits in
+    the body). `summary` is the answer's detail when there are several (one problem's detail is
+    its own)."""
 
-    def __init__(self, errors: list[dict[str, Any]]) -> None:
+    code = "refused"
+
+    def __init__(self, errors: list[dict[str, Any]], *, code: str | None = None,
+                 summary: str | None = None) -> None:
         super().__init__("; ".join(error["detail"] for error in errors))
-        self.errors = errors  # [{"path", "code", "detail"}] in the API error-entry shape
+        self.errors = errors  # [{"path", "code", "detail", …}]
+        if code is not None:
+            self.code = code
+        self.summary = summary
+
+
+class ImpossiblePosition(Refused):
+    """The position cannot exist (a card in two places, too many copies, …): a 400 naming the
+    contradiction, never a ruling (code impossible_position, unless the game names the thing that
+    cannot exist otherwise: Star Trek: Missions' illegal_hand)."""
+
+    code = "impossible_position"
 
 
 class MissingFacts(ValueError):
@@ -104,7 +123,8 @@ class MissingFacts(ValueError):
 @runtime_checkable
 class Scored(Protocol):
     """A score: its total (None where a game has no single number, e.g. a whole table) and the
-    steps that lead to it from zero."""
+    steps that lead to it from zero. A score may carry `warnings` of its own (what scoring
+    noticed, the check's included); without them the answer's are the board's."""
 
     @property
     def total(self) -> int | None: ...

@@ -1,6 +1,5 @@
-"""The saved-result API, and the plumbing shared by the endpoints that create results (score and
-rulings): find the game and its registered service, check the body is a JSON object, and call
-the service."""
+"""The saved-result API, and the schema of the endpoints that create results (score and rulings:
+their running is games/api.py, which asks the one flow)."""
 
 from __future__ import annotations
 
@@ -8,51 +7,17 @@ from django.utils.cache import patch_cache_control
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
-from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.api.serializers import ErrorSerializer
-from cards.api.views import game_or_404
 from common.api_errors import ApiError, error_entry
-from common.games import GAMES, game_package, slugs_with
+from common.games import GAMES
 
 from .selectors import ResultNotFound, result_get
 from .services import result_opened
 
 RESULT_MAX_AGE = 60 * 60 * 24  # a saved result never changes
-
-
-def request_object(request) -> dict:
-    """The JSON body, which must be an object; a 400 in the contract's shape otherwise."""
-    try:
-        body = request.data
-    except RecursionError:  # absurdly deep nesting: still the client's fault, never a 500
-        raise exceptions.ParseError() from None
-    if not isinstance(body, dict):
-        kind = "a list" if isinstance(body, list) else "not an object"
-        detail = f"The request body must be a JSON object; it is {kind}."
-        raise ApiError(status_code=400, code="invalid_input", detail=detail,
-                       errors=[error_entry(path="body", code="invalid_type", detail=detail)])
-    return dict(body)
-
-
-def run_game_service(request, *, game_slug: str, kind: str, unavailable: str) -> Response:
-    """Look up the game (404 unknown_game) and its package's service for `kind`, "ruling" or
-    "score" (404 not_available: `unavailable` is the detail, with {game} for the game's name),
-    then run the service on the body."""
-    game = game_or_404(game_slug)
-    package = game_package(game.slug)
-    job = package.job(kind) if package else None
-    if job is None:
-        detail = unavailable.format(game=game.name)
-        raise ApiError(status_code=404, code="not_available", detail=detail,
-                       errors=[error_entry(path="game", code="not_available", detail=detail,
-                                           suggestions=slugs_with(kind))])
-    body = request_object(request)
-    # No transaction around the service: it reads the catalog and writes one saved result, a
-    # single INSERT (atomic on its own); BEGIN and COMMIT were a third of a ruling's statements.
-    return Response(job.run(game=game, body=body))
 
 
 class GameJobSchema(AutoSchema):

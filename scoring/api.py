@@ -14,8 +14,9 @@ from rest_framework.views import APIView
 
 from cards.api.serializers import ErrorSerializer
 from common.throttling import EvaluationRateThrottle
+from games.api import run_game_service
 from games.package import SCORE
-from results.api import GameJobSchema, run_game_service
+from results.api import GameJobSchema
 
 
 class StepSerializer(serializers.Serializer):

@@ -10,8 +10,8 @@ from rest_framework.views import APIView
 
 from cards.api.serializers import ErrorSerializer
 from common.api_errors import ApiError, error_body, error_entry
+from common.parsers import request_object
 from common.throttling import EvaluationRateThrottle
-from results.api import request_object
 
 from . import services
 from .selectors import TableNotFound, table_data, table_get, table_version

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 
 from cards.models import Game
 from games.registry import GAMES, game_package
+from games.services import answer
 from games.table_state import Ask, State, TableGame
 
 __all__ = ["TABLE_GAMES", "Ask", "State", "TableGame", "asker", "job_request_body", "table_games"]
@@ -53,7 +54,7 @@ def asker(game: Game) -> Ask:
         job = package.job(kind) if package else None
         if job is None:  # pragma: no cover - a table game without that job is a setup fault
             raise LookupError(f"{game.slug} has no {kind} job")
-        return job.run(game=game, body=body)
+        return answer(game=game, kind=kind, body=body)  # the one flow (games.services)
 
     return ask
 

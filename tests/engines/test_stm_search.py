@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from games.star_trek_missions.bonuses import settle, settle_points
-from games.star_trek_missions.engine import check_hand
+from games.star_trek_missions.engine import HandPosition, check
 from games.star_trek_missions.rules import Live, WildSet
 from games.star_trek_missions.scorer import HandScorer
 from tests.engines.stm_catalog import adversarial_hands, catalog
@@ -55,13 +55,12 @@ def random_legal_hands(count: int, seed: int):
 
 
 def assert_search_is_exact(names):
-    assert check_hand([SPECS[n] for n in names], vocabulary=VOCABULARY).warnings == []
+    assert check(HandPosition([SPECS[n] for n in names], vocabulary=VOCABULARY)).warnings == []
     smart = scorer(names).best({})
     plain = reference(names)
     assert smart.total == plain.total, (names, smart.choices, plain.choices)
     # The winner is explained by a full evaluation of its choices: fixing them gives the same.
-    fixed = check_hand([SPECS[n] for n in names], vocabulary=VOCABULARY, labels=LABELS,
-                       choices={n: c for n, c in smart.choices.items()}).score()
+    fixed = check(HandPosition([SPECS[n] for n in names], vocabulary=VOCABULARY, labels=LABELS, choices={n: c for n, c in smart.choices.items()})).score()
     assert fixed.total == smart.total
 
 

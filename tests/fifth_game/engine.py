@@ -73,3 +73,36 @@ def score_hand(hand: list[Card]) -> tuple[int, list[Step]]:
         steps.append(Step(n=len(steps) + 1, rule="HC-3", card=card.name, points=card.value,
                           running_total=running, detail=f"{card.value} for {card.name}"))
     return running, steps
+
+
+@dataclass
+class AscentBoard:
+    """A position check() accepted (games.protocol.Board): a ruling on a play, the hand's score."""
+
+    position: Position
+
+    @property
+    def warnings(self) -> list[str]:
+        return []
+
+    def legal_moves(self) -> list[Card]:
+        return legal_plays(self.position)
+
+    def rule(self, move: Card) -> Ruling:
+        return rule_play(self.position, move)
+
+    def score(self, moves: tuple[Card, ...] = ()) -> Score:
+        total, steps = score_hand(list(self.position.hand))
+        return Score(total, steps)
+
+
+@dataclass
+class Score:
+    total: int
+    steps: list[Step]
+
+
+def check(position: Position) -> AscentBoard:
+    """The position's board (ImpossiblePosition when it cannot exist)."""
+    check_position(position)
+    return AscentBoard(position)
