@@ -116,7 +116,7 @@ class Job:
     def context(self, game: Any) -> dict:
         if self.reading is not None:
             return dict(_resolve(self.reading)(game))
-        from common.card_names import CardNameResolver
+        from web.card_names import CardNameResolver
 
         return {"cards": CardNameResolver(game)}
 

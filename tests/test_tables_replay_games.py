@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from cards.models import Game
 from games.factions import engine as factions_engine
-from games.factions.rulings import RulingRequest, move_for_engine, read_request
+from common.requests import read_body
+from games.factions.rulings import RulingRequest, move_for_engine, reading
 
 pytestmark = pytest.mark.django_db
 
@@ -306,8 +307,10 @@ def test_factions_series_equal_the_stateless_rulings_and_standings(api, series):
         if answer["verdict"] == "legal":
             # The position after the move, from the engine itself (not from the outcome the
             # table applies): the same request read, the move played out.
-            request, catalog = read_request(game, RulingRequest, ruling_body)
-            applied = factions_engine.apply_move(catalog, request.position.for_engine(),
+            context = reading(game)
+            request = read_body(RulingRequest, ruling_body, context=context)
+            catalog = context["catalog"]
+            applied = factions_engine.apply_move(catalog, request.position.for_engine(catalog),
                                                  move_for_engine(request.move))
             assert applied.position is not None
             after = factions_engine.position_body(applied.position)
