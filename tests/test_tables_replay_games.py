@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from cards.models import Game
-from games.factions import engine as factions_engine
 from common.requests import read_body
+from games.factions import engine as factions_engine
 from games.factions.rulings import RulingRequest, move_for_engine, reading
 
 pytestmark = pytest.mark.django_db
