@@ -40,7 +40,14 @@ from cards.selectors import game_options
 from common.api_errors import error_entry
 from common.body_checks import json_type, shown
 from common.card_names import CardNameResolver
-from common.requests import CardName, RequestModel, invalid_body, read_body
+from common.requests import (
+    BoundedList,
+    CardName,
+    NameSchema,
+    RequestModel,
+    invalid_body,
+    read_body,
+)
 from games.academy_credits import engine, model
 from games.protocol import ImpossiblePosition
 from games.responses import impossible_position, ruling_response
@@ -119,7 +126,7 @@ def at_most(limit: int, code: str, what: str):
         if isinstance(value, list) and len(value) > limit:
             raise problem(code, f"This list names {len(value)} {what}.")
         return value
-    return BeforeValidator(check)
+    return BoundedList(check, most=limit)
 
 
 def cadet_name(value: object) -> str:
@@ -191,7 +198,7 @@ class Player(RequestModel):
                                           f"{json_type(value)}.")
         return value
 
-    name: Annotated[str, PlainValidator(cadet_name)] = Field(description="the cadet's name")
+    name: Annotated[str, PlainValidator(cadet_name), NameSchema] = Field(description="the cadet's name")
     in_round: bool | None = Field(default=True, description="true or false")
     shielded: bool | None = Field(default=False, description="true or false")
     marked: bool | None = Field(default=False, description="true or false")

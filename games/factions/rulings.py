@@ -41,7 +41,14 @@ from cards.naming import normalise
 from cards.selectors import game_attribute_specs, game_options
 from common.api_errors import ApiError
 from common.card_names import CardNameResolver, shown
-from common.requests import RequestModel, card_name, read_body
+from common.requests import (
+    BoundedList,
+    CardNameSchema,
+    NameSchema,
+    RequestModel,
+    card_name,
+    read_body,
+)
 from games.factions import engine
 from games.protocol import ImpossiblePosition
 from games.responses import impossible_position as shared_impossible_position
@@ -219,7 +226,7 @@ def at_most(limit: int) -> BeforeValidator:
             raise PydanticCustomError("too_many", f"This list has {len(value)} entries; at most "
                                                   f"{limit}.")
         return value
-    return BeforeValidator(check)
+    return BoundedList(check, most=limit)
 
 
 def not_above(limit: int) -> AfterValidator:
@@ -259,11 +266,12 @@ def game_options_given(value: object, info: ValidationInfo) -> dict[str, str] | 
     return labels
 
 
-UnitName = Annotated[str, PlainValidator(card_name), AfterValidator(unit_card)]
-ActionCardName = Annotated[str, PlainValidator(card_name), AfterValidator(action_card)]
-FactionName = Annotated[str, PlainValidator(faction_name)]
+UnitName = Annotated[str, PlainValidator(card_name), AfterValidator(unit_card), CardNameSchema]
+ActionCardName = Annotated[str, PlainValidator(card_name), AfterValidator(action_card),
+                         CardNameSchema]
+FactionName = Annotated[str, PlainValidator(faction_name), NameSchema]
 PlayerName = Annotated[str, AfterValidator(player_name)]
-PlayerRef = Annotated[str, PlainValidator(player_ref)]
+PlayerRef = Annotated[str, PlainValidator(player_ref), NameSchema]
 
 
 # --- The request ---------------------------------------------------------------------------------
