@@ -94,9 +94,9 @@ def main() -> None:
     call_command("migrate", "--noinput", verbosity=0)
     call_command("load_catalog", stdout=open(os.devnull, "w"))  # noqa: SIM115
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
-    OPERATIONS.extend(
-        result.ok() for result in schema.get_all_operations()
-        if result.ok().method.upper() == "POST" and result.ok().path.startswith("/api/games/"))
+    every = [result.ok() for result in schema.get_all_operations()]  # type: ignore[union-attr]
+    OPERATIONS.extend(operation for operation in every if operation.method.upper() == "POST"
+                      and operation.path.startswith("/api/games/"))
     print(f"schemathesis' generated requests answered 2xx, {CASES} cases per operation "
           f"(derandomized), then the schema's own request examples:")
     for operation in OPERATIONS:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .parsers import MAX_DEPTH
 
 ERROR_SCHEMA = {
@@ -74,7 +76,7 @@ def codes(values) -> str:
 GAME_JOB_MARK = "x-game-job"
 
 
-def openapi_30(node: object) -> object:
+def openapi_30(node: Any) -> Any:
     """A JSON Schema as OpenAPI 3.0 says it: `const` as a one-value `enum`, a bound pydantic left
     as `ge`/`le`/`gt`/`lt` as `minimum`/`maximum`, a `null` alternative as
     `nullable`, `examples` as one `example`, and a `$ref` beside other keywords under `allOf`
@@ -83,7 +85,7 @@ def openapi_30(node: object) -> object:
         return [openapi_30(item) for item in node]
     if not isinstance(node, dict):
         return node
-    schema = {key: openapi_30(value) for key, value in node.items()}
+    schema: dict[str, Any] = {key: openapi_30(value) for key, value in node.items()}
     if "const" in schema:
         schema["enum"] = [schema.pop("const")]
     # A bound pydantic could not place on the type (one on an optional field) comes out under
@@ -105,7 +107,7 @@ def openapi_30(node: object) -> object:
         choices = schema.get(combiner)
         if not isinstance(choices, list) or not any(_is_null(choice) for choice in choices):
             continue
-        kept = [choice for choice in choices if not _is_null(choice)]
+        kept: list[dict[str, Any]] = [choice for choice in choices if not _is_null(choice)]
         del schema[combiner]
         if len(kept) == 1:
             only = kept[0]
