@@ -156,6 +156,16 @@ CardNameSchema = WithJsonSchema(CARD_NAME_JSON_SCHEMA, mode="validation")
 NameSchema = WithJsonSchema({"type": "string", "pattern": r"\S"}, mode="validation")
 
 
+# A value that names one of the choices of a catalog attribute (a faction, by its value or its
+# label, any case): marked with the attribute's key, so each game's schema lists its choices.
+ATTRIBUTE_CHOICE_MARK = "x-attribute-choice"
+
+
+def attribute_choice_schema(key: str) -> WithJsonSchema:
+    return WithJsonSchema({"type": "string", "pattern": r"\S", ATTRIBUTE_CHOICE_MARK: key},
+                          mode="validation")
+
+
 def number_schema(least: int, most: int) -> WithJsonSchema:
     return WithJsonSchema({"type": "integer", "minimum": least, "maximum": most},
                           mode="validation")

@@ -30,7 +30,7 @@ from typing import Any
 from drf_spectacular.plumbing import build_examples_list
 from pydantic.json_schema import models_json_schema
 
-from common.requests import CARD_NAME_JSON_SCHEMA, CARD_NAME_MARK
+from common.requests import ATTRIBUTE_CHOICE_MARK, CARD_NAME_JSON_SCHEMA, CARD_NAME_MARK
 from common.schema import GAME_JOB_MARK, openapi_30
 from games.package import RULING, SCORE, GamePackage
 from games.registry import GAMES
@@ -105,13 +105,41 @@ def card_schema(game: GamePackage) -> dict[str, Any]:
     return {"anyOf": choices, "description": description}
 
 
-def _name_cards(node: Any, card: dict[str, Any]) -> Any:
+def attribute_choices(game: GamePackage, key: str) -> list[str]:
+    """The values and labels of a catalog attribute's choices (a faction: "amber-coast",
+    "Amber Coast"), as the game ships them."""
+    for attribute in shipped_catalog(game).get("attributes", []):
+        if isinstance(attribute, dict) and attribute.get("key") == key:
+            choices = [choice for choice in attribute.get("choices") or []
+                       if isinstance(choice, dict)]
+            return list(dict.fromkeys(str(choice[part]) for choice in choices
+                                      for part in ("label", "value") if part in choice))
+    return []
+
+
+def _choice_schema(node: dict[str, Any], game: GamePackage) -> dict[str, Any]:
+    """A value naming one of an attribute's choices: its listed values and labels, or any other
+    text (read in any case)."""
+    plain = {key: value for key, value in node.items() if key != ATTRIBUTE_CHOICE_MARK}
+    choices = attribute_choices(game, node[ATTRIBUTE_CHOICE_MARK])
+    if not choices:
+        return plain
+    listed = {"type": "string", "enum": choices}
+    other = {key: value for key, value in plain.items()
+             if key in ("type", "pattern", "minLength")}
+    kept = {key: value for key, value in plain.items() if key not in other}
+    return {"anyOf": [listed, {**other, "not": listed}], **kept}
+
+
+def _name_cards(node: Any, card: dict[str, Any], game: GamePackage | None = None) -> Any:
     """The schema with every card-name mark replaced by the game's own card schema (the field's
-    own description, if any, kept)."""
+    own description, if any, kept), and every attribute-choice mark by the attribute's choices."""
     if isinstance(node, list):
-        return [_name_cards(item, card) for item in node]
+        return [_name_cards(item, card, game) for item in node]
     if not isinstance(node, dict):
         return node
+    if ATTRIBUTE_CHOICE_MARK in node and game is not None:
+        return _choice_schema(node, game)
     if node.get(CARD_NAME_MARK):
         kept = {key: value for key, value in node.items()
                 if key in ("description", "title", "default", "nullable")}
@@ -121,7 +149,7 @@ def _name_cards(node: Any, card: dict[str, Any]) -> Any:
         else:
             described["description"] = card["description"]
         return described
-    return {key: _name_cards(value, card) for key, value in node.items()}
+    return {key: _name_cards(value, card, game) for key, value in node.items()}
 
 
 def request_schemas(game: GamePackage) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
@@ -138,7 +166,7 @@ def request_schemas(game: GamePackage) -> tuple[dict[str, Any], dict[str, dict[s
         refs, top = models_json_schema([(cls, "validation") for cls in every],
                                        ref_template=COMPONENTS + prefix + "{model}")
         card = card_schema(game)
-        components = {prefix + name: _name_cards(openapi_30(schema), card)
+        components = {prefix + name: _name_cards(openapi_30(schema), card, game)
                       for name, schema in top.get("$defs", {}).items()}
         if names := card_names(game):
             components[card_names_name(game)] = {

@@ -11,9 +11,10 @@ from typing import get_args
 
 import pytest
 from drf_spectacular.generators import SchemaGenerator
+from jsonschema import Draft4Validator
 from pydantic import BaseModel
 
-from games.api_schema import component_prefix, game_path
+from games.api_schema import card_schema, component_prefix, game_path
 from games.package import RULING, SCORE
 from games.registry import GAMES
 
@@ -237,3 +238,52 @@ def test_the_contract_names_no_field_the_game_does_not_read(game, schema):
         known |= {attribute["key"] for attribute in catalog.get("attributes", [])}
     quoted = set(re.findall(r'"([a-z][a-z_]*)"', text))
     assert sorted(quoted - known) == []
+
+
+def json_schema(node):
+    """An OpenAPI 3.0 schema as plain JSON Schema: `nullable` as a null alternative."""
+    if isinstance(node, list):
+        return [json_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    converted = {key: json_schema(value) for key, value in node.items() if key != "nullable"}
+    if node.get("nullable"):
+        return {"anyOf": [converted, {"type": "null"}]}
+    return converted
+
+
+def validator(schema: dict, body: dict) -> Draft4Validator:
+    return Draft4Validator({**json_schema(body),
+                            "components": json_schema(schema["components"])})
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.slug)
+def test_each_games_examples_are_bodies_of_its_schema(game, schema):
+    """The examples the schema gives a game's operation are valid against that operation's body,
+    and a body the models refuse as a whole (an unknown field) is not."""
+    for kind, job_path in ((RULING, "/api/games/{game}/rulings/"),
+                           (SCORE, "/api/games/{game}/score/")):
+        if game.job(kind) is None or not game.job(kind).request_classes():
+            continue
+        content = schema["paths"][game_path(job_path, game)]["post"]["requestBody"]["content"]
+        check = validator(schema, content["application/json"]["schema"])
+        examples = [example["value"] for example in content["application/json"]["examples"]
+                    .values()]
+        assert examples
+        for example in examples:
+            assert list(check.iter_errors(example)) == [], example
+            assert not check.is_valid({**example, "an_unknown_field": 1})
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.slug)
+def test_a_card_named_any_way_the_api_reads_is_valid(game, schema):
+    """Where a body names a card, the schema takes every way the API reads: the catalog's name,
+    its slug, the name in another case; and refuses what it refuses (no text at all)."""
+    cards = json.loads(game.catalog_file.read_text(encoding="utf-8"))["cards"]
+    check = Draft4Validator({**json_schema(card_schema(game)),
+                             "components": json_schema(schema["components"])})
+    card = cards[0]
+    for name in (card["name"], card["slug"], card["name"].upper()):
+        assert check.is_valid(name), name
+    assert not check.is_valid("")
+    assert not check.is_valid(None)

@@ -46,6 +46,7 @@ from common.requests import (
     CardNameSchema,
     NameSchema,
     RequestModel,
+    attribute_choice_schema,
     card_name,
     read_body,
 )
@@ -269,7 +270,7 @@ def game_options_given(value: object, info: ValidationInfo) -> dict[str, str] | 
 UnitName = Annotated[str, PlainValidator(card_name), AfterValidator(unit_card), CardNameSchema]
 ActionCardName = Annotated[str, PlainValidator(card_name), AfterValidator(action_card),
                          CardNameSchema]
-FactionName = Annotated[str, PlainValidator(faction_name), NameSchema]
+FactionName = Annotated[str, PlainValidator(faction_name), attribute_choice_schema("faction")]
 PlayerName = Annotated[str, AfterValidator(player_name)]
 PlayerRef = Annotated[str, PlainValidator(player_ref), NameSchema]
 
