@@ -183,7 +183,7 @@ def option_value(pair: tuple[str, object], info: ValidationInfo) -> object:
     return targets
 
 
-CadetName = Annotated[str, AfterValidator(not_blank)]
+CadetName = Annotated[str, AfterValidator(not_blank), NameSchema]
 Cards = Annotated[list[CardName], at_most(MAX_CARDS_LISTED, "too_many", "cards; the deck has 22")]
 Options = Annotated[dict[str, Annotated[Any, PlainValidator(option_value)]],
                     BeforeValidator(option_pairs)]

@@ -271,7 +271,7 @@ UnitName = Annotated[str, PlainValidator(card_name), AfterValidator(unit_card), 
 ActionCardName = Annotated[str, PlainValidator(card_name), AfterValidator(action_card),
                          CardNameSchema]
 FactionName = Annotated[str, PlainValidator(faction_name), attribute_choice_schema("faction")]
-PlayerName = Annotated[str, AfterValidator(player_name)]
+PlayerName = Annotated[str, AfterValidator(player_name), NameSchema]
 PlayerRef = Annotated[str, PlainValidator(player_ref), NameSchema]
 
 
