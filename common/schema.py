@@ -90,9 +90,10 @@ def openapi_30(node: Any) -> Any:
         schema["enum"] = [schema.pop("const")]
     # A bound pydantic could not place on the type (one on an optional field) comes out under
     # its own name.
-    for bound, keyword in (("ge", "minimum"), ("le", "maximum")):
-        if bound in schema and keyword not in schema:
-            schema[keyword] = schema.pop(bound)
+    for bound, keyword, tighter in (("ge", "minimum", max), ("le", "maximum", min)):
+        if bound in schema:
+            value = schema.pop(bound)
+            schema[keyword] = tighter(value, schema[keyword]) if keyword in schema else value
     for bound, keyword in (("gt", "minimum"), ("lt", "maximum")):
         if bound in schema and keyword not in schema:
             schema[keyword] = schema.pop(bound)

@@ -14,6 +14,7 @@ from drf_spectacular.generators import SchemaGenerator
 from jsonschema import Draft4Validator
 from pydantic import BaseModel
 
+from common.schema import openapi_30
 from games.api_schema import card_schema, component_prefix, game_path
 from games.package import RULING, SCORE
 from games.registry import GAMES
@@ -287,3 +288,18 @@ def test_a_card_named_any_way_the_api_reads_is_valid(game, schema):
         assert check.is_valid(name), name
     assert not check.is_valid("")
     assert not check.is_valid(None)
+
+
+def test_pydantic_json_schema_reads_as_openapi_30():
+    ref = {"$ref": "#/components/schemas/Move"}
+    assert openapi_30({"const": "play", "type": "string"}) == {"type": "string", "enum": ["play"]}
+    assert openapi_30({"anyOf": [ref, {"type": "null"}], "description": "a move"}) == {
+        "allOf": [ref], "description": "a move", "nullable": True}
+    assert openapi_30({"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}],
+                       "le": 9}) == {"type": "integer", "minimum": 0, "maximum": 9,
+                                     "nullable": True}
+    assert openapi_30({"type": "integer", "minimum": 0, "ge": 2}) == {"type": "integer",
+                                                                      "minimum": 2}
+    assert openapi_30({"anyOf": [{"enum": ["a"], "type": "string"}, {"type": "null"}]}) == {
+        "enum": ["a", None], "type": "string", "nullable": True}
+    assert openapi_30({**ref, "description": "x"}) == {"allOf": [ref], "description": "x"}

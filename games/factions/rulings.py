@@ -48,6 +48,7 @@ from common.requests import (
     RequestModel,
     attribute_choice_schema,
     card_name,
+    number_schema,
     read_body,
 )
 from games.factions import engine
@@ -330,7 +331,8 @@ class TablePlayer(RequestModel):
     name: PlayerName = Field(description="the player's name")
     hand: Annotated[list[CardIn], at_most(MAX_HAND)] | None = Field(
         default=None, description='the player\'s cards, a list of {"card", "faction"}')
-    lost_turns: Annotated[int, not_above(MAX_LOST_TURNS)] | None = Field(
+    lost_turns: Annotated[int, not_above(MAX_LOST_TURNS),
+                          number_schema(0, MAX_LOST_TURNS)] | None = Field(
         default=None, ge=0, description="a whole number of turns")
     faction: FactionName | None = Field(default=None, description="the faction's name")
 
