@@ -16,8 +16,11 @@ things for every endpoint marked as a game job (results.api.GameJobSchema):
   examples, and its body is `anyOf` the games' bodies.
 
 Where a model names a card (common.requests.CardName), the game's shipped catalog
-(`catalog.json`) gives its names (one choice of `anyOf`, beside any text: a slug or a card an
-admin added is read too), and says whether a number (the card's value) is a name too. Nothing here names a game: everything is read from GAMES.
+(`catalog.json`) gives its names (a component, one choice of `anyOf` beside any other text: a
+slug, another case or a card an admin added is read too) and says whether a number (the card's
+value) is a name too; where it names a choice of a catalog attribute (a faction), the attribute's
+values and labels are listed the same way. Nothing here names a game: everything is read from
+GAMES.
 """
 
 from __future__ import annotations
