@@ -100,6 +100,7 @@ bench: setup
 	$(BIN)/python bench/stm_table.py
 	$(BIN)/python bench/http.py
 	$(BIN)/python bench/tables.py
+	$(BIN)/python bench/schema_share.py
 
 # The HTTP load and the catalog benchmark (100,000 cards) on a throw-away PostgreSQL cluster. HTTP
 # first: the catalog benchmark's extra game would weigh on GET /api/games/, the reference.

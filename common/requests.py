@@ -21,10 +21,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
+from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo
+from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, WithJsonSchema
 from pydantic.fields import FieldInfo
 from pydantic.functional_validators import BeforeValidator, PlainValidator
 from pydantic_core import PydanticCustomError
@@ -144,8 +145,58 @@ def not_more_than_the_game_has(value: object, info: ValidationInfo) -> object:
     return value
 
 
+# What the API schema says a card name is. `card_name` reads text (the name in any case, or the
+# slug) or, in a game that numbers its cards, a whole number: the schema says so, and marks the
+# place (CARD_NAME_MARK) so each game's schema can name its own cards there (games/api_schema.py).
+CARD_NAME_MARK = "x-card-name"
+CARD_NAME_JSON_SCHEMA = {
+    "anyOf": [{"type": "string", "minLength": 1}, {"type": "integer"}],
+    "description": "a card: its name in any case or its slug (a number: its value, in a game "
+                   "that numbers its cards)",
+    CARD_NAME_MARK: True,
+}
+CardNameSchema = WithJsonSchema(CARD_NAME_JSON_SCHEMA, mode="validation")
+
+# What a field read by a game's own validator accepts, for the API schema: a person's or a
+# faction's name (text that is not blank), and a number between bounds.
+NameSchema = WithJsonSchema({"type": "string", "pattern": r"\S"}, mode="validation")
+
+
+# A value that names one of the choices of a catalog attribute (a faction, by its value or its
+# label, any case): marked with the attribute's key, so each game's schema lists its choices.
+ATTRIBUTE_CHOICE_MARK = "x-attribute-choice"
+
+
+def attribute_choice_schema(key: str) -> WithJsonSchema:
+    return WithJsonSchema({"type": "string", "pattern": r"\S", ATTRIBUTE_CHOICE_MARK: key},
+                          mode="validation")
+
+
+def number_schema(least: int, most: int) -> WithJsonSchema:
+    return WithJsonSchema({"type": "integer", "minimum": least, "maximum": most},
+                          mode="validation")
+
+
+@dataclass(frozen=True)
+class BoundedList(BeforeValidator):
+    """A game's check of a list before its entries are read (`func`, as BeforeValidator), which
+    the API schema shows: at most `most` entries (maxItems), and null read as an empty list
+    where `null` says so."""
+
+    most: int | None = None
+    null: bool = False
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: Any) -> dict[str, Any]:
+        schema = dict(handler(core_schema))
+        if self.most is not None:
+            schema["maxItems"] = self.most
+        if self.null:
+            schema = {"anyOf": [schema, {"type": "null"}]}
+        return schema
+
+
 # A card of the game's catalog (cards.models.Card), named in the request; a list of them.
-CardName = Annotated[Any, PlainValidator(card_name)]
+CardName = Annotated[Any, PlainValidator(card_name), CardNameSchema]
 CardNames = Annotated[list[CardName], BeforeValidator(not_more_than_the_game_has)]
 
 

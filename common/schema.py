@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .parsers import MAX_DEPTH
 
 ERROR_SCHEMA = {
@@ -64,3 +66,66 @@ def document_common_errors(result, generator, request, public):
 def codes(values) -> str:
     """Codes as a Markdown list for an endpoint's description: `a`, `b`, `c`."""
     return ", ".join(f"`{value}`" for value in values)
+
+
+# --- JSON Schema (pydantic's, draft 2020-12) as an OpenAPI 3.0 schema object ----------------------
+
+# The mark a game-job endpoint's schema (results.api.GameJobSchema) leaves on its operation, with
+# the endpoint's own description: games.api_schema reads it to publish each game's body, and
+# removes it.
+GAME_JOB_MARK = "x-game-job"
+
+
+def openapi_30(node: Any) -> Any:
+    """A JSON Schema as OpenAPI 3.0 says it: `const` as a one-value `enum`, a bound pydantic left
+    as `ge`/`le`/`gt`/`lt` as `minimum`/`maximum`, a `null` alternative as
+    `nullable`, `examples` as one `example`, and a `$ref` beside other keywords under `allOf`
+    (3.0 ignores a reference's siblings). References are kept as they are."""
+    if isinstance(node, list):
+        return [openapi_30(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    schema: dict[str, Any] = {key: openapi_30(value) for key, value in node.items()}
+    if "const" in schema:
+        schema["enum"] = [schema.pop("const")]
+    # A bound pydantic could not place on the type (one on an optional field) comes out under
+    # its own name.
+    for bound, keyword, tighter in (("ge", "minimum", max), ("le", "maximum", min)):
+        if bound in schema:
+            value = schema.pop(bound)
+            schema[keyword] = tighter(value, schema[keyword]) if keyword in schema else value
+    for bound, keyword in (("gt", "minimum"), ("lt", "maximum")):
+        if bound in schema and keyword not in schema:
+            schema[keyword] = schema.pop(bound)
+            schema["exclusive" + keyword.capitalize()] = True
+    if "examples" in schema and isinstance(schema["examples"], list):
+        examples = schema.pop("examples")
+        if examples:
+            schema.setdefault("example", examples[0])
+    if schema.get("type") == "null":
+        return {"nullable": True, "enum": [None]}
+    for combiner in ("anyOf", "oneOf"):
+        choices = schema.get(combiner)
+        if not isinstance(choices, list) or not any(_is_null(choice) for choice in choices):
+            continue
+        kept: list[dict[str, Any]] = [choice for choice in choices if not _is_null(choice)]
+        del schema[combiner]
+        if len(kept) == 1:
+            only = kept[0]
+            if "$ref" in only:
+                schema["allOf"] = [only]
+            else:
+                schema = {**only, **schema}
+        else:
+            schema[combiner] = kept
+        schema["nullable"] = True
+        if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
+            schema["enum"] = [*schema["enum"], None]  # 3.0: a nullable enum lists null
+    if "$ref" in schema and len(schema) > 1:
+        schema = {"allOf": [{"$ref": schema.pop("$ref")}], **schema}
+    return schema
+
+
+def _is_null(choice: object) -> bool:
+    return isinstance(choice, dict) and (
+        choice.get("type") == "null" or choice == {"nullable": True, "enum": [None]})

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from cards.api.serializers import ErrorSerializer
 from common.api_errors import ApiError, error_entry
 from common.games import GAMES
+from common.schema import GAME_JOB_MARK
 
 from .selectors import ResultNotFound, result_get
 from .services import result_opened
@@ -25,7 +26,11 @@ class GameJobSchema(AutoSchema):
     endpoint's own followed by every game's in GAMES (RULING_DOCS / RULING_EXAMPLES, SCORE_DOCS
     / SCORE_EXAMPLES of its api_docs module), read when the schema is built, so a game added to
     GAMES documents itself. drf-spectacular makes its own instances, so a subclass per endpoint
-    sets these three."""
+    sets these three.
+
+    Each game's body, and its own operation at /api/games/<slug>/<job>/, are published by the
+    postprocessing hook games.api_schema.publish_game_bodies, which finds this endpoint by the
+    mark its operation carries (the job and the endpoint's own description)."""
 
     kind: str = ""
     description: str = ""
@@ -35,6 +40,12 @@ class GameJobSchema(AutoSchema):
         prefix = self.kind.upper()
         paragraphs = [game.docs(f"{prefix}_DOCS").strip() for game in GAMES]
         return "\n\n".join([self.description.strip(), *filter(None, paragraphs)]) + "\n"
+
+    def get_operation(self, *args, **kwargs):
+        operation = super().get_operation(*args, **kwargs)
+        if operation is not None:
+            operation[GAME_JOB_MARK] = {"kind": self.kind, "description": self.description}
+        return operation
 
     def get_examples(self) -> list[OpenApiExample]:
         prefix = self.kind.upper()

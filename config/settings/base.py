@@ -236,6 +236,9 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        # Each game's request bodies, from its pydantic models, and its own score and ruling
+        # operations (games/api_schema.py).
+        "games.api_schema.publish_game_bodies",
         "common.schema.document_common_errors",
     ],
 }

@@ -39,7 +39,13 @@ from cards.models import Card, Game
 from cards.selectors import game_options
 from common.api_errors import error_entry
 from common.body_checks import json_type, shown
-from common.requests import CardName, RequestModel, invalid_body
+from common.requests import (
+    BoundedList,
+    CardName,
+    NameSchema,
+    RequestModel,
+    invalid_body,
+)
 from games.academy_credits import engine, model
 from games.package import Asked
 from web.card_names import CardNameResolver
@@ -145,7 +151,7 @@ def at_most(limit: int, code: str, what: str):
         if isinstance(value, list) and len(value) > limit:
             raise problem(code, f"This list names {len(value)} {what}.")
         return value
-    return BeforeValidator(check)
+    return BoundedList(check, most=limit)
 
 
 def cadet_name(value: object) -> str:
@@ -202,7 +208,7 @@ def option_value(pair: tuple[str, object], info: ValidationInfo) -> object:
     return targets
 
 
-CadetName = Annotated[str, AfterValidator(not_blank)]
+CadetName = Annotated[str, AfterValidator(not_blank), NameSchema]
 Cards = Annotated[list[CardName], at_most(MAX_CARDS_LISTED, "too_many", "cards; the deck has 22")]
 Options = Annotated[dict[str, Annotated[Any, PlainValidator(option_value)]],
                     BeforeValidator(option_pairs)]
@@ -217,7 +223,7 @@ class Player(RequestModel):
                                           f"{json_type(value)}.")
         return value
 
-    name: Annotated[str, PlainValidator(cadet_name)] = Field(description="the cadet's name")
+    name: Annotated[str, PlainValidator(cadet_name), NameSchema] = Field(description="the cadet's name")
     in_round: bool | None = Field(default=True, description="true or false")
     shielded: bool | None = Field(default=False, description="true or false")
     marked: bool | None = Field(default=False, description="true or false")

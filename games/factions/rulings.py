@@ -40,7 +40,15 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from cards.models import Card, Game
 from cards.naming import normalise
 from cards.selectors import game_attribute_specs, game_options
-from common.requests import RequestModel, card_name
+from common.requests import (
+    BoundedList,
+    CardNameSchema,
+    NameSchema,
+    RequestModel,
+    attribute_choice_schema,
+    card_name,
+    number_schema,
+)
 from games.factions import engine
 from games.package import Asked
 from web.card_names import CardNameResolver, shown
@@ -196,7 +204,7 @@ def at_most(limit: int) -> BeforeValidator:
             raise PydanticCustomError("too_many", f"This list has {len(value)} entries; at most "
                                                   f"{limit}.")
         return value
-    return BeforeValidator(check)
+    return BoundedList(check, most=limit)
 
 
 def not_above(limit: int) -> AfterValidator:
@@ -236,11 +244,12 @@ def game_options_given(value: object, info: ValidationInfo) -> dict[str, str] | 
     return labels
 
 
-UnitName = Annotated[str, PlainValidator(card_name), AfterValidator(unit_card)]
-ActionCardName = Annotated[str, PlainValidator(card_name), AfterValidator(action_card)]
-FactionName = Annotated[str, PlainValidator(faction_name)]
-PlayerName = Annotated[str, AfterValidator(player_name)]
-PlayerRef = Annotated[str, PlainValidator(player_ref)]
+UnitName = Annotated[str, PlainValidator(card_name), AfterValidator(unit_card), CardNameSchema]
+ActionCardName = Annotated[str, PlainValidator(card_name), AfterValidator(action_card),
+                         CardNameSchema]
+FactionName = Annotated[str, PlainValidator(faction_name), attribute_choice_schema("faction")]
+PlayerName = Annotated[str, AfterValidator(player_name), NameSchema]
+PlayerRef = Annotated[str, PlainValidator(player_ref), NameSchema]
 
 
 # --- The request ---------------------------------------------------------------------------------
@@ -298,7 +307,8 @@ class TablePlayer(RequestModel):
     name: PlayerName = Field(description="the player's name")
     hand: Annotated[list[CardIn], at_most(MAX_HAND)] | None = Field(
         default=None, description='the player\'s cards, a list of {"card", "faction"}')
-    lost_turns: Annotated[int, not_above(MAX_LOST_TURNS)] | None = Field(
+    lost_turns: Annotated[int, not_above(MAX_LOST_TURNS),
+                          number_schema(0, MAX_LOST_TURNS)] | None = Field(
         default=None, ge=0, description="a whole number of turns")
     faction: FactionName | None = Field(default=None, description="the faction's name")
 

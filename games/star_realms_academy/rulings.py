@@ -36,14 +36,22 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from django.urls import reverse
-from pydantic import Field, ValidationInfo, model_validator
-from pydantic.functional_validators import BeforeValidator, PlainValidator
+from pydantic import Field, ValidationInfo, WithJsonSchema, model_validator
+from pydantic.functional_validators import PlainValidator
 from pydantic_core import PydanticCustomError
 
 from cards.models import Card, Game
 from cards.selectors import game_attribute_specs
 from common.body_checks import shown_json
-from common.requests import CardName, CardNames, RequestModel, card_name
+from common.requests import (
+    CARD_NAME_JSON_SCHEMA,
+    BoundedList,
+    CardName,
+    CardNames,
+    RequestModel,
+    card_name,
+    number_schema,
+)
 from games.package import Asked
 from games.star_realms_academy import engine
 from games.star_realms_academy.card_rules import same_faction_as
@@ -86,8 +94,8 @@ def _number(least: int) -> Callable[[object, ValidationInfo], int]:
 
 
 # A whole number (an integral float is one) from 0 (Count) or 1 (Amount) to MAX_NUMBER.
-Count = Annotated[int, PlainValidator(_number(0))]
-Amount = Annotated[int, PlainValidator(_number(1))]
+Count = Annotated[int, PlainValidator(_number(0)), number_schema(0, MAX_NUMBER)]
+Amount = Annotated[int, PlainValidator(_number(1)), number_schema(1, MAX_NUMBER)]
 
 
 def at_most(limit: int, what: str, *, optional: bool = True) -> Any:
@@ -99,7 +107,7 @@ def at_most(limit: int, what: str, *, optional: bool = True) -> Any:
             raise PydanticCustomError("too_many", f"{info.field_name} lists {len(value)} {what}; "
                                                   f"at most {limit}.")
         return value
-    return BeforeValidator(check)
+    return BoundedList(check, most=limit, null=optional)
 
 
 def _ability(value: object) -> str:
@@ -111,7 +119,8 @@ def _ability(value: object) -> str:
     return str(value)
 
 
-Ability = Annotated[str, PlainValidator(_ability)]
+Ability = Annotated[str, PlainValidator(_ability),
+                    WithJsonSchema({"type": "string", "enum": list(engine.ABILITIES)})]
 Cards = Annotated[CardNames, at_most(MAX_LIST, "cards")]  # optional: null is none
 
 
@@ -122,6 +131,11 @@ class _Named(RequestModel):
     @classmethod
     def _bare_name(cls, value: object) -> object:
         return value if isinstance(value, dict) else {"card": value}
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
+        # The schema says so too: the object, or a card's name.
+        return {"anyOf": [handler(core_schema), CARD_NAME_JSON_SCHEMA]}
 
 
 class OpponentBase(_Named):
@@ -183,7 +197,8 @@ def _target(value: object, info: ValidationInfo) -> Any:
     return card_name(value, info)
 
 
-Unused = Annotated[Any, PlainValidator(_unused)]
+Unused = Annotated[Any, PlainValidator(_unused),
+                   WithJsonSchema({"anyOf": [{"type": "null"}, {"type": "string", "enum": [""]}]})]
 
 
 # One model per action, told apart by "action" (declared first: the fields an action does not use
@@ -219,7 +234,8 @@ class Buy(_Move):
 
 class Attack(_Move):
     action: Literal["attack"]
-    target: Annotated[Any, PlainValidator(_target)] = Field(
+    target: Annotated[Any, PlainValidator(_target), WithJsonSchema(
+        {"anyOf": [{"type": "string", "enum": [engine.HEALTH_TARGET]}, CARD_NAME_JSON_SCHEMA]})] = Field(
         description='a base of the opponent, or "health"')
     amount: Amount | None = Field(None, description="a whole number of Combat")
 

@@ -30,7 +30,13 @@ from pydantic_core import PydanticCustomError
 from cards.models import Card, Game
 from cards.selectors import game_attribute_specs
 from common.api_errors import ApiError, error_entry
-from common.requests import CardNames, RequestModel, card_name
+from common.requests import (
+    CardNames,
+    CardNameSchema,
+    NameSchema,
+    RequestModel,
+    card_name,
+)
 from games.package import Asked
 from games.protocol import ImpossiblePosition
 from games.star_trek_missions import engine
@@ -67,7 +73,7 @@ def choice_card(value: object, info: ValidationInfo) -> str:
     return str(card_name(value, info).name)
 
 
-ChoiceCard = Annotated[str, PlainValidator(choice_card)]
+ChoiceCard = Annotated[str, PlainValidator(choice_card), CardNameSchema]
 
 
 class Choice(RequestModel):
@@ -225,7 +231,7 @@ def seat_count(value: object, info: ValidationInfo) -> object:
 
 
 class Player(Hand):
-    name: Annotated[str, PlainValidator(tidy_name)] = Field(
+    name: Annotated[str, PlainValidator(tidy_name), NameSchema] = Field(
         description="the player's name: text of 1 to 40 characters")
 
 
