@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 RULING = "ruling"
 SCORE = "score"
@@ -216,3 +216,12 @@ class GamePackage:
 
     def card_renderer(self) -> Any:
         return _resolve(self.card_text) if self.card_text else None
+
+
+def registered(slug: str) -> GamePackage | None:
+    """The entry of GAMES for `slug`, found through settings.GAMES (common.games) rather than by
+    importing games.registry: the registry imports every game, whose pages import the job page and
+    the one flow, so an import of it from those would close a circle."""
+    from common.games import game_package
+
+    return cast("GamePackage | None", game_package(slug))

@@ -17,8 +17,7 @@ from django.views.decorators.http import require_http_methods
 
 from cards.models import Game
 from cards.selectors import GameNotFound, game_get
-from games.package import Job, Presenter
-from games.registry import game_package
+from games.package import Job, Presenter, registered
 from games.services import SERVICES  # the one flow; the games' own pages find it here too
 from web.page_forms import PageForm
 from web.page_results import (
@@ -87,7 +86,7 @@ def job_page(
 def _job(slug: str, kind: str) -> tuple[Job, Presenter]:
     """The job of GAMES a page does, and how it shows the answer (found when the page is asked,
     so a game added to GAMES later is found too)."""
-    package = game_package(slug)
+    package = registered(slug)
     job = package.job(kind) if package else None
     if job is None or job.presenter is None:
         raise LookupError(f"GAMES gives {slug} no {kind} job with a presenter")

@@ -28,9 +28,8 @@ from typing import Any
 from cards.models import Game
 from common.api_errors import ApiError
 from common.requests import RequestModel, invalid_body, read_body
-from games.package import RULING, SCORE, Asked, GamePackage, Job
+from games.package import RULING, SCORE, Asked, GamePackage, Job, registered
 from games.protocol import MissingFacts, Refused
-from games.registry import game_package
 from games.responses import ruling_response
 from results.services import result_save
 
@@ -125,7 +124,7 @@ def join_path(at: str, path: str) -> str:
 
 
 def _job(slug: str, kind: str) -> tuple[GamePackage, Job]:
-    package = game_package(slug)
+    package = registered(slug)
     job = package.job(kind) if package else None
     if package is None or job is None:
         raise LookupError(f"GAMES gives {slug} no {kind} job")

@@ -30,7 +30,7 @@ def test_the_apps_see_every_game_in_order():
 def test_a_game_added_to_games_is_seen_below(register_game):
     package = register_game(GamePackage(
         slug="ascent-lookup", package="tests.fifth_game",
-        score=Job(service="tests.fifth_game.services.score", page="", label="Score")))
+        score=Job(page="", label="Score")))
     assert common_games.game_package("ascent-lookup") is package
     assert "ascent-lookup" in common_games.slugs_with("score")
     assert "ascent-lookup" not in common_games.slugs_with("ruling")
