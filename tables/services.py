@@ -254,15 +254,25 @@ def _results_linked(answer: object, state: object) -> list[str]:
     return found
 
 
-def event_undo(*, code: str, token: str | None) -> tuple[Event, Table]:
+def event_undo(*, code: str, token: str | None, version: object) -> tuple[Event, Table]:
     """The host takes back the last event: the state is as before it (the event stays in the
-    database, marked undone; its saved result stays too)."""
+    database, marked undone; its saved result stays too). Like an event, the undo names the
+    version it was decided on (the last event the host saw): a stale one is refused
+    (VersionConflict) and nothing changes, so an undo never takes back an event its host has not
+    seen."""
     table = table_get(code=code)
     if not _is_host(table, _require_token(token)):
         raise ApiError(status_code=403, code="host_only", detail="Only the host undoes an event.")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise _invalid("version", "invalid_type" if version is not None else "missing",
+                       "Give the table version the undo was decided on (the version of the "
+                       "table you read): a number.")
     with transaction.atomic():
-        Table.objects.filter(pk=table.pk).update(version=F("version") + 1,
-                                                 last_active_at=timezone.now())
+        moved = Table.objects.filter(pk=table.pk, version=version).update(
+            version=F("version") + 1, last_active_at=timezone.now())
+        if not moved:
+            current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
+            raise VersionConflict(named=version, current=current or 0)
         event = table.events.filter(undone=False).order_by("-n").first()
         if event is None:
             raise ApiError(status_code=409, code="nothing_to_undo",

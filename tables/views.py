@@ -81,7 +81,7 @@ PAGES = {
 }
 
 
-def live_context(table: Table) -> dict:
+def live_context(table: Table, *, host: bool = False) -> dict:
     state = table.state
     seats = list(table.seats.all())
     players = []
@@ -94,7 +94,7 @@ def live_context(table: Table) -> dict:
             "credits": state.get("credits", {}).get(seat.name, 0),
         })
     return {"table": table, "players": players, "state": state, **PAGES[table.game.slug],
-            "events": table_events(table=table),
+            "events": table_events(table=table), "host": host,
             "waiting": [p["name"] for p in players if not p["entered"]]}
 
 
@@ -107,7 +107,9 @@ def live(request: HttpRequest, code: str) -> HttpResponse:
     if etag in [tag.strip() for tag in request.META.get("HTTP_IF_NONE_MATCH", "").split(",")]:
         response: HttpResponse = HttpResponseNotModified()
     else:
-        response = render(request, "tables/_live.html", live_context(_table_or_404(code)))
+        table = _table_or_404(code)
+        response = render(request, "tables/_live.html",
+                          live_context(table, host=host_token(request, table) is not None))
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
@@ -119,8 +121,8 @@ def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
     host = host_token(request, table) is not None
     link = request.build_absolute_uri(reverse("tables:page", args=[table.code]))
     context = {
-        **live_context(table),
-        "link": link, "qr": qr_svg(link), "my_seat": seat, "host": host,
+        **live_context(table, host=host),
+        "link": link, "qr": qr_svg(link), "my_seat": seat,
         "my_name": next((s.name for s in table.seats.all() if s.number == seat), ""),
         "error": errors, "hand_text": hand_text, "notice": notice,
     }
@@ -241,12 +243,17 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
     check_page_throttle(request)
     token = host_token(request, table)
     action = request.POST.get("action", "")
+    # What the host decided on: the version the page showed (the undo names the event it takes
+    # back by it); a form without one acts on the table as it is now.
+    posted = request.POST.get("version", "")
+    version = int(posted) if posted.isdigit() else table.version
     try:
         if action == "undo":
-            services.event_undo(code=code, token=token)
+            services.event_undo(code=code, token=token,
+                                version=int(posted) if posted.isdigit() else None)
         elif action in ("new_game", "new_match"):
             services.event_add(code=code, token=token, kind=action, seat=None,
-                               version=table.version, body={})
+                               version=version, body={})
         elif action == "release" and request.POST.get("seat", "").isdigit():
             services.seat_release(code=code, number=int(request.POST["seat"]), token=token)
         else:

@@ -108,14 +108,30 @@ def test_a_browser_without_a_seat_cannot_enter_a_hand():
     assert Table.objects.get(code=code).state["hands"] == [None, None]
 
 
-def test_the_host_undoes_from_the_page():
+def test_the_host_undoes_from_the_page_the_entry_it_saw():
     host = Client()
     code = start(host)
     host.post(f"/t/{code}/hand", {"seat": "2", "hand": "\n".join(HOLODECK)})
     assert Table.objects.get(code=code).state["hands"] == [None, 13]
-    assert Client().post(f"/t/{code}/host", {"action": "undo"}).status_code == 401
-    assert host.post(f"/t/{code}/host", {"action": "undo"}).status_code == 302
-    assert Table.objects.get(code=code).state["hands"] == [None, None]
+    page = host.get(f"/t/{code}").content.decode()
+    # The undo sits in the polled history and names the version (and the entry) the host sees.
+    undo = page.split('value="undo"')[1].split("</form>")[0]
+    seen = Table.objects.get(code=code).version
+    assert f'name="version" value="{seen}"' in undo and "Undo entry 1" in undo
+    assert Client().post(f"/t/{code}/host", {"action": "undo", "version": seen}).status_code == 401
+    # Another entry arrives after the host's page was drawn: the undo it shows is stale, refused,
+    # and nothing is undone; the neighbour naming the current version undoes the new entry.
+    host.post(f"/t/{code}/hand", {"seat": "1", "hand": "\n".join(TOMALAK)})
+    stale = host.post(f"/t/{code}/host", {"action": "undo", "version": seen})
+    assert stale.status_code == 409
+    assert "The table changed just now" in stale.content.decode()
+    assert Table.objects.get(code=code).state["hands"] == [13, 13]
+    now = Table.objects.get(code=code).version
+    assert host.post(f"/t/{code}/host", {"action": "undo", "version": now}).status_code == 302
+    assert Table.objects.get(code=code).state["hands"] == [None, 13]
+    # A form naming no version undoes nothing.
+    assert host.post(f"/t/{code}/host", {"action": "undo"}).status_code == 400
+    assert Table.objects.get(code=code).state["hands"] == [None, 13]
 
 
 def test_the_polled_part_is_a_304_from_one_query_while_nothing_changes():
