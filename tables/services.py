@@ -12,6 +12,7 @@ service, say) rolls back its whole transaction, the version and any saved result
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 import unicodedata
@@ -27,7 +28,7 @@ from cards.models import Game
 from common.api_errors import ApiError, error_entry
 from results.services import result_opened
 
-from .game_states import TABLE_GAMES, TableGame
+from .game_states import TABLE_GAMES, State, TableGame, rule
 from .models import Event, Seat, Table, new_table_code
 from .selectors import table_get
 from .tokens import new_token, token_hash, token_matches
@@ -197,15 +198,35 @@ def who_acts(table: Table, token: str | None, seat: int | None) -> bool:
                    detail=f"This token cannot act for seat {seat} ({own.name}).")
 
 
+def asked_ruling(game: Game, state: State, seat: int | None, body: dict,
+                 by_host: bool) -> tuple[State, dict | None]:
+    """A ruling asked at the table of a game whose table reads nothing into it (the game's page
+    "Check a move" opened from the table): the game's own ruling, recorded in the history; the
+    state does not change. A game whose table fills a ruling in (Academy Credits' credits) names
+    its own "ruling" kind, which is used instead."""
+    return copy.deepcopy(state), rule(game, body)
+
+
+# Event kinds every table takes, unless its game names the kind itself (tables/game_states.py).
+ASKED_KINDS = {"ruling": asked_ruling}
+
+
+def table_kinds(game_kind: TableGame) -> tuple[dict, frozenset[str]]:
+    """The event kinds a table of the game takes, and those that name their seat."""
+    kinds = {**ASKED_KINDS, **game_kind.kinds}
+    return kinds, game_kind.seat_kinds | (frozenset(ASKED_KINDS) - set(game_kind.kinds))
+
+
 def event_add(*, code: str, token: str | None, kind: object, seat: object, version: object,
               body: object) -> tuple[Event, Table]:
     table = table_get(code=code)
     game_kind = TABLE_GAMES[table.game.slug]
-    if not isinstance(kind, str) or kind not in game_kind.kinds:
-        kinds = sorted(game_kind.kinds)
+    all_kinds, seat_kinds = table_kinds(game_kind)
+    if not isinstance(kind, str) or kind not in all_kinds:
+        kinds = sorted(all_kinds)
         raise _invalid("kind", "unknown_kind", f"A {table.game.name} table takes the event kinds "
                        f"{', '.join(kinds)}; not {str(kind)[:30]!r}.", suggestions=kinds)
-    if kind in game_kind.seat_kinds:
+    if kind in seat_kinds:
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise _invalid("seat", "invalid_type", f"A {kind} event names its seat: a number.")
         _seat_or_404(table, seat)
@@ -229,7 +250,7 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
             current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
             raise VersionConflict(named=version, current=current or 0)
         table = Table.objects.select_related("game").get(pk=table.pk)
-        new_state, answer = game_kind.kinds[kind](table.game, table.state, seat, body, by_host)
+        new_state, answer = all_kinds[kind](table.game, table.state, seat, body, by_host)
         last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
         event = Event.objects.create(table=table, n=last + 1, kind=kind, seat=seat,
                                      by_host=by_host, body=body, version=version,

@@ -18,4 +18,5 @@ urlpatterns = [
     path("t/<str:code>/hand", views.hand, name="hand"),
     path("t/<str:code>/round", views.round_end, name="round"),
     path("t/<str:code>/host", views.host, name="host"),
+    path("t/<str:code>/ask/<str:kind>/<int:version>", views.ask, name="ask"),
 ]

@@ -26,6 +26,7 @@ from common.page_throttle import check_page_throttle
 
 from . import services
 from .game_states import TABLE_GAMES
+from .jobs import ask_page, job_links
 from .models import Table
 from .selectors import TableNotFound, table_events, table_get, table_version
 from .tokens import token_matches
@@ -125,6 +126,7 @@ def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
         "link": link, "qr": qr_svg(link), "my_seat": seat,
         "my_name": next((s.name for s in table.seats.all() if s.number == seat), ""),
         "error": errors, "hand_text": hand_text, "notice": notice,
+        "job_links": job_links(table),
     }
     return render(request, "tables/table.html", context, status=status)
 
@@ -286,3 +288,14 @@ def start(request: HttpRequest) -> HttpResponse:
         return response
     return render(request, "tables/start.html",
                   {"games": games, "chosen": chosen, "players_text": players_text})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def ask(request: HttpRequest, code: str, kind: str, version: int) -> HttpResponse:
+    """The game's own page of a job (its ruling or its score), asked at the table: filled in from
+    the table, its answer the table's event (tables.jobs)."""
+    table = _table_or_404(code)
+    seat, token = _seat_and_token(request, table)
+    own = my_seat(request, table)[0]
+    return ask_page(request, table, kind=kind, version=version, seat=seat, token=token,
+                    as_seat=own is not None and own == seat)

@@ -210,7 +210,7 @@ def test_an_unknown_kind_is_refused_with_the_kinds(api):
     table = create(api)
     payload = refused(act(api, table["code"], table["host_token"], kind="turn"), 400,
                       "invalid_input")
-    assert payload["errors"][0]["suggestions"] == ["hand", "new_game"]
+    assert payload["errors"][0]["suggestions"] == ["hand", "new_game", "ruling"]
 
 
 # --- Star Trek: Missions ---------------------------------------------------------------------------
