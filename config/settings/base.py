@@ -33,6 +33,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A table's unchanged poll: its 304 from one indexed query, before the rest of the stack.
+    "tables.middleware.UnchangedPollMiddleware",
     "common.middleware.ContentSecurityPolicyMiddleware",
     # TRACE, TRACK and CONNECT: a 405 everywhere (common.middleware.MethodMiddleware).
     "common.middleware.MethodMiddleware",
