@@ -100,7 +100,8 @@ def _ac_event(state: dict, players: list[str], kind: str, body: dict) -> tuple[s
                                                    detail=detail)])
             del event["starter"]
         return "round", event
-    position = body.get("position") if isinstance(body.get("position"), dict) else {}
+    given = body.get("position")
+    position: dict = given if isinstance(given, dict) else {}
     cadets = _credits_given(position.get("players") or [], state["credits"], "position.players")
     return "ruling", {**body, "position": {**position, "players": cadets}}
 
