@@ -117,6 +117,14 @@ def _asked_as_is(state: dict, players: list[str], kind: str, body: dict) -> tupl
     return "ruling", body
 
 
+def _stm_event(state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
+    """Star Trek: Missions: a hand scored on "Score a hand" is the seat's "hand" (its cards and
+    the choices fixed); a turn checked is a "ruling"."""
+    if kind == SCORE:
+        return "hand", {key: body[key] for key in ("hand", "choices") if key in body}
+    return _asked_as_is(state, players, kind, body)
+
+
 @dataclass(frozen=True)
 class TableJobs:
     request_body: BodyOf
@@ -125,7 +133,7 @@ class TableJobs:
 
 TEMPORARY: dict[str, TableJobs] = {
     "academy-credits": TableJobs(_ac_body, _ac_event),
-    "star-trek-missions": TableJobs(_nothing_known, _asked_as_is),
+    "star-trek-missions": TableJobs(_nothing_known, _stm_event),
 }
 
 

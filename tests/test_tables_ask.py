@@ -181,3 +181,47 @@ def test_a_star_trek_missions_turn_checked_at_the_table_is_in_its_history():
     assert event.result["url"] in host.get(f"/t/{code}").content.decode()
     # A ruling changes nothing the table carries.
     assert Table.objects.get(code=code).state["hands"] == [None, None]
+
+
+THOUGHT_MAKER = ["Thought Maker", "Commander William Riker", "Lieutenant Worf",
+                 "Photon Torpedoes", "Bridge", "Away Team", "Mysterious Plague"]
+CHOICES = {"Thought Maker": {"target": "Commander William Riker", "affiliation": "hostile"},
+           "Mysterious Plague": {"lifeform": "human"}}
+
+
+def test_a_hand_with_its_choices_entered_on_score_a_hand_at_the_table():
+    """Star Trek: Missions' "Score a hand" (card tiles, the choices of Thought Maker and the
+    Mysterious Plague) opened from the table: scoring the hand as it grows records nothing;
+    "Enter this hand at the table" makes it the seat's hand, choices included."""
+    from cards.models import Game
+    from games.star_trek_missions.pages import score_link_pairs
+
+    host = Client()
+    code = host.post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen"})[
+        "Location"].rsplit("/", 1)[1]
+    ana = Client()
+    assert ana.post(f"/t/{code}/claim", {"seat": "1"}).status_code == 302
+    url = ask_links(ana, code)["Score a hand"]
+    page = ana.get(url)
+    assert page.status_code == 200
+    assert "Enter this hand at the table" in text(page) and "as Ana (seat 1)" in text(page)
+
+    data = QueryDict(mutable=True)
+    for name, value in score_link_pairs(Game.objects.get(slug="star-trek-missions"),
+                                        {"hand": THOUGHT_MAKER, "choices": CHOICES}):
+        data.appendlist(name, value)
+    scored = ana.post(url, data.urlencode(), content_type="application/x-www-form-urlencoded")
+    assert scored.status_code == 200, text(scored)[:600]
+    assert not Table.objects.get(code=code).events.exists()  # only scored, not entered
+
+    data["at_table"] = "1"
+    entered = ana.post(url, data.urlencode(), content_type="application/x-www-form-urlencoded")
+    assert entered.status_code == 200, text(entered)[:600]
+    assert "Entered at the table as Ana (seat 1)" in text(entered)
+    table = Table.objects.get(code=code)
+    event = table.events.get()
+    assert (event.kind, event.seat) == ("hand", 1)
+    assert event.body == {"hand": THOUGHT_MAKER, "choices": CHOICES}
+    assert table.state["choices"][0] == CHOICES
+    assert table.state["hands"][0] == event.result["total"]
+    assert "Seat 1 entered a hand" in text(host.get(f"/t/{code}"))
