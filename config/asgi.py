@@ -28,7 +28,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.development")
 django_application = get_asgi_application()
 
 from asgiref.sync import sync_to_async  # noqa: E402
-from django.db import DatabaseError  # noqa: E402
+from django.db import DatabaseError, close_old_connections  # noqa: E402
 
 from common.middleware import body_limit_for  # noqa: E402  (needs the settings loaded)
 from tables.middleware import HEADERS as POLL_HEADERS  # noqa: E402
@@ -101,7 +101,7 @@ class TablePolls:
             held = _header(scope, b"if-none-match")
             if is_poll(scope["method"], scope["path"], held):
                 try:
-                    etag = await sync_to_async(unchanged_poll, thread_sensitive=True)(
+                    etag = await sync_to_async(_unchanged_poll, thread_sensitive=True)(
                         scope["path"], held)
                 except DatabaseError:
                     etag = None
@@ -114,6 +114,15 @@ class TablePolls:
                     await send({"type": "http.response.body", "body": b""})
                     return None
         return await self.app(scope, receive, send)
+
+
+def _unchanged_poll(path: str, held: str) -> str | None:
+    """unchanged_poll, then what Django does at a request's end: a connection past its age (or
+    any, with PostgreSQL's pool: back to the pool) is closed."""
+    try:
+        return unchanged_poll(path, held)
+    finally:
+        close_old_connections()
 
 
 def _header(scope, name: bytes) -> str | None:
