@@ -116,7 +116,7 @@ class TablePolls:
         return await self.app(scope, receive, send)
 
 
-def _unchanged_poll(path: str, held: str) -> str | None:
+def _unchanged_poll(path: str, held: str | None) -> str | None:
     """unchanged_poll, then what Django does at a request's end: a connection past its age (or
     any, with PostgreSQL's pool: back to the pool) is closed."""
     try:
