@@ -8,13 +8,15 @@ it, on Ben's phone and on the host's page that never reloads (it polls).
 On the way: every control of /t/ and /t/<code> is reached by Tab, in a walk that comes back to
 where it started, at both sizes; axe-core finds no serious or critical violation on /t/, on
 /t/<code> as the host, as a seated phone and after the match, nor on the game's page at the
-table; nothing scrolls sideways on the phone."""
+table; the visible-text check of the other pages passes on the game's page at the table and on
+the table after the match; nothing scrolls sideways on the phone."""
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
 from tests.browser.phone import PHONE
+from tests.browser.test_visible_text import report
 from tests.browser.watched import watched_page
 
 pytestmark = pytest.mark.browser
@@ -142,6 +144,7 @@ def test_three_rounds_to_a_match_winner_by_keyboard_on_a_phone_and_a_desktop(bro
         expect(ben.locator("#player-1-name")).to_have_value("Ana")
         expect(ben.locator("#player-1-credits")).to_have_value("2")
         assert_accessible(ben, "Score a round at the table")
+        found = report(ben, "Score a round at the table")
         out = ben.locator("[name=player-2-out]")
         tab_to(ben, out)
         ben.keyboard.press("Space")
@@ -167,6 +170,8 @@ def test_three_rounds_to_a_match_winner_by_keyboard_on_a_phone_and_a_desktop(bro
         expect(history).to_have_count(3)
         assert all("its breakdown" in history.nth(i).inner_text() for i in range(3))
         assert_accessible(ben, "the match won")
+        found += report(ben, "/t/<code> after the match")
+        assert not found, "\n".join(found)
         assert_accessible(host, "the match won (host)")
         tab_walk(host)
         widths = ben.evaluate(
