@@ -95,9 +95,8 @@ def stm_score(request: HttpRequest, game: Game, deck: Deck, *,
     form = ScoreForm(deck, asked.initial if data is None and asked is not None else data)
     context = {"game": game, "deck": deck, "form": form, "score": None, "error": None,
                "asked_at": asked.context if asked else None}
-    service = score_star_trek_missions
-    if asked is not None and request.method == "POST" and request.POST.get("at_table") == "1":
-        service = asked.run
+    at_table = asked is not None and request.method == "POST" and request.POST.get("at_table") == "1"
+    service = asked.run if asked is not None and at_table else score_star_trek_missions
     status = 400 if form.add_card_errors else 200
     if form.hand:
 
@@ -110,7 +109,7 @@ def stm_score(request: HttpRequest, game: Game, deck: Deck, *,
                             body=form.body(), show=show,
                             show_errors=lambda error: form_errors(error, form)) == 400:
             status = 400
-        elif service is not score_star_trek_missions:
+        elif at_table:
             context["entered_at_table"] = True
     context["partial"] = is_htmx_submit(request)
     if not context["partial"]:
