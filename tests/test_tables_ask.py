@@ -225,3 +225,10 @@ def test_a_hand_with_its_choices_entered_on_score_a_hand_at_the_table():
     assert table.state["choices"][0] == CHOICES
     assert table.state["hands"][0] == event.result["total"]
     assert "Seat 1 entered a hand" in text(host.get(f"/t/{code}"))
+
+
+def test_a_job_the_game_has_no_page_for_and_an_unknown_table_are_404s():
+    code, host, ben = ac_table()
+    assert ben.get(f"/t/{code}/ask/turn/2").status_code == 404
+    assert ben.get("/t/nosuchtable/ask/score/1").status_code == 404
+    assert ben.get(f"/t/{code}/ask/score/2").status_code == 200
