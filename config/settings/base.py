@@ -105,7 +105,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # back; Django requires CONN_MAX_AGE = 0 with it.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 1, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "4")), "timeout": 10}
+        "min_size": 0, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "4")), "timeout": 10}
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Every score and ruling is saved: write-ahead logging keeps those commits cheap, and
