@@ -117,6 +117,9 @@ class GamePackage:
     engine: str | None = None  # dotted module with check(...) -> a games.protocol.Board
     rule_language: str | None = None  # dotted module: validate_rule(...) and render_rule(...)
     api_docs: str | None = None  # dotted module: RULING_DOCS, RULING_EXAMPLES, SCORE_DOCS, ...
+    # dotted module of what a table of the game carries (issue 25; games/table_state.py): its
+    # TABLE (a games.table_state.TableGame) and job_request_body(...). None: no tables.
+    table_state: str | None = None
 
     @cached_property
     def directory(self) -> Path:
@@ -148,6 +151,15 @@ class GamePackage:
             return [] if name.endswith("EXAMPLES") else ""
         return getattr(importlib.import_module(self.api_docs), name, None) or (
             [] if name.endswith("EXAMPLES") else "")
+
+    def table_module(self) -> Any:
+        """The game's table-state module (TABLE, job_request_body), or None."""
+        return importlib.import_module(self.table_state) if self.table_state else None
+
+    def table(self) -> Any:
+        """What a table of the game carries (a games.table_state.TableGame), or None."""
+        module = self.table_module()
+        return module.TABLE if module is not None else None
 
     def language(self) -> Any:
         return importlib.import_module(self.rule_language) if self.rule_language else None

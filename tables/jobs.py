@@ -8,9 +8,10 @@ page GAMES names, built by games.pages.job_page) with
   `table_state.job_request_body(state, players, kind)`), turned into the page's fields by the
   job's own `link_pairs` (as "Check again" on /r/<id> does);
 - the answer given as the table's event: the page's request body, minus what the table knows
-  (which must agree with the table: never a silent guess), goes to tables.services.event_add with
-  the seat of this phone (its cookie; the host's browser acts for seat 1) and the version the form
-  was filled in from (in the address the form posts back to). The event calls the game's same
+  (which must agree with the table: never a silent guess; the game's `job_event`), goes to
+  tables.services.event_add with the seat of this phone (its cookie; the host's browser acts for
+  the seat the game says acts now, its `acting_seat`, else seat 1) and the version the form was
+  filled in from (in the address the form posts back to). The event calls the game's same
   service, so the answer is saved with its /r/<id>, linked from the history. A stale version is
   the table's 409, shown on the page with the way back to the table.
 
@@ -20,7 +21,6 @@ cookie (scoped to the table's path) goes with it.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +29,7 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect
 from django.urls import Resolver404, resolve, reverse
 
-from common.api_errors import ApiError, error_entry
+from common.api_errors import ApiError
 from games.package import RULING, SCORE
 from games.pages import AskedAt
 from games.registry import game_package
@@ -38,72 +38,22 @@ from . import services
 from .models import Table
 from .selectors import table_version
 
-# (state, players, body) -> (the event kind, the event's body): the page's request body minus what
-# the table knows.
-ToEvent = Callable[[dict, list[str], dict], "tuple[str, dict]"]
 BodyOf = Callable[[dict, list[str], str], "dict | None"]
 
 
 # --- What each game's table knows of a job's body ---------------------------------------------
-# TEMPORARY (until merged with i25-games, which moves each game's table state into
-# games/<game>/table_state.py): the two tables kept so far. A game's table_state module, where it
-# exists, is asked first: `job_request_body(table_state, players, kind)` and
-# `job_event(table_state, players, kind, body)`.
+# Each game's table-state module (GamePackage.table_module(), games/<game>/table_state.py) says
+# it: `job_request_body(state, players, kind)` (the body the table implies, or None),
+# `job_event(state, players, kind, body)` (the event kind and its body, minus what the table
+# knows, refusing a body that says otherwise) and `acting_seat(state, players)` (the seat the
+# host's browser acts for now, or None: any, seat 1 then).
 
 
-def _credits_given(players: list, credits: dict[str, int], at: str) -> list[dict]:
-    """The cadets without their credits, after checking each credit given agrees with the
-    table's (the form was filled in from them; a changed one is refused, never ignored)."""
-    errors, cadets = [], []
-    for index, player in enumerate(players):
-        if not isinstance(player, dict):
-            cadets.append(player)
-            continue
-        name, given = player.get("name"), player.get("credits")
-        kept = credits.get(name) if isinstance(name, str) else None
-        if given is not None and kept is not None and given != kept:
-            errors.append(error_entry(
-                path=f"{at}[{index}].credits", code="table_knows",
-                detail=f"The table has {name} at {kept} credit{'s' if kept != 1 else ''}, not "
-                       f"{given}: the table keeps the credits (the host may undo a round)."))
-        cadets.append({key: value for key, value in player.items() if key != "credits"})
-    if errors:
-        raise ApiError(status_code=400, code="invalid_input", detail=errors[0]["detail"] if
-                       len(errors) == 1 else f"{len(errors)} credits differ from the table's; "
-                       "each is listed in errors.", errors=errors)
-    return cadets
-
-
-def _ac_body(state: dict, players: list[str], kind: str) -> dict | None:
-    cadets = [{"name": name, "credits": state["credits"].get(name, 0)} for name in players]
-    if kind == SCORE:
-        body: dict[str, Any] = {"players": cadets}
-        if state.get("starter"):
-            body["starter"] = state["starter"]
-        return body
-    if kind == RULING:
-        return {"position": {"players": cadets}}
-    return None
-
-
-def _ac_event(state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
-    if kind == SCORE:
-        event = {**body, "players": _credits_given(body.get("players") or [], state["credits"],
-                                                   "players")}
-        starter = event.get("starter")
-        if state.get("round") and "starter" in event:
-            if starter != state.get("starter"):
-                detail = (f"The table knows who starts this round ({state.get('starter')}), "
-                          f"not {starter}.")
-                raise ApiError(status_code=400, code="invalid_input", detail=detail,
-                               errors=[error_entry(path="starter", code="table_knows",
-                                                   detail=detail)])
-            del event["starter"]
-        return "round", event
-    given = body.get("position")
-    position: dict = given if isinstance(given, dict) else {}
-    cadets = _credits_given(position.get("players") or [], state["credits"], "position.players")
-    return "ruling", {**body, "position": {**position, "players": cadets}}
+@dataclass(frozen=True)
+class TableJobs:
+    request_body: BodyOf
+    event: Callable[[dict, list[str], str, dict], tuple[str, dict]]
+    acting_seat: Callable[[dict, list[str]], int | None]
 
 
 def _nothing_known(state: dict, players: list[str], kind: str) -> dict | None:
@@ -111,44 +61,23 @@ def _nothing_known(state: dict, players: list[str], kind: str) -> dict | None:
 
 
 def _asked_as_is(state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
-    """A ruling the table reads nothing into (a Star Trek: Missions turn): the event "ruling"."""
+    """A game that says nothing of its jobs at a table: a ruling is recorded as it was asked."""
     if kind != RULING:
         raise LookupError(kind)
     return "ruling", body
 
 
-def _stm_event(state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
-    """Star Trek: Missions: a hand scored on "Score a hand" is the seat's "hand" (its cards and
-    the choices fixed); a turn checked is a "ruling"."""
-    if kind == SCORE:
-        return "hand", {key: body[key] for key in ("hand", "choices") if key in body}
-    return _asked_as_is(state, players, kind, body)
-
-
-@dataclass(frozen=True)
-class TableJobs:
-    request_body: BodyOf
-    event: Callable[[dict, list[str], str, dict], tuple[str, dict]]
-
-
-TEMPORARY: dict[str, TableJobs] = {
-    "academy-credits": TableJobs(_ac_body, _ac_event),
-    "star-trek-missions": TableJobs(_nothing_known, _stm_event),
-}
+def _any_seat(state: dict, players: list[str]) -> int | None:
+    return None
 
 
 def table_jobs(slug: str) -> TableJobs:
     package = game_package(slug)
-    module: Any = None
-    if package is not None:
-        try:
-            module = importlib.import_module(f"{package.package}.table_state")
-        except ModuleNotFoundError:
-            module = None
-    fallback = TEMPORARY.get(slug, TableJobs(_nothing_known, _asked_as_is))
+    module: Any = package.table_module() if package is not None else None
     return TableJobs(
-        getattr(module, "job_request_body", None) or fallback.request_body,
-        getattr(module, "job_event", None) or fallback.event,
+        getattr(module, "job_request_body", None) or _nothing_known,
+        getattr(module, "job_event", None) or _asked_as_is,
+        getattr(module, "acting_seat", None) or _any_seat,
     )
 
 
@@ -235,7 +164,12 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int, sea
         # An older link: the form is filled in from the table as it is now.
         return redirect("tables:ask", code=table.code, kind=kind, version=table.version)
     players = [s.name for s in table.seats.all()]
-    body = table_jobs(table.game.slug).request_body(table.state, players, kind)
+    jobs = table_jobs(table.game.slug)
+    if token is not None and not as_seat:
+        # The host's browser acts for the seat the game says acts now (the active player), else
+        # for seat 1.
+        seat = jobs.acting_seat(table.state, players) or seat
+    body = jobs.request_body(table.state, players, kind)
     initial = QueryDict(mutable=True)
     for name, value in (job.pairs(table.game, body) or []) if body else []:
         initial.appendlist(name, value)

@@ -26,9 +26,10 @@ from django.utils import timezone
 
 from cards.models import Game
 from common.api_errors import ApiError, error_entry
+from games.package import RULING
 from results.services import result_opened
 
-from .game_states import TABLE_GAMES, State, TableGame, rule
+from .game_states import TABLE_GAMES, Ask, State, TableGame, asker
 from .models import Event, Seat, Table, new_table_code
 from .selectors import table_get
 from .tokens import new_token, token_hash, token_matches
@@ -198,13 +199,13 @@ def who_acts(table: Table, token: str | None, seat: int | None) -> bool:
                    detail=f"This token cannot act for seat {seat} ({own.name}).")
 
 
-def asked_ruling(game: Game, state: State, seat: int | None, body: dict,
+def asked_ruling(ask: Ask, state: State, seat: int | None, body: dict,
                  by_host: bool) -> tuple[State, dict | None]:
     """A ruling asked at the table of a game whose table reads nothing into it (the game's page
     "Check a move" opened from the table): the game's own ruling, recorded in the history; the
     state does not change. A game whose table fills a ruling in (Academy Credits' credits) names
     its own "ruling" kind, which is used instead."""
-    return copy.deepcopy(state), rule(game, body)
+    return copy.deepcopy(state), ask(RULING, body)
 
 
 # Event kinds every table takes, unless its game names the kind itself (tables/game_states.py).
@@ -250,7 +251,7 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
             current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
             raise VersionConflict(named=version, current=current or 0)
         table = Table.objects.select_related("game").get(pk=table.pk)
-        new_state, answer = all_kinds[kind](table.game, table.state, seat, body, by_host)
+        new_state, answer = all_kinds[kind](asker(table.game), table.state, seat, body, by_host)
         last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
         event = Event.objects.create(table=table, n=last + 1, kind=kind, seat=seat,
                                      by_host=by_host, body=body, version=version,

@@ -73,13 +73,12 @@ def qr_svg(url: str) -> str:
     return out.getvalue().decode()
 
 
-# Per game: the state at a glance (polled) and the form a seat fills in.
-PAGES = {
-    "star-trek-missions": {"state_template": "tables/_stm_state.html",
-                           "form_template": "tables/_stm_form.html"},
-    "academy-credits": {"state_template": "tables/_ac_state.html",
-                        "form_template": "tables/_ac_form.html"},
-}
+def page_parts(table: Table) -> dict:
+    """The game's parts of /t/<code> (its TableGame, found through GAMES): the state at a
+    glance (polled) and the form a seat fills in (None: the game has none on this page)."""
+    kind = TABLE_GAMES[table.game.slug]
+    return {"state_template": kind.state_template, "form_template": kind.form_template,
+            "event_template": kind.event_template}
 
 
 def live_context(table: Table, *, host: bool = False) -> dict:
@@ -94,7 +93,7 @@ def live_context(table: Table, *, host: bool = False) -> dict:
             "tally": state.get("tally", {}).get(seat.name, 0),
             "credits": state.get("credits", {}).get(seat.name, 0),
         })
-    return {"table": table, "players": players, "state": state, **PAGES[table.game.slug],
+    return {"table": table, "players": players, "state": state, **page_parts(table),
             "events": table_events(table=table), "host": host,
             "waiting": [p["name"] for p in players if not p["entered"]]}
 
@@ -272,7 +271,7 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def start(request: HttpRequest) -> HttpResponse:
     games = list(Game.objects.filter(slug__in=TABLE_GAMES))
-    chosen = request.GET.get("game") or request.POST.get("game") or "star-trek-missions"
+    chosen = request.GET.get("game") or request.POST.get("game") or next(iter(TABLE_GAMES), "")
     players_text = request.POST.get("players", "")
     if request.method == "POST":
         check_page_throttle(request)

@@ -101,7 +101,8 @@ def test_two_tables_have_different_codes_and_tokens(api):
     ({"game": "star-trek-missions", "players": ["Ana", ""]}, 400, "invalid_input"),
     ({"game": "star-trek-missions", "players": "Ana, Ben"}, 400, "invalid_input"),
     ({"game": "chess", "players": ["Ana", "Ben"]}, 400, "invalid_input"),
-    ({"game": "factions", "players": ["Ana", "Ben"]}, 400, "not_available"),
+    ({"game": "star-realms-academy", "players": ["Ana", "Ben", "Cy"]}, 400,
+     "invalid_player_count"),
 ])
 def test_a_table_that_cannot_be_started_is_refused_and_nothing_is_kept(api, body, status, code):
     refused(post(api, "/api/tables/", body), status, code)

@@ -180,7 +180,8 @@ def test_academy_credits_rounds_from_the_page_to_a_match_winner():
 
 
 @pytest.mark.parametrize(("game", "offered"), [("star-trek-missions", True),
-                                               ("academy-credits", True), ("factions", False)])
+                                               ("academy-credits", True), ("factions", True),
+                                               ("star-realms-academy", True)])
 def test_a_games_page_offers_a_table_where_tables_of_it_are_kept(game, offered):
     page = Client().get(f"/games/{game}/")
     assert page.status_code == 200

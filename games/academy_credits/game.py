@@ -27,4 +27,5 @@ GAME = GamePackage(
                             "academy_credits/_round_result.html", CSS),
     ),
     api_docs="games.academy_credits.api_docs",
+    table_state="games.academy_credits.table_state",
 )

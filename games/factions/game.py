@@ -27,4 +27,5 @@ GAME = GamePackage(
                             "factions/_standings_result.html", CSS),
     ),
     api_docs="games.factions.api_docs",
+    table_state="games.factions.table_state",
 )

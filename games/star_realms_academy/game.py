@@ -28,4 +28,5 @@ GAME = GamePackage(
     ),
     rule_language="games.star_realms_academy.card_rules",
     api_docs="games.star_realms_academy.api_docs",
+    table_state="games.star_realms_academy.table_state",
 )

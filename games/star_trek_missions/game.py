@@ -28,4 +28,5 @@ GAME = GamePackage(
     ),
     rule_language="games.star_trek_missions.language",
     api_docs="games.star_trek_missions.api_docs",
+    table_state="games.star_trek_missions.table_state",
 )

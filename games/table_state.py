@@ -1,0 +1,84 @@
+"""What a game offers a table (issue 25): the state a table of it carries from answer to answer,
+the event kinds that change that state, and the templates of its page parts. Each game that can be
+played at a table has a module `games/<game>/table_state.py`, named by its GamePackage's
+`table_state`, holding:
+
+* `TABLE`: a `TableGame` (below): the first state, the event kinds and who may send each, and
+  the templates of the state at a glance and of the seat's form on `/t/<code>`;
+* `job_request_body(table_state, players, kind) -> dict | None`: the body of the game's own
+  job request (`kind` "score" or "ruling") filled in with what the table knows, so the game's
+  own form opens filled in from the table; None when that job asks nothing the table knows.
+
+A table never scores by itself: an event kind's function is handed `ask(job kind, body)`, which
+runs the game's own job (score or ruling) and returns its answer, saved, with `id` and `url`.
+The tables app builds `ask` from games.registry, in one place. A kind's function raises ApiError
+for a refused event: nothing changes then (the caller's transaction rolls back, saved result
+included).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from common.api_errors import ApiError, error_entry
+
+State = dict[str, Any]
+# ask("score" | "ruling", body) -> the game's answer to that job, saved (with "id" and "url").
+Ask = Callable[[str, dict], dict]
+# (ask, state, seat or None, body, by_host) -> (the new state, the game's answer or None).
+Apply = Callable[[Ask, State, "int | None", dict, bool], "tuple[State, dict | None]"]
+
+
+@dataclass(frozen=True)
+class TableGame:
+    initial: Callable[[list[str]], State]
+    kinds: dict[str, Apply] = field(default_factory=dict)
+    # The kinds only the host may send (no seat acts for them).
+    host_kinds: frozenset[str] = frozenset()
+    # The kinds that name the seat they act for (its token, or the host's, must be given).
+    seat_kinds: frozenset[str] = frozenset()
+    # The templates of /t/<code>: the state at a glance (inside the polled part; its context has
+    # `table`, `state`, `players` and `events`) and the seat's form (outside it; None: no form
+    # of its own on the table's page).
+    state_template: str = ""
+    form_template: str | None = None
+    # One entry of the history (its context has `event`: kind, seat, by_host, result) for the
+    # game's own kinds the shared history does not word (None: the kind's name).
+    event_template: str | None = None
+
+
+def refuse(path: str, code: str, detail: str, *, top: str = "invalid_input",
+           status_code: int = 400, **extra: Any) -> ApiError:
+    """A refused event: API.md's error body with one entry at `path`."""
+    return ApiError(status_code=status_code, code=top, detail=detail,
+                    errors=[error_entry(path=path, code=code, detail=detail, **extra)])
+
+
+def only_fields(body: dict, allowed: set[str], *, at: str, what: str,
+                knows: frozenset[str] = frozenset()) -> None:
+    """Refuse a body holding a field the event does not take: 400 naming the first one, with
+    the code `table_knows` for a field the table keeps itself (`knows`), else `unknown_field`."""
+    unknown = sorted(set(body) - allowed)
+    if not unknown:
+        return
+    first = unknown[0]
+    if first in knows:
+        detail = f"The table keeps {first} itself; leave it out of the {what}."
+        raise refuse(f"{at}{first}", "table_knows", detail)
+    detail = f"A {what} holds {', '.join(sorted(allowed))}; not {', '.join(unknown)}."
+    raise refuse(f"{at}{first}", "unknown_field", detail)
+
+
+def saved(answer: dict | None) -> dict | None:
+    """The saved result an answer links: {"id", "url"}, or None."""
+    if isinstance(answer, dict) and isinstance(answer.get("id"), str):
+        return {"id": answer["id"], "url": answer.get("url")}
+    return None
+
+
+def disagree(path: str, detail: str) -> ApiError:
+    """A job's body (the game's page opened from the table) that says otherwise than the table
+    of something the table keeps: refused, never silently replaced (the host may undo)."""
+    return refuse(path, "table_knows", detail)

@@ -1,0 +1,236 @@
+"""A Star Realms Academy table (issue 25, API.md "Tables"): each `turn` event is the turn's score
+body without what the table knows; the turn's `final` becomes the board with the roles swapped,
+both Health totals carried from turn to turn, until one reaches 0. Each rule of the contract for
+this game: the wrong seat, a stale version, an illegal or impossible turn refused or answered
+with nothing changed, and undo restoring the board."""
+
+import html
+import json
+import re
+
+import pytest
+
+from results.models import SavedResult
+from tables.models import Table
+
+pytestmark = pytest.mark.django_db
+
+SCORE = "/api/games/star-realms-academy/score/"
+SHOP = ["Freighter", "Corvette", "The Hive", "Barter World", "Survey Ship"]
+# Ana's turn: Viper (1 Combat) and Imperial Frigate (2 Combat), all on Ben's Health.
+ANA_HITS = {"active": {"hand": ["Viper", "Imperial Frigate", "Scout"]}, "shop_row": SHOP,
+            "actions": [{"action": "play", "card": "Viper"},
+                        {"action": "play", "card": "Imperial Frigate"},
+                        {"action": "attack", "target": "health", "amount": 3},
+                        {"action": "end_turn"}]}
+# Ben's turn: two Scouts (2 Coins on top of the 1 he starts with), nothing else.
+BEN_SCOUTS = {"active": {"hand": ["Scout", "Scout", "Scout"]},
+              "actions": [{"action": "play", "card": "Scout"},
+                          {"action": "play", "card": "Scout"}, {"action": "end_turn"}]}
+
+
+def post(api, url, data, token=None):
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+    return api.post(url, data=json.dumps(data), content_type="application/json", **headers)
+
+
+@pytest.fixture
+def table(api):
+    created = post(api, "/api/tables/", {"game": "star-realms-academy",
+                                         "players": ["Ana", "Ben"]}).json()
+    code = created["code"]
+    ana = post(api, f"/api/tables/{code}/seats/1/claim/", {}).json()["seat_token"]
+    ben = post(api, f"/api/tables/{code}/seats/2/claim/", {}).json()["seat_token"]
+    return {"code": code, "host": created["host_token"], "ana": ana, "ben": ben, "api": api}
+
+
+def read(t) -> dict:
+    return t["api"].get(f"/api/tables/{t['code']}/").json()
+
+
+def turn(t, seat, body, token, version=None):
+    version = read(t)["version"] if version is None else version
+    return post(t["api"], f"/api/tables/{t['code']}/events/",
+                {"kind": "turn", "seat": seat, "version": version, "body": body}, token)
+
+
+def test_a_new_table_starts_both_players_at_15_health_and_the_second_with_a_coin(table):
+    state = read(table)["state"]
+    assert state["health"] == {"Ana": 15, "Ben": 15}
+    assert state["board"]["active"] == {"name": "Ana", "health": 15, "coins": 0, "bases": []}
+    assert state["board"]["opponent"] == {"name": "Ben", "health": 15, "coins": 1, "bases": []}
+    assert state["winner"] is None and state["turn"] == 1
+
+
+def test_a_turn_is_the_stateless_turn_score_and_its_final_is_the_next_board(table):
+    api = table["api"]
+    response = turn(table, 1, ANA_HITS, table["ana"])
+    assert response.status_code == 201, response.json()
+    payload = response.json()
+    # The same turn through the stateless endpoint, with what the table filled in.
+    stateless = post(api, SCORE, {
+        "active": {"name": "Ana", "health": 15, "coins": 0, "bases": [], "in_play": [],
+                   "combat": 0, "used": [], "hand": ["Viper", "Imperial Frigate", "Scout"]},
+        "opponent": {"name": "Ben", "health": 15, "coins": 1, "bases": []},
+        "shop_row": SHOP, "actions": ANA_HITS["actions"]}).json()
+    result = payload["event"]["result"]
+    assert {k: v for k, v in result.items() if k not in ("id", "url")} == \
+        {k: v for k, v in stateless.items() if k not in ("id", "url")}
+    assert result["total"] == 3
+    final = stateless["final"]
+    state = payload["table"]["state"]
+    # Roles swapped: Ben plays next, with his Health and Coin; Ana as his opponent.
+    assert state["board"]["active"] == {"name": "Ben", "health": 12, "coins": 1, "bases": []}
+    assert state["board"]["opponent"] == {"name": "Ana", "health": 15,
+                                          "coins": final["active"]["coins"], "bases": []}
+    assert state["board"]["shop_row"] == final["shop_row"] == SHOP
+    assert state["health"] == {"Ana": 15, "Ben": 12} and state["turn"] == 2
+    assert state["kept"]["Ana"] == final["active"]["hand"]
+    # Ben's turn carries on from there: the shop row is the table's when the body leaves it out.
+    second = turn(table, 2, BEN_SCOUTS, table["ben"])
+    assert second.status_code == 201, second.json()
+    state = second.json()["table"]["state"]
+    assert state["board"]["active"]["name"] == "Ana"
+    assert state["board"]["opponent"] == {"name": "Ben", "health": 12, "coins": 3, "bases": []}
+    assert second.json()["event"]["result"]["start"]["coins"] == 1
+
+
+def test_only_the_active_players_seat_sends_the_turn(table):
+    before = read(table)
+    # Ben's token cannot act for Ana's seat: 403.
+    assert turn(table, 1, ANA_HITS, table["ben"]).json()["code"] == "not_your_seat"
+    # Ben's own seat, but it is Ana's turn: 400, nothing changed.
+    wrong = turn(table, 2, ANA_HITS, table["ben"])
+    assert wrong.status_code == 400 and wrong.json()["code"] == "not_your_turn"
+    assert "Ana's turn" in wrong.json()["detail"]
+    # No token at all: 401.
+    assert turn(table, 1, ANA_HITS, None).status_code == 401
+    after = read(table)
+    assert after["version"] == before["version"] and after["state"] == before["state"]
+    # The legal neighbour: the host may act for Ana's seat.
+    assert turn(table, 1, ANA_HITS, table["host"]).status_code == 201
+
+
+def test_a_stale_version_is_refused_with_the_current_table(table):
+    version = read(table)["version"]
+    assert turn(table, 1, ANA_HITS, table["ana"], version).status_code == 201
+    stale = turn(table, 2, BEN_SCOUTS, table["ben"], version)
+    assert stale.status_code == 409 and stale.json()["code"] == "version_conflict"
+    assert stale.json()["table"]["state"]["board"]["active"]["name"] == "Ben"
+    assert stale.json()["table"]["version"] == version + 1
+    assert len(read(table)["events"]) == 1
+
+
+def test_an_illegal_action_is_answered_and_the_board_does_not_move(table):
+    before = read(table)["state"]
+    too_much = {**ANA_HITS, "actions": [{"action": "play", "card": "Viper"},
+                                        {"action": "attack", "target": "health", "amount": 3},
+                                        {"action": "end_turn"}]}
+    response = turn(table, 1, too_much, table["ana"])
+    assert response.status_code == 201
+    result = response.json()["event"]["result"]
+    assert result["stopped_at"] == 1 and result["ruling"]["verdict"] == "illegal"
+    assert response.json()["table"]["state"] == before
+    # Its legal neighbour (the Combat the pool holds) moves the board.
+    enough = {**too_much, "actions": [{"action": "play", "card": "Viper"},
+                                      {"action": "attack", "target": "health", "amount": 1},
+                                      {"action": "end_turn"}]}
+    moved = turn(table, 1, enough, table["ana"]).json()["table"]["state"]
+    assert moved["health"] == {"Ana": 15, "Ben": 14}
+
+
+def test_an_impossible_turn_and_a_turn_that_does_not_end_change_nothing(table):
+    before = read(table)
+    saved = SavedResult.objects.count()
+    # Three Vipers: each deck holds one (the game two): a position that cannot exist.
+    impossible = turn(table, 1, {**ANA_HITS, "active": {"hand": ["Viper", "Viper", "Viper"]}},
+                      table["ana"])
+    assert impossible.status_code == 400, impossible.json()
+    assert impossible.json()["code"] == "impossible_position"
+    unended = turn(table, 1, {**ANA_HITS, "actions": ANA_HITS["actions"][:-1]}, table["ana"])
+    assert unended.status_code == 400 and unended.json()["code"] == "turn_not_over"
+    after = read(table)
+    assert after["version"] == before["version"] and after["state"] == before["state"]
+    assert SavedResult.objects.count() == saved  # the refused turns' answers rolled back too
+
+
+@pytest.mark.parametrize(("body", "path"), [
+    ({**ANA_HITS, "opponent": {"health": 15}}, "body.opponent"),
+    ({**ANA_HITS, "active": {"hand": ["Viper"], "health": 15}}, "body.active.health"),
+    ({**ANA_HITS, "active": {"hand": ["Viper"], "bases": []}}, "body.active.bases"),
+])
+def test_what_the_table_knows_is_not_given_again(table, body, path):
+    response = turn(table, 1, body, table["ana"])
+    assert response.status_code == 400
+    assert response.json()["errors"][0] == {**response.json()["errors"][0], "path": path,
+                                            "code": "table_knows"}
+
+
+def test_undo_restores_the_board(table):
+    before = read(table)["state"]
+    assert turn(table, 1, ANA_HITS, table["ana"]).status_code == 201
+    etag = table["api"].get(f"/api/tables/{table['code']}/")["ETag"]  # the undo names it
+    undone = table["api"].delete(f"/api/tables/{table['code']}/events/last/",
+                                 HTTP_AUTHORIZATION=f"Bearer {table['host']}", HTTP_IF_MATCH=etag)
+    assert undone.status_code == 200
+    assert undone.json()["table"]["state"] == before
+    # A seat cannot undo.
+    assert table["api"].delete(f"/api/tables/{table['code']}/events/last/",
+                               HTTP_AUTHORIZATION=f"Bearer {table['ana']}",
+                               HTTP_IF_MATCH=etag).status_code == 403
+
+
+def test_played_to_zero_health_the_winner_is_kept_and_the_host_starts_again(table):
+    frigates = {"active": {"hand": ["Viper", "Imperial Frigate", "Imperial Frigate"]},
+                "shop_row": SHOP,
+                "actions": [{"action": "play", "card": "Viper"},
+                            {"action": "play", "card": "Imperial Frigate"},
+                            {"action": "play", "card": "Imperial Frigate"},
+                            {"action": "attack", "target": "health", "amount": 5},
+                            {"action": "end_turn"}]}
+    for _ in range(2):
+        assert turn(table, 1, frigates, table["ana"]).status_code == 201
+        assert turn(table, 2, BEN_SCOUTS, table["ben"]).status_code == 201
+    last = turn(table, 1, {**frigates, "actions": frigates["actions"][:-1]}, table["ana"])
+    assert last.status_code == 201, last.json()
+    state = last.json()["table"]["state"]
+    assert state["winner"] == "Ana" and state["health"] == {"Ana": 15, "Ben": 0}
+    assert state["tally"] == {"Ana": 1, "Ben": 0}
+    over = turn(table, 2, BEN_SCOUTS, table["ben"])
+    assert over.status_code == 400 and over.json()["code"] == "game_over"
+    # Only the host starts the next game; the tally stays.
+    version = read(table)["version"]
+    assert post(table["api"], f"/api/tables/{table['code']}/events/",
+                {"kind": "new_game", "seat": None, "version": version}, table["ana"]
+                ).status_code == 403
+    again = post(table["api"], f"/api/tables/{table['code']}/events/",
+                 {"kind": "new_game", "seat": None, "version": version}, table["host"])
+    assert again.status_code == 201
+    state = again.json()["table"]["state"]
+    assert state["health"] == {"Ana": 15, "Ben": 15} and state["winner"] is None
+    assert state["tally"] == {"Ana": 1, "Ben": 0} and state["game_number"] == 2
+
+
+def test_the_next_game_waits_for_a_winner(table):
+    response = post(table["api"], f"/api/tables/{table['code']}/events/",
+                    {"kind": "new_game", "seat": None, "version": read(table)["version"]},
+                    table["host"])
+    assert response.status_code == 400 and response.json()["code"] == "game_not_finished"
+
+
+def test_the_tables_page_shows_both_health_totals(table, client):
+    assert turn(table, 1, ANA_HITS, table["ana"]).status_code == 201
+    page = client.get(f"/t/{table['code']}").content.decode()
+    assert "15 of 15" in page and "12 of 15" in page and "Ben <span class=\"hint\">(to play)" in page
+    assert Table.objects.get(code=table["code"]).state["health"] == {"Ana": 15, "Ben": 12}
+
+
+def test_the_history_words_each_turn(table, client):
+    assert turn(table, 1, ANA_HITS, table["ana"]).status_code == 201
+    illegal = {**BEN_SCOUTS, "actions": [{"action": "attack", "target": "health", "amount": 2},
+                                         {"action": "end_turn"}]}
+    assert turn(table, 2, illegal, table["ben"]).status_code == 201
+    page = html.unescape(client.get(f"/t/{table['code']}/live").content.decode())
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "Ana's turn: 3 Health off Ben (12 left)" in words
+    assert "Ben's turn did not go as told: action 1 — " in words and "Nothing changed" in words
