@@ -232,3 +232,20 @@ def test_a_job_the_game_has_no_page_for_and_an_unknown_table_are_404s():
     assert ben.get(f"/t/{code}/ask/turn/2").status_code == 404
     assert ben.get("/t/nosuchtable/ask/score/1").status_code == 404
     assert ben.get(f"/t/{code}/ask/score/2").status_code == 200
+
+
+@pytest.mark.parametrize("game", ["star-trek-missions", "academy-credits", "star-realms-academy",
+                                  "factions"])
+def test_every_tables_game_pages_open_at_the_table_filled_in(game):
+    """Each game's jobs open from its table (the host's browser here), with the way back."""
+    host = Client()
+    response = host.post("/t/", {"game": game, "players": "Ana\nBen"})
+    assert response.status_code == 302, text(response)[:400]
+    code = response["Location"].rsplit("/", 1)[1]
+    links = ask_links(host, code)
+    assert links, f"{game}: the table links none of its game's pages"
+    for label, url in links.items():
+        page = host.get(url)
+        assert page.status_code == 200, (game, label)
+        assert f"At table {code}" in text(page) and "as the host" in text(page)
+        assert f'href="/t/{code}"' in page.content.decode()
