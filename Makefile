@@ -102,11 +102,11 @@ bench: setup
 	$(BIN)/python bench/tables.py
 	$(BIN)/python bench/schema_share.py
 
-# The HTTP load and the catalog benchmark (100,000 cards) on a throw-away PostgreSQL cluster. HTTP
-# first: the catalog benchmark's extra game would weigh on GET /api/games/, the reference.
+# The HTTP load, the table polls and the catalog benchmark (100,000 cards) on a throw-away
+# PostgreSQL cluster. HTTP and tables first: the catalog benchmark's extra game would weigh on GET /api/games/, the reference.
 bench-postgres: install
 	scripts/ensure-wrk
-	scripts/with-postgres sh -c '$(BIN)/python bench/http.py && BENCH_DATABASE_URL="$$DATABASE_URL" $(BIN)/python bench/catalog.py'
+	scripts/with-postgres sh -c '$(BIN)/python bench/http.py && $(BIN)/python bench/tables.py && BENCH_DATABASE_URL="$$DATABASE_URL" $(BIN)/python bench/catalog.py'
 
 # ruff, then import-linter's contracts ([tool.importlinter] in pyproject.toml: engines free of
 # Django, the direction of imports between the apps, no import circles).

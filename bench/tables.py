@@ -17,6 +17,7 @@ if sys.path and sys.path[0].endswith("bench"):
 import importlib.util
 import json
 import os
+import platform
 import signal
 import subprocess
 import urllib.request
@@ -43,6 +44,21 @@ def wrk(url: str, *, headers: dict[str, str], seconds: int) -> tuple[float, floa
     return rps, bench_http._latency(output, "50%"), bench_http._latency(output, "99%")
 
 
+def machine() -> str:
+    """The processor's model name, as /proc/cpuinfo gives it (Linux), else the platform's."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
 def main() -> None:
     port = bench_http.free_port()
     base = f"http://127.0.0.1:{port}"
@@ -67,7 +83,8 @@ def main() -> None:
         cores = os.cpu_count() or 1
         database = os.environ.get("DATABASE_URL", "sqlite").split(":")[0]
         print(f"wrk: {bench_http.CONNECTIONS} connections, {bench_http.SECONDS} s per endpoint, "
-              f"database {database}, {cores} cores\n")
+              f"database {database}, {cores} cores ({machine()}), load average before "
+              f"{load()}\n")
         print(f"{'endpoint':<42}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'ratio':>8}  target")
         reference = None
         for label, path, headers in endpoints:
@@ -82,6 +99,8 @@ def main() -> None:
                 verdict += f"  ({per_core:.0f} six-phone tables per core at a {POLL_SECONDS} s poll)"
             print(f"{label:<42}{rps:>9.0f}{p50:>9.1f}{p99:>9.1f}{ratio:>8.2f}  {verdict}",
                   flush=True)
+        print(f"\nLoad average after: {load()} (other work on the machine lowers every figure "
+              "alike; the ratios are the point)")
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

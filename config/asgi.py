@@ -27,7 +27,12 @@ warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume sy
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.development")
 django_application = get_asgi_application()
 
+from asgiref.sync import sync_to_async  # noqa: E402
+from django.db import DatabaseError, close_old_connections  # noqa: E402
+
 from common.middleware import body_limit_for  # noqa: E402  (needs the settings loaded)
+from tables.middleware import HEADERS as POLL_HEADERS  # noqa: E402
+from tables.middleware import is_poll, unchanged_poll  # noqa: E402
 
 
 class BodyLimit:
@@ -83,4 +88,48 @@ def _body(chunks: list[bytes], server_receive):
     return receive
 
 
-application = BodyLimit(django_application)
+class TablePolls:
+    """A table's unchanged poll (tables.middleware), answered 304 before Django's handler: one
+    indexed query in the thread Django's own views run in, no request object, no middleware.
+    Anything else, or a database error, goes on to Django as usual."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            held = _header(scope, b"if-none-match")
+            if is_poll(scope["method"], scope["path"], held):
+                try:
+                    etag = await sync_to_async(_unchanged_poll, thread_sensitive=True)(
+                        scope["path"], held)
+                except DatabaseError:
+                    etag = None
+                if etag is not None:
+                    headers = [(b"etag", etag.encode()),
+                               *[(name.lower().encode(), value.encode())
+                                 for name, value in POLL_HEADERS.items()]]
+                    await send({"type": "http.response.start", "status": 304,
+                                "headers": headers})
+                    await send({"type": "http.response.body", "body": b""})
+                    return None
+        return await self.app(scope, receive, send)
+
+
+def _unchanged_poll(path: str, held: str | None) -> str | None:
+    """unchanged_poll, then what Django does at a request's end: a connection past its age (or
+    any, with PostgreSQL's pool: back to the pool) is closed."""
+    try:
+        return unchanged_poll(path, held)
+    finally:
+        close_old_connections()
+
+
+def _header(scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+application = TablePolls(BodyLimit(django_application))

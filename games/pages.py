@@ -9,9 +9,10 @@ its answer for the result fragment, the same one a saved result's page (/r/<id>)
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
@@ -35,6 +36,20 @@ def catalog_not_loaded(request: HttpRequest) -> HttpResponse:
                   status=404)
 
 
+# --- Asked at a table (issue 25) ---------------------------------------------------------------
+@dataclass(frozen=True)
+class AskedAt:
+    """A job asked at a table (tables/jobs.py serves the page at /t/<code>/ask/…): the form opens
+    filled in with what the table knows (`initial`, the page's own fields), and a submitted form
+    is answered by `run` — the table's event, which calls this same service and records the
+    answer in the table's history — instead of the job's service alone. `context` (the table,
+    its link back) is shown above the page by templates/partials/asked_at.html."""
+
+    initial: QueryDict
+    run: Callable[..., dict]
+    context: dict = field(default_factory=dict)
+
+
 def job_page(
     *,
     slug: str,
@@ -51,16 +66,19 @@ def job_page(
     with cards but no name): the page then answers 400 with them and the service is not called."""
 
     @require_http_methods(["GET", "HEAD", "POST"])  # HEAD: a GET without its body
-    def view(request: HttpRequest) -> HttpResponse:
+    def view(request: HttpRequest, *, asked: AskedAt | None = None) -> HttpResponse:
         job, presenter = _job(slug, kind)
         try:
             game = game_get(slug=slug)
         except GameNotFound:
             return catalog_not_loaded(request)
         data = page_input(request)  # posted, or the input in the address
-        built = form(game, data)
+        # At a table, the empty form is the table's: filled in, not yet asked.
+        built = form(game, asked.initial if data is None and asked is not None else data)
         context: dict[str, Any] = {"game": game, "form": built, presenter.name: None,
-                                   "error": None}
+                                   "error": None, "asked_at": asked.context if asked else None}
+        # At a table, a submitted answer is the table's event (a GET's is shown, not recorded).
+        run = asked.run if asked is not None and request.method == "POST" else SERVICES[kind]
         status = 200
         if data is not None:
             body = built.body()
@@ -71,7 +89,7 @@ def job_page(
                                     "entries": local}
             else:
                 status = evaluate_on_page(
-                    request, context, service=SERVICES[kind], game=game, body=body,
+                    request, context, service=run, game=game, body=body,
                     show=lambda answer: {presenter.name: presenter.shape(game, answer, body)},
                     show_errors=lambda error: form_errors(error, built),
                 )
@@ -80,6 +98,7 @@ def job_page(
         return render_result_page(request, context, status=status, page=page,
                                   fragment=presenter.fragment)
 
+    view.asked_at_table = True  # type: ignore[attr-defined]  # tables/jobs.py serves it at a table
     return view
 
 

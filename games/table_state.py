@@ -18,7 +18,7 @@ included).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +47,13 @@ class TableGame:
     # One entry of the history (its context has `event`: kind, seat, by_host, result) for the
     # game's own kinds the shared history does not word (None: the kind's name).
     event_template: str | None = None
+    # The seat's form (form_template) read into an event: (kind, body) from what was posted and
+    # the table's players in seat order; a problem is an ApiError shown on the page.
+    form_event: Callable[[Mapping[str, str], list[str]], tuple[str, dict]] | None = None
+    # What the page says when another phone changed the table while the form was sent. None:
+    # the event does not depend on what the others sent (a seat's own hand), so it is sent again
+    # on the new version (the table checks it again there).
+    form_conflict: str | None = None
 
 
 def refuse(path: str, code: str, detail: str, *, top: str = "invalid_input",

@@ -3,6 +3,8 @@ undo the last one. The views read the request and shape the answer; tables.servi
 
 from __future__ import annotations
 
+import re
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
@@ -159,18 +161,53 @@ class EventsApi(APIView):
                                          "result": event.result}, "table": data}, status=201)
 
 
+def undo_version(request) -> object:
+    """The version an undo names: `{"version": n}` in the body or `If-Match: "v<n>"` (both: they
+    must agree); None when neither is given."""
+    body = request_object(request) if request.body else {}
+    named = body.get("version")
+    header = request.META.get("HTTP_IF_MATCH", "").strip()
+    if header:
+        match = re.fullmatch(r'(?:W/)?"v(\d+)"', header)
+        if match is None:
+            detail = (f"If-Match holds the table's ETag (\"v<version>\"); not {header[:40]!r}.")
+            raise ApiError(status_code=400, code="invalid_input", detail=detail,
+                           errors=[error_entry(path="If-Match", code="invalid_etag",
+                                               detail=detail)])
+        from_header = int(match.group(1))
+        if named is not None and named != from_header:
+            detail = (f"The body names version {named} and If-Match version {from_header}; "
+                      "name one.")
+            raise ApiError(status_code=400, code="invalid_input", detail=detail,
+                           errors=[error_entry(path="version", code="versions_differ",
+                                               detail=detail)])
+        named = from_header
+    return named
+
+
 class LastEventApi(APIView):
     @extend_schema(
         summary="The host undoes the last event",
+        description="Names the version it was decided on, like an event: `{\"version\": n}` in "
+                    "the body or `If-Match: \"v<n>\"` (the table's ETag). A stale one is a 409 "
+                    "`version_conflict` whose body holds the current `table`; nothing changes.",
+        request=OpenApiTypes.OBJECT,
+        parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
         responses={200: OpenApiTypes.OBJECT,
+                   400: OpenApiResponse(ErrorSerializer, description="`invalid_input`: no "
+                                        "version."),
                    401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
                    403: OpenApiResponse(ErrorSerializer, description="`host_only`."),
-                   409: OpenApiResponse(ErrorSerializer, description="`nothing_to_undo`.")},
+                   409: OpenApiResponse(ErrorSerializer, description="`version_conflict`, "
+                                        "`nothing_to_undo`.")},
     )
     def delete(self, request, code: str):
         try:
-            event, table = services.event_undo(code=code, token=bearer_token(request))
+            event, table = services.event_undo(code=code, token=bearer_token(request),
+                                               version=undo_version(request))
         except TableNotFound:
             raise not_found(code) from None
+        except services.VersionConflict as conflict:
+            return conflict_response(conflict, code)
         return table_response({"undone": {"n": event.n, "kind": event.kind, "seat": event.seat},
                                "table": table_data(table)})

@@ -12,6 +12,7 @@ service, say) rolls back its whole transaction, the version and any saved result
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 import unicodedata
@@ -25,9 +26,10 @@ from django.utils import timezone
 
 from cards.models import Game
 from common.api_errors import ApiError, error_entry
+from games.package import RULING
 from results.services import result_opened
 
-from .game_states import TABLE_GAMES, TableGame, asker
+from .game_states import TABLE_GAMES, Ask, State, TableGame, asker
 from .models import Event, Seat, Table, new_table_code
 from .selectors import table_get
 from .tokens import new_token, token_hash, token_matches
@@ -197,15 +199,35 @@ def who_acts(table: Table, token: str | None, seat: int | None) -> bool:
                    detail=f"This token cannot act for seat {seat} ({own.name}).")
 
 
+def asked_ruling(ask: Ask, state: State, seat: int | None, body: dict,
+                 by_host: bool) -> tuple[State, dict | None]:
+    """A ruling asked at the table of a game whose table reads nothing into it (the game's page
+    "Check a move" opened from the table): the game's own ruling, recorded in the history; the
+    state does not change. A game whose table fills a ruling in (a player's credits the table keeps)
+    names its own "ruling" kind, which is used instead."""
+    return copy.deepcopy(state), ask(RULING, body)
+
+
+# Event kinds every table takes, unless its game names the kind itself (tables/game_states.py).
+ASKED_KINDS = {"ruling": asked_ruling}
+
+
+def table_kinds(game_kind: TableGame) -> tuple[dict, frozenset[str]]:
+    """The event kinds a table of the game takes, and those that name their seat."""
+    kinds = {**ASKED_KINDS, **game_kind.kinds}
+    return kinds, game_kind.seat_kinds | (frozenset(ASKED_KINDS) - set(game_kind.kinds))
+
+
 def event_add(*, code: str, token: str | None, kind: object, seat: object, version: object,
               body: object) -> tuple[Event, Table]:
     table = table_get(code=code)
     game_kind = TABLE_GAMES[table.game.slug]
-    if not isinstance(kind, str) or kind not in game_kind.kinds:
-        kinds = sorted(game_kind.kinds)
+    all_kinds, seat_kinds = table_kinds(game_kind)
+    if not isinstance(kind, str) or kind not in all_kinds:
+        kinds = sorted(all_kinds)
         raise _invalid("kind", "unknown_kind", f"A {table.game.name} table takes the event kinds "
                        f"{', '.join(kinds)}; not {str(kind)[:30]!r}.", suggestions=kinds)
-    if kind in game_kind.seat_kinds:
+    if kind in seat_kinds:
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise _invalid("seat", "invalid_type", f"A {kind} event names its seat: a number.")
         _seat_or_404(table, seat)
@@ -229,8 +251,7 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
             current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
             raise VersionConflict(named=version, current=current or 0)
         table = Table.objects.select_related("game").get(pk=table.pk)
-        new_state, answer = game_kind.kinds[kind](asker(table.game), table.state, seat, body,
-                                                   by_host)
+        new_state, answer = all_kinds[kind](asker(table.game), table.state, seat, body, by_host)
         last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
         event = Event.objects.create(table=table, n=last + 1, kind=kind, seat=seat,
                                      by_host=by_host, body=body, version=version,
@@ -255,15 +276,25 @@ def _results_linked(answer: object, state: object) -> list[str]:
     return found
 
 
-def event_undo(*, code: str, token: str | None) -> tuple[Event, Table]:
+def event_undo(*, code: str, token: str | None, version: object) -> tuple[Event, Table]:
     """The host takes back the last event: the state is as before it (the event stays in the
-    database, marked undone; its saved result stays too)."""
+    database, marked undone; its saved result stays too). Like an event, the undo names the
+    version it was decided on (the last event the host saw): a stale one is refused
+    (VersionConflict) and nothing changes, so an undo never takes back an event its host has not
+    seen."""
     table = table_get(code=code)
     if not _is_host(table, _require_token(token)):
         raise ApiError(status_code=403, code="host_only", detail="Only the host undoes an event.")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise _invalid("version", "invalid_type" if version is not None else "missing",
+                       "Give the table version the undo was decided on (the version of the "
+                       "table you read): a number.")
     with transaction.atomic():
-        Table.objects.filter(pk=table.pk).update(version=F("version") + 1,
-                                                 last_active_at=timezone.now())
+        moved = Table.objects.filter(pk=table.pk, version=version).update(
+            version=F("version") + 1, last_active_at=timezone.now())
+        if not moved:
+            current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
+            raise VersionConflict(named=version, current=current or 0)
         event = table.events.filter(undone=False).order_by("-n").first()
         if event is None:
             raise ApiError(status_code=409, code="nothing_to_undo",

@@ -15,7 +15,7 @@ urlpatterns = [
     path("t/<str:code>", views.page, name="page"),
     path("t/<str:code>/live", views.live, name="live"),
     path("t/<str:code>/claim", views.claim, name="claim"),
-    path("t/<str:code>/hand", views.hand, name="hand"),
-    path("t/<str:code>/round", views.round_end, name="round"),
+    path("t/<str:code>/form", views.seat_form, name="form"),
     path("t/<str:code>/host", views.host, name="host"),
+    path("t/<str:code>/ask/<str:kind>/<int:version>", views.ask, name="ask"),
 ]

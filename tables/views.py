@@ -15,7 +15,7 @@ import io
 import re
 
 import segno
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -26,6 +26,7 @@ from common.page_throttle import check_page_throttle
 
 from . import services
 from .game_states import TABLE_GAMES
+from .jobs import ask_page, job_links
 from .models import Table
 from .selectors import TableNotFound, table_events, table_get, table_version
 from .tokens import token_matches
@@ -80,7 +81,7 @@ def page_parts(table: Table) -> dict:
             "event_template": kind.event_template}
 
 
-def live_context(table: Table) -> dict:
+def live_context(table: Table, *, host: bool = False) -> dict:
     state = table.state
     seats = list(table.seats.all())
     players = []
@@ -93,7 +94,7 @@ def live_context(table: Table) -> dict:
             "credits": state.get("credits", {}).get(seat.name, 0),
         })
     return {"table": table, "players": players, "state": state, **page_parts(table),
-            "events": table_events(table=table),
+            "events": table_events(table=table), "host": host,
             "waiting": [p["name"] for p in players if not p["entered"]]}
 
 
@@ -106,22 +107,25 @@ def live(request: HttpRequest, code: str) -> HttpResponse:
     if etag in [tag.strip() for tag in request.META.get("HTTP_IF_NONE_MATCH", "").split(",")]:
         response: HttpResponse = HttpResponseNotModified()
     else:
-        response = render(request, "tables/_live.html", live_context(_table_or_404(code)))
+        table = _table_or_404(code)
+        response = render(request, "tables/_live.html",
+                          live_context(table, host=host_token(request, table) is not None))
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
 
 
 def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
-          hand_text: str = "", status: int = 200, notice: str = "") -> HttpResponse:
+          posted: QueryDict | None = None, status: int = 200, notice: str = "") -> HttpResponse:
     seat, _ = my_seat(request, table)
     host = host_token(request, table) is not None
     link = request.build_absolute_uri(reverse("tables:page", args=[table.code]))
     context = {
-        **live_context(table),
-        "link": link, "qr": qr_svg(link), "my_seat": seat, "host": host,
+        **live_context(table, host=host),
+        "link": link, "qr": qr_svg(link), "my_seat": seat,
         "my_name": next((s.name for s in table.seats.all() if s.number == seat), ""),
-        "error": errors, "hand_text": hand_text, "notice": notice,
+        "error": errors, "posted": posted or {}, "notice": notice,
+        "job_links": job_links(table),
     }
     return render(request, "tables/table.html", context, status=status)
 
@@ -152,39 +156,6 @@ def card_lines(text: str) -> list[str]:
     return [line.strip() for line in re.split(r"[\r\n]+", text) if line.strip()]
 
 
-@require_POST
-def hand(request: HttpRequest, code: str) -> HttpResponse:
-    """Enter this phone's hand. A 409 (another phone acted first) is re-applied on the version it
-    names: a seat's hand does not depend on what the others entered, and the table checks the
-    card-in-two-hands rule again on the new state."""
-    table = _table_or_404(code)
-    check_page_throttle(request)
-    seat, token = my_seat(request, table)
-    text = request.POST.get("hand", "")
-    if host_token(request, table) and request.POST.get("seat", "").isdigit():
-        seat, token = int(request.POST["seat"]), host_token(request, table)
-    if token is None:
-        return _page(request, table, hand_text=text, status=401, errors=ApiError(
-            status_code=401, code="token_required",
-            detail="Claim your seat first: only a seat's phone (or the host's) enters its hand."))
-    posted = request.POST.get("version", "")
-    version = int(posted) if posted.isdigit() else table.version
-    for _ in range(CONFLICT_RETRIES):
-        try:
-            services.event_add(code=code, token=token, kind="hand", seat=seat, version=version,
-                               body={"hand": card_lines(text)})
-        except services.VersionConflict as conflict:
-            version = conflict.current
-            continue
-        except ApiError as error:
-            return _page(request, _table_or_404(code), errors=error, hand_text=text,
-                         status=error.status_code)
-        return redirect("tables:page", code=code)
-    return _page(request, _table_or_404(code), hand_text=text, status=409, errors=ApiError(
-        status_code=409, code="version_conflict",
-        detail="The table kept changing while your hand was sent; send it again."))
-
-
 def _seat_and_token(request: HttpRequest, table: Table) -> tuple[int | None, str | None]:
     """This browser's seat and token, or for the host's browser seat 1 with the host's token."""
     seat, token = my_seat(request, table)
@@ -193,45 +164,48 @@ def _seat_and_token(request: HttpRequest, table: Table) -> tuple[int | None, str
     return seat, token
 
 
-def _listed(text: str) -> list[str]:
-    return [part.strip() for part in re.split(r"[,\n]+", text) if part.strip()]
-
-
 @require_POST
-def round_end(request: HttpRequest, code: str) -> HttpResponse:
-    """Academy Credits: the round's end from the form (each cadet in or out, discards, the card
-    in hand at a showdown, the deck count); the table fills credits and the starter."""
+def seat_form(request: HttpRequest, code: str) -> HttpResponse:
+    """The seat's form of the table's game (its TableGame's form_event reads it into an event).
+    A seat's phone acts for its seat; the host's browser for the seat it picks (seat 1 if none).
+    A 409 (another phone acted first) is sent again on the version it names when the game says
+    the event does not depend on the others' (a seat's hand: the table checks the
+    card-in-two-hands rule again on the new state); otherwise the page shows the table and asks."""
     table = _table_or_404(code)
     check_page_throttle(request)
-    seat, token = _seat_and_token(request, table)
+    game_kind = TABLE_GAMES[table.game.slug]
+    if game_kind.form_event is None:
+        raise Http404("This table's game has no form of its own.")
+    posted = request.POST
+    seat, token = my_seat(request, table)
+    host = host_token(request, table)
+    if host and (token is None or posted.get("seat", "").isdigit()):
+        seat = int(posted["seat"]) if posted.get("seat", "").isdigit() else seat or 1
+        token = host
     if token is None:
-        return _page(request, table, status=401, errors=ApiError(
+        return _page(request, table, posted=posted, status=401, errors=ApiError(
             status_code=401, code="token_required",
-            detail="Claim your seat first: only a seat's phone (or the host's) scores a round."))
-    players = []
-    for player in table.seats.all():
-        entry: dict = {"name": player.name,
-                       "in_round": request.POST.get(f"in_round_{player.number}") == "1",
-                       "discards": _listed(request.POST.get(f"discards_{player.number}", ""))}
-        card = request.POST.get(f"hand_{player.number}", "").strip()
-        if card:
-            entry["hand"] = card
-        players.append(entry)
-    deck = request.POST.get("deck_count", "0").strip()
-    body = {"players": players, "deck_count": int(deck) if deck.isdigit() else deck}
-    posted = request.POST.get("version", "")
+            detail="Claim your seat first: only a seat's phone (or the host's) acts for a seat."))
     try:
-        services.event_add(code=code, token=token, kind="round", seat=seat,
-                           version=int(posted) if posted.isdigit() else table.version, body=body)
-    except services.VersionConflict:
-        # A round's end is decided on the credits shown: never re-applied without asking.
-        return _page(request, _table_or_404(code), status=409, errors=ApiError(
-            status_code=409, code="version_conflict",
-            detail="Another phone scored a round just now: look at the score sheet and, if this "
-                   "round is still to be scored, send it again."))
+        kind, body = game_kind.form_event(posted, [s.name for s in table.seats.all()])
     except ApiError as error:
-        return _page(request, _table_or_404(code), errors=error, status=error.status_code)
-    return redirect("tables:page", code=code)
+        return _page(request, table, posted=posted, errors=error, status=error.status_code)
+    version = int(posted["version"]) if posted.get("version", "").isdigit() else table.version
+    for _ in range(CONFLICT_RETRIES if game_kind.form_conflict is None else 1):
+        try:
+            services.event_add(code=code, token=token, kind=kind, seat=seat, version=version,
+                               body=body)
+        except services.VersionConflict as conflict:
+            version = conflict.current
+            continue
+        except ApiError as error:
+            return _page(request, _table_or_404(code), posted=posted, errors=error,
+                         status=error.status_code)
+        return redirect("tables:page", code=code)
+    return _page(request, _table_or_404(code), posted=posted, status=409, errors=ApiError(
+        status_code=409, code="version_conflict",
+        detail=game_kind.form_conflict or "The table kept changing while this was sent; send it "
+                                          "again."))
 
 
 @require_POST
@@ -240,12 +214,17 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
     check_page_throttle(request)
     token = host_token(request, table)
     action = request.POST.get("action", "")
+    # What the host decided on: the version the page showed (the undo names the event it takes
+    # back by it); a form without one acts on the table as it is now.
+    posted = request.POST.get("version", "")
+    version = int(posted) if posted.isdigit() else table.version
     try:
         if action == "undo":
-            services.event_undo(code=code, token=token)
+            services.event_undo(code=code, token=token,
+                                version=int(posted) if posted.isdigit() else None)
         elif action in ("new_game", "new_match"):
             services.event_add(code=code, token=token, kind=action, seat=None,
-                               version=table.version, body={})
+                               version=version, body={})
         elif action == "release" and request.POST.get("seat", "").isdigit():
             services.seat_release(code=code, number=int(request.POST["seat"]), token=token)
         else:
@@ -278,3 +257,14 @@ def start(request: HttpRequest) -> HttpResponse:
         return response
     return render(request, "tables/start.html",
                   {"games": games, "chosen": chosen, "players_text": players_text})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def ask(request: HttpRequest, code: str, kind: str, version: int) -> HttpResponse:
+    """The game's own page of a job (its ruling or its score), asked at the table: filled in from
+    the table, its answer the table's event (tables.jobs)."""
+    table = _table_or_404(code)
+    seat, token = _seat_and_token(request, table)
+    own = my_seat(request, table)[0]
+    return ask_page(request, table, kind=kind, version=version, seat=seat, token=token,
+                    as_seat=own is not None and own == seat)

@@ -26,10 +26,6 @@ EXEMPT = {
     "docs": "the rules and the HTTP contract, per game",
     "bench": "benchmarks measure named games' hands",
     "scripts": "tools driving named games' pages (the README's screenshots), as bench/ does",
-    # Being moved into games/ by the per-game table work (issue 25); the lead removes these two
-    # exemptions when that work is merged.
-    "tables": "being moved into games/ (issue 25)",
-    "templates/tables": "being moved into games/ (issue 25)",
 }
 # A migration is a frozen record of what was done once (cards/0007 corrected one game's rulings).
 SKIPPED_PARTS = {".venv", ".git", "node_modules", "__pycache__", "migrations", ".grimp_cache",

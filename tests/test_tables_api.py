@@ -211,7 +211,7 @@ def test_an_unknown_kind_is_refused_with_the_kinds(api):
     table = create(api)
     payload = refused(act(api, table["code"], table["host_token"], kind="turn"), 400,
                       "invalid_input")
-    assert payload["errors"][0]["suggestions"] == ["hand", "new_game"]
+    assert payload["errors"][0]["suggestions"] == ["hand", "new_game", "ruling"]
 
 
 # --- Star Trek: Missions ---------------------------------------------------------------------------
@@ -288,29 +288,62 @@ def test_new_game_adds_the_winners_to_the_tally_and_is_the_hosts(api):
     assert state["hands"] == [None, None, None] and state["standings"] == []
 
 
+def undo(api, code, token, version=None, **headers):
+    if token:
+        headers["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    if version is None:
+        return api.delete(f"/api/tables/{code}/events/last/", **headers)
+    return api.delete(f"/api/tables/{code}/events/last/", data=json.dumps({"version": version}),
+                      content_type="application/json", **headers)
+
+
 def test_the_host_undoes_the_last_event(api):
     table = create(api)
     code, host = table["code"], table["host_token"]
     ana = claim(api, code, 1)
     assert hand(api, code, host, 1, TOMALAK).status_code == 201
     assert hand(api, code, host, 2, HOLODECK).status_code == 201
-    refused(api.delete(f"/api/tables/{code}/events/last/"), 401, "token_required")
-    refused(api.delete(f"/api/tables/{code}/events/last/", HTTP_AUTHORIZATION=f"Bearer {ana}"),
-            403, "host_only")
     before = read(api, code)
-    response = api.delete(f"/api/tables/{code}/events/last/", HTTP_AUTHORIZATION=f"Bearer {host}")
+    refused(undo(api, code, None, before["version"]), 401, "token_required")
+    refused(undo(api, code, ana, before["version"]), 403, "host_only")
+    response = undo(api, code, host, before["version"])
     assert response.status_code == 200
     after = response.json()["table"]
     assert after["state"]["hands"] == [13, None, None]
     assert [e["n"] for e in after["events"]] == [1]
     assert after["version"] == before["version"] + 1
+    assert response["ETag"] == f'"v{after["version"]}"'
     # Ben's cards are free again: the hand undone no longer holds them.
     assert hand(api, code, host, 3, HOLODECK).status_code == 201
-    api.delete(f"/api/tables/{code}/events/last/", HTTP_AUTHORIZATION=f"Bearer {host}")
-    api.delete(f"/api/tables/{code}/events/last/", HTTP_AUTHORIZATION=f"Bearer {host}")
+    assert undo(api, code, host, read(api, code)["version"]).status_code == 200
+    # If-Match with the table's ETag names the version as well as the body does.
+    etag = api.get(f"/api/tables/{code}/")["ETag"]
+    assert undo(api, code, host, HTTP_IF_MATCH=etag).status_code == 200
     assert read(api, code)["state"]["hands"] == [None, None, None]
-    refused(api.delete(f"/api/tables/{code}/events/last/", HTTP_AUTHORIZATION=f"Bearer {host}"),
-            409, "nothing_to_undo")
+    refused(undo(api, code, host, read(api, code)["version"]), 409, "nothing_to_undo")
+
+
+def test_an_undo_names_the_version_it_read(api):
+    """The host's undo is decided on the history it saw: naming a version the table has left
+    (another phone entered a hand meanwhile) is a 409 with the current table, and the entry the
+    host never saw stays; no version at all is a 400."""
+    table = create(api)
+    code, host = table["code"], table["host_token"]
+    assert hand(api, code, host, 1, TOMALAK).status_code == 201
+    seen = read(api, code)["version"]
+    assert hand(api, code, host, 2, HOLODECK).status_code == 201
+    for response in (undo(api, code, host, seen), undo(api, code, host, HTTP_IF_MATCH=f'"v{seen}"')):
+        refused(response, 409, "version_conflict")
+        assert response.json()["table"]["state"]["hands"] == [13, 13, None]
+        assert response.json()["table"]["version"] == seen + 1
+    assert read(api, code)["state"]["hands"] == [13, 13, None]
+    refused(undo(api, code, host), 400, "invalid_input")
+    refused(undo(api, code, host, "7"), 400, "invalid_input")
+    refused(undo(api, code, host, HTTP_IF_MATCH="*"), 400, "invalid_input")
+    refused(undo(api, code, host, seen + 1, HTTP_IF_MATCH=f'"v{seen}"'), 400, "invalid_input")
+    assert read(api, code)["version"] == seen + 1
+    assert undo(api, code, host, seen + 1).status_code == 200
+    assert read(api, code)["state"]["hands"] == [13, None, None]
 
 
 def test_the_answers_a_table_links_are_kept_as_shared_results(api):

@@ -220,8 +220,9 @@ def test_undo_restores_the_position_and_the_setup_waits_for_no_move(set_up):
     assert event(t, "move", 1, {"position": hands([c("Ambush", "amber-coast")]),
                                 "move": AMBUSH}, t["ana"]).status_code == 201
     assert event(t, "setup", 1, SETUP, t["ana"]).json()["code"] == "game_started"
+    etag = t["api"].get(f"/api/tables/{t['code']}/")["ETag"]  # the undo names it
     undone = t["api"].delete(f"/api/tables/{t['code']}/events/last/",
-                             HTTP_AUTHORIZATION=f"Bearer {t['host']}")
+                             HTTP_AUTHORIZATION=f"Bearer {t['host']}", HTTP_IF_MATCH=etag)
     assert undone.status_code == 200 and undone.json()["table"]["state"] == before
 
 

@@ -75,11 +75,11 @@ def test_three_browsers_claim_their_seats_and_see_the_standings():
     refused = onlooker.post(f"/t/{code}/claim", {"seat": "1"})
     assert refused.status_code == 409 and "already claimed" in text(refused)
 
-    assert ana.post(f"/t/{code}/hand", {"hand": "\n".join(TOMALAK)}).status_code == 302
+    assert ana.post(f"/t/{code}/form", {"hand": "\n".join(TOMALAK)}).status_code == 302
     words = text(onlooker.get(f"/t/{code}"))
     assert "Waiting for: Ben" in words and "Seat 1 entered a hand: 13 points" in words
     # Ana's form said version 3; Ben's page was read before: the page re-applies on the new one.
-    stale = ben.post(f"/t/{code}/hand", {"hand": "\n".join(HOLODECK), "version": "1"})
+    stale = ben.post(f"/t/{code}/form", {"hand": "\n".join(HOLODECK), "version": "1"})
     assert stale.status_code == 302
     page = onlooker.get(f"/t/{code}")
     words = text(page)
@@ -92,8 +92,8 @@ def test_three_browsers_claim_their_seats_and_see_the_standings():
 def test_a_card_already_in_another_hand_is_shown_and_nothing_changes():
     host = Client()
     code = start(host)
-    assert host.post(f"/t/{code}/hand", {"seat": "1", "hand": "\n".join(TOMALAK)}).status_code == 302
-    response = host.post(f"/t/{code}/hand", {"seat": "2", "hand": "Leah Brahms\nCommander William Riker"})
+    assert host.post(f"/t/{code}/form", {"seat": "1", "hand": "\n".join(TOMALAK)}).status_code == 302
+    response = host.post(f"/t/{code}/form", {"seat": "2", "hand": "Leah Brahms\nCommander William Riker"})
     assert response.status_code == 400
     words = text(response)
     assert "Commander William Riker is in Ana's hand (seat 1) and in Ben's hand (seat 2)" in words
@@ -103,19 +103,35 @@ def test_a_card_already_in_another_hand_is_shown_and_nothing_changes():
 
 def test_a_browser_without_a_seat_cannot_enter_a_hand():
     code = start(Client())
-    response = Client().post(f"/t/{code}/hand", {"hand": "\n".join(TOMALAK)})
+    response = Client().post(f"/t/{code}/form", {"hand": "\n".join(TOMALAK)})
     assert response.status_code == 401
     assert Table.objects.get(code=code).state["hands"] == [None, None]
 
 
-def test_the_host_undoes_from_the_page():
+def test_the_host_undoes_from_the_page_the_entry_it_saw():
     host = Client()
     code = start(host)
-    host.post(f"/t/{code}/hand", {"seat": "2", "hand": "\n".join(HOLODECK)})
+    host.post(f"/t/{code}/form", {"seat": "2", "hand": "\n".join(HOLODECK)})
     assert Table.objects.get(code=code).state["hands"] == [None, 13]
-    assert Client().post(f"/t/{code}/host", {"action": "undo"}).status_code == 401
-    assert host.post(f"/t/{code}/host", {"action": "undo"}).status_code == 302
-    assert Table.objects.get(code=code).state["hands"] == [None, None]
+    page = host.get(f"/t/{code}").content.decode()
+    # The undo sits in the polled history and names the version (and the entry) the host sees.
+    undo = page.split('value="undo"')[1].split("</form>")[0]
+    seen = Table.objects.get(code=code).version
+    assert f'name="version" value="{seen}"' in undo and "Undo entry 1" in undo
+    assert Client().post(f"/t/{code}/host", {"action": "undo", "version": seen}).status_code == 401
+    # Another entry arrives after the host's page was drawn: the undo it shows is stale, refused,
+    # and nothing is undone; the neighbour naming the current version undoes the new entry.
+    host.post(f"/t/{code}/form", {"seat": "1", "hand": "\n".join(TOMALAK)})
+    stale = host.post(f"/t/{code}/host", {"action": "undo", "version": seen})
+    assert stale.status_code == 409
+    assert "The table changed just now" in stale.content.decode()
+    assert Table.objects.get(code=code).state["hands"] == [13, 13]
+    now = Table.objects.get(code=code).version
+    assert host.post(f"/t/{code}/host", {"action": "undo", "version": now}).status_code == 302
+    assert Table.objects.get(code=code).state["hands"] == [None, 13]
+    # A form naming no version undoes nothing.
+    assert host.post(f"/t/{code}/host", {"action": "undo"}).status_code == 400
+    assert Table.objects.get(code=code).state["hands"] == [None, 13]
 
 
 def test_the_polled_part_is_a_304_from_one_query_while_nothing_changes():
@@ -127,7 +143,7 @@ def test_the_polled_part_is_a_304_from_one_query_while_nothing_changes():
     with CaptureQueriesContext(connection) as queries:
         again = Client().get(f"/t/{code}/live", HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304 and len(queries.captured_queries) == 1
-    host.post(f"/t/{code}/hand", {"seat": "1", "hand": "\n".join(TOMALAK)})
+    host.post(f"/t/{code}/form", {"seat": "1", "hand": "\n".join(TOMALAK)})
     changed = Client().get(f"/t/{code}/live", HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and "Seat 1 entered a hand" in text(changed)
 
@@ -149,7 +165,7 @@ def test_academy_credits_rounds_from_the_page_to_a_match_winner():
     form = {"in_round_1": "1", "discards_1": "1, 4", "discards_2": "Lura Thok", "deck_count": "7"}
     for number in range(1, 5):
         version = str(Table.objects.get(code=code).version)
-        assert ben.post(f"/t/{code}/round", {**form, "version": version}).status_code == 302
+        assert ben.post(f"/t/{code}/form", {**form, "version": version}).status_code == 302
         words = text(Client().get(f"/t/{code}"))
         if number < 4:
             assert f"{number} round{'s' if number > 1 else ''} played." in words
@@ -159,7 +175,7 @@ def test_academy_credits_rounds_from_the_page_to_a_match_winner():
     assert "1 Ana Free 4 of 4" in words and "2 Ben Claimed 0 of 4" in words
     assert Table.objects.get(code=code).state["round"] == 4
     # A stale form (a round already scored by another phone) is not re-applied: it asks.
-    stale = ben.post(f"/t/{code}/round", {**form, "version": "1"})
+    stale = ben.post(f"/t/{code}/form", {**form, "version": "1"})
     assert stale.status_code == 409 and "Another phone scored a round" in text(stale)
 
 

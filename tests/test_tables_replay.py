@@ -60,6 +60,8 @@ def test_a_replayed_series_equals_the_stateless_answers(api, series):
         version = api.get(f"/api/tables/{code}/").json()["version"]
         if kind == "undo":
             response = api.delete(f"/api/tables/{code}/events/last/",
+                                  data=json.dumps({"version": version}),
+                                  content_type="application/json",
                                   HTTP_AUTHORIZATION=f"Bearer {host}")
             if history:
                 assert response.status_code == 200

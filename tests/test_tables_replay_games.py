@@ -41,7 +41,10 @@ def send(api, code, host, kind, seat, body):
 
 
 def undo(api, code, host):
-    return api.delete(f"/api/tables/{code}/events/last/", HTTP_AUTHORIZATION=f"Bearer {host}")
+    # The undo names the version it read (its ETag in If-Match), like an event.
+    etag = api.get(f"/api/tables/{code}/")["ETag"]
+    return api.delete(f"/api/tables/{code}/events/last/", HTTP_AUTHORIZATION=f"Bearer {host}",
+                      HTTP_IF_MATCH=etag)
 
 
 def state_of(api, code):

@@ -169,13 +169,15 @@ def test_what_the_table_knows_is_not_given_again(table, body, path):
 def test_undo_restores_the_board(table):
     before = read(table)["state"]
     assert turn(table, 1, ANA_HITS, table["ana"]).status_code == 201
+    etag = table["api"].get(f"/api/tables/{table['code']}/")["ETag"]  # the undo names it
     undone = table["api"].delete(f"/api/tables/{table['code']}/events/last/",
-                                 HTTP_AUTHORIZATION=f"Bearer {table['host']}")
+                                 HTTP_AUTHORIZATION=f"Bearer {table['host']}", HTTP_IF_MATCH=etag)
     assert undone.status_code == 200
     assert undone.json()["table"]["state"] == before
     # A seat cannot undo.
     assert table["api"].delete(f"/api/tables/{table['code']}/events/last/",
-                               HTTP_AUTHORIZATION=f"Bearer {table['ana']}").status_code == 403
+                               HTTP_AUTHORIZATION=f"Bearer {table['ana']}",
+                               HTTP_IF_MATCH=etag).status_code == 403
 
 
 def test_played_to_zero_health_the_winner_is_kept_and_the_host_starts_again(table):

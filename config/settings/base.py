@@ -35,6 +35,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A table's unchanged poll: its 304 from one indexed query, before the rest of the stack.
+    "tables.middleware.UnchangedPollMiddleware",
     "common.middleware.ContentSecurityPolicyMiddleware",
     # TRACE, TRACK and CONNECT: a 405 everywhere (common.middleware.MethodMiddleware).
     "common.middleware.MethodMiddleware",
@@ -100,6 +102,16 @@ DATABASES = {
         conn_max_age=60,
     )
 }
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Served over ASGI (config/asgi.py), Django runs each request's code in a thread of its own,
+    # so a persistent connection (CONN_MAX_AGE) is one per request, never reused, left open: under
+    # load PostgreSQL refused new clients within seconds ("too many clients already"). A pool per
+    # app process (psycopg_pool, through Django) hands each request a connection and takes it
+    # back; Django requires CONN_MAX_AGE = 0 with it.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 0, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "4")), "timeout": 10}
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Every score and ruling is saved: write-ahead logging keeps those commits cheap, and

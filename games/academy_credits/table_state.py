@@ -9,6 +9,8 @@ host's `new_match` starts again from zero.
 from __future__ import annotations
 
 import copy
+import re
+from collections.abc import Mapping
 
 from games.package import RULING, SCORE
 from games.table_state import Ask, State, TableGame, disagree, refuse, saved
@@ -112,6 +114,25 @@ def job_request_body(table_state: dict, players: list[str], kind: str) -> dict |
     return None
 
 
+def _listed(text: str) -> list[str]:
+    return [part.strip() for part in re.split(r"[,\n]+", text) if part.strip()]
+
+
+def round_form(posted: Mapping[str, str], players: list[str]) -> dict:
+    """The round's end from the table's form (each cadet in or out, discards, the card in hand at
+    a showdown, the deck count); the table fills credits and the starter."""
+    cadets = []
+    for number, name in enumerate(players, start=1):
+        entry: dict = {"name": name, "in_round": posted.get(f"in_round_{number}") == "1",
+                       "discards": _listed(posted.get(f"discards_{number}", ""))}
+        card = posted.get(f"hand_{number}", "").strip()
+        if card:
+            entry["hand"] = card
+        cadets.append(entry)
+    deck = posted.get("deck_count", "0").strip()
+    return {"players": cadets, "deck_count": int(deck) if deck.isdigit() else deck}
+
+
 TABLE = TableGame(
     initial=initial,
     kinds={"round": round_end, "ruling": ruling, "new_match": new_match},
@@ -119,6 +140,10 @@ TABLE = TableGame(
     seat_kinds=frozenset({"round", "ruling"}),
     state_template="academy_credits/_table_state.html",
     form_template="academy_credits/_table_form.html",
+    form_event=lambda posted, players: ("round", round_form(posted, players)),
+    # A round's end is decided on the credits shown: never sent again without asking.
+    form_conflict="Another phone scored a round just now: look at the score sheet and, if this "
+                  "round is still to be scored, send it again.",
 )
 
 

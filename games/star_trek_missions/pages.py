@@ -29,7 +29,7 @@ from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
 from common.links import form_link
 from games.package import SCORE
-from games.pages import SERVICES, catalog_not_loaded
+from games.pages import SERVICES, AskedAt, catalog_not_loaded
 from games.star_trek_missions.language import (
     CHOICE_EFFECTS,
     criterion_matches_attributes,
@@ -74,21 +74,29 @@ def with_deck(view: Callable[[HttpRequest, Game, Deck], HttpResponse]):
     while the catalog is not loaded."""
 
     @wraps(view)
-    def page(request: HttpRequest) -> HttpResponse:
+    def page(request: HttpRequest, **asked) -> HttpResponse:
         try:
             game = game_get(slug=GAME)
         except GameNotFound:
             return catalog_not_loaded(request)
-        return view(request, game, Deck(game))
+        return view(request, game, Deck(game), **asked)
 
     return page
 
 
 @require_http_methods(["GET", "HEAD", "POST"])  # HEAD: a GET without its body
 @with_deck
-def stm_score(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
-    form = ScoreForm(deck, page_input(request))  # posted, or the hand in the address
-    context = {"game": game, "deck": deck, "form": form, "score": None, "error": None}
+def stm_score(request: HttpRequest, game: Game, deck: Deck, *,
+              asked: AskedAt | None = None) -> HttpResponse:
+    data = page_input(request)  # posted, or the hand in the address
+    # At a table (games.pages.AskedAt, tables/jobs.py): the empty form is the table's, and the
+    # hand is the seat's event only when "Enter this hand at the table" is pressed (each tile
+    # tapped scores the hand as it grows; only the hand entered goes into the table's history).
+    form = ScoreForm(deck, asked.initial if data is None and asked is not None else data)
+    context = {"game": game, "deck": deck, "form": form, "score": None, "error": None,
+               "asked_at": asked.context if asked else None}
+    at_table = asked is not None and request.method == "POST" and request.POST.get("at_table") == "1"
+    service = asked.run if asked is not None and at_table else SERVICES[SCORE]
     status = 400 if form.add_card_errors else 200
     if form.hand:
 
@@ -97,15 +105,20 @@ def stm_score(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
             return {"score": score_view(game, response)}
 
         # A name the form could not add keeps the page's 400 even when the hand scores.
-        if evaluate_on_page(request, context, service=SERVICES[SCORE], game=game,
+        if evaluate_on_page(request, context, service=service, game=game,
                             body=form.body(), show=show,
                             show_errors=lambda error: form_errors(error, form)) == 400:
             status = 400
+        elif at_table:
+            context["entered_at_table"] = True
     context["partial"] = is_htmx_submit(request)
     if not context["partial"]:
         context["picker"] = deck.picker(hand=form.hand, holders={}, data=page_input(request))
     return render_result_page(request, context, status=status, page="star_trek_missions/stm_score.html",
                               fragment="star_trek_missions/_stm_score_form.html", link=form.link_pairs())
+
+
+stm_score.asked_at_table = True  # type: ignore[attr-defined]  # tables/jobs.py serves it at a table
 
 
 # --- The game's cards ---------------------------------------------------------------------------

@@ -10,6 +10,7 @@ scores a hand its own way.
 from __future__ import annotations
 
 import copy
+import re
 
 from common.api_errors import ApiError, error_entry
 from games.package import SCORE
@@ -107,6 +108,11 @@ def job_request_body(table_state: dict, players: list[str], kind: str) -> dict |
                         for name, held, chosen in zip(players, cards, choices, strict=False)]}
 
 
+def card_lines(text: str) -> list[str]:
+    """The table form's hand: one card name a line."""
+    return [line.strip() for line in re.split(r"[\r\n]+", text) if line.strip()]
+
+
 TABLE = TableGame(
     initial=initial,
     kinds={"hand": hand, "new_game": new_game},
@@ -114,6 +120,7 @@ TABLE = TableGame(
     seat_kinds=frozenset({"hand"}),
     state_template="star_trek_missions/_table_state.html",
     form_template="star_trek_missions/_table_form.html",
+    form_event=lambda posted, players: ("hand", {"hand": card_lines(posted.get("hand", ""))}),
 )
 
 

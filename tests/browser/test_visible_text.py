@@ -56,6 +56,8 @@ TOUR = [
     "/games/star-trek-missions/cards/?q=captain",
     *[form.url for form in FORMS],
     "/games/star-trek-missions/table/",
+    "/t/",  # start a table (issue 25; a table's own page: tests/browser/test_tables_page.py)
+    "/t/?game=academy-credits",
     "/games/no-such-game/",
     "/r/nosuchresult",
 ]

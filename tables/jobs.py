@@ -1,0 +1,181 @@
+"""The game's own pages, asked at a table (issue 25: "every ruling and score asked at the table
+starts from the table's state, and every answer is an event in the table's history").
+
+`/t/<code>/ask/<kind>/<version>` serves the page of the game's job (its ruling or its score: the
+page GAMES names, built by games.pages.job_page) with
+
+- the form filled in from the table: the request body the table's state implies (the game's
+  `table_state.job_request_body(state, players, kind)`), turned into the page's fields by the
+  job's own `link_pairs` (as "Check again" on /r/<id> does);
+- the answer given as the table's event: the page's request body, minus what the table knows
+  (which must agree with the table: never a silent guess; the game's `job_event`), goes to
+  tables.services.event_add with the seat of this phone (its cookie; the host's browser acts for
+  the seat the game says acts now, its `acting_seat`, else seat 1) and the version the form was
+  filled in from (in the address the form posts back to). The event calls the game's same
+  service, so the answer is saved with its /r/<id>, linked from the history. A stale version is
+  the table's 409, shown on the page with the way back to the table.
+
+The page's form posts to its own address (request.path), which is under /t/<code>, so the seat's
+cookie (scoped to the table's path) goes with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect
+from django.urls import Resolver404, resolve, reverse
+
+from common.api_errors import ApiError
+from games.package import RULING, SCORE
+from games.pages import AskedAt
+from games.registry import game_package
+
+from . import services
+from .models import Table
+from .selectors import table_version
+
+BodyOf = Callable[[dict, list[str], str], "dict | None"]
+
+
+# --- What each game's table knows of a job's body ---------------------------------------------
+# Each game's table-state module (GamePackage.table_module(), games/<game>/table_state.py) says
+# it: `job_request_body(state, players, kind)` (the body the table implies, or None),
+# `job_event(state, players, kind, body)` (the event kind and its body, minus what the table
+# knows, refusing a body that says otherwise) and `acting_seat(state, players)` (the seat the
+# host's browser acts for now, or None: any, seat 1 then).
+
+
+@dataclass(frozen=True)
+class TableJobs:
+    request_body: BodyOf
+    event: Callable[[dict, list[str], str, dict], tuple[str, dict]]
+    acting_seat: Callable[[dict, list[str]], int | None]
+
+
+def _nothing_known(state: dict, players: list[str], kind: str) -> dict | None:
+    return None
+
+
+def _asked_as_is(state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
+    """A game that says nothing of its jobs at a table: a ruling is recorded as it was asked."""
+    if kind != RULING:
+        raise LookupError(kind)
+    return "ruling", body
+
+
+def _any_seat(state: dict, players: list[str]) -> int | None:
+    return None
+
+
+def table_jobs(slug: str) -> TableJobs:
+    package = game_package(slug)
+    module: Any = package.table_module() if package is not None else None
+    return TableJobs(
+        getattr(module, "job_request_body", None) or _nothing_known,
+        getattr(module, "job_event", None) or _asked_as_is,
+        getattr(module, "acting_seat", None) or _any_seat,
+    )
+
+
+# --- The pages ---------------------------------------------------------------------------------
+
+
+def _page_view(table: Table, kind: str):
+    """The job and the view of its page, when that page can be asked at a table."""
+    package = game_package(table.game.slug)
+    job = package.job(kind) if package else None
+    url = job.url() if job else ""
+    if not url:
+        return None, None
+    try:
+        view = resolve(url).func
+    except Resolver404:
+        return None, None
+    return (job, view) if getattr(view, "asked_at_table", False) else (None, None)
+
+
+def job_links(table: Table) -> list[dict]:
+    """The game's jobs the table opens: label and address (the table's current version)."""
+    links = []
+    for kind in (RULING, SCORE):
+        job, _ = _page_view(table, kind)
+        if job is not None:
+            links.append({"kind": kind, "label": job.label,
+                          "url": reverse("tables:ask", args=[table.code, kind, table.version])})
+    return links
+
+
+def _unprefixed(error: ApiError) -> ApiError:
+    """The table's refusal with its paths in the page's terms (the event's `body.` dropped), so
+    the page puts each problem by its field."""
+    errors = [{**entry, "path": str(entry.get("path", "")).removeprefix("body.")}
+              for entry in error.errors]
+    return ApiError(status_code=error.status_code, code=error.error_code, detail=error.message,
+                    errors=errors)
+
+
+def _runner(table: Table, kind: str, version: int, seat: int | None,
+            token: str | None) -> Callable[..., dict]:
+    jobs = table_jobs(table.game.slug)
+    players = [seat.name for seat in table.seats.all()]
+
+    def run(*, game, body: dict) -> dict:
+        if token is None:
+            raise ApiError(status_code=401, code="token_required",
+                           detail="Claim your seat at the table first: only a seat's phone (or "
+                                  "the host's) answers for the table.")
+        def moved_on(current: int | None) -> ApiError:
+            return ApiError(status_code=409, code="version_conflict",
+                            detail=f"The table has moved on since this form was filled in "
+                                   f"(version {version}, now {current}): go back to the table "
+                                   "and open the form again.")
+
+        # A stale form first (what it says of the table may be stale too); the event checks the
+        # version again, in its transaction.
+        current = table_version(code=table.code)
+        if current != version:
+            raise moved_on(current)
+        event_kind, event_body = jobs.event(table.state, players, kind, body)
+        try:
+            event, _ = services.event_add(code=table.code, token=token, kind=event_kind,
+                                          seat=seat, version=version, body=event_body)
+        except services.VersionConflict as conflict:
+            raise moved_on(conflict.current) from None
+        except ApiError as error:
+            raise _unprefixed(error) from None
+        assert event.result is not None  # a job's event always holds the game's answer
+        return event.result
+
+    return run
+
+
+def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int, seat: int | None,
+             token: str | None, as_seat: bool) -> HttpResponse:
+    """The job's page at the table (tables.views.ask): `seat` and `token` are this browser's
+    (`as_seat`: its own seat, else the host's acting for seat 1)."""
+    job, view = _page_view(table, kind)
+    if job is None or view is None:
+        raise Http404(f"A {table.game.name} table has no page for '{kind[:20]}'.")
+    if request.method != "POST" and not request.GET and version != table.version:
+        # An older link: the form is filled in from the table as it is now.
+        return redirect("tables:ask", code=table.code, kind=kind, version=table.version)
+    players = [s.name for s in table.seats.all()]
+    jobs = table_jobs(table.game.slug)
+    if token is not None and not as_seat:
+        # The host's browser acts for the seat the game says acts now (the active player), else
+        # for seat 1.
+        seat = jobs.acting_seat(table.state, players) or seat
+    body = jobs.request_body(table.state, players, kind)
+    initial = QueryDict(mutable=True)
+    for name, value in (job.pairs(table.game, body) or []) if body else []:
+        initial.appendlist(name, value)
+    name = next((s.name for s in table.seats.all() if s.number == seat), "")
+    who = "" if token is None else (f"{name} (seat {seat})" if as_seat else "the host")
+    asked = AskedAt(initial=initial, run=_runner(table, kind, version, seat, token),
+                    context={"code": table.code, "who": who,
+                             "url": reverse("tables:page", args=[table.code])})
+    return view(request, asked=asked)
