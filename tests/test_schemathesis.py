@@ -73,7 +73,12 @@ SHARE_CASES = 60
 def test_generated_bodies_reach_valid_requests(operation, catalog):
     """With typed bodies, schemathesis' own generation reaches requests the game answers: of
     SHARE_CASES cases drawn for each score and ruling operation (derandomized, so the same cases
-    on every run of the same code), some are answered 2xx. The share is printed (-s)."""
+    on every run of the same code), some are answered 2xx. The share is printed (-s).
+
+    Held for each game's own operation, the one a typed client calls. The `{game}` operations
+    pair any game's slug with any game's body (their body is anyOf the games'), so most draws
+    are a mismatch the schema cannot rule out: their share (1 to 11% of 200 in
+    bench/schema_share.py) is printed, and a draw of 60 may hold no match at all."""
     answers: Counter = Counter()
 
     @settings(max_examples=SHARE_CASES, derandomize=True, database=None, deadline=None,
@@ -88,4 +93,5 @@ def test_generated_bodies_reach_valid_requests(operation, catalog):
     sent = sum(answers.values())
     print(f"\n{operation.label}: {answers[True]}/{sent} generated requests answered 2xx "
           f"({answers[True] / sent:.0%})")
-    assert answers[True] > 0
+    if "{game}" not in operation.path:
+        assert answers[True] > 0
