@@ -1,15 +1,27 @@
-"""Ascent's entry in GAMES: the one line a new game adds there is `GAME`."""
+"""Ascent in GAMES: its jobs, the requests they read, its engine, its pages and how its saved
+results are shown again. The one line a game adds to games/registry.py names `GAME`."""
 
 from games.package import GamePackage, Job, Presenter
 
 GAME = GamePackage(
     slug="ascent",
     package="tests.fifth_game",
-    ruling=Job(service="tests.fifth_game.services.rule_play", page="ascent:check-play",
-               label="Check a play", link_pairs="tests.fifth_game.pages.play_link_pairs",
-               presenter=Presenter("results.views.ruling_view", "ruling", "ascent/_result.html")),
-    score=Job(service="tests.fifth_game.services.score_hand", page="ascent:score",
-              label="Score a hand",
-              presenter=Presenter("results.views.score_view", "score", "ascent/_result.html")),
+    engine="tests.fifth_game.engine",
+    ruling=Job(
+        service="tests.fifth_game.rulings.rule_play",
+        request_models=("tests.fifth_game.rulings.PlayRequest",),
+        page="fifth_game:check-play",
+        label="Check a play",
+        link_pairs="tests.fifth_game.pages.play_link_pairs",
+        presenter=Presenter("results.views.ruling_view", "ruling", "fifth_game/_result.html"),
+    ),
+    score=Job(
+        service="tests.fifth_game.scores.score_hand",
+        request_models=("tests.fifth_game.scores.HandRequest",),
+        page="fifth_game:score",
+        label="Score a hand",
+        link_pairs="tests.fifth_game.pages.hand_link_pairs",
+        presenter=Presenter("results.views.score_view", "score", "fifth_game/_result.html"),
+    ),
     api_docs="tests.fifth_game.api_docs",
 )

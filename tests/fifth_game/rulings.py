@@ -1,0 +1,100 @@
+"""Ascent's rulings: the request declared (read by common.requests.read_body), turned into the
+engine's position and move, ruled on by the Board, saved.
+
+Request body: ``{"position": {"hand": [names], "table": name or null}, "move": {"play": name} or
+{"pass": true}}``. A body without this shape is a 400 ``invalid_input`` naming each problem by
+path (``unknown_card`` with suggestions, ``unknown_field``, ``required``, ``invalid_move``,
+``too_many``); a position that cannot exist a 400 ``impossible_position``; anything else a ruling.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Field, ValidationInfo, model_validator
+from pydantic.functional_validators import BeforeValidator
+from pydantic_core import PydanticCustomError
+
+from cards.models import Card as CatalogCard
+from cards.models import Game
+from common.card_names import CardNameResolver
+from common.requests import CardName, RequestModel, read_body
+from games.protocol import ImpossiblePosition
+from games.responses import impossible_position, ruling_response
+from results.services import result_save
+
+from . import engine
+from .model import Card, Move, Pass, Play, Position
+
+MAX_HAND = 40  # far more than the game's copies: refused before any name is looked up
+
+
+def _at_most(value: object, info: ValidationInfo) -> object:
+    if isinstance(value, list) and len(value) > MAX_HAND:
+        raise PydanticCustomError("too_many", f"{info.field_name} names {len(value)} cards; "
+                                              f"at most {MAX_HAND}.")
+    return value
+
+
+Cards = Annotated[list[CardName], BeforeValidator(_at_most)]
+
+
+class PositionIn(RequestModel):
+    hand: Cards = Field(description="a list of card names: the player's hand")
+    table: CardName | None = Field(None, description="a card name or null: the card to beat")
+
+
+class MoveIn(RequestModel):
+    play: CardName | None = Field(None, description="a card name: the card played")
+    pass_: bool = Field(False, alias="pass", description="true: the player plays nothing")
+
+    @model_validator(mode="after")
+    def one_move(self) -> MoveIn:
+        if (self.play is None) == (not self.pass_):
+            given = "both" if self.pass_ else "neither"
+            raise PydanticCustomError(
+                "invalid_move", f'A move is {{"play": a card name}} or {{"pass": true}}; this '
+                                f"one gives {given}.")
+        return self
+
+
+class PlayRequest(RequestModel):
+    position: PositionIn = Field(description="an object")
+    move: MoveIn = Field(description="an object")
+
+
+def card(row: CatalogCard) -> Card:
+    """What the rules need of a catalog card; a value not checked against the printed card is
+    provisional (its provenance), and the Board warns of it."""
+    provenance = row.field_provenance or {}
+    return Card(name=row.name, value=int((row.attributes or {})["value"]), copies=row.copies,
+                provisional=provenance.get("value") != "verified")
+
+
+def hand(cards: list[Any]) -> tuple[Card, ...]:
+    return tuple(card(row) for row in cards)
+
+
+def position(request: PlayRequest) -> Position:
+    table = request.position.table
+    return Position(hand=hand(request.position.hand), table=card(table) if table else None)
+
+
+def move(request: PlayRequest) -> Move:
+    return Pass() if request.move.pass_ else Play(card(request.move.play))
+
+
+def under(prefix: str, errors: list[dict]) -> list[dict]:
+    """The engine's entries (paths within the position) at their place in the request."""
+    return [{**error, "path": f"{prefix}.{error['path']}"} for error in errors]
+
+
+def rule_play(*, game: Game, body: object) -> dict:
+    """The ruling response of API.md, saved (with "id" and "url"). Raises ApiError for a 400."""
+    request = read_body(PlayRequest, body, context={"cards": CardNameResolver(game)})
+    try:
+        ruling = engine.check(position(request)).rule(move(request))
+    except ImpossiblePosition as impossible:
+        raise impossible_position(under("position", impossible.errors)) from None
+    return result_save(game=game, kind="ruling", request_body=body,
+                       response_body=ruling_response(game=game, ruling=ruling))
