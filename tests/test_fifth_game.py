@@ -24,11 +24,15 @@ from cards.models import Game
 from cards.services import catalog_load
 from games.protocol import ILLEGAL, LEGAL, Board, ImpossiblePosition, NotScored, Scored
 from games.registry import GAMES
-from tests.fifth_game import engine
-from tests.fifth_game.game import GAME
-from tests.fifth_game.model import Card, Pass, Play, Position
 
 ROOT = Path(__file__).resolve().parents[1]
+# The package under test, named once: a game copied from this one (games/README.md) changes this
+# name with the rest, and its tests are these.
+PACKAGE = "tests.fifth_game"
+engine = importlib.import_module(f"{PACKAGE}.engine")
+model = importlib.import_module(f"{PACKAGE}.model")
+GAME = importlib.import_module(f"{PACKAGE}.game").GAME
+Card, Pass, Play, Position = model.Card, model.Pass, model.Play, model.Position
 
 ONE, TWO = Card("One", 1, 2), Card("Two", 2, 2)
 THREE, FOUR = Card("Three", 3, 1), Card("Four", 4, 1, provisional=True)
@@ -135,7 +139,7 @@ def test_a_provisional_value_is_a_warning_on_every_answer_resting_on_it():
 
 
 def test_its_engine_and_model_load_without_django():
-    code = ("import sys, tests.fifth_game.engine, tests.fifth_game.model\n"
+    code = (f"import sys, {PACKAGE}.engine, {PACKAGE}.model\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "{'django', 'rest_framework', 'pydantic', 'cards', 'common', 'results'}))")
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
@@ -154,15 +158,19 @@ def _reload_urls():
 
 
 @pytest.fixture
-def ascent(catalog):
-    GAMES.append(GAME)  # the one registry line
-    _reload_urls()
+def registered(catalog):
+    """The game in GAMES: the one registry line, added here while it is not in registry.py."""
+    added = GAME not in GAMES
+    if added:
+        GAMES.append(GAME)
+        _reload_urls()
     try:
         catalog_load()
-        yield Game.objects.get(slug="ascent")
+        yield Game.objects.get(slug=GAME.slug)
     finally:
-        GAMES.remove(GAME)
-        _reload_urls()
+        if added:
+            GAMES.remove(GAME)
+            _reload_urls()
 
 
 def text(response) -> str:
@@ -177,9 +185,9 @@ def test_its_jobs_declare_the_requests_they_read():
     assert importlib.import_module(GAME.engine) is engine
 
 
-def test_its_catalog_loads_from_its_package_and_its_pages_are_linked(client, ascent):
-    assert sorted(ascent.cards.values_list("name", flat=True)) == ["Four", "One", "Three", "Two"]
-    assert ascent.rule_sections.get(rule_id="HC-2").title == "Higher"
+def test_its_catalog_loads_from_its_package_and_its_pages_are_linked(client, registered):
+    assert sorted(registered.cards.values_list("name", flat=True)) == ["Four", "One", "Three", "Two"]
+    assert registered.rule_sections.get(rule_id="HC-2").title == "Higher"
     page = client.get("/games/ascent/")
     assert page.status_code == 200
     html = page.content.decode()
@@ -189,7 +197,7 @@ def test_its_catalog_loads_from_its_package_and_its_pages_are_linked(client, asc
     assert {card["name"] for card in cards["results"]} == {"One", "Two", "Three", "Four"}
 
 
-def test_its_ruling_comes_from_its_board_and_quotes_its_rule(api, ascent):
+def test_its_ruling_comes_from_its_board_and_quotes_its_rule(api, registered):
     response = api.post("/api/games/ascent/rulings/",
                         {"position": {"hand": ["One", "Three"], "table": "Two"},
                          "move": {"play": "One"}}, format="json")
@@ -213,7 +221,7 @@ def test_its_ruling_comes_from_its_board_and_quotes_its_rule(api, ascent):
                                   "against the printed card."]
 
 
-def test_its_request_errors_have_the_shape_of_every_games(api, ascent):
+def test_its_request_errors_have_the_shape_of_every_games(api, registered):
     bad = api.post("/api/games/ascent/rulings/",
                    {"position": {"hand": ["Thre"]}, "move": {"play": "One"}, "extra": 1},
                    format="json").json()
@@ -229,7 +237,7 @@ def test_its_request_errors_have_the_shape_of_every_games(api, ascent):
                                      f"gives {given}.")
 
 
-def test_an_impossible_position_is_refused_where_it_is_and_its_neighbour_ruled(api, ascent):
+def test_an_impossible_position_is_refused_where_it_is_and_its_neighbour_ruled(api, registered):
     refused = api.post("/api/games/ascent/rulings/",
                        {"position": {"hand": ["Three"], "table": "Three"},
                         "move": {"play": "Three"}}, format="json")
@@ -248,7 +256,7 @@ def test_an_impossible_position_is_refused_where_it_is_and_its_neighbour_ruled(a
         ("hand[1]", "too_many_copies")]
 
 
-def test_its_score_has_steps_to_follow(api, ascent):
+def test_its_score_has_steps_to_follow(api, registered):
     body = api.post("/api/games/ascent/score/", {"hand": ["Two", "Three"]}, format="json").json()
     assert body["total"] == 5
     assert [(s["card"], s["points"], s["running_total"]) for s in body["steps"]] == [
@@ -258,7 +266,7 @@ def test_its_score_has_steps_to_follow(api, ascent):
     assert (four["total"], len(four["warnings"])) == (4, 1)
 
 
-def test_its_schema_entry(client, ascent):
+def test_its_schema_entry(client, registered):
     schema = client.get("/api/schema/?format=json").json()
     rulings = schema["paths"]["/api/games/{game}/rulings/"]["post"]
     assert "**ascent.**" in rulings["description"] and "`must_play`" in rulings["description"]
@@ -268,7 +276,7 @@ def test_its_schema_entry(client, ascent):
     assert "the sum of the values (HC-3)" in score["description"]
 
 
-def test_its_pages_and_the_saved_result(client, ascent):
+def test_its_pages_and_the_saved_result(client, registered):
     form = client.get("/games/ascent/check-play/")
     assert form.status_code == 200 and "Ascent: Check a play" in text(form)
     answer = client.post("/games/ascent/check-play/",
@@ -293,11 +301,13 @@ def test_its_pages_and_the_saved_result(client, ascent):
     assert "<form" not in fragment.content.decode() and "Saved:" in text(fragment)
 
 
-def test_without_the_registry_line_the_game_is_unknown(api, ascent):
+def test_without_the_registry_line_the_game_is_unknown(api, registered):
+    place = GAMES.index(GAME)
     GAMES.remove(GAME)
     try:
         _reload_urls()
         response = api.post("/api/games/ascent/score/", {"hand": ["Two"]}, format="json")
         assert response.status_code == 404 and response.json()["code"] == "not_available"
     finally:
-        GAMES.append(GAME)
+        GAMES.insert(place, GAME)
+        _reload_urls()

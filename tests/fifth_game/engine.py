@@ -18,7 +18,7 @@ ILLEGAL_CODES = ["card_not_in_hand", "not_higher", "must_play"]
 IMPOSSIBLE_CODES = ["too_many_copies"]
 
 
-def check(position: Position) -> AscentBoard:
+def check(position: Position) -> HandBoard:
     """The position as a Board; ImpossiblePosition naming every card with more copies in the
     position than the game has (HC-1). Paths are the position's own ("hand[2]", "table")."""
     errors: list[dict[str, object]] = []
@@ -34,7 +34,7 @@ def check(position: Position) -> AscentBoard:
                                      f"the game has {_copies(card.copies)} (HC-1)."})
     if errors:
         raise ImpossiblePosition(errors)
-    return AscentBoard(position)
+    return HandBoard(position)
 
 
 def _times(position: Position, card: Card) -> str:
@@ -58,7 +58,7 @@ class Score:
     steps: list[Step] = field(default_factory=list)
 
 
-class AscentBoard:
+class HandBoard:
     """A checked position of Ascent: games.protocol.Board[Move]."""
 
     def __init__(self, position: Position) -> None:

@@ -81,7 +81,8 @@ def position(request: PlayRequest) -> Position:
 
 
 def move(request: PlayRequest) -> Move:
-    return Pass() if request.move.pass_ else Play(card(request.move.play))
+    played = request.move.play  # one of the two, MoveIn holds
+    return Play(card(played)) if played is not None else Pass()
 
 
 def under(prefix: str, errors: list[dict]) -> list[dict]:
