@@ -131,3 +131,23 @@ def test_the_copied_tests_and_the_contract_tests_pass_on_the_copy(copied):
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert re.search(r"\b\d+ passed\b", done.stdout) and " failed" not in done.stdout
     assert "skipped" not in done.stdout
+
+
+def test_the_copys_rules_are_held_by_the_engines_contract_and_strict_mypy(copied):
+    """The checks above bite on the copy: Django reached from its model breaks the engines
+    contract, and an untyped function in its engine fails mypy's strict flags."""
+    project, package = copied
+    model, engine = (project / "games" / package / name for name in ("model.py", "engine.py"))
+    kept = {path: path.read_text(encoding="utf-8") for path in (model, engine)}
+    try:
+        model.write_text(kept[model] + "\nimport django.conf  # noqa: E402,F401\n", "utf-8")
+        engine.write_text(kept[engine] + "\n\ndef untyped(value):\n    return value\n", "utf-8")
+        linted = run([str(BIN / "lint-imports"), "--no-cache"], project)
+        assert linted.returncode != 0
+        assert f"games.{package}.model is not allowed to import django" in linted.stdout
+        typed = run([str(BIN / "mypy"), f"games/{package}/engine.py"], project)
+        assert typed.returncode != 0
+        assert "Function is missing a type annotation" in typed.stdout
+    finally:
+        for path, text in kept.items():
+            path.write_text(text, encoding="utf-8")
