@@ -62,6 +62,15 @@ class PlayRequest(RequestModel):
     position: PositionIn = Field(description="an object")
     move: MoveIn = Field(description="an object")
 
+    def to_position(self) -> Position:
+        """The engine's position: the catalog's cards as the rules see them."""
+        table = self.position.table
+        return Position(hand=hand(self.position.hand), table=card(table) if table else None)
+
+    def to_move(self) -> Move:
+        played = self.move.play  # one of the two, MoveIn holds
+        return Play(card(played)) if played is not None else Pass()
+
 
 def card(row: CatalogCard) -> Card:
     """What the rules need of a catalog card; a value not checked against the printed card is
@@ -75,16 +84,6 @@ def hand(cards: list[Any]) -> tuple[Card, ...]:
     return tuple(card(row) for row in cards)
 
 
-def position(request: PlayRequest) -> Position:
-    table = request.position.table
-    return Position(hand=hand(request.position.hand), table=card(table) if table else None)
-
-
-def move(request: PlayRequest) -> Move:
-    played = request.move.play  # one of the two, MoveIn holds
-    return Play(card(played)) if played is not None else Pass()
-
-
 def under(prefix: str, errors: list[dict]) -> list[dict]:
     """The engine's entries (paths within the position) at their place in the request."""
     return [{**error, "path": f"{prefix}.{error['path']}"} for error in errors]
@@ -94,7 +93,7 @@ def rule_play(*, game: Game, body: object) -> dict:
     """The ruling response of API.md, saved (with "id" and "url"). Raises ApiError for a 400."""
     request = read_body(PlayRequest, body, context={"cards": CardNameResolver(game)})
     try:
-        ruling = engine.check(position(request)).rule(move(request))
+        ruling = engine.check(request.to_position()).rule(request.to_move())
     except ImpossiblePosition as impossible:
         raise impossible_position(under("position", impossible.errors)) from None
     return result_save(game=game, kind="ruling", request_body=body,

@@ -24,16 +24,15 @@ from .rulings import Cards, hand
 class HandRequest(RequestModel):
     hand: Cards = Field(description="a list of card names: the hand to score")
 
-
-def position(request: HandRequest) -> Position:
-    return Position(hand=hand(request.hand))
+    def to_position(self) -> Position:
+        return Position(hand=hand(self.hand))
 
 
 def score_hand(*, game: Game, body: object) -> dict:
     """The score response of API.md, saved (with "id" and "url"). Raises ApiError for a 400."""
     request = read_body(HandRequest, body, context={"cards": CardNameResolver(game)})
     try:
-        board = engine.check(position(request))  # the request's paths are the position's own
+        board = engine.check(request.to_position())  # the request's paths are the position's own
     except ImpossiblePosition as impossible:
         raise impossible_position(impossible.errors) from None
     scored = board.score()
