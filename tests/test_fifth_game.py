@@ -287,9 +287,15 @@ def test_its_pages_and_the_saved_result(client, registered):
     permalink = text(client.get(f"/r/{saved}"))
     assert "Ruling: Legal" in permalink and "Check again" in permalink
     assert "/games/ascent/check-play/?hand=One%2C+Three" in client.get(f"/r/{saved}").content.decode()
-    passed = text(client.post("/games/ascent/check-play/",
-                              {"hand": "One", "table": "Two", "pass": "on"}))
-    assert "No card of the hand (One (1)) is higher than Two (2): the player passes." in passed
+    passed = client.post("/games/ascent/check-play/", {"hand": "One", "table": "Two", "pass": "on"})
+    assert "No card of the hand (One (1)) is higher than Two (2): the player passes." in text(passed)
+    saved = re.search(r"/r/([a-z0-9]{10})", passed.content.decode()).group(1)
+    again = client.get(f"/r/{saved}").content.decode()
+    assert "/games/ascent/check-play/?hand=One&amp;table=Two&amp;pass=on" in again
+    # Neither a card nor a pass: the problem shows by the Play field, nothing is guessed.
+    neither = client.post("/games/ascent/check-play/", {"hand": "One", "table": "Two"})
+    assert neither.status_code == 400
+    assert 'A move is {"play": a card name} or {"pass": true}' in text(neither)
     scored = text(client.post("/games/ascent/score/", {"hand": "One, Two"}))
     assert "Ascent: Score a hand" in scored and "3" in scored
     # The shared job page (games.pages.job_page) gives it the rest: a problem shown by its field,

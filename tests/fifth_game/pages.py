@@ -57,9 +57,8 @@ score = job_page(slug="ascent", kind="score", form=HandForm, page="fifth_game/pa
 def play_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     """A saved ruling's request as the page's fields ("Check again")."""
     position, move = as_dict(body.get("position")), as_dict(body.get("move"))
-    pairs = [("hand", ", ".join(position.get("hand") or [])), ("table", position.get("table") or ""),
-             ("play", move.get("play") or "")]
-    return pairs + ([("pass", "on")] if move.get("pass") else [])
+    pairs = [("hand", ", ".join(position.get("hand") or [])), ("table", position.get("table") or "")]
+    return pairs + ([("pass", "on")] if move.get("pass") else [("play", move.get("play") or "")])
 
 
 def hand_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
