@@ -41,6 +41,12 @@ class RequestModel(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True,
                               arbitrary_types_allowed=True)
 
+    @classmethod
+    def refused(cls, error: ApiError) -> ApiError:
+        """The 400 of a body that is not of this model (games.services reads the body): the
+        invalid_input of read_body, unless a model words a refusal its own way."""
+        return error
+
 
 # What each of pydantic's type errors asked for, in words, when the field says nothing itself.
 TYPE_WORDS = {

@@ -8,8 +8,8 @@ view, service or Django model (the catalog's models read it for the rule languag
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,20 @@ def _resolve(dotted: str | Callable) -> Any:
 def _resolve_class(dotted: str) -> Any:
     module, _, name = dotted.rpartition(".")
     return getattr(importlib.import_module(module), name)
+
+
+@dataclass
+class Asked:
+    """A request as its game's engine takes it (a job's `ask` gives it to the one flow): the
+    position `check(position)` checks; the move a ruling rules on, or the moves a score plays
+    (none for most); the warnings of the reading, said before the engine's (`warnings`) or after
+    them (`later_warnings`)."""
+
+    position: Any
+    move: Any = None
+    moves: Sequence[Any] = ()
+    warnings: list[str] = field(default_factory=list)
+    later_warnings: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -52,16 +66,25 @@ class Presenter:
 
 @dataclass(frozen=True)
 class Job:
-    """One of a game's two jobs, a ruling or a score.
+    """One of a game's two jobs, a ruling or a score. The one flow (games.services.answer) does
+    every job of every game; a job declares only what is its game's own:
 
-    `service` (dotted path) takes `(*, game, body)` and returns the response body of API.md;
+    - `request_models`: the body it reads (where several, the first whose required fields the
+      body all has), in the context `reading` gives (`(game) -> dict`; by default the game's card
+      names, {"cards": CardNameResolver(game)});
+    - `ask`: `(game, request, context) -> Asked`, the request as the engine's position (and the
+      move to rule on, or the moves a score plays), with the warnings of the reading;
+    - `present`: `(game, request, asked, result) -> dict`, the game's own fields of the answer
+      beside API.md's (a score's "standings", …); a ruling usually has none;
+    - `position_at`: where the position sits in the body ("position" in a ruling request, "" in
+      a score request whose body is the position): the engine's error paths are relative to it.
+
     `page` is the URL name of the page that does the job and `label` its link's words;
     `link_pairs` (dotted path) turns a saved request body back into that page's fields ("Check
     again" / "Score again"); `presenter` shapes the answer for the page's result fragment, on the
     page (games.pages.job_page needs one) and on a saved result's page (None there: the generic
     results/_ruling.html or _score.html)."""
 
-    service: str | Callable
     page: str
     label: str  # the page's link on the home and game pages
     link_pairs: str | Callable | None = None
@@ -72,14 +95,30 @@ class Job:
     result_context: str | Callable | None = None
     # The request bodies the job reads (dotted paths to common.requests.RequestModel classes):
     # one, or several where the body takes one of several shapes (a hand, or a whole table).
-    # The API schema documents them; the service reads the body against them.
+    # The API schema documents them; the one flow (games.services) reads the body against them.
     request_models: tuple[str, ...] = ()
+    ask: str | Callable | None = None
+    present: str | Callable | None = None
+    reading: str | Callable | None = None
+    position_at: str = ""
 
     def request_classes(self) -> list[type]:
         return [_resolve_class(dotted) for dotted in self.request_models]
 
-    def run(self, *, game: Any, body: dict) -> dict:
-        return _resolve(self.service)(game=game, body=body)
+    def asked(self, game: Any, request: Any, context: dict) -> Asked:
+        if self.ask is None:
+            raise LookupError("This job declares no `ask`: the flow cannot reach its engine.")
+        return _resolve(self.ask)(game, request, context)
+
+    def presented(self, game: Any, request: Any, asked: Asked, result: Any) -> dict:
+        return _resolve(self.present)(game, request, asked, result) if self.present else {}
+
+    def context(self, game: Any) -> dict:
+        if self.reading is not None:
+            return dict(_resolve(self.reading)(game))
+        from common.card_names import CardNameResolver
+
+        return {"cards": CardNameResolver(game)}
 
     def pairs(self, game: Any, request_body: dict) -> list[tuple[str, str]] | None:
         return _resolve(self.link_pairs)(game, request_body) if self.link_pairs else None
@@ -114,7 +153,7 @@ class GamePackage:
     package: str  # the dotted name of the package, e.g. "games.academy_credits"
     ruling: Job | None = None
     score: Job | None = None
-    engine: str | None = None  # dotted module with check(...) -> a games.protocol.Board
+    engine: str | None = None  # dotted module with check(position) -> a games.protocol.Board
     rule_language: str | None = None  # dotted module: validate_rule(...) and render_rule(...)
     api_docs: str | None = None  # dotted module: RULING_DOCS, RULING_EXAMPLES, SCORE_DOCS, ...
 
@@ -148,6 +187,12 @@ class GamePackage:
             return [] if name.endswith("EXAMPLES") else ""
         return getattr(importlib.import_module(self.api_docs), name, None) or (
             [] if name.endswith("EXAMPLES") else "")
+
+    def check(self, position: Any) -> Any:
+        """The game's engine's board of `position` (ImpossiblePosition when it cannot exist)."""
+        if not self.engine:
+            raise LookupError(f"{self.slug} declares no engine")
+        return importlib.import_module(self.engine).check(position)
 
     def language(self) -> Any:
         return importlib.import_module(self.rule_language) if self.rule_language else None

@@ -1,8 +1,8 @@
 """The page of a game's job (a ruling on a move, or a score): one view for every game.
 
 A game's page module gives only what is its own: the form (a common.page_forms.PageForm building
-the API's request body) and the page template. The rest comes from the game's entry in GAMES: the
-service the API calls (the page never rules or scores by itself), and the presenter that shapes
+the API's request body) and the page template. The rest comes from the game's entry in GAMES and
+the one flow the API calls too (games.services: the page never rules or scores by itself), and the presenter that shapes
 its answer for the result fragment, the same one a saved result's page (/r/<id>) uses.
 """
 
@@ -27,6 +27,7 @@ from common.page_results import (
 )
 from games.package import Job, Presenter
 from games.registry import game_package
+from games.services import SERVICES  # the one flow; the games' own pages find it here too
 
 
 def catalog_not_loaded(request: HttpRequest) -> HttpResponse:
@@ -71,7 +72,7 @@ def job_page(
                                     "entries": local}
             else:
                 status = evaluate_on_page(
-                    request, context, service=job.run, game=game, body=body,
+                    request, context, service=SERVICES[kind], game=game, body=body,
                     show=lambda answer: {presenter.name: presenter.shape(game, answer, body)},
                     show_errors=lambda error: form_errors(error, built),
                 )

@@ -83,13 +83,30 @@ class Step:
                 "points": self.points, "running_total": self.running_total, **self.more}
 
 
-class ImpossiblePosition(ValueError):
-    """The position cannot exist (a card in two places, too many copies, …): a 400 naming the
-    contradiction, never a ruling."""
+class Refused(ValueError):
+    """What the engine refuses to rule on or score, as a whole: a 400 whose `code` is the API's
+    error code, naming every problem (`errors`, in the API's error-entry shape, their paths
+    relative to the position: the one flow, games/services.py, adds where the position sits in
+    the body). `summary` is the answer's detail when there are several (one problem's detail is
+    its own)."""
 
-    def __init__(self, errors: list[dict[str, Any]]) -> None:
+    code = "refused"
+
+    def __init__(self, errors: list[dict[str, Any]], *, code: str | None = None,
+                 summary: str | None = None) -> None:
         super().__init__("; ".join(error["detail"] for error in errors))
-        self.errors = errors  # [{"path", "code", "detail"}] in the API error-entry shape
+        self.errors = errors  # [{"path", "code", "detail", …}]
+        if code is not None:
+            self.code = code
+        self.summary = summary
+
+
+class ImpossiblePosition(Refused):
+    """The position cannot exist (a card in two places, too many copies, …): a 400 naming the
+    contradiction, never a ruling (code impossible_position, unless the game names the thing that
+    cannot exist otherwise: Star Trek: Missions' illegal_hand)."""
+
+    code = "impossible_position"
 
 
 class MissingFacts(ValueError):

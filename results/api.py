@@ -1,6 +1,6 @@
 """The saved-result API, and the plumbing shared by the endpoints that create results (score and
-rulings): find the game and its registered service, check the body is a JSON object, and call
-the service."""
+rulings): find the game and its job, check the body is a JSON object, and ask the one flow
+(games.services.answer)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from cards.api.serializers import ErrorSerializer
 from cards.api.views import game_or_404
 from common.api_errors import ApiError, error_entry
 from games.registry import GAMES, game_package, slugs_with
+from games.services import answer
 
 from .selectors import ResultNotFound, result_get
 from .services import result_opened
@@ -38,9 +39,9 @@ def request_object(request) -> dict:
 
 
 def run_game_service(request, *, game_slug: str, kind: str, unavailable: str) -> Response:
-    """Look up the game (404 unknown_game) and its package's service for `kind`, "ruling" or
-    "score" (404 not_available: `unavailable` is the detail, with {game} for the game's name),
-    then run the service on the body."""
+    """Look up the game (404 unknown_game) and its package's job `kind`, "ruling" or "score"
+    (404 not_available: `unavailable` is the detail, with {game} for the game's name), then
+    answer the body through the one flow."""
     game = game_or_404(game_slug)
     package = game_package(game.slug)
     job = package.job(kind) if package else None
@@ -50,9 +51,9 @@ def run_game_service(request, *, game_slug: str, kind: str, unavailable: str) ->
                        errors=[error_entry(path="game", code="not_available", detail=detail,
                                            suggestions=slugs_with(kind))])
     body = request_object(request)
-    # No transaction around the service: it reads the catalog and writes one saved result, a
+    # No transaction around the flow: it reads the catalog and writes one saved result, a
     # single INSERT (atomic on its own); BEGIN and COMMIT were a third of a ruling's statements.
-    return Response(job.run(game=game, body=body))
+    return Response(answer(game=game, kind=kind, body=body))
 
 
 class GameJobSchema(AutoSchema):

@@ -18,7 +18,7 @@ from typing import Any
 from cards.models import Game
 from common.api_errors import ApiError, error_entry
 from games.package import RULING, SCORE
-from games.registry import game_package
+from games.services import answer
 
 State = dict[str, Any]
 Apply = Callable[[Game, State, "int | None", dict, bool], "tuple[State, dict | None]"]
@@ -35,21 +35,13 @@ class TableGame:
 
 
 def score(game: Game, body: dict) -> dict:
-    """The game's own score service on `body`: its answer, saved, with id and url."""
-    package = game_package(game.slug)
-    job = package.job(SCORE) if package else None
-    if job is None:  # pragma: no cover - a table game without a score service is a setup fault
-        raise LookupError(f"{game.slug} has no score service")
-    return job.run(game=game, body=body)
+    """The game's score job on `body`, through the one flow: its answer, saved, with id and url."""
+    return answer(game=game, kind=SCORE, body=body)
 
 
 def rule(game: Game, body: dict) -> dict:
-    """The game's own ruling service on `body`: its ruling, saved, with id and url."""
-    package = game_package(game.slug)
-    job = package.job(RULING) if package else None
-    if job is None:  # pragma: no cover - a table game without a ruling service is a setup fault
-        raise LookupError(f"{game.slug} has no ruling service")
-    return job.run(game=game, body=body)
+    """The game's ruling job on `body`, through the one flow: its ruling, saved, with id and url."""
+    return answer(game=game, kind=RULING, body=body)
 
 
 # --- Star Trek: Missions -------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 shipped ones, and one line in GAMES (issues 13 and 24).
 
 Its Board is tested directly (every rule, an impossible position and its legal neighbour), then
-through the API and the pages once registered: `GAMES.append(GAME)`, the line a real game adds to
+through the one flow (games/services.py), the API and the pages once registered: `GAMES.append(GAME)`, the line a real game adds to
 games/registry.py, is the only change; with it the game gets its catalog, its API answers, its
 schema entry and its pages, and its saved results their page. tests/test_fifth_game_copy.py holds
 that copying the package is the documented way to add a game.
@@ -183,6 +183,30 @@ def test_its_jobs_declare_the_requests_they_read():
     assert [model.__name__ for model in GAME.ruling.request_classes()] == ["PlayRequest"]
     assert [model.__name__ for model in GAME.score.request_classes()] == ["HandRequest"]
     assert importlib.import_module(GAME.engine) is engine
+
+
+def test_its_answers_come_from_the_one_flow(api, client, registered, monkeypatch):
+    """The game declares its requests, its `ask` and its engine; games/services.py reads, checks,
+    rules or scores, and saves, for the API and the pages alike."""
+    from games import services
+    from results.services import unsaved
+
+    saved = []
+    real_save = services.result_save
+
+    def recording_save(**kwargs):
+        saved.append((kwargs["game"].slug, kwargs["kind"]))
+        return real_save(**kwargs)
+
+    monkeypatch.setattr(services, "result_save", recording_save)
+    body = {"position": {"hand": ["One", "Three"], "table": "Two"}, "move": {"play": "Three"}}
+    answered = api.post("/api/games/ascent/rulings/", body, format="json").json()
+    client.post("/games/ascent/score/", {"hand": "One, Two"})
+    assert saved == [("ascent", "ruling"), ("ascent", "score")]
+    with unsaved():
+        direct = services.answer(game=registered, kind="ruling", body=body)
+    assert direct == {key: value for key, value in answered.items() if key not in ("id", "url")}
+    assert GAME.check(Position(hand=(THREE,), table=TWO)).rule(Play(THREE)).code == "legal_play"
 
 
 def test_its_catalog_loads_from_its_package_and_its_pages_are_linked(client, registered):

@@ -234,20 +234,19 @@ class Move:
 # --- The position -------------------------------------------------------------------------------
 
 
-def check(position: Position, move: Move | None = None) -> AcademyBoard:
+def check(position: Position) -> AcademyBoard:
     """The position checked once, as its board: a play to rule on when a cadet is to move, the
-    end of a round to score when none is (its paths then have no "position." prefix, as in the
-    score request). Raises ImpossiblePosition naming every contradiction; the board's warnings
-    are what the check noticed without refusing the position. ``move``: the play the board will
-    be asked to rule on, whose card counts among the copies when it is not in the hand."""
+    end of a round to score when none is. Raises ImpossiblePosition naming every contradiction
+    (paths are the position's own: the one flow, games.services, places them in the body); the
+    board's warnings are what the check noticed without refusing the position. The card of the
+    play to rule on (``position.played``) counts among the copies when it is not in the hand."""
     players, deck = position.players, position.deck_count
     count = len(players)
     to_move = position.turn is not None
-    p = "position." if to_move else ""
     errors: list[dict[str, Any]] = []
 
     def error(path: str, code: str, detail: str) -> None:
-        errors.append({"path": f"{p}{path}", "code": code, "detail": detail})
+        errors.append({"path": path, "code": code, "detail": detail})
 
     # The table: the cadets, their names, the cadets who are out.
     low, high = position.min_players, position.max_players
@@ -341,14 +340,15 @@ def check(position: Position, move: Move | None = None) -> AcademyBoard:
     # Copies, card by card, and the cards in all.
     what = "position" if to_move else "round"
     counts, where = _seen_cards(position, mover)
-    if move is not None and move.play.name not in hand_names:
-        counts[move.play.name] = counts.get(move.play.name, 0) + 1
-        where.setdefault(move.play.name, []).append("played by the move")
+    played = position.played
+    if played is not None and played.name not in hand_names:
+        counts[played.name] = counts.get(played.name, 0) + 1
+        where.setdefault(played.name, []).append("played by the move")
     by_name = {card.name: card for card in position.cards}
     for name, seen_count in counts.items():
         card = by_name.get(name)
         if card is not None and seen_count > card.copies:
-            errors.append({"path": what if to_move else "players", "code": "too_many_copies",
+            errors.append({"path": "" if to_move else "players", "code": "too_many_copies",
                            "detail": f"The {what} shows {seen_count} copies of {card.label} "
                                      f"({_list(_grouped(where[name]))}), but the deck has "
                                      f"{card.copies} (AC-R2)."})

@@ -9,8 +9,10 @@ GAME = GamePackage(
     package="games.academy_credits",
     engine="games.academy_credits.engine",
     ruling=Job(
-        service="games.academy_credits.rulings.rule_play",
         request_models=("games.academy_credits.rulings.PlayRequest",),
+        reading="games.academy_credits.rulings.reading",
+        ask="games.academy_credits.rulings.ask",
+        position_at="position",
         page="academy_credits:check-play",
         label="Check a move",
         link_pairs="games.academy_credits.pages.play_link_pairs",
@@ -18,8 +20,10 @@ GAME = GamePackage(
                             "academy_credits/_play_result.html", CSS),
     ),
     score=Job(
-        service="games.academy_credits.scores.score_round",
         request_models=("games.academy_credits.scores.RoundRequest",),
+        reading="games.academy_credits.rulings.reading",
+        ask="games.academy_credits.scores.ask",
+        present="games.academy_credits.scores.present",
         page="academy_credits:score-round",
         label="Score a round",
         link_pairs="games.academy_credits.pages.round_link_pairs",

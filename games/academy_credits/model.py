@@ -64,6 +64,8 @@ class Position:
     # The readings in force (echoed in outcomes, applied by the score).
     options: dict[str, Any] = field(default_factory=dict)
     starter: str | None = None  # who started the round (a round's end: AC-R10)
+    # The card the play to rule on plays: it counts among the copies when not in the hand.
+    played: CardSpec | None = None
 
 
 def credits_target(position: Position) -> int | None:

@@ -29,9 +29,9 @@ shape, ``unknown_player`` (a target who is not at the table, with suggestions); 
 from __future__ import annotations
 
 import difflib
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field, ValidationInfo, model_validator
+from pydantic import Field, ValidationInfo, model_validator
 from pydantic.functional_validators import AfterValidator, BeforeValidator, PlainValidator
 from pydantic_core import PydanticCustomError
 
@@ -40,11 +40,9 @@ from cards.selectors import game_options
 from common.api_errors import error_entry
 from common.body_checks import json_type, shown
 from common.card_names import CardNameResolver
-from common.requests import CardName, RequestModel, invalid_body, read_body
+from common.requests import CardName, RequestModel, invalid_body
 from games.academy_credits import engine, model
-from games.protocol import ImpossiblePosition
-from games.responses import impossible_position, ruling_response
-from results.services import result_save
+from games.package import Asked
 
 MAX_CADETS_LISTED = 50  # past this a request is refused before any name is resolved
 MAX_NAME = 40
@@ -53,22 +51,50 @@ MAX_CREDITS = 1000
 MAX_DECK = 1000
 CREDITS_TARGET = "credits_target"
 CHARLES_VANCE = "charles_vance_bonus"
-M = TypeVar("M", bound=BaseModel)
 
 
-# --- The service --------------------------------------------------------------------------------
+# --- What the one flow (games.services) asks of the game --------------------------------------
 
 
-def rule_play(*, game: Game, body) -> dict:
-    """The ruling response of API.md, saved (with "id" and "url"). Raises ApiError for a 400."""
-    position, move, warnings = parse_request(game=game, body=body)
-    try:
-        ruling = engine.check(position, move).rule(move)
-    except ImpossiblePosition as impossible:
-        raise impossible_position(impossible.errors) from None
-    ruling.warnings = ruling.warnings + warnings
-    response = ruling_response(game=game, ruling=ruling)
-    return result_save(game=game, kind="ruling", request_body=body, response_body=response)
+def reading(game: Game) -> dict:
+    """The context a request is read in: the game's card names and its options (GameOption
+    rows, which an override is checked against)."""
+    return {"cards": CardNameResolver(game),
+            "options": {option.key: option for option in game_options(game=game)}}
+
+
+def ask(game: Game, request: PlayRequest, context: dict) -> Asked:
+    """A play request as the engine's position (its played card among the copies) and move; a
+    target who is not at the table is a 400 unknown_player. The played card's provisional
+    effect is said after the engine's warnings."""
+    position, move = request.position, request.move
+    players = [player.cadet() for player in position.players]
+    target = canonical_name(move.target, players) if move.target is not None else None
+    names = [cadet.name for cadet in players]
+    if target is not None and players and target not in names:
+        raise invalid_body([error_entry(
+            path="move.target", code="unknown_player",
+            detail=f"No cadet called '{shown(move.target)}' is at the table; the cadets are "
+                   f"{', '.join(names)}.",
+            suggestions=difflib.get_close_matches(move.target or "", names, n=3, cutoff=0.4)
+            or names)])
+    played = card_spec(move.play)
+    return Asked(
+        position=engine.Position(
+            players=players,
+            turn=canonical_name(position.turn, players),
+            hand=[card_spec(card) for card in position.hand],
+            deck_count=position.deck_count,
+            cards=game_specs(context["cards"]),
+            min_players=game.min_players,
+            max_players=game.max_players or model.MAX_PLAYERS,
+            options=options_in_force(game, position.options),
+            played=played,
+        ),
+        move=engine.Move(play=played, target=target,
+                         guess=card_spec(move.guess) if move.guess is not None else None,
+                         confirm=bool(move.confirm)),
+        later_warnings=provisional_warnings([move.play]))
 
 
 def card_spec(card: Card) -> engine.CardSpec:
@@ -231,41 +257,6 @@ class Move(RequestModel):
 class PlayRequest(RequestModel):
     position: Position = Field(description="an object")
     move: Move = Field(description="an object")
-
-
-def read(model: type[M], *, game: Game, body: object) -> tuple[M, CardNameResolver]:
-    """The body as `model` (cards resolved, options checked against the game's); raises ApiError
-    (400) naming every problem at once."""
-    resolver = CardNameResolver(game)
-    rows = {option.key: option for option in game_options(game=game)}
-    return read_body(model, body, context={"cards": resolver, "options": rows}), resolver
-
-
-def parse_request(*, game: Game, body) -> tuple[engine.Position, engine.Move, list[str]]:
-    request, resolver = read(PlayRequest, game=game, body=body)
-    position, move = request.position, request.move
-    players = [player.cadet() for player in position.players]
-    target = canonical_name(move.target, players) if move.target is not None else None
-    names = [cadet.name for cadet in players]
-    if target is not None and players and target not in names:
-        raise invalid_body([error_entry(
-            path="move.target", code="unknown_player",
-            detail=f"No cadet called '{shown(move.target)}' is at the table; the cadets are "
-                   f"{', '.join(names)}.",
-            suggestions=difflib.get_close_matches(move.target or "", names, n=3, cutoff=0.4)
-            or names)])
-    return engine.Position(
-        players=players,
-        turn=canonical_name(position.turn, players),
-        hand=[card_spec(card) for card in position.hand],
-        deck_count=position.deck_count,
-        cards=game_specs(resolver),
-        min_players=game.min_players,
-        max_players=game.max_players or model.MAX_PLAYERS,
-        options=options_in_force(game, position.options),
-    ), engine.Move(play=card_spec(move.play), target=target,
-                   guess=card_spec(move.guess) if move.guess is not None else None,
-                   confirm=bool(move.confirm)), provisional_warnings([move.play])
 
 
 def canonical_name(name: str, players: list[engine.Cadet]) -> str:

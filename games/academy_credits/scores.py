@@ -41,11 +41,9 @@ from games.academy_credits.rulings import (
     canonical_name,
     game_specs,
     options_in_force,
-    read,
 )
-from games.protocol import ImpossiblePosition, MissingFacts
-from games.responses import impossible_position
-from results.services import result_save
+from games.academy_credits.scorer import RoundScore
+from games.package import Asked
 
 
 class RoundRequest(RequestModel):
@@ -56,8 +54,9 @@ class RoundRequest(RequestModel):
         default=None, description="the name of the cadet who started the round, or null")
 
 
-def score_round(*, game: Game, body) -> dict:
-    request, resolver = read(RoundRequest, game=game, body=body)
+def ask(game: Game, request: RoundRequest, context: dict) -> Asked:
+    """The end of a round as the engine's position (no cadet to move); a credits target with no
+    entry for the number of cadets is a 400 invalid_option."""
     players = [player.cadet() for player in request.players]
     options = options_in_force(game, request.options)
     starter = canonical_name(request.starter, players) if request.starter is not None else None
@@ -70,22 +69,16 @@ def score_round(*, game: Game, body) -> dict:
                   f"({json_type(targets)} is set); give one in options.credits_target.")
         raise invalid_body([error_entry(path="options.credits_target", code="invalid_option",
                                         detail=detail)])
-    position = engine.Position(
+    return Asked(position=engine.Position(
         players=players, turn=None, hand=[], deck_count=request.deck_count,
-        cards=game_specs(resolver), min_players=game.min_players,
-        max_players=game.max_players or count, options=options, starter=starter)
-    try:
-        board = engine.check(position)
-        result = board.score()
-    except ImpossiblePosition as impossible:
-        raise impossible_position(impossible.errors) from None
-    except MissingFacts as missing:
-        raise invalid_body(missing.missing) from None
-    response = {
-        "game": game.slug,
-        "total": result.total,
-        "steps": [step.as_dict() for step in result.steps],
-        "warnings": board.warnings,
+        cards=game_specs(context["cards"]), min_players=game.min_players,
+        max_players=game.max_players or count, options=options, starter=starter))
+
+
+def present(game: Game, request: RoundRequest, asked: Asked, result: RoundScore) -> dict:
+    """The round's own fields beside API.md's score body, and the readings used."""
+    options = asked.position.options
+    return {
         "ended_by": result.ended_by,
         "round_winners": result.round_winners,
         "awards": result.awards,
@@ -93,6 +86,6 @@ def score_round(*, game: Game, body) -> dict:
         "target": result.target,
         "match_winners": result.match_winners,
         "next_starter": result.next_starter,
-        "options": {CREDITS_TARGET: targets, CHARLES_VANCE: options.get(CHARLES_VANCE)},
+        "options": {CREDITS_TARGET: options.get(CREDITS_TARGET) or {},
+                    CHARLES_VANCE: options.get(CHARLES_VANCE)},
     }
-    return result_save(game=game, kind="score", request_body=body, response_body=response)

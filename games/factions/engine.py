@@ -11,7 +11,7 @@ and units). The engine keys behaviour on the action kind, never on a card or fac
 whose action the catalog does not give (or gives as a kind this engine has no rule for) is never
 guessed: a ruling that needs it answers ``needs_information``.
 
-``check(catalog, position)`` checks the position once: its board (games.protocol.Board) gives
+``check(position)`` checks the position (which carries the catalog) once: its board (games.protocol.Board) gives
 the legal moves, the ruling on a move and the standings (games.factions.scorer).
 
 How the position is read:
@@ -283,18 +283,25 @@ def position_body(position: Position) -> dict[str, Any]:
 # --- The position ------------------------------------------------------------------------------------
 
 
-def check(catalog: Catalog, position: Position, *, to_move: bool = True) -> FactionsBoard:
+def check(position: Position) -> FactionsBoard:
     """The checked position as a board, whose warnings say what the position leaves unknown;
-    raises ImpossiblePosition naming every contradiction. ``to_move``: a player is to move (the
-    rulings: a turn, a game not over, a pending attack that can be); without one (the standings)
-    the game may be over."""
+    raises ImpossiblePosition naming every contradiction (paths are the position's own, e.g.
+    ``factions[0].units[1]``: the one flow, games.services, places them in the body). The
+    position carries the catalog's facts (``position.catalog``) and ``position.to_move``: a
+    player is to move (the rulings: a turn, a game not over, a pending attack that can be);
+    without one (the standings) the game may be over."""
+    catalog, to_move = position.catalog, position.to_move
+    if catalog is None:
+        raise ValueError("The position carries no catalog: build it with its catalog's facts.")
     if to_move and position.turn not in {player.name for player in position.players}:
         raise ValueError(f"The turn names {position.turn!r}, who is not one of the players; the "
                          f"service validates it first.")
     errors: list[dict[str, Any]] = []
 
     def error(path: str, code: str, detail: str) -> None:
-        errors.append({"path": path, "code": code, "detail": detail})
+        # The details name places as the ruling's body does ("position.factions[0]…").
+        place = "" if path == "position" else path.removeprefix("position.")
+        errors.append({"path": place, "code": code, "detail": detail})
 
     label = catalog.label
     board = FactionsBoard(catalog, position, to_move=to_move)

@@ -105,6 +105,11 @@ class Position:
     turn: str | None = None
     pending: Pending | None = None
     turn_lost: bool = False  # the current turn is a lost one (FAC-R3)
+    # What check(position) reads beside the table (not part of the position's identity): the
+    # catalog's facts, and whether a player is to move (a ruling: a turn, a game not over, a
+    # pending attack that can be) or not (the standings: the game may be over).
+    catalog: Catalog | None = field(default=None, compare=False, repr=False)
+    to_move: bool = field(default=True, compare=False)
 
 
 @dataclass

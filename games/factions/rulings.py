@@ -30,7 +30,7 @@ context) so that every reference to a player, anywhere in the body, is checked i
 from __future__ import annotations
 
 import difflib
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError, ValidationInfo, field_validator
 from pydantic.functional_validators import AfterValidator, BeforeValidator, PlainValidator
@@ -39,14 +39,10 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from cards.models import Card, Game
 from cards.naming import normalise
 from cards.selectors import game_attribute_specs, game_options
-from common.api_errors import ApiError
 from common.card_names import CardNameResolver, shown
-from common.requests import RequestModel, card_name, read_body
+from common.requests import RequestModel, card_name
 from games.factions import engine
-from games.protocol import ImpossiblePosition
-from games.responses import impossible_position as shared_impossible_position
-from games.responses import ruling_response
-from results.services import result_save
+from games.package import Asked
 
 MAX_PLAYERS = 20
 MAX_FACTIONS = 40
@@ -55,51 +51,31 @@ MAX_HAND = 200
 MAX_NAME = 60
 MAX_LOST_TURNS = 1000
 
-R = TypeVar("R", bound=RequestModel)
 
 
-def rule_move(*, game: Game, body) -> dict:
-    """The ruling response of API.md, saved (with "id" and "url"). Raises ApiError for a 400."""
-    request, catalog = read_request(game, RulingRequest, body)
+def reading(game: Game) -> dict:
+    """The context a request is read in: the game's card names, its catalog (factions, units,
+    actions), and the players the body names (read first, so every reference is checked)."""
+    resolver = CardNameResolver(game)
+    return {"cards": resolver, "catalog": catalog_for(game, resolver.cards), "players": [],
+            "seen": set()}
+
+
+def ask(game: Game, request: RulingRequest, context: dict) -> Asked:
+    """A ruling request as the engine's position (with the catalog, a player to move) and move;
+    an option, or a card a move does not use, is a warning said before the engine's."""
     move = request.move
     warnings = option_warnings(request.position)
     if isinstance(move, OtherMove) and move.card is not None:
         warnings.append(f"move.card is not used by {move.action.replace('_', ' ')}; it was "
                         f"ignored.")
-    try:
-        ruling = engine.check(catalog, request.position.for_engine()).rule(move_for_engine(move))
-    except ImpossiblePosition as impossible:
-        raise impossible_position(impossible.errors) from None
-    ruling.warnings = warnings + ruling.warnings
-    response = ruling_response(game=game, ruling=ruling)
-    return result_save(game=game, kind="ruling", request_body=body, response_body=response)
-
-
-def read_request(game: Game, model: type[R], body: object) -> tuple[R, engine.Catalog]:
-    """The body read as `model` against the game's catalog; ApiError (400) naming every problem."""
-    resolver = CardNameResolver(game)
-    catalog = catalog_for(game, resolver.cards)
-    context = {"cards": resolver, "catalog": catalog, "players": [], "seen": set()}
-    return read_body(model, body, context=context), catalog
+    return Asked(position=request.position.for_engine(context["catalog"]),
+                 move=move_for_engine(move), warnings=warnings)
 
 
 def option_warnings(position: TablePosition) -> list[str]:
     return [f"The option {label} is not applied by this tool's rulings."
             for label in (position.options or {}).values()]
-
-
-def impossible_position(errors: list[dict], *, prefix: str = "position.") -> ApiError:
-    """The 400 naming every contradiction; ``prefix`` is where the position sits in the body
-    (the standings' body is the position itself: prefix "")."""
-    if prefix != "position.":
-        errors = [{**e, "path": _reprefix(e["path"], prefix)} for e in errors]
-    return shared_impossible_position(errors)
-
-
-def _reprefix(path: str, prefix: str) -> str:
-    if path == "position":
-        return prefix.rstrip(".") or "body"
-    return prefix + path.removeprefix("position.")
 
 
 def catalog_for(game: Game, cards: list[Card]) -> engine.Catalog:
@@ -351,7 +327,9 @@ class TablePosition(RequestModel):
     options: Annotated[Any, PlainValidator(game_options_given)] = Field(
         default=None, description="an object: option key to value")
 
-    def for_engine(self) -> engine.Position:
+    def for_engine(self, catalog: engine.Catalog, *, to_move: bool = True) -> engine.Position:
+        """The engine's position, carrying the catalog's facts and whether a player is to move
+        (a ruling) or not (the standings)."""
         pending = self.pending
         return engine.Position(
             factions=[engine.Faction(slug=f.name, controller=f.controller,
@@ -363,7 +341,8 @@ class TablePosition(RequestModel):
             turn=self.turn, turn_lost=self.turn_lost,
             pending=None if pending is None else engine.Pending(
                 card=pending.card.for_engine(), by=pending.by,
-                target=pending.target_unit.for_engine()))
+                target=pending.target_unit.for_engine()),
+            catalog=catalog, to_move=to_move)
 
 
 class Position(TablePosition):

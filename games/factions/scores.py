@@ -1,5 +1,5 @@
 """Factions standings for the API and the pages: parse the position (the body itself, in the
-rulings' shape, API.md), check it can exist, ask the engine, save the result.
+rulings' shape, API.md), check it can exist, ask the engine (games.services does the rest).
 
 The body is the position: ``{"factions": [...], "players": [...], "turn"?, "pending"?}``; hands
 and the turn are optional here (the standings do not use them, but a position that has them is
@@ -18,25 +18,19 @@ closing line naming the winner or saying why there is none), ``warnings``, and t
 from __future__ import annotations
 
 from cards.models import Game
-from games.factions import engine
-from games.factions.rulings import TablePosition, impossible_position, option_warnings, read_request
-from games.protocol import ImpossiblePosition
-from results.services import result_save
+from games.factions.rulings import TablePosition, option_warnings
+from games.factions.scorer import Standings
+from games.package import Asked
 
 
-def score_factions(*, game: Game, body) -> dict:
-    position, catalog = read_request(game, TablePosition, body)
-    try:
-        result = engine.check(catalog, position.for_engine(), to_move=False).score()
-    except ImpossiblePosition as impossible:
-        raise impossible_position(impossible.errors, prefix="") from None
-    response = {
-        "game": game.slug,
-        "total": result.total,
-        "steps": [step.as_dict() for step in result.steps],
-        "warnings": option_warnings(position) + result.warnings,
-        "standings": result.standings,
-        "eliminated": result.eliminated,
-        "winner": result.winner,
-    }
-    return result_save(game=game, kind="score", request_body=body, response_body=response)
+def ask(game: Game, request: TablePosition, context: dict) -> Asked:
+    """The standings' body (the position itself) as the engine's position, nobody to move; an
+    option is a warning said before the engine's."""
+    return Asked(position=request.for_engine(context["catalog"], to_move=False),
+                 warnings=option_warnings(request))
+
+
+def present(game: Game, request: TablePosition, asked: Asked, result: Standings) -> dict:
+    """The standings' own fields beside API.md's score body."""
+    return {"standings": result.standings, "eliminated": result.eliminated,
+            "winner": result.winner}

@@ -330,10 +330,11 @@ class _Player:
         return [(s.card, s) for s in self.ships] + [(b.card, b) for b in self.bases]
 
 
-def check(position: Position, *, path: str = "position.") -> TurnBoard:
+def check(position: Position) -> TurnBoard:
     """The position's board, checked once: raises ImpossiblePosition naming every contradiction
-    (error paths start with ``path``: "position." in a ruling request, "" in a score request)."""
-    errors = _contradictions(position, path)
+    (error paths are the position's own, e.g. ``active.health``: the one flow, games.services,
+    places them in the request body)."""
+    errors = _contradictions(position)
     if errors:
         raise ImpossiblePosition(errors)
     return TurnBoard(active=_player(position.active, opponent=False),
@@ -518,12 +519,12 @@ def _player(side: Side, *, opponent: bool) -> _Player:
 # --- The position -------------------------------------------------------------------------------
 
 
-def _contradictions(position: Position, path: str) -> list[dict[str, Any]]:
+def _contradictions(position: Position) -> list[dict[str, Any]]:
     """Every contradiction of the position, as API error entries."""
     errors: list[dict[str, Any]] = []
 
     def error(where: str, code: str, detail: str) -> None:
-        errors.append({"path": path + where, "code": code, "detail": detail})
+        errors.append({"path": where, "code": code, "detail": detail})
 
     sides = (("active", position.active), ("opponent", position.opponent))
     for key, side in sides:

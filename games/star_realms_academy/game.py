@@ -9,8 +9,10 @@ GAME = GamePackage(
     package="games.star_realms_academy",
     engine="games.star_realms_academy.engine",
     ruling=Job(
-        service="games.star_realms_academy.rulings.rule_star_realms_academy",
         request_models=("games.star_realms_academy.rulings.RulingRequest",),
+        reading="games.star_realms_academy.rulings.reading",
+        ask="games.star_realms_academy.rulings.ask",
+        position_at="position",
         page="star_realms_academy:check-move",
         label="Check a move",
         link_pairs="games.star_realms_academy.pages.check_link_pairs",
@@ -18,8 +20,10 @@ GAME = GamePackage(
                             "star_realms_academy/_check_result.html", CSS),
     ),
     score=Job(
-        service="games.star_realms_academy.scores.score_star_realms_academy",
         request_models=("games.star_realms_academy.scores.TurnRequest",),
+        reading="games.star_realms_academy.rulings.reading",
+        ask="games.star_realms_academy.scores.ask",
+        present="games.star_realms_academy.scores.present",
         page="star_realms_academy:turn",
         label="Break down a turn",
         link_pairs="games.star_realms_academy.pages.turn_link_pairs",

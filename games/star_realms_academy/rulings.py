@@ -44,12 +44,10 @@ from cards.models import Card, Game
 from cards.selectors import game_attribute_specs
 from common.body_checks import shown_json
 from common.card_names import CardNameResolver
-from common.requests import CardName, CardNames, RequestModel, card_name, read_body
-from games.protocol import ImpossiblePosition
-from games.responses import impossible_position, ruling_response
+from common.requests import CardName, CardNames, RequestModel, card_name
+from games.package import Asked
 from games.star_realms_academy import engine
 from games.star_realms_academy.card_rules import same_faction_as
-from results.services import result_save
 
 DEFAULT_NAMES = {"active": "Active player", "opponent": "Opponent"}
 MAX_NAME = 40
@@ -58,15 +56,16 @@ MAX_LIST = 60  # bases or abilities in one place: the game has 60 cards in all (
 # CardNames refuses more than the catalog's cards)
 
 
-def rule_star_realms_academy(*, game: Game, body) -> dict:
-    """The ruling response of API.md, saved (with "id" and "url"). Raises ApiError for a 400."""
-    position, move = parse_request(game=game, body=body)
-    try:
-        ruling = engine.check(position).rule(move)
-    except ImpossiblePosition as impossible:
-        raise impossible_position(impossible.errors) from None
-    response = ruling_response(game=game, ruling=ruling)
-    return result_save(game=game, kind="ruling", request_body=body, response_body=response)
+def reading(game: Game) -> dict:
+    """The context a request is read in: the game's card names, and the specs built from them."""
+    specs = Specs(game)
+    return {"cards": specs.resolver, "specs": specs}
+
+
+def ask(game: Game, request: RulingRequest, context: dict) -> Asked:
+    """A ruling request as the engine's position and move (games.services does the rest)."""
+    specs: Specs = context["specs"]
+    return Asked(position=specs.position(request.position), move=specs.move(request.move))
 
 
 # --- The request, declared ----------------------------------------------------------------------
@@ -235,14 +234,6 @@ Move = Annotated[Play | UseBase | UseAlly | Buy | Attack | EndTurn, Field(discri
 class RulingRequest(RequestModel):
     position: Board = Field(description="an object")
     move: Move = Field(description="an object")
-
-
-def parse_request(*, game: Game, body: object) -> tuple[engine.Position, engine.Move]:
-    """The engine's Position and Move from a ruling request; raises ApiError (400) naming every
-    problem at once."""
-    specs = Specs(game)
-    request = read_body(RulingRequest, body, context={"cards": specs.resolver})
-    return specs.position(request.position), specs.move(request.move)
 
 
 # --- From the request to the engine's input -----------------------------------------------------

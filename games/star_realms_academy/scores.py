@@ -21,12 +21,10 @@ from typing import Annotated
 from pydantic import Field
 
 from cards.models import Game
-from common.requests import read_body
-from games.protocol import ImpossiblePosition
-from games.responses import impossible_position, ruling_response
-from games.star_realms_academy import engine
+from games.package import Asked
+from games.responses import ruling_response
 from games.star_realms_academy.rulings import Board, Move, Specs, at_most
-from results.services import result_save
+from games.star_realms_academy.scorer import Breakdown
 
 MAX_ACTIONS = 100
 
@@ -36,20 +34,19 @@ class TurnRequest(Board):
         description='the turn\'s moves in order: a list of objects {"action", …}')
 
 
-def score_star_realms_academy(*, game: Game, body) -> dict:
-    position, moves = parse_request(game=game, body=body)
-    try:
-        breakdown = engine.check(position, path="").score(moves)
-    except ImpossiblePosition as impossible:
-        raise impossible_position(impossible.errors) from None
+def ask(game: Game, request: TurnRequest, context: dict) -> Asked:
+    """A turn request as the engine's position and the actions the score plays in order."""
+    specs: Specs = context["specs"]
+    return Asked(position=specs.position(request),
+                 moves=[specs.move(move) for move in request.actions])
+
+
+def present(game: Game, request: TurnRequest, asked: Asked, breakdown: Breakdown) -> dict:
+    """The breakdown's own fields beside API.md's score body."""
     ruling = None
     if breakdown.ruling is not None:
         ruling = ruling_response(game=game, ruling=breakdown.ruling)
-    response = {
-        "game": game.slug,
-        "total": breakdown.total,
-        "steps": [step.as_dict() for step in breakdown.steps],
-        "warnings": breakdown.warnings,
+    return {
         "start": breakdown.start,
         "final": breakdown.final,
         "winner": breakdown.winner,
@@ -57,10 +54,3 @@ def score_star_realms_academy(*, game: Game, body) -> dict:
         "stopped_at": breakdown.stopped_at,
         "ruling": ruling,
     }
-    return result_save(game=game, kind="score", request_body=body, response_body=response)
-
-
-def parse_request(*, game: Game, body: object) -> tuple[engine.Position, list[engine.Move]]:
-    specs = Specs(game)
-    request = read_body(TurnRequest, body, context={"cards": specs.resolver})
-    return specs.position(request), [specs.move(move) for move in request.actions]

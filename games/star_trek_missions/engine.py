@@ -2,8 +2,8 @@
 Django import)
 
 ``check(position)`` checks a turn's position once and gives its TurnBoard (legal moves, rulings;
-a turn scores nothing). ``check_hand(hand, vocabulary=…)`` checks a final hand once and gives its
-HandBoard: no move is left (any is ruled ``game_over``, STM-6.4), and its score is the best total
+a turn scores nothing). ``check(HandPosition(hand, vocabulary=…))`` checks a final hand once and
+gives its HandBoard (and ``check(TablePosition(seats))`` a whole final table, its TableBoard): no move is left (any is ruled ``game_over``, STM-6.4), and its score is the best total
 over the open choices, with its steps (explain.score_hand).
 
 A position is the player's hand before the turn, the open discard area and the two deck counts;
@@ -82,7 +82,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import combinations
-from typing import Any, NoReturn
+from typing import Any, NoReturn, overload
 
 from games.protocol import (
     ILLEGAL,
@@ -91,7 +91,9 @@ from games.protocol import (
     Check,
     ImpossiblePosition,
     NotScored,
+    Refused,
     Ruling,
+    Step,
 )
 from games.wording import count as _plural
 from games.wording import listing
@@ -207,13 +209,42 @@ class Move:
         return body
 
 
+@dataclass
+class HandPosition:
+    """A final hand at the end of the game, to score: its cards, the catalog's attribute
+    vocabulary (and labels, for the wording) and the choices the player fixed."""
+
+    hand: Sequence[scorer.CardSpec]
+    vocabulary: Mapping[str, Sequence[str]]
+    labels: Labels | None = None
+    choices: Mapping[str, dict[str, Any]] | None = None
+
+
+@dataclass
+class Seat:
+    name: str
+    hand: HandPosition
+
+
+@dataclass
+class TablePosition:
+    """The whole table at the end of the game: every player's final hand, in seat order."""
+
+    seats: list[Seat]
+
+
+ILLEGAL_HAND = "illegal_hand"
+CARD_IN_TWO_HANDS = "card_in_two_hands"
+INVALID_CHOICE = "invalid_choice"
+
+
 # --- The board ---------------------------------------------------------------------------------
 
 
 @dataclass
 class TurnBoard:
     """A position checked once (check): its legal moves and a ruling on any turn. A turn has no
-    score of its own: the final hand is scored (check_hand)."""
+    score of its own: the final hand is scored (check(HandPosition(…)))."""
 
     position: Position
     warnings: list[str] = field(default_factory=list)
@@ -256,11 +287,11 @@ class TurnBoard:
 
     def score(self, moves: Sequence[Move] = ()) -> NoReturn:
         raise NotScored("A turn scores nothing in Star Trek: Missions; the final hand is scored "
-                        "(check_hand).")
+                        "(check(HandPosition(…))).")
 
 
 class HandBoard:
-    """A final hand at the end of the game, checked once (check_hand): no turn is left, and its
+    """A final hand at the end of the game, checked once (check): no turn is left, and its
     score is the best over the choices the player left open (STM-R4)."""
 
     def __init__(self, hand: Sequence[scorer.CardSpec], vocabulary: Mapping[str, Sequence[str]],
@@ -283,19 +314,91 @@ class HandBoard:
         not allow)."""
         if moves:
             raise ValueError("A final hand takes no more turns (STM-6.4).")
-        return score_hand(self.hand, vocabulary=self.vocabulary, labels=self.labels,
-                          choices=self.choices)
+        try:
+            result = score_hand(self.hand, vocabulary=self.vocabulary, labels=self.labels,
+                                choices=self.choices)
+        except scorer.ChoiceError as wrong:
+            raise Refused([{"path": wrong.path, "code": INVALID_CHOICE, "detail": wrong.detail}],
+                          code=INVALID_CHOICE) from None
+        result.warnings = list(self.warnings)
+        return result
+
+
+@dataclass
+class TableScore:
+    """A final table's scores: each player's hand scored as a single hand is, in seat order. A
+    table has no single total and no steps of its own (each player's are theirs); its warnings
+    are each player's, named."""
+
+    seats: list[tuple[str, HandScore]]
+    total: None = None
+    steps: list[Step] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+class TableBoard:
+    """A final table checked once (every card in one hand at most, every hand a legal final
+    hand): each hand's board, in seat order."""
+
+    def __init__(self, seats: list[tuple[str, HandBoard]]) -> None:
+        self.seats = seats
+        self.warnings: list[str] = []
+
+    def legal_moves(self) -> list[Move]:
+        return []
+
+    def rule(self, move: Move) -> Ruling:
+        raise NotScored("A final table takes no more turns (STM-6.4); rule on a turn's position.")
+
+    def score(self, moves: Sequence[Move] = ()) -> TableScore:
+        """Every hand's score (Refused invalid_choice naming each player's choice the hand does
+        not allow)."""
+        if moves:
+            raise ValueError("A final table takes no more turns (STM-6.4).")
+        scored: list[tuple[str, HandScore]] = []
+        errors: list[dict[str, Any]] = []
+        for index, (name, board) in enumerate(self.seats):
+            try:
+                scored.append((name, board.score()))
+            except Refused as refused:
+                errors += [{"path": f"players[{index}].{entry['path']}", "code": entry["code"],
+                            "detail": f"{name}: {entry['detail']}", "player": name}
+                           for entry in refused.errors]
+        if errors:
+            raise Refused(errors, code=INVALID_CHOICE, summary=(
+                f"{len(errors)} choices are not allowed; each is listed in errors."))
+        return TableScore(seats=scored, warnings=[
+            f"{name}: {warning}" for name, result in scored for warning in result.warnings])
 
 
 # --- The position -------------------------------------------------------------------------------
 
 
-def check(position: Position) -> TurnBoard:
-    """The position's board; raises ImpossiblePosition naming every contradiction."""
+@overload
+def check(position: Position) -> TurnBoard: ...
+@overload
+def check(position: HandPosition) -> HandBoard: ...
+@overload
+def check(position: TablePosition) -> TableBoard: ...
+def check(position: Position | HandPosition | TablePosition
+          ) -> TurnBoard | HandBoard | TableBoard:
+    """The position's board, checked once: a turn's (TurnBoard: legal moves, rulings), a final
+    hand's (HandBoard: its score) or a whole final table's (TableBoard: every hand's score).
+    Raises ImpossiblePosition naming every contradiction (paths are the position's own: the one
+    flow, games.services, places them in the body)."""
+    if isinstance(position, HandPosition):
+        return _check_hand(position)
+    if isinstance(position, TablePosition):
+        return _check_table(position)
+    return _check_turn(position)
+
+
+def _check_turn(position: Position) -> TurnBoard:
     errors: list[dict[str, Any]] = []
 
     def error(path: str, code: str, detail: str) -> None:
-        errors.append({"path": path, "code": code, "detail": detail})
+        # The details name places as the ruling's body does ("position.hand[2]").
+        errors.append({"path": path.removeprefix("position."), "code": code, "detail": detail})
 
     for where, cards in (("hand", position.hand), ("discard_area", position.discard_area)):
         seen: dict[str, int] = {}
@@ -359,6 +462,39 @@ def check(position: Position) -> TurnBoard:
     return TurnBoard(position)
 
 
+def _check_table(position: TablePosition) -> TableBoard:
+    """Every card exists once, and every hand is a legal final hand (its board, one per seat):
+    ImpossiblePosition (code ``card_in_two_hands`` when a card is in two hands, else
+    ``illegal_hand``) naming the players and cards of each contradiction."""
+    errors: list[dict[str, Any]] = []
+    held: dict[str, int] = {}
+    seats = position.seats
+    for index, seat in enumerate(seats):
+        for place, card in enumerate(seat.hand.hand):
+            other = held.get(card.name)
+            if other is not None and other != index:
+                errors.append({
+                    "path": f"players[{index}].hand[{place}]", "code": CARD_IN_TWO_HANDS,
+                    "detail": f"{card.name} is in {seats[other].name}'s hand and in "
+                              f"{seat.name}'s hand; every card exists once.",
+                    "card": card.name, "players": [seats[other].name, seat.name]})
+            held.setdefault(card.name, index)
+    boards: list[tuple[str, HandBoard]] = []
+    for index, seat in enumerate(seats):
+        try:
+            boards.append((seat.name, _check_hand(seat.hand)))
+        except ImpossiblePosition as illegal:
+            errors += [{"path": f"players[{index}].{problem['path']}", "code": problem["code"],
+                        "detail": f"{seat.name}: {problem['detail']}", "player": seat.name}
+                       for problem in illegal.errors]
+    if errors:
+        two_hands = any(entry["code"] == CARD_IN_TWO_HANDS for entry in errors)
+        raise ImpossiblePosition(
+            errors, code=CARD_IN_TWO_HANDS if two_hands else ILLEGAL_HAND,
+            summary=f"This table cannot exist: {len(errors)} problems, each listed in errors.")
+    return TableBoard(boards)
+
+
 def table_contradiction(players: int, *, galaxy_cards: int = GALAXY_CARDS,
                         mission_cards: int = MISSION_CARDS) -> dict[str, Any] | None:
     """The error entry (path "players") of a final table of `players` no finished game can have
@@ -380,13 +516,14 @@ def table_contradiction(players: int, *, galaxy_cards: int = GALAXY_CARDS,
                       "players."}
 
 
-def check_hand(hand: Sequence[scorer.CardSpec], *, vocabulary: Mapping[str, Sequence[str]],
-               labels: Labels | None = None, choices: Mapping[str, dict[str, Any]] | None = None
-               ) -> HandBoard:
+def _check_hand(position: HandPosition) -> HandBoard:
     """The board of a final hand (STM-R8, STM-R6 Meddlesome Q); raises ImpossiblePosition
-    (``duplicate_card``, ``too_many_cards``, ``too_many_missions``, ``too_few_missions``,
-    ``too_many_galaxy_cards``) when it cannot be one. A partial hand is scored as it stands, with
-    a warning; the choices the player fixed are checked when it is scored."""
+    (code ``illegal_hand``; entries ``duplicate_card``, ``too_many_cards``,
+    ``too_many_missions``, ``too_few_missions``, ``too_many_galaxy_cards``) when it cannot be
+    one. A partial hand is scored as it stands, with a warning; the choices the player fixed are
+    checked when it is scored."""
+    hand, vocabulary = position.hand, position.vocabulary
+    labels, choices = position.labels, position.choices
     errors: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for index, spec in enumerate(hand):
@@ -424,7 +561,8 @@ def check_hand(hand: Sequence[scorer.CardSpec], *, vocabulary: Mapping[str, Sequ
         errors.append({"path": "hand", "code": "too_many_galaxy_cards",
                        "detail": f"The hand has {len(galaxy)} Galaxy cards; {holds}"})
     if errors:
-        raise ImpossiblePosition(errors)
+        raise ImpossiblePosition(errors, code=ILLEGAL_HAND, summary=(
+            "This is not a legal final hand; each problem is listed in errors."))
     warnings = []
     if len(distinct) < size:
         warnings.append(f"Partial hand: {len(distinct)} of {size} cards ({shape}); scored as it "

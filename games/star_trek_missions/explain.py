@@ -110,7 +110,7 @@ def score_hand(
     choices: Mapping[str, dict[str, Any]] | None = None,
 ) -> HandScore:
     """The best score of a hand, honouring any choice the player fixed (ChoiceError when a fixed
-    choice is not allowed). engine.check_hand checks the hand is a final hand first."""
+    choice is not allowed). engine.check(HandPosition(…)) checks the hand is a final hand first."""
     scorer = HandScorer(hand, vocabulary)
     unknown = [name for name in (choices or {}) if name not in scorer.by_name]
     if unknown:

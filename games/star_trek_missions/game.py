@@ -7,8 +7,9 @@ GAME = GamePackage(
     package="games.star_trek_missions",
     engine="games.star_trek_missions.engine",
     ruling=Job(
-        service="games.star_trek_missions.rulings.rule_turn",
         request_models=("games.star_trek_missions.rulings.TurnRequest",),
+        ask="games.star_trek_missions.rulings.ask",
+        position_at="position",
         page="star_trek_missions:check-turn",
         label="Check a move",
         link_pairs="games.star_trek_missions.turn_pages.turn_link_pairs",
@@ -16,9 +17,10 @@ GAME = GamePackage(
                             "star_trek_missions/_stm_turn_result.html"),
     ),
     score=Job(
-        service="games.star_trek_missions.scores.score_star_trek_missions",
         request_models=("games.star_trek_missions.scores.Hand",
                         "games.star_trek_missions.scores.Table"),
+        ask="games.star_trek_missions.scores.ask",
+        present="games.star_trek_missions.scores.present",
         page="star_trek_missions:score",
         label="Score a hand",
         link_pairs="games.star_trek_missions.pages.score_link_pairs",

@@ -42,7 +42,8 @@ from common.page_results import (
     problem_message,
     render_result_page,
 )
-from games.pages import catalog_not_loaded
+from games.package import SCORE
+from games.pages import SERVICES, catalog_not_loaded
 from games.star_trek_missions.language import (
     CHOICE_EFFECTS,
     criterion_matches_attributes,
@@ -50,7 +51,6 @@ from games.star_trek_missions.language import (
 from games.star_trek_missions.scores import (
     MAX_NAME,
     WIN_RULE,
-    score_star_trek_missions,
     vocabulary_and_labels,
 )
 from games.star_trek_missions.table import headline, is_table, standing_rows, table_result_context
@@ -97,7 +97,7 @@ def stm_score(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
             return {"score": score_view(game, response)}
 
         # A name the form could not add keeps the page's 400 even when the hand scores.
-        if evaluate_on_page(request, context, service=score_star_trek_missions, game=game,
+        if evaluate_on_page(request, context, service=SERVICES[SCORE], game=game,
                             body=form.body(), show=show,
                             show_errors=lambda error: form_errors(error, form)) == 400:
             status = 400
@@ -866,7 +866,7 @@ def stm_table(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
             return {"detail": error.message, "code": error.error_code,
                     "entries": form.add_service_errors(error.errors)}
 
-        if evaluate_on_page(request, context, service=score_star_trek_missions, game=game,
+        if evaluate_on_page(request, context, service=SERVICES[SCORE], game=game,
                             body=form.body(), show=show, show_errors=show_errors) == 400:
             status = 400
         if context["result"]:

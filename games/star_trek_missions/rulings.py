@@ -1,4 +1,5 @@
-"""Star Trek: Missions rulings: validate the request, resolve card names, ask the engine, save.
+"""Star Trek: Missions rulings: the request declared, and as the engine takes it (games.services
+reads it, asks the engine and saves the ruling).
 
 Request body (API.md): ``{"position": {"hand": [names], "discard_area": [names],
 "galaxy_deck": n, "mission_deck": n}, "move": {...}}``; the deck counts are optional (a draw
@@ -24,22 +25,9 @@ from pydantic import Field
 
 from cards.models import Card, Game
 from common.card_names import CardNameResolver
-from common.requests import CardName, CardNames, RequestModel, read_body
-from games.protocol import ImpossiblePosition
-from games.responses import impossible_position, ruling_response
+from common.requests import CardName, CardNames, RequestModel
+from games.package import Asked
 from games.star_trek_missions import engine
-from results.services import result_save
-
-
-def rule_turn(*, game: Game, body) -> dict:
-    """The ruling response of API.md, saved (with "id" and "url"). Raises ApiError for a 400."""
-    position, move = parse_request(game=game, body=body)
-    try:
-        board = engine.check(position)
-    except ImpossiblePosition as impossible:
-        raise impossible_position(impossible.errors) from None
-    response = ruling_response(game=game, ruling=board.rule(move))
-    return result_save(game=game, kind="ruling", request_body=body, response_body=response)
 
 
 def card_spec(card: Card) -> engine.CardSpec:
@@ -95,11 +83,9 @@ class TurnRequest(RequestModel):
                                                           description="an object")
 
 
-def parse_request(*, game: Game, body: object) -> tuple[engine.Position, engine.Move]:
-    """The engine's Position and Move from a request body; raises ApiError (400) naming every
-    problem at once."""
-    resolver = CardNameResolver(game)
-    request = read_body(TurnRequest, body, context={"cards": resolver})
+def ask(game: Game, request: TurnRequest, context: dict) -> Asked:
+    """A turn request as the engine's position and move (games.services does the rest)."""
+    resolver: CardNameResolver = context["cards"]
     position, move = request.position, request.move
     decks = [(card.attributes or {}).get("deck") for card in resolver.cards]
     copies = [card.copies for card in resolver.cards]
@@ -108,7 +94,7 @@ def parse_request(*, game: Game, body: object) -> tuple[engine.Position, engine.
     drawn = move.draw if isinstance(move, DrawMissions) else (
         [move.draw] if isinstance(move, DrawGalaxy) else [])
     own = engine.ACTION_FIELDS[move.action]
-    return engine.Position(
+    return Asked(position=engine.Position(
         hand=[card_spec(card) for card in position.hand],
         discard_area=[card_spec(card) for card in position.discard_area],
         galaxy_deck=position.galaxy_deck,
@@ -116,11 +102,11 @@ def parse_request(*, game: Game, body: object) -> tuple[engine.Position, engine.
         extra_turn=position.extra_turn,
         galaxy_cards=galaxy_cards or engine.GALAXY_CARDS,
         mission_cards=mission_cards or engine.MISSION_CARDS,
-    ), engine.Move(
+    ), move=engine.Move(
         action=move.action,
         take=card_spec(move.take) if isinstance(move, TakeDiscard) else None,
         draw=[card_spec(card) for card in drawn],
         discard=[card_spec(card) for card in move.discard],
         other_fields=[key for key in ("take", "draw")
                       if key in move.model_fields_set and key not in own],
-    )
+    ))

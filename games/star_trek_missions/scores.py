@@ -1,6 +1,6 @@
-"""Scores Star Trek: Missions for the API and the pages: read the body (declared below: Hand,
-Choice, Player, Table, read by common.requests), check each hand is a legal final hand, call the
-engine, save the result.
+"""Scores Star Trek: Missions: the bodies declared (Hand, Choice, Player, Table), as the engine
+takes them (`ask`: a HandPosition or a TablePosition, whose check makes each hand a legal final
+hand) and the answer's own fields (`present`); games.services reads, checks, scores and saves.
 
 Two bodies (API.md):
 
@@ -30,13 +30,13 @@ from pydantic_core import PydanticCustomError
 from cards.models import Card, Game
 from cards.selectors import game_attribute_specs
 from common.api_errors import ApiError, error_entry
-from common.card_names import CardNameResolver, invalid_input
-from common.requests import CardNames, RequestModel, card_name, read_body
+from common.card_names import invalid_input
+from common.requests import CardNames, RequestModel, card_name
+from games.package import Asked
 from games.protocol import ImpossiblePosition
 from games.star_trek_missions import engine
-from games.star_trek_missions.scorer import CardSpec, ChoiceError
+from games.star_trek_missions.scorer import CardSpec, HandScore
 from games.wording import listing
-from results.services import result_save
 
 ATTRIBUTES = ("type", "specialty", "lifeform", "affiliation")
 MAX_NAME = 40  # characters of a player's name
@@ -107,18 +107,55 @@ def provisional_warning(names: list[str]) -> str:
             f"once an admin checks {'it' if one else 'them'}; the card's page says more.")
 
 
-def _hand_answer(board: engine.HandBoard, cards: list[Card]) -> dict:
-    """One hand's answer: total, steps, warnings, cards, choices (ChoiceError for a fixed choice
-    the hand does not allow)."""
-    result = board.score()
-    warnings = list(board.warnings)
+def ask(game: Game, request: Hand | Table, context: dict) -> Asked:
+    """One final hand, or the whole table, as the engine's position; the provisional scoring
+    rules of its cards are said once, after the engine's warnings. A table no finished game can
+    have (STM-R16) is a 400 impossible_position, two players of one name a 400 invalid_input."""
+    vocabulary, labels = vocabulary_and_labels(game)
+    if isinstance(request, Table):
+        seats = _seats(request)
+        position: engine.HandPosition | engine.TablePosition = engine.TablePosition([
+            engine.Seat(seat.name, _hand_position(seat.cards, seat.choices, vocabulary, labels))
+            for seat in seats])
+        cards = [card for seat in seats for card in seat.cards]
+    else:
+        cards = list(request.hand)
+        position = _hand_position(cards, request.engine_choices(), vocabulary, labels)
     provisional = provisional_cards(cards)
-    if provisional:
-        warnings.append(provisional_warning(provisional))
+    return Asked(position=position,
+                 later_warnings=[provisional_warning(provisional)] if provisional else [])
+
+
+def present(game: Game, request: Hand | Table, asked: Asked,
+            result: HandScore | engine.TableScore) -> dict:
+    """A hand's cards and choices; a table's players (each hand's answer, as a single hand's),
+    standings and winners."""
+    if isinstance(result, engine.TableScore):
+        assert isinstance(request, Table)
+        answers = [{"name": name, "total": scored.total,
+                    "steps": [step.as_dict() for step in scored.steps],
+                    "warnings": scored.warnings + _provisional(list(player.hand)),
+                    **_hand_fields(scored)}
+                   for (name, scored), player in zip(result.seats, request.players, strict=True)]
+        standings, winners = standings_of([(answer["name"], answer["total"])
+                                           for answer in answers])
+        return {"players": answers, "standings": standings, "winners": winners}
+    return _hand_fields(result)
+
+
+def _hand_position(cards: list[Card], choices: dict[str, dict], vocabulary: dict,
+                   labels: dict) -> engine.HandPosition:
+    return engine.HandPosition([card_spec(card) for card in cards], vocabulary=vocabulary,
+                               labels=labels, choices=choices)
+
+
+def _provisional(cards: list[Card]) -> list[str]:
+    names = provisional_cards(cards)
+    return [provisional_warning(names)] if names else []
+
+
+def _hand_fields(result: HandScore) -> dict:
     return {
-        "total": result.total,
-        "steps": [step.as_dict() for step in result.steps],
-        "warnings": warnings,
         "cards": [
             {"name": c.name, "points": c.points, "blanked": c.blanked,
              "blanked_reason": c.blanked_reason}
@@ -126,40 +163,6 @@ def _hand_answer(board: engine.HandBoard, cards: list[Card]) -> dict:
         ],
         "choices": result.choices,
     }
-
-
-def _choice_error(wrong: ChoiceError, *, prefix: str = "", player: str | None = None) -> dict:
-    detail = f"{player}: {wrong.detail}" if player else wrong.detail
-    extra = {"player": player} if player else {}
-    return error_entry(path=f"{prefix}{wrong.path}", code="invalid_choice", detail=detail, **extra)
-
-
-def score_star_trek_missions(*, game: Game, body: object) -> dict:
-    if isinstance(body, dict) and "players" in body and "hand" not in body:
-        return score_table(game=game, body=body)
-    resolver = CardNameResolver(game)
-    request = read_body(Hand, body, context={"cards": resolver})
-    cards, choices = list(request.hand), request.engine_choices()
-    vocabulary, labels = vocabulary_and_labels(game)
-    try:
-        board = engine.check_hand([card_spec(card) for card in cards], vocabulary=vocabulary,
-                                  labels=labels, choices=choices)
-    except ImpossiblePosition as illegal:
-        problems = illegal.errors
-        raise ApiError(
-            status_code=400,
-            code="illegal_hand",
-            detail=problems[0]["detail"] if len(problems) == 1
-            else "This is not a legal final hand; each problem is listed in errors.",
-            errors=[error_entry(**problem) for problem in problems],
-        ) from None
-    try:
-        answer = _hand_answer(board, cards)
-    except ChoiceError as wrong:
-        raise ApiError(status_code=400, code="invalid_choice", detail=wrong.detail,
-                       errors=[_choice_error(wrong)]) from None
-    response = {"game": game.slug, **answer}
-    return result_save(game=game, kind="score", request_body=body, response_body=response)
 
 
 # --- The whole table ------------------------------------------------------------------------------
@@ -229,20 +232,22 @@ class Table(RequestModel):
     players: Annotated[list[Player], BeforeValidator(seat_count)] = Field(
         description="a list: one object per player, each with name, hand and choices")
 
-
-def _parse_table(game: Game, body: dict) -> list[Seat]:
-    try:
-        table = read_body(Table, body, context={"cards": CardNameResolver(game)})
-    except ApiError as error:
+    @classmethod
+    def refused(cls, error: ApiError) -> ApiError:
+        """A table with too few or too many players is an invalid_player_count."""
         counted = [e for e in error.errors if e["code"] in ("too_few_players", "too_many_players")]
         if counted:
-            raise ApiError(status_code=400, code="invalid_player_count",
-                           detail=counted[0]["detail"], errors=error.errors) from None
-        raise
+            return ApiError(status_code=400, code="invalid_player_count",
+                            detail=counted[0]["detail"], errors=error.errors)
+        return error
+
+
+def _seats(table: Table) -> list[Seat]:
+    """The table's seats: a table no finished game can have is impossible (STM-R16: within the
+    game's range, but no such game ends), two players of one name an invalid input."""
     unfinished = engine.table_contradiction(len(table.players))
-    if unfinished is not None:  # STM-R16: within the game's range, but no such game ends
-        raise ApiError(status_code=400, code="impossible_position", detail=unfinished["detail"],
-                       errors=[error_entry(**unfinished)])
+    if unfinished is not None:
+        raise ImpossiblePosition([unfinished])
     seats = [Seat(index, player.name, list(player.hand), player.engine_choices())
              for index, player in enumerate(table.players)]
     named: dict[str, Seat] = {}
@@ -260,40 +265,6 @@ def _parse_table(game: Game, body: dict) -> list[Seat]:
     return seats
 
 
-def _check_table(seats: list[Seat], *, vocabulary, labels) -> list[engine.HandBoard]:
-    """Every card exists once, and every hand is a legal final hand (its board, one per seat): a
-    400 naming the players and cards of each contradiction."""
-    errors: list[dict] = []
-    held: dict[str, Seat] = {}
-    for seat in seats:
-        for position, card in enumerate(seat.cards):
-            other = held.get(card.name)
-            if other is not None and other is not seat:
-                errors.append(error_entry(
-                    path=f"{seat.prefix}hand[{position}]", code="card_in_two_hands",
-                    detail=f"{card.name} is in {other.name}'s hand and in {seat.name}'s hand; "
-                           "every card exists once.",
-                    card=card.name, players=[other.name, seat.name]))
-            held.setdefault(card.name, seat)
-    boards = []
-    for seat in seats:
-        try:
-            boards.append(engine.check_hand([card_spec(card) for card in seat.cards],
-                                            vocabulary=vocabulary, labels=labels,
-                                            choices=seat.choices))
-        except ImpossiblePosition as illegal:
-            errors += [error_entry(path=f"{seat.prefix}{problem['path']}", code=problem["code"],
-                                   detail=f"{seat.name}: {problem['detail']}", player=seat.name)
-                       for problem in illegal.errors]
-    if not errors:
-        return boards
-    two_hands = any(entry["code"] == "card_in_two_hands" for entry in errors)
-    code = "card_in_two_hands" if two_hands else "illegal_hand"
-    detail = errors[0]["detail"] if len(errors) == 1 else (
-        f"This table cannot exist: {len(errors)} problems, each listed in errors.")
-    raise ApiError(status_code=400, code=code, detail=detail, errors=errors)
-
-
 def standings_of(totals: list[tuple[str, int]]) -> tuple[list[dict], list[str]]:
     """(standings, winners) of [(name, total)] in seat order: highest total first (seat order
     among equals), each with its rank (tied players share one) and its margin to the winner."""
@@ -307,38 +278,3 @@ def standings_of(totals: list[tuple[str, int]]) -> tuple[list[dict], list[str]]:
         for name, total in ordered
     ]
     return standings, [name for name, total in ordered if total == best]
-
-
-def score_table(*, game: Game, body: dict) -> dict:
-    seats = _parse_table(game, body)
-    vocabulary, labels = vocabulary_and_labels(game)
-    boards = _check_table(seats, vocabulary=vocabulary, labels=labels)
-    answers, errors = [], []
-    for seat, board in zip(seats, boards, strict=True):
-        try:
-            answer = _hand_answer(board, seat.cards)
-        except ChoiceError as wrong:
-            errors.append(_choice_error(wrong, prefix=seat.prefix, player=seat.name))
-            continue
-        answers.append({"name": seat.name, **answer})
-    if errors:
-        raise ApiError(status_code=400, code="invalid_choice",
-                       detail=errors[0]["detail"] if len(errors) == 1
-                       else f"{len(errors)} choices are not allowed; each is listed in errors.",
-                       errors=errors)
-    standings, winners = standings_of([(answer["name"], answer["total"]) for answer in answers])
-    table_provisional = provisional_cards([card for seat in seats for card in seat.cards])
-    response = {
-        "game": game.slug,
-        "total": None,
-        "steps": [],
-        # Each player's own warnings, then the provisional cards of the whole table once.
-        "warnings": [f"{answer['name']}: {warning}"
-                     for answer in answers for warning in answer["warnings"]
-                     if not warning.startswith("Provisional: ")]
-        + ([provisional_warning(table_provisional)] if table_provisional else []),
-        "players": answers,
-        "standings": standings,
-        "winners": winners,
-    }
-    return result_save(game=game, kind="score", request_body=body, response_body=response)

@@ -1,5 +1,7 @@
-"""Ascent's rulings: the request declared (read by common.requests.read_body), turned into the
-engine's position and move, ruled on by the Board, saved.
+"""Ascent's ruling request, declared, and as its engine takes it (`ask`): the one flow
+(games.services) reads the body against PlayRequest, checks the position, has the Board rule on
+the move and saves the answer; the engine's error paths land under "position" (game.py's
+`position_at`).
 
 Request body: ``{"position": {"hand": [names], "table": name or null}, "move": {"play": name} or
 {"pass": true}}``. A body without this shape is a 400 ``invalid_input`` naming each problem by
@@ -17,13 +19,9 @@ from pydantic_core import PydanticCustomError
 
 from cards.models import Card as CatalogCard
 from cards.models import Game
-from common.card_names import CardNameResolver
-from common.requests import CardName, RequestModel, read_body
-from games.protocol import ImpossiblePosition
-from games.responses import impossible_position, ruling_response
-from results.services import result_save
+from common.requests import CardName, RequestModel
+from games.package import Asked
 
-from . import engine
 from .model import Card, Move, Pass, Play, Position
 
 MAX_HAND = 40  # far more than the game's copies: refused before any name is looked up
@@ -84,17 +82,6 @@ def hand(cards: list[Any]) -> tuple[Card, ...]:
     return tuple(card(row) for row in cards)
 
 
-def under(prefix: str, errors: list[dict]) -> list[dict]:
-    """The engine's entries (paths within the position) at their place in the request."""
-    return [{**error, "path": f"{prefix}.{error['path']}"} for error in errors]
-
-
-def rule_play(*, game: Game, body: object) -> dict:
-    """The ruling response of API.md, saved (with "id" and "url"). Raises ApiError for a 400."""
-    request = read_body(PlayRequest, body, context={"cards": CardNameResolver(game)})
-    try:
-        ruling = engine.check(request.to_position()).rule(request.to_move())
-    except ImpossiblePosition as impossible:
-        raise impossible_position(under("position", impossible.errors)) from None
-    return result_save(game=game, kind="ruling", request_body=body,
-                       response_body=ruling_response(game=game, ruling=ruling))
+def ask(game: Game, request: PlayRequest, context: dict) -> Asked:
+    """The request as the engine takes it: the position to check and the move to rule on."""
+    return Asked(position=request.to_position(), move=request.to_move())

@@ -1,0 +1,133 @@
+"""The one flow from a request to a saved answer: every game's every job, for the API, the pages,
+the tables and whatever else asks (a test holds that nothing else saves a result).
+
+    answer(game=game, kind="ruling" | "score", body=body) -> the response body of API.md, saved
+    (with "id" and "url"; inside results.services.unsaved(), without them)
+
+1. The body is read against the job's declared request models (Job.request_models: where there
+   are several, the first whose required fields the body all has), in the context the job gives
+   (Job.reading: the game's card names, its options…): a 400 invalid_input names every problem.
+2. The job's `ask` turns the request into the engine's position (and the move, or the moves);
+3. the game's engine checks the position once, `check(position) -> Board` (games.protocol);
+4. the board rules on the move (`board.rule(move)`) or scores (`board.score(moves)`);
+5. the answer: API.md's ruling body (games.responses.ruling_response), or a score's "game",
+   "total", "steps" and "warnings", with the game's own fields (the job's `present`);
+6. it is saved (results.services.result_save).
+
+The flow owns what every game shares: an engine's refusal (games.protocol.Refused, e.g.
+ImpossiblePosition) is a 400 with the refusal's code whose entries' paths gain where the position
+sits in the body (Job.position_at: "position" in a ruling request); facts a score lacks
+(MissingFacts) a 400 invalid_input; the warnings are the reading's, then the engine's, then the
+reading's later ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cards.models import Game
+from common.api_errors import ApiError
+from common.requests import invalid_body, read_body
+from games.package import RULING, SCORE, Asked, GamePackage, Job
+from games.protocol import MissingFacts, Refused
+from games.registry import game_package
+from games.responses import ruling_response
+from results.services import result_save
+
+KINDS = (RULING, SCORE)
+
+
+def answer(*, game: Game, kind: str, body: object) -> dict:
+    """The answer of `game`'s job `kind` ("ruling" or "score") to the request `body`, saved.
+    Raises ApiError for a 400 (and LookupError for a game or job GAMES does not have)."""
+    package, job = _job(game.slug, kind)
+    context = job.context(game)
+    request = read(job, body, context)
+    try:
+        asked = job.asked(game, request, context)
+        board = package.check(asked.position)
+        if kind == RULING:
+            result: Any = board.rule(asked.move)
+            response = ruling_response(game=game, ruling=result)
+            response["warnings"] = asked.warnings + response["warnings"] + asked.later_warnings
+        else:
+            result = board.score(asked.moves)
+            engine_warnings = getattr(result, "warnings", None)
+            response = {
+                "game": game.slug,
+                "total": result.total,
+                "steps": [step.as_dict() for step in result.steps],
+                "warnings": asked.warnings + list(board.warnings if engine_warnings is None
+                                                  else engine_warnings) + asked.later_warnings,
+            }
+        response.update(job.presented(game, request, asked, result))
+    except Refused as refused:
+        raise refusal(refused, at=job.position_at) from None
+    except MissingFacts as missing:
+        raise invalid_body(placed(missing.missing, at=job.position_at)) from None
+    return result_save(game=game, kind=kind, request_body=body, response_body=response)
+
+
+def rule(*, game: Game, body: object) -> dict:
+    """The ruling job's answer (the pages' and the tables' service; its name keys their cache)."""
+    return answer(game=game, kind=RULING, body=body)
+
+
+def score(*, game: Game, body: object) -> dict:
+    """The score job's answer (the pages' and the tables' service; its name keys their cache)."""
+    return answer(game=game, kind=SCORE, body=body)
+
+
+SERVICES = {RULING: rule, SCORE: score}
+
+
+def read(job: Job, body: object, context: dict) -> Any:
+    """The body as the job's request model (the first whose required fields it all has, else the
+    first); a 400 invalid_input (or the model's own refusal of it) naming every problem."""
+    models = job.request_classes()
+    model = models[0]
+    if isinstance(body, dict):
+        model = next((candidate for candidate in models
+                      if all(name in body for name, field in candidate.model_fields.items()
+                             if field.is_required())), model)
+    try:
+        return read_body(model, body, context=context)
+    except ApiError as error:
+        raise model.refused(error) from None
+
+
+def refusal(refused: Refused, *, at: str) -> ApiError:
+    """The 400 of an engine's refusal: its code, its entries placed in the body, and the one
+    problem's detail or the refusal's summary."""
+    errors = placed(refused.errors, at=at)
+    if len(errors) == 1:
+        detail = errors[0]["detail"]
+    else:
+        detail = refused.summary or (
+            "This position cannot exist: " + " ".join(entry["detail"] for entry in errors))
+    return ApiError(status_code=400, code=refused.code, detail=detail, errors=errors)
+
+
+def placed(errors: list[dict], *, at: str) -> list[dict]:
+    """Error entries whose paths (relative to the position) start where the position sits in the
+    body: "hand" at "position" is "position.hand"; the position itself is `at` ("body" when the
+    body is the position)."""
+    return [{**entry, "path": join_path(at, entry.get("path", ""))} for entry in errors]
+
+
+def join_path(at: str, path: str) -> str:
+    if at and path:
+        return f"{at}.{path}"
+    return at or path or "body"
+
+
+def _job(slug: str, kind: str) -> tuple[GamePackage, Job]:
+    package = game_package(slug)
+    job = package.job(kind) if package else None
+    if package is None or job is None:
+        raise LookupError(f"GAMES gives {slug} no {kind} job")
+    return package, job
+
+
+__all__ = ["Asked", "KINDS", "SERVICES", "answer", "join_path", "placed", "read", "refusal",
+           "rule", "score"]
