@@ -26,7 +26,7 @@ from django.test import Client  # noqa: E402
 
 from cards.models import Game  # noqa: E402
 from cards.services import catalog_load  # noqa: E402
-from games.star_trek_missions.scores import score_star_trek_missions  # noqa: E402
+from games.services import score  # noqa: E402  (the one flow)
 
 TABLES = int(os.environ.get("BENCH_STM_TABLES", "300"))
 SEATS = 6
@@ -75,7 +75,7 @@ def main() -> None:
     service_times = []
     for body in tables:
         started = time.perf_counter()
-        answer = score_star_trek_missions(game=game, body=body)
+        answer = score(game=game, body=body)
         service_times.append((time.perf_counter() - started) * 1000)
         assert len(answer["standings"]) == SEATS and answer["winners"]
     report("service, all tables", service_times)

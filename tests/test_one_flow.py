@@ -10,6 +10,9 @@ through the API and must be answered the same.
 
 from __future__ import annotations
 
+import ast
+import importlib
+import inspect
 import json
 from collections import Counter
 from pathlib import Path
@@ -63,3 +66,101 @@ def test_every_request_of_the_oracle_is_answered_as_before(api, catalog, oracle)
     print(f"{len(oracle)} requests compared with the answers before the one flow")
     assert not different, f"{len(different)} of {len(oracle)} answers changed; the first: " \
                           f"{different[0]}"
+
+
+# --- Nothing but the flow saves a result; every job goes through it --------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("cards", "common", "results", "scoring", "adjudicator", "tables", "games", "config",
+            "bench", "scripts")
+FLOW = "games/services.py"
+DEFINES = "results/services.py"
+
+
+def project_modules() -> list[Path]:
+    """Every Python module of the project (its apps, games, benchmarks and scripts, and the fifth
+    test game, the template of a new game); the tests themselves may call anything."""
+    found = [path for package in PACKAGES for path in (ROOT / package).rglob("*.py")]
+    found += list((ROOT / "tests" / "fifth_game").rglob("*.py"))
+    return sorted(found)
+
+
+def names_used(path: Path) -> set[str]:
+    """The names a module imports or calls (bare or as an attribute: x.result_save)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.Call):
+            func = node.func
+            names.add(func.id if isinstance(func, ast.Name) else
+                      func.attr if isinstance(func, ast.Attribute) else "")
+    return names
+
+
+def test_no_module_but_the_flow_saves_a_result():
+    modules = project_modules()
+    assert len(modules) > 100 and ROOT / FLOW in modules
+    savers = sorted(str(path.relative_to(ROOT)) for path in modules
+                    if "result_save" in names_used(path))
+    assert savers == [FLOW], savers
+    # results/services.py defines it (and calls nothing of it).
+    assert "def result_save(" in (ROOT / DEFINES).read_text(encoding="utf-8")
+
+
+def test_the_api_the_pages_and_the_tables_ask_the_flow():
+    for module in ("results/api.py", "games/pages.py", "tables/game_states.py"):
+        tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+        assert any(isinstance(node, ast.ImportFrom) and node.module == "games.services"
+                   for node in ast.walk(tree)), module
+    # And no module names a job's own service: a Job has none.
+    from games.package import Job
+
+    assert not hasattr(Job, "run") and "service" not in Job.__dataclass_fields__
+
+
+def test_every_job_declares_what_the_flow_needs_and_its_engine_one_check():
+    from games.package import RULING, SCORE
+    from games.registry import GAMES
+
+    for game in GAMES:
+        engine = importlib.import_module(game.engine or "")
+        parameters = list(inspect.signature(engine.check).parameters.values())
+        assert [p.kind for p in parameters] == [inspect.Parameter.POSITIONAL_OR_KEYWORD], (
+            f"{game.slug}: check(position) takes the position alone")
+        for kind in (RULING, SCORE):
+            job = game.job(kind)
+            assert job is not None and job.request_classes() and job.ask, (game.slug, kind)
+            assert callable(package_resolve(job.ask))
+        assert game.ruling.position_at == "position", game.slug  # the body's "position"
+
+
+def package_resolve(dotted):
+    module, _, name = dotted.rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
+def test_every_job_of_every_game_is_saved_by_the_flow(api, catalog, monkeypatch, oracle):
+    """Each game's answered requests, asked through the API, are saved by the flow's one call."""
+    from games import services
+    from games.registry import GAMES
+
+    saved = []
+    real = services.result_save
+
+    def spy(**kwargs):
+        saved.append((kwargs["game"].slug, kwargs["kind"]))
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "result_save", spy)
+    for game in GAMES:
+        for kind in ("ruling", "score"):
+            item = next(item for item in oracle if (item["game"], item["kind"]) == (game.slug, kind)
+                        and item["response"]["status"] == 200)
+            path = f"/api/games/{game.slug}/{'rulings' if kind == 'ruling' else 'score'}/"
+            response = api.post(path, data=json.dumps(item["body"]),
+                                content_type="application/json")
+            assert response.status_code == 200 and response.json()["id"]
+            assert saved[-1] == (game.slug, kind)
+    assert len(saved) == 2 * len(GAMES)

@@ -8,7 +8,8 @@ from urllib.parse import urlencode
 import pytest
 
 from cards.models import Card
-from games.star_trek_missions import pages as stm_pages
+from games.package import SCORE
+from games.services import SERVICES
 from results.models import SavedResult
 
 pytestmark = pytest.mark.django_db
@@ -21,15 +22,15 @@ LINK = PAGE + "?" + urlencode([("hand", name) for name in HAND])
 
 @pytest.fixture
 def service_calls(monkeypatch):
-    """The scoring service's calls from the page, counted."""
+    """The one flow's score calls from the page, counted."""
     calls = []
-    real = stm_pages.score_star_trek_missions
+    real = SERVICES[SCORE]
 
     def counted(*, game, body):
         calls.append(body)
         return real(game=game, body=body)
 
-    monkeypatch.setattr(stm_pages, "score_star_trek_missions", counted)
+    monkeypatch.setitem(SERVICES, SCORE, counted)
     return calls
 
 

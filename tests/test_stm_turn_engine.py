@@ -213,7 +213,7 @@ def test_too_many_cards_without_a_deck_count_counts_the_hand_and_discard_area():
     with pytest.raises(ImpossiblePosition) as raised:
         stm.check(position(discard_area=many, galaxy_deck=None))
     entry = next(e for e in raised.value.errors if e["code"] == "too_many_cards")
-    assert entry["path"] == "position.discard_area"
+    assert entry["path"] == "discard_area"
     assert "Galaxy deck" not in entry["detail"]
 
 
@@ -432,25 +432,25 @@ def impossible(pos):
 def test_a_card_twice_in_the_hand():
     hand = [PICARD, PICARD, WORF, DATA, TROI, AWAY, BORG]
     [error] = impossible(position(hand=hand))
-    assert error == {"path": "position.hand[1]", "code": "duplicate_card", "detail":
+    assert error == {"path": "hand[1]", "code": "duplicate_card", "detail":
                      "Picard is in the hand twice (position.hand[0] and position.hand[1]); every "
                      "card exists once."}
 
 
 def test_a_card_twice_in_the_discard_area():
     [error] = impossible(position(discard_area=[BRIDGE, BRIDGE]))
-    assert (error["path"], error["code"]) == ("position.discard_area[1]", "duplicate_card")
+    assert (error["path"], error["code"]) == ("discard_area[1]", "duplicate_card")
 
 
 def test_a_card_in_the_hand_and_the_discard_area():
     [error] = impossible(position(discard_area=[BRIDGE, PICARD]))
-    assert (error["path"], error["code"]) == ("position.discard_area[1]", "card_in_two_places")
+    assert (error["path"], error["code"]) == ("discard_area[1]", "card_in_two_places")
     assert "Picard is both in the hand and in the discard area" in error["detail"]
 
 
 def test_a_hand_of_other_than_seven_cards():
     [error] = impossible(position(hand=hand_of(AWAY, BORG)[:6]))
-    assert (error["path"], error["code"]) == ("position.hand", "hand_size")
+    assert (error["path"], error["code"]) == ("hand", "hand_size")
     assert "The hand holds 6 cards" in error["detail"]
 
 
@@ -458,14 +458,14 @@ def test_a_hand_of_other_than_seven_cards():
 def test_a_hand_with_no_or_three_missions(missions):
     hand = [PICARD, RIKER, WORF, DATA, TROI, SPOCK, VASH][: 7 - len(missions)] + list(missions)
     [error] = impossible(position(hand=hand))
-    assert (error["path"], error["code"]) == ("position.hand", "mission_count")
+    assert (error["path"], error["code"]) == ("hand", "mission_count")
     assert f"holds {len(missions)} Mission card" in error["detail"]
 
 
 def test_more_cards_than_the_game_has():
     errors = impossible(position(galaxy_deck=46, mission_deck=23))
     assert [(e["path"], e["code"]) for e in errors] == [
-        ("position.galaxy_deck", "too_many_cards"), ("position.mission_deck", "too_many_cards")]
+        ("galaxy_deck", "too_many_cards"), ("mission_deck", "too_many_cards")]
     assert errors[0]["detail"] == (
         "The position accounts for 51 Galaxy cards (5 in the hand, 0 in the discard area, 46 in "
         "the Galaxy deck), but the game has 50.")
@@ -475,7 +475,7 @@ def test_stm_r16_a_turn_leaves_five_galaxy_cards_for_another_player():
     # 5 Galaxy cards in the hand and 41 in the deck leave 4 for the others: no other hand.
     [error] = impossible(position(galaxy_deck=41))
     assert error == {
-        "path": "position.galaxy_deck", "code": "no_other_hand",
+        "path": "galaxy_deck", "code": "no_other_hand",
         "detail": "The position leaves 4 of the 50 Galaxy cards for the other players (5 in the "
                   "hand, 0 in the discard area, 41 in the Galaxy deck), but the game has at least "
                   "one other player, whose hand holds at least 5 Galaxy cards (STM-R16)."}
@@ -487,7 +487,7 @@ def test_stm_r16_a_turn_leaves_one_mission_for_another_player():
     # 2 Missions in the hand, 3 in the discard area and 19 in the deck: none for the others.
     [error] = impossible(position(discard_area=[VIRUS, PLAGUE, TIME], mission_deck=19))
     assert error == {
-        "path": "position.mission_deck", "code": "no_other_hand",
+        "path": "mission_deck", "code": "no_other_hand",
         "detail": "The position leaves 0 of the 24 Mission cards for the other players (2 in the "
                   "hand, 3 in the discard area, 19 in the Mission deck), but the game has at "
                   "least one other player, whose hand holds at least 1 Mission card (STM-R16)."}
@@ -498,13 +498,13 @@ def test_stm_r16_a_turn_leaves_one_mission_for_another_player():
 @pytest.mark.parametrize("discard_area", [SEVEN_GALAXY + [VASH], ELEVEN_MISSIONS + [VIRUS]])
 def test_a_discard_area_already_at_the_end_trigger(discard_area):
     [error] = impossible(position(discard_area=discard_area, mission_deck=5))
-    assert (error["path"], error["code"]) == ("position.discard_area", "game_over")
+    assert (error["path"], error["code"]) == ("discard_area", "game_over")
     assert "the game ended" in error["detail"]
 
 
 def test_an_extra_turn_needs_time_distortion_in_hand():
     [error] = impossible(position(extra_turn=True))
-    assert (error["path"], error["code"]) == ("position.extra_turn", "no_extra_turn")
+    assert (error["path"], error["code"]) == ("extra_turn", "no_extra_turn")
 
 
 def test_every_contradiction_is_named_at_once():

@@ -221,15 +221,16 @@ def slow_scoring(monkeypatch):
     """Each score takes a while, so that the next taps come while it is on its way."""
     import time
 
-    from games.star_trek_missions import pages as views
+    from games.package import SCORE
+    from games.services import SERVICES
 
-    real = views.score_star_trek_missions
+    real = SERVICES[SCORE]
 
     def slow(*, game, body):
         time.sleep(0.4)
         return real(game=game, body=body)
 
-    monkeypatch.setattr(views, "score_star_trek_missions", slow)
+    monkeypatch.setitem(SERVICES, SCORE, slow)
 
 
 def test_taps_made_while_scoring_are_not_lost(page, site, slow_scoring):

@@ -2,6 +2,8 @@
 stop (AC-4), the special rules (AC-5), the numbered rulings AC-R3 to AC-R6, the outcomes (certain
 and conditional), the alternatives and the positions that cannot exist."""
 
+from dataclasses import replace
+
 import pytest
 
 from games.academy_credits import engine as ac
@@ -25,8 +27,13 @@ from tests.engines.test_academy_credits_catalog import (
 )
 
 
+def played(pos, mv):
+    """The position with the card the move plays (counted among the copies, AC-R2)."""
+    return replace(pos, played=mv.play)
+
+
 def rule(pos, mv):
-    return ac.check(pos, mv).rule(mv)
+    return ac.check(played(pos, mv)).rule(mv)
 
 
 def failed(ruling):
@@ -35,7 +42,7 @@ def failed(ruling):
 
 def impossible(pos, mv=None):
     with pytest.raises(ImpossiblePosition) as raised:
-        ac.check(pos, mv or move(pos.hand[0].name))
+        ac.check(played(pos, mv or move(pos.hand[0].name)))
     return raised.value.errors
 
 
@@ -660,7 +667,7 @@ def test_a_turn_for_a_cadet_who_is_out_or_absent():
     assert codes(out) == ["turn_out"]
     absent = impossible(position(["Ana", "Ben"], [LURA, KRAAG], turn="Zed"))
     assert codes(absent) == ["turn_absent"]
-    assert absent[0]["path"] == "position.turn"
+    assert absent[0]["path"] == "turn"
 
 
 def test_more_cadets_than_the_game_allows_and_fewer():
@@ -700,7 +707,7 @@ def test_ac_6_5_a_match_already_over_is_no_position_to_rule_on():
     pos = position(["Ana", cadet("Ben", credits=4)], [LURA, KRAAG], options=TARGETS)
     errors = impossible(pos, move("Jay-Den Kraag"))
     assert errors == [{
-        "path": "position.players[1].credits", "code": "match_over",
+        "path": "players[1].credits", "code": "match_over",
         "detail": "Ben already has 4 credits, at or above the target of 4: the match is over "
                   "(AC-6.5), so no round is played after it."}]
     with pytest.raises(ImpossiblePosition) as scored:
@@ -719,7 +726,7 @@ def test_ac_6_4_an_eliminated_cadet_has_their_card_face_up():
     # them cannot be. The position is refused, naming the cadet.
     errors = impossible(position(["Ana", cadet("Ben", in_round=False), "Cy"], [LURA, KRAAG]))
     assert errors == [{
-        "path": "position.players[1].discards", "code": "eliminated_without_discard",
+        "path": "players[1].discards", "code": "eliminated_without_discard",
         "detail": "Ben is out of the round but has no card face up: an eliminated cadet discards "
                   "their card face up (AC-6.4), so at least that card is in front of Ben. Add it "
                   "to Ben's cards in front."}]
@@ -734,7 +741,7 @@ def test_ac_5_1_the_cadet_to_move_is_no_longer_protected():
     pos = position([cadet("Ana", "Jay-Den Kraag", shielded=True), "Ben"], [CALEB, KRAAG])
     errors = impossible(pos, move("Caleb Mir", "Ana"))
     assert errors == [{
-        "path": "position.players[0].shielded", "code": "turn_protected",
+        "path": "players[0].shielded", "code": "turn_protected",
         "detail": "Ana is shown shielded, but it is Ana's turn: Jay-Den Kraag protects only until "
                   "the start of the cadet's next turn (AC-5.1), so Ana's protection has ended. "
                   "Clear Ana's shield."}]
@@ -774,7 +781,7 @@ def test_ac_r12_tarima_sadel_face_up_in_front_of_a_cadet_still_in_is_impossible(
     pos = position(["Ana", cadet("Ben", TARIMA), "Cy"], [LURA, KRAAG])
     errors = impossible(pos, move(KRAAG.name))
     assert errors == [{
-        "path": "position.players[1].in_round", "code": "eliminated_still_in",
+        "path": "players[1].in_round", "code": "eliminated_still_in",
         "detail": "Tarima Sadel (10) is face up in front of Ben, but Ben is shown still in the "
                   "round: a cadet who plays or discards Tarima Sadel (10) is out of the round "
                   "(AC-R12). Mark Ben as out, or take Tarima Sadel (10) from Ben's cards in "
@@ -789,7 +796,7 @@ def test_ac_r12_a_cadet_out_of_the_round_is_never_shielded():
                    [LURA, NAHLA])
     errors = impossible(pos, move(NAHLA.name))
     assert errors == [{
-        "path": "position.players[1].shielded", "code": "shield_of_eliminated",
+        "path": "players[1].shielded", "code": "shield_of_eliminated",
         "detail": "Ben is out of the round but shown shielded: protection lasts until the start "
                   "of one's own turn, and nobody can knock out a protected cadet, so a cadet who "
                   "is out is never shielded (AC-R12). Clear Ben's shield."}]

@@ -4,6 +4,8 @@ the moves the rules reject ruled illegal; its score is the standings the API ans
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import json
 import random
 
@@ -58,7 +60,7 @@ def rejected_moves(table: Position) -> tuple[Move, ...]:
     """Moves the engine considers that the rules (the property test's own list) reject, and a
     play of a card nobody holds."""
     legal = keys(rules_legal_moves(table))
-    board = engine.check(CATALOG, table)
+    board = engine.check(replace(table, catalog=CATALOG))
     rejected = [m for m in engine._candidates(board)
                 if json.dumps(m.as_dict(), sort_keys=True) not in legal]
     return (*rejected[:6], Move(PLAY, card=card(SPY, "no-such-faction"), target_player="Ana"))
@@ -66,7 +68,7 @@ def rejected_moves(table: Position) -> tuple[Move, ...]:
 
 @pytest.mark.parametrize("table", random_positions(), ids=lambda _t: "random")
 def test_random_tables_conform(table):
-    board = engine.check(CATALOG, table)
+    board = engine.check(replace(table, catalog=CATALOG))
     assert_board_conforms(board, illegal_moves=rejected_moves(table))
     assert keys(board.legal_moves()) == keys(rules_legal_moves(table))
 
@@ -79,7 +81,7 @@ def test_random_tables_conform(table):
              dead={C: "all"}),
 ], ids=["pending", "lost_turn", "unlisted_units", "conquered"])
 def test_engine_test_tables_conform(table):
-    board = engine.check(CATALOG, table)
+    board = engine.check(replace(table, catalog=CATALOG))
     illegal = (Move(PLAY, card=card(ATTACK, A), target_unit=unit(A, 0)),
                Move(PLAY, card=card(SPY, A), target_player="Ana"))
     assert_board_conforms(board, illegal_moves=illegal)
@@ -88,7 +90,7 @@ def test_engine_test_tables_conform(table):
 def test_rulings_share_the_checked_position_and_keep_its_warnings():
     """A move needing facts the table lacks is left out of the legal moves; each ruling adds its
     warnings to the check's without changing the board's."""
-    board = engine.check(CATALOG, position({"Ana": [card(ATTACK, A)]}, listed={B: [0, 1]}))
+    board = engine.check(replace(position({"Ana": [card(ATTACK, A)]}, listed={B: [0, 1]}), catalog=CATALOG))
     checked = list(board.warnings)
     unknown = Move(PLAY, card=card(ATTACK, A), target_unit=unit(B, 3))
     assert board.rule(unknown).verdict == "needs_information"
@@ -99,7 +101,7 @@ def test_rulings_share_the_checked_position_and_keep_its_warnings():
 
 
 def test_a_board_without_a_player_to_move_has_no_moves_but_a_score():
-    board = engine.check(CATALOG, position(players=2, dead={B: "all"}), to_move=False)
+    board = engine.check(replace(position(players=2, dead={B: "all"}), catalog=CATALOG, to_move=False))
     assert board.legal_moves() == []
     with pytest.raises(ValueError):
         board.rule(Move(engine.PASS))
@@ -112,7 +114,7 @@ def test_score_is_the_standings_the_api_answers(api, catalog):
                        dead={A: [4], B: "all"}, own={"Ana": A, "Ben": B, "Cleo": C}),
               *random_positions(count=3, seed=5)]
     for table in tables:
-        score = engine.check(CATALOG, table, to_move=False).score()
+        score = engine.check(replace(table, catalog=CATALOG, to_move=False)).score()
         assert isinstance(score, Scored)
         response = api.post("/api/games/factions/score/", content_type="application/json",
                             data=json.dumps(engine.position_body(table)))

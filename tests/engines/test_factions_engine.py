@@ -8,6 +8,8 @@ rename), and the action kinds the engine keys on are the catalog's "action" valu
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import json
 from pathlib import Path
 
@@ -95,7 +97,7 @@ def position(hands=None, *, players=2, control=None, dead=None, turn="Ana", pend
 
 
 def rule(pos: Position, move: Move, catalog: engine.Catalog = CATALOG) -> engine.Ruling:
-    return engine.check(catalog, pos).rule(move)
+    return engine.check(replace(pos, catalog=catalog)).rule(move)
 
 
 def play(kind, faction, *, unit_ref=None, player=None) -> Move:
@@ -104,7 +106,7 @@ def play(kind, faction, *, unit_ref=None, player=None) -> Move:
 
 def impossible(pos: Position, *, to_move=True) -> list[dict]:
     with pytest.raises(ImpossiblePosition) as raised:
-        engine.check(CATALOG, pos, to_move=to_move)
+        engine.check(replace(pos, catalog=CATALOG, to_move=to_move))
     return raised.value.errors
 
 
@@ -221,7 +223,7 @@ def test_copies_come_from_the_catalog():
     catalog = engine.Catalog(actions=actions, factions=CATALOG.factions)
     pos = position({"Ana": [card(ATTACK, A), card(ATTACK, A)]})
     with pytest.raises(ImpossiblePosition) as raised:
-        engine.check(catalog, pos)
+        engine.check(replace(pos, catalog=catalog))
     assert codes(raised.value.errors) == ["too_many_copies"]
     assert "each faction contributes 1" in raised.value.errors[0]["detail"]
 
@@ -273,7 +275,7 @@ def test_fac_2_a_unit_belongs_to_its_faction():
     errors = impossible(pos)
     assert "wrong_faction" in codes(errors) and "unit_in_two_factions" in codes(errors)
     wrong = next(e for e in errors if e["code"] == "wrong_faction")
-    assert wrong["path"] == "position.factions[0].units[5]"
+    assert wrong["path"] == "factions[0].units[5]"
     assert f"{UNITS[B][0]} is a unit of {LABEL[B]}, not of {LABEL[A]}" in wrong["detail"]
 
 
@@ -800,7 +802,7 @@ def test_fac_f1_more_copies_than_the_factions_in_play_contribute():
     hand = [card(SPY, A)] * 3
     errors = impossible(position({"Ana": hand}))
     assert codes(errors) == ["too_many_copies"]
-    assert errors[0]["path"] == "position.players[0].hand[2]"
+    assert errors[0]["path"] == "players[0].hand[2]"
     assert (f"holds 3 {CARD[SPY]} cards of {LABEL[A]}, but each faction contributes 2 "
             f"(FAC-F1: 2 × 2 factions in play = 4 in the deck)") in errors[0]["detail"]
     # Spread over the players, with the pending card, still counted.
@@ -808,13 +810,13 @@ def test_fac_f1_more_copies_than_the_factions_in_play_contribute():
                    pending=Pending(card(ATTACK, A), "Ana", unit(B, 0)))
     assert codes(impossible(pos)) == ["too_many_copies"]
     # Two of each faction's is fine.
-    engine.check(CATALOG, position({"Ana": [card(SPY, A)] * 2, "Ben": [card(SPY, B)] * 2}))
+    engine.check(replace(position({"Ana": [card(SPY, A)] * 2, "Ben": [card(SPY, B)] * 2}), catalog=CATALOG))
 
 
 def test_a_card_of_a_faction_not_in_play():
     errors = impossible(position({"Ana": [card(ATTACK, C)]}))
     assert codes(errors) == ["faction_not_in_play"]
-    assert errors[0]["path"] == "position.players[0].hand[0]"
+    assert errors[0]["path"] == "players[0].hand[0]"
 
 
 def test_a_faction_with_two_controllers_or_listed_twice():
@@ -831,7 +833,7 @@ def test_a_hand_for_an_absent_player():
                    dead={B: "all"})
     errors = impossible(pos)
     assert codes(errors) == ["hand_for_absent_player"]
-    assert errors[0]["path"] == "position.players[1].hand"
+    assert errors[0]["path"] == "players[1].hand"
 
 
 def test_the_turn_of_an_absent_player():
@@ -843,7 +845,7 @@ def test_the_turn_of_an_absent_player():
 def test_game_over_and_no_player_left():
     pos = position(players=2, dead={B: "all"})  # Ben's faction lost, not yet conquered
     assert codes(impossible(pos)) == ["game_over"]
-    engine.check(CATALOG, pos, to_move=False)  # the standings of a finished game
+    engine.check(replace(pos, catalog=CATALOG, to_move=False))  # the standings of a finished game
     pos = position(players=2, dead={A: "all", B: "all"})
     assert codes(impossible(pos, to_move=False)) == ["no_player_left"]
 

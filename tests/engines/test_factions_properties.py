@@ -17,6 +17,8 @@ the discard pile into an empty deck). Checked at every step:
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import json
 import random
 from collections import Counter
@@ -171,7 +173,7 @@ def test_random_games_are_played_to_the_end(players, rng):
     for _step in range(MAX_MOVES):
         expected = rules_legal_moves(position)
         expected_keys = keys(expected)
-        board = engine.check(CATALOG, position)  # every position reached can exist
+        board = engine.check(replace(position, catalog=CATALOG))  # every position reached can exist
         assert keys(board.legal_moves()) == expected_keys
         move = choose(position, expected, rng)
         ruling = board.rule(move)
@@ -239,7 +241,7 @@ def test_random_games_are_played_to_the_end(players, rng):
     assert [p.name for p in position.players if in_game(position, p.name)] == [winner]
     # The engine refuses to rule once the game is over, and the standings name the winner.
     with pytest.raises(ImpossiblePosition, match="the game is over"):
-        engine.check(CATALOG, position)
-    result = engine.check(CATALOG, position, to_move=False).score()
+        engine.check(replace(position, catalog=CATALOG))
+    result = engine.check(replace(position, catalog=CATALOG, to_move=False)).score()
     assert result.winner == winner
     assert sorted(result.eliminated) == sorted(n for n in NAMES[:players] if n != winner)

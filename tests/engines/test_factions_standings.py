@@ -3,6 +3,8 @@ and defeated units, eliminations and the winner, each line explained by a step."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from games.factions import engine
@@ -22,7 +24,7 @@ from tests.engines.test_factions_engine import (
 
 
 def standings(pos: engine.Position) -> Standings:
-    return engine.check(CATALOG, pos, to_move=False).score()
+    return engine.check(replace(pos, catalog=CATALOG, to_move=False)).score()
 
 
 def test_a_game_in_progress():

@@ -102,7 +102,7 @@ def test_score_is_the_breakdown_the_api_answers(api, catalog):
     for moves in turns:
         pos = position(hand=["Imperial Frigate", "Scout"], health=12, opponent_coins=1,
                        opponent_bases=["The Hive"], shop_row=shop_row)
-        score = check(pos, path="").score(moves)
+        score = check(pos).score(moves)
         assert isinstance(score, Scored)
         body = {"active": {"name": "Ana", "health": 12, "coins": 0,
                            "hand": ["Imperial Frigate", "Scout"]},

@@ -617,33 +617,33 @@ def impossible(pos) -> list[dict]:
 def test_health_above_fifteen_or_at_zero_is_impossible():
     errors = impossible(position(health=16, opponent_health=0))
     assert [(e["path"], e["code"]) for e in errors] == [
-        ("position.active.health", "health_above_cap"), ("position.opponent.health", "game_over")]
+        ("active.health", "health_above_cap"), ("opponent.health", "game_over")]
     assert "16 Health" in errors[0]["detail"]
 
 
 def test_coins_above_eight_are_impossible():
     errors = impossible(position(coins=9, opponent_coins=12))
     assert [(e["path"], e["code"]) for e in errors] == [
-        ("position.active.coins", "coins_above_cap"), ("position.opponent.coins", "coins_above_cap")]
+        ("active.coins", "coins_above_cap"), ("opponent.coins", "coins_above_cap")]
 
 
 def test_more_copies_than_the_game_has_are_impossible():
     errors = impossible(position(hand=["Ram", "Ram", "Ram"], shop_row=["Ram", "Ram"]))
-    assert [(e["path"], e["code"]) for e in errors] == [("position.shop_row[1]", "too_many_copies")]
+    assert [(e["path"], e["code"]) for e in errors] == [("shop_row[1]", "too_many_copies")]
     assert errors[0]["detail"] == ("The position holds 5 copies of Ram (3 in Ana's hand, 2 in the "
                                    "shop row); the game has 4 (SRA-2).")
 
 
 def test_more_starting_cards_than_one_players_deck_are_impossible():
     errors = impossible(position(hand=["Scout"] * 4, in_play=["Scout"] * 2))
-    assert [(e["path"], e["code"]) for e in errors] == [("position.active.in_play[1]",
+    assert [(e["path"], e["code"]) for e in errors] == [("active.in_play[1]",
                                                          "too_many_copies")]
     assert "each player's starting deck holds 5 of the 10" in errors[0]["detail"]
 
 
 def test_damage_at_or_past_a_known_defense_is_impossible():
     errors = impossible(position(opponent_bases=[base("The Hive", damage=1)]))
-    assert [(e["path"], e["code"]) for e in errors] == [("position.opponent.bases[0].damage",
+    assert [(e["path"], e["code"]) for e in errors] == [("opponent.bases[0].damage",
                                                          "base_destroyed")]
     # With an unknown defense there is nothing to contradict.
     assert check(position(opponent_bases=[base("Blob World", damage=7)]))
@@ -653,14 +653,14 @@ def test_the_shop_row_holds_five_shop_cards():
     errors = impossible(position(shop_row=["Ram", "Freighter", "Corvette", "Trade Pod",
                                            "Mothership", "Scout"]))
     assert {(e["path"], e["code"]) for e in errors} == {
-        ("position.shop_row", "shop_row_size"), ("position.shop_row[5]", "not_a_shop_card")}
+        ("shop_row", "shop_row_size"), ("shop_row[5]", "not_a_shop_card")}
 
 
 def test_ships_and_bases_in_their_places():
     errors = impossible(position(in_play=["The Hive"], bases=["Viper"]))
     assert {(e["path"], e["code"]) for e in errors} == {
-        ("position.active.bases[0].card", "not_a_base"),
-        ("position.active.in_play[0]", "not_a_ship")}
+        ("active.bases[0].card", "not_a_base"),
+        ("active.in_play[0]", "not_a_ship")}
     assert "provisional" in next(e for e in errors if e["code"] == "not_a_base")["detail"]
 
 
@@ -669,8 +669,8 @@ def test_abilities_used_must_belong_to_cards_in_play():
                                  used=[("Imperial Frigate", "ally"), ("Imperial Frigate", "ally"),
                                        ("Corvette", "ally")]))
     assert [(e["path"], e["code"]) for e in errors] == [
-        ("position.active.used[1]", "used_not_in_play"),
-        ("position.active.used[2]", "used_not_in_play")]
+        ("active.used[1]", "used_not_in_play"),
+        ("active.used[2]", "used_not_in_play")]
     none = card("Corvette", ally={})
     errors = impossible(position(in_play=[none], used=[(none, "ally")]))
     assert errors[0]["code"] == "no_such_ability"
@@ -678,7 +678,7 @@ def test_abilities_used_must_belong_to_cards_in_play():
 
 def test_a_score_path_prefix():
     with pytest.raises(ImpossiblePosition) as raised:
-        check(position(health=20), path="")
+        check(position(health=20))
     assert raised.value.errors[0]["path"] == "active.health"
 
 

@@ -26,7 +26,7 @@ def impossible(pos):
 
 def test_sra_r8_a_combat_pool_with_nothing_in_play_and_no_ability_used_cannot_exist():
     assert impossible(position(combat=3)) == [{
-        "path": "position.active.combat", "code": "combat_without_source",
+        "path": "active.combat", "code": "combat_without_source",
         "detail": "Ana has 3 Combat in the pool, but nothing is in play and no base ability was "
                   "used this turn: a Combat pool comes only from abilities used this turn, and "
                   "the ships that gave it stay in play until the end of the turn (SRA-R8)."}]
@@ -38,7 +38,7 @@ def test_sra_r8_a_combat_pool_with_nothing_in_play_and_no_ability_used_cannot_ex
 
 def test_sra_r8_a_pool_beyond_what_the_known_abilities_give_cannot_exist():
     [error] = impossible(position(in_play=["Imperial Frigate", "Viper", "Scout"], combat=4))
-    assert (error["path"], error["code"]) == ("position.active.combat", "combat_without_source")
+    assert (error["path"], error["code"]) == ("active.combat", "combat_without_source")
     assert error["detail"].startswith(
         "Ana has 4 Combat in the pool, but the abilities used this turn give at most 3 (Imperial "
         "Frigate's primary ability: 2 Combat, Viper's primary ability: 1 Combat and Scout's "

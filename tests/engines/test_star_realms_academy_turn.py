@@ -73,5 +73,5 @@ def test_winning_ends_the_turn_there():
 
 def test_an_impossible_position_raises_with_score_paths():
     with pytest.raises(ImpossiblePosition) as raised:
-        check(position(coins=9), path="")
+        check(position(coins=9))
     assert raised.value.errors[0]["path"] == "active.coins"

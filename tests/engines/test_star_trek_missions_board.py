@@ -1,5 +1,5 @@
 """Star Trek: Missions on the engine protocol: the board of a turn (engine.check) and of a final
-hand (engine.check_hand) pass the shared conformance checks on random positions of the shipped
+hand (engine.check(HandPosition(…))) pass the shared conformance checks on random positions of the shipped
 cards, and a final hand's board scores exactly what the score API answers."""
 
 import json
@@ -119,7 +119,7 @@ def test_given_a_draw_the_legal_moves_are_its_discards_then_the_takes():
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(legal_hands())
 def test_the_board_of_a_random_final_hand_conforms_and_scores(hand):
-    board = engine.check_hand([SPECS[n] for n in hand], vocabulary=VOCABULARY, labels=LABELS)
+    board = engine.check(engine.HandPosition([SPECS[n] for n in hand], vocabulary=VOCABULARY, labels=LABELS))
     first, second = (turn_card(n) for n in hand[:2])
     [ruling] = assert_board_conforms(
         board, illegal_moves=(Move(TAKE_DISCARD, take=first, discard=[second]),))
@@ -150,8 +150,7 @@ def test_the_board_scores_what_the_score_api_answers(api, catalog, names, choice
     game = Game.objects.get(slug="star-trek-missions")
     cards = {card.name: card for card in Card.objects.filter(game=game, name__in=names)}
     vocabulary, labels = vocabulary_and_labels(game)
-    board = engine.check_hand([card_spec(cards[name]) for name in names], vocabulary=vocabulary,
-                              labels=labels, choices=choices)
+    board = engine.check(engine.HandPosition([card_spec(cards[name]) for name in names], vocabulary=vocabulary, labels=labels, choices=choices))
     result = board.score()
     assert result.total == answer["total"]
     assert [step.as_dict() for step in result.steps] == answer["steps"]

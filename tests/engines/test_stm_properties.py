@@ -4,7 +4,7 @@ the steps always add up to the total, and no fixed choice beats the optimiser (S
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.star_trek_missions.engine import check_hand
+from games.star_trek_missions.engine import HandPosition, check
 from tests.engines.stm_catalog import catalog
 
 SPECS, VOCABULARY, LABELS = catalog()
@@ -30,8 +30,7 @@ def legal_hands(draw, with_choice_card=False):
 
 
 def board(names, choices=None):
-    return check_hand([SPECS[n] for n in names], vocabulary=VOCABULARY, labels=LABELS,
-                      choices=choices)
+    return check(HandPosition([SPECS[n] for n in names], vocabulary=VOCABULARY, labels=LABELS, choices=choices))
 
 
 def score(names, choices=None):

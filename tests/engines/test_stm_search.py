@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.star_trek_missions.engine import check_hand
+from games.star_trek_missions.engine import HandPosition, check
 from games.star_trek_missions.scorer import (
     HandScorer,
     Live,
@@ -53,13 +53,12 @@ def random_legal_hands(count: int, seed: int):
 
 
 def assert_search_is_exact(names):
-    assert check_hand([SPECS[n] for n in names], vocabulary=VOCABULARY).warnings == []
+    assert check(HandPosition([SPECS[n] for n in names], vocabulary=VOCABULARY)).warnings == []
     smart = scorer(names).best({})
     plain = reference(names)
     assert smart.total == plain.total, (names, smart.choices, plain.choices)
     # The winner is explained by a full evaluation of its choices: fixing them gives the same.
-    fixed = check_hand([SPECS[n] for n in names], vocabulary=VOCABULARY, labels=LABELS,
-                       choices={n: c for n, c in smart.choices.items()}).score()
+    fixed = check(HandPosition([SPECS[n] for n in names], vocabulary=VOCABULARY, labels=LABELS, choices={n: c for n, c in smart.choices.items()})).score()
     assert fixed.total == smart.total
 
 
