@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import importlib
+import itertools
 import re
 import subprocess
 import sys
@@ -24,6 +25,7 @@ from cards.models import Game
 from cards.services import catalog_load
 from games.protocol import ILLEGAL, LEGAL, Board, ImpossiblePosition, NotScored, Scored
 from games.registry import GAMES
+from tests.engines.board_conformance import assert_board_conforms
 
 ROOT = Path(__file__).resolve().parents[1]
 # The package under test, named once: a game copied from this one (games/README.md) changes this
@@ -96,6 +98,33 @@ def test_a_player_passes_only_holding_no_higher_card():
                                                "a player who can play must play.")]
     assert refused.alternatives == [{"play": "Three"}]
     assert engine.check(Position(hand=(), table=None)).rule(Pass()).verdict == LEGAL
+    assert engine.check(Position(hand=(TWO, ONE), table=None)).rule(Pass()).reason == (
+        "The table is empty and the hand holds One (1) and Two (2): a player who can play must "
+        "play.")
+
+
+def test_its_legal_moves_are_the_moves_it_rules_legal_in_every_small_position():
+    """Every hand of up to three cards and every table the copies allow: the Board conforms to
+    the protocol, and its legal moves are exactly the candidate moves (each card, a pass) it rules
+    legal, each illegal one ruled with the legal moves as alternatives."""
+    cards = (ONE, TWO, THREE, FOUR)
+    candidates = [Pass(), *(Play(card) for card in cards)]
+    boards = 0
+    for size in range(4):
+        for hand in itertools.combinations_with_replacement(cards, size):
+            for table in (None, *cards):
+                try:
+                    board = engine.check(Position(hand=hand, table=table))
+                except ImpossiblePosition:
+                    held = [*hand, *([table] if table else [])]
+                    assert any(held.count(card) > card.copies for card in cards)
+                    continue
+                boards += 1
+                legal = [move for move in candidates if board.rule(move).verdict == LEGAL]
+                assert list(board.legal_moves()) == legal, (hand, table)
+                assert_board_conforms(board, illegal_moves=tuple(
+                    move for move in candidates if move not in legal))
+    assert boards > 50  # 89 positions the copies allow
 
 
 def test_more_copies_than_the_game_has_is_an_impossible_position_and_one_fewer_is_not():

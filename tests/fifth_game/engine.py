@@ -116,9 +116,11 @@ class HandBoard:
     def _rule_pass(self) -> Ruling:
         higher = self.higher()
         if higher:
-            detail = (f"{listing([str(card) for card in higher], 'and')} in the hand "
-                      f"{'is' if len(higher) == 1 else 'are'} higher than {self._table()}: "
-                      f"a player who can play must play.")
+            cards = listing([str(card) for card in higher])
+            detail = (f"{cards} in the hand {'is' if len(higher) == 1 else 'are'} higher than "
+                      f"{self.position.table}" if self.position.table is not None
+                      else f"The table is empty and the hand holds {cards}")
+            detail += ": a player who can play must play."
             return Ruling(ILLEGAL, "must_play", detail, "HC-4",
                           [Check("HC-4", False, detail, code="must_play")],
                           alternatives=self._alternatives())
