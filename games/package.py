@@ -2,7 +2,7 @@
 score), the pages that do them and how a saved result of each is shown again.
 
 Callables are named by dotted path and imported when first used, so reading `GAMES` imports no
-view, service or Django model (the catalog's models read it for the rule languages).
+view, presenter or Django model (the catalog's models read it for the rule languages).
 """
 
 from __future__ import annotations

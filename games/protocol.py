@@ -1,14 +1,16 @@
 """The one protocol every game's engine implements, and the shapes it answers in (plain Python,
 no Django import).
 
-Like python-chess's Board, a game's engine offers `check(...)`: the position is checked once
+Like python-chess's Board, a game's engine offers `check(position)`, its one entry point (one
+argument: the game's own plain-Python position, carrying whatever else the check needs; no
+keyword arguments, so no game invents another): the position is checked once
 (an impossible one raises ImpossiblePosition naming every contradiction at once) and comes back
 as a Board, which is then asked for its legal moves, a ruling on a move and, where the game
 scores, a score with its steps. Rulings and scores of one game share that one checked position,
 so a rule of the position is written once.
 
 An engine never answers with a bare boolean: every decision names the rule it rests on and says
-why, with the actual values. The service layer adds the rule's title, text and link.
+why, with the actual values. The one flow (games/services.py) adds the rule's title, text and link.
 """
 
 from __future__ import annotations
@@ -121,7 +123,8 @@ class MissingFacts(ValueError):
 @runtime_checkable
 class Scored(Protocol):
     """A score: its total (None where a game has no single number, e.g. a whole table) and the
-    steps that lead to it from zero."""
+    steps that lead to it from zero. A score may carry `warnings` of its own (what scoring
+    noticed, the check's included); without them the answer's are the board's."""
 
     @property
     def total(self) -> int | None: ...

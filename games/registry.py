@@ -1,7 +1,7 @@
 """GAMES: every game Tableside referees, like python-chess's VARIANTS. A game is one package
-under games/ (engine, request parsing, services, pages, URLs, catalog; games/README.md) and one
-line here. The apps find everything of a game through its entry: the rulings and score endpoints
-their services and schema paragraphs, config/urls.py its pages, the catalog its cards and rule
+under games/ (engine, request models and presenters, pages, URLs, catalog; games/README.md) and one
+line here. The apps find everything of a game through its entry: the one flow (games.services)
+its jobs, the endpoints its schema paragraphs, config/urls.py its pages, the catalog its cards and rule
 language, /r/<id> how to show its saved results."""
 
 from __future__ import annotations

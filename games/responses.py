@@ -7,7 +7,6 @@ from django.urls import reverse
 
 from cards.models import Game, RuleSection
 from cards.selectors import game_rule_section
-from common.api_errors import ApiError
 from games.protocol import Ruling
 
 
@@ -45,10 +44,3 @@ def ruling_response(*, game: Game, ruling: Ruling) -> dict:
         "missing": list(ruling.missing),
         "warnings": list(ruling.warnings),
     }
-
-
-def impossible_position(errors: list[dict]) -> ApiError:
-    """The 400 of a position that cannot exist, naming every contradiction the engine found."""
-    detail = (errors[0]["detail"] if len(errors) == 1 else
-              "This position cannot exist: " + " ".join(e["detail"] for e in errors))
-    return ApiError(status_code=400, code="impossible_position", detail=detail, errors=errors)

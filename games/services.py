@@ -27,7 +27,7 @@ from typing import Any
 
 from cards.models import Game
 from common.api_errors import ApiError
-from common.requests import invalid_body, read_body
+from common.requests import RequestModel, invalid_body, read_body
 from games.package import RULING, SCORE, Asked, GamePackage, Job
 from games.protocol import MissingFacts, Refused
 from games.registry import game_package
@@ -84,7 +84,7 @@ SERVICES = {RULING: rule, SCORE: score}
 def read(job: Job, body: object, context: dict) -> Any:
     """The body as the job's request model (the first whose required fields it all has, else the
     first); a 400 invalid_input (or the model's own refusal of it) naming every problem."""
-    models = job.request_classes()
+    models: list[type[RequestModel]] = job.request_classes()
     model = models[0]
     if isinstance(body, dict):
         model = next((candidate for candidate in models

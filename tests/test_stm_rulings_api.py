@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cards.models import Card
+from common.requests import RequestModel
 from games.package import GamePackage, Job
 from results.models import SavedResult
 from tests.factories import GameFactory
@@ -283,26 +284,35 @@ def test_a_game_without_a_score_service(api, catalog):
     assert_error_body(post(api, {}, url="/api/games/nope/score/"), 404, "unknown_game")
 
 
-def test_the_score_endpoint_runs_the_registered_service_in_a_transaction(api, catalog, register_game):
-    from results.services import result_save
+class SnapHand(RequestModel):
+    hand: list[str]
+
+
+def test_the_score_endpoint_answers_a_registered_game_through_the_one_flow(api, catalog,
+                                                                          register_game):
+    from games.package import Asked
+    from tests.fifth_game import engine as snap_engine
 
     game = GameFactory(name="Snap")
     calls = []
 
-    def service(*, game, body):
-        calls.append(body)
-        return result_save(game=game, kind="score", request_body=body,
-                           response_body={"game": game.slug, "total": 3, "steps": [],
-                                          "warnings": []})
+    def ask(game, request, context):
+        calls.append(request.hand)
+        return Asked(position=snap_engine.Position(
+            tuple(snap_engine.Card(name, 3, 1) for name in request.hand), None))
 
-    register_game(GamePackage(slug=game.slug, package="games",
-                              score=Job(service=service, page="snap:score", label="Score")))
+    register_game(GamePackage(slug=game.slug, package="games", engine="tests.fifth_game.engine",
+                              score=Job(request_models=(f"{__name__}.SnapHand",), ask=ask,
+                                        page="snap:score", label="Score")))
     response = post(api, {"hand": ["x"]}, url=f"/api/games/{game.slug}/score/")
     assert response.status_code == 200
-    assert calls == [{"hand": ["x"]}]
+    assert calls == [["x"]]
+    assert response.json()["total"] == 3 and response.json()["steps"][0]["card"] == "x"
     saved = api.get(f"/api/results/{response.json()['id']}/")
     assert saved.content == response.content
     assert_error_body(post(api, [1], url=f"/api/games/{game.slug}/score/"), 400, "invalid_input")
+    assert_error_body(post(api, {"hand": "x"}, url=f"/api/games/{game.slug}/score/"), 400,
+                      "invalid_input")
 
 
 # --- Saved results ------------------------------------------------------------------------------

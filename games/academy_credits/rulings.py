@@ -1,5 +1,5 @@
-"""Academy Credits rulings: validate the request, resolve card and cadet names, ask the engine,
-save the ruling.
+"""Academy Credits rulings: the request declared (card and cadet names resolved), and as the
+engine takes it; the one flow (games.services) reads it, asks the engine and saves the ruling.
 
 Request body (API.md): ``{"position": {"players": [{"name", "in_round", "shielded", "marked",
 "discards": [cards], "hand": card|null, "credits": n}], "turn": name, "hand": [two cards],

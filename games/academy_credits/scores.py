@@ -1,5 +1,6 @@
-"""Scores the end of an Academy Credits round for the API and the pages: parse the body, resolve
-card and cadet names, read the options, call the engine, save the result.
+"""Scores the end of an Academy Credits round: the body declared, as the engine takes it (`ask`:
+the options read) and the round's own answer fields (`present`); the one flow (games.services)
+reads, checks, scores and saves.
 
 Request body (API.md): ``{"players": [{"name", "in_round", "shielded", "marked", "discards":
 [cards], "hand": card|null, "credits": n}], "deck_count": n, "options": {…}, "starter": name}``.

@@ -1,4 +1,5 @@
-"""Factions rulings: validate the request, resolve the names, ask the engine, save.
+"""Factions rulings: the request declared (names resolved), and as the engine takes it; the one
+flow (games.services) reads it, asks the engine and saves the ruling.
 
 Request body (API.md): ``{"position": {"factions": [{"name", "controller", "units": [{"name",
 "alive"}]}], "players": [{"name", "hand": [{"card", "faction"}], "lost_turns"}], "turn",

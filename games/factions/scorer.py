@@ -5,8 +5,8 @@ Factions has no points: the standings say, per player in seat order, which facti
 eliminated (no surviving unit in any faction they control, FAC-17, FAC-R9) and who has won (the
 last player who controls a surviving unit, FAC-18), or nobody yet.
 
-The position is the rulings' position, checked once by games.factions.engine.check(...,
-to_move=False), whose board's score() gives these standings: it needs no turn, as a finished game
+The position is the rulings' position, checked once by games.factions.engine.check(position)
+(its ``to_move`` false), whose board's score() gives these standings: it needs no turn, as a finished game
 is what the standings are for. A player's own faction is known only when the request gives
 ``players[].faction``; otherwise a faction is reported as controlled, neither own nor conquered.
 

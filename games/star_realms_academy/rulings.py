@@ -1,5 +1,5 @@
-"""Star Realms Academy rulings: validate the request, resolve card names, build the card specs
-from the catalog, ask the engine, save.
+"""Star Realms Academy rulings: the request declared (card names resolved), and the card specs
+built from the catalog for the engine; the one flow (games.services) reads, asks and saves.
 
 Request body (API.md): ``{"position": {"active": {...}, "opponent": {...}, "shop_row": [names]},
 "move": {"action", "card", "target", "amount"}}``.

@@ -1,5 +1,6 @@
-"""Star Realms Academy turn breakdowns for the API and the pages: read the body (the position of
-API.md plus "actions"), resolve the card names, rule on every action in order, save the result.
+"""Star Realms Academy turn breakdowns: the body declared (the position of API.md plus
+"actions"), as the engine takes it (`ask`) and the breakdown's own fields (`present`); the one
+flow (games.services) reads it, has the board rule on every action in order, and saves it.
 
 Request body: ``{"active": {...}, "opponent": {...}, "shop_row": [names], "actions": [moves]}``,
 each part declared as the rulings request has it (games.star_realms_academy.rulings: Board, Move).

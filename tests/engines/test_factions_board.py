@@ -4,10 +4,9 @@ the moves the rules reject ruled illegal; its score is the standings the API ans
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import json
 import random
+from dataclasses import replace
 
 import pytest
 

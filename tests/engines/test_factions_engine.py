@@ -8,9 +8,8 @@ rename), and the action kinds the engine keys on are the catalog's "action" valu
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest

@@ -17,11 +17,10 @@ the discard pile into an empty deck). Checked at every step:
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings

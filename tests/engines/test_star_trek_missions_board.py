@@ -1,6 +1,7 @@
-"""Star Trek: Missions on the engine protocol: the board of a turn (engine.check) and of a final
-hand (engine.check(HandPosition(…))) pass the shared conformance checks on random positions of the shipped
-cards, and a final hand's board scores exactly what the score API answers."""
+"""Star Trek: Missions on the engine protocol: the board of a turn (engine.check), of a final
+hand (engine.check(HandPosition(…))) and of a whole final table (TablePosition) pass the shared
+conformance checks on positions of the shipped cards, and a final hand's board scores exactly what
+the score API answers."""
 
 import json
 
@@ -9,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cards.models import Card, Game
-from games.protocol import NotScored
+from games.protocol import ImpossiblePosition, NotScored, Refused
 from games.star_trek_missions import engine
 from games.star_trek_missions.engine import DRAW_GALAXY, DRAW_MISSIONS, TAKE_DISCARD, Move
 from games.star_trek_missions.scores import card_spec, vocabulary_and_labels
@@ -119,7 +120,8 @@ def test_given_a_draw_the_legal_moves_are_its_discards_then_the_takes():
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(legal_hands())
 def test_the_board_of_a_random_final_hand_conforms_and_scores(hand):
-    board = engine.check(engine.HandPosition([SPECS[n] for n in hand], vocabulary=VOCABULARY, labels=LABELS))
+    board = engine.check(engine.HandPosition([SPECS[n] for n in hand], vocabulary=VOCABULARY,
+                                             labels=LABELS))
     first, second = (turn_card(n) for n in hand[:2])
     [ruling] = assert_board_conforms(
         board, illegal_moves=(Move(TAKE_DISCARD, take=first, discard=[second]),))
@@ -127,6 +129,56 @@ def test_the_board_of_a_random_final_hand_conforms_and_scores(hand):
     result = board.score()
     assert sum(step.points for step in result.steps) == result.steps[-1].running_total
     assert result.steps[-1].running_total == result.total
+
+
+def seat(name, names, choices=None):
+    return engine.Seat(name, engine.HandPosition([SPECS[n] for n in names], vocabulary=VOCABULARY,
+                                                 labels=LABELS, choices=choices))
+
+
+def test_a_final_table_is_one_position_whose_board_scores_every_hand_as_a_hand():
+    hands = [EXAMPLE, [n for n in BORG_HAND if n not in EXAMPLE]]
+    board = engine.check(engine.TablePosition([seat("Ana", hands[0]), seat("Ben", hands[1])]))
+    assert_board_conforms(board)
+    result = board.score()
+    assert result.total is None and result.steps == []
+    for (name, scored), names in zip(result.seats, hands, strict=True):
+        alone = engine.check(engine.HandPosition([SPECS[n] for n in names],
+                                                 vocabulary=VOCABULARY, labels=LABELS)).score()
+        assert (scored.total, scored.steps) == (alone.total, alone.steps), name
+    # Ben's hand is partial: its warning, named, is the table's.
+    assert result.warnings == [f"Ben: {warning}" for warning in result.seats[1][1].warnings]
+    assert result.warnings and result.warnings[0].startswith("Ben: Partial hand")
+
+
+def test_a_card_in_two_hands_and_an_illegal_hand_are_refused_as_the_table_they_make():
+    with pytest.raises(ImpossiblePosition) as two_hands:
+        engine.check(engine.TablePosition([seat("Ana", EXAMPLE), seat("Ben", ["Bridge"])]))
+    assert two_hands.value.code == "card_in_two_hands"
+    [entry] = two_hands.value.errors
+    assert (entry["path"], entry["players"]) == ("players[1].hand[0]", ["Ana", "Ben"])
+    with pytest.raises(ImpossiblePosition) as illegal:
+        engine.check(engine.TablePosition([seat("Ana", EXAMPLE + ["Tricorder"])]))
+    assert illegal.value.code == "illegal_hand"
+    assert [(e["path"], e["code"], e["player"]) for e in illegal.value.errors] == [
+        ("players[0].hand", "too_many_cards", "Ana")]
+    assert illegal.value.errors[0]["detail"].startswith("Ana: The hand has 8 cards")
+
+
+def test_a_choice_the_hand_does_not_allow_is_refused_by_seat():
+    wrong = {"Borg Cube": {"blank": ["Nobody"]}}
+    board = engine.check(engine.TablePosition([seat("Ana", EXAMPLE), seat("Ben", ["Borg Cube"],
+                                                                          wrong)]))
+    with pytest.raises(Refused) as refused:
+        board.score()
+    assert refused.value.code == "invalid_choice"
+    [entry] = refused.value.errors
+    assert entry["player"] == "Ben" and entry["path"].startswith("players[1].choices")
+    # The same hand alone: refused by the hand's board, its path the hand's own.
+    with pytest.raises(Refused) as alone:
+        engine.check(engine.HandPosition([SPECS["Borg Cube"]], vocabulary=VOCABULARY,
+                                         choices=wrong)).score()
+    assert alone.value.errors[0]["path"] == entry["path"].removeprefix("players[1].")
 
 
 EXAMPLE = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
@@ -150,7 +202,9 @@ def test_the_board_scores_what_the_score_api_answers(api, catalog, names, choice
     game = Game.objects.get(slug="star-trek-missions")
     cards = {card.name: card for card in Card.objects.filter(game=game, name__in=names)}
     vocabulary, labels = vocabulary_and_labels(game)
-    board = engine.check(engine.HandPosition([card_spec(cards[name]) for name in names], vocabulary=vocabulary, labels=labels, choices=choices))
+    board = engine.check(engine.HandPosition([card_spec(cards[name]) for name in names],
+                                             vocabulary=vocabulary, labels=labels,
+                                             choices=choices))
     result = board.score()
     assert result.total == answer["total"]
     assert [step.as_dict() for step in result.steps] == answer["steps"]
