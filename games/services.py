@@ -85,6 +85,9 @@ def read(job: Job, body: object, context: dict) -> Any:
     """The body as the job's request model (the first whose required fields it all has, else the
     first); a 400 invalid_input (or the model's own refusal of it) naming every problem."""
     models: list[type[RequestModel]] = job.request_classes()
+    if not models:
+        raise LookupError("The job declares no request model (Job.request_models): the flow "
+                          "reads every body against one.")
     model = models[0]
     if isinstance(body, dict):
         model = next((candidate for candidate in models
