@@ -14,43 +14,52 @@ def _names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
-class AscentForm(PageForm):
-    """One text field per part of the request body; a hand is names separated by commas."""
+class PlayForm(PageForm):
+    """The hand (names separated by commas), the card on the table, and the move: a card played,
+    or a pass ticked."""
 
-    title = ""
-    names: tuple[str, ...] = ()
+    title = "Check a play"
 
     def __init__(self, game: Game, data=None):
         super().__init__(data)
-        self.fields = [FormField(name, name, self.text(name), name.capitalize())
-                       for name in self.names]
-
-
-class PlayForm(AscentForm):
-    title = "Check a play"
-    names = ("hand", "table", "play")
+        self.fields = [FormField("hand", "hand", self.text("hand"), "Hand"),
+                       FormField("table", "table", self.text("table"), "Table"),
+                       FormField("play", "play", self.text("play"), "Play"),
+                       FormField("pass", "pass", self.ticked("pass"), "Pass", kind="checkbox")]
 
     def body(self) -> dict:
-        hand, table, play = self.fields
-        self.paths.update({"position.hand": hand, "position.table": table, "move.play": play})
+        hand, table, play, passed = self.fields
+        self.paths.update({"position.hand": hand, "position.table": table, "move.play": play,
+                           "move.pass": passed, "move": play})
+        move: dict = {"play": play.value} if play.value else {}
+        if passed.value:
+            move["pass"] = True
         return {"position": {"hand": _names(hand.value), "table": table.value or None},
-                "move": {"play": play.value}}
+                "move": move}
 
 
-class HandForm(AscentForm):
+class HandForm(PageForm):
     title = "Score a hand"
-    names = ("hand",)
+
+    def __init__(self, game: Game, data=None):
+        super().__init__(data)
+        self.fields = [FormField("hand", "hand", self.text("hand"), "Hand")]
 
     def body(self) -> dict:
         self.paths["hand"] = self.fields[0]
         return {"hand": _names(self.fields[0].value)}
 
 
-check_play = job_page(slug="ascent", kind="ruling", form=PlayForm, page="ascent/page.html")
-score = job_page(slug="ascent", kind="score", form=HandForm, page="ascent/page.html")
+check_play = job_page(slug="ascent", kind="ruling", form=PlayForm, page="fifth_game/page.html")
+score = job_page(slug="ascent", kind="score", form=HandForm, page="fifth_game/page.html")
 
 
 def play_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
-    position = as_dict(body.get("position"))
-    return [("hand", ", ".join(position.get("hand") or [])), ("table", position.get("table") or ""),
-            ("play", as_dict(body.get("move")).get("play") or "")]
+    """A saved ruling's request as the page's fields ("Check again")."""
+    position, move = as_dict(body.get("position")), as_dict(body.get("move"))
+    pairs = [("hand", ", ".join(position.get("hand") or [])), ("table", position.get("table") or "")]
+    return pairs + ([("pass", "on")] if move.get("pass") else [("play", move.get("play") or "")])
+
+
+def hand_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+    return [("hand", ", ".join(body.get("hand") or []))]

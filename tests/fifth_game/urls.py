@@ -1,8 +1,10 @@
+"""Ascent's pages, in the namespace named after its package."""
+
 from django.urls import path
 
 from . import pages
 
-app_name = "ascent"
+app_name = "fifth_game"
 
 urlpatterns = [
     path("games/ascent/check-play/", pages.check_play, name="check-play"),
