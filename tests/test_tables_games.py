@@ -15,7 +15,7 @@ from common.api_errors import ApiError
 from games.registry import GAMES, game_package
 from games.table_state import TableGame
 from tables.game_states import TABLE_GAMES
-from tests.test_fifth_game import ascent  # noqa: F401 - the fifth game, a package without tables
+from tests.test_fifth_game import registered  # noqa: F401 - the fifth game, a package without tables
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +60,7 @@ def test_every_game_names_its_table_state_and_the_tables_app_names_none():
             assert not re.search(rf"\b{re.escape(name)}\b", text), (path, name)
 
 
-def test_a_game_whose_package_keeps_no_tables_is_not_available(api, ascent):  # noqa: F811
+def test_a_game_whose_package_keeps_no_tables_is_not_available(api, registered):  # noqa: F811
     response = post(api, "/api/tables/", {"game": "ascent", "players": ["Ana", "Ben"]})
     assert response.status_code == 400 and response.json()["code"] == "not_available"
     assert "ascent" not in TABLE_GAMES
