@@ -54,8 +54,11 @@ def recipe(target: str) -> list[str]:
 
 
 def _ignore(directory: str, names: list[str]) -> set[str]:
+    # mypy's cache is copied (with the files' times, as copytree keeps them): the copy's check
+    # then reads again only what the copy changed, instead of the whole project from nothing.
     skipped = {name for name in names if name == "__pycache__" or name.endswith(".pyc")
-               or (name.startswith(".") and name.endswith("_cache")) or name == ".hypothesis"
+               or (name.startswith(".") and name.endswith("_cache") and name != ".mypy_cache")
+               or name == ".hypothesis"
                or name.endswith(".egg-info")}
     if Path(directory) == ROOT:
         skipped |= NOT_COPIED & set(names)
