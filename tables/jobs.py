@@ -38,12 +38,13 @@ from . import services
 from .models import Table
 from .selectors import table_version
 
-BodyOf = Callable[[dict, list[str], str], "dict | None"]
+BodyOf = Callable[[dict, list[str], str, "int | None"], "dict | None"]
 
 
 # --- What each game's table knows of a job's body ---------------------------------------------
 # Each game's table-state module (GamePackage.table_module(), games/<game>/table_state.py) says
-# it: `job_request_body(state, players, kind)` (the body the table implies, or None),
+# it: `job_request_body(state, players, kind, seat)` (the body the table implies for the seat
+# asking, or None),
 # `job_event(state, players, kind, body)` (the event kind and its body, minus what the table
 # knows, refusing a body that says otherwise) and `acting_seat(state, players)` (the seat the
 # host's browser acts for now, or None: any, seat 1 then).
@@ -56,7 +57,8 @@ class TableJobs:
     acting_seat: Callable[[dict, list[str]], int | None]
 
 
-def _nothing_known(state: dict, players: list[str], kind: str) -> dict | None:
+def _nothing_known(state: dict, players: list[str], kind: str,
+                   seat: int | None = None) -> dict | None:
     return None
 
 
@@ -169,7 +171,7 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int, sea
         # The host's browser acts for the seat the game says acts now (the active player), else
         # for seat 1.
         seat = jobs.acting_seat(table.state, players) or seat
-    body = jobs.request_body(table.state, players, kind)
+    body = jobs.request_body(table.state, players, kind, seat)
     initial = QueryDict(mutable=True)
     for name, value in (job.pairs(table.game, body) or []) if body else []:
         initial.appendlist(name, value)

@@ -226,6 +226,24 @@ def test_a_hand_with_its_choices_entered_on_score_a_hand_at_the_table():
     assert table.state["hands"][0] == event.result["total"]
     assert "Seat 1 entered a hand" in text(host.get(f"/t/{code}"))
 
+    # Opened again from the table, the page comes with the seat's hand as entered (to correct
+    # it), its choices set; a seat that has entered nothing opens empty.
+    again = ana.get(ask_links(ana, code)["Score a hand"]).content.decode()
+    assert [html_lib.unescape(name) for name in re.findall(
+        r'<span class="hand-card__name">([^<]+)</span>', again)] == THOUGHT_MAKER
+    for name, value in score_link_pairs(Game.objects.get(slug="star-trek-missions"),
+                                        {"hand": THOUGHT_MAKER, "choices": CHOICES}):
+        if name != "hand":  # each choice control comes with the seat's choice selected
+            control = re.search(rf'<select[^>]*name="{re.escape(name)}".*?</select>', again,
+                                flags=re.S)
+            assert control is not None, name
+            assert re.search(rf'<option value="{re.escape(value)}"[^>]*\bselected\b',
+                             control.group(0)), (name, value)
+    ben = Client()
+    assert ben.post(f"/t/{code}/claim", {"seat": "2"}).status_code == 302
+    empty = ben.get(ask_links(ben, code)["Score a hand"]).content.decode()
+    assert re.findall(r'<span class="hand-card__name">([^<]+)</span>', empty) == []
+
 
 def test_a_job_the_game_has_no_page_for_and_an_unknown_table_are_404s():
     code, host, ben = ac_table()

@@ -98,7 +98,8 @@ def new_match(ask: Ask, state: State, seat: int | None, body: dict,
     return new, None
 
 
-def job_request_body(table_state: dict, players: list[str], kind: str) -> dict | None:
+def job_request_body(table_state: dict, players: list[str], kind: str,
+                     seat: int | None = None) -> dict | None:
     """The game's body filled in from the table: the cadets in seat order with the credits the
     table carries (a round's score also with who starts it, once the table knows); the rest of
     the round or position (discards, hands, the deck, the move) is the players' to enter."""

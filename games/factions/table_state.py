@@ -245,7 +245,8 @@ def new_game(ask: Ask, state: State, seat: int | None, body: dict,
     return new, None
 
 
-def job_request_body(table_state: dict, players: list[str], kind: str) -> dict | None:
+def job_request_body(table_state: dict, players: list[str], kind: str,
+                     seat: int | None = None) -> dict | None:
     """The game's standings (score) body or ruling body from the table's position, hands empty
     (the table keeps none: each player adds their own); before the setup, the players only."""
     position = table_state.get("position")

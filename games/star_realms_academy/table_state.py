@@ -161,7 +161,8 @@ def new_game(ask: Ask, state: State, seat: int | None, body: dict,
     return new, None
 
 
-def job_request_body(table_state: dict, players: list[str], kind: str) -> dict | None:
+def job_request_body(table_state: dict, players: list[str], kind: str,
+                     seat: int | None = None) -> dict | None:
     """The game's turn (score) or move (ruling) body at the start of the active player's turn,
     from the table's board: Health, Coins, bases and their damage, the shop row as last seen, and
     the cards the active player kept in hand (the three drawn are the player's to add)."""

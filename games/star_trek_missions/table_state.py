@@ -96,14 +96,19 @@ def new_game(ask: Ask, state: State, seat: int | None, body: dict,
     return new, None
 
 
-def job_request_body(table_state: dict, players: list[str], kind: str) -> dict | None:
-    """The game's score body filled in from the table: the whole table's hands as entered so
-    far (a seat that has not entered one has an empty hand), in seat order. The ruling (a draw
-    or a discard during play) asks nothing the table keeps: None."""
+def job_request_body(table_state: dict, players: list[str], kind: str,
+                     seat: int | None = None) -> dict | None:
+    """The game's score body filled in from the table: for a seat, its own hand and choices as
+    it entered them (the score page opened from the table comes with them, for a correction;
+    empty before it entered one); without a seat, the whole table's hands as entered so far (a
+    seat that has not entered one has an empty hand), in seat order. The ruling (a draw or a
+    discard during play) asks nothing the table keeps: None."""
     if kind != SCORE:
         return None
     cards = table_state.get("cards") or [[] for _ in players]
     choices = table_state.get("choices") or [{} for _ in players]
+    if seat is not None and 1 <= seat <= len(players):
+        return {"hand": list(cards[seat - 1]), "choices": dict(choices[seat - 1])}
     return {"players": [{"name": name, "hand": list(held), "choices": dict(chosen)}
                         for name, held, chosen in zip(players, cards, choices, strict=False)]}
 
