@@ -48,6 +48,9 @@ class AskedAt:
     initial: QueryDict
     run: Callable[..., dict]
     context: dict = field(default_factory=dict)
+    # Cards the table knows other seats hold ({card name: holder}): a page that picks cards marks
+    # them and never suggests them.
+    held: dict[str, str] = field(default_factory=dict)
 
 
 def job_page(

@@ -55,6 +55,9 @@ class TableJobs:
     request_body: BodyOf
     event: Callable[[dict, list[str], str, dict], tuple[str, dict]]
     acting_seat: Callable[[dict, list[str]], int | None]
+    # The cards other seats hold ({card name: holder's name}): the page marks them and never
+    # suggests them (a card is in one hand only).
+    held_cards: Callable[[dict, list[str], int | None], dict[str, str]]
 
 
 def _nothing_known(state: dict, players: list[str], kind: str,
@@ -73,6 +76,10 @@ def _any_seat(state: dict, players: list[str]) -> int | None:
     return None
 
 
+def _none_held(state: dict, players: list[str], seat: int | None) -> dict[str, str]:
+    return {}
+
+
 def table_jobs(slug: str) -> TableJobs:
     package = game_package(slug)
     module: Any = package.table_module() if package is not None else None
@@ -80,6 +87,7 @@ def table_jobs(slug: str) -> TableJobs:
         getattr(module, "job_request_body", None) or _nothing_known,
         getattr(module, "job_event", None) or _asked_as_is,
         getattr(module, "acting_seat", None) or _any_seat,
+        getattr(module, "held_cards", None) or _none_held,
     )
 
 
@@ -178,6 +186,7 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int, sea
     name = next((s.name for s in table.seats.all() if s.number == seat), "")
     who = "" if token is None else (f"{name} (seat {seat})" if as_seat else "the host")
     asked = AskedAt(initial=initial, run=_runner(table, kind, version, seat, token),
+                    held=jobs.held_cards(table.state, players, seat),
                     context={"code": table.code, "who": who,
                              "url": reverse("tables:page", args=[table.code])})
     return view(request, asked=asked)

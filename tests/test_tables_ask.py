@@ -26,6 +26,10 @@ def text(response) -> str:
     return html_lib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
 
 
+def text_of(html: str) -> str:
+    return html_lib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))).strip()
+
+
 def field(html: str, name: str) -> str | None:
     """The value of the input named `name` ("" when empty), None when the page has none."""
     tag = re.search(rf'<input[^>]*\bname="{re.escape(name)}"[^>]*>', html)
@@ -243,6 +247,14 @@ def test_a_hand_with_its_choices_entered_on_score_a_hand_at_the_table():
     assert ben.post(f"/t/{code}/claim", {"seat": "2"}).status_code == 302
     empty = ben.get(ask_links(ben, code)["Score a hand"]).content.decode()
     assert re.findall(r'<span class="hand-card__name">([^<]+)</span>', empty) == []
+    # Ana's cards are hers on Ben's page: marked as in her hand, not a tile that adds them.
+    worf = re.search(r'<button[^>]*id="tile-lieutenant-worf".*?</button>', empty, flags=re.S)
+    assert worf is not None and "disabled" in worf.group(0)
+    assert "In Ana's hand" in text_of(worf.group(0))
+    riker = re.search(r'<button[^>]*id="tile-commander-william-riker"[^>]*>', empty).group(0)
+    assert "disabled" in riker
+    free = re.search(r'<button[^>]*id="tile-commander-kurn"[^>]*>', empty).group(0)
+    assert "disabled" not in free and 'name="toggle"' in free
 
 
 def test_a_job_the_game_has_no_page_for_and_an_unknown_table_are_404s():

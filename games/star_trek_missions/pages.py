@@ -92,7 +92,9 @@ def stm_score(request: HttpRequest, game: Game, deck: Deck, *,
     # At a table (games.pages.AskedAt, tables/jobs.py): the empty form is the table's, and the
     # hand is the seat's event only when "Enter this hand at the table" is pressed (each tile
     # tapped scores the hand as it grows; only the hand entered goes into the table's history).
-    form = ScoreForm(deck, asked.initial if data is None and asked is not None else data)
+    held = asked.held if asked is not None else {}
+    form = ScoreForm(deck, asked.initial if data is None and asked is not None else data,
+                     held=tuple(held))
     context = {"game": game, "deck": deck, "form": form, "score": None, "error": None,
                "asked_at": asked.context if asked else None}
     at_table = asked is not None and request.method == "POST" and request.POST.get("at_table") == "1"
@@ -113,7 +115,7 @@ def stm_score(request: HttpRequest, game: Game, deck: Deck, *,
             context["entered_at_table"] = True
     context["partial"] = is_htmx_submit(request)
     if not context["partial"]:
-        context["picker"] = deck.picker(hand=form.hand, holders={}, data=page_input(request))
+        context["picker"] = deck.picker(hand=form.hand, holders=held, data=page_input(request))
     return render_result_page(request, context, status=status, page="star_trek_missions/stm_score.html",
                               fragment="star_trek_missions/_stm_score_form.html", link=form.link_pairs())
 

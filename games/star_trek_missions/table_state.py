@@ -113,6 +113,15 @@ def job_request_body(table_state: dict, players: list[str], kind: str,
                         for name, held, chosen in zip(players, cards, choices, strict=False)]}
 
 
+def held_cards(table_state: dict, players: list[str], seat: int | None) -> dict[str, str]:
+    """The cards the other seats entered ({card name: player}): the score page opened from the
+    table marks them as theirs and never suggests them (every card exists once)."""
+    cards = table_state.get("cards") or [[] for _ in players]
+    return {card: name for number, (name, held) in enumerate(zip(players, cards, strict=False),
+                                                            start=1)
+            if number != seat for card in held}
+
+
 def card_lines(text: str) -> list[str]:
     """The table form's hand: one card name a line."""
     return [line.strip() for line in re.split(r"[\r\n]+", text) if line.strip()]
