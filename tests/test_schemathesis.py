@@ -11,7 +11,7 @@ from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, given, settings
-from schemathesis.checks import positive_data_acceptance
+from schemathesis.checks import negative_data_rejection, positive_data_acceptance
 
 # Hundreds of cases per operation over the whole API, a few seconds each.
 MAX_EXAMPLES = 300
@@ -64,7 +64,15 @@ def never_fails_and_keeps_to_its_schema(case, passed) -> None:
     # name no card has, a position no game could reach, a player named twice: what a schema
     # cannot say), and an attribute filter is "a string". No 5xx, responses that match their
     # schema, documented status codes, and schema-violating requests refused are all checked.
-    case.call_and_validate(excluded_checks=[positive_data_acceptance])
+    response = case.call()
+    excluded = [positive_data_acceptance]
+    if response.status_code == 413:
+        # A body over the size limit is refused for its size before it is read (413
+        # request_too_large, documented): a refusal all the same, which the negative-data check
+        # does not count among the codes it expects (a draw of a Factions body with too many
+        # factions came out at 74 kB once).
+        excluded.append(negative_data_rejection)
+    case.validate_response(response, excluded_checks=excluded)
     passed.add(case)
 
 
