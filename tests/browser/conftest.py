@@ -13,6 +13,8 @@ fresh context (cookies, storage, viewport) per test.
 """
 
 import os
+import threading
+import time
 
 import pytest
 
@@ -20,6 +22,7 @@ import pytest
 # (fixtures) from it, which Django otherwise refuses.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
+from django.core.signals import request_finished, request_started  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.browser.watched import watched_page  # noqa: E402
@@ -61,10 +64,41 @@ def viewport(request):
     return request.param
 
 
+class InFlight:
+    """How many requests the live server is answering now (Django's request signals)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def started(self, **kwargs) -> None:
+        with self.lock:
+            self.count += 1
+
+    def finished(self, **kwargs) -> None:
+        with self.lock:
+            self.count -= 1
+
+
 @pytest.fixture
 def site(live_server, catalog):
-    """The live server's address, with the shipped catalog in its (flushed) database."""
-    return live_server.url
+    """The live server's address, with the shipped catalog in its (flushed) database.
+
+    After the test, the requests a page still had on the way (a tap's answer, a card sent when
+    the page came back online) are let finish before the database is emptied: the live server
+    shares the test's in-memory SQLite connection, and a flush beside a request in progress
+    finds a table locked or a statement still running."""
+    in_flight = InFlight()
+    request_started.connect(in_flight.started, weak=False)
+    request_finished.connect(in_flight.finished, weak=False)
+    try:
+        yield live_server.url
+        deadline = time.monotonic() + 5
+        while in_flight.count > 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        request_started.disconnect(in_flight.started)
+        request_finished.disconnect(in_flight.finished)
 
 
 @pytest.fixture
