@@ -91,3 +91,17 @@ def disagree(path: str, detail: str) -> ApiError:
     """A job's body (the game's page opened from the table) that says otherwise than the table
     of something the table keeps: refused, never silently replaced (the host may undo)."""
     return refuse(path, "table_knows", detail)
+
+
+def next_game(state: State, initial: Callable[[list[str]], State], *,
+              not_finished: str) -> tuple[State, None]:
+    """The host's next game at the same table, once the game has a winner: the first state
+    again, the game counted and the tally of games won kept; before, a 400 game_not_finished
+    saying why (`not_finished`)."""
+    if not state["winner"]:
+        raise refuse("kind", "game_not_finished", not_finished, top="game_not_finished")
+    new = initial(state["players"])
+    new["game_number"] = state["game_number"] + 1
+    new["tally"] = dict(state["tally"])
+    return new, None
+

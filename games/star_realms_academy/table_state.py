@@ -28,7 +28,7 @@ import copy
 from typing import Any
 
 from games.package import RULING, SCORE
-from games.table_state import Ask, State, TableGame, disagree, only_fields, refuse, saved
+from games.table_state import Ask, State, TableGame, disagree, next_game, only_fields, refuse, saved
 
 START_HEALTH = 15  # SRA-R6: 15 Health each
 SECOND_PLAYER_COINS = 1  # SRA-R6: the second player starts with 1 Coin
@@ -152,13 +152,8 @@ def ruling(ask: Ask, state: State, seat: int | None, body: dict,
 
 def new_game(ask: Ask, state: State, seat: int | None, body: dict,
              by_host: bool) -> tuple[State, dict | None]:
-    if not state["winner"]:
-        raise refuse("kind", "game_not_finished", "This game has no winner yet: nobody's Health "
-                     "is at 0.", top="game_not_finished")
-    new = initial(state["players"])
-    new["game_number"] = state["game_number"] + 1
-    new["tally"] = dict(state["tally"])
-    return new, None
+    return next_game(state, initial, not_finished="This game has no winner yet: nobody's Health "
+                     "is at 0.")
 
 
 def job_request_body(table_state: dict, players: list[str], kind: str,
