@@ -81,11 +81,15 @@ def live_context(table: Table, *, host: bool = False) -> dict:
     names = {seat.number: seat.name for seat in seats}
     events = table_events(table=table)
     for event in events:
-        if event.kind == services.HANDOVER:
+        if event.kind == services.HANDOVER and event.seat is not None:
+            # The history names the seat the role went to.
             event.to_name = names.get(event.seat, "")  # type: ignore[attr-defined]
     return {"table": table, "players": players, "state": state, **page_parts(table),
             "events": events, "host": host,
-            "undoable": next((e for e in reversed(events) if e.kind != services.HANDOVER), None), "host_name": names.get(table.host_seat or 0, ""),
+            # The undo passes over a handover (tables.services.event_undo): its button names
+            # the entry it takes back.
+            "undoable": next((e for e in reversed(events) if e.kind != services.HANDOVER), None),
+            "host_name": names.get(table.host_seat or 0, ""),
             "handover_seats": [p for p in players if p["claimed"] and not p["host"]],
             "waiting": [p["name"] for p in players if not p["entered"]]}
 
