@@ -357,3 +357,27 @@ def test_the_tables_own_form_shares_the_picker_and_its_check():
     assert done.status_code == 302
     event = Table.objects.get(code=code).events.get()
     assert (event.kind, event.seat, event.by_host) == ("hand", 3, True)
+
+
+def test_a_table_whose_host_phone_is_lost_plays_on_from_its_seats(api, table):
+    """The choice API.md documents: without the host's phone (never handed over), the seats
+    still enter their own hands and the standings come; only what is the host's alone (undo,
+    release, the next game) cannot be done."""
+    code, host, seats = table
+    cy = api.post(f"/api/tables/{code}/seats/3/claim/").json()["seat_token"]
+    hands = {1: HAND, 2: ["Holodeck 1", "Leah Brahms"],
+             3: ["Space Confrontation", "Daimon Bok", "Daimon Tog", "Vice Admiral Nakamura"]}
+    for seat, token in ((1, seats[1]), (2, seats[2]), (3, cy)):
+        entered = post(api, f"/api/tables/{code}/events/",
+                       {"kind": "hand", "seat": seat, "version": read(api, code)["version"],
+                        "body": {"hand": hands[seat]}}, token)
+        assert entered.status_code == 201, entered.json()
+    state = read(api, code)["state"]
+    assert state["hands"] == [13, 13, 12] and state["winners"] == ["Ana", "Ben"]
+    version = read(api, code)["version"]
+    refused(post(api, f"/api/tables/{code}/events/",
+                 {"kind": "new_game", "seat": None, "version": version, "body": {}}, seats[1]),
+            403, "host_only")
+    refused(api.delete(f"/api/tables/{code}/events/last/", data=json.dumps({"version": version}),
+                       content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {cy}"),
+            403, "host_only")

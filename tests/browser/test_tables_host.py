@@ -45,6 +45,9 @@ def test_the_host_acts_for_seat_2_then_hands_the_host_role_to_bens_phone(browser
         assert seat.locator("xpath=ancestor::form").count() == 1
         assert_accessible(host, "Score a round at the table (the host, its seat picker)")
         found = report(host, "Score a round at the table (host)")
+        widths = host.evaluate(
+            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert widths[0] <= widths[1], f"horizontal scroll with the seat picker: {widths}"
         tab_to(host, seat)
         host.keyboard.press("ArrowDown")
         expect(seat).to_have_value("2")
