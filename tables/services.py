@@ -194,6 +194,12 @@ def seat_release(*, code: str, number: int, token: str | None) -> Table:
     return table_get(code=code)
 
 
+def _locked(table: Table) -> Table:
+    """The table and its seats read again, inside the transaction whose version UPDATE holds its
+    write lock: what was checked before the lock is checked again on this."""
+    return Table.objects.select_related("game").prefetch_related("seats").get(pk=table.pk)
+
+
 def who_acts(table: Table, token: str | None, seat: int | None) -> bool:
     """Whether the token is the host's (True) or `seat`'s (False); 401 without a token, 403 when
     it can act for neither."""
@@ -254,11 +260,15 @@ def host_handover(*, code: str, token: str | None, seat: object,
         if not moved:
             current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
             raise VersionConflict(named=version, current=current or 0)
-        # The seat's claim is read again under the table's lock: released meanwhile, no handover.
+        # Read again under the table's lock: the role handed elsewhere, or the seat released,
+        # between the first reading and this one, and nothing is done.
+        table = _locked(table)
+        if not _is_host(table, token or ""):
+            raise ApiError(status_code=403, code="host_only",
+                           detail="The host role has just gone to another phone.")
         if not Seat.objects.filter(pk=target.pk).exclude(token_hash="").exists():
             raise _invalid("seat", "seat_not_claimed", f"Seat {target.number} ({target.name}) "
                            "was released just now.", top="seat_not_claimed", status_code=409)
-        table = Table.objects.select_related("game").get(pk=table.pk)
         last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
         event = Event.objects.create(table=table, n=last + 1, kind=HANDOVER, seat=target.number,
                                      by_host=True, body={"seat": target.number}, version=version,
@@ -309,7 +319,13 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
         if not moved:
             current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
             raise VersionConflict(named=version, current=current or 0)
-        table = Table.objects.select_related("game").get(pk=table.pk)
+        # Who acts, read again under the table's lock (a token whose seat was released, or
+        # whose host role was handed over, since the first reading acts no more).
+        table = _locked(table)
+        by_host = who_acts(table, token, seat if isinstance(seat, int) else None)
+        if kind in game_kind.host_kinds and not by_host:
+            raise ApiError(status_code=403, code="host_only",
+                           detail=f"Only the host's token sends a {kind} event.")
         new_state, answer = all_kinds[kind](asker(table.game), table.state, seat, body, by_host)
         last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
         event = Event.objects.create(table=table, n=last + 1, kind=kind, seat=seat,
@@ -354,6 +370,9 @@ def event_undo(*, code: str, token: str | None, version: object) -> tuple[Event,
         if not moved:
             current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
             raise VersionConflict(named=version, current=current or 0)
+        if not _is_host(_locked(table), token or ""):
+            raise ApiError(status_code=403, code="host_only",
+                           detail="The host role has just gone to another phone.")
         # A handover is not taken back: the new host's undo would give the role back to a
         # phone that may be lost (handing it back is a handover of its own). The undo takes
         # back the last of the game's events, before or after it.
