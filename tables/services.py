@@ -1,5 +1,5 @@
-"""Writes of tables: create one, claim or release a seat, add an event, undo the last one, remove
-idle tables.
+"""Writes of tables: create one, claim or release a seat, add an event, undo the last one, hand
+the host role to a seat, remove idle tables.
 
 Never losing an update: an event names the version it was decided on, and the first statement of
 its transaction is `UPDATE table SET version = version + 1 WHERE id = … AND version = <that>`.
@@ -352,8 +352,9 @@ def _results_linked(answer: object, state: object) -> list[str]:
 
 
 def event_undo(*, code: str, token: str | None, version: object) -> tuple[Event, Table]:
-    """The host takes back the last event: the state is as before it (the event stays in the
-    database, marked undone; its saved result stays too). Like an event, the undo names the
+    """The host takes back the last event (the last of the game's: a handover is passed over,
+    never undone): the state is as before it (the event stays in the database, marked undone;
+    its saved result stays too). Like an event, the undo names the
     version it was decided on (the last event the host saw): a stale one is refused
     (VersionConflict) and nothing changes, so an undo never takes back an event its host has not
     seen."""
