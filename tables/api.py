@@ -1,5 +1,5 @@
 """The tables' API (API.md, "Tables"): create, read (ETag, 304), claim a seat, add an event,
-undo the last one. The views read the request and shape the answer; tables.services decides."""
+undo the last one, hand the host role to a seat. The views read the request and shape the answer; tables.services decides."""
 
 from __future__ import annotations
 
@@ -119,7 +119,9 @@ class SeatClaimApi(APIView):
         summary="The host releases a seat (a lost phone)",
         responses={200: OpenApiTypes.OBJECT,
                    401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
-                   403: OpenApiResponse(ErrorSerializer, description="`host_only`.")},
+                   403: OpenApiResponse(ErrorSerializer, description="`host_only`."),
+                   409: OpenApiResponse(ErrorSerializer, description="`host_seat`: the seat "
+                                        "holds the host role.")},
     )
     def delete(self, request, code: str, seat: int):
         try:
@@ -211,3 +213,40 @@ class LastEventApi(APIView):
             return conflict_response(conflict, code)
         return table_response({"undone": {"n": event.n, "kind": event.kind, "seat": event.seat},
                                "table": table_data(table)})
+
+
+class HostApi(APIView):
+    throttle_classes = [EvaluationRateThrottle]
+
+    @extend_schema(
+        summary="The host hands the host role to a seat",
+        description="Header `Authorization: Bearer <host token>`; body `{\"seat\", "
+                    "\"version\"}`. The seat's own token is the host's from then on; the token "
+                    "that was the host's acts no more. Names the version it was decided on, like "
+                    "an event: a stale one is a 409 `version_conflict` whose body holds the "
+                    "current `table`; nothing changes. Recorded in the history (kind "
+                    "`handover`); the undo passes over it.",
+        request=OpenApiTypes.OBJECT,
+        responses={201: OpenApiTypes.OBJECT,
+                   400: OpenApiResponse(ErrorSerializer, description="`invalid_input`: no "
+                                        "seat or version."),
+                   401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
+                   403: OpenApiResponse(ErrorSerializer, description="`host_only`."),
+                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`, "
+                                        "`unknown_seat`."),
+                   409: OpenApiResponse(ErrorSerializer, description="`version_conflict`, "
+                                        "`seat_not_claimed`.")},
+    )
+    def post(self, request, code: str):
+        body = request_object(request)
+        try:
+            event, table = services.host_handover(code=code, token=bearer_token(request),
+                                                  seat=body.get("seat"),
+                                                  version=body.get("version"))
+        except TableNotFound:
+            raise not_found(code) from None
+        except services.VersionConflict as conflict:
+            return conflict_response(conflict, code)
+        return table_response({"event": {"n": event.n, "kind": event.kind, "seat": event.seat,
+                                         "result": event.result}, "table": table_data(table)},
+                              status=201)

@@ -10,7 +10,8 @@ page GAMES names, built by games.pages.job_page) with
 - the answer given as the table's event: the page's request body, minus what the table knows
   (which must agree with the table: never a silent guess; the game's `job_event`), goes to
   tables.services.event_add with the seat of this phone (its cookie; the host's browser acts for
-  the seat the game says acts now, its `acting_seat`, else seat 1) and the version the form was
+  the seat it picks in the form, by default the seat the game says acts now, its `acting_seat`,
+  else seat 1: tables.seats.acting_for, as on the table's own form) and the version the form was
   filled in from (in the address the form posts back to). The event calls the game's same
   service, so the answer is saved with its /r/<id>, linked from the history. A stale version is
   the table's 409, shown on the page with the way back to the table.
@@ -36,6 +37,7 @@ from games.registry import game_package
 
 from . import services
 from .models import Table
+from .seats import acting_for
 from .selectors import table_version
 
 BodyOf = Callable[[dict, list[str], str, "int | None"], "dict | None"]
@@ -128,7 +130,7 @@ def _unprefixed(error: ApiError) -> ApiError:
                     errors=errors)
 
 
-def _runner(table: Table, kind: str, version: int, seat: int | None,
+def _runner(table: Table, kind: str, version: int, seat: int | str | None,
             token: str | None) -> Callable[..., dict]:
     jobs = table_jobs(table.game.slug)
     players = [seat.name for seat in table.seats.all()]
@@ -163,30 +165,38 @@ def _runner(table: Table, kind: str, version: int, seat: int | None,
     return run
 
 
-def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int, seat: int | None,
-             token: str | None, as_seat: bool) -> HttpResponse:
-    """The job's page at the table (tables.views.ask): `seat` and `token` are this browser's
-    (`as_seat`: its own seat, else the host's acting for seat 1)."""
+def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> HttpResponse:
+    """The job's page at the table (tables.views.ask). Who answers is tables.seats.acting_for's,
+    as on the table's own form: a seat's phone for its seat; the host's browser for the seat it
+    picks on the page (the form's `seat` <select>, by default the seat the game says acts now,
+    else seat 1), checked by the table's event as the API checks it."""
     job, view = _page_view(table, kind)
     if job is None or view is None:
         raise Http404(f"A {table.game.name} table has no page for '{kind[:20]}'.")
     if request.method != "POST" and not request.GET and version != table.version:
         # An older link: the form is filled in from the table as it is now.
         return redirect("tables:ask", code=table.code, kind=kind, version=table.version)
-    players = [s.name for s in table.seats.all()]
+    seats = list(table.seats.all())
+    players = [s.name for s in seats]
     jobs = table_jobs(table.game.slug)
-    if token is not None and not as_seat:
-        # The host's browser acts for the seat the game says acts now (the active player), else
-        # for seat 1.
-        seat = jobs.acting_seat(table.state, players) or seat
+    acting = acting_for(request, table, default=jobs.acting_seat(table.state, players))
+    seat = acting.picked
     body = jobs.request_body(table.state, players, kind, seat)
     initial = QueryDict(mutable=True)
     for name, value in (job.pairs(table.game, body) or []) if body else []:
         initial.appendlist(name, value)
-    name = next((s.name for s in table.seats.all() if s.number == seat), "")
-    who = "" if token is None else (f"{name} (seat {seat})" if as_seat else "the host")
-    asked = AskedAt(initial=initial, run=_runner(table, kind, version, seat, token),
+    name = next((s.name for s in seats if s.number == seat), "")
+    if acting.token is None:
+        who = ""
+    elif acting.host:
+        who = "the host"
+    else:
+        who = f"{name} (seat {seat})"
+    # The host picks the seat in the form (templates/partials/asked_seat.html); a seat's phone
+    # has no picker: it acts for its own seat.
+    picker = [{"seat": s.number, "name": s.name} for s in seats] if acting.host else []
+    asked = AskedAt(initial=initial, run=_runner(table, kind, version, acting.seat, acting.token),
                     held=jobs.held_cards(table.state, players, seat),
-                    context={"code": table.code, "who": who,
+                    context={"code": table.code, "who": who, "seats": picker, "seat": seat,
                              "url": reverse("tables:page", args=[table.code])})
     return view(request, asked=asked)

@@ -32,7 +32,12 @@ class Table(models.Model):
     # ETag of a read, and what an event names to say which state it was decided on.
     version = models.PositiveIntegerField(default=1)
     state = models.JSONField(default=dict)
-    host_token_hash = models.CharField(max_length=64)
+    # The host acts for the whole table: the token given to whoever started it (its hash here),
+    # until the host hands the role to a seat; then `host_seat` names that seat, whose own token
+    # (Seat.token_hash) is the host's, and `host_token_hash` is empty (the old token acts no more).
+    host_token_hash = models.CharField(max_length=64, blank=True)
+    host_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The seat holding the host role, once handed over.")
     created_at = models.DateTimeField(auto_now_add=True)
     last_active_at = models.DateTimeField(auto_now=True, db_index=True)
 

@@ -55,6 +55,7 @@ def table_data(table: Table, *, events: list[Event] | None = None) -> dict:
         "game": table.game.slug,
         "players": [{"seat": seat.number, "name": seat.name, "claimed": seat.claimed}
                     for seat in table.seats.all()],
+        "host_seat": table.host_seat,
         "version": table.version,
         "state": table.state,
         "events": [event_data(event) for event in history],

@@ -1,5 +1,5 @@
-"""Writes of tables: create one, claim or release a seat, add an event, undo the last one, remove
-idle tables.
+"""Writes of tables: create one, claim or release a seat, add an event, undo the last one, hand
+the host role to a seat, remove idle tables.
 
 Never losing an update: an event names the version it was decided on, and the first statement of
 its transaction is `UPDATE table SET version = version + 1 WHERE id = … AND version = <that>`.
@@ -166,7 +166,14 @@ def _require_token(token: str | None) -> str:
 
 
 def _is_host(table: Table, token: str) -> bool:
-    return token_matches(token, table.host_token_hash)
+    """The host's token: the one given at the start (until the role is handed over), or the token
+    of the seat the role was handed to."""
+    if token_matches(token, table.host_token_hash):
+        return True
+    if table.host_seat is None:
+        return False
+    seat = next((s for s in table.seats.all() if s.number == table.host_seat), None)
+    return seat is not None and token_matches(token, seat.token_hash)
 
 
 def seat_release(*, code: str, number: int, token: str | None) -> Table:
@@ -176,6 +183,10 @@ def seat_release(*, code: str, number: int, token: str | None) -> Table:
     if not _is_host(table, _require_token(token)):
         raise ApiError(status_code=403, code="host_only",
                        detail="Only the host's token releases a seat.")
+    if seat.number == table.host_seat:
+        # Its phone is the host: freed, the table would have no host at all.
+        raise _invalid("seat", "host_seat", f"Seat {seat.number} ({seat.name}) holds the host "
+                       "role: hand it to another seat first.", top="host_seat", status_code=409)
     with transaction.atomic():
         Seat.objects.filter(pk=seat.pk).update(token_hash="")
         Table.objects.filter(pk=table.pk).update(version=F("version") + 1,
@@ -183,15 +194,23 @@ def seat_release(*, code: str, number: int, token: str | None) -> Table:
     return table_get(code=code)
 
 
+def _locked(table: Table) -> Table:
+    """The table and its seats read again, inside the transaction whose version UPDATE holds its
+    write lock: what was checked before the lock is checked again on this."""
+    return Table.objects.select_related("game").prefetch_related("seats").get(pk=table.pk)
+
+
 def who_acts(table: Table, token: str | None, seat: int | None) -> bool:
     """Whether the token is the host's (True) or `seat`'s (False); 401 without a token, 403 when
     it can act for neither."""
     token = _require_token(token)
-    if _is_host(table, token):
-        return True
     own = next((s for s in table.seats.all() if s.number == seat), None)
+    # A seat's own token first: the host's seat (once handed the role) acting for itself acts as
+    # that seat.
     if own is not None and token_matches(token, own.token_hash):
         return False
+    if _is_host(table, token):
+        return True
     if seat is None or own is None:
         raise ApiError(status_code=403, code="host_only",
                        detail="Only the host's token acts for the whole table.")
@@ -206,6 +225,56 @@ def asked_ruling(ask: Ask, state: State, seat: int | None, body: dict,
     state does not change. A game whose table fills a ruling in (a player's credits the table keeps)
     names its own "ruling" kind, which is used instead."""
     return copy.deepcopy(state), ask(RULING, body)
+
+
+# The host role handed to a seat: recorded in the history (its seat, the version it was decided
+# on), never undone. No game names an event kind so.
+HANDOVER = "handover"
+
+
+def host_handover(*, code: str, token: str | None, seat: object,
+                  version: object) -> tuple[Event, Table]:
+    """The host hands the host role to a claimed seat: that seat's token is the host's from now
+    on (its phone sees the host's controls), and the token that was the host's acts no more. Like
+    an event it names the version it was decided on (stale: VersionConflict, nothing changes) and
+    goes into the history; the undo passes over it (see event_undo)."""
+    table = table_get(code=code)
+    if not _is_host(table, _require_token(token)):
+        raise ApiError(status_code=403, code="host_only",
+                       detail="Only the host's token hands the host role over.")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise _invalid("seat", "invalid_type" if seat is not None else "missing",
+                       "Name the seat the host role goes to: a number.")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise _invalid("version", "invalid_type" if version is not None else "missing",
+                       "Give the table version the handover was decided on (the version of the "
+                       "table you read): a number.")
+    target = _seat_or_404(table, seat)
+    if not target.claimed:
+        raise _invalid("seat", "seat_not_claimed", f"Seat {target.number} ({target.name}) has no "
+                       "phone yet: the host role goes to a claimed seat, whose phone then holds "
+                       "it.", top="seat_not_claimed", status_code=409)
+    with transaction.atomic():
+        moved = Table.objects.filter(pk=table.pk, version=version).update(
+            version=F("version") + 1, last_active_at=timezone.now())
+        if not moved:
+            current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
+            raise VersionConflict(named=version, current=current or 0)
+        # Read again under the table's lock: the role handed elsewhere, or the seat released,
+        # between the first reading and this one, and nothing is done.
+        table = _locked(table)
+        if not _is_host(table, token or ""):
+            raise ApiError(status_code=403, code="host_only",
+                           detail="The host role has just gone to another phone.")
+        if not Seat.objects.filter(pk=target.pk).exclude(token_hash="").exists():
+            raise _invalid("seat", "seat_not_claimed", f"Seat {target.number} ({target.name}) "
+                           "was released just now.", top="seat_not_claimed", status_code=409)
+        last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
+        event = Event.objects.create(table=table, n=last + 1, kind=HANDOVER, seat=target.number,
+                                     by_host=True, body={"seat": target.number}, version=version,
+                                     state_before=table.state, result=None)
+        Table.objects.filter(pk=table.pk).update(host_seat=target.number, host_token_hash="")
+    return event, table_get(code=code)
 
 
 # Event kinds every table takes, unless its game names the kind itself (tables/game_states.py).
@@ -250,7 +319,13 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
         if not moved:
             current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
             raise VersionConflict(named=version, current=current or 0)
-        table = Table.objects.select_related("game").get(pk=table.pk)
+        # Who acts, read again under the table's lock (a token whose seat was released, or
+        # whose host role was handed over, since the first reading acts no more).
+        table = _locked(table)
+        by_host = who_acts(table, token, seat if isinstance(seat, int) else None)
+        if kind in game_kind.host_kinds and not by_host:
+            raise ApiError(status_code=403, code="host_only",
+                           detail=f"Only the host's token sends a {kind} event.")
         new_state, answer = all_kinds[kind](asker(table.game), table.state, seat, body, by_host)
         last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
         event = Event.objects.create(table=table, n=last + 1, kind=kind, seat=seat,
@@ -277,8 +352,9 @@ def _results_linked(answer: object, state: object) -> list[str]:
 
 
 def event_undo(*, code: str, token: str | None, version: object) -> tuple[Event, Table]:
-    """The host takes back the last event: the state is as before it (the event stays in the
-    database, marked undone; its saved result stays too). Like an event, the undo names the
+    """The host takes back the last event (the last of the game's: a handover is passed over,
+    never undone): the state is as before it (the event stays in the database, marked undone;
+    its saved result stays too). Like an event, the undo names the
     version it was decided on (the last event the host saw): a stale one is refused
     (VersionConflict) and nothing changes, so an undo never takes back an event its host has not
     seen."""
@@ -295,7 +371,14 @@ def event_undo(*, code: str, token: str | None, version: object) -> tuple[Event,
         if not moved:
             current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
             raise VersionConflict(named=version, current=current or 0)
-        event = table.events.filter(undone=False).order_by("-n").first()
+        if not _is_host(_locked(table), token or ""):
+            raise ApiError(status_code=403, code="host_only",
+                           detail="The host role has just gone to another phone.")
+        # A handover is not taken back: the new host's undo would give the role back to a
+        # phone that may be lost (handing it back is a handover of its own). The undo takes
+        # back the last of the game's events, before or after it.
+        event = (table.events.filter(undone=False).exclude(kind=HANDOVER).order_by("-n")
+                 .first())
         if event is None:
             raise ApiError(status_code=409, code="nothing_to_undo",
                            detail="The table has no event to undo.")

@@ -11,6 +11,7 @@ urlpatterns = [
          name="api-claim"),
     path("api/tables/<str:code>/events/", api.EventsApi.as_view(), name="api-events"),
     path("api/tables/<str:code>/events/last/", api.LastEventApi.as_view(), name="api-last"),
+    path("api/tables/<str:code>/host/", api.HostApi.as_view(), name="api-host"),
     path("t/", views.start, name="start"),
     path("t/<str:code>", views.page, name="page"),
     path("t/<str:code>/live", views.live, name="live"),

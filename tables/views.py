@@ -6,7 +6,8 @@ release). Everything works without JavaScript: each form posts and the page come
 "Reload" link shows what the others did).
 
 A phone's seat is a cookie for this table's path only: `seat_<code>` holding "<seat>:<token>"; the
-host's token is `host_<code>`. Both HttpOnly, SameSite=Lax, Secure over HTTPS.
+host's token is `host_<code>`. Both HttpOnly, SameSite=Lax, Secure over HTTPS. Which seat a form
+acts for, and with which token, is tables.seats' (shared with the game's pages at the table).
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from . import services
 from .game_states import TABLE_GAMES
 from .jobs import ask_page, job_links
 from .models import Table
+from .seats import acting_for, host_token, my_seat
 from .selectors import TableNotFound, table_events, table_get, table_version
-from .tokens import token_matches
 
 COOKIE_AGE = 60 * 60 * 24 * 30  # a month: as long as an idle table is kept
 CONFLICT_RETRIES = 5
@@ -45,23 +46,6 @@ def _table_or_404(code: str) -> Table:
 def _cookie(response: HttpResponse, request: HttpRequest, name: str, value: str, code: str):
     response.set_cookie(name, value, max_age=COOKIE_AGE, path=f"/t/{code}", httponly=True,
                         samesite="Lax", secure=request.is_secure())
-
-
-def my_seat(request: HttpRequest, table: Table) -> tuple[int | None, str | None]:
-    """(seat number, token) this browser holds at the table, if its token still acts for it."""
-    raw = request.COOKIES.get(f"seat_{table.code}", "")
-    number, _, token = raw.partition(":")
-    if not number.isdigit() or not token:
-        return None, None
-    seat = next((s for s in table.seats.all() if s.number == int(number)), None)
-    if seat is None or not token_matches(token, seat.token_hash):
-        return None, None
-    return seat.number, token
-
-
-def host_token(request: HttpRequest, table: Table) -> str | None:
-    token = request.COOKIES.get(f"host_{table.code}", "")
-    return token if token and token_matches(token, table.host_token_hash) else None
 
 
 def qr_svg(url: str) -> str:
@@ -92,10 +76,22 @@ def live_context(table: Table, *, host: bool = False) -> dict:
             "entered": (state.get("hands") or [None] * len(seats))[index] is not None,
             "tally": state.get("tally", {}).get(seat.name, 0),
             "credits": state.get("credits", {}).get(seat.name, 0),
+            "host": seat.number == table.host_seat,
         })
+    names = {seat.number: seat.name for seat in seats}
+    events = table_events(table=table)
+    for event in events:
+        if event.kind == services.HANDOVER and event.seat is not None:
+            # The history names the seat the role went to.
+            event.to_name = names.get(event.seat, "")  # type: ignore[attr-defined]
     return {"table": table, "players": players, "state": state, **page_parts(table),
             "live_etag": live_etag(table.version),
-            "events": table_events(table=table), "host": host,
+            "events": events, "host": host,
+            # The undo passes over a handover (tables.services.event_undo): its button names
+            # the entry it takes back.
+            "undoable": next((e for e in reversed(events) if e.kind != services.HANDOVER), None),
+            "host_name": names.get(table.host_seat or 0, ""),
+            "handover_seats": [p for p in players if p["claimed"] and not p["host"]],
             "waiting": [p["name"] for p in players if not p["entered"]]}
 
 
@@ -164,18 +160,11 @@ def card_lines(text: str) -> list[str]:
     return [line.strip() for line in re.split(r"[\r\n]+", text) if line.strip()]
 
 
-def _seat_and_token(request: HttpRequest, table: Table) -> tuple[int | None, str | None]:
-    """This browser's seat and token, or for the host's browser seat 1 with the host's token."""
-    seat, token = my_seat(request, table)
-    if token is None and host_token(request, table):
-        return 1, host_token(request, table)
-    return seat, token
-
-
 @require_POST
 def seat_form(request: HttpRequest, code: str) -> HttpResponse:
     """The seat's form of the table's game (its TableGame's form_event reads it into an event).
-    A seat's phone acts for its seat; the host's browser for the seat it picks (seat 1 if none).
+    A seat's phone acts for its seat; the host's browser for the seat it picks (seat 1 if none):
+    tables.seats.acting_for, as on the game's pages at the table.
     A 409 (another phone acted first) is sent again on the version it names when the game says
     the event does not depend on the others' (a seat's hand: the table checks the
     card-in-two-hands rule again on the new state); otherwise the page shows the table and asks."""
@@ -185,11 +174,8 @@ def seat_form(request: HttpRequest, code: str) -> HttpResponse:
     if game_kind.form_event is None:
         raise Http404("This table's game has no form of its own.")
     posted = request.POST
-    seat, token = my_seat(request, table)
-    host = host_token(request, table)
-    if host and (token is None or posted.get("seat", "").isdigit()):
-        seat = int(posted["seat"]) if posted.get("seat", "").isdigit() else seat or 1
-        token = host
+    acting = acting_for(request, table)
+    seat, token = acting.seat, acting.token
     if token is None:
         return _page(request, table, posted=posted, status=401, errors=ApiError(
             status_code=401, code="token_required",
@@ -235,6 +221,10 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
                                version=version, body={})
         elif action == "release" and request.POST.get("seat", "").isdigit():
             services.seat_release(code=code, number=int(request.POST["seat"]), token=token)
+        elif action == "handover":
+            seat = request.POST.get("seat", "")
+            services.host_handover(code=code, token=token, version=version,
+                                   seat=int(seat) if seat.isdigit() else None)
         else:
             raise ApiError(status_code=400, code="invalid_input", detail="Choose what to do.")
     except services.VersionConflict:
@@ -272,7 +262,4 @@ def ask(request: HttpRequest, code: str, kind: str, version: int) -> HttpRespons
     """The game's own page of a job (its ruling or its score), asked at the table: filled in from
     the table, its answer the table's event (tables.jobs)."""
     table = _table_or_404(code)
-    seat, token = _seat_and_token(request, table)
-    own = my_seat(request, table)[0]
-    return ask_page(request, table, kind=kind, version=version, seat=seat, token=token,
-                    as_seat=own is not None and own == seat)
+    return ask_page(request, table, kind=kind, version=version)
