@@ -25,6 +25,9 @@ class GameEntry(Protocol):
     @property
     def catalog_file(self) -> Path: ...
 
+    @property
+    def static(self) -> Path: ...  # its pages' own static files (games.static_finder)
+
     def job(self, kind: str) -> Any: ...  # a games.package.Job, or None
 
     def docs(self, name: str) -> Any: ...

@@ -187,6 +187,13 @@ class GamePackage:
         package's name: templates/<package name>/…)."""
         return self.directory / "templates"
 
+    @property
+    def static(self) -> Path:
+        """Its own static files (its pages' scripts and stylesheets), found by
+        games.static_finder.Finder (under a folder of the package's name: static/<package
+        name>/…, as its templates are)."""
+        return self.directory / "static"
+
     def job(self, kind: str) -> Job | None:
         return self.ruling if kind == RULING else self.score if kind == SCORE else None
 

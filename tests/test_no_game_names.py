@@ -2,9 +2,11 @@
 apps reach it through GAMES (games/package.py's GamePackage), so a game is added, changed or
 removed in its own package and nowhere else.
 
-Every Python module and template of the project is read; none outside games/ may hold a game's
-slug, its name (from the catalog it ships), its package's dotted name or its package's folder
-name. What a game's text looks like is read from GAMES, so a new game is held to it too.
+Every Python module, template, script and stylesheet of the project is read (the shared static/js/
+and static/css/ too: a game's own live in games/<game>/static/<game>/); none outside games/ may
+hold a game's slug, its name (from the catalog it ships), its package's dotted name or its
+package's folder name. What a game's text looks like is read from GAMES, so a new game is held to
+it too.
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ EXEMPT = {
     "docs": "the rules and the HTTP contract, per game",
     "bench": "benchmarks measure named games' hands",
     "scripts": "tools driving named games' pages (the README's screenshots), as bench/ does",
+    "static/vendor": "others' code, as shipped (htmx)",
 }
 # A migration is a frozen record of what was done once (cards/0007 corrected one game's rulings).
 SKIPPED_PARTS = {".venv", ".git", "node_modules", "__pycache__", "migrations", ".grimp_cache",
                  ".pytest_cache", ".mypy_cache", ".ruff_cache", "build"}
-KINDS = (".py", ".html")
+KINDS = (".py", ".html", ".js", ".css")
 
 
 def game_words() -> dict[str, set[str]]:
@@ -81,9 +84,11 @@ def test_the_apps_are_read():
     files = {path.as_posix() for path in project_files()}
     for expected in ("cards/rendering.py", "results/views.py", "scoring/api.py",
                      "adjudicator/api.py", "web/offline.py", "common/games.py",
-                     "templates/results/_ruling.html", "templates/home.html"):
+                     "templates/results/_ruling.html", "templates/home.html",
+                     "templates/sw.js", "static/js/offline.js", "static/js/site.js",
+                     "static/css/site.css", "static/css/results.css", "static/css/tables.css"):
         assert expected in files
-    assert not any(name.startswith(("games/", "tests/")) for name in files)
+    assert not any(name.startswith(("games/", "tests/", "static/vendor/")) for name in files)
 
 
 def test_no_module_or_template_outside_games_names_a_game():

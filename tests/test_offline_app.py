@@ -6,6 +6,8 @@ import re
 
 from django.templatetags.static import static
 
+from games.registry import GAMES
+
 
 def test_the_manifest(client, catalog):
     response = client.get("/manifest.webmanifest")
@@ -31,6 +33,14 @@ def test_the_service_worker_keeps_pages_static_files_and_the_catalog(client, cat
         assert page in precache
     for file in ("css/site.css", "js/offline.js", "vendor/htmx.min.js", "icons/icon-192.png"):
         assert static(file) in precache
+    # Each game's own scripts and stylesheets (games/<game>/static/<game>/), as its pages ask.
+    for file in ("star_trek_missions/js/picker.js", "star_trek_missions/css/pages.css",
+                 "factions/js/pages.js", "academy_credits/css/pages.css"):
+        assert static(file) in precache
+    games_own = [path.relative_to(game.static).as_posix()
+                 for game in GAMES if game.static.is_dir() for path in game.static.rglob("*.*")]
+    assert len(games_own) >= 10
+    assert {static(file) for file in games_own} <= set(precache)
     # Never the admin's files nor a POST.
     assert not [url for url in precache if "/admin/" in url]
     assert 'request.method !== "GET"' in script

@@ -105,8 +105,8 @@ def test_the_page_runs_no_inline_script_or_style_and_loads_nothing_from_elsewher
         assert "<script>" not in html and "<script " not in html.replace("<script src=", "")
         assert "style=" not in html
         assert not re.search(r'(src|href)="(https?:)?//(?!testserver/)', html)  # only the share link
-        assert "/static/js/scoring-score-hand.js" in html
-        assert "/static/css/star-trek-missions.css" in html
+        assert "/static/star_trek_missions/js/score-hand.js" in html
+        assert "/static/star_trek_missions/css/pages.css" in html
 
 
 def test_the_add_button_is_the_forms_default_button(client, catalog):

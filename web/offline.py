@@ -61,9 +61,10 @@ def manifest(request: HttpRequest) -> HttpResponse:
 
 
 def _static_paths() -> list[tuple[str, Path]]:
-    """The project's static files: (their path under STATIC_URL, the file)."""
+    """The project's static files, those every page shares (static/) and each game's own
+    (games.static_finder): (their path under STATIC_URL, the file)."""
     files = []
-    for folder in settings.STATICFILES_DIRS:
+    for folder in [*settings.STATICFILES_DIRS, *(game.static for game in GAMES)]:
         root = Path(folder)
         for path in sorted(root.rglob("*")):
             if path.is_file() and path.suffix in STATIC_KINDS:

@@ -152,6 +152,13 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Django's two finders (static/ above and each app's static/), then each game package's static/
+# (GAMES): a game's pages' scripts and stylesheets live in its package, as its templates do.
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "games.static_finder.Finder",
+]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 # Saved results (results.services): identical requests share one result, and the store is kept

@@ -2,7 +2,7 @@
 
 from games.package import GamePackage, Job, Presenter
 
-CSS = ("css/academy-credits.css",)
+CSS = ("academy_credits/css/pages.css",)
 
 GAME = GamePackage(
     slug="academy-credits",

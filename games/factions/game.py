@@ -2,7 +2,7 @@
 
 from games.package import GamePackage, Job, Presenter
 
-CSS = ("css/factions.css",)
+CSS = ("factions/css/pages.css",)
 
 GAME = GamePackage(
     slug="factions",

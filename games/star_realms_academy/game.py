@@ -2,7 +2,7 @@
 
 from games.package import GamePackage, Job, Presenter
 
-CSS = ("css/star-realms-academy.css",)
+CSS = ("star_realms_academy/css/pages.css",)
 
 GAME = GamePackage(
     slug="star-realms-academy",

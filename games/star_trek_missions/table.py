@@ -92,7 +92,7 @@ def table_result_context(game: Game, body: dict) -> dict:
         "score": table,
         "headline": f"Standings: {table['total']}",
         "fragment": "star_trek_missions/_table.html",
-        "stylesheets": ("css/star-trek-missions.css",),
+        "stylesheets": ("star_trek_missions/css/pages.css",),
         "again_url": reverse("star_trek_missions:table"),
         "again_label": "Score another table",
     }

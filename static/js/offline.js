@@ -2,8 +2,8 @@
    - Registers the service worker (/sw.js, web/offline.py), which serves the pages, static files
      and catalog from the browser's cache when offline; the site is installable (its manifest).
    - A score or ruling sent while offline is kept in the page, with a visible "Offline: will score
-     when back", and sent as soon as the connection returns. On the Star Trek: Missions score and
-     table pages (forms marked data-offline-hand) a tile, an Add or a Remove pressed offline changes
+     when back", and sent as soon as the connection returns. On a game's pages that build a hand
+     (forms marked data-offline-hand) a tile, an Add or a Remove pressed offline changes
      the hand in the page at once (the card shows "not scored yet"); the whole hand is scored when
      the connection is back. Other forms (check a move, score a round…) keep what was entered as it
      is and are sent again.
@@ -64,8 +64,11 @@
       .toLowerCase().replace(/[^a-z0-9]+/g, "");
   }
 
-  function cardNames() {
-    var options = document.querySelectorAll("#stm-cards option");
+  // The card names the page offers: the list (a datalist) of the hand's "add a card" field.
+  function cardNames(box) {
+    var field = box.querySelector("input[list]");
+    var list = field && field.list;
+    var options = list ? list.querySelectorAll("option") : [];
     return Array.prototype.map.call(options, function (option) {
       return { name: option.value, label: option.textContent || "" };
     });
@@ -73,12 +76,12 @@
 
   // The card a typed name means, as far as the page can tell without the server: the name in
   // any case and punctuation, or the one name containing it. Anything else waits for the server.
-  function resolve(typed) {
+  function resolve(box, typed) {
     var key = normalise(typed);
     if (!key) {
       return null;
     }
-    var cards = cardNames();
+    var cards = cardNames(box);
     var exact = cards.filter(function (card) { return normalise(card.name) === key; });
     if (exact.length === 1) {
       return exact[0];
@@ -127,7 +130,7 @@
         empty.hidden = true;
       }
     }
-    var card = cardNames().filter(function (c) { return c.name === name; })[0];
+    var card = cardNames(box).filter(function (c) { return c.name === name; })[0];
     var item = document.createElement("li");
     item.className = "hand-card hand-card--scored hand-card--pending";
     var input = document.createElement("input");
@@ -191,7 +194,7 @@
         (button.value === "add" || button.value === "enter"))) {
       var field = form.querySelector("#add-card");
       var typed = button.name === "pick" ? button.value : field ? field.value : "";
-      var card = resolve(typed);
+      var card = resolve(box, typed);
       if (card) {
         addLocally(form, box, card.name);
         if (field) {

@@ -127,3 +127,22 @@
     }
   });
 })();
+
+/* An answer swapped in by htmx (a ruling, a score, or the problems with the form) into its box,
+   marked data-result on every game's check and score pages: the focus moves to its heading
+   (data-focus), so keyboard and screen-reader users land on the answer. */
+(function () {
+  "use strict";
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target || !target.hasAttribute || !target.hasAttribute("data-result")) {
+      return;
+    }
+    var heading = target.querySelector("[data-focus]");
+    if (heading) {
+      heading.focus();
+      heading.scrollIntoView({ block: "start" });
+    }
+  });
+})();

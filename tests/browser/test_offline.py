@@ -81,7 +81,8 @@ def test_pages_static_files_and_the_catalog_offline(phone, site):
     # The score page works offline too: its tiles, its scripts.
     page.goto(site + SCORE)
     expect(page.get_by_role("heading", level=1)).to_have_text("Score a hand")
-    expect(page.locator("#find-card")).to_be_visible()  # stm-picker.js ran
+    # The picker's script (games/star_trek_missions/static/star_trek_missions/js/picker.js) ran.
+    expect(page.locator("#find-card")).to_be_visible()
     context.set_offline(False)
     assert not page.errors
 

@@ -1,7 +1,7 @@
 /* One score form whose requests must not overlap (the whole hand or table travels in it), shared
-   by scoring-score-hand.js and scoring-score-table.js. With htmx, presses and choices made while a
-   score is on its way are held and sent one by one after it, so that none is lost; the anchors of
-   the buttons' formaction (#tile-…, #hand) are for the page reload without JavaScript: htmx would
+   by score-hand.js and score-table.js. With htmx, presses and choices made while a score is on
+   its way are held and sent one by one after it, so that none is lost; the anchors of the
+   buttons' formaction (#tile-…, #hand) are for the page reload without JavaScript: htmx would
    scroll that element to the top after the swap, so they are dropped from its requests.
 
    scoringFormQueue(options) listens on the document and returns {form, inForm, done}:

@@ -6,7 +6,7 @@
    - keeps what is being typed in a text field while another change is scored;
    - holds presses and choices made while a score is on its way, and sends them one by one after
      it, so that none is lost (the whole table travels in the form: requests must not overlap):
-     that part is scoring-form-queue.js, shared with the hand page;
+     that part is form-queue.js, shared with the hand page;
    - after a player is added or another is chosen, brings their hand into view. */
 (function () {
   "use strict";

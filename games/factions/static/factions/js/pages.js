@@ -1,9 +1,8 @@
 /* Factions pages ("Check a move", "Standings"): progressive enhancement only; the forms work
    without it.
-   - As a player's name is typed, every list of players (whose turn, who controls a faction, the
-     target player) and the seat's heading show it instead of "Player N".
-   - After htmx swaps in an answer, the focus moves to its heading, so keyboard and screen-reader
-     users land on it. */
+   As a player's name is typed, every list of players (whose turn, who controls a faction, the
+   target player) and the seat's heading show it instead of "Player N" (site.js moves the focus
+   to an answer htmx swaps in). */
 (function () {
   "use strict";
 
@@ -70,18 +69,6 @@
     var input = event.target;
     if (input.matches && input.matches("input[data-seat]")) {
       renameSeat(input);
-    }
-  });
-
-  document.addEventListener("htmx:afterSwap", function (event) {
-    var target = event.detail && event.detail.target;
-    if (!target || !target.hasAttribute || !target.hasAttribute("data-result")) {
-      return;
-    }
-    var heading = target.querySelector("[data-focus]");
-    if (heading) {
-      heading.focus();
-      heading.scrollIntoView({ block: "start" });
     }
   });
 })();

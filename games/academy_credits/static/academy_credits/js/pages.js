@@ -1,24 +1,9 @@
 /* Academy Credits pages ("Check a play", "Score a round"): progressive enhancement only.
-   - After htmx swaps in an answer (a ruling, a score or the problems), move the focus to its
-     heading, so keyboard and screen-reader users land on it.
-   - The seat pickers (target, starter) name each seat after the cadet typed in it, as they type.
+   The seat pickers (target, starter) name each seat after the cadet typed in it, as they type
+   (site.js moves the focus to an answer htmx swaps in).
    Without JavaScript the forms work the same; the pickers then show the names after a submit. */
 (function () {
   "use strict";
-
-  var RESULTS = ["play-result", "round-result"];
-
-  document.addEventListener("htmx:afterSwap", function (event) {
-    var target = event.detail && event.detail.target;
-    if (!target || RESULTS.indexOf(target.id) === -1) {
-      return;
-    }
-    var heading = target.querySelector("[data-focus]");
-    if (heading) {
-      heading.focus();
-      heading.scrollIntoView({ block: "start" });
-    }
-  });
 
   function seatNumber(input) {
     var match = /^player-(\d+)-name$/.exec(input.id || "");

@@ -9,7 +9,7 @@
    - keeps what is being typed in the "add a card" field while another change is scored;
    - holds taps and choices made while a score is on its way, and sends them one by one after it,
      so that none is lost (the hand travels in the form, so requests must not overlap): that part
-     is scoring-form-queue.js, shared with the table page. */
+     is form-queue.js, shared with the table page. */
 (function () {
   "use strict";
 
