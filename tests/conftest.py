@@ -113,6 +113,22 @@ def catalog(db, django_db_setup):
         django_db_setup.restore()
 
 
+# The fixtures through which a test reaches the database.
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
+
+
+@pytest.fixture(autouse=True)
+def catalog_for_every_database_test(request):
+    """Every test that reaches the database finds the shipped catalog, whether or not it names
+    `catalog`. pytest-django runs the flushing tests last on each worker, but pytest-xdist's
+    worksteal scheduling can hand a worker that has already run them some of another worker's
+    plain tests (the back half of its queue): a tables test that created a Star Trek: Missions
+    table then found no such game. One `exists()` query per test; the rows come back only when
+    a flush took them."""
+    if request.node.get_closest_marker("django_db") or DATABASE_FIXTURES & set(request.fixturenames):
+        request.getfixturevalue("catalog")
+
+
 @pytest.fixture
 def api():
     return APIClient()
