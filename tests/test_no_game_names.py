@@ -31,8 +31,11 @@ EXEMPT = {
     "static/vendor": "others' code, as shipped (htmx)",
 }
 # A migration is a frozen record of what was done once (cards/0007 corrected one game's rulings).
+# staticfiles/ (collectstatic's output, every game's files copied side by side), backups/ and the
+# caches are made by commands, never written (all in .gitignore).
 SKIPPED_PARTS = {".venv", ".git", "node_modules", "__pycache__", "migrations", ".grimp_cache",
-                 ".pytest_cache", ".mypy_cache", ".ruff_cache", "build"}
+                 ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", "build",
+                 "staticfiles", "backups"}
 KINDS = (".py", ".html", ".js", ".css")
 
 
