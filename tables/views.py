@@ -115,13 +115,35 @@ def live(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
+def _shown_seat(request: HttpRequest, seat: int | None, host: bool,
+                posted: QueryDict | None) -> int | None:
+    """The seat whose form the page shows: a seat's phone's own; for the host's browser the seat
+    it picked (posted, or `?seat=` after it entered something for that seat), else none."""
+    if seat is not None or not host:
+        return seat
+    picked = (posted or {}).get("seat") or request.GET.get("seat", "")
+    return int(picked) if picked.isdigit() else None
+
+
+def form_context(table: Table, context: dict, seat: int | None,
+                 posted: QueryDict | None) -> dict:
+    """What the game's form on the page reads beyond the page's context (its TableGame's
+    form_context), for the seat whose form is shown."""
+    more = TABLE_GAMES[table.game.slug].form_context
+    if more is None:
+        return {}
+    return more(table.state, [s.name for s in table.seats.all()], seat, posted,
+                context["events"])
+
+
 def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
           posted: QueryDict | None = None, status: int = 200, notice: str = "") -> HttpResponse:
     seat, _ = my_seat(request, table)
     host = host_token(request, table) is not None
     link = request.build_absolute_uri(reverse("tables:page", args=[table.code]))
+    live = live_context(table, host=host)
     context = {
-        **live_context(table, host=host),
+        **live, **form_context(table, live, _shown_seat(request, seat, host, posted), posted),
         "link": link, "qr": qr_svg(link), "my_seat": seat,
         "my_name": next((s.name for s in table.seats.all() if s.number == seat), ""),
         "error": errors, "posted": posted or {}, "notice": notice,
@@ -177,6 +199,9 @@ def seat_form(request: HttpRequest, code: str) -> HttpResponse:
     if game_kind.form_event is None:
         raise Http404("This table's game has no form of its own.")
     posted = request.POST
+    if posted.get("preview"):
+        # "Show this hand's choices": the page again with what was typed, nothing entered.
+        return _page(request, table, posted=posted)
     seat, token = my_seat(request, table)
     host = host_token(request, table)
     if host and (token is None or posted.get("seat", "").isdigit()):
@@ -201,6 +226,9 @@ def seat_form(request: HttpRequest, code: str) -> HttpResponse:
         except ApiError as error:
             return _page(request, _table_or_404(code), posted=posted, errors=error,
                          status=error.status_code)
+        if token == host and seat is not None:
+            # The host's page comes back showing the seat it acted for (what was entered).
+            return redirect(reverse("tables:page", args=[code]) + f"?seat={seat}")
         return redirect("tables:page", code=code)
     return _page(request, _table_or_404(code), posted=posted, status=409, errors=ApiError(
         status_code=409, code="version_conflict",
