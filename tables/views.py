@@ -93,9 +93,11 @@ def live_context(table: Table, *, host: bool = False) -> dict:
             "tally": state.get("tally", {}).get(seat.name, 0),
             "credits": state.get("credits", {}).get(seat.name, 0),
         })
+    more = TABLE_GAMES[table.game.slug].live_context
     return {"table": table, "players": players, "state": state, **page_parts(table),
             "events": table_events(table=table), "host": host,
-            "waiting": [p["name"] for p in players if not p["entered"]]}
+            "waiting": [p["name"] for p in players if not p["entered"]],
+            **(more(state, [seat.name for seat in seats]) if more is not None else {})}
 
 
 @require_GET

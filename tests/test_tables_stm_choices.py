@@ -128,3 +128,22 @@ def test_the_host_enters_a_seats_hand_with_its_choice_and_sees_that_seat_again()
     html = page.content.decode()
     assert '<option value="2" selected>' in html and '<option value="human" selected>' in html
     assert Table.objects.get(code=code).state["hands"] == [None, HUMAN]
+
+
+def test_once_every_hand_is_in_the_table_offers_score_the_table_filled_in():
+    code, _, ana, ben = seated()
+    assert ana.post(f"/t/{code}/form", {"hand": "\n".join(PLAGUE),
+                                        "choice-mysterious-plague": "human"}).status_code == 302
+    html = ana.get(f"/t/{code}").content.decode()
+    assert 'id="score-the-table"' not in html  # Ben has not entered a hand yet
+    assert ben.post(f"/t/{code}/form", {"hand": "\n".join(HOLODECK)}).status_code == 302
+    live = ana.get(f"/t/{code}/live")  # the polled part offers it too
+    link = live.content.decode().split('id="score-the-table"')[0].rsplit('href="', 1)[1]
+    link = link.split('"')[0].replace("&amp;", "&")
+    assert link.startswith("/games/star-trek-missions/table/?")
+    page = Client().get(link)
+    assert page.status_code == 200
+    words = text(page)
+    # Every hand and Ana's choice, as entered: the same standings as the table's.
+    assert "Ana wins" in words and f"{HUMAN}" in words
+    assert '<option value="human" selected>' in page.content.decode()

@@ -17,10 +17,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.http import QueryDict
+from django.urls import reverse
 
 from cards.selectors import GameNotFound, game_get
+from common.links import form_link
+from games.package import SCORE
 
-from .pages import GAME, Deck, ScoreForm
+from .pages import GAME, Deck, ScoreForm, score_link_pairs, table_link_pairs
+from .table_state import job_request_body
 
 CHOICE_PREFIXES = ("choice-", "shown-")
 
@@ -67,8 +71,6 @@ def form_event(posted: Mapping[str, Any], players: list[str]) -> tuple[str, dict
 def _choice_fields(deck: Deck, hand: list[str], choices: dict) -> QueryDict:
     """The controls' fields of the choices a seat entered (the score page's own reading of a
     saved hand: its "Score again" link)."""
-    from .pages import score_link_pairs  # the score page's fields of a saved body
-
     data = QueryDict(mutable=True)
     for name, value in score_link_pairs(deck.game, {"hand": hand, "choices": choices}):
         data.appendlist(name, value)
@@ -106,3 +108,18 @@ def form_context(table_state: dict, players: list[str], seat: int | None,
     total = (table_state.get("hands") or [None] * len(players))[seat - 1]
     return {"hand_text": "\n".join(cards), "hand_form": form, "hand_total": total,
             "hand_seat": seat}
+
+
+def live_context(table_state: dict, players: list[str]) -> dict:
+    """Once every seat has entered a hand: "Score the table" filled in with every hand and its
+    choices (the game's page for the whole table, to try other choices; the table's standings
+    stay as entered)."""
+    if not table_state.get("standings"):
+        return {}
+    try:
+        game = game_get(slug=GAME)
+    except GameNotFound:
+        return {}
+    body = job_request_body(table_state, players, SCORE) or {}
+    return {"score_table_url": form_link(reverse("star_trek_missions:table"),
+                                         table_link_pairs(game, body))}
