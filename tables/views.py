@@ -123,7 +123,7 @@ def _shown_seat(request: HttpRequest, seat: int | None, host: bool,
     it picked (posted, or `?seat=` after it entered something for that seat), else none."""
     if seat is not None or not host:
         return seat
-    picked = (posted or {}).get("seat") or request.GET.get("seat", "")
+    picked = (posted.get("seat") if posted is not None else None) or request.GET.get("seat", "")
     return int(picked) if picked.isdigit() else None
 
 

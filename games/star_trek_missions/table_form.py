@@ -21,10 +21,8 @@ from django.urls import reverse
 
 from cards.selectors import GameNotFound, game_get
 from common.links import form_link
-from games.package import SCORE
 
 from .pages import GAME, Deck, ScoreForm, score_link_pairs, table_link_pairs
-from .table_state import job_request_body
 
 CHOICE_PREFIXES = ("choice-", "shown-")
 
@@ -110,16 +108,16 @@ def form_context(table_state: dict, players: list[str], seat: int | None,
             "hand_seat": seat}
 
 
-def live_context(table_state: dict, players: list[str]) -> dict:
+def live_context(table_state: dict, whole: dict) -> dict:
     """Once every seat has entered a hand: "Score the table" filled in with every hand and its
-    choices (the game's page for the whole table, to try other choices; the table's standings
-    stay as entered)."""
+    choices (`whole`: the whole table's score body, table_state.job_request_body), the game's page
+    for the whole table, to try other choices (the table's standings stay as entered)."""
     if not table_state.get("standings"):
         return {}
     try:
         game = game_get(slug=GAME)
     except GameNotFound:
         return {}
-    body = job_request_body(table_state, players, SCORE) or {}
+    body = whole
     return {"score_table_url": form_link(reverse("star_trek_missions:table"),
                                          table_link_pairs(game, body))}

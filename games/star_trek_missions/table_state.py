@@ -130,7 +130,8 @@ TABLE = TableGame(
     form_template="star_trek_missions/_table_form.html",
     form_event=lambda posted, players: _table_form().form_event(posted, players),
     form_context=lambda *given: _table_form().form_context(*given),
-    live_context=lambda *given: _table_form().live_context(*given),
+    live_context=lambda state, players: _table_form().live_context(
+        state, job_request_body(state, players, SCORE) or {}),
 )
 
 
