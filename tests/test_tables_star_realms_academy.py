@@ -285,3 +285,12 @@ def test_the_turn_page_at_the_table_opens_with_the_counts_the_table_carries(tabl
     body = job_request_body(state, ["Ana", "Ben"], "score")
     assert (body["active"]["deck"], body["active"]["discard_pile"]) == (0, 2)
     assert "deck" not in body["opponent"]
+
+
+def test_the_tables_page_shows_the_counts_it_carries(table, client):
+    first = {**ANA_HITS, "active": {**ANA_HITS["active"], "deck": 3, "discard_pile": 0}}
+    assert turn(table, 1, first, table["ana"]).status_code == 201
+    page = client.get(f"/t/{table['code']}")
+    words = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page.content.decode())))
+    assert "Ana: 0 cards in the deck, 2 in the discard pile." in words
+    assert "Ben:" not in words.split("Shop row")[1].split("History")[0]  # nobody counted his
