@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
 from tests.browser.phone import PHONE
+from tests.browser.test_tables_rounds import tab_walk
 from tests.browser.test_visible_text import report
 from tests.browser.watched import watched_page
 
@@ -93,6 +94,12 @@ def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(brow
         lifeform = ana.locator("#hand-choices").get_by_label("Lifeform")
         expect(lifeform).to_have_value("")  # "Best (let Tableside choose)"
         checked(ana, javascript, "the table's hand form with a choice")
+        if javascript:
+            # Every control, the choice's among them, by keyboard and on screen, from the top
+            # (the walk starts where focus last was: Tab left the cards, so start at the body).
+            ana.evaluate("() => { const body = document.body; body.tabIndex = -1; body.focus();"
+                         " body.removeAttribute('tabindex'); }")
+            tab_walk(ana)
         found = report(ana, "/t/<code>, a hand's choices shown")
         # Nothing is entered until the hand is: the history is still empty.
         expect(ana.locator(".table-history")).to_have_count(0)
