@@ -228,8 +228,9 @@ def seat_form(request: HttpRequest, code: str) -> HttpResponse:
         except ApiError as error:
             return _page(request, _table_or_404(code), posted=posted, errors=error,
                          status=error.status_code)
-        if token == host and seat is not None:
-            # The host's page comes back showing the seat it acted for (what was entered).
+        if token == host and seat is not None and game_kind.form_context is not None:
+            # The host's page comes back showing the seat it acted for (what was entered, where
+            # the game's form shows a seat's own).
             return redirect(reverse("tables:page", args=[code]) + f"?seat={seat}")
         return redirect("tables:page", code=code)
     return _page(request, _table_or_404(code), posted=posted, status=409, errors=ApiError(
