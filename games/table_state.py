@@ -56,6 +56,14 @@ class TableGame:
     # the event does not depend on what the others sent (a seat's own hand), so it is sent again
     # on the new version (the table checks it again there).
     form_conflict: str | None = None
+    # More of the polled part's context: (state, players) -> the names state_template reads
+    # beyond the page's (a link built from the state). None: nothing more.
+    live_context: Callable[[State, list[str]], dict[str, Any]] | None = None
+    # More of the seat's form's context: (state, players, the seat whose form is shown or None,
+    # what was posted or None, the history) -> the names form_template reads (a hand entered,
+    # the controls of its choices). None: the page's context is all the form reads.
+    form_context: Callable[[State, list[str], int | None, Mapping[str, Any] | None, list[Any]],
+                           dict[str, Any]] | None = None
 
 
 def refuse(path: str, code: str, detail: str, *, top: str = "invalid_input",

@@ -84,6 +84,7 @@ def live_context(table: Table, *, host: bool = False) -> dict:
         if event.kind == services.HANDOVER and event.seat is not None:
             # The history names the seat the role went to.
             event.to_name = names.get(event.seat, "")  # type: ignore[attr-defined]
+    more = TABLE_GAMES[table.game.slug].live_context
     return {"table": table, "players": players, "state": state, **page_parts(table),
             "live_etag": live_etag(table.version),
             "events": events, "host": host,
@@ -92,7 +93,8 @@ def live_context(table: Table, *, host: bool = False) -> dict:
             "undoable": next((e for e in reversed(events) if e.kind != services.HANDOVER), None),
             "host_name": names.get(table.host_seat or 0, ""),
             "handover_seats": [p for p in players if p["claimed"] and not p["host"]],
-            "waiting": [p["name"] for p in players if not p["entered"]]}
+            "waiting": [p["name"] for p in players if not p["entered"]],
+            **(more(state, [seat.name for seat in seats]) if more is not None else {})}
 
 
 def live_etag(version: int) -> str:
@@ -119,13 +121,37 @@ def live(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
+def _shown_seat(request: HttpRequest, seat: int | None, host: bool,
+                posted: QueryDict | None) -> int | None:
+    """The seat whose form the page shows: for the host's browser the seat it picked (posted, or
+    `?seat=` after it entered something for that seat), else its own seat if it holds one; a
+    seat's phone's own."""
+    if host:
+        picked = (posted.get("seat") if posted is not None else None) or request.GET.get("seat", "")
+        if picked.isdigit():
+            return int(picked)
+    return seat
+
+
+def form_context(table: Table, context: dict, seat: int | None,
+                 posted: QueryDict | None) -> dict:
+    """What the game's form on the page reads beyond the page's context (its TableGame's
+    form_context), for the seat whose form is shown."""
+    more = TABLE_GAMES[table.game.slug].form_context
+    if more is None:
+        return {}
+    return more(table.state, [s.name for s in table.seats.all()], seat, posted,
+                context["events"])
+
+
 def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
           posted: QueryDict | None = None, status: int = 200, notice: str = "") -> HttpResponse:
     seat, _ = my_seat(request, table)
     host = host_token(request, table) is not None
     link = request.build_absolute_uri(reverse("tables:page", args=[table.code]))
+    live = live_context(table, host=host)
     context = {
-        **live_context(table, host=host),
+        **live, **form_context(table, live, _shown_seat(request, seat, host, posted), posted),
         "link": link, "qr": qr_svg(link), "my_seat": seat,
         "my_name": next((s.name for s in table.seats.all() if s.number == seat), ""),
         "error": errors, "posted": posted or {}, "notice": notice,
@@ -174,6 +200,9 @@ def seat_form(request: HttpRequest, code: str) -> HttpResponse:
     if game_kind.form_event is None:
         raise Http404("This table's game has no form of its own.")
     posted = request.POST
+    if posted.get("preview"):
+        # "Show this hand's choices": the page again with what was typed, nothing entered.
+        return _page(request, table, posted=posted)
     acting = acting_for(request, table)
     seat, token = acting.seat, acting.token
     if token is None:
@@ -195,6 +224,10 @@ def seat_form(request: HttpRequest, code: str) -> HttpResponse:
         except ApiError as error:
             return _page(request, _table_or_404(code), posted=posted, errors=error,
                          status=error.status_code)
+        if acting.host and isinstance(seat, int) and game_kind.form_context is not None:
+            # The host's page comes back showing the seat it acted for (what was entered, where
+            # the game's form shows a seat's own).
+            return redirect(reverse("tables:page", args=[code]) + f"?seat={seat}")
         return redirect("tables:page", code=code)
     return _page(request, _table_or_404(code), posted=posted, status=409, errors=ApiError(
         status_code=409, code="version_conflict",

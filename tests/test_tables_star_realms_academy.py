@@ -234,3 +234,63 @@ def test_the_history_words_each_turn(table, client):
     words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
     assert "Ana's turn: 3 Health off Ben (12 left)" in words
     assert "Ben's turn did not go as told: action 1 — " in words and "Nothing changed" in words
+
+
+def test_deck_and_discard_pile_counts_once_given_carry_to_the_players_next_turn(table):
+    """SRA-11: at the end of a turn the ships in play go to the discard pile and three cards are
+    drawn from the deck (the discard pile shuffled in when it runs out). Counts given with a turn
+    carry, from the turn's final, to that player's next turn, as Health does."""
+    api = table["api"]
+    # Ana starts with 6 cards, 3 in hand (SRA setup): 3 in the deck, none discarded.
+    first = {**ANA_HITS, "active": {**ANA_HITS["active"], "deck": 3, "discard_pile": 0}}
+    response = turn(table, 1, first, table["ana"])
+    assert response.status_code == 201, response.json()
+    final = response.json()["event"]["result"]["final"]
+    # Two ships played go to the discard pile; three drawn empty the deck of 3.
+    assert (final["active"]["deck"], final["active"]["discard_pile"]) == (0, 2)
+    assert response.json()["table"]["state"]["counts"] == {"Ana": {"deck": 0, "discard_pile": 2},
+                                                           "Ben": {}}
+    # Ben counts nothing; Ana's pile is his opponent's and stays as it is.
+    assert turn(table, 2, BEN_SCOUTS, table["ben"]).status_code == 201
+    state = read(table)["state"]
+    assert state["counts"] == {"Ana": {"deck": 0, "discard_pile": 2}, "Ben": {}}
+    # Ana's next turn, sent without counts, is scored with the table's: the same as the
+    # stateless score given them.
+    body = {"active": {"hand": ["Scout", "Scout", "Scout"]},
+            "actions": [{"action": "play", "card": "Scout"}, {"action": "end_turn"}]}
+    response = turn(table, 1, body, table["ana"])
+    assert response.status_code == 201, response.json()
+    board = state["board"]
+    stateless = post(api, SCORE, {
+        "active": {**board["active"], "in_play": [], "combat": 0, "used": [],
+                   "hand": body["active"]["hand"], "deck": 0, "discard_pile": 2},
+        "opponent": board["opponent"], "shop_row": board["shop_row"],
+        "actions": body["actions"]}).json()
+    result = response.json()["event"]["result"]
+    assert {k: v for k, v in result.items() if k not in ("id", "url")} == \
+        {k: v for k, v in stateless.items() if k not in ("id", "url")}
+    # The deck was empty: the discard pile (2, and the Scout played: 3) became the deck, three
+    # drawn from it.
+    assert (result["final"]["active"]["deck"], result["final"]["active"]["discard_pile"]) == (0, 0)
+    assert read(table)["state"]["counts"]["Ana"] == {"deck": 0, "discard_pile": 0}
+
+
+def test_the_turn_page_at_the_table_opens_with_the_counts_the_table_carries(table):
+    from games.star_realms_academy.table_state import job_request_body
+
+    first = {**ANA_HITS, "active": {**ANA_HITS["active"], "deck": 3, "discard_pile": 0}}
+    assert turn(table, 1, first, table["ana"]).status_code == 201
+    assert turn(table, 2, BEN_SCOUTS, table["ben"]).status_code == 201
+    state = read(table)["state"]
+    body = job_request_body(state, ["Ana", "Ben"], "score")
+    assert (body["active"]["deck"], body["active"]["discard_pile"]) == (0, 2)
+    assert "deck" not in body["opponent"]
+
+
+def test_the_tables_page_shows_the_counts_it_carries(table, client):
+    first = {**ANA_HITS, "active": {**ANA_HITS["active"], "deck": 3, "discard_pile": 0}}
+    assert turn(table, 1, first, table["ana"]).status_code == 201
+    page = client.get(f"/t/{table['code']}")
+    words = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page.content.decode())))
+    assert "Ana: 0 cards in the deck, 2 in the discard pile." in words
+    assert "Ben:" not in words.split("Shop row")[1].split("History")[0]  # nobody counted his

@@ -5,7 +5,9 @@ position plus `actions`) without what the table knows. The table knows both play
 Health and Coins and their bases (with the Combat tokens on them, which stay until a base falls);
 at the start of a turn nothing is in play, the Combat pool is empty and no ability is used. What
 it does not know is given with the turn: the active player's `hand` (drawn at the end of their
-last turn, unseen by the table), optionally the `deck`, `discard_pile` and `drawn` counts, and the
+last turn, unseen by the table), optionally the `deck`, `discard_pile` and `drawn` counts (once
+given, the table carries each player's deck and discard pile from the turn's `final` to their next
+turn, as it does Health; counts given with a turn replace them), and the
 `shop_row` (refilled from the shop deck, unseen: the table's row, the last turn's, is used when
 the body leaves it out).
 
@@ -51,6 +53,9 @@ def initial(players: list[str]) -> State:
         },
         "health": {first: START_HEALTH, second: START_HEALTH},
         "kept": {first: [], second: []},  # cards left in hand at the end of each one's turn
+        # Each one's deck and discard pile counts, once a turn gave them (SRA-11: they carry
+        # from turn to turn); {} while nobody counted.
+        "counts": {first: {}, second: {}},
         "winner": None,
         "last_result": None,
         "tally": {first: 0, second: 0},  # games won at this table
@@ -86,6 +91,35 @@ def next_board(final: dict[str, Any]) -> dict[str, Any]:
             "shop_row": list(final.get("shop_row", []))}
 
 
+COUNTED = ("deck", "discard_pile")
+
+
+def with_counts(position: dict[str, Any], counts: dict[str, Any]) -> dict[str, Any]:
+    """The position with the counts the table carries: the active player's deck and discard
+    pile, the opponent's discard pile (where a base destroyed this turn goes), each where known
+    and not given with the turn."""
+    active, opponent = position["active"], position["opponent"]
+    for key, value in (counts.get(active["name"]) or {}).items():
+        if key in COUNTED and active.get(key) is None:
+            active[key] = value
+    pile = (counts.get(opponent["name"]) or {}).get("discard_pile")
+    if pile is not None and opponent.get("discard_pile") is None:
+        opponent["discard_pile"] = pile
+    return position
+
+
+def carried_counts(counts: dict[str, Any], final: dict[str, Any]) -> dict[str, Any]:
+    """The counts after a turn, from its final position: the active player's deck and discard
+    pile (three cards drawn at the end of the turn, reshuffled when the deck ran out: SRA-11),
+    the opponent's discard pile; a count the turn did not know stays unknown."""
+    new = {name: dict(known) for name, known in counts.items()}
+    active, opponent = final["active"], final["opponent"]
+    new[active["name"]] = {key: active[key] for key in COUNTED if active.get(key) is not None}
+    if opponent.get("discard_pile") is not None:
+        new.setdefault(opponent["name"], {})["discard_pile"] = opponent["discard_pile"]
+    return new
+
+
 def _seat_of(state: State, name: str) -> int:
     return [player.casefold() for player in state["players"]].index(name.casefold()) + 1
 
@@ -113,13 +147,16 @@ def turn(ask: Ask, state: State, seat: int | None, body: dict,
         raise refuse("body.active.hand", "missing", f"Give {active_name}'s hand: the table does "
                      "not see the cards drawn.")
     shop_row = body.get("shop_row")
-    position = turn_position(board, given, shop_row if isinstance(shop_row, list) else None)
+    position = with_counts(turn_position(board, given, shop_row if isinstance(shop_row, list)
+                                         else None), state.get("counts") or {})
     if shop_row is not None and not isinstance(shop_row, list):
         position["shop_row"] = shop_row  # the game's own reading says what is wrong with it
     answer = ask(SCORE, {**position, "actions": body.get("actions")})
     final = answer["final"]
     new = copy.deepcopy(state)
     new["last_result"] = saved(answer)
+    if answer["stopped_at"] is None:
+        new["counts"] = carried_counts(state.get("counts") or {}, final)
     if answer["winner"]:
         new["board"] = {"active": _side(final["active"]),
                         "opponent": _side(final["opponent"]),
@@ -165,7 +202,8 @@ def job_request_body(table_state: dict, players: list[str], kind: str,
     if not board:
         return None
     kept = (table_state.get("kept") or {}).get(board["active"]["name"], [])
-    position = turn_position(board, {"hand": list(kept)})
+    position = with_counts(turn_position(board, {"hand": list(kept)}),
+                           table_state.get("counts") or {})
     if kind == SCORE:
         return {**position, "actions": []}
     if kind == RULING:

@@ -10,7 +10,6 @@ scores a hand its own way.
 from __future__ import annotations
 
 import copy
-import re
 
 from common.api_errors import ApiError, error_entry
 from games.package import SCORE
@@ -122,11 +121,6 @@ def held_cards(table_state: dict, players: list[str], seat: int | None) -> dict[
             if number != seat for card in held}
 
 
-def card_lines(text: str) -> list[str]:
-    """The table form's hand: one card name a line."""
-    return [line.strip() for line in re.split(r"[\r\n]+", text) if line.strip()]
-
-
 TABLE = TableGame(
     initial=initial,
     kinds={"hand": hand, "new_game": new_game},
@@ -134,8 +128,19 @@ TABLE = TableGame(
     seat_kinds=frozenset({"hand"}),
     state_template="star_trek_missions/_table_state.html",
     form_template="star_trek_missions/_table_form.html",
-    form_event=lambda posted, players: ("hand", {"hand": card_lines(posted.get("hand", ""))}),
+    form_event=lambda posted, players: _table_form().form_event(posted, players),
+    form_context=lambda *given: _table_form().form_context(*given),
+    live_context=lambda state, players: _table_form().live_context(
+        state, job_request_body(state, players, SCORE) or {}),
 )
+
+
+def _table_form():
+    """The hand form's module (the score page's form and its Django side: read when a page
+    asks, so the API's table never imports the pages)."""
+    from . import table_form
+
+    return table_form
 
 
 def acting_seat(table_state: dict, players: list[str]) -> int | None:
