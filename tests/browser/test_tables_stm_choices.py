@@ -134,11 +134,11 @@ def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(brow
         expect(lifeform).to_have_value("human")
 
         # The host enters Ben's hand for him; the standings use Ana's choice.
-        host.get_by_label("Seat", exact=True).select_option(label="2: Ben")
+        host.get_by_label("Act for the seat").select_option(label="2: Ben")
         host.get_by_label("Cards, one name a line").fill("\n".join(HOLODECK))
         host.get_by_role("button", name="Enter the hand").click()
         expect(host.locator("#hand-entered")).to_contain_text("Seat 2's hand as entered: 13 points")
-        expect(host.get_by_label("Seat", exact=True)).to_have_value("2")
+        expect(host.get_by_label("Act for the seat")).to_have_value("2")
         for page in (host, ana):
             if page is ana and not javascript:
                 ana.reload()  # without JavaScript the page shows what the others did on reload
