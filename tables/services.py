@@ -200,6 +200,17 @@ def _locked(table: Table) -> Table:
     return Table.objects.select_related("game").prefetch_related("seats").get(pk=table.pk)
 
 
+def _take_version(table: Table, version: int) -> None:
+    """The compare-and-set every change naming a version starts its transaction with: the table
+    moves to the next version only if it is still at `version` (the UPDATE also takes the table's
+    write lock until the transaction ends); else VersionConflict, and nothing changes."""
+    moved = Table.objects.filter(pk=table.pk, version=version).update(
+        version=F("version") + 1, last_active_at=timezone.now())
+    if not moved:
+        current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
+        raise VersionConflict(named=version, current=current or 0)
+
+
 def who_acts(table: Table, token: str | None, seat: int | None) -> bool:
     """Whether the token is the host's (True) or `seat`'s (False); 401 without a token, 403 when
     it can act for neither."""
@@ -255,11 +266,7 @@ def host_handover(*, code: str, token: str | None, seat: object,
                        "phone yet: the host role goes to a claimed seat, whose phone then holds "
                        "it.", top="seat_not_claimed", status_code=409)
     with transaction.atomic():
-        moved = Table.objects.filter(pk=table.pk, version=version).update(
-            version=F("version") + 1, last_active_at=timezone.now())
-        if not moved:
-            current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
-            raise VersionConflict(named=version, current=current or 0)
+        _take_version(table, version)
         # Read again under the table's lock: the role handed elsewhere, or the seat released,
         # between the first reading and this one, and nothing is done.
         table = _locked(table)
@@ -314,11 +321,7 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
         raise ApiError(status_code=403, code="host_only",
                        detail=f"Only the host's token sends a {kind} event.")
     with transaction.atomic():
-        moved = Table.objects.filter(pk=table.pk, version=version).update(
-            version=F("version") + 1, last_active_at=timezone.now())
-        if not moved:
-            current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
-            raise VersionConflict(named=version, current=current or 0)
+        _take_version(table, version)
         # Who acts, read again under the table's lock (a token whose seat was released, or
         # whose host role was handed over, since the first reading acts no more).
         table = _locked(table)
@@ -366,11 +369,7 @@ def event_undo(*, code: str, token: str | None, version: object) -> tuple[Event,
                        "Give the table version the undo was decided on (the version of the "
                        "table you read): a number.")
     with transaction.atomic():
-        moved = Table.objects.filter(pk=table.pk, version=version).update(
-            version=F("version") + 1, last_active_at=timezone.now())
-        if not moved:
-            current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
-            raise VersionConflict(named=version, current=current or 0)
+        _take_version(table, version)
         if not _is_host(_locked(table), token or ""):
             raise ApiError(status_code=403, code="host_only",
                            detail="The host role has just gone to another phone.")
