@@ -24,6 +24,7 @@ from rest_framework.test import APIClient
 
 from cards.models import Game
 from cards.services import catalog_load
+from tests.tables_server import tables_site_fixture  # noqa: F401 - the fixture tables_site, one per process
 
 # Snapshot tables are named after the table they copy; Django knows no model for them, so the
 # flush at the end of a live-server test leaves them alone.

@@ -1,6 +1,10 @@
 """The app as deployed for the tables' tests: gunicorn with three worker processes on a database
 of its own (a fresh SQLite file, or the PostgreSQL of DATABASE_URL under scripts/with-postgres),
-migrated and with the shipped catalog, so requests really run at once in several processes."""
+migrated and with the shipped catalog, so requests really run at once in several processes.
+
+One server per test process (session scope), shared by the modules that use it: each test starts a
+table of its own, and starting the server (migrate, load the catalog, boot three workers) costs
+seconds of a 2-core machine's five-minute suite."""
 
 import os
 import socket
@@ -22,7 +26,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module", name="tables_site")
+@pytest.fixture(scope="session", name="tables_site")
 def tables_site_fixture(tmp_path_factory):
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):

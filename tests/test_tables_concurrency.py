@@ -13,8 +13,6 @@ import threading
 import urllib.error
 import urllib.request
 
-from tests.tables_server import tables_site_fixture  # noqa: F401 - the fixture tables_site
-
 TOMALAK = ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
            "Lieutenant Commander Data"]  # 13
 HOLODECK = ["Holodeck 1", "Leah Brahms"]  # 13

@@ -4,7 +4,6 @@ handover to seat 2, one to seat 3 and the undo of the last entry, all naming the
 read, exactly one applies; the others are refused (409 holding the current table, or 403 once
 the token is no longer the host's) and change nothing."""
 
-from tests.tables_server import tables_site_fixture  # noqa: F401 - the fixture tables_site
 from tests.test_tables_concurrency import TOMALAK, call, new_table, together
 
 

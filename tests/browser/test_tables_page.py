@@ -13,7 +13,6 @@ from playwright.sync_api import expect
 
 from tests.browser.phone import PHONE  # the 390×844 touch phone of issue 23
 from tests.browser.test_visible_text import report
-from tests.tables_server import tables_site_fixture  # noqa: F401 - the fixture tables_site
 
 pytestmark = pytest.mark.browser
 
