@@ -29,10 +29,9 @@ def test_an_unchanged_poll_keeps_the_focus_and_a_change_still_arrives(browser, s
         live = host.locator("#table-live")
         live.evaluate("part => { part.dataset.drawn = 'first'; }")
         version = live.locator(".table-version").inner_text()
-        for _ in range(2):  # two polls answered while nothing changed
-            with host.expect_response(is_poll) as answer:
-                pass
-            assert answer.value.status == 304
+        with host.expect_response(is_poll) as answer:  # a poll answered while nothing changed
+            pass
+        assert answer.value.status == 304
         expect(reload).to_be_focused()  # the part was not redrawn under the keyboard
         assert live.evaluate("part => part.dataset.drawn") == "first"
 
