@@ -117,17 +117,26 @@ class SeatClaimApi(APIView):
 
     @extend_schema(
         summary="The host releases a seat (a lost phone)",
+        description="Header `Authorization: Bearer <host token>`. May name the version it was "
+                    "decided on, as the undo does (`{\"version\": n}` or `If-Match: "
+                    "\"v<n>\"`): a stale one is a 409 `version_conflict`. The seat holding the "
+                    "host role is never released (409 `host_seat`), however the release races "
+                    "a handover.",
+        parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
         responses={200: OpenApiTypes.OBJECT,
                    401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
                    403: OpenApiResponse(ErrorSerializer, description="`host_only`."),
                    409: OpenApiResponse(ErrorSerializer, description="`host_seat`: the seat "
-                                        "holds the host role.")},
+                                        "holds the host role; `version_conflict`.")},
     )
     def delete(self, request, code: str, seat: int):
         try:
-            table = services.seat_release(code=code, number=seat, token=bearer_token(request))
+            table = services.seat_release(code=code, number=seat, token=bearer_token(request),
+                                          version=undo_version(request))
         except TableNotFound:
             raise not_found(code) from None
+        except services.VersionConflict as conflict:
+            return conflict_response(conflict, code)
         return table_response(table_data(table))
 
 

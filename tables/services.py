@@ -147,13 +147,14 @@ def seat_claim(*, code: str, number: int) -> tuple[Seat, str]:
     seat = _seat_or_404(table, number)
     token = new_token()
     with transaction.atomic():
+        # The table's lock first, as every change to who acts takes it (a release taking the
+        # table's lock and then this seat's, while this took the seat's first, could deadlock).
+        _take_lock(table)
         claimed = Seat.objects.filter(pk=seat.pk, token_hash="").update(token_hash=token_hash(token))
         if not claimed:
             raise _invalid("seat", "seat_claimed", f"Seat {seat.number} ({seat.name}) is already "
                            "claimed by a phone; the host may release it.", top="seat_claimed",
                            status_code=409)
-        Table.objects.filter(pk=table.pk).update(version=F("version") + 1,
-                                                 last_active_at=timezone.now())
     return seat, token
 
 
@@ -176,21 +177,40 @@ def _is_host(table: Table, token: str) -> bool:
     return seat is not None and token_matches(token, seat.token_hash)
 
 
-def seat_release(*, code: str, number: int, token: str | None) -> Table:
-    """The host frees a seat (a lost phone): its old token no longer acts."""
+def seat_release(*, code: str, number: int, token: str | None,
+                 version: object = None) -> Table:
+    """The host frees a seat (a lost phone): its old token no longer acts. Never the seat holding
+    the host role: who is host and which seat it holds are read under the table's lock, so a
+    handover of the role to this seat racing its release cannot leave the role on an unclaimed
+    seat (which anyone with the link could then claim). `version`, when given, is checked as an
+    event's is (stale: VersionConflict, nothing changes)."""
     table = table_get(code=code)
     seat = _seat_or_404(table, number)
-    if not _is_host(table, _require_token(token)):
+    token = _require_token(token)
+    if not _is_host(table, token):
         raise ApiError(status_code=403, code="host_only",
                        detail="Only the host's token releases a seat.")
-    if seat.number == table.host_seat:
-        # Its phone is the host: freed, the table would have no host at all.
-        raise _invalid("seat", "host_seat", f"Seat {seat.number} ({seat.name}) holds the host "
-                       "role: hand it to another seat first.", top="host_seat", status_code=409)
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        raise _invalid("version", "invalid_type", "Give the table version the release was "
+                       "decided on (the version of the table you read): a number, or none.")
     with transaction.atomic():
+        if version is None:
+            _take_lock(table)
+        else:
+            _take_version(table, version)
+        # Decided on the table as it is under the lock: the first reading above only spares a
+        # stranger's request the transaction.
+        table = _locked(table)
+        if not _is_host(table, token):
+            raise ApiError(status_code=403, code="host_only",
+                           detail="The host role has just gone to another phone.")
+        if seat.number == table.host_seat:
+            # Its phone is the host: freed, the table would have no host at all, and the role
+            # would wait on an unclaimed seat for whoever claims it.
+            raise _invalid("seat", "host_seat", f"Seat {seat.number} ({seat.name}) holds the "
+                           "host role: hand it to another seat first.", top="host_seat",
+                           status_code=409)
         Seat.objects.filter(pk=seat.pk).update(token_hash="")
-        Table.objects.filter(pk=table.pk).update(version=F("version") + 1,
-                                                 last_active_at=timezone.now())
     return table_get(code=code)
 
 
@@ -198,6 +218,15 @@ def _locked(table: Table) -> Table:
     """The table and its seats read again, inside the transaction whose version UPDATE holds its
     write lock: what was checked before the lock is checked again on this."""
     return Table.objects.select_related("game").prefetch_related("seats").get(pk=table.pk)
+
+
+def _take_lock(table: Table) -> None:
+    """The table's write lock for a change that names no version (a claim; a release naming
+    none): the version moves on, so every reader sees the change, and the UPDATE holds the lock
+    until the transaction ends, as `_take_version`'s does. Every change to who acts takes it
+    before anything else, so such changes are decided one at a time on what the last one left."""
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1,
+                                             last_active_at=timezone.now())
 
 
 def _take_version(table: Table, version: int) -> None:
