@@ -4,22 +4,33 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 INSTALLED := $(VENV)/.installed-stamp
+SERVING := $(VENV)/.serving-stamp
 DEV_SETTINGS := DJANGO_SETTINGS_MODULE=config.settings.development
 
-.PHONY: run test test-postgres setup install chromium admin bench bench-postgres lint typecheck serve deploy-check backup restore clean
+.PHONY: run test test-postgres setup install install-serving chromium admin bench bench-postgres lint typecheck serve deploy-check backup restore clean
 
-# --no-compile: pip would compile every module of every package up front (a fresh install took
-# 1:37 against 1:08 here); Python compiles the few it imports when it first imports them.
+# Two sets of packages: what serving needs (`make run`, `serve`, `setup`), and that plus the test
+# and lint tools (`make test`, `lint`, `typecheck`, `bench`: the "dev" extra, Playwright, mypy,
+# schemathesis…, twice the size and time to install). --no-compile: pip would compile every
+# module of every package up front; Python compiles the few it imports when it first does.
+PIP_INSTALL := $(BIN)/python -m pip install --quiet --no-compile --disable-pip-version-check
+$(SERVING): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(PIP_INSTALL) -e .
+	touch $(SERVING)
+
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --no-compile --disable-pip-version-check -e '.[dev]'
-	touch $(INSTALLED)
+	$(PIP_INSTALL) -e '.[dev]'
+	touch $(SERVING) $(INSTALLED)
+
+install-serving: $(SERVING)
 
 install: $(INSTALLED)
 
 # Migrate, add the shipped catalog where missing and bring rows still as shipped to the shipped
 # version (never overwrites an admin's edits; it reports them).
-setup: install
+setup: install-serving
 	$(DEV_SETTINGS) $(BIN)/python manage.py migrate --noinput
 	$(DEV_SETTINGS) $(BIN)/python manage.py load_catalog
 
@@ -65,7 +76,7 @@ test-postgres: install chromium
 # SQLite otherwise. LOCAL_HTTP=1 because no TLS proxy stands in front here.
 PROD := DJANGO_SETTINGS_MODULE=config.settings.production
 LOCAL_SECRET := $(VENV)/.local-secret-key
-$(LOCAL_SECRET): | install
+$(LOCAL_SECRET): | install-serving
 	$(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $(LOCAL_SECRET)
 
 serve: setup $(LOCAL_SECRET)
@@ -75,7 +86,7 @@ serve: setup $(LOCAL_SECRET)
 	  LOCAL_HTTP=1 $(BIN)/gunicorn -c config/gunicorn.py
 
 # `check --deploy` under the production settings as deployed (TLS on); any warning fails.
-deploy-check: install
+deploy-check: install-serving
 	$(PROD) SECRET_KEY="$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
 	  ALLOWED_HOSTS=tableside.example $(BIN)/python manage.py check --deploy --fail-level WARNING
 
@@ -92,7 +103,7 @@ restore: setup
 admin: setup
 	$(DEV_SETTINGS) $(BIN)/python manage.py createsuperuser
 
-bench: setup
+bench: install setup
 	scripts/ensure-wrk
 	$(BIN)/python bench/catalog.py
 	$(BIN)/python bench/stm.py

@@ -124,6 +124,8 @@ class SeatClaimApi(APIView):
                     "a handover.",
         parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
         responses={200: OpenApiTypes.OBJECT,
+                   400: OpenApiResponse(ErrorSerializer, description="`invalid_input`: a "
+                                        "malformed version or If-Match."),
                    401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
                    403: OpenApiResponse(ErrorSerializer, description="`host_only`."),
                    409: OpenApiResponse(ErrorSerializer, description="`host_seat`: the seat "

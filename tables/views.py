@@ -65,7 +65,7 @@ def page_parts(table: Table) -> dict:
             "event_template": kind.event_template}
 
 
-def live_context(table: Table, *, host: bool = False) -> dict:
+def live_context(table: Table, *, host: bool = False, own_seat: int | None = None) -> dict:
     state = table.state
     seats = list(table.seats.all())
     players = []
@@ -87,7 +87,7 @@ def live_context(table: Table, *, host: bool = False) -> dict:
     more = TABLE_GAMES[table.game.slug].live_context
     return {"table": table, "players": players, "state": state, **page_parts(table),
             "live_etag": live_etag(table.version),
-            "events": events, "host": host,
+            "events": events, "host": host, "my_seat": own_seat,
             # The undo passes over a handover (tables.services.event_undo): its button names
             # the entry it takes back.
             "undoable": next((e for e in reversed(events) if e.kind != services.HANDOVER), None),
@@ -115,7 +115,8 @@ def live(request: HttpRequest, code: str) -> HttpResponse:
     else:
         table = _table_or_404(code)
         response = render(request, "tables/_live.html",
-                          live_context(table, host=host_token(request, table) is not None))
+                          live_context(table, host=host_token(request, table) is not None,
+                                       own_seat=my_seat(request, table)[0]))
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
@@ -149,7 +150,7 @@ def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
     seat, _ = my_seat(request, table)
     host = host_token(request, table) is not None
     link = request.build_absolute_uri(reverse("tables:page", args=[table.code]))
-    live = live_context(table, host=host)
+    live = live_context(table, host=host, own_seat=seat)
     context = {
         **live, **form_context(table, live, _shown_seat(request, seat, host, posted), posted),
         "link": link, "qr": qr_svg(link), "my_seat": seat,

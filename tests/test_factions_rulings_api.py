@@ -371,3 +371,30 @@ def test_a_pending_attack_that_cannot_be(api, catalog):
     assert set(entries(body)) == {("position.pending.card", "pending_not_an_attack"),
                                   ("position.pending.by", "pending_not_by_turn_player")}
     assert body["detail"].startswith("This position cannot exist: ")
+
+
+def test_an_attack_on_a_hand_not_given_whole_waits_for_the_defender(api):
+    """hand_complete false: the defender's hand is another phone's. The ATTACK is not ruled
+    unblockable from an empty list; it waits for the answer. Its neighbour, the same empty hand
+    given whole, holds no DEFENCE, so the attack resolves at once."""
+    from tests.test_tables_factions import ATTACK, SETUP, c
+
+    def ruling(ben_complete):
+        players = [{"name": "Ana", "hand": [c("Attack", "amber-coast")],
+                    "faction": "amber-coast"},
+                   {"name": "Ben", "hand": [], "faction": "ashen-peaks",
+                    "hand_complete": ben_complete}]
+        response = api.post("/api/games/factions/rulings/", data={
+            "position": {"factions": SETUP["factions"], "players": players, "turn": "Ana"},
+            "move": ATTACK}, format="json")
+        assert response.status_code == 200, response.json()
+        return response.json()
+
+    hidden = ruling(False)
+    assert hidden["verdict"] == "legal" and hidden["outcome"]["pending"]["defender"] == "Ben"
+    assert hidden["outcome"]["units"] == [] and "Ben" not in hidden["outcome"]["hand_sizes"]
+    whole = ruling(True)
+    assert whole["verdict"] == "legal" and whole["outcome"]["pending"] is None
+    assert "Ben holds no DEFENCE" in whole["reason"]
+    assert whole["outcome"]["units"] == [{"faction": "ashen-peaks", "unit": "Peak Sentinel",
+                                          "change": "defeated"}]

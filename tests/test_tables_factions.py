@@ -126,6 +126,96 @@ def test_an_attack_waits_for_the_defender_whose_seat_answers(set_up):
     assert state["moves"] == 2 and state["winner"] is None
 
 
+def test_an_attack_waits_for_the_defender_whose_hand_the_attackers_phone_does_not_know(set_up):
+    """Ana's phone does not know Ben's cards: the table does not rule "Ben holds no DEFENCE"
+    from ignorance. The ATTACK waits for Ben's answer, and Ben's DEFENCE is taken."""
+    t = set_up
+    attack = event(t, "move", 1, {"position": hands([c("Attack", "amber-coast")]),
+                                  "move": ATTACK}, t["ana"])
+    assert attack.status_code == 201, attack.json()
+    result = attack.json()["event"]["result"]
+    assert result["verdict"] == "legal" and result["outcome"]["pending"]["defender"] == "Ben"
+    assert "Ben's hand is Ben's own to show" in result["reason"]
+    assert "holds no DEFENCE" not in result["reason"]
+    assert "Ben" not in result["outcome"]["hand_sizes"]
+    state = attack.json()["table"]["state"]
+    assert state["position"]["pending"]["target_unit"] == PEAK
+    assert state["position"]["factions"][1]["units"][0]["alive"] is True
+    defended = event(t, "move", 2, {
+        "position": {"players": [{"name": "Ana", "hand": []},
+                                 {"name": "Ben", "hand": [c("Defence", "ashen-peaks")],
+                                  "hand_complete": False}]},
+        "move": {"action": "defend", "card": c("Defence", "ashen-peaks")}}, t["ben"])
+    assert defended.status_code == 201, defended.json()
+    assert defended.json()["event"]["result"]["code"] == "legal_defence"
+    state = defended.json()["table"]["state"]
+    assert state["position"]["pending"] is None and state["position"]["turn"] == "Ana"
+    assert state["position"]["factions"][1]["units"][0] == {"name": "Peak Sentinel",
+                                                            "alive": True}
+
+
+def test_a_defender_who_lets_the_attack_through_loses_the_unit(set_up):
+    t = set_up
+    event(t, "move", 1, {"position": hands([c("Attack", "amber-coast")]), "move": ATTACK},
+          t["ana"])
+    through = event(t, "move", 2, {"position": {"players": [
+        {"name": "Ana", "hand": []}, {"name": "Ben", "hand": [], "hand_complete": False}]},
+        "move": {"action": "pass"}}, t["ben"])
+    assert through.status_code == 201, through.json()
+    assert through.json()["event"]["result"]["code"] == "legal_let_through"
+    state = through.json()["table"]["state"]
+    # Peak Sentinel was Ben's last unit: Ana conquers Ashen Peaks and Ben is out.
+    assert state["winner"] == "Ana" and state["eliminated"] == ["Ben"]
+
+
+def test_a_defence_ben_does_not_claim_to_hold_whole_is_not_ruled_absent(set_up):
+    """The defender's answer lists only the card played: a DEFENCE not listed of a hand not
+    given whole needs information; the same DEFENCE missing from a hand given whole is
+    illegal (its neighbour)."""
+    t = set_up
+    event(t, "move", 1, {"position": hands([c("Attack", "amber-coast")]), "move": ATTACK},
+          t["ana"])
+    defend = {"action": "defend", "card": c("Defence", "ashen-peaks")}
+    unknown = event(t, "move", 2, {"position": {"players": [
+        {"name": "Ana", "hand": []}, {"name": "Ben", "hand": [], "hand_complete": False}]},
+        "move": defend}, t["ben"]).json()["event"]["result"]
+    assert (unknown["verdict"], unknown["code"]) == ("needs_information", "hand_not_given")
+    known = event(t, "move", 2, {"position": hands([], []), "move": defend},
+                  t["ben"]).json()["event"]["result"]
+    assert (known["verdict"], known["code"]) == ("illegal", "defence_not_in_defender_hand")
+
+
+def test_the_defenders_phone_answers_from_the_tables_page(set_up, client):
+    """On the table's page every phone sees whom the table waits for; the defender's phone
+    offers exactly its answers (a DEFENCE of each faction in play, or let it through), and
+    its answer is the table's move."""
+    t = set_up
+    event(t, "move", 1, {"position": hands([c("Attack", "amber-coast")]), "move": ATTACK},
+          t["ana"])
+    code = t["code"]
+    client.cookies[f"seat_{code}"] = f"1:{t['ana']}"
+    ana_page = html.unescape(re.sub(r"<[^>]+>", " ", client.get(f"/t/{code}").content.decode()))
+    assert "Waiting for Ben (seat 2) to answer Ana's attack on Peak Sentinel" in ana_page
+    assert "Block it with" not in ana_page
+    client.cookies[f"seat_{code}"] = f"2:{t['ben']}"
+    ben_html = client.get(f"/t/{code}").content.decode()
+    ben_page = html.unescape(re.sub(r"<[^>]+>", " ", ben_html))
+    assert "Your answer: Ana attacks your Peak Sentinel" in ben_page
+    buttons = re.findall(r'name="answer" value="([^"]+)">([^<]+)<', ben_html)
+    assert [html.unescape(label) for _, label in buttons] == [
+        "Block it with Defence (Amber Coast)", "Block it with Defence (Ashen Peaks)",
+        "Let it through: Peak Sentinel is defeated"]
+    version = read(t)["version"]
+    answer = dict(buttons)
+    value = next(v for v, label in answer.items() if "Ashen Peaks" in label)
+    response = client.post(f"/t/{code}/form", {"answer": html.unescape(value), "seat": "2",
+                                                "defender": "Ben", "version": str(version)})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    state = read(t)["state"]
+    assert state["position"]["pending"] is None and state["moves"] == 2
+    assert state["position"]["factions"][1]["units"][0]["alive"] is True
+
+
 def test_the_last_unit_falls_conquest_elimination_winner_and_tally(set_up):
     t = set_up
     move = {"position": hands([c("Ambush", "amber-coast")], [c("Defence", "ashen-peaks")]),
@@ -134,11 +224,13 @@ def test_the_last_unit_falls_conquest_elimination_winner_and_tally(set_up):
     assert response.status_code == 201, response.json()
     # The table's answer is the stateless ruling on the same position.
     stateless = post(t["api"], RULINGS, {
+        # Ben's hand is his phone's: the table rules nothing from it (what Ana's phone says of
+        # it is not taken).
         "position": {"factions": SETUP["factions"], "turn": "Ana", "players": [
             {"name": "Ana", "hand": [c("Ambush", "amber-coast")], "lost_turns": 0,
-             "faction": "amber-coast"},
-            {"name": "Ben", "hand": [c("Defence", "ashen-peaks")], "lost_turns": 0,
-             "faction": "ashen-peaks"}]},
+             "faction": "amber-coast", "hand_complete": True},
+            {"name": "Ben", "hand": [], "lost_turns": 0, "faction": "ashen-peaks",
+             "hand_complete": False}]},
         "move": AMBUSH}).json()
     result = response.json()["event"]["result"]
     assert {k: v for k, v in result.items() if k not in ("id", "url")} == \

@@ -102,7 +102,14 @@ code                              rule      the move …
 Codes of ``needs_information`` (``missing`` names the facts): ``target_required`` (the card
 needs ``move.target_unit`` or ``move.target_player``), ``unit_state_unknown`` (the target unit is
 not listed in the position), ``player_state_unknown`` (whether the target player is still in the
-game depends on unlisted units), ``action_unknown`` (the catalog does not say what the card does).
+game depends on unlisted units), ``action_unknown`` (the catalog does not say what the card does),
+``hand_not_given`` (the card is not among those listed of a hand not given whole:
+``hand_complete`` false) and ``hand_size_unknown`` (passing or ending the turn with a hand not
+given whole, whose listed cards are within the limit).
+
+A hand not given whole (``hand_complete`` false: another phone's, at a table) is never ruled from
+ignorance: an ATTACK on its player waits for that player's answer, SPY shows it to the spy alone,
+SACK takes a card only its two players see, and its size is not stated.
 
 A position that cannot exist raises ``ImpossiblePosition`` with one entry per contradiction:
 
@@ -212,6 +219,7 @@ ILLEGAL_CODES = (
 )
 NEEDS_INFORMATION_CODES = (
     "target_required", "unit_state_unknown", "player_state_unknown", "action_unknown",
+    "hand_not_given", "hand_size_unknown",
 )
 IMPOSSIBLE_CODES = (
     "too_few_players", "duplicate_faction", "faction_two_controllers", "duplicate_unit",
@@ -266,7 +274,8 @@ def position_body(position: Position) -> dict[str, Any]:
         ],
         "players": [
             {"name": p.name, "hand": [card.as_dict() for card in p.hand],
-             "lost_turns": p.lost_turns, **({"faction": p.faction} if p.faction else {})}
+             "lost_turns": p.lost_turns, **({"faction": p.faction} if p.faction else {}),
+             **({} if p.hand_complete else {"hand_complete": False})}
             for p in position.players
         ],
     }
@@ -659,6 +668,16 @@ def _checks(table: Table, move: Move) -> Iterator[Check]:
                       f"{table.label(ref.faction)} is controlled by {controller}; {effect}. "
                       f"Discarding is allowed any time in the turn (FAC-4), and a discard to the "
                       f"hand limit counts as intentional (FAC-R2).")
+    elif not player.hand_complete:
+        size = len(player.hand)
+        if size > HAND_LIMIT:
+            yield _fail("FAC-5", f"{mover} holds at least {_count(size, 'card')}; a turn cannot "
+                        f"end, nor be passed, with more than {HAND_LIMIT} (FAC-R8).",
+                        "pass_over_limit" if action == PASS else "hand_over_limit")
+            return
+        yield _unknown("FAC-5", f"{mover}'s hand is not given whole, so whether it holds "
+                       f"{HAND_LIMIT} cards or fewer is unknown.", "hand_size_unknown",
+                       [_hand_missing(table, mover)])
     elif action == PASS:
         size = len(player.hand)
         if size > HAND_LIMIT:
@@ -680,6 +699,11 @@ def _checks(table: Table, move: Move) -> Iterator[Check]:
 
 def _in_hand(table: Table, mover: str, ref: CardRef) -> Iterator[Check]:
     hand = table.players[mover].hand
+    if ref not in hand and not table.players[mover].hand_complete:
+        yield _unknown("FAC-4", f"{mover}'s hand is not given whole, and {table.card(ref)} is "
+                       f"not among the cards listed.", "hand_not_given",
+                       [_hand_missing(table, mover)])
+        return
     if ref not in hand:
         held = _list([table.card(card) for card in hand]) if hand else "no cards"
         yield _fail("FAC-4", f"{mover}'s hand holds no {table.card(ref)}; it holds {held}.",
@@ -851,6 +875,11 @@ def _defend_checks(table: Table, move: Move, pending: Pending,
         return
     yield _ok("FAC-R4", f"{table.card(ref)} is a DEFENCE.")
     hand = table.players[defender].hand
+    if ref not in hand and not table.players[defender].hand_complete:
+        yield _unknown("FAC-R4", f"{defender}'s hand is not given whole, and {table.card(ref)} "
+                       f"is not among the cards listed.", "hand_not_given",
+                       [_hand_missing(table, defender)])
+        return
     if ref not in hand:
         holders = [p.name for p in table.position.players if p.name != defender and ref in p.hand]
         where = f" ({_list(holders)} holds one)" if holders else ""
@@ -934,6 +963,12 @@ def _action_missing(table: Table, ref: CardRef, path: str) -> dict[str, Any]:
                                    f"in the catalog."}
 
 
+def _hand_missing(table: Table, name: str) -> dict[str, Any]:
+    index = next(i for i, p in enumerate(table.position.players) if p.name == name)
+    return {"path": f"position.players[{index}].hand",
+            "detail": f"The cards in {name}'s hand (the move's card among them)."}
+
+
 def _unit_missing(table: Table, ref: UnitRef) -> dict[str, Any]:
     index = next(i for i, f in enumerate(table.position.factions) if f.slug == ref.faction)
     return {"path": f"position.factions[{index}].units",
@@ -983,6 +1018,13 @@ class _Effects:
 
     def take_random(self, taker: str, giver: str, taken: int | None, rule: str, why: str) -> None:
         hand = self.player(giver).hand
+        if not self.player(giver).hand_complete:
+            # Another phone's hand: which card goes is for the two players to see.
+            self.determined = False
+            self.move(None, {"player": giver}, {"player": taker}, random=True)
+            self.events.append(f"{taker} takes one card at random from {giver}'s hand, if it "
+                               f"holds any ({rule}); only {taker} and {giver} see which.")
+            return
         if not hand:
             self.events.append(f"{giver}'s hand is empty: {why} takes nothing ({rule}).")
             return
@@ -1062,7 +1104,12 @@ class _Effects:
         player = self.player(name)
         self.eliminated.append(name)
         line = f"{name} controls no surviving unit and is eliminated (FAC-17, FAC-R9)."
-        if player.hand:
+        if not player.hand_complete:
+            line += (f" {name}'s hand is discarded at once, face up, without the enemy-card "
+                     f"consequences (FAC-R9).")
+            for ref in list(player.hand):
+                self.discard_from_hand(name, ref)
+        elif player.hand:
             line += (f" {name}'s hand ({_count(len(player.hand), 'card')}) is discarded at once, "
                      f"face up, without the enemy-card consequences (FAC-R9).")
             for ref in list(player.hand):
@@ -1130,13 +1177,19 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
                 raise ValueError("A legal attack targets a faction in play; its checks stop "
                                  "otherwise.")
             defences = [r for r in fx.player(defender).hand if table.action(r) == DEFENCE]
-            if kind == ATTACK and defences:
+            hidden = not fx.player(defender).hand_complete
+            if kind == ATTACK and (defences or hidden):
                 after.pending = Pending(card=ref, by=mover, target=target)
                 fx.move(ref, {"player": mover}, {"place": "table"})
+                holds = (f"{defender}'s hand is {defender}'s own to show, so the ATTACK waits "
+                         f"for {defender}'s answer: {defender} may block it with a DEFENCE"
+                         if hidden and not defences else
+                         f"{defender} holds {_count(len(defences), 'DEFENCE card')} and may "
+                         f"block it")
+                rules = "FAC-6, FAC-R4" if hidden and not defences else "FAC-6"
                 fx.events.append(f"{mover} attacks {table.unit(target)} with {table.card(ref)}. "
-                                 f"{defender} holds {_count(len(defences), 'DEFENCE card')} and "
-                                 f"may block it (the ATTACK and the DEFENCE are then discarded); "
-                                 f"otherwise {target.unit} is defeated (FAC-6).")
+                                 f"{holds} (the ATTACK and the DEFENCE are then discarded); "
+                                 f"otherwise {target.unit} is defeated ({rules}).")
                 outcome_pending = {"card": ref.as_dict(), "by": mover,
                                    "target_unit": target.as_dict(), "defender": defender}
                 let_through = apply_move(catalog, after, Move(PASS))
@@ -1165,12 +1218,18 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
             elif kind == SPY:
                 opponent = _target_player(move)
                 shown = list(fx.player(opponent).hand)
-                fx.revealed.append({"hand_of": opponent, "to": mover,
-                                    "cards": [r.as_dict() for r in shown]})
-                fx.events.append(f"{mover} plays {table.card(ref)} and inspects {opponent}'s "
-                                 f"hand ({_count(len(shown), 'card')}) (FAC-9).")
-                if not shown:
-                    fx.warnings.append(f"{opponent}'s hand is empty: SPY shows nothing.")
+                if not fx.player(opponent).hand_complete:
+                    # Another phone's hand: shown to the spy alone, never to the table.
+                    fx.events.append(f"{mover} plays {table.card(ref)} and inspects "
+                                     f"{opponent}'s hand: {opponent} shows it to {mover} alone "
+                                     f"(FAC-9).")
+                else:
+                    fx.revealed.append({"hand_of": opponent, "to": mover,
+                                        "cards": [r.as_dict() for r in shown]})
+                    fx.events.append(f"{mover} plays {table.card(ref)} and inspects "
+                                     f"{opponent}'s hand ({_count(len(shown), 'card')}) (FAC-9).")
+                    if not shown:
+                        fx.warnings.append(f"{opponent}'s hand is empty: SPY shows nothing.")
             elif kind == SACK:
                 opponent = _target_player(move)
                 fx.events.append(f"{mover} plays {table.card(ref)} on {opponent}.")
@@ -1241,8 +1300,10 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
         "revealed": fx.revealed,
         "pending": outcome_pending,
         "if_let_through": if_let_through,
-        "hand_sizes": {p.name: len(p.hand) for p in after.players},
+        # Only the hands the position gives whole: another phone's is its own to count.
+        "hand_sizes": {p.name: len(p.hand) for p in after.players if p.hand_complete},
         "may_end_turn": (None if ends_turn or after.pending is not None or fx.winner
+                         or not fx.player(mover).hand_complete
                          else len(fx.player(mover).hand) <= HAND_LIMIT),
         "next_turn": next_turn,
     }
@@ -1270,7 +1331,8 @@ def _copy(position: Position) -> Position:
     return Position(
         factions=[Faction(f.slug, f.controller, [Unit(u.name, u.alive) for u in f.units])
                   for f in position.factions],
-        players=[Player(p.name, list(p.hand), p.lost_turns, p.faction) for p in position.players],
+        players=[Player(p.name, list(p.hand), p.lost_turns, p.faction, p.hand_complete)
+                 for p in position.players],
         turn=position.turn,
         pending=Pending(pending.card, pending.by, pending.target) if pending else None,
         turn_lost=position.turn_lost,
@@ -1281,6 +1343,10 @@ def _limit_line(fx: _Effects, mover: str) -> str:
     if fx.winner:
         return "The game is over."
     size = len(fx.player(mover).hand)
+    if not fx.player(mover).hand_complete:
+        return (f"{mover}'s turn goes on once the attack is answered" if fx.position.pending
+                else f"{mover}'s turn goes on") + (f"; {mover} may end it with {HAND_LIMIT} "
+                                                   f"cards or fewer in hand (FAC-5).")
     if fx.position.pending is not None:
         return (f"{mover} then holds {_count(size, 'card')}; the turn goes on once the attack "
                 f"is answered.")

@@ -89,6 +89,9 @@ class Player:
     hand: list[CardRef] = field(default_factory=list)
     lost_turns: int = 0
     faction: str | None = None  # the faction the player chose at setup, when the request says
+    # False: the hand may hold cards not listed (another phone's hand, at a table): the listed
+    # cards are only those the move shows. What depends on the rest waits for its player.
+    hand_complete: bool = True
 
 
 @dataclass

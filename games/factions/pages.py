@@ -501,3 +501,11 @@ def table_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
               ("target_player", seats.get(move.get("target_player"), "")),
               ("target_unit", _ref(move.get("target_unit"), "faction", "unit"))]
     return [(name, value) for name, value in pairs if value]
+
+
+def defence_choices(factions_in_play: list[str]) -> list[tuple[str, str]]:
+    """(card name, faction slug) of every DEFENCE a defender may hold at a table of these
+    factions: each faction in play adds its copies of each action card (FAC-F1)."""
+    catalog = PageCatalog(Game.objects.get(slug=GAME))
+    defences = [card.name for card in catalog.cards if card.action == engine.DEFENCE]
+    return [(card, faction) for card in defences for faction in factions_in_play]

@@ -311,6 +311,9 @@ class TablePlayer(RequestModel):
                           number_schema(0, MAX_LOST_TURNS)] | None = Field(
         default=None, ge=0, description="a whole number of turns")
     faction: FactionName | None = Field(default=None, description="the faction's name")
+    hand_complete: bool = Field(
+        default=True, description="false: the hand may hold cards not listed (another phone's "
+                                  "hand, at a table); what depends on them waits for its player")
 
 
 class Player(TablePlayer):
@@ -347,7 +350,8 @@ class TablePosition(RequestModel):
                                      units=[engine.Unit(name=u.name, alive=u.alive)
                                             for u in f.units]) for f in self.factions],
             players=[engine.Player(name=p.name, hand=[c.for_engine() for c in p.hand or []],
-                                   lost_turns=p.lost_turns or 0, faction=p.faction)
+                                   lost_turns=p.lost_turns or 0, faction=p.faction,
+                                   hand_complete=p.hand_complete)
                      for p in self.players],
             turn=self.turn, turn_lost=self.turn_lost,
             pending=None if pending is None else engine.Pending(

@@ -25,6 +25,7 @@ move gives them.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 from games.package import RULING, SCORE
@@ -134,12 +135,23 @@ def mover(position: dict[str, Any]) -> str:
     return str(position["turn"])
 
 
-def ruling_position(position: dict[str, Any], hands: list[list]) -> dict[str, Any]:
-    """The ruling's position: the table's, with the hands the move gives."""
+def ruling_position(position: dict[str, Any], hands: list[list], *,
+                    mover: tuple[int, bool] | None = None) -> dict[str, Any]:
+    """The ruling's position: the table's, with the hands the move gives. At the table
+    (`mover`: the mover's seat index, and whether its hand is given whole) only the mover's hand
+    is the move's to give: every other hand is another phone's, `hand_complete` false, so the
+    game rules nothing from what it might hold (an ATTACK waits for the defender's answer)."""
+    players = []
+    for index, (player, hand) in enumerate(zip(position["players"], hands, strict=True)):
+        if mover is None:
+            players.append({**player, "hand": hand})
+        elif index == mover[0]:
+            players.append({**player, "hand": hand, "hand_complete": mover[1]})
+        else:
+            players.append({**player, "hand": [], "hand_complete": False})
     body: dict[str, Any] = {
         "factions": copy.deepcopy(position["factions"]),
-        "players": [{**player, "hand": hand}
-                    for player, hand in zip(position["players"], hands, strict=True)],
+        "players": players,
         "turn": position["turn"],
     }
     if position.get("turn_lost"):
@@ -208,10 +220,16 @@ def move(ask: Ask, state: State, seat: int | None, body: dict,
     only_fields(given, {"players"}, at="body.position.", what="move's position",
                 knows=frozenset({"factions", "turn", "turn_lost", "pending", "options"}))
     players = _seat_names(given.get("players"), names, at="body.position.players",
-                          allowed={"name", "hand"},
+                          allowed={"name", "hand", "hand_complete"},
                           knows=frozenset({"lost_turns", "faction"}))
     hands = [player.get("hand", []) for player in players]
-    answer = ask(RULING, {"position": ruling_position(position, hands), "move": body.get("move")})
+    index = names.index(to_move)
+    # The mover's own hand only: the others' are their phones' (a DEFENCE is never assumed
+    # absent because the attacker's phone does not know it). The defender's answer gives only
+    # the card it plays (hand_complete false).
+    whole = players[index].get("hand_complete", True)
+    answer = ask(RULING, {"position": ruling_position(position, hands, mover=(index, whole)),
+                          "move": body.get("move")})
     if answer["verdict"] != LEGAL:
         return copy.deepcopy(state), answer  # answered; nothing changes
     outcome = answer.get("outcome") or {}
@@ -329,6 +347,54 @@ def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> t
     return "move", {"position": {"players": hands}, "move": body.get("move")}
 
 
+ANSWER_SEP = "|"
+
+
+def answer_event(posted: Mapping[str, str], names: list[str]) -> tuple[str, dict]:
+    """The defender's answer to a pending ATTACK, from the table page's answer buttons: block
+    it with the DEFENCE named ("defend|<card>|<faction>") or let it through ("pass"). The
+    defender's hand stays theirs: only the DEFENCE played is listed (hand_complete false)."""
+    answer = posted.get("answer", "")
+    defender = posted.get("defender", "")
+    if answer == "pass":
+        hand: list[dict] = []
+        move_body: dict[str, Any] = {"action": "pass"}
+    elif answer.startswith("defend" + ANSWER_SEP) and answer.count(ANSWER_SEP) == 2:
+        _, card, faction = answer.split(ANSWER_SEP)
+        hand = [{"card": card, "faction": faction}]
+        move_body = {"action": "defend", "card": hand[0]}
+    else:
+        raise refuse("answer", "invalid_choice", "Choose an answer: block the attack with a "
+                     "DEFENCE, or let it through.")
+    return "move", {"position": {"players": [
+        {"name": name, "hand": hand if name == defender else [], "hand_complete": False}
+        for name in names]}, "move": move_body}
+
+
+def answer_context(state: State, players: list[str]) -> dict[str, Any]:
+    """What the table's page shows while an ATTACK awaits its answer: whom the table waits for
+    and (on the defender's phone and the host's) the defender's answers, from the catalog's
+    DEFENCE cards of the factions in play."""
+    position = state.get("position")
+    if not position or not position.get("pending") or state.get("winner"):
+        return {}
+    from .pages import defence_choices  # the catalog's cards: Django's side of the game
+
+    pending = position["pending"]
+    defender = mover(position)
+    labels = {entry["faction"]: entry["name"] for row in state.get("standings", [])
+              for entry in row.get("factions", [])}
+    target = pending["target_unit"]
+    return {"awaiting_answer": {
+        "defender": defender, "seat": players.index(defender) + 1, "by": pending["by"],
+        "unit": target["unit"], "faction": labels.get(target["faction"], target["faction"]),
+        "defences": [{"value": ANSWER_SEP.join(("defend", card, faction)),
+                      "label": f"Block it with {card} ({labels.get(faction, faction)})"}
+                     for card, faction in defence_choices(
+                         [f["name"] for f in position["factions"]])],
+    }}
+
+
 TABLE = TableGame(
     initial=initial,
     kinds={"setup": setup, "move": move, "new_game": new_game},
@@ -336,5 +402,8 @@ TABLE = TableGame(
     seat_kinds=frozenset({"setup", "move"}),
     state_template="factions/_table_state.html",
     form_template=None,
+    form_event=answer_event,
+    form_conflict="The table changed while your answer was sent; here it is as it is now.",
+    live_context=answer_context,
     event_template="factions/_table_event.html",
 )
