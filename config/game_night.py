@@ -66,7 +66,9 @@ def machine_address(environ: Mapping[str, str]) -> Address:
     except ValueError:
         raise CannotServe(f"HOST={chosen} is not an IP address: give this machine's address on "
                         "the room's network, e.g. HOST=192.168.1.20") from None
-    if address.is_loopback or address.is_unspecified or address.is_multicast:
+    # An IPv6 link-local address needs its interface named in the URL, which phones do not take.
+    if (address.is_loopback or address.is_unspecified or address.is_multicast
+            or (address.version == 6 and address.is_link_local)):
         raise CannotServe(f"HOST={chosen} is not an address phones can reach: give this "
                         "machine's address on the room's network, e.g. HOST=192.168.1.20")
     return address

@@ -80,6 +80,7 @@ def test_an_ipv6_address_is_written_in_brackets():
     ("127.0.0.1", "not an address phones can reach"),
     ("::1", "not an address phones can reach"),
     ("0.0.0.0", "not an address phones can reach"),
+    ("fe80::1", "not an address phones can reach"),
     ("my-laptop", "is not an IP address"),
 ])
 def test_an_address_no_phone_can_reach_is_refused_with_what_to_type(chosen, said):
