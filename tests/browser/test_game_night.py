@@ -55,6 +55,7 @@ class Output:
             # The whole announcement: the address, its code, and the line after it.
             if "Ctrl-C stops the server" in line:
                 self.printed.set()
+        self.printed.set()  # the command ended: whatever it printed is all there is
 
 
 @pytest.fixture
@@ -96,9 +97,11 @@ def game_night(database, tmp_path):
                                    start_new_session=True)
         output = Output(process)
         try:
-            if not output.printed.wait(timeout=240):
-                pytest.fail(f"the game night printed no address:\n{output.text}")
-            yield namespace, PRINTED.search(output.text).group(1), output.text
+            output.printed.wait(timeout=240)
+            printed = PRINTED.search(output.text)
+            if printed is None or process.poll() is not None:
+                pytest.fail(f"the game night is not serving; it printed:\n{output.text}")
+            yield namespace, printed.group(1), output.text
         finally:
             process.terminate()  # gunicorn's master: it stops its workers
             try:
@@ -171,7 +174,9 @@ def test_four_phones_reach_the_table_through_the_printed_address(game_night, roo
                 # network), for this table's path only.
                 cookie = next(c for c in page.context.cookies() if c["name"] == f"seat_{code}")
                 assert cookie["secure"] is False and cookie["path"] == f"/t/{code}"
-            # The host's page, opened again: no seat is left to claim.
+            # The host's page hears of the four claims by its polls, over the same network...
+            expect(host.locator("#table-live").get_by_role("cell", name="Claimed")).to_have_count(4)
+            # ...and, opened again, has no seat left to claim.
             host.reload()
             expect(host.locator(".table-claims li")).to_have_count(0)
         finally:
