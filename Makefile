@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.installed-stamp
 SERVING := $(VENV)/.serving-stamp
 DEV_SETTINGS := DJANGO_SETTINGS_MODULE=config.settings.development
 
-.PHONY: run test test-postgres setup install install-serving chromium admin bench bench-postgres lint typecheck serve deploy-check backup restore clean
+.PHONY: run test test-postgres setup install install-serving chromium admin bench bench-postgres lint typecheck serve game-night deploy-check backup restore clean
 
 # Two sets of packages: what serving needs (`make run`, `serve`, `setup`), and that plus the test
 # and lint tools (`make test`, `lint`, `typecheck`, `bench`: the "dev" extra, Playwright, mypy,
@@ -84,6 +84,12 @@ serve: setup $(LOCAL_SECRET)
 	  LOCAL_HTTP=1 $(BIN)/python manage.py collectstatic --noinput -v0
 	$(PROD) SECRET_KEY="$${SECRET_KEY:-$$(cat $(LOCAL_SECRET))}" ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
 	  LOCAL_HTTP=1 $(BIN)/gunicorn -c config/gunicorn.py
+
+# A game night: the same production server for the phones of the room, on this machine's address
+# on the network (its default route's; HOST=… chooses another), allowed hosts that address alone,
+# plain HTTP; it prints "Phones open: http://ADDR:PORT/" and its QR code (config/game_night.py).
+game-night: setup $(LOCAL_SECRET)
+	SECRET_KEY="$${SECRET_KEY:-$$(cat $(LOCAL_SECRET))}" PORT=$(PORT) $(BIN)/python -m config.game_night
 
 # `check --deploy` under the production settings as deployed (TLS on); any warning fails.
 deploy-check: install-serving

@@ -76,3 +76,8 @@ def when_ready(server):
 
     get_resolver().url_patterns  # noqa: B018 - the import is the point
     reverse("api-games")
+    # `make game-night` (config/game_night.py): the address phones open, once it listens.
+    if os.environ.get("GAME_NIGHT_URL"):
+        from config.game_night import announcement
+
+        print(announcement(os.environ["GAME_NIGHT_URL"]), flush=True)

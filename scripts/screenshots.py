@@ -8,6 +8,8 @@ Debian's Chromium drives it (no browser download). Writes docs/screenshots/<page
 Then, on a phone, what one screen shows (issue 23): the tile picker with part of a hand tapped in
 (star-trek-missions-tile-picker-phone.png), and the score page as installed and offline, a hand
 entered with the network cut and waiting to be scored (star-trek-missions-offline-phone.png).
+`--game-night http://ADDR:PORT` instead takes the table of a game night (`make game-night`, the
+address it printed): game-night-table-desktop.png.
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ def filled_form_url(site: str, endpoint: str, example: str, schema: dict) -> str
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--game-night"]:
+        return game_night(sys.argv[2].rstrip("/"))
     site = (sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000").rstrip("/")
     schema = json.loads(get(site + "/api/schema/?format=json"))
     OUT.mkdir(parents=True, exist_ok=True)
@@ -122,6 +126,32 @@ def offline(browser, site: str) -> None:
     print(path.relative_to(OUT.parent.parent))
     context.set_offline(False)
     context.close()
+
+
+def game_night(site: str) -> None:
+    """The README's game night (issue 29): the host's table on the laptop, as `make game-night`
+    serves it (`scripts/screenshots.py --game-night http://ADDR:PORT`, the address it printed),
+    with two of four phones in. On a loopback address the page would show no link nor QR code."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        host = browser.new_context(**SIZES["desktop"], locale="en-GB").new_page()
+        host.goto(site + "/t/?game=academy-credits")
+        host.get_by_label("Players, one name a line, in seat order").fill("Ana\nBen\nCy\nDee")
+        host.get_by_role("button", name="Start the table").click()
+        host.wait_for_selector("svg.table-qr__code")
+        for seat, name in enumerate(["Ana", "Ben"], start=1):
+            phone = browser.new_context(**SIZES["phone"], locale="en-GB").new_page()
+            phone.goto(host.url)
+            phone.get_by_role("button", name=f"I am {name} (seat {seat})").click()
+            phone.wait_for_selector(".lede")
+        host.reload()
+        host.wait_for_load_state("networkidle")
+        path = OUT / "game-night-table-desktop.png"
+        # What the laptop's screen shows at the foot of the table's page: its link and QR code.
+        host.locator(".table-share").evaluate("part => part.scrollIntoView({block: 'end'})")
+        host.screenshot(path=str(path))
+        print(path.relative_to(OUT.parent.parent))
+        browser.close()
 
 
 if __name__ == "__main__":

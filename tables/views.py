@@ -13,10 +13,12 @@ acts for, and with which token, is tables.seats' (shared with the game's pages a
 from __future__ import annotations
 
 import io
+import ipaddress
 import re
 
 import segno
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
+from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -55,6 +57,19 @@ def qr_svg(url: str) -> str:
                                    scale=5, border=2, dark="#000", light="#fff",
                                    title=f"QR code of {url}", svgclass="table-qr__code")
     return out.getvalue().decode()
+
+
+def opened_on_loopback(request: HttpRequest) -> bool:
+    """Whether the page was opened on an address of this machine alone (localhost, 127.0.0.0/8,
+    ::1, as `make run` serves): a link or QR code of it would lead another phone nowhere."""
+    name, _ = split_domain_port(request.get_host())
+    name = name.strip("[]")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 def page_parts(table: Table) -> dict:
@@ -150,10 +165,13 @@ def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
     seat, _ = my_seat(request, table)
     host = host_token(request, table) is not None
     link = request.build_absolute_uri(reverse("tables:page", args=[table.code]))
+    # On a loopback address the page says how to let the phones in instead (issue 29).
+    loopback = opened_on_loopback(request)
     live = live_context(table, host=host, own_seat=seat)
     context = {
         **live, **form_context(table, live, _shown_seat(request, seat, host, posted), posted),
-        "link": link, "qr": qr_svg(link), "my_seat": seat,
+        "link": link, "qr": "" if loopback else qr_svg(link), "loopback": loopback,
+        "my_seat": seat,
         "my_name": next((s.name for s in table.seats.all() if s.number == seat), ""),
         "error": errors, "posted": posted or {}, "notice": notice,
         "job_links": job_links(table),

@@ -28,7 +28,7 @@ def test_the_host_acts_for_seat_2_then_hands_the_host_role_to_bens_phone(browser
         host.get_by_label("Players, one name a line, in seat order").fill("Ana\nBen")
         host.get_by_role("button", name="Start the table").click()
         expect(host.get_by_role("heading", level=1)).to_have_text("Academy Credits table")
-        link = host.locator(".table-share .share__url").inner_text()
+        link = host.url  # the table's address: on loopback the page shows no link (issue 29)
         ben.goto(link)
         ben.get_by_role("button", name="I am Ben (seat 2)").click()
         expect(ben.locator(".lede")).to_have_text("You are Ben (seat 2).")

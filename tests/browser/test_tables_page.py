@@ -45,8 +45,10 @@ def test_three_phones_enter_their_hands_at_once_and_all_see_the_standings(browse
     host.get_by_label("Players, one name a line, in seat order").fill("Ana\nBen\nCy")
     host.get_by_role("button", name="Start the table").click()
     expect(host.get_by_role("heading", level=1)).to_have_text("Star Trek: Missions table")
-    link = host.locator(".table-share .share__url").inner_text()
-    assert host.locator("svg.table-qr__code").count() == 1
+    link = host.url  # the table's address: on loopback the page shows no link (issue 29)
+    # Served on loopback: the page says how to let the phones in, not a link they cannot open.
+    expect(host.locator(".table-share__loopback")).to_be_visible()
+    assert host.locator("svg.table-qr__code").count() == 0
 
     phones = {}
     for name in HANDS:

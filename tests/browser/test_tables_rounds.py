@@ -114,7 +114,7 @@ def test_three_rounds_to_a_match_winner_by_keyboard_on_a_phone_and_a_desktop(bro
         tab_to(host, host.get_by_role("button", name="Start the table"))
         host.keyboard.press("Enter")
         expect(host.get_by_role("heading", level=1)).to_have_text("Academy Credits table")
-        link = host.locator(".table-share .share__url").inner_text()
+        link = host.url  # the table's address: on loopback the page shows no link (issue 29)
         assert_accessible(host, "the host's table")
         tab_walk(host)
 

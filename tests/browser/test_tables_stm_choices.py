@@ -80,7 +80,7 @@ def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(brow
         host.get_by_label("Players, one name a line, in seat order").fill("Ana\nBen")
         host.get_by_role("button", name="Start the table").click()
         expect(host.get_by_role("heading", level=1)).to_have_text("Star Trek: Missions table")
-        link = host.locator(".table-share .share__url").inner_text()
+        link = host.url  # the table's address: on loopback the page shows no link (issue 29)
 
         ana.goto(link)
         ana.get_by_role("button", name="I am Ana (seat 1)").click()
@@ -165,7 +165,8 @@ def test_score_a_hand_opened_from_the_table_comes_with_the_choice_entered_on_the
         ana.goto(site + "/t/")
         ana.get_by_label("Players, one name a line, in seat order").fill("Ana\nBen")
         ana.get_by_role("button", name="Start the table").click()
-        link = ana.locator(".table-share .share__url").inner_text()
+        expect(ana.get_by_role("heading", level=1)).to_have_text("Star Trek: Missions table")
+        link = ana.url  # the table's address: on loopback the page shows no link (issue 29)
         ana.goto(link)
         ana.get_by_role("button", name="I am Ana (seat 1)").click()
         expect(ana.locator(".lede")).to_have_text("You are Ana (seat 1).")

@@ -1,0 +1,200 @@
+"""Issue 29, hosting: `make game-night` serves the phones of the room, and a page opened on loopback
+says how to let them in.
+
+The game night runs as `make game-night` runs it once the database is set up (`python -m
+config.game_night`: collectstatic, then gunicorn with the production settings) on the address of
+this machine's end of a veth pair, in front of a network namespace the test makes (tests/netns.py):
+the phones' Chromium runs inside that namespace, so its only way to the server is that network,
+as a phone's is the room's Wi-Fi. The host's browser opens the address the command printed, starts
+a table, and the four phones come in by its QR code, read off the page as a camera would, and
+claim their seats."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import secrets
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import zxingcpp
+from PIL import Image
+from playwright.sync_api import expect
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.phone import PHONE
+from tests.browser.watched import watched_page
+from tests.netns import veth_namespace
+from tests.tables_server import free_port
+from tests.test_game_night import scan_terminal_code
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+PLAYERS = ["Ana", "Ben", "Cy", "Dee"]
+PRINTED = re.compile(r"Phones open: (http://\S+/)")
+
+
+class Output:
+    """The command's output, read as it comes (a thread), until it prints the address."""
+
+    def __init__(self, process: subprocess.Popen) -> None:
+        self.text = ""
+        self.printed = threading.Event()
+        self.thread = threading.Thread(target=self._read, args=(process,), daemon=True)
+        self.thread.start()
+
+    def _read(self, process: subprocess.Popen) -> None:
+        for line in process.stdout:
+            self.text += line
+            # The whole announcement: the address, its code, and the line after it.
+            if "Ctrl-C stops the server" in line:
+                self.printed.set()
+        self.printed.set()  # the command ended: whatever it printed is all there is
+
+
+@pytest.fixture
+def database(tmp_path):
+    """A database of the test's own: a fresh SQLite file, or a fresh database on the PostgreSQL
+    of DATABASE_URL (scripts/with-postgres), dropped afterwards."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        yield f"sqlite:///{tmp_path / 'game-night.sqlite3'}"
+        return
+    import psycopg
+
+    name = f"tableside_game_night_{secrets.token_hex(4)}"
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    try:
+        yield url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(url, autocommit=True) as connection:
+            connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def game_night(database, tmp_path):
+    """The game night served on this machine's end of the veth pair: (the namespace, the address
+    the command printed, all it printed)."""
+    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": secrets.token_urlsafe(50),
+           "WEB_CONCURRENCY": "2"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    # What `make game-night`'s `setup` does first (development settings, as there).
+    setup = {**env, "DJANGO_SETTINGS_MODULE": "config.settings.development"}
+    for command in (["migrate", "--noinput", "-v0"], ["load_catalog", "-v0"]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=setup, check=True,
+                       timeout=300)
+    with veth_namespace() as namespace:
+        env.update(HOST=namespace.outer, PORT=str(free_port()))
+        process = subprocess.Popen([sys.executable, "-m", "config.game_night"], cwd=ROOT, env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                   start_new_session=True)
+        output = Output(process)
+        try:
+            output.printed.wait(timeout=240)
+            printed = PRINTED.search(output.text)
+            if printed is None or process.poll() is not None:
+                pytest.fail(f"the game night is not serving; it printed:\n{output.text}")
+            yield namespace, printed.group(1), output.text
+        finally:
+            process.terminate()  # gunicorn's master: it stops its workers
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+
+
+@pytest.fixture
+def room_browser(browser, game_night, tmp_path):
+    """Chromium inside the namespace: the room's phones (and the host's laptop browser), whose
+    one network is the veth pair."""
+    namespace = game_night[0]
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (Debian's package).")
+    launcher = tmp_path / "chromium-in-the-room"
+    launcher.write_text(f'#!/bin/sh\nexec ip netns exec {namespace.name} {CHROMIUM} "$@"\n')
+    launcher.chmod(0o755)
+    # The suite's Playwright (one a thread) launches it, beside the suite's own browser.
+    room = browser.browser_type.launch(executable_path=str(launcher), args=CHROMIUM_ARGS,
+                                       timeout=60_000)
+    yield room
+    room.close()
+
+
+def scan(locator) -> list[str]:
+    """What a phone's camera reads off the QR code on the screen (a screenshot of it)."""
+    shot = Image.open(io.BytesIO(locator.screenshot()))
+    return [code.text for code in zxingcpp.read_barcodes(shot)]
+
+
+def test_four_phones_reach_the_table_through_the_printed_address(game_night, room_browser):
+    namespace, printed, terminal = game_night
+    site = printed.rstrip("/")
+    # The address is the veth end's, not loopback, and the terminal's QR code reads as it.
+    assert printed == f"http://{namespace.outer}:{urlsplit(printed).port}/"
+    assert scan_terminal_code(terminal) == [printed]
+    # The production server: no debug pages (a 404 is the plain page, no URL list).
+    with watched_page(room_browser, site, timeout=20_000, locale="en-GB") as host:
+        missing = host.goto(printed + "no-such-page")
+        assert missing.status == 404
+        assert "Using the URLconf" not in host.content()
+        assert missing.headers.get("content-security-policy")
+
+        host.goto(printed)
+        host.get_by_role("link", name="Academy Credits", exact=True).first.click()
+        host.get_by_role("link", name="Start a table").click()
+        host.get_by_label("Players, one name a line, in seat order").fill("\n".join(PLAYERS))
+        host.get_by_role("button", name="Start the table").click()
+        expect(host.get_by_role("heading", level=1)).to_have_text("Academy Credits table")
+        code = urlsplit(host.url).path.rsplit("/", 1)[1]
+        link = f"{printed}t/{code}"
+        share = host.locator(".table-share")
+        expect(share.locator("a.share__url")).to_have_text(link)
+        expect(share.locator("a.share__url")).to_have_attribute("href", link)
+        expect(share.locator(".table-share__loopback")).to_have_count(0)
+        assert scan(share.locator("svg.table-qr__code")) == [link]
+
+        phones = []
+        try:
+            for seat, name in enumerate(PLAYERS, start=1):
+                phone = watched_page(room_browser, site, timeout=20_000, **PHONE, locale="en-GB")
+                page = phone.__enter__()
+                phones.append(phone)
+                page.goto(link)  # what the camera read
+                page.get_by_role("button", name=f"I am {name} (seat {seat})").click()
+                expect(page.locator(".lede")).to_have_text(f"You are {name} (seat {seat}).")
+                # The seat's cookie is kept over plain HTTP (no Secure flag on the room's
+                # network), for this table's path only.
+                cookie = next(c for c in page.context.cookies() if c["name"] == f"seat_{code}")
+                assert cookie["secure"] is False and cookie["path"] == f"/t/{code}"
+            # The host's page hears of the four claims by its polls, over the same network...
+            expect(host.locator("#table-live").get_by_role("cell", name="Claimed")).to_have_count(4)
+            # ...and, opened again, has no seat left to claim.
+            host.reload()
+            expect(host.locator(".table-claims li")).to_have_count(0)
+        finally:
+            for phone in phones:
+                phone.__exit__(None, None, None)
+
+
+def test_a_table_opened_on_loopback_says_how_to_let_the_phones_in(browser, site):
+    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host:
+        host.goto(site + "/t/?game=academy-credits")
+        host.get_by_label("Players, one name a line, in seat order").fill("Ana\nBen")
+        host.get_by_role("button", name="Start the table").click()
+        expect(host.get_by_role("heading", level=1)).to_have_text("Academy Credits table")
+        share = host.locator(".table-share")
+        expect(share).to_contain_text(
+            f"This page is open at {urlsplit(site).netloc}, an address of this computer alone: "
+            "other phones cannot open it.")
+        expect(share).to_contain_text("run make game-night on this computer, then open the "
+                                      "address it prints")
+        expect(share.locator("a.share__url")).to_have_count(0)
+        expect(share.locator("svg")).to_have_count(0)
