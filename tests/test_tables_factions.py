@@ -197,6 +197,18 @@ def test_the_defenders_phone_answers_from_the_tables_page(set_up, client):
     ana_page = html.unescape(re.sub(r"<[^>]+>", " ", client.get(f"/t/{code}").content.decode()))
     assert "Waiting for Ben (seat 2) to answer Ana's attack on Peak Sentinel" in ana_page
     assert "Block it with" not in ana_page
+    # The host's phone answers only for a seat no phone holds: Ben's hand is Ben's to know.
+    del client.cookies[f"seat_{code}"]
+    client.cookies[f"host_{code}"] = t["host"]
+    assert "Block it with" not in client.get(f"/t/{code}").content.decode()
+    released = t["api"].delete(f"/api/tables/{code}/seats/2/claim/",
+                               HTTP_AUTHORIZATION=f"Bearer {t['host']}")
+    assert released.status_code == 200
+    lost_phone = html.unescape(re.sub(r"<[^>]+>", " ", client.get(f"/t/{code}").content.decode()))
+    assert "No phone holds Ben's seat: as the host, you answer for Ben." in lost_phone
+    assert "Block it with Defence (Ashen Peaks)" in lost_phone
+    del client.cookies[f"host_{code}"]
+    t["ben"] = t["api"].post(f"/api/tables/{code}/seats/2/claim/").json()["seat_token"]
     client.cookies[f"seat_{code}"] = f"2:{t['ben']}"
     ben_html = client.get(f"/t/{code}").content.decode()
     ben_page = html.unescape(re.sub(r"<[^>]+>", " ", ben_html))
