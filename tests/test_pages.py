@@ -61,6 +61,17 @@ def test_home_says_what_is_there_now(client, catalog):
     assert "coming soon" not in html  # every job of every game has its page
 
 
+def test_home_offers_to_start_a_table(client, catalog):
+    """A game night starts from the home page: "Start a table" is among the first links."""
+    html = client.get("/").content.decode()
+    quick = re.search(r'<nav class="quick-jobs".*?</nav>', html, re.S).group(0)
+    first = re.search(r'<a class="quick-job[^"]*" href="([^"]+)"><span class="quick-job__label">'
+                      r'([^<]+)</span>', quick)
+    assert first.groups() == ("/t/", "Start a table")
+    start = client.get("/t/")
+    assert start.status_code == 200 and "Start the table" in start.content.decode()
+
+
 def test_home_with_no_games(client, db):
     Card.objects.all().delete()
     Game.objects.all().delete()
