@@ -23,8 +23,8 @@ How the rules are applied (SRA-R1 … SRA-R7):
   ``"health"``, and an ``amount`` (default: what the target can take). Health can be attacked only
   when the opponent has no base in play (SRA-7). Tokens on a base stay until it falls; it falls
   once its tokens reach its defense and goes to its owner's discard pile. Combat a base does not
-  need to fall stays in the pool (a warning says so). With several copies of the named base, the
-  first listed is attacked.
+  need to fall stays in the pool for other bases, or Health once none is left (SRA-R11: a check
+  and a warning say so). With several copies of the named base, the first listed is attacked.
 * A ship's primary happens when it is played (SRA-6); a base enters play with its primary unused,
   to be used once per turn (``use_base``, SRA-7, SRA-R4). An Ally ability is ready once another
   card of the same faction is in play (ships in play and the player's bases), and is used once per
@@ -35,8 +35,10 @@ How the rules are applied (SRA-R1 … SRA-R7):
   that rests on inferred factions (either way) warns about each one it compares.
 * Buying pays the cost from Coins, puts the card in the buyer's discard pile and refills the shop
   row from the shop deck (SRA-10, SRA-R5); the move may name the refill (``refill``), else that
-  slot is unknown. A card whose cost does not apply (null with no provenance: the starting cards)
-  is never sold.
+  slot is unknown. Buying a card in no known space while a space is unknown is
+  ``needs_information`` (``refill_not_named``, SRA-R10: the unknown space may hold it), unless
+  the Coins do not pay for it or every copy of it is elsewhere (illegal either way). A card whose
+  cost does not apply (null with no provenance: the starting cards) is never sold.
 * Copies (SRA-2, SRA-3.3) are held wherever a card enters the position: the position as given,
   a refill, a drawn card played by name. A card that leaves the shop row or play this turn (bought,
   destroyed, discarded at the end of the turn) is still one of the game's copies, in a discard
@@ -45,6 +47,15 @@ How the rules are applied (SRA-R1 … SRA-R7):
   the deck (``deck``, a count, if given) runs out, the discard pile is shuffled into a new deck
   (SRA-11.4). Cards drawn are not named: the hand holds them as ``drawn`` cards, and playing a card
   that is not among the named ones takes it as one of those drawn cards.
+* SRA-R9: a draw is stated only as far as the position fixes it. Without the counts, the fewest
+  cards the deck and discard pile hold together are the counts given, the player's starting cards
+  (5 Scouts and 1 Viper, never bought nor lost) the position does not show in the hand or in play,
+  and the cards put into the discard pile this turn. A draw of more than that fewest is legal,
+  and takes as many as the counts decide: ``drawn`` and ``draws`` (and the Draw an ability
+  ``gained``) are then ``{"at_least", "at_most"}`` instead of a number, the reason says "draws up
+  to 3", a check cites SRA-R9 and a warning asks for the counts. A card played as drawn when the
+  draws may have taken none is ``needs_information`` (``deck_count_required``, ``missing`` naming
+  ``active.deck`` and ``active.discard_pile``, paths relative to the position).
 * Ending the turn puts the ships in play into the discard pile, loses the combat pool, draws three
   cards and passes the turn (SRA-11); cards left in the hand stay there (the rulebook discards only
   the ships in play). Bringing the opponent's Health to 0 wins the game (SRA-12, SRA-R7): no action
@@ -64,6 +75,10 @@ code                      verdict            meaning
 ``opponent_defeated``     legal              the attack brings the opponent's Health to 0 (SRA-12)
 ``turn_ended``            legal              the turn ends (SRA-11)
 ``card_value_unknown``    needs_information  the ruling needs a card value nobody has transcribed
+``deck_count_required``   needs_information  plays a card as drawn, and the draws may have taken
+                                             none: the counts decide (SRA-R9)
+``refill_not_named``      needs_information  buys a card in no known space of the shop row, and
+                                             a refill was not named: it may be there (SRA-R10)
 ``game_over``             illegal            the opponent's Health is already 0 (SRA-12)
 ``turn_over``             illegal            the turn has already ended (SRA-11.3)
 ``not_in_hand``           illegal            plays a card that is not in the hand (SRA-5.1)
