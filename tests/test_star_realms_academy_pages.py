@@ -239,3 +239,16 @@ def test_the_turn_page_asks_for_a_refill_not_named(client, catalog):
     assert "SRA-R10" in content
     named = client.post(TURN, {**data, "refill_1": "Ram"}).content.decode()
     assert "Every action is legal" in named and "Missing information" not in named
+
+
+def test_the_turn_page_keeps_combat_beyond_a_bases_defense_in_the_pool(client, catalog):
+    data = board(in_play=["Imperial Frigate"], active_combat="2", action_1="attack",
+                 target_1="The Hive", amount_1="2", action_2="attack", target_2="health")
+    content = client.post(TURN, data).content.decode()
+    assert "Every action is legal" in content
+    assert "The Hive needed only 1 Combat to fall; the other 1 stays in the pool (SRA-R11)." in (
+        content)
+    assert "Ben lost 1 Health this turn" in content
+    exact = client.post(TURN, {**data, "amount_1": "1"}).content.decode()
+    assert "Every action is legal" in exact and "SRA-R11" not in exact
+    assert "Ben lost 1 Health this turn" in exact
