@@ -15,7 +15,7 @@ SRA-F2) and ``missing`` names the card, the field and the link where an admin fi
 service passes that link in as data). A ruling that uses a provisional (inferred) value says so in
 ``warnings``.
 
-How the rules are applied (SRA-R1 … SRA-R7):
+How the rules are applied (SRA-R1 … SRA-R11):
 
 * Coins never exceed 8: Coins gained past 8 are lost, with a warning naming how many (SRA-R1).
   Health never exceeds 15; Health gained past it is not gained, with a warning (SRA-R2).
