@@ -132,6 +132,22 @@ def test_an_ability_draw_leaves_less_for_the_end_of_the_turn():
     assert ended.outcome["draws"] == {"at_least": 2, "at_most": 4}
 
 
+def test_a_bases_draw_and_an_ally_draw_follow_the_same_ruling():
+    """Values an admin would transcribe (the catalog does not know them): a base whose primary
+    draws a card, a ship whose Ally ability draws one."""
+    fleet = card("Fleet HQ", primary={"draw": 1})
+    frigate = card("Imperial Frigate", ally={"draw": 1})
+    for move, where in ((engine.Move(engine.USE_BASE, card=fleet), {"bases": [fleet]}),
+                        (engine.Move(engine.USE_ALLY, card=frigate),
+                         {"in_play": [frigate, "Corvette"], "combat": 2})):
+        open_draw = check(position(hand=KEPT_ALL, **where)).rule(move)
+        assert open_draw.verdict == "legal", open_draw.reason
+        assert open_draw.outcome["gained"] == {"draw": {"at_least": 0, "at_most": 1}}
+        assert "draws up to 1 card" in open_draw.reason and "SRA-R9" in rules_of(open_draw)
+        counted = check(position(hand=KEPT_ALL, deck=1, discard_pile=0, **where)).rule(move)
+        assert counted.outcome["gained"] == {"draw": 1} and "SRA-R9" not in rules_of(counted)
+
+
 def test_a_card_played_as_drawn_when_none_may_have_been_drawn_needs_the_counts():
     turn = check(position(hand=[*KEPT_ALL, "Survey Ship"]))
     turn.push(play("Survey Ship"))
