@@ -204,3 +204,51 @@ def test_another_name_is_still_read_as_a_base(client, catalog):
                  opponent_base_1="", in_play=["Imperial Frigate"])
     content = client.post(CHECK, data, **HTMX).content.decode()
     assert "Ruling: Legal" not in content and "Bob" in content
+
+
+# --- Issue 32: the pages say only what the position fixes (SRA-R9 to SRA-R11) -------------------
+
+KEPT_ALL = ["Scout", "Scout", "Scout", "Scout", "Scout", "Viper"]
+
+
+def test_the_check_page_shows_a_draw_the_counts_decide(client, catalog):
+    content = client.post(CHECK, board(hand=KEPT_ALL, action_0="end_turn")).content.decode()
+    assert "Ruling: Legal" in content
+    assert "Ana draws up to 3 cards (give the deck and discard pile counts to know how many)" in (
+        content)
+    assert re.search(r"<dt>Cards drawn</dt><dd>up to 3</dd>", content)
+    assert "and up to 3 drawn cards not named (the deck and discard pile counts decide how " \
+           "many)" in content
+    assert "SRA-R9" in content
+    # Its neighbour: the counts given, the number they fix.
+    counted = client.post(CHECK, board(hand=KEPT_ALL, action_0="end_turn", active_deck="0",
+                                       active_discard_pile="0")).content.decode()
+    assert "Ana draws 0 cards;" in counted
+    assert re.search(r"<dt>Cards drawn</dt><dd>0</dd>", counted)
+    assert "drawn cards not named" not in counted
+
+
+def test_the_turn_page_asks_for_a_refill_not_named(client, catalog):
+    row = ["Recycling Station", "Federation Shuttle", "Trade Escort", "Ram", "Corvette"]
+    data = board(active_coins="2", shop_row=row, action_1="buy", card_1="Ram", action_2="buy",
+                 card_2="Ram")
+    content = client.post(TURN, data).content.decode()
+    assert "Stopped at action 2: needs information" in content
+    assert "Missing information" in content and "Missing card values" not in content
+    assert "Which card refilled the shop row after Ram was bought (action 1)?" in content
+    assert "SRA-R10" in content
+    named = client.post(TURN, {**data, "refill_1": "Ram"}).content.decode()
+    assert "Every action is legal" in named and "Missing information" not in named
+
+
+def test_the_turn_page_keeps_combat_beyond_a_bases_defense_in_the_pool(client, catalog):
+    data = board(in_play=["Imperial Frigate"], active_combat="2", action_1="attack",
+                 target_1="The Hive", amount_1="2", action_2="attack", target_2="health")
+    content = client.post(TURN, data).content.decode()
+    assert "Every action is legal" in content
+    assert "The Hive needed only 1 Combat to fall; the other 1 stays in the pool (SRA-R11)." in (
+        content)
+    assert "Ben lost 1 Health this turn" in content
+    exact = client.post(TURN, {**data, "amount_1": "1"}).content.decode()
+    assert "Every action is legal" in exact and "SRA-R11" not in exact
+    assert "Ben lost 1 Health this turn" in exact

@@ -294,3 +294,93 @@ def test_the_tables_page_shows_the_counts_it_carries(table, client):
     words = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page.content.decode())))
     assert "Ana: 0 cards in the deck, 2 in the discard pile." in words
     assert "Ben:" not in words.split("Shop row")[1].split("History")[0]  # nobody counted his
+
+
+# --- Issue 32: the table states only what the position fixes (SRA-R9 to SRA-R11) ------------------
+
+KEPT_ALL = ["Scout", "Scout", "Scout", "Scout", "Scout", "Viper"]  # every starting card in hand
+
+
+def ana_ends_holding_every_card(table, **counts):
+    body = {"active": {"hand": list(KEPT_ALL), **counts}, "shop_row": SHOP,
+            "actions": [{"action": "end_turn"}]}
+    response = turn(table, 1, body, table["ana"])
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def test_at_a_table_without_counts_the_end_of_turn_draws_up_to_three(table):
+    payload = ana_ends_holding_every_card(table)
+    result = payload["event"]["result"]
+    assert result["stopped_at"] is None and result["turn_over"] is True
+    ended = result["steps"][-1]
+    assert ended["draws"] == {"at_least": 0, "at_most": 3}
+    assert "Ana draws up to 3 cards" in ended["detail"]
+    state = payload["table"]["state"]
+    assert state["turn"] == 2 and state["counts"]["Ana"] == {}  # nothing counted to carry
+
+
+def test_at_a_table_the_counts_once_carried_fix_the_draw(table):
+    payload = ana_ends_holding_every_card(table, deck=0, discard_pile=0)
+    assert payload["event"]["result"]["steps"][-1]["draws"] == 0
+    assert payload["table"]["state"]["counts"]["Ana"] == {"deck": 0, "discard_pile": 0}
+    assert turn(table, 2, BEN_SCOUTS, table["ben"]).status_code == 201
+    # Ana's next turn gives no counts: the table's fix the draw (none).
+    again = turn(table, 1, {"active": {"hand": list(KEPT_ALL)},
+                            "actions": [{"action": "end_turn"}]}, table["ana"])
+    assert again.status_code == 201, again.json()
+    step = again.json()["event"]["result"]["steps"][-1]
+    assert step["draws"] == 0 and "Ana draws 0 cards" in step["detail"]
+
+
+def test_at_a_table_a_second_buy_from_a_space_refilled_unnamed_changes_nothing(table):
+    row = ["Recycling Station", "Federation Shuttle", "Trade Escort", "Ram", "Corvette"]
+    before = read(table)
+
+    def buys(first):
+        return {"active": {"hand": ["Scout", "Scout", "Viper"]}, "shop_row": row,
+                "actions": [{"action": "play", "card": "Scout"},
+                            {"action": "play", "card": "Scout"}, first,
+                            {"action": "buy", "card": "Ram"}, {"action": "end_turn"}]}
+
+    unnamed = turn(table, 1, buys({"action": "buy", "card": "Ram"}), table["ana"])
+    assert unnamed.status_code == 201, unnamed.json()
+    result = unnamed.json()["event"]["result"]
+    assert result["stopped_at"] == 3
+    assert (result["ruling"]["verdict"], result["ruling"]["code"]) == (
+        "needs_information", "refill_not_named")
+    assert [m["path"] for m in result["ruling"]["missing"]] == ["actions[2].refill"]
+    assert unnamed.json()["table"]["state"]["board"] == before["state"]["board"]
+    # Its neighbour: the refill named, the turn happens and the table carries it.
+    named = turn(table, 1, buys({"action": "buy", "card": "Ram", "refill": "Ram"}),
+                 table["ana"])
+    assert named.status_code == 201, named.json()
+    state = named.json()["table"]["state"]
+    assert state["turn"] == 2 and state["board"]["active"]["name"] == "Ben"
+    assert state["board"]["shop_row"] == ["Recycling Station", "Federation Shuttle",
+                                          "Trade Escort", "Corvette"]
+
+
+def test_at_a_table_combat_beyond_a_bases_defense_goes_on_to_health(table):
+    assert turn(table, 1, {"active": {"hand": ["Scout", "Scout", "Scout"]}, "shop_row": SHOP,
+                           "actions": [{"action": "end_turn"}]}, table["ana"]).status_code == 201
+    hive = turn(table, 2, {"active": {"hand": ["The Hive", "Scout", "Scout"]},
+                           "actions": [{"action": "play", "card": "The Hive"},
+                                       {"action": "end_turn"}]}, table["ben"])
+    assert hive.status_code == 201, hive.json()
+    assert hive.json()["table"]["state"]["board"]["opponent"]["bases"] == [
+        {"card": "The Hive", "damage": 0}]
+    attack = turn(table, 1, {"active": {"hand": ["Viper", "Imperial Frigate", "Scout"]},
+                             "actions": [{"action": "play", "card": "Viper"},
+                                         {"action": "play", "card": "Imperial Frigate"},
+                                         {"action": "attack", "target": "The Hive", "amount": 2},
+                                         {"action": "attack", "target": "health", "amount": 2},
+                                         {"action": "end_turn"}]}, table["ana"])
+    assert attack.status_code == 201, attack.json()
+    result = attack.json()["event"]["result"]
+    assert result["stopped_at"] is None
+    assert [s["combat"] for s in result["steps"][:4]] == [1, 3, 2, 0]
+    assert any("SRA-R11" in w for w in result["steps"][2]["warnings"])
+    state = attack.json()["table"]["state"]
+    assert state["health"] == {"Ana": 15, "Ben": 13}
+    assert state["board"]["active"]["bases"] == []  # The Hive fell, to Ben's discard pile

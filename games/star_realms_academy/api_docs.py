@@ -14,7 +14,12 @@ RULING_DOCS = f"""
 and `drawn` counts; `refill` on a buy). Codes: legal {_codes(sra.LEGAL_CODES)}; illegal
 {_codes(sra.ILLEGAL_CODES)}; needs_information `{sra.NEEDS_INFORMATION_CODE}` (each `missing`
 entry names the card, the field and its admin page; with rule {sra.POOL_RULE} for every move when
-only abilities of unknown value could explain the Combat pool). `impossible_position` entries:
+only abilities of unknown value could explain the Combat pool), `{sra.COUNTS_CODE}` (a card played
+as drawn when the draws may have taken none: `missing` names `active.deck` and
+`active.discard_pile`, rule {sra.DRAW_RULE}) and `{sra.REFILL_CODE}` (a card bought that a space
+refilled unnamed may hold: `missing` names `actions[i].refill`, rule {sra.REFILL_RULE}). A draw
+the position does not fix ({sra.DRAW_RULE}) is legal, its count given as `{{"at_least",
+"at_most"}}` instead of a number (`drawn`, `draws`, a Draw `gained`). `impossible_position` entries:
 {_codes(sra.IMPOSSIBLE_CODES)}.
 
 """

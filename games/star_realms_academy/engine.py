@@ -15,7 +15,7 @@ SRA-F2) and ``missing`` names the card, the field and the link where an admin fi
 service passes that link in as data). A ruling that uses a provisional (inferred) value says so in
 ``warnings``.
 
-How the rules are applied (SRA-R1 … SRA-R7):
+How the rules are applied (SRA-R1 … SRA-R11):
 
 * Coins never exceed 8: Coins gained past 8 are lost, with a warning naming how many (SRA-R1).
   Health never exceeds 15; Health gained past it is not gained, with a warning (SRA-R2).
@@ -23,8 +23,8 @@ How the rules are applied (SRA-R1 … SRA-R7):
   ``"health"``, and an ``amount`` (default: what the target can take). Health can be attacked only
   when the opponent has no base in play (SRA-7). Tokens on a base stay until it falls; it falls
   once its tokens reach its defense and goes to its owner's discard pile. Combat a base does not
-  need to fall stays in the pool (a warning says so). With several copies of the named base, the
-  first listed is attacked.
+  need to fall stays in the pool for other bases, or Health once none is left (SRA-R11: a check
+  and a warning say so). With several copies of the named base, the first listed is attacked.
 * A ship's primary happens when it is played (SRA-6); a base enters play with its primary unused,
   to be used once per turn (``use_base``, SRA-7, SRA-R4). An Ally ability is ready once another
   card of the same faction is in play (ships in play and the player's bases), and is used once per
@@ -35,8 +35,10 @@ How the rules are applied (SRA-R1 … SRA-R7):
   that rests on inferred factions (either way) warns about each one it compares.
 * Buying pays the cost from Coins, puts the card in the buyer's discard pile and refills the shop
   row from the shop deck (SRA-10, SRA-R5); the move may name the refill (``refill``), else that
-  slot is unknown. A card whose cost does not apply (null with no provenance: the starting cards)
-  is never sold.
+  slot is unknown. Buying a card in no known space while a space is unknown is
+  ``needs_information`` (``refill_not_named``, SRA-R10: the unknown space may hold it), unless
+  the Coins do not pay for it or every copy of it is elsewhere (illegal either way). A card whose
+  cost does not apply (null with no provenance: the starting cards) is never sold.
 * Copies (SRA-2, SRA-3.3) are held wherever a card enters the position: the position as given,
   a refill, a drawn card played by name. A card that leaves the shop row or play this turn (bought,
   destroyed, discarded at the end of the turn) is still one of the game's copies, in a discard
@@ -45,6 +47,15 @@ How the rules are applied (SRA-R1 … SRA-R7):
   the deck (``deck``, a count, if given) runs out, the discard pile is shuffled into a new deck
   (SRA-11.4). Cards drawn are not named: the hand holds them as ``drawn`` cards, and playing a card
   that is not among the named ones takes it as one of those drawn cards.
+* SRA-R9: a draw is stated only as far as the position fixes it. Without the counts, the fewest
+  cards the deck and discard pile hold together are the counts given, the player's starting cards
+  (5 Scouts and 1 Viper, never bought nor lost) the position does not show in the hand or in play,
+  and the cards put into the discard pile this turn. A draw of more than that fewest is legal,
+  and takes as many as the counts decide: ``drawn`` and ``draws`` (and the Draw an ability
+  ``gained``) are then ``{"at_least", "at_most"}`` instead of a number, the reason says "draws up
+  to 3", a check cites SRA-R9 and a warning asks for the counts. A card played as drawn when the
+  draws may have taken none is ``needs_information`` (``deck_count_required``, ``missing`` naming
+  ``active.deck`` and ``active.discard_pile``, paths relative to the position).
 * Ending the turn puts the ships in play into the discard pile, loses the combat pool, draws three
   cards and passes the turn (SRA-11); cards left in the hand stay there (the rulebook discards only
   the ships in play). Bringing the opponent's Health to 0 wins the game (SRA-12, SRA-R7): no action
@@ -64,6 +75,10 @@ code                      verdict            meaning
 ``opponent_defeated``     legal              the attack brings the opponent's Health to 0 (SRA-12)
 ``turn_ended``            legal              the turn ends (SRA-11)
 ``card_value_unknown``    needs_information  the ruling needs a card value nobody has transcribed
+``deck_count_required``   needs_information  plays a card as drawn, and the draws may have taken
+                                             none: the counts decide (SRA-R9)
+``refill_not_named``      needs_information  buys a card in no known space of the shop row, and
+                                             a refill was not named: it may be there (SRA-R10)
 ``game_over``             illegal            the opponent's Health is already 0 (SRA-12)
 ``turn_over``             illegal            the turn has already ended (SRA-11.3)
 ``not_in_hand``           illegal            plays a card that is not in the hand (SRA-5.1)
@@ -129,9 +144,13 @@ from games.wording import listing as _list
 COIN_CAP = 8  # SRA-R1
 HEALTH_CAP = 15  # SRA-R2, SRA-3.2
 END_TURN_DRAW = 3  # SRA-11.2
+STARTING_DECK = 6  # SRA-3.3, SRA-R6: each player's own 5 Scouts and 1 Viper, never bought or lost
 SHOP_ROW_SIZE = 5  # SRA-4.4
 PLAYERS = 2  # the starting cards are shared out between two players (SRA-1.7, SRA-3.3)
 POOL_RULE = "SRA-R8"  # a combat pool has a source: abilities used this turn
+DRAW_RULE = "SRA-R9"  # say only what the position fixes: a draw the counts decide
+REFILL_RULE = "SRA-R10"  # a refill not named: its space is unknown
+BEYOND_DEFENSE_RULE = "SRA-R11"  # Combat a base does not need stays in the pool
 
 SHIP, BASE = "ship", "base"
 UNALIGNED = "unaligned"  # no faction: allies with nothing
@@ -165,6 +184,9 @@ FIELD_LABELS = {
 LEGAL_CODES = ("ship_played", "base_played", "base_used", "ally_used", "card_bought",
                "attack_made", "opponent_defeated", "turn_ended")
 NEEDS_INFORMATION_CODE = "card_value_unknown"
+COUNTS_CODE = "deck_count_required"  # SRA-R9: only the counts tell whether a card was drawn
+REFILL_CODE = "refill_not_named"  # SRA-R10: the card may be in a space whose refill is unnamed
+NEEDS_INFORMATION_CODES = (NEEDS_INFORMATION_CODE, COUNTS_CODE, REFILL_CODE)
 ILLEGAL_CODES = ("game_over", "turn_over", "not_in_hand", "too_many_copies", "not_your_base",
                  "not_in_play", "no_ally_ability", "already_used", "ally_not_ready",
                  "not_in_shop_row", "not_a_shop_card", "not_enough_coins", "no_combat",
@@ -308,8 +330,13 @@ class _Player:
     combat: int
     deck: int | None
     discard_pile: int | None
-    drawn: int
-    draws: int = 0  # cards drawn this turn, in all
+    drawn: int  # the most cards in the hand that were drawn and not named
+    draws: int = 0  # the most cards drawn this turn, in all
+    # The fewest of each, and the fewest cards the deck and discard pile hold together: equal to
+    # the most while the counts (or the cards the position names) fix every draw (SRA-R9).
+    drawn_min: int = 0
+    draws_min: int = 0
+    supply_min: int = 0
     discarded: list[str] = field(default_factory=list)  # put into the discard pile this turn
     # Cards named this turn that a reshuffle put (or, the deck's size unknown, may have put) into
     # the deck: still in the game, and one of them may be a card drawn since (SRA-2, SRA-11.4).
@@ -321,9 +348,16 @@ class _Player:
             ships=[_Ship(s.card, s.ally_used) for s in self.ships],
             bases=[_Base(b.card, b.damage, set(b.used)) for b in self.bases],
             combat=self.combat, deck=self.deck, discard_pile=self.discard_pile,
-            drawn=self.drawn, draws=self.draws, discarded=list(self.discarded),
-            in_deck=list(self.in_deck),
+            drawn=self.drawn, draws=self.draws, drawn_min=self.drawn_min,
+            draws_min=self.draws_min, supply_min=self.supply_min,
+            discarded=list(self.discarded), in_deck=list(self.in_deck),
         )
+
+    def to_discard_pile(self, count: int) -> None:
+        """Cards go to the player's discard pile: it holds them, and they may be drawn."""
+        if self.discard_pile is not None:
+            self.discard_pile += count
+        self.supply_min += count
 
     def in_play(self) -> list[tuple[CardSpec, _Ship | _Base]]:
         """Every card in play: (card, its _Ship or _Base)."""
@@ -356,6 +390,10 @@ class TurnBoard:
     # SRA-R8: the combat pool only cards of unknown value could explain (the reason, and the
     # missing values): every ruling on the position then needs that information.
     unexplained: tuple[str, list[dict[str, Any]]] | None = None
+    applied: int = 0  # the legal moves pushed so far: the index in the turn of the next one
+    # SRA-R10: each space of the shop row whose refill was not named, with the card whose buy
+    # emptied it and that buy's index in the turn.
+    emptied: dict[int, tuple[str, int]] = field(default_factory=dict)
 
     @property
     def warnings(self) -> list[str]:
@@ -365,7 +403,7 @@ class TurnBoard:
 
     def clone(self) -> TurnBoard:
         return replace(self, active=self.active.clone(), opponent=self.opponent.clone(),
-                       shop_row=list(self.shop_row))
+                       shop_row=list(self.shop_row), emptied=dict(self.emptied))
 
     def rule(self, move: Move) -> Ruling:
         return self._ruled(move)[0]
@@ -374,6 +412,7 @@ class TurnBoard:
         ruling, after = self._ruled(move)
         if after is not None:
             self.__dict__.update(after.__dict__)
+            self.applied += 1
         return ruling
 
     def score(self, moves: Sequence[Move] = ()) -> Breakdown:
@@ -407,8 +446,8 @@ class TurnBoard:
             ), None
         except _Missing as missing:
             return Ruling(
-                verdict=NEEDS_INFORMATION, code=NEEDS_INFORMATION_CODE, reason=missing.reason,
-                rule="SRA-F2", checks=ruler.checks, missing=missing.items,
+                verdict=NEEDS_INFORMATION, code=missing.code, reason=missing.reason,
+                rule=missing.rule, checks=ruler.checks, missing=missing.items,
                 warnings=ruler.warnings,
             ), None
         outcome = after.summary()
@@ -447,7 +486,7 @@ class TurnBoard:
                        "used": [a for a in ABILITIES if a in b.used]} for b in active.bases],
             "combat": active.combat,
             "used": [ship.card.name for ship in active.ships if ship.ally_used],
-            "drawn": active.drawn,
+            "drawn": _count_or_range(active.drawn_min, active.drawn),
         }
         if active.deck is not None:
             body_active["deck"] = active.deck
@@ -472,7 +511,7 @@ class TurnBoard:
             "combat": self.active.combat,
             "health": self.active.health,
             "opponent_health": self.opponent.health,
-            "draws": self.active.draws,
+            "draws": _count_or_range(self.active.draws_min, self.active.draws),
             "bases": self.base_damage(),
             "shop_row_unknown": sum(1 for card in self.shop_row if card is None),
             "winner": self.winner,
@@ -483,7 +522,8 @@ class TurnBoard:
     def numbers(self) -> dict[str, Any]:
         """The running numbers a turn's breakdown shows after each action."""
         return {"coins": self.active.coins, "combat": self.active.combat,
-                "draws": self.active.draws, "health": self.active.health,
+                "draws": _count_or_range(self.active.draws_min, self.active.draws),
+                "health": self.active.health,
                 "opponent_health": self.opponent.health, "bases": self.base_damage()}
 
     def base_damage(self) -> list[dict[str, Any]]:
@@ -508,12 +548,23 @@ def _player(side: Side, *, opponent: bool) -> _Player:
         base = next((b for b in bases if b.card.name == card.name and ability not in b.used), None)
         if base is not None:
             base.used.add(ability)
+    drawn = 0 if opponent else side.drawn
     return _Player(
         name=side.name, health=side.health, coins=side.coins,
         hand=[] if opponent else list(side.hand), ships=ships, bases=bases,
         combat=0 if opponent else side.combat, deck=side.deck, discard_pile=side.discard_pile,
-        drawn=0 if opponent else side.drawn,
+        drawn=drawn, drawn_min=drawn, supply_min=_supply_min(side, drawn),
     )
+
+
+def _supply_min(side: Side, drawn: int) -> int:
+    """The fewest cards the player's deck and discard pile hold together (SRA-R9): the counts
+    given, and the starting cards the position does not show elsewhere. A player's own 5 Scouts
+    and 1 Viper are never bought nor lost (SRA-3.3), so each one not named in the hand or in play
+    (nor possibly one of the unnamed drawn cards) is in the deck or the discard pile."""
+    named = sum(1 for card in [*side.hand, *side.in_play] if not card.for_sale)
+    unseen = max(0, STARTING_DECK - named - drawn)
+    return max((side.deck or 0) + (side.discard_pile or 0), unseen)
 
 
 # --- The position -------------------------------------------------------------------------------
@@ -714,9 +765,10 @@ class _Illegal(Exception):
 
 
 class _Missing(Exception):
-    def __init__(self, reason: str, items: list[dict[str, Any]]):
+    def __init__(self, reason: str, items: list[dict[str, Any]], *,
+                 code: str = NEEDS_INFORMATION_CODE, rule: str = "SRA-F2"):
         super().__init__(reason)
-        self.reason, self.items = reason, items
+        self.reason, self.items, self.code, self.rule = reason, items, code, rule
 
 
 class _Ruler:
@@ -816,12 +868,14 @@ def _play(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     elif player.drawn > 0 and card.name in player.in_deck:
         # A card named this turn went back into the deck with a reshuffle: the drawn card may be
         # that very card, so no copy is added.
+        _surely_drawn(player, card, ruler)
         ruler.passed("SRA-5.1", f"{card.name} is not among the named cards of {player.name}'s "
-                                f"hand: it is taken as one of the {_cards(player.drawn)} drawn "
+                                f"hand: it is taken as one of the {_drawn_text(player)} drawn "
                                 f"this turn and not named (the {card.name} shuffled back into "
                                 f"the deck: not a further copy, SRA-2, SRA-11.4).")
         player.in_deck.remove(card.name)
         player.drawn -= 1
+        player.drawn_min -= 1
     elif player.drawn > 0:
         if card.for_sale:
             total, limit, rule = _count_in(turn, card.name), card.copies, "SRA-2"
@@ -832,14 +886,16 @@ def _play(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
         if total + 1 > limit:
             ruler.fail("too_many_copies", rule,
                        f"{card.name} is not among the named cards of {player.name}'s hand, and "
-                       f"it cannot be one of the {_cards(player.drawn)} drawn: all {limit} "
+                       f"it cannot be one of the {_drawn_text(player)} drawn: all {limit} "
                        f"copies are already {where} "
                        f"({_copies_where(turn, card.name, None if card.for_sale else player)}) "
                        f"({rule}).")
+        _surely_drawn(player, card, ruler)
         ruler.passed("SRA-5.1", f"{card.name} is not among the named cards of {player.name}'s "
-                                f"hand: it is taken as one of the {_cards(player.drawn)} drawn "
+                                f"hand: it is taken as one of the {_drawn_text(player)} drawn "
                                 f"this turn and not named.")
         player.drawn -= 1
+        player.drawn_min -= 1
     else:
         hand = _list([c.name for c in player.hand]) if player.hand else "no named cards"
         ruler.fail("not_in_hand", "SRA-5.1",
@@ -863,6 +919,40 @@ def _play(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     return ("ship_played", "SRA-6",
             f"Legal: {player.name} plays {card.name} and gets {_got(_known(card.primary), gained)}"
             f"{notes}.", {"gained": gained})
+
+
+def _drawn_text(player: _Player) -> str:
+    """The unnamed cards drawn: "2 cards", or "1 to 3 cards" when the counts decide (SRA-R9)."""
+    if player.drawn_min == player.drawn:
+        return _cards(player.drawn)
+    return _up_to(player.drawn_min, player.drawn)
+
+
+def _surely_drawn(player: _Player, card: CardSpec, ruler: _Ruler) -> None:
+    """Stop with needs_information when the card played as drawn may not have been drawn: the
+    draws this turn took as many cards as the counts decide, and they may have taken none
+    (SRA-R9)."""
+    if player.drawn_min > 0:
+        return
+    detail = (f"{card.name} is not among the named cards of {player.name}'s hand, so it can only "
+              f"be one of the cards drawn this turn; but the draws took {_drawn_text(player)}, "
+              f"as many as the deck and discard pile counts decide, which the position does not "
+              f"give: whether {player.name} holds a drawn card depends on them ({DRAW_RULE}).")
+    ruler.checks.append(Check(rule=DRAW_RULE, passed=False, detail=detail))
+    raise _Missing(f"{detail} Give the counts (deck and discard_pile) at the start of the turn, "
+                   f"and the move can be ruled on.", _counts_missing(player),
+                   code=COUNTS_CODE, rule=DRAW_RULE)
+
+
+def _counts_missing(player: _Player) -> list[dict[str, Any]]:
+    """The counts that fix a draw, as ``missing`` entries (paths relative to the position)."""
+    return [
+        {"path": "active.deck", "field": "deck", "label": "deck count",
+         "detail": f"How many cards are in {player.name}'s deck at the start of the turn?"},
+        {"path": "active.discard_pile", "field": "discard_pile", "label": "discard pile count",
+         "detail": f"How many cards are in {player.name}'s discard pile at the start of the "
+                   f"turn?"},
+    ]
 
 
 def _use_base(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
@@ -992,6 +1082,8 @@ def _buy(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     if index is None:
         row = [c.name for c in turn.shop_row if c is not None]
         unknown = len(turn.shop_row) - len(row) + max(0, SHOP_ROW_SIZE - len(turn.shop_row))
+        if turn.emptied and card.for_sale:
+            _maybe_in_unknown_space(turn, card, row, ruler)
         note = (f" The row's other {_cards(unknown)} {'is' if unknown == 1 else 'are'} not named:"
                 f" name a refill when buying (\"refill\")." if unknown else "")
         ruler.fail("not_in_shop_row", "SRA-10",
@@ -1025,9 +1117,12 @@ def _buy(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     player.coins -= cost
     turn.shop_row.pop(index)
     turn.shop_row.insert(index, move.refill)
+    if move.refill is None:
+        turn.emptied[index] = (card.name, turn.applied)
+    else:
+        turn.emptied.pop(index, None)
     player.discarded.append(card.name)
-    if player.discard_pile is not None:
-        player.discard_pile += 1
+    player.to_discard_pile(1)
     if move.refill is not None:
         refill_note = f"; {move.refill.name} refills the shop row"
     else:
@@ -1038,6 +1133,41 @@ def _buy(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
             f"Legal: {player.name} pays {_coins(cost)} for {card.name} "
             f"({_coins(player.coins)} left); it goes to the discard pile{refill_note}.",
             {"spent": {"coins": cost}, "to_discard_pile": [card.name]})
+
+
+def _maybe_in_unknown_space(turn: TurnBoard, card: CardSpec, row: list[str],
+                            ruler: _Ruler) -> None:
+    """A card in no known space of the shop row, while a space's refill was not named: the
+    unknown space may hold it (SRA-R10). Illegal still when it cannot: the buy costs more than
+    the Coins, or every copy of the card is elsewhere (SRA-2); else needs_information, naming the
+    buys whose refill would tell."""
+    spaces = sorted(turn.emptied.items())
+    bought = _list([f"{name} (action {n + 1})" for _space, (name, n) in spaces])
+    ruler.need(f"buying {card.name}", [(card, "cost")])
+    cost, coins = _known(card.cost), turn.active.coins
+    if coins < cost:
+        ruler.fail("not_enough_coins", "SRA-10",
+                   f"{card.name} costs {_coins(cost)}; {turn.active.name} has {_coins(coins)}, "
+                   f"whatever refilled the shop row (SRA-10).")
+    if _count_in(turn, card.name) >= card.copies:
+        ruler.fail("not_in_shop_row", "SRA-10",
+                   f"{card.name} is not in the shop row's named cards "
+                   f"({_list(row) if row else 'none'}), and the space{'s' if len(spaces) > 1 else ''}"
+                   f" refilled unnamed after buying {bought} cannot hold one: all {card.copies} "
+                   f"copies are accounted for ({_copies_where(turn, card.name)}) (SRA-2, SRA-10).")
+    one = len(spaces) == 1
+    detail = (f"{card.name} is not in the shop row's named cards ({_list(row) if row else 'none'}"
+              f"), but {'the space' if one else 'the spaces'} emptied by buying {bought} "
+              f"{'was' if one else 'were'} refilled from the shop deck with a card not named: "
+              f"{'it' if one else 'one of them'} may hold {card.name} ({REFILL_RULE}).")
+    ruler.checks.append(Check(rule=REFILL_RULE, passed=False, detail=detail))
+    raise _Missing(f"{detail} Name the refill of that buy (\"refill\"), and the buy can be ruled "
+                   f"on.", [{"path": f"actions[{n}].refill", "field": "refill",
+                             "label": "refill",
+                             "detail": f"Which card refilled the shop row after {name} was "
+                                       f"bought (action {n + 1})?"}
+                            for _space, (name, n) in spaces],
+                   code=REFILL_CODE, rule=REFILL_RULE)
 
 
 def _attack(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
@@ -1100,7 +1230,13 @@ def _attack(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     extra = {"spent": {"combat": used}, "destroyed": []}
     if amount > remaining:
         ruler.warn(f"{card.name} needed only {used} Combat to fall; the other {amount - used} "
-                   f"stays in the pool (SRA-7).")
+                   f"stays in the pool ({BEYOND_DEFENSE_RULE}).")
+        ruler.passed(BEYOND_DEFENSE_RULE,
+                     f"{amount} Combat is named for {card.name}, which needs {used} more to "
+                     f"fall: tokens are placed one per point, so {used} go on it and the other "
+                     f"{amount - used} stay{'s' if amount - used == 1 else ''} in the pool for "
+                     f"other bases, or Health once no base is left, until the end of the turn "
+                     f"({BEYOND_DEFENSE_RULE}).")
     if base.damage >= defense:
         opponent.bases.remove(base)
         opponent.discarded.append(card.name)
@@ -1129,8 +1265,7 @@ def _end_turn(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     ships = [s.card.name for s in player.ships]
     player.ships = []
     player.discarded.extend(ships)
-    if player.discard_pile is not None:
-        player.discard_pile += len(ships)
+    player.to_discard_pile(len(ships))
     ruler.passed("SRA-11.1", (f"{_list(ships)} go{'es' if len(ships) == 1 else ''} to the discard "
                               f"pile" if ships else "No ships in play to discard")
                  + (f"; {_list([b.card.name for b in player.bases])} "
@@ -1142,7 +1277,7 @@ def _end_turn(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
         ruler.warn(f"{lost} Combat left in the pool is lost at the end of the turn (SRA-R3).")
     ruler.passed("SRA-R3", f"The combat pool empties ({lost} Combat lost)." if lost else
                  "The combat pool is empty.")
-    drawn, draw_note = _draw(player, END_TURN_DRAW, ruler, rule="SRA-11.2")
+    least, most, draw_note = _draw(player, END_TURN_DRAW, ruler, rule="SRA-11.2")
     for base in player.bases:
         base.used.clear()
     if player.hand:
@@ -1156,7 +1291,7 @@ def _end_turn(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
             + (f"{_list(ships)} to the discard pile, " if ships else "")
             + (f"{lost} Combat lost, " if lost else "")
             + f"{draw_note}; {turn.opponent.name} plays next.",
-            {"to_discard_pile": ships, "combat_lost": lost, "drawn": drawn})
+            {"to_discard_pile": ships, "combat_lost": lost, "drawn": _count_or_range(least, most)})
 
 
 _HANDLERS: dict[str, Callable[[TurnBoard, Move, _Ruler], _Outcome]] = {
@@ -1165,10 +1300,10 @@ _HANDLERS: dict[str, Callable[[TurnBoard, Move, _Ruler], _Outcome]] = {
 
 
 def _gain(turn: TurnBoard, abilities: Mapping[str, int],
-          ruler: _Ruler) -> tuple[dict[str, int], str]:
+          ruler: _Ruler) -> tuple[dict[str, Any], str]:
     """Apply an ability's effects; returns (what was gained, a note for the reason)."""
     player = turn.active
-    gained: dict[str, int] = {}
+    gained: dict[str, Any] = {}
     notes: list[str] = []
     for effect in EFFECTS:
         amount = abilities.get(effect) or 0
@@ -1208,40 +1343,38 @@ def _gain(turn: TurnBoard, abilities: Mapping[str, int],
                          + (f", capped at {HEALTH_CAP}." if lost else
                             f" (the cap is {HEALTH_CAP})."))
         else:
-            drawn, _note = _draw(player, amount, ruler, rule="SRA-8.1")
-            gained["draw"] = drawn
+            least, drawn, _note = _draw(player, amount, ruler, rule="SRA-8.1")
+            gained["draw"] = _count_or_range(least, drawn)
             if drawn < amount:
                 notes.append(f"its {amount} Draw draws "
                              + ("no card" if drawn == 0 else f"only {_cards(drawn)}")
                              + ": none is left to draw, SRA-11.4")
+            elif least < drawn:
+                wanted = _note.removeprefix(f"{player.name} draws {_up_to(least, drawn)} (")
+                notes.append(f"its {amount} Draw draws {_up_to(least, drawn)}: "
+                             f"{wanted.removesuffix(')')}, {DRAW_RULE}")
     return gained, (" (" + "; ".join(notes) + ")") if notes else ""
 
 
-def _got(abilities: Mapping[str, int], gained: Mapping[str, int]) -> str:
+def _got(abilities: Mapping[str, int], gained: Mapping[str, Any]) -> str:
     """What an ability gave, for a reason: its effects as printed, except a Draw that drew fewer
-    cards than it says, which the note of _gain tells instead ("2 Coins", not "2 Coins and 1
-    Draw" when no card could be drawn)."""
+    cards than it says, or as many as the counts decide (SRA-R9), which the note of _gain tells
+    instead ("2 Coins", not "2 Coins and 1 Draw" when no card could be drawn)."""
     amount = abilities.get("draw") or 0
-    if amount and gained.get("draw", amount) < amount:
+    drew = gained.get("draw", amount)
+    if amount and (not isinstance(drew, int) or drew < amount):
         rest = {effect: value for effect, value in abilities.items() if effect != "draw"}
         return abilities_text(rest) if any(rest.values()) else "nothing"
     return abilities_text(abilities)
 
 
-def _draw(player: _Player, count: int, ruler: _Ruler, *, rule: str) -> tuple[int, str]:
+def _draw(player: _Player, count: int, ruler: _Ruler, *,
+          rule: str) -> tuple[int, int, str]:
     """Draw cards, shuffling the discard pile into a new deck when the deck runs out (SRA-11.4).
-    Returns (cards drawn, a note)."""
-    if player.deck is None:
-        # A deck of unknown size may run out and take the discard pile with it: a card named
-        # into the discard pile this turn may be among those drawn.
-        player.in_deck += player.discarded
-        player.discarded = []
-        player.draws += count
-        player.drawn += count
-        note = f"{player.name} draws {_cards(count)}"
-        ruler.passed(rule, f"{note} (when the deck runs out, the discard pile is shuffled into a "
-                           f"new deck: SRA-11.4).")
-        return count, note
+    Returns (the fewest cards drawn, the most, a note): the same number when the counts, or the
+    cards the position names, fix it; else the range they leave (SRA-R9)."""
+    if player.deck is None or (player.deck < count and player.discard_pile is None):
+        return _draw_uncounted(player, count, ruler, rule=rule)
     from_deck = min(count, player.deck)
     player.deck -= from_deck
     drawn = from_deck
@@ -1249,13 +1382,7 @@ def _draw(player: _Player, count: int, ruler: _Ruler, *, rule: str) -> tuple[int
     if drawn < count:
         player.in_deck += player.discarded  # the named cards go into the new deck
         player.discarded = []
-        if player.discard_pile is None:
-            player.deck = None  # a new deck of unknown size
-            rest = count - drawn
-            drawn = count
-            parts.append(f"then the discard pile is shuffled into a new deck and "
-                         f"{_cards(rest)} more drawn (SRA-11.4)")
-        elif player.discard_pile == 0:
+        if player.discard_pile == 0:
             parts.append("and the discard pile is empty, so there is nothing to shuffle into a "
                          "new deck (SRA-11.4)")
             ruler.warn(f"{player.name} can draw only {_cards(drawn)} of {count}: "
@@ -1264,7 +1391,7 @@ def _draw(player: _Player, count: int, ruler: _Ruler, *, rule: str) -> tuple[int
                        + " and the discard pile is empty, so there was nothing to shuffle "
                          "(SRA-11.4).")
         else:
-            pile = player.discard_pile
+            pile = _known(player.discard_pile)
             player.deck, player.discard_pile = pile, 0
             rest = min(count - drawn, player.deck)
             player.deck -= rest
@@ -1276,11 +1403,81 @@ def _draw(player: _Player, count: int, ruler: _Ruler, *, rule: str) -> tuple[int
                            + (f"the deck held {_cards(from_deck)} and " if from_deck else "")
                            + f"the discard pile shuffled into a new deck held {_cards(pile)}, "
                              f"all drawn (SRA-11.4).")
-    player.draws += drawn
-    player.drawn += drawn
+    _drew(player, drawn, drawn)
     note = f"{player.name} draws {_cards(drawn)}"
     ruler.passed(rule, f"{note}: " + ", ".join(parts) + ".")
-    return drawn, note
+    return drawn, drawn, note
+
+
+def _draw_uncounted(player: _Player, count: int, ruler: _Ruler, *,
+                    rule: str) -> tuple[int, int, str]:
+    """A draw the counts do not fix by themselves: the deck's size is unknown, or the deck runs
+    out into a discard pile of unknown size. The cards the position names may still fix it
+    (``supply_min``); else the draw takes as many as the counts decide (SRA-R9)."""
+    from_deck = player.deck
+    least = min(count, player.supply_min)
+    # A deck of unknown size may run out and take the discard pile with it: a card named into
+    # the discard pile this turn may be among those drawn, and the discard pile's count (if it
+    # was given) is no longer known.
+    player.in_deck += player.discarded
+    player.discarded = []
+    player.deck = None
+    player.discard_pile = None
+    _drew(player, least, count)
+    if least == count:
+        if from_deck is None:
+            note = f"{player.name} draws {_cards(count)}"
+            ruler.passed(rule, f"{note} (when the deck runs out, the discard pile is shuffled "
+                               f"into a new deck: SRA-11.4).")
+        else:
+            note = f"{player.name} draws {_cards(count)}"
+            ruler.passed(rule, f"{note}: {_cards(from_deck)} from the deck, then the discard "
+                               f"pile is shuffled into a new deck and "
+                               f"{_cards(count - from_deck)} more drawn (SRA-11.4).")
+        return count, count, note
+    note = (f"{player.name} draws {_up_to(least, count)} (give {_counts_wanted(from_deck)} "
+            f"to know how many)")
+    deck = (f"{_cards(from_deck)} from the deck, then the discard pile is shuffled into a new "
+            f"deck for the rest" if from_deck is not None else
+            "from the deck, and when it runs out from the discard pile shuffled into a new deck")
+    ruler.passed(rule, f"{player.name} draws {_up_to(least, count)}: {deck} (SRA-11.4).")
+    certain = (f"put only {_cards(least)} for certain in {player.name}'s deck and discard pile"
+               if least else f"may all be out of {player.name}'s deck and discard pile")
+    ruler.passed(DRAW_RULE, f"The position {_not_counted(from_deck)}, and the cards it names "
+                            f"{certain} (a player who kept every card may have both empty): the "
+                            f"move stays legal and draws {_up_to(least, count)}, as many as the "
+                            f"counts decide ({DRAW_RULE}).")
+    ruler.warn(f"How many cards {player.name} draws ({_up_to(least, count)}) depends on "
+               f"{_counts_wanted(from_deck)}, which the position does not give ({DRAW_RULE}).")
+    return least, count, note
+
+
+def _drew(player: _Player, least: int, most: int) -> None:
+    player.draws += most
+    player.drawn += most
+    player.draws_min += least
+    player.drawn_min += least
+    player.supply_min = max(0, player.supply_min - most)
+
+
+def _up_to(least: int, most: int) -> str:
+    """A number of cards drawn that the counts decide: "up to 3 cards", "1 to 3 cards"."""
+    return f"up to {_cards(most)}" if least == 0 else f"{least} to {most} cards"
+
+
+def _counts_wanted(deck: int | None) -> str:
+    return ("the discard pile's count" if deck is not None
+            else "the deck and discard pile counts")
+
+
+def _not_counted(deck: int | None) -> str:
+    return ("gives the deck's count but not the discard pile's" if deck is not None
+            else "counts neither the deck nor the discard pile")
+
+
+def _count_or_range(least: int, most: int) -> int | dict[str, int]:
+    """A count of cards drawn: the number the position fixes, or the range it leaves (SRA-R9)."""
+    return most if least == most else {"at_least": least, "at_most": most}
 
 
 def _places(player: _Player) -> list[tuple[str, list[str]]]:

@@ -364,6 +364,25 @@ def _bases_text(bases: list[dict], owner: str) -> list[str]:
             for b in bases if b.get("owner") == owner]
 
 
+def drawn_text(value: object) -> str:
+    """A count of cards drawn as a player reads it: "3", or "up to 3" / "1 to 3" where the
+    position leaves the number to the deck and discard pile counts (SRA-R9)."""
+    if isinstance(value, dict):
+        least, most = value.get("at_least", 0), value.get("at_most")
+        return f"up to {most}" if not least else f"{least} to {most}"
+    return "" if value is None else str(value)
+
+
+def _unnamed_drawn(value: object) -> str:
+    """The hand's note on cards drawn and not named: "2 drawn cards not named"."""
+    if isinstance(value, dict):
+        return (f"{drawn_text(value)} drawn cards not named (the deck and discard pile counts "
+                f"decide how many)")
+    if isinstance(value, int) and value:
+        return f"{value} drawn card{'' if value == 1 else 's'} not named"
+    return ""
+
+
 def ruling_context(game: Game, body: dict) -> dict:
     """A ruling body with what the template needs: the shared shape of results.views, plus the
     missing values with their links, the moves as sentences and the board after the move."""
@@ -380,11 +399,11 @@ def ruling_context(game: Game, body: dict) -> dict:
             "combat": outcome.get("combat"),
             "health": outcome.get("health"),
             "opponent_health": outcome.get("opponent_health"),
-            "draws": outcome.get("draws"),
+            "draws": drawn_text(outcome.get("draws")),
             "own_bases": _bases_text(outcome.get("bases") or [], "active"),
             "their_bases": _bases_text(outcome.get("bases") or [], "opponent"),
             "hand": (position.get("active") or {}).get("hand", []),
-            "drawn": (position.get("active") or {}).get("drawn", 0),
+            "drawn": _unnamed_drawn((position.get("active") or {}).get("drawn", 0)),
             "in_play": (position.get("active") or {}).get("in_play", []),
             "shop_row": position.get("shop_row", []),
             "shop_row_unknown": outcome.get("shop_row_unknown", 0),
@@ -409,13 +428,15 @@ def breakdown_context(game: Game, body: dict) -> dict:
             "verdict_symbol": symbol,
             "link": links.get(step.get("rule")),
             "their_bases": _bases_text(step.get("bases") or [], "opponent"),
+            "draws": drawn_text(step.get("draws")),
         })
     ruling = body.get("ruling")
     final = body.get("final") or {}
     return {
         "body": body,
         "steps": steps,
-        "start": body.get("start") or {},
+        "start": {**(body.get("start") or {}),
+                  "draws": drawn_text((body.get("start") or {}).get("draws"))},
         "start_bases": _bases_text((body.get("start") or {}).get("bases") or [], "opponent"),
         "total": body.get("total"),
         "winner": body.get("winner"),

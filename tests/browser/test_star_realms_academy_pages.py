@@ -216,3 +216,77 @@ def test_keyboard_only(page, site):
     heading = page.locator("#sra-result h2").first
     expect(heading).to_have_text("Ruling: Legal")
     expect(heading).to_be_focused()
+
+
+# --- Issue 32: the turn page says only what the position fixes (SRA-R9 to SRA-R11) ---------------
+
+KEPT_ALL = ("Scout", "Scout", "Scout", "Scout", "Scout", "Viper")
+
+
+def test_the_turn_page_shows_a_draw_the_counts_decide_and_the_one_they_fix(page, site,
+                                                                             assert_fits):
+    page.goto(site + TURN)
+    fill_board(page, hand=KEPT_ALL)
+    page.get_by_label("Action 1", exact=True).select_option("end_turn")
+    page.get_by_role("button", name="Break down the turn").click()
+    expect(page.locator("#sra-result h2").first).to_have_text("Every action is legal")
+    ended = page.locator(".sra-steps tbody tr").nth(1)
+    expect(ended).to_contain_text(
+        "Ana draws up to 3 cards (give the deck and discard pile counts to know how many)")
+    expect(ended.locator("td").nth(5)).to_have_text("up to 3")
+    expect(page.locator("#sra-result")).to_contain_text("SRA-R9")
+    assert_fits(page)
+
+    # The neighbour: Ana counts her deck and discard pile (both empty): she draws none.
+    page.get_by_text("Deck, discard pile and drawn cards (optional)").click()
+    page.get_by_label("Cards in the deck").fill("0")
+    page.get_by_label("Cards in the discard pile").fill("0")
+    page.get_by_role("button", name="Break down the turn").click()
+    ended = page.locator(".sra-steps tbody tr").nth(1)
+    expect(ended).to_contain_text("Ana draws 0 cards")
+    expect(ended.locator("td").nth(5)).to_have_text("0")
+
+
+def test_the_turn_page_asks_for_a_refill_not_named_then_rules_with_it(page, site):
+    page.goto(site + TURN)
+    fill_board(page, hand=("Scout",), coins="2")
+    page.get_by_label("Shop card 4", exact=True).fill("Trade Pod")
+    page.get_by_label("Shop card 5", exact=True).fill("Mothership")
+    for index in (1, 2):
+        page.get_by_label(f"Action {index}", exact=True).select_option("buy")
+        page.locator(f"#card-{index}").fill("Ram")
+    page.get_by_role("button", name="Break down the turn").click()
+    expect(page.locator("#sra-result h2").first).to_have_text(
+        "Stopped at action 2: needs information")
+    missing = page.locator(".missing")
+    expect(missing).to_contain_text("Missing information")
+    expect(missing).to_contain_text(
+        "Which card refilled the shop row after Ram was bought (action 1)?")
+    expect(page.locator(".sra-steps__row--needs_information")).to_contain_text("Buy Ram")
+
+    # The neighbour: the refill named, the second Ram is in the row.
+    page.locator("#refill-1").fill("Ram")
+    page.get_by_role("button", name="Break down the turn").click()
+    expect(page.locator("#sra-result h2").first).to_have_text("Every action is legal")
+    expect(page.locator(".missing")).to_have_count(0)
+
+
+def test_the_check_page_cites_sra_r11_for_combat_beyond_a_bases_defense(page, site):
+    def attack_the_hive(amount):
+        page.goto(site + CHECK)
+        fill_board(page, hand=("Scout",))
+        page.get_by_label("Combat pool").fill("2")
+        page.get_by_label("Ship in play 1", exact=True).fill("Imperial Frigate")
+        page.get_by_label("What the player does").select_option("attack")
+        page.locator("#target-0").fill("The Hive")
+        page.locator("#amount-0").fill(amount)
+        page.get_by_role("button", name="Check the move").click()
+        expect(page.locator("#sra-result h2").first).to_have_text("Ruling: Legal")
+        return page.locator("#sra-result")
+
+    result = attack_the_hive("2")
+    expect(result.locator(".notice")).to_contain_text(
+        "The Hive needed only 1 Combat to fall; the other 1 stays in the pool (SRA-R11).")
+    expect(result).to_contain_text("the other 1 stays in the pool for other bases")
+    result = attack_the_hive("1")
+    expect(result).not_to_contain_text("SRA-R11")
