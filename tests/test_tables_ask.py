@@ -130,7 +130,8 @@ def test_a_credit_changed_on_the_form_a_stale_form_and_a_phone_without_a_seat_ar
     assert Table.objects.get(code=code).state["round"] == 1
     stale = ben.post(url, {**filled, **ROUND})
     assert stale.status_code == 400
-    assert "The table has moved on since this form was filled in" in text(stale)
+    assert "Not entered at the table: since this form was filled in" in text(stale)
+    assert "Ana (seat 1) sent entry 1 (round)" in text(stale)
     assert Table.objects.get(code=code).state["round"] == 1
     # The old link opens the form again from the table as it is now.
     reopened = ben.get(url, follow=True)
