@@ -148,3 +148,65 @@ def test_the_same_seats_hand_from_two_pages_says_what_changed_and_keeps_the_hand
         assert not page.errors, page.errors
     context.close()
     host_context.close()
+
+
+def fill_round(page, *, ana_discards: str) -> None:
+    """The round on the table's own form: Ana last standing, Ben out."""
+    page.locator("fieldset", has_text="Ben").get_by_label("Still in the round").uncheck()
+    page.get_by_label("Ana's discards").fill(ana_discards)
+    page.get_by_label("Ben's discards").fill("Lura Thok")
+    page.get_by_label("Cards left in the deck").fill("7")
+
+
+def round_kept(page, *, ana_discards: str) -> None:
+    expect(page.locator("fieldset", has_text="Ben").get_by_label("Still in the round")) \
+        .not_to_be_checked()
+    expect(page.locator("fieldset", has_text="Ana").get_by_label("Still in the round")) \
+        .to_be_checked()
+    expect(page.get_by_label("Ana's discards")).to_have_value(ana_discards)
+    expect(page.get_by_label("Ben's discards")).to_have_value("Lura Thok")
+    expect(page.get_by_label("Cards left in the deck")).to_have_value("7")
+
+
+def test_the_academy_credits_round_form_is_kept_through_a_conflict(browser, tables_site):
+    site = tables_site
+    host_context, host = phone(browser)
+    host.goto(site + "/t/?game=academy-credits")
+    host.get_by_label("Players, one name a line, in seat order").fill("Ana\nBen")
+    host.get_by_role("button", name="Start the table").click()
+    expect(host.get_by_role("heading", level=1)).to_have_text("Academy Credits table")
+    link = host.locator(".table-share .share__url").inner_text()
+    ben_context, ben = phone(browser)
+    claim(ben, link, "Ben")
+
+    # Ben types the round; meanwhile Ana's phone claims her seat. That is no change of the
+    # round's: Ben's round is scored as typed.
+    fill_round(ben, ana_discards="Charles Vance, 4")
+    ana_context, ana = phone(browser)
+    claim(ana, link, "Ana")
+    ben.get_by_role("button", name="Score the round").click()
+    expect(ben.locator("#table-live")).to_contain_text("Score sheet after round 1")
+    expect(ben.locator("#form-conflict")).to_have_count(0)
+
+    # Ben types the next round; the host scores one first (from the page as it is now).
+    fill_round(ben, ana_discards="1, 4")
+    host.reload()
+    expect(host.locator("#table-live")).to_contain_text("Score sheet after round 1")
+    fill_round(host, ana_discards="1, 4")
+    host.get_by_role("button", name="Score the round").click()
+    expect(host.locator("#table-live")).to_contain_text("Score sheet after round 2")
+    ben.get_by_role("button", name="Score the round").click()
+    # Next to the button: what changed; everything Ben typed is still there.
+    conflict = ben.locator("#round-form #form-conflict")
+    expect(conflict).to_contain_text("This round is not entered yet.")
+    expect(conflict).to_contain_text("Since you opened this form, Ana (seat 1) sent entry 2 "
+                                     "(round).")
+    round_kept(ben, ana_discards="1, 4")
+    expect(ben.locator("#table-live")).to_contain_text("Score sheet after round 2")
+    # One tap sends it, on the table as it is now.
+    ben.get_by_role("button", name="Score the round").click()
+    expect(ben.locator("#table-live")).to_contain_text("Score sheet after round 3")
+    expect(ben.locator("#form-conflict")).to_have_count(0)
+    for context, page in ((host_context, host), (ben_context, ben), (ana_context, ana)):
+        assert not page.errors, page.errors
+        context.close()
