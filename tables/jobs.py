@@ -22,6 +22,7 @@ cookie (scoped to the table's path) goes with it.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -179,12 +180,14 @@ def _runner(table: Table, kind: str, version: int, seat: int | str | None,
             raise _unprefixed(error) from None
         try:
             event, _ = services.event_add(code=table.code, token=token, kind=event_kind,
-                                          seat=seat, version=version, body=event_body)
+                                          seat=seat, version=version, body=event_body,
+                                          entry_key=shown.get("entry_key") or None)
         except services.VersionConflict as conflict:
             return moved_on(event_kind, conflict.current, conflict.changes)
         except ApiError as error:
             raise _unprefixed(error) from None
         assert event.result is not None  # a job's event always holds the game's answer
+        shown["entry_key"] = str(uuid.uuid4())  # recorded: the next entry is another
         return event.result
 
     return run
@@ -221,7 +224,11 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
     # has no picker: it acts for its own seat.
     picker = [{"seat": s.number, "name": s.name} for s in seats] if acting.host else []
     shown = {"code": table.code, "who": who, "seats": picker, "seat": seat,
-             "url": reverse("tables:page", args=[table.code])}
+             "url": reverse("tables:page", args=[table.code]),
+             # The entry's key (its Idempotency-Key): the one posted while it is not recorded
+             # (sent again, by two taps or the offline queue, it is that entry), else a new one.
+             "entry_key": (request.POST.get("entry_key") if request.method == "POST" else "")
+             or str(uuid.uuid4())}
     asked = AskedAt(initial=initial,
                     run=_runner(table, kind, version, acting.seat, acting.token, shown),
                     held=jobs.held_cards(table.state, players, seat), context=shown)
