@@ -154,8 +154,8 @@ class EventsApi(APIView):
                     "optionally `Idempotency-Key: <the entry's key>` (sent again with the same "
                     "key, the entry gets its first answer back and is never added twice). Body "
                     "`{\"kind\", \"seat\", \"version\", \"body\"}`: `version` is the table "
-                    "version the event was decided on. A seat's own entry (a Star Trek: Missions "
-                    "`hand`) may leave it out and is applied to the table as it is; one that "
+                    "version the event was decided on. A seat's own entry (a kind the game names "
+                    "so: a hand entered at game end) may leave it out and is applied to the table as it is; one that "
                     "names it, and any other event, is a 409 `version_conflict` (its body holds "
                     "the current `table` and the changes since) only when a change since "
                     "overlaps it.",

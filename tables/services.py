@@ -7,7 +7,7 @@ moves it to the next version: PostgreSQL's row lock, or the database's for SQLit
 transactions here are IMMEDIATE), so the state read next is the one this change changes, until it
 commits.
 
-- A seat's own entry (a kind the game names in `own_kinds`: a Star Trek: Missions hand) is applied
+- A seat's own entry (a kind the game names in `own_kinds`: a hand entered at game end) is applied
   to the state as it is then: eight phones entering their hands in one second are all recorded.
   It may name the version it was decided on: then a change of that seat's own entry, or of the
   whole table, since that version refuses it (VersionConflict naming those changes); another

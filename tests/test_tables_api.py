@@ -251,6 +251,21 @@ def test_the_host_next_game_since_the_version_read_conflicts_with_a_hand(api):
     assert payload["table"]["state"]["hands"] == [None, None]
 
 
+def test_an_undo_since_the_version_read_conflicts_only_with_the_seat_it_took_back(api):
+    table = create(api)
+    code, host = table["code"], table["host_token"]
+    assert hand(api, code, host, 1, TOMALAK).status_code == 201
+    read_before = read(api, code)["version"]
+    assert undo(api, code, host, version=read_before).status_code == 200  # seat 1's hand
+    # Seat 2's entry decided before the undo: the undo took back no entry of seat 2's.
+    assert hand(api, code, host, 2, HOLODECK, version=read_before).status_code == 201
+    # Seat 1's, decided on the hand the undo took back: refused, naming the undo.
+    payload = refused(hand(api, code, host, 1, CONFRONTATION, version=read_before), 409,
+                      "version_conflict")
+    assert [(e["event"], e["seat"], e["undone"]) for e in payload["errors"]] == [(1, 1, True)]
+    assert "the host undid entry 1 (hand, Ana (seat 1))" in payload["errors"][0]["detail"]
+
+
 def test_a_whole_table_event_is_not_refused_for_a_seat_claimed_since(api):
     table = create(api, players=("Ana", "Ben"))
     code, host = table["code"], table["host_token"]
