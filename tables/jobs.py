@@ -159,6 +159,7 @@ def _runner(table: Table, kind: str, version: int, seat: int | str | None,
             shown["conflict"] = {
                 "changes": words, "version": current,
                 "url": reverse("tables:ask", args=[table.code, kind, current])}
+            shown["version"] = current  # the form's table_version: the next tap sends on it
             if event_kind in own:
                 # Not recorded: the page shows the answer as the game's page does, and the
                 # button sends the entry again on the table now.
@@ -204,6 +205,11 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
     if request.method != "POST" and not request.GET and version != table.version:
         # An older link: the form is filled in from the table as it is now.
         return redirect("tables:ask", code=table.code, kind=kind, version=table.version)
+    posted_version = request.POST.get("table_version", "") if request.method == "POST" else ""
+    if posted_version.isdigit():
+        # The version the form was last filled in from (after a conflict, the table's then),
+        # rather than the one in the address it posts to.
+        version = int(posted_version)
     seats = list(table.seats.all())
     players = [s.name for s in seats]
     jobs = table_jobs(table.game.slug)
@@ -224,7 +230,7 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
     # has no picker: it acts for its own seat.
     picker = [{"seat": s.number, "name": s.name} for s in seats] if acting.host else []
     shown = {"code": table.code, "who": who, "seats": picker, "seat": seat,
-             "url": reverse("tables:page", args=[table.code]),
+             "url": reverse("tables:page", args=[table.code]), "version": version,
              # The entry's key (its Idempotency-Key): the one posted while it is not recorded
              # (sent again, by two taps or the offline queue, it is that entry), else a new one.
              "entry_key": (request.POST.get("entry_key") if request.method == "POST" else "")
