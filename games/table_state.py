@@ -41,6 +41,16 @@ class TableGame:
     host_kinds: frozenset[str] = frozenset()
     # The kinds that name the seat they act for (its token, or the host's, must be given).
     seat_kinds: frozenset[str] = frozenset()
+    # The seat kinds that are a seat's own entry, independent of the other seats' (a Star Trek:
+    # Missions hand, entered by every seat at once at game end): applied to the table as it is
+    # when it arrives, without naming a version; one that names the version it read conflicts
+    # only with a change of the same seat's entry since, or with a change of the whole table
+    # (the host's next game, an undo). The other kinds depend on the whole table (a round's
+    # credits, a turn after the previous one) and name the version they read (API.md, "Tables").
+    own_kinds: frozenset[str] = frozenset()
+    # The kinds that never change the state (a ruling asked at the table): no change since a
+    # version read is theirs, so nothing conflicts with them.
+    unchanging_kinds: frozenset[str] = frozenset({"ruling"})
     # The templates of /t/<code>: the state at a glance (inside the polled part; its context has
     # `table`, `state`, `players` and `events`) and the seat's form (outside it; None: no form
     # of its own on the table's page).
@@ -52,10 +62,6 @@ class TableGame:
     # The seat's form (form_template) read into an event: (kind, body) from what was posted and
     # the table's players in seat order; a problem is an ApiError shown on the page.
     form_event: Callable[[Mapping[str, str], list[str]], tuple[str, dict]] | None = None
-    # What the page says when another phone changed the table while the form was sent. None:
-    # the event does not depend on what the others sent (a seat's own hand), so it is sent again
-    # on the new version (the table checks it again there).
-    form_conflict: str | None = None
     # More of the polled part's context: (state, players) -> the names state_template reads
     # beyond the page's (a link built from the state). None: nothing more.
     live_context: Callable[[State, list[str]], dict[str, Any]] | None = None

@@ -16,7 +16,7 @@ from common.parsers import request_object
 from common.throttling import EvaluationRateThrottle
 
 from . import services
-from .selectors import TableNotFound, table_data, table_get, table_version
+from .selectors import TableNotFound, change_words, table_data, table_get, table_version
 
 
 def etag_of(version: int) -> str:
@@ -46,13 +46,27 @@ def table_response(data: dict, *, status: int = 200) -> Response:
 
 
 def conflict_response(conflict: services.VersionConflict, code: str) -> Response:
+    """The 409 of a change that overlaps what changed since the version it names: the table now,
+    and one error entry per overlapping change (its entry `n`, `kind`, `seat`, `undone`), so a
+    client can say what changed next to the entry it keeps."""
+    table = table_get(code=code)
+    names = {seat.number: seat.name for seat in table.seats.all()}
+    changed = [error_entry(path="version", code="changed_since",
+                           detail=f"Since version {conflict.named}, "
+                                  f"{change_words(event, names, since=conflict.named)}.",
+                           event=event.n, kind=event.kind, seat=event.seat,
+                           undone=event.undone_at is not None
+                           and event.undone_at >= conflict.named)
+               for event in conflict.changes]
     body = error_body(
         status_code=409, code="version_conflict",
-        detail=f"The table is at version {conflict.current}, not {conflict.named}: read it again "
-               "and decide on what it shows now; nothing changed.",
-        errors=[error_entry(path="version", code="version_conflict",
-                            detail=f"The table has moved on to version {conflict.current}.")])
-    return Response({**body, "table": table_data(table_get(code=code))}, status=409)
+        detail=f"The table is at version {conflict.current}, not {conflict.named}, and what "
+               "changed since concerns this change: read it again and decide on what it shows "
+               "now; nothing changed.",
+        errors=changed or [error_entry(path="version", code="version_conflict",
+                                       detail=f"The table has moved on to version "
+                                              f"{conflict.current}.")])
+    return Response({**body, "table": table_data(table)}, status=409)
 
 
 class TableCreateApi(APIView):
@@ -147,31 +161,43 @@ class EventsApi(APIView):
 
     @extend_schema(
         summary="Act at the table: one event",
-        description="Header `Authorization: Bearer <token>` (the seat's or the host's). Body "
+        description="Header `Authorization: Bearer <token>` (the seat's or the host's), and "
+                    "optionally `Idempotency-Key: <the entry's key>` (sent again with the same "
+                    "key, the entry gets its first answer back and is never added twice). Body "
                     "`{\"kind\", \"seat\", \"version\", \"body\"}`: `version` is the table "
-                    "version the event was decided on; a stale one is a 409 "
-                    "`version_conflict` whose body holds the current `table`.",
+                    "version the event was decided on. A seat's own entry (a kind the game names "
+                    "so: a hand entered at game end) may leave it out and is applied to the table as it is; one that "
+                    "names it, and any other event, is a 409 `version_conflict` (its body holds "
+                    "the current `table` and the changes since) only when a change since "
+                    "overlaps it.",
         request=OpenApiTypes.OBJECT,
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
         responses={201: OpenApiTypes.OBJECT,
                    400: OpenApiResponse(ErrorSerializer, description="A refused event."),
                    401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
                    403: OpenApiResponse(ErrorSerializer, description="`not_your_seat`, "
                                         "`host_only`."),
-                   409: OpenApiResponse(ErrorSerializer, description="`version_conflict`.")},
+                   409: OpenApiResponse(ErrorSerializer, description="`version_conflict`."),
+                   422: OpenApiResponse(ErrorSerializer, description="`idempotency_key_reused`: "
+                                        "the key was used for another entry.")},
     )
     def post(self, request, code: str):
         body = request_object(request)
         try:
             event, table = services.event_add(
                 code=code, token=bearer_token(request), kind=body.get("kind"),
-                seat=body.get("seat"), version=body.get("version"), body=body.get("body"))
+                seat=body.get("seat"), version=body.get("version"), body=body.get("body"),
+                entry_key=request.META.get("HTTP_IDEMPOTENCY_KEY"))
         except TableNotFound:
             raise not_found(code) from None
         except services.VersionConflict as conflict:
             return conflict_response(conflict, code)
         data = table_data(table)
-        return table_response({"event": {"n": event.n, "kind": event.kind, "seat": event.seat,
-                                         "result": event.result}, "table": data}, status=201)
+        response = table_response({"event": {"n": event.n, "kind": event.kind, "seat": event.seat,
+                                             "result": event.result}, "table": data}, status=201)
+        if event.repeated:
+            response["Idempotent-Replayed"] = "true"
+        return response
 
 
 def undo_version(request) -> object:

@@ -22,6 +22,7 @@ cookie (scoped to the table's path) goes with it.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -34,11 +35,13 @@ from common.api_errors import ApiError
 from games.package import RULING, SCORE
 from games.pages import AskedAt
 from games.registry import game_package
+from games.services import answer
 
 from . import services
+from .game_states import TABLE_GAMES
 from .models import Table
 from .seats import acting_for
-from .selectors import table_version
+from .selectors import change_words, overlapping_changes, table_version
 
 BodyOf = Callable[[dict, list[str], str, "int | None"], "dict | None"]
 
@@ -131,35 +134,61 @@ def _unprefixed(error: ApiError) -> ApiError:
 
 
 def _runner(table: Table, kind: str, version: int, seat: int | str | None,
-            token: str | None) -> Callable[..., dict]:
+            token: str | None, shown: dict) -> Callable[..., dict]:
+    """The page's service at the table: the answer recorded as the table's event. The event
+    names the version the form was filled in from; it is refused only when what changed since
+    overlaps it (tables.selectors.overlapping_changes: another seat's hand never does). Then
+    `shown["conflict"]` (the page's `asked_at.conflict`, shown next to its button) says what
+    changed and where the form is sent again (the table's version now); the page keeps what was
+    entered. A seat's own entry (a hand) is then answered as the game's page answers it, not
+    recorded (its score does not depend on the table); any other is the page's 409."""
     jobs = table_jobs(table.game.slug)
     players = [seat.name for seat in table.seats.all()]
+    names = {s.number: s.name for s in table.seats.all()}
+    game_kind = TABLE_GAMES[table.game.slug]
+    own = services.entry_kinds(game_kind)
 
     def run(*, game, body: dict) -> dict:
         if token is None:
             raise ApiError(status_code=401, code="token_required",
                            detail="Claim your seat at the table first: only a seat's phone (or "
                                   "the host's) answers for the table.")
-        def moved_on(current: int | None) -> ApiError:
-            return ApiError(status_code=409, code="version_conflict",
-                            detail=f"The table has moved on since this form was filled in "
-                                   f"(version {version}, now {current}): go back to the table "
-                                   "and open the form again.")
 
-        # A stale form first (what it says of the table may be stale too); the event checks the
-        # version again, in its transaction.
-        current = table_version(code=table.code)
-        if current != version:
-            raise moved_on(current)
-        event_kind, event_body = jobs.event(table.state, players, kind, body)
+        def moved_on(event_kind: str, current: int, changes: list) -> dict:
+            words = [change_words(change, names, since=version) for change in changes]
+            shown["conflict"] = {
+                "changes": words, "version": current,
+                "url": reverse("tables:ask", args=[table.code, kind, current])}
+            shown["version"] = current  # the form's table_version: the next tap sends on it
+            if event_kind in own:
+                # Not recorded: the page shows the answer as the game's page does, and the
+                # button sends the entry again on the table now.
+                return answer(game=game, kind=kind, body=body)
+            raise ApiError(status_code=409, code="version_conflict",
+                           detail="Not entered at the table: since this form was filled in, "
+                                  f"{'; '.join(words) or 'the table moved on'}. Check it against "
+                                  "the table now and send it again.")
+
+        try:
+            event_kind, event_body = jobs.event(table.state, players, kind, body)
+        except ApiError as error:
+            # What the form says of the table (a credit) may have been right when it was filled
+            # in: a change since is what to show, not the disagreement.
+            changes = overlapping_changes(table=table, game_kind=game_kind, own=own, kind="",
+                                          seat=None, version=version)
+            if changes:
+                return moved_on("", table_version(code=table.code) or version, changes)
+            raise _unprefixed(error) from None
         try:
             event, _ = services.event_add(code=table.code, token=token, kind=event_kind,
-                                          seat=seat, version=version, body=event_body)
+                                          seat=seat, version=version, body=event_body,
+                                          entry_key=shown.get("entry_key") or None)
         except services.VersionConflict as conflict:
-            raise moved_on(conflict.current) from None
+            return moved_on(event_kind, conflict.current, conflict.changes)
         except ApiError as error:
             raise _unprefixed(error) from None
         assert event.result is not None  # a job's event always holds the game's answer
+        shown["entry_key"] = str(uuid.uuid4())  # recorded: the next entry is another
         return event.result
 
     return run
@@ -176,6 +205,11 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
     if request.method != "POST" and not request.GET and version != table.version:
         # An older link: the form is filled in from the table as it is now.
         return redirect("tables:ask", code=table.code, kind=kind, version=table.version)
+    posted_version = request.POST.get("table_version", "") if request.method == "POST" else ""
+    if posted_version.isdigit():
+        # The version the form was last filled in from (after a conflict, the table's then),
+        # rather than the one in the address it posts to.
+        version = int(posted_version)
     seats = list(table.seats.all())
     players = [s.name for s in seats]
     jobs = table_jobs(table.game.slug)
@@ -195,8 +229,13 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
     # The host picks the seat in the form (templates/partials/asked_seat.html); a seat's phone
     # has no picker: it acts for its own seat.
     picker = [{"seat": s.number, "name": s.name} for s in seats] if acting.host else []
-    asked = AskedAt(initial=initial, run=_runner(table, kind, version, acting.seat, acting.token),
-                    held=jobs.held_cards(table.state, players, seat),
-                    context={"code": table.code, "who": who, "seats": picker, "seat": seat,
-                             "url": reverse("tables:page", args=[table.code])})
+    shown = {"code": table.code, "who": who, "seats": picker, "seat": seat,
+             "url": reverse("tables:page", args=[table.code]), "version": version,
+             # The entry's key (its Idempotency-Key): the one posted while it is not recorded
+             # (sent again, by two taps or the offline queue, it is that entry), else a new one.
+             "entry_key": (request.POST.get("entry_key") if request.method == "POST" else "")
+             or str(uuid.uuid4())}
+    asked = AskedAt(initial=initial,
+                    run=_runner(table, kind, version, acting.seat, acting.token, shown),
+                    held=jobs.held_cards(table.state, players, seat), context=shown)
     return view(request, asked=asked)

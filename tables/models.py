@@ -21,6 +21,9 @@ CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no l/1, o/0: read aloud or
 CODE_LENGTH = 10  # 50 bits: a link cannot be guessed, and gives no right to act anyway
 
 
+MAX_ENTRY_KEY = 100  # a UUID is 36; room for a client's own scheme, bounded
+
+
 def new_table_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -73,14 +76,25 @@ class Event(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     by_host = models.BooleanField(default=False)
     body = models.JSONField(default=dict)
-    # The table version the event was decided on (the version the client read).
+    # The table version the event was applied to (the table moved from it to the next). An event
+    # that names the version it read is applied only to that version or to one whose changes since
+    # do not overlap it (tables.services.event_add); a seat's own entry is applied to the version
+    # the table is at.
     version = models.PositiveIntegerField()
     state_before = models.JSONField(default=dict)
     # The game's own answer, as saved (results.SavedResult), or null when the event made none.
     # Saved results outlive the table: the id is kept as text, not a foreign key.
     result = models.JSONField(null=True, blank=True)
     undone = models.BooleanField(default=False)
+    # The table version the undo was applied to: a change since a reader's version, as an event.
+    undone_at = models.PositiveIntegerField(null=True, blank=True)
+    # The client's key of this entry (its Idempotency-Key): an entry sent again with it, after
+    # a lost answer or from an offline queue, gets the first answer and is never added twice.
+    entry_key = models.CharField(max_length=MAX_ENTRY_KEY, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    # Not stored: set on the event given back for an entry key the table had already recorded.
+    repeated = False
 
     class Meta:
         ordering = ["table", "n"]
@@ -88,6 +102,9 @@ class Event(models.Model):
             models.UniqueConstraint(fields=["table", "n"], name="tables_event_n_unique"),
             # No two events ever apply to the same version of a table.
             models.UniqueConstraint(fields=["table", "version"], name="tables_event_version_unique"),
+            # One event per entry key at a table: a repeat can never add a second.
+            models.UniqueConstraint(fields=["table", "entry_key"], condition=~models.Q(entry_key=""),
+                                    name="tables_event_entry_key_unique"),
         ]
 
     def __str__(self) -> str:

@@ -1,13 +1,27 @@
 """Writes of tables: create one, claim or release a seat, add an event, undo the last one, hand
 the host role to a seat, remove idle tables.
 
-Never losing an update: an event names the version it was decided on, and the first statement of
-its transaction is `UPDATE table SET version = version + 1 WHERE id = … AND version = <that>`.
-Exactly one of two events naming the same version changes a row; the other finds none and is
-refused (VersionConflict, a 409 with the current table). The UPDATE also takes the row's write
-lock (PostgreSQL) or the database's (SQLite, whose transactions here are IMMEDIATE), so the state
-read next is the one this event changes, until it commits. A refused event (a 400 of the game's
-service, say) rolls back its whole transaction, the version and any saved result included.
+Never losing an update, and never refusing one that loses nothing: every change starts its
+transaction by taking the table's write lock (the `UPDATE table SET version = version + 1` that
+moves it to the next version: PostgreSQL's row lock, or the database's for SQLite, whose
+transactions here are IMMEDIATE), so the state read next is the one this change changes, until it
+commits.
+
+- A seat's own entry (a kind the game names in `own_kinds`: a hand entered at game end) is applied
+  to the state as it is then: eight phones entering their hands in one second are all recorded.
+  It may name the version it was decided on: then a change of that seat's own entry, or of the
+  whole table, since that version refuses it (VersionConflict naming those changes); another
+  seat's entry never does.
+- Any other event names the version it read and is refused when a change of the state was made
+  since (another round, a turn, an undo, the next game); a seat claimed, a ruling asked or the
+  host role handed over since is no such change.
+- The undo and the handover name the version they read and are refused when the table is at any
+  other (the undo never takes back an entry its host has not seen).
+
+An event may carry the client's entry key (Idempotency-Key): sent again with it (an answer lost,
+an offline queue sending on reconnection), it gets the first event back and adds nothing. A
+refused change (a 400 of the game's service, say) rolls back its whole transaction, the version
+and any saved result included.
 """
 
 from __future__ import annotations
@@ -30,8 +44,8 @@ from games.package import RULING
 from results.services import result_opened
 
 from .game_states import TABLE_GAMES, Ask, State, TableGame, asker
-from .models import Event, Seat, Table, new_table_code
-from .selectors import table_get
+from .models import MAX_ENTRY_KEY, Event, Seat, Table, new_table_code
+from .selectors import HANDOVER, overlapping_changes, own_kinds, table_get
 from .tokens import new_token, token_hash, token_matches
 
 MAX_NAME = 40
@@ -42,12 +56,35 @@ PRUNE_CHANCE = 0.01
 
 
 class VersionConflict(Exception):
-    """The event names a version the table has left: nothing changed."""
+    """The change names a version the table has left, and what changed since overlaps it
+    (`changes`: those events, oldest first; empty for the undo and the handover, which take no
+    change since): nothing changed."""
 
-    def __init__(self, *, named: int, current: int) -> None:
+    def __init__(self, *, named: int, current: int, changes: list[Event] | None = None) -> None:
         super().__init__(f"version {named} is not the table's version {current}")
         self.named = named
         self.current = current
+        self.changes = changes or []
+
+
+class _Repeated(Exception):  # noqa: N818 - not an error: leaves the transaction, nothing written
+    """An entry key the table already recorded: its event, given back without adding one."""
+
+    def __init__(self, event: Event) -> None:
+        super().__init__(f"entry {event.n} again")
+        self.event = event
+
+
+def _entry_key(key: object) -> str:
+    """The entry's key as given (empty: none), or a 400: 1 to MAX_ENTRY_KEY visible ASCII
+    characters (a UUID fits)."""
+    if key is None or key == "":
+        return ""
+    if (not isinstance(key, str) or len(key) > MAX_ENTRY_KEY
+            or not all("!" <= ch <= "~" for ch in key)):
+        raise _invalid("Idempotency-Key", "invalid_key", f"An entry's key is 1 to {MAX_ENTRY_KEY} "
+                       "visible ASCII characters (a UUID, say); not this one.")
+    return key
 
 
 def _invalid(path: str, code: str, detail: str, *, top: str = "invalid_input",
@@ -220,15 +257,6 @@ def _locked(table: Table) -> Table:
     return Table.objects.select_related("game").prefetch_related("seats").get(pk=table.pk)
 
 
-def _take_lock(table: Table) -> None:
-    """The table's write lock for a change that names no version (a claim; a release naming
-    none): the version moves on, so every reader sees the change, and the UPDATE holds the lock
-    until the transaction ends, as `_take_version`'s does. Every change to who acts takes it
-    before anything else, so such changes are decided one at a time on what the last one left."""
-    Table.objects.filter(pk=table.pk).update(version=F("version") + 1,
-                                             last_active_at=timezone.now())
-
-
 def _take_version(table: Table, version: int) -> None:
     """The compare-and-set every change naming a version starts its transaction with: the table
     moves to the next version only if it is still at `version` (the UPDATE also takes the table's
@@ -265,11 +293,6 @@ def asked_ruling(ask: Ask, state: State, seat: int | None, body: dict,
     state does not change. A game whose table fills a ruling in (a player's credits the table keeps)
     names its own "ruling" kind, which is used instead."""
     return copy.deepcopy(state), ask(RULING, body)
-
-
-# The host role handed to a seat: recorded in the history (its seat, the version it was decided
-# on), never undone. No game names an event kind so.
-HANDOVER = "handover"
 
 
 def host_handover(*, code: str, token: str | None, seat: object,
@@ -323,11 +346,21 @@ def table_kinds(game_kind: TableGame) -> tuple[dict, frozenset[str]]:
     return kinds, game_kind.seat_kinds | (frozenset(ASKED_KINDS) - set(game_kind.kinds))
 
 
+def entry_kinds(game_kind: TableGame) -> frozenset[str]:
+    """The event kinds that are a seat's own entry at a table of the game (version optional)."""
+    return own_kinds(game_kind, frozenset(ASKED_KINDS))
+
+
 def event_add(*, code: str, token: str | None, kind: object, seat: object, version: object,
-              body: object) -> tuple[Event, Table]:
+              body: object, entry_key: object = None) -> tuple[Event, Table]:
+    """Add the event (see the module's docstring for when it conflicts): the event and the
+    table after it. An entry key the table has recorded gives its event back (`repeated` set)
+    and adds nothing; the same key with another entry → 422 `idempotency_key_reused`."""
     table = table_get(code=code)
     game_kind = TABLE_GAMES[table.game.slug]
     all_kinds, seat_kinds = table_kinds(game_kind)
+    own = entry_kinds(game_kind)
+    key = _entry_key(entry_key)
     if not isinstance(kind, str) or kind not in all_kinds:
         kinds = sorted(all_kinds)
         raise _invalid("kind", "unknown_kind", f"A {table.game.name} table takes the event kinds "
@@ -338,7 +371,9 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
         _seat_or_404(table, seat)
     elif seat is not None:
         raise _invalid("seat", "unexpected", f"A {kind} event is the host's; it names no seat.")
-    if isinstance(version, bool) or not isinstance(version, int):
+    if version is None and kind in own:
+        pass  # a seat's own entry: applied to the table as it is
+    elif isinstance(version, bool) or not isinstance(version, int):
         raise _invalid("version", "invalid_type", "Give the table version the event was decided "
                        "on (the version of the table you read): a number.")
     if body is None:
@@ -349,26 +384,78 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
     if kind in game_kind.host_kinds and not by_host:
         raise ApiError(status_code=403, code="host_only",
                        detail=f"Only the host's token sends a {kind} event.")
-    with transaction.atomic():
-        _take_version(table, version)
-        # Who acts, read again under the table's lock (a token whose seat was released, or
-        # whose host role was handed over, since the first reading acts no more).
-        table = _locked(table)
-        by_host = who_acts(table, token, seat if isinstance(seat, int) else None)
-        if kind in game_kind.host_kinds and not by_host:
-            raise ApiError(status_code=403, code="host_only",
-                           detail=f"Only the host's token sends a {kind} event.")
-        new_state, answer = all_kinds[kind](asker(table.game), table.state, seat, body, by_host)
-        last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
-        event = Event.objects.create(table=table, n=last + 1, kind=kind, seat=seat,
-                                     by_host=by_host, body=body, version=version,
-                                     state_before=table.state, result=answer)
-        Table.objects.filter(pk=table.pk).update(state=new_state)
-        for result_id in _results_linked(answer, new_state):
-            # The table's history links these answers: they count as shared, so the results
-            # store's bound keeps them as long as what players opened (results.services.prune).
-            result_opened(result_id=result_id)
+    try:
+        with transaction.atomic():
+            current = _take_lock(table)
+            # Who acts, read again under the table's lock (a token whose seat was released, or
+            # whose host role was handed over, since the first reading acts no more).
+            table = _locked(table)
+            by_host = who_acts(table, token, seat if isinstance(seat, int) else None)
+            if kind in game_kind.host_kinds and not by_host:
+                raise ApiError(status_code=403, code="host_only",
+                               detail=f"Only the host's token sends a {kind} event.")
+            if key:
+                _repeat_of(table, key, kind=kind, seat=seat, body=body)
+            if isinstance(version, int):
+                _check_overlap(table, game_kind, own, kind=kind,
+                               seat=seat if isinstance(seat, int) else None,
+                               version=version, current=current)
+            new_state, answer = all_kinds[kind](asker(table.game), table.state, seat, body,
+                                                by_host)
+            last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
+            event = Event.objects.create(table=table, n=last + 1, kind=kind, seat=seat,
+                                         by_host=by_host, body=body, version=current,
+                                         state_before=table.state, result=answer,
+                                         entry_key=key)
+            Table.objects.filter(pk=table.pk).update(state=new_state)
+            for result_id in _results_linked(answer, new_state):
+                # The table's history links these answers: they count as shared, so the results
+                # store's bound keeps them as long as what players opened (results.services.prune).
+                result_opened(result_id=result_id)
+    except _Repeated as repeated:
+        repeated.event.repeated = True
+        return repeated.event, table_get(code=code)
     return event, table_get(code=code)
+
+
+def _take_lock(table: Table) -> int:
+    """The first statement of the transaction of an event, a claim, or a release naming no
+    version: the table moves to its next version (every reader sees the change), which takes its
+    write lock until the transaction ends (a refused change rolls it back). Every change to who
+    acts takes it before anything else, so such changes are decided one at a time on what the
+    last one left. Returns the version the table was at: the one the change is applied to."""
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1,
+                                             last_active_at=timezone.now())
+    moved = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
+    return (moved or 1) - 1
+
+
+def _repeat_of(table: Table, key: str, *, kind: str, seat: object, body: dict) -> None:
+    """Under the table's lock: an entry key the table recorded leaves the transaction with its
+    event (_Repeated); the same key with another entry is refused (422), never recorded."""
+    first = table.events.filter(entry_key=key).first()
+    if first is None:
+        return
+    if (first.kind, first.seat, first.body) != (kind, seat, body):
+        raise ApiError(status_code=422, code="idempotency_key_reused", detail=(
+            f"This entry key was used for entry {first.n} ({first.kind}, seat {first.seat}) "
+            "with another body: give each entry a key of its own."),
+            errors=[error_entry(path="Idempotency-Key", code="idempotency_key_reused",
+                                detail=f"Entry {first.n} was recorded with this key.",
+                                event=first.n)])
+    raise _Repeated(first)
+
+
+def _check_overlap(table: Table, game_kind: TableGame, own: frozenset[str], *, kind: str,
+                   seat: int | None, version: int, current: int) -> None:
+    """Under the table's lock: VersionConflict when the version named is one the table never had,
+    or when a change since it overlaps the event (selectors.overlapping_changes)."""
+    if not 1 <= version <= current:
+        raise VersionConflict(named=version, current=current)
+    changes = overlapping_changes(table=table, game_kind=game_kind, own=own, kind=kind,
+                                  seat=seat, version=version)
+    if changes:
+        raise VersionConflict(named=version, current=current, changes=changes)
 
 
 def _results_linked(answer: object, state: object) -> list[str]:
@@ -410,7 +497,7 @@ def event_undo(*, code: str, token: str | None, version: object) -> tuple[Event,
         if event is None:
             raise ApiError(status_code=409, code="nothing_to_undo",
                            detail="The table has no event to undo.")
-        Event.objects.filter(pk=event.pk).update(undone=True)
+        Event.objects.filter(pk=event.pk).update(undone=True, undone_at=version)
         Table.objects.filter(pk=table.pk).update(state=event.state_before)
     return event, table_get(code=code)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import ipaddress
 import re
+import uuid
 
 import segno
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
@@ -32,10 +33,9 @@ from .game_states import TABLE_GAMES
 from .jobs import ask_page, job_links
 from .models import Table
 from .seats import acting_for, host_token, my_seat
-from .selectors import TableNotFound, table_events, table_get, table_version
+from .selectors import TableNotFound, change_words, table_events, table_get, table_version
 
 COOKIE_AGE = 60 * 60 * 24 * 30  # a month: as long as an idle table is kept
-CONFLICT_RETRIES = 5
 
 
 def _table_or_404(code: str) -> Table:
@@ -161,7 +161,8 @@ def form_context(table: Table, context: dict, seat: int | None,
 
 
 def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
-          posted: QueryDict | None = None, status: int = 200, notice: str = "") -> HttpResponse:
+          posted: QueryDict | None = None, status: int = 200, notice: str = "",
+          conflict: dict | None = None) -> HttpResponse:
     seat, _ = my_seat(request, table)
     host = host_token(request, table) is not None
     link = request.build_absolute_uri(reverse("tables:page", args=[table.code]))
@@ -174,7 +175,10 @@ def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
         "my_seat": seat,
         "my_name": next((s.name for s in table.seats.all() if s.number == seat), ""),
         "error": errors, "posted": posted or {}, "notice": notice,
-        "job_links": job_links(table),
+        "job_links": job_links(table), "conflict": conflict,
+        # The key of the entry the seat's form sends (its Idempotency-Key): the one posted while
+        # the entry was not recorded (sent again, it is still that entry), else a new one.
+        "entry_key": (posted.get("entry_key") if posted is not None else "") or str(uuid.uuid4()),
     }
     return render(request, "tables/table.html", context, status=status)
 
@@ -210,9 +214,11 @@ def seat_form(request: HttpRequest, code: str) -> HttpResponse:
     """The seat's form of the table's game (its TableGame's form_event reads it into an event).
     A seat's phone acts for its seat; the host's browser for the seat it picks (seat 1 if none):
     tables.seats.acting_for, as on the game's pages at the table.
-    A 409 (another phone acted first) is sent again on the version it names when the game says
-    the event does not depend on the others' (a seat's hand: the table checks the
-    card-in-two-hands rule again on the new state); otherwise the page shows the table and asks."""
+    Never refused for another seat's entry (tables.services.event_add); a change since the form
+    was filled in that overlaps it (the same seat's hand, another round) is a 409 whose page says,
+    next to the button, what changed, with everything typed kept and the form's version the
+    table's now: one tap sends it again. The form's entry key (Idempotency-Key) makes a form sent
+    twice (a double tap, the offline queue) one entry."""
     table = _table_or_404(code)
     check_page_throttle(request)
     game_kind = TABLE_GAMES[table.game.slug]
@@ -232,26 +238,30 @@ def seat_form(request: HttpRequest, code: str) -> HttpResponse:
         kind, body = game_kind.form_event(posted, [s.name for s in table.seats.all()])
     except ApiError as error:
         return _page(request, table, posted=posted, errors=error, status=error.status_code)
-    version = int(posted["version"]) if posted.get("version", "").isdigit() else table.version
-    for _ in range(CONFLICT_RETRIES if game_kind.form_conflict is None else 1):
-        try:
-            services.event_add(code=code, token=token, kind=kind, seat=seat, version=version,
-                               body=body)
-        except services.VersionConflict as conflict:
-            version = conflict.current
-            continue
-        except ApiError as error:
-            return _page(request, _table_or_404(code), posted=posted, errors=error,
-                         status=error.status_code)
-        if acting.host and isinstance(seat, int) and game_kind.form_context is not None:
-            # The host's page comes back showing the seat it acted for (what was entered, where
-            # the game's form shows a seat's own).
-            return redirect(reverse("tables:page", args=[code]) + f"?seat={seat}")
-        return redirect("tables:page", code=code)
-    return _page(request, _table_or_404(code), posted=posted, status=409, errors=ApiError(
-        status_code=409, code="version_conflict",
-        detail=game_kind.form_conflict or "The table kept changing while this was sent; send it "
-                                          "again."))
+    # The version the form was filled in from: a change since that overlaps the entry (the same
+    # seat's hand changed, another round scored, an undo) refuses it; another seat's does not.
+    # A form without one: a seat's own entry goes on the table as it is, any other is decided
+    # on the table as it is now.
+    named = posted.get("version", "")
+    version = int(named) if named.isdigit() else (
+        None if kind in services.entry_kinds(game_kind) else table.version)
+    try:
+        services.event_add(code=code, token=token, kind=kind, seat=seat, version=version,
+                           body=body, entry_key=posted.get("entry_key") or None)
+    except services.VersionConflict as conflict:
+        now = _table_or_404(code)
+        names = {s.number: s.name for s in now.seats.all()}
+        return _page(request, now, posted=posted, status=409, conflict={
+            "changes": [change_words(change, names, since=conflict.named)
+                        for change in conflict.changes]})
+    except ApiError as error:
+        return _page(request, _table_or_404(code), posted=posted, errors=error,
+                     status=error.status_code)
+    if acting.host and isinstance(seat, int) and game_kind.form_context is not None:
+        # The host's page comes back showing the seat it acted for (what was entered, where
+        # the game's form shows a seat's own).
+        return redirect(reverse("tables:page", args=[code]) + f"?seat={seat}")
+    return redirect("tables:page", code=code)
 
 
 @require_POST

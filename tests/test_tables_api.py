@@ -183,27 +183,143 @@ def test_the_host_acts_for_any_seat(api):
     assert response.json()["event"]["seat"] == 3
 
 
-def test_a_stale_version_is_a_409_with_the_current_table_and_changes_nothing(api):
+def test_another_seats_entry_since_the_version_read_does_not_conflict(api):
+    table = create(api)
+    code, host = table["code"], table["host_token"]
+    version = read(api, code)["version"]
+    assert hand(api, code, host, 1, TOMALAK, version=version).status_code == 201
+    # Seat 2 read the table before seat 1's hand: its own hand is still recorded.
+    second = hand(api, code, host, 2, HOLODECK, version=version)
+    assert second.status_code == 201, second.json()
+    assert second.json()["table"]["state"]["hands"] == [13, 13, None]
+    # Applied to the version the table was at (one event per version, in the order applied).
+    assert [e["version"] for e in read(api, code)["events"]] == [version, version + 1]
+
+
+def test_the_same_seats_entry_changed_since_the_version_read_is_a_409_naming_it(api):
     table = create(api)
     code, host = table["code"], table["host_token"]
     version = read(api, code)["version"]
     first = hand(api, code, host, 1, TOMALAK, version=version)
     assert first.status_code == 201
-    stale = hand(api, code, host, 2, HOLODECK, version=version)
+    stale = hand(api, code, host, 1, HOLODECK, version=version)
     payload = refused(stale, 409, "version_conflict")
     assert payload["table"]["version"] == version + 1
     assert payload["table"]["state"]["hands"] == [13, None, None]
-    assert read(api, code)["state"]["hands"] == [13, None, None]
-    # Its neighbour: the same event on the version it now reads applies.
-    again = hand(api, code, host, 2, HOLODECK, version=payload["table"]["version"])
+    assert [(e["path"], e["code"], e["event"], e["kind"], e["seat"], e["undone"])
+            for e in payload["errors"]] == [("version", "changed_since", 1, "hand", 1, False)]
+    assert "Ana (seat 1) sent entry 1 (hand)" in payload["errors"][0]["detail"]
+    assert read(api, code)["state"]["cards"][0] == [
+        card["name"] for card in first.json()["event"]["result"]["cards"]]
+    # Its neighbour: the same entry on the version it now reads applies.
+    again = hand(api, code, host, 1, HOLODECK, version=payload["table"]["version"])
     assert again.status_code == 201
-    assert again.json()["table"]["state"]["hands"] == [13, 13, None]
+    assert again.json()["table"]["state"]["hands"] == [13, None, None]
+    assert again.json()["table"]["state"]["cards"][0] == ["Holodeck 1", "Leah Brahms"]
 
 
-def test_an_event_without_a_version_is_refused(api):
+def test_a_seats_entry_without_a_version_goes_on_the_table_as_it_is(api):
     table = create(api)
+    code, host = table["code"], table["host_token"]
+    assert hand(api, code, host, 1, TOMALAK).status_code == 201
+    response = post(api, f"/api/tables/{code}/events/",
+                    {"kind": "hand", "seat": 1, "body": {"hand": HOLODECK}}, host)
+    assert response.status_code == 201, response.json()
+    assert response.json()["table"]["state"]["cards"][0] == ["Holodeck 1", "Leah Brahms"]
+
+
+def test_a_version_the_table_never_had_is_a_409(api):
+    table = create(api)
+    code, host = table["code"], table["host_token"]
+    version = read(api, code)["version"]
+    payload = refused(hand(api, code, host, 1, TOMALAK, version=version + 1), 409,
+                      "version_conflict")
+    assert payload["table"]["events"] == []
+    assert hand(api, code, host, 1, TOMALAK, version=version).status_code == 201
+
+
+def test_the_host_next_game_since_the_version_read_conflicts_with_a_hand(api):
+    table = create(api, players=("Ana", "Ben"))
+    code, host = table["code"], table["host_token"]
+    assert hand(api, code, host, 1, TOMALAK).status_code == 201
+    assert hand(api, code, host, 2, CONFRONTATION).status_code == 201
+    read_before = read(api, code)["version"]
+    assert act(api, code, host, kind="new_game", seat=None).status_code == 201
+    payload = refused(hand(api, code, host, 2, HOLODECK, version=read_before), 409,
+                      "version_conflict")
+    assert [(e["kind"], e["seat"]) for e in payload["errors"]] == [("new_game", None)]
+    assert payload["table"]["state"]["hands"] == [None, None]
+
+
+def test_an_undo_since_the_version_read_conflicts_only_with_the_seat_it_took_back(api):
+    table = create(api)
+    code, host = table["code"], table["host_token"]
+    assert hand(api, code, host, 1, TOMALAK).status_code == 201
+    read_before = read(api, code)["version"]
+    assert undo(api, code, host, version=read_before).status_code == 200  # seat 1's hand
+    # Seat 2's entry decided before the undo: the undo took back no entry of seat 2's.
+    assert hand(api, code, host, 2, HOLODECK, version=read_before).status_code == 201
+    # Seat 1's, decided on the hand the undo took back: refused, naming the undo.
+    payload = refused(hand(api, code, host, 1, CONFRONTATION, version=read_before), 409,
+                      "version_conflict")
+    assert [(e["event"], e["seat"], e["undone"]) for e in payload["errors"]] == [(1, 1, True)]
+    assert "the host undid entry 1 (hand, Ana (seat 1))" in payload["errors"][0]["detail"]
+
+
+def test_a_whole_table_event_is_not_refused_for_a_seat_claimed_since(api):
+    table = create(api, players=("Ana", "Ben"))
+    code, host = table["code"], table["host_token"]
+    assert hand(api, code, host, 1, TOMALAK).status_code == 201
+    assert hand(api, code, host, 2, CONFRONTATION).status_code == 201
+    read_before = read(api, code)["version"]
+    claim(api, code, 2)  # the version moves on; the game's state does not
+    response = act(api, code, host, kind="new_game", seat=None, version=read_before)
+    assert response.status_code == 201, response.json()
+    # Its neighbour: a hand entered since the version read does conflict with the next game.
+    assert hand(api, code, host, 1, HOLODECK).status_code == 201
+    refused(act(api, code, host, kind="new_game", seat=None, version=read_before), 409,
+            "version_conflict")
+
+
+def test_an_entry_sent_again_with_its_key_is_recorded_once(api):
+    table = create(api)
+    code, host = table["code"], table["host_token"]
+    event = {"kind": "hand", "seat": 2, "body": {"hand": HOLODECK}}
+
+    def send(data):
+        return api.post(f"/api/tables/{code}/events/", data=json.dumps(data),
+                        content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {host}",
+                        HTTP_IDEMPOTENCY_KEY="b7c1e0d2-entry")
+
+    first = send(event)
+    assert first.status_code == 201 and "Idempotent-Replayed" not in first
+    assert hand(api, code, host, 1, TOMALAK).status_code == 201
+    again = send(event)
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert again.json()["event"] == first.json()["event"]
+    assert [e["seat"] for e in read(api, code)["events"]] == [2, 1]
+    # The same key with another entry is refused, never recorded.
+    other = send({**event, "body": {"hand": CONFRONTATION}})
+    payload = refused(other, 422, "idempotency_key_reused")
+    assert payload["errors"][0]["event"] == 1
+    assert len(read(api, code)["events"]) == 2
+
+
+@pytest.mark.parametrize("key", ["x" * 101, "two words", "caf\u00e9"])
+def test_a_malformed_entry_key_is_a_400(api, key):
+    table = create(api)
+    response = api.post(f"/api/tables/{table['code']}/events/", content_type="application/json",
+                        data=json.dumps({"kind": "hand", "seat": 1, "body": {"hand": TOMALAK}}),
+                        HTTP_AUTHORIZATION=f"Bearer {table['host_token']}",
+                        HTTP_IDEMPOTENCY_KEY=key)
+    assert refused(response, 400, "invalid_input")["errors"][0]["path"] == "Idempotency-Key"
+    assert read(api, table["code"])["events"] == []
+
+
+def test_a_whole_table_event_without_a_version_is_refused(api):
+    table = create(api, players=("Ana", "Ben"))
     response = post(api, f"/api/tables/{table['code']}/events/",
-                    {"kind": "hand", "seat": 1, "body": {"hand": TOMALAK}}, table["host_token"])
+                    {"kind": "new_game", "seat": None, "body": {}}, table["host_token"])
     assert refused(response, 400, "invalid_input")["errors"][0]["path"] == "version"
 
 

@@ -130,7 +130,16 @@ def test_a_credit_changed_on_the_form_a_stale_form_and_a_phone_without_a_seat_ar
     assert Table.objects.get(code=code).state["round"] == 1
     stale = ben.post(url, {**filled, **ROUND})
     assert stale.status_code == 400
-    assert "The table has moved on since this form was filled in" in text(stale)
+    assert "Not entered at the table: since this form was filled in" in text(stale)
+    assert "Ana (seat 1) sent entry 1 (round)" in text(stale)
+    # Next to the form's buttons too, and the form now names the table's version: the next tap
+    # is decided on the table as it is (here the credits have changed: the form says so then).
+    assert 'id="form-conflict"' in stale.content.decode()
+    now = Table.objects.get(code=code).version
+    assert field(stale.content.decode(), "table_version") == str(now)
+    again = ben.post(url, {**filled, **ROUND, "table_version": str(now)})
+    assert again.status_code == 400 and "table_knows" not in text(again)
+    assert "The table has Ana at" in text(again)
     assert Table.objects.get(code=code).state["round"] == 1
     # The old link opens the form again from the table as it is now.
     reopened = ben.get(url, follow=True)

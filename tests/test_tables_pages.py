@@ -174,9 +174,12 @@ def test_academy_credits_rounds_from_the_page_to_a_match_winner():
     assert "Ana wins the match." in words
     assert "1 Ana Free 4 of 4" in words and "2 Ben Claimed 0 of 4" in words
     assert Table.objects.get(code=code).state["round"] == 4
-    # A stale form (a round already scored by another phone) is not re-applied: it asks.
+    # A stale form (a round already scored by another phone) is not re-applied: it says what
+    # changed since.
     stale = ben.post(f"/t/{code}/form", {**form, "version": "1"})
-    assert stale.status_code == 409 and "Another phone scored a round" in text(stale)
+    assert stale.status_code == 409 and "This round is not entered yet" in text(stale)
+    assert "Since you opened this form, Ben (seat 2) sent entry 1 (round)" in text(stale)
+    assert Table.objects.get(code=code).state["round"] == 4
 
 
 @pytest.mark.parametrize(("game", "offered"), [("star-trek-missions", True),

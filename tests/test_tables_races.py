@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from tests.test_tables_concurrency import (
     CONFRONTATION,
@@ -42,6 +42,9 @@ class Model:
     claimed: frozenset[int]
     host_seat: int | None  # None: the starting phone's token (H) is the host's
     events: tuple[tuple[str, int | None], ...]  # the history shown: (kind, seat)
+    # What the race applied so far: (kind, seat), an undo with the seat of the entry it took
+    # back. Not part of what a reader sees.
+    since: tuple[tuple[str, int | None], ...] = field(default=(), compare=False)
 
     @property
     def starting_phone_hosts(self) -> bool:
@@ -58,14 +61,16 @@ def refusals_and_next(action: str, state: Model, version: int) -> tuple[set[tupl
     if action == "claim 3":
         if 3 in state.claimed:
             return {(409, "seat_claimed")}, None
-        return set(), replace(state, version=state.version + 1, claimed=state.claimed | {3})
+        return set(), replace(state, version=state.version + 1, claimed=state.claimed | {3},
+                              since=(*state.since, ("claim", 3)))
     if action.startswith("release "):
         seat = int(action.split()[1])
         if not state.starting_phone_hosts:
             return {(403, "host_only")}, None
         if seat == state.host_seat:
             return {(409, "host_seat")}, None
-        return set(), replace(state, version=state.version + 1, claimed=state.claimed - {seat})
+        return set(), replace(state, version=state.version + 1, claimed=state.claimed - {seat},
+                              since=(*state.since, ("release", seat)))
     if action.startswith("handover to "):
         seat = int(action.split()[-1])
         if stale:
@@ -77,17 +82,22 @@ def refusals_and_next(action: str, state: Model, version: int) -> tuple[set[tupl
         if reasons:
             return reasons, None
         return set(), replace(state, version=state.version + 1, host_seat=seat,
-                              events=(*state.events, ("handover", seat)))
+                              events=(*state.events, ("handover", seat)),
+                              since=(*state.since, ("handover", seat)))
     if action.startswith("hand of seat "):
         seat = int(action.split()[-1])
-        if stale:
+        # A seat's own entry conflicts only with a change of the same seat's entry since the
+        # version it names (another hand of it, or an undo taking one back): a claim, a
+        # release, a handover or another seat's hand since is no overlap (docs/API.md).
+        if ("hand", seat) in state.since or ("undo", seat) in state.since:
             reasons.add((409, "version_conflict"))
         if seat not in state.claimed:
             reasons.add((403, "not_your_seat"))
         if reasons:
             return reasons, None
         return set(), replace(state, version=state.version + 1,
-                              events=(*state.events, ("hand", seat)))
+                              events=(*state.events, ("hand", seat)),
+                              since=(*state.since, ("hand", seat)))
     if action == "undo":
         if stale:
             reasons.add((409, "version_conflict"))
@@ -100,7 +110,8 @@ def refusals_and_next(action: str, state: Model, version: int) -> tuple[set[tupl
             return reasons, None
         last = game_events[-1]
         return set(), replace(state, version=state.version + 1,
-                              events=state.events[:last] + state.events[last + 1:])
+                              events=state.events[:last] + state.events[last + 1:],
+                              since=(*state.since, ("undo", state.events[last][1])))
     raise AssertionError(action)
 
 
@@ -218,3 +229,21 @@ def test_the_model_refuses_the_release_of_the_seat_the_role_went_to():
     assert released is not None and released.claimed == {1}
     refused, after = refusals_and_next("handover to 2", released, 5)
     assert after is None and refused == {(409, "version_conflict"), (409, "seat_not_claimed")}
+
+
+def test_the_model_lets_seats_own_entries_pass_what_does_not_overlap_them():
+    """Two seats' hands naming one version both apply; the same seat's twice, or a hand after
+    the undo of that seat's hand, conflict; a hand after a claim or a handover does not."""
+    start = Model(version=5, claimed=frozenset({1, 2}), host_seat=None, events=(("hand", 2),))
+    _, first = refusals_and_next("hand of seat 1", start, 5)
+    assert first is not None
+    refused, other = refusals_and_next("hand of seat 2", first, 5)
+    assert refused == set() and other is not None and other.version == 7
+    refused, again = refusals_and_next("hand of seat 1", first, 5)
+    assert again is None and refused == {(409, "version_conflict")}
+    _, undone = refusals_and_next("undo", start, 5)
+    refused, after = refusals_and_next("hand of seat 2", undone, 5)
+    assert after is None and refused == {(409, "version_conflict")}
+    _, handed = refusals_and_next("handover to 2", start, 5)
+    refused, after = refusals_and_next("hand of seat 1", handed, 5)
+    assert refused == set() and after is not None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from games.package import RULING, SCORE
 from games.table_state import Ask, State, TableGame, disagree, refuse, saved
@@ -134,6 +135,24 @@ def round_form(posted: Mapping[str, str], players: list[str]) -> dict:
     return {"players": cadets, "deck_count": int(deck) if deck.isdigit() else deck}
 
 
+def round_form_rows(table_state: dict, players: list[str], seat: int | None,
+                    posted: Mapping[str, Any] | None, events: list[Any]) -> dict[str, Any]:
+    """What the round's form shows: each cadet's fields as they were posted (a form refused, or
+    sent while another phone changed the table, keeps everything typed), else empty (every cadet
+    still in the round)."""
+    given = posted if posted is not None and "deck_count" in posted else None
+    rows = []
+    for number, name in enumerate(players, start=1):
+        rows.append({
+            "seat": number, "name": name,
+            "in_round": given is None or given.get(f"in_round_{number}") == "1",
+            "discards": given.get(f"discards_{number}", "") if given is not None else "",
+            "hand": given.get(f"hand_{number}", "") if given is not None else "",
+        })
+    return {"round_rows": rows,
+            "deck_count": given.get("deck_count", "0") if given is not None else "0"}
+
+
 TABLE = TableGame(
     initial=initial,
     kinds={"round": round_end, "ruling": ruling, "new_match": new_match},
@@ -142,9 +161,7 @@ TABLE = TableGame(
     state_template="academy_credits/_table_state.html",
     form_template="academy_credits/_table_form.html",
     form_event=lambda posted, players: ("round", round_form(posted, players)),
-    # A round's end is decided on the credits shown: never sent again without asking.
-    form_conflict="Another phone scored a round just now: look at the score sheet and, if this "
-                  "round is still to be scored, send it again.",
+    form_context=round_form_rows,
 )
 
 

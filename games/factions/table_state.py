@@ -403,7 +403,6 @@ TABLE = TableGame(
     state_template="factions/_table_state.html",
     form_template=None,
     form_event=answer_event,
-    form_conflict="The table changed while your answer was sent; here it is as it is now.",
     live_context=answer_context,
     event_template="factions/_table_event.html",
 )

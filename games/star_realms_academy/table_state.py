@@ -272,6 +272,9 @@ TABLE = TableGame(
     kinds={"turn": turn, "ruling": ruling, "new_game": new_game},
     host_kinds=frozenset({"new_game"}),
     seat_kinds=frozenset({"turn", "ruling"}),
+    # A move checked mid-turn reads nothing the table keeps: a seat's own question. A turn is
+    # played on the board the previous one left: it names the version it read.
+    own_kinds=frozenset({"ruling"}),
     state_template="star_realms_academy/_table_state.html",
     form_template=None,
     event_template="star_realms_academy/_table_event.html",

@@ -126,6 +126,8 @@ TABLE = TableGame(
     kinds={"hand": hand, "new_game": new_game},
     host_kinds=frozenset({"new_game"}),
     seat_kinds=frozenset({"hand"}),
+    # Every seat enters its hand at game end, all at once: a hand is the seat's own.
+    own_kinds=frozenset({"hand"}),
     state_template="star_trek_missions/_table_state.html",
     form_template="star_trek_missions/_table_form.html",
     form_event=lambda posted, players: _table_form().form_event(posted, players),

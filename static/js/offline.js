@@ -7,6 +7,11 @@
      the hand in the page at once (the card shows "not scored yet"); the whole hand is scored when
      the connection is back. Other forms (check a move, score a round…) keep what was entered as it
      is and are sent again.
+   - A table's own form (marked data-offline-queue: a hand, a round's end at /t/<code>) posts and
+     the page comes back, without htmx: sent offline, the browser would show its own error page and
+     the entry would be lost. It is kept in the page instead, marked "Kept on this phone", and sent
+     once when the connection returns; its entry key (the form's entry_key, the table's
+     Idempotency-Key) makes any second sending the same entry, never a second one.
    Without JavaScript none of this runs, and the pages work as before online. */
 (function () {
   "use strict";
@@ -40,8 +45,12 @@
     return form && form.hasAttribute("data-offline-hand") ? "score" : "check";
   }
 
+  var entries = []; // table forms kept while offline: {form, submitter}
+
   function refresh() {
-    if (pending.length) {
+    if (entries.length) {
+      say("Offline: your entry is kept on this phone and sent when back.");
+    } else if (pending.length) {
       say("Offline: will " + verb(pending[0]) + " when back.");
     } else if (!navigator.onLine) {
       say("You are offline. The pages you have opened still work.");
@@ -242,11 +251,79 @@
     }
   }, true);
 
+  // --- A table's form sent offline ---------------------------------------------------------------
+
+  function keptNote(form) {
+    return form.querySelector(".offline-kept");
+  }
+
+  function keepEntry(form, submitter) {
+    var kept = entries.filter(function (entry) { return entry.form === form; })[0];
+    if (kept) {
+      kept.submitter = submitter;
+    } else {
+      entries.push({ form: form, submitter: submitter });
+    }
+    if (!keptNote(form)) {
+      var note = document.createElement("p");
+      note.className = "offline-kept";
+      note.setAttribute("role", "status");
+      note.textContent = "Kept on this phone: you are offline. It is sent to the table when " +
+        "the connection returns.";
+      // Next to the button pressed: the line before the button's own.
+      var line = submitter && submitter.closest("p");
+      if (line && form.contains(line)) {
+        line.parentNode.insertBefore(note, line);
+      } else {
+        form.appendChild(note);
+      }
+    }
+    refresh();
+  }
+
+  // Offline, a table's form is kept instead of sent (a preview of a hand's choices enters
+  // nothing: it is not kept). Capturing: before the browser leaves the page.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (navigator.onLine || !form.hasAttribute || !form.hasAttribute("data-offline-queue")) {
+      return;
+    }
+    event.preventDefault();
+    var submitter = event.submitter || null;
+    if (submitter && submitter.name === "preview") {
+      refresh();
+      return;
+    }
+    keepEntry(form, submitter);
+  }, true);
+
+  function sendEntries() {
+    var kept = entries;
+    entries = [];
+    kept.forEach(function (entry) {
+      if (!document.body.contains(entry.form)) {
+        return;
+      }
+      var note = keptNote(entry.form);
+      if (note) {
+        note.textContent = "Back online: sending it to the table…";
+      }
+      // Online now: the form goes as if its button were pressed, with the same entry key.
+      if (entry.submitter && entry.submitter.form === entry.form) {
+        entry.form.requestSubmit(entry.submitter);
+      } else {
+        entry.form.requestSubmit();
+      }
+    });
+  }
+
   // A request that could not be sent (offline, or the connection dropped on the way).
   document.addEventListener("htmx:sendError", function (event) {
     var element = event.detail && event.detail.elt;
     var form = element && (element.form || (element.closest && element.closest("form")));
-    if (!form) {
+    if (!form || form.hasAttribute("data-offline-queue")) {
+      // A table's form is kept by its submit (above); what htmx sends of it (a hand's choices
+      // shown as it is typed) enters nothing and is not sent again.
       return;
     }
     if (form.hasAttribute("data-offline-hand") && lastButton && lastButton.form === form) {
@@ -258,6 +335,9 @@
   });
 
   function resend() {
+    if (navigator.onLine && entries.length) {
+      sendEntries();
+    }
     if (!navigator.onLine || !pending.length) {
       refresh();
       return;
@@ -291,7 +371,7 @@
   window.addEventListener("offline", refresh);
   // A weak connection may come back without an "online" event: try again now and then.
   window.setInterval(function () {
-    if (pending.length && navigator.onLine) {
+    if ((pending.length || entries.length) && navigator.onLine) {
       resend();
     }
   }, 5000);

@@ -155,3 +155,50 @@ def test_a_ruling_asked_offline_is_checked_when_back(phone, site):
     # The page's answer (here: what the empty form lacks) came from the server.
     expect(page.locator("#round-result")).not_to_be_empty()
     assert not page.errors
+
+
+# Seven cards, six Galaxy and a Mission: 13 + 13 as the table page reads them, and more.
+TABLE_HAND = ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
+              "Lieutenant Commander Data", "Holodeck 1", "Leah Brahms", "Away Team"]
+
+
+def test_a_tables_hand_form_sent_offline_is_sent_once_when_back(phone, site):
+    """The table page's own form (issue 29): offline, "Enter the hand" keeps the hand on the
+    phone, next to the button, and sends it when the connection returns; sent again with its
+    entry key, it is still one entry."""
+    from tables.models import Event
+
+    context, page = phone
+    page.goto(site + "/t/")
+    page.get_by_label("Players, one name a line, in seat order").fill("Ana\nBen")
+    page.get_by_role("button", name="Start the table").click()
+    page.get_by_role("button", name="I am Ana (seat 1)").click()
+    expect(page.locator(".lede")).to_have_text("You are Ana (seat 1).")
+    code = page.url.rstrip("/").rsplit("/", 1)[1]
+    page.evaluate("() => { window.notReloaded = true; }")
+    context.set_offline(True)
+    cards = page.get_by_label("Cards, one name a line")
+    cards.fill("\n".join(TABLE_HAND))
+    sent = page.locator("#hand-form").evaluate(
+        "form => Object.fromEntries(new FormData(form).entries())")
+    page.get_by_role("button", name="Enter the hand").click()
+    # Kept in the page, next to the button: no error page, nothing typed lost, nothing sent.
+    kept = page.locator("#hand-form .offline-kept")
+    expect(kept).to_contain_text("Kept on this phone")
+    expect(page.locator("#offline-status")).to_contain_text("Offline: your entry is kept")
+    expect(cards).to_have_value("\n".join(TABLE_HAND))
+    assert page.evaluate("() => window.notReloaded") is True
+    assert not Event.objects.filter(table__code=code).exists()
+
+    context.set_offline(False)
+    expect(page.locator("#table-live")).to_contain_text("Seat 1 entered a hand")
+    events = list(Event.objects.filter(table__code=code))
+    assert [(event.kind, event.seat, event.entry_key) for event in events] == [
+        ("hand", 1, sent["entry_key"])]
+    assert events[0].body["hand"] == TABLE_HAND
+    # The same entry sent again (a queue that sent twice, an answer lost): still one.
+    again = page.request.post(f"{site}/t/{code}/form", form=sent,
+                              headers={"Referer": f"{site}/t/{code}"})
+    assert again.ok, again.status
+    assert Event.objects.filter(table__code=code).count() == 1
+    expect(page.locator("#table-live")).to_contain_text("Seat 1 entered a hand")
