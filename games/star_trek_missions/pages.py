@@ -80,6 +80,9 @@ def with_deck(view: Callable[[HttpRequest, Game, Deck], HttpResponse]):
             game = game_get(slug=GAME)
         except GameNotFound:
             return catalog_not_loaded(request)
+        # Input counts against the client's limit before the Deck (10 ms) is built: past it,
+        # the 429 costs no more (common.page_throttle).
+        page_input(request)
         return view(request, game, Deck(game), **asked)
 
     return page
