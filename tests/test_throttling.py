@@ -230,9 +230,12 @@ def test_a_client_refused_again_costs_no_write_nor_any_work(client, api, catalog
               if q["sql"].lstrip().split()[0].upper() in ("INSERT", "UPDATE", "DELETE")]
     assert writes == [] and decks == []  # no count written, no page's cards laid out
     assert ThrottleCounter.objects.get().hits == row.hits
-    # What a refused page reads is its header's list of games, nothing of the hand.
-    with django_assert_max_num_queries(2):
-        assert client.get(COSTLY_LINK).status_code == 429
+    # A refused page is drawn once and kept (common.page_throttle): nothing is read for it.
+    with django_assert_max_num_queries(0):
+        refused = client.get(COSTLY_LINK)
+    assert refused.status_code == 429 and refused.templates == []
+    wait = int(refused["Retry-After"])
+    assert f"Try again in {wait} second" in refused.content.decode()
 
 
 def test_a_client_that_keeps_hammering_stays_refused_and_one_that_waits_gets_in(
