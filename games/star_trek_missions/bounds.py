@@ -78,9 +78,6 @@ class HandBounds(HandChoices):
         # (receiver, chosen, card as printed)
         self.printed_signatures: dict[tuple[Any, ...], int] = {}
         self.quick_cache: dict[tuple[Any, ...], int] = {}
-        # upper_bound's totals by partial combination: the search meets again the partial
-        # combinations `_order_dims` bounded along its path (HandScorer.best empties it).
-        self.bound_memo: dict[tuple[Any, ...], int] = {}
         # An open choice only its own rule reads: its best points, on the same key as
         # quick_cache's less the choice (`_best_chosen`).
         self.chooser_cache: dict[tuple[Any, ...], int] = {}
@@ -105,13 +102,7 @@ class HandBounds(HandChoices):
                     ) -> int:
         """The most the hand can score over every way of deciding the choices `partial` leaves
         open; its exact total when it leaves none open (`score_points`)."""
-        if not self.prepared:
-            self._prepare_search()
-        key = _partial_key(partial, fixed_copies)
-        total = self.bound_memo.get(key)
-        if total is None:
-            total = self.bound_memo[key] = self.score_points(partial, fixed_copies)[0]
-        return total
+        return self.score_points(partial, fixed_copies)[0]
 
     def score_points(self, partial: Mapping[str, Choice], fixed_copies: dict[str, str | None]
                      ) -> tuple[int, dict[str, int]]:
@@ -159,7 +150,7 @@ class HandBounds(HandChoices):
         plain = plain or (kind == "change_affiliation" and "affiliation" not in first[name])
         plain = plain or (kind == "wild" and key not in first[name])
         if plain:
-            return [self.upper_bound(child, fixed_copies) for child in children]
+            return [self.score_points(child, fixed_copies)[0] for child in children]
         world = self._world(first)
         totals: list[int] = []
         if kind == "wild" or kind == "choose":
@@ -425,14 +416,6 @@ class HandBounds(HandChoices):
         signature = (tuple(atom(giver, chosen) for atom in rule.atoms),
                      tuple(attrs[a] for a in rule.counted))
         return self.signatures.setdefault(signature, len(self.signatures))
-
-
-def _partial_key(partial: Mapping[str, Choice], fixed_copies: dict[str, str | None]
-                 ) -> tuple[Any, ...]:
-    """A partial combination as a key, whatever order its choices were made in."""
-    return (tuple(sorted(fixed_copies.items())), tuple(sorted(
-        (name, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in choice.items())))
-        for name, choice in partial.items())))
 
 
 @dataclass

@@ -130,7 +130,6 @@ class HandScorer(HandBounds):
             if last:
                 best = self.evaluate(self._choose_last(best.choices, last, fixed_copies), fixed_copies)
             return best
-        self.bound_memo.clear()  # (the bounds of another call's open values)
         bounded = _leaves(dims) > FEW_LEAVES
         if bounded:  # the most telling choices first (`_order_dims`)
             dims = self._order_dims(dims, decided, fixed_copies)
