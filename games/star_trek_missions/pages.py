@@ -43,7 +43,7 @@ from games.star_trek_missions.table import headline, is_table, standing_rows, ta
 from games.wording import listing as _names
 from results.views import score_view
 from web.card_names import shown
-from web.computed import computed_page
+from web.page_cache import computed_page
 from web.page_fields import FormField
 from web.page_forms import PageForm, as_dict, as_list
 from web.page_names import read_name
@@ -97,7 +97,7 @@ def _loaded_game() -> Game | None:
 
 @require_http_methods(["GET", "HEAD", "POST"])  # HEAD: a GET without its body
 # A hand in the address (a shared link, Back, a reload) is a lookup the second time: its answer
-# and its page of 74 tiles are both kept (web.computed; issue 30: a repeat cost 106 ms of CPU).
+# and its page of 74 tiles are both kept (web.page_cache; issue 30: a repeat cost 106 ms of CPU).
 @computed_page(_loaded_game)
 @with_deck
 def stm_score(request: HttpRequest, game: Game, deck: Deck, *,
