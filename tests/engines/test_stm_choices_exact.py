@@ -149,6 +149,9 @@ HUNTED_HANDS = [
      "Holodeck 1", "Captain Jean-Luc Picard", "Lursa and B'Etor"],
     ["Vice Admiral Nakamura", "Mysterious Plague", "Crystal Entity", "Thought Maker",
      "Unidentified Ship", "Meddlesome Q", "Lursa and B'Etor", "Daimon Tog", "Tox Uthat"],
+    # Issue 30's hunt from 16 seeds: seed 1's slowest.
+    ["Vash", "Meddlesome Q", "Crystal Entity", "Unidentified Ship", "Daimon Tog", "Holodeck 1",
+     "Commander Sela", "Mysterious Plague", "Thought Maker"],
 ]
 
 
