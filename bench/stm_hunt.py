@@ -10,6 +10,12 @@ cards: STM-R6, STM-R8) and times it; the population keeps the slowest. Times are
 (time.process_time), which other work on the machine disturbs less than wall clock; the slowest
 hands are timed again at the end (best of three) so that one unlucky measurement does not stand
 as the worst.
+
+`hunt_many` runs that climb from many seeds, each from its own starting points (random hands
+rich in choice cards drawn with its seed, and its share of the caller's), within a time bound, and
+times the slowest of each best of seven: a climb ends near the hand it started from, so one seed
+finds one family of slow hands (issue 30: another seed than the README's found a hand 1.5 times
+its worst).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 CHOICE_NAMES = ("Unidentified Ship", "Thought Maker", "Borg Cube", "Mysterious Plague",
@@ -26,6 +33,21 @@ MEDDLESOME_Q = "Meddlesome Q"
 REPORTED = ["Meddlesome Q", "Enemies to Friends", "Unidentified Ship", "Thought Maker",
             "Leah Brahms", "Tractor Beam", "Transporter", "Ambassador Sarek",
             "Lieutenant Commander Data"]
+# The hand issue 30 reported at 32 ms of CPU (another seed than the README's): a starting point too.
+REPORTED_30 = ["Thought Maker", "Unidentified Ship", "Chancellor Gowron", "Lursa and B'Etor",
+               "Hand Phaser", "Space Confrontation", "Blossoming Romance"]
+# The slowest hands earlier hunts found (issue 21's seed 21, issue 30's seeds 9, 21 and 8), so that
+# each run times them again: a climb may not find its way back to them.
+FOUND = [
+    ["Commander Bruce Maddox", "Commander Tomalak", "Enemies to Friends", "Meddlesome Q",
+     "Unidentified Ship", "Vash", "Lursa and B'Etor", "Thought Maker", "Chancellor Gowron"],
+    ["Quarters", "Meddlesome Q", "Unidentified Ship", "Computer", "Thought Maker",
+     "Chancellor Gowron", "Borg Cube", "Ensign Wesley Crusher", "Spock"],
+    ["Thought Maker", "Hand Phaser", "Lursa and B'Etor", "Unidentified Ship", "Blossoming Romance",
+     "Enemies to Friends", "Chancellor Gowron"],
+    ["Holodeck 2", "Meddlesome Q", "Mysterious Plague", "Lieutenant Worf", "Ensign Wesley Crusher",
+     "Tox Uthat", "Commander Sela", "Thought Maker", "Unidentified Ship"],
+]
 
 
 def _legal(hand: Sequence[Any]) -> bool:
@@ -72,10 +94,22 @@ def _mutate(hand: list[Any], rng: random.Random, galaxy: list[Any], missions: li
     return hand
 
 
+def cpu_ms(run: Callable[[list[Any]], Any], hand: list[Any], repeats: int = 1) -> float:
+    """The CPU milliseconds of `run(hand)`, the best of `repeats`."""
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.process_time()
+        run(hand)
+        best = min(best, (time.process_time() - started) * 1000)
+    return best
+
+
 def hunt(specs: Sequence[Any], seeds: Sequence[Sequence[Any]], run: Callable[[list[Any]], Any], *,
-         rounds: int, seed: int = 21, population: int = 8) -> tuple[list[Any], float, int]:
+         rounds: int, seed: int = 21, population: int = 8, deadline: float | None = None,
+         known: bool = True) -> tuple[list[Any], float, int]:
     """The slowest hand found (its specs), its CPU milliseconds (best of three) and how many
-    hands were timed."""
+    hands were timed. `seeds` are the starting points (with the hands issues 21 and 30 reported
+    and the slowest earlier hunts found, unless `known` is False); no new round starts after `deadline` (time.perf_counter)."""
     rng = random.Random(seed)
     by_name = {s.name: s for s in specs}
     q = by_name.get(MEDDLESOME_Q)
@@ -84,20 +118,21 @@ def hunt(specs: Sequence[Any], seeds: Sequence[Sequence[Any]], run: Callable[[li
     choice = [by_name[n] for n in CHOICE_NAMES if n in by_name]
 
     def timed(hand: list[Any]) -> float:
-        started = time.process_time()
-        run(hand)
-        return (time.process_time() - started) * 1000
+        return cpu_ms(run, hand)
 
     pool: list[tuple[float, list[Any]]] = []
     starts = [list(h) for h in seeds if _legal(h)]
-    if all(n in by_name for n in REPORTED):
-        starts.append([by_name[n] for n in REPORTED])
+    for reported in (REPORTED, REPORTED_30, *FOUND) if known else ():
+        if all(n in by_name for n in reported):
+            starts.append([by_name[n] for n in reported])
     for hand in starts:
         pool.append((timed(hand), hand))
     pool.sort(key=lambda p: -p[0])
     pool = pool[:population]
     tried = len(starts)
     for _ in range(rounds):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
         _, parent = rng.choice(pool)
         child = _mutate(parent, rng, galaxy, missions, q, choice)
         if not _legal(child):
@@ -109,3 +144,57 @@ def hunt(specs: Sequence[Any], seeds: Sequence[Sequence[Any]], run: Callable[[li
     retimed = [(min(timed(hand) for _ in range(3)), hand) for _, hand in pool]
     worst_ms, worst = max(retimed, key=lambda p: p[0])
     return worst, worst_ms, tried
+
+
+def choice_rich_hands(specs: Sequence[Any], rng: random.Random, count: int) -> list[list[Any]]:
+    """Legal final hands holding two or three of the choice cards (half of them Meddlesome Q's
+    nine): where the slow hands are, drawn at random."""
+    by_name = {s.name: s for s in specs}
+    q = by_name.get(MEDDLESOME_Q)
+    galaxy = [s for s in specs if s.deck == "galaxy"]
+    missions = [s for s in specs if s.deck == "mission" and s is not q]
+    choice = [by_name[n] for n in CHOICE_NAMES if n in by_name]
+    hands: list[list[Any]] = []
+    while len(hands) < count:
+        picked = rng.sample(choice, min(len(choice), rng.choice((2, 3))))
+        nine = q is not None and rng.random() < 0.5
+        size, wanted_missions = (9, 2) if nine else (7, rng.choice((1, 2)))
+        hand = list(picked) + ([q] if nine else [])
+        while sum(s.deck == "mission" for s in hand) < wanted_missions:
+            hand.append(rng.choice([s for s in missions if s not in hand]))
+        while len(hand) < size:
+            hand.append(rng.choice([s for s in galaxy if s not in hand]))
+        if _legal(hand):
+            rng.shuffle(hand)
+            hands.append(hand)
+    return hands
+
+
+@dataclass(frozen=True)
+class Climb:
+    seed: int
+    hand: list[Any]
+    cpu_ms: float  # best of seven
+    timed: int  # legal final hands timed by this climb
+
+
+def hunt_many(specs: Sequence[Any], starts: Sequence[Sequence[Any]], run: Callable[[list[Any]], Any],
+              *, seeds: Sequence[int], rounds: int, seconds: float, own_starts: int = 8
+              ) -> list[Climb]:
+    """One climb (`hunt`) per seed, each from `own_starts` choice-rich hands drawn with its seed
+    and its share of `starts` (every len(seeds)-th; the hands issues 21 and 30 reported go to the
+    first climb), all within `seconds`: each climb gets an equal share of what is left. The
+    slowest hand of each climb is timed again, best of seven."""
+    climbs: list[Climb] = []
+    started = time.perf_counter()
+    for index, seed in enumerate(seeds):
+        left = seconds - (time.perf_counter() - started)
+        if left <= 0:
+            break
+        deadline = time.perf_counter() + left / (len(seeds) - index)
+        mine = [list(h) for h in starts[index::len(seeds)]]
+        mine += choice_rich_hands(specs, random.Random(seed * 7919), own_starts)
+        hand, _, timed = hunt(specs, mine, run, rounds=rounds, seed=seed, deadline=deadline,
+                              known=index == 0)
+        climbs.append(Climb(seed, hand, cpu_ms(run, hand, repeats=7), timed))
+    return climbs

@@ -6,8 +6,17 @@ works the answer out too (web.page_results.page_input). Past it, a person gets a
 
 from __future__ import annotations
 
+import time
+
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.template.loader import render_to_string
+
+# The friendly 429s this process drew, by (path, htmx or not, seconds to wait): a client that
+# keeps sending is answered with the page drawn once (issue 30: drawing it was most of a 429's
+# cost). At most KEPT_MAX of them, each for KEPT_SECONDS (the header's list of games may change).
+KEPT_MAX = 512
+KEPT_SECONDS = 60.0
+_kept: dict[tuple[str, bool, int], tuple[float, str]] = {}
 
 
 class PageThrottled(Exception):
@@ -39,7 +48,14 @@ def throttled_page(request: HttpRequest, wait: int) -> HttpResponse:
                     "Tableside takes; nothing was scored or saved this time."),
         "retry_after": wait, "back": request.path,
     }
-    response = render(request, "_problem.html" if htmx else "problem.html", context, status=429)
+    key, now = (request.path, htmx, wait), time.monotonic()
+    kept = _kept.get(key)
+    if kept is None or now - kept[0] > KEPT_SECONDS:
+        if len(_kept) >= KEPT_MAX:
+            _kept.clear()
+        kept = _kept[key] = (now, render_to_string("_problem.html" if htmx else "problem.html",
+                                                   context, request))
+    response = HttpResponse(kept[1], status=429)
     response["Retry-After"] = str(wait)
     if htmx:
         response["HX-Retarget"] = "#main"

@@ -5,6 +5,12 @@ current fixed window plus the previous window's, weighted by how much of it stil
 last window length. One statement (an upsert returning the counts) reads and records a request, so
 the limit is shared by every app server at the cost of one round trip. DRF's own throttles keep a
 list of timestamps in a cache; on the database cache that took six statements per request.
+
+A refusal is cheap (issue 30: eight clients receiving only 429s pushed GET /api/games/ to p99
+1.5 s): each process remembers the clients it refused and until when (`_refused`), and refuses
+them again until then without a statement; the requests refused so — they count too — are added
+to the client's row with its next request that reaches the database. The throttle runs before the
+view, and the pages count their input before they build their forms (common.page_throttle).
 """
 
 from __future__ import annotations
@@ -53,24 +59,26 @@ class WindowCount:
         return self.hits + self.previous_hits * (1 - self.fraction)
 
 
-def record_request(*, client: str, now: float, duration: int) -> WindowCount:
-    """Count one request of `client` at time `now` (seconds) in windows of `duration` seconds."""
+def record_request(*, client: str, now: float, duration: int, refused_before: int = 0) -> WindowCount:
+    """Count one request of `client` at time `now` (seconds) in windows of `duration` seconds,
+    with `refused_before` requests this process refused without counting them (`_refused`)."""
     period, offset = divmod(now, duration)
     table = connection.ops.quote_name(ThrottleCounter._meta.db_table)
     with connection.cursor() as cursor:
         # Old values on the right of SET (both databases read the row as it was): a new window
         # moves the current count to `previous_hits` (or drops it when a whole window passed).
         cursor.execute(
-            f"""INSERT INTO {table} (client, period, hits, previous_hits) VALUES (%s, %s, 1, 0)
+            f"""INSERT INTO {table} (client, period, hits, previous_hits) VALUES (%s, %s, %s, 0)
             ON CONFLICT (client) DO UPDATE SET
-              hits = CASE WHEN {table}.period = excluded.period THEN {table}.hits + 1 ELSE 1 END,
+              hits = CASE WHEN {table}.period = excluded.period THEN {table}.hits + excluded.hits
+                ELSE excluded.hits END,
               previous_hits = CASE
                 WHEN {table}.period = excluded.period THEN {table}.previous_hits
                 WHEN {table}.period = excluded.period - 1 THEN {table}.hits
                 ELSE 0 END,
               period = excluded.period
             RETURNING hits, previous_hits""",
-            [client[:200], int(period)],
+            [client[:200], int(period), 1 + refused_before],
         )
         hits, previous_hits = cursor.fetchone()
     if random.random() < PRUNE_CHANCE:
@@ -91,6 +99,23 @@ def seconds_until_allowed(count: WindowCount, *, limit: int, duration: int) -> f
     return duration - elapsed + needed * duration
 
 
+@dataclass
+class _Refusal:
+    until: float  # the throttle's clock: refused again without a statement until then
+    uncounted: int = 0  # requests refused so, added to the row with the next counted one
+
+
+# The clients this process refused, by throttle key: at most REFUSED_MAX (the oldest refusals
+# go first past it), each forgotten once its time is up.
+REFUSED_MAX = 10_000
+_refused: dict[str, _Refusal] = {}
+
+
+def forget_refusals() -> None:
+    """Forget every refusal this process remembers (the tests' databases start afresh)."""
+    _refused.clear()
+
+
 class EvaluationRateThrottle(SimpleRateThrottle):
     """Scores and rulings cost real work and each is saved: at most settings'
     REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["evaluations"] per client address. A refused request
@@ -104,11 +129,25 @@ class EvaluationRateThrottle(SimpleRateThrottle):
     def allow_request(self, request, view) -> bool:
         if self.rate is None:
             return True
-        self.count = record_request(
-            client=self.get_cache_key(request, view), now=self.timer(), duration=self.duration
-        )
-        return self.count.estimate <= self.num_requests
+        key, now = self.get_cache_key(request, view), self.timer()
+        refusal = _refused.get(key)
+        if refusal is not None and now < refusal.until:
+            # Refused a moment ago and still waiting: refused again, counted with its next
+            # request that reaches the database.
+            refusal.uncounted += 1
+            self.seconds_left = refusal.until - now
+            return False
+        _refused.pop(key, None)
+        self.count = record_request(client=key, now=now, duration=self.duration,
+                                    refused_before=refusal.uncounted if refusal else 0)
+        self.seconds_left = seconds_until_allowed(self.count, limit=self.num_requests,
+                                                  duration=self.duration)
+        if self.count.estimate <= self.num_requests:
+            return True
+        if len(_refused) >= REFUSED_MAX:
+            del _refused[next(iter(_refused))]
+        _refused[key] = _Refusal(until=now + self.seconds_left)
+        return False
 
     def wait(self) -> float:
-        wait = seconds_until_allowed(self.count, limit=self.num_requests, duration=self.duration)
-        return max(1, math.ceil(wait))
+        return max(1, math.ceil(self.seconds_left))

@@ -14,6 +14,7 @@ RequestSizeLimitMiddleware to refuse by its Content-Length; a chunked one is han
 past the limit, which that middleware refuses as "more than" the limit.
 """
 
+import asyncio
 import os
 import warnings
 
@@ -138,4 +139,43 @@ def _header(scope, name: bytes) -> str | None:
     return None
 
 
-application = TablePolls(BodyLimit(django_application))
+# How long a 429 is held before it is sent (never longer than its Retry-After).
+REFUSAL_HOLD_SECONDS = float(os.environ.get("REFUSAL_HOLD_SECONDS", "1"))
+
+
+class HeldRefusals:
+    """A refusal (429) is sent after REFUSAL_HOLD_SECONDS, at most its Retry-After: the event
+    loop holds the connection, Django's thread has already gone on to the next request (a2wsgi
+    hands the response over through a queue). A client that ignores Retry-After and floods then
+    sends one request a second per connection, however cheap each refusal is to decide (issue
+    30: eight connections receiving only 429s, answered at once, pushed GET /api/games/ to p99
+    1.5 s). A person past the limit reads the same page a second later; nothing else waits."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or REFUSAL_HOLD_SECONDS <= 0:
+            return await self.app(scope, receive, send)
+
+        async def held_send(message):
+            if message["type"] == "http.response.start" and message.get("status") == 429:
+                await asyncio.sleep(refusal_hold(message.get("headers", ())))
+            await send(message)
+
+        return await self.app(scope, receive, held_send)
+
+
+def refusal_hold(headers) -> float:
+    """How long to hold a 429 with these headers: REFUSAL_HOLD_SECONDS, at most its
+    Retry-After (in seconds, as every limit of the site writes it)."""
+    for name, value in headers:
+        if name.lower() == b"retry-after":
+            try:
+                return min(REFUSAL_HOLD_SECONDS, max(0.0, float(value)))
+            except ValueError:
+                break
+    return REFUSAL_HOLD_SECONDS
+
+
+application = TablePolls(BodyLimit(HeldRefusals(django_application)))

@@ -130,6 +130,17 @@ def catalog_for_every_database_test(request):
         request.getfixturevalue("catalog")
 
 
+@pytest.fixture(autouse=True)
+def no_refusal_remembered():
+    """Each test's throttle starts with no client refused: the refusals a process remembers
+    (common.throttling._refused) belong to the database of the test that made them."""
+    from common.throttling import forget_refusals
+
+    forget_refusals()
+    yield
+    forget_refusals()
+
+
 @pytest.fixture
 def api():
     return APIClient()

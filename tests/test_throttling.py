@@ -189,3 +189,75 @@ def test_other_games_pages_count_against_the_same_limit(client, catalog, monkeyp
 def test_reading_a_page_is_never_counted(client, catalog, three_a_minute):
     assert [client.get(PAGE).status_code for _ in range(5)] == [200] * 5
     assert client.post(PAGE, PAGE_FORM).status_code == 200
+
+
+# --- A refusal is cheap (issue 30) ------------------------------------------------------------------
+
+COSTLY_LINK = PAGE + "?" + "&".join(
+    "hand=" + name.replace(" ", "+").replace("'", "%27") for name in (
+        "Thought Maker", "Unidentified Ship", "Chancellor Gowron", "Lursa and B'Etor",
+        "Hand Phaser", "Space Confrontation", "Blossoming Romance"))
+
+
+def test_a_client_refused_again_costs_no_write_nor_any_work(client, api, catalog, three_a_minute,
+                                                           django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.star_trek_missions import pages
+
+    for _ in range(3):
+        assert api.post(SCORE, HAND, format="json").status_code == 200
+    assert client.get(COSTLY_LINK).status_code == 429  # counted: the client is now refused
+    row = ThrottleCounter.objects.get()
+    decks = []
+    real_deck = pages.Deck
+
+    def counted_deck(game):
+        decks.append(game)
+        return real_deck(game)
+
+    pages.Deck = counted_deck
+    try:
+        with CaptureQueriesContext(connection) as queries:
+            statuses = [client.get(COSTLY_LINK).status_code for _ in range(5)]
+            statuses.append(client.post(PAGE, PAGE_FORM).status_code)
+            statuses.append(api.post(SCORE, HAND, format="json").status_code)
+    finally:
+        pages.Deck = real_deck
+    assert statuses == [429] * 7
+    writes = [q["sql"] for q in queries.captured_queries
+              if q["sql"].lstrip().split()[0].upper() in ("INSERT", "UPDATE", "DELETE")]
+    assert writes == [] and decks == []  # no count written, no page's cards laid out
+    assert ThrottleCounter.objects.get().hits == row.hits
+    # A refused page is drawn once and kept (common.page_throttle): nothing is read for it.
+    with django_assert_max_num_queries(0):
+        refused = client.get(COSTLY_LINK)
+    assert refused.status_code == 429 and refused.templates == []
+    wait = int(refused["Retry-After"])
+    assert f"Try again in {wait} second" in refused.content.decode()
+
+
+def test_a_client_that_keeps_hammering_stays_refused_and_one_that_waits_gets_in(
+        api, catalog, three_a_minute, monkeypatch):
+    from common.throttling import EvaluationRateThrottle
+
+    clock = [START + 10]
+    monkeypatch.setattr(EvaluationRateThrottle, "timer", lambda self: clock[0])
+    hammering = {"REMOTE_ADDR": "203.0.113.1"}
+    waiting = {"REMOTE_ADDR": "203.0.113.2"}
+    for who in (hammering, waiting):
+        assert [api.post(SCORE, HAND, format="json", **who).status_code
+                for _ in range(3)] == [200] * 3
+    told = {}
+    for name, who, refusals in (("hammering", hammering, 20), ("waiting", waiting, 1)):
+        answers = [api.post(SCORE, HAND, format="json", **who) for _ in range(refusals)]
+        assert {a.status_code for a in answers} == {429}
+        told[name] = int(answers[0]["Retry-After"])
+        assert int(answers[-1]["Retry-After"]) <= told[name]  # the same wait, counting down
+    assert told["hammering"] == told["waiting"]
+    clock[0] += told["waiting"]
+    # Waiting as told is enough; the twenty refused without a write counted all the same.
+    assert api.post(SCORE, HAND, format="json", **waiting).status_code == 200
+    again = api.post(SCORE, HAND, format="json", **hammering)
+    assert again.status_code == 429 and int(again["Retry-After"]) > 0

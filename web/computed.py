@@ -7,6 +7,9 @@ catalog's version stamp (cards.selectors.catalog_stamp: any edit of the catalog,
 gives new keys) and the request body as the page built it, written canonically (keys sorted), so
 two addresses that build the same body share an answer. A 400 is kept too, as the error it was.
 
+A page whose whole answer is costly to draw as well keeps the page itself in the same cache
+(web.page_cache).
+
 The cache is the database's (settings.CACHES["computed"]: one table, shared by every app server,
 as the throttle's counters are); entries expire after COMPUTED_CACHE_SECONDS and the table keeps
 at most its MAX_ENTRIES, the oldest culled first.

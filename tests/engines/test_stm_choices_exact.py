@@ -149,6 +149,9 @@ HUNTED_HANDS = [
      "Holodeck 1", "Captain Jean-Luc Picard", "Lursa and B'Etor"],
     ["Vice Admiral Nakamura", "Mysterious Plague", "Crystal Entity", "Thought Maker",
      "Unidentified Ship", "Meddlesome Q", "Lursa and B'Etor", "Daimon Tog", "Tox Uthat"],
+    # Issue 30's hunt from 16 seeds: seed 1's slowest.
+    ["Vash", "Meddlesome Q", "Crystal Entity", "Unidentified Ship", "Daimon Tog", "Holodeck 1",
+     "Commander Sela", "Mysterious Plague", "Thought Maker"],
 ]
 
 
@@ -160,6 +163,26 @@ def test_stm_r15_search_equals_plain_enumeration_on_the_hunts_slowest_hands(name
                   "specialty": ["archaeologist", "combat", "medical"]}
     assert plain_space([SPECS[n] for n in names], vocabulary) <= 100_000
     assert_best_is_plain_best(names, vocabulary)
+
+
+# The slowest hands issue 30's hunts found (bench/stm_hunt.py, many seeds): Thought Maker and the
+# Ship with the cards that read Klingons, Romulans and Federation security, and the README's
+# worst of issue 21 (Meddlesome Q's nine). Against plain enumeration with the whole vocabulary
+# (26,400 to 51,150 combinations: about a second each).
+HUNTED_HANDS_30 = [
+    ["Thought Maker", "Unidentified Ship", "Chancellor Gowron", "Lursa and B'Etor", "Hand Phaser",
+     "Space Confrontation", "Blossoming Romance"],
+    ["Thought Maker", "Hand Phaser", "Lursa and B'Etor", "Unidentified Ship",
+     "Blossoming Romance", "Enemies to Friends", "Chancellor Gowron"],
+    ["Commander Bruce Maddox", "Commander Tomalak", "Enemies to Friends", "Meddlesome Q",
+     "Unidentified Ship", "Vash", "Lursa and B'Etor", "Thought Maker", "Chancellor Gowron"],
+]
+
+
+@pytest.mark.parametrize("names", HUNTED_HANDS_30)
+def test_stm_r15_search_equals_plain_enumeration_on_issue_30s_slowest_hands(names):
+    assert plain_space([SPECS[n] for n in names], VOCABULARY) <= 60_000
+    assert_best_is_plain_best(names, dict(VOCABULARY))
 
 
 # --- The differential test ---------------------------------------------------------------------
