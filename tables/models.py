@@ -11,6 +11,7 @@ hash suffices (no password stretching is needed for a secret nobody chose).
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.db import models
@@ -19,6 +20,16 @@ from cards.models import Game
 
 CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no l/1, o/0: read aloud or typed from paper
 CODE_LENGTH = 10  # 50 bits: a link cannot be guessed, and gives no right to act anyway
+
+
+# What a table code can be (new ones are CODE_LENGTH letters of CODE_ALPHABET; the column holds
+# 16): anything else names no table and is answered 404 before any query, so a NUL or a lone
+# surrogate in a link (which PostgreSQL refuses in a query: DataError, a 500) never reaches one.
+CODE_PATTERN = re.compile(r"[a-z0-9]{1,16}")
+
+
+def is_table_code(code: object) -> bool:
+    return isinstance(code, str) and CODE_PATTERN.fullmatch(code) is not None
 
 
 def new_table_code() -> str:

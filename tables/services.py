@@ -35,6 +35,7 @@ from .selectors import table_get
 from .tokens import new_token, token_hash, token_matches
 
 MAX_NAME = 40
+SLUG = re.compile(r"[-a-zA-Z0-9_]{1,50}")  # what a SlugField holds (Game.slug: 50 at most)
 CODE_ATTEMPTS = 5
 # Creating a table also removes the idle ones with this chance, so a site with no scheduled job
 # still sheds them (`manage.py remove_idle_tables` does it on demand).
@@ -93,7 +94,10 @@ def _player_names(game: Game, players: object) -> list[str]:
 def table_game(game_slug: object) -> tuple[Game, TableGame]:
     """The game and what a table of it carries; a 400 naming the games a table can hold."""
     offered = sorted(TABLE_GAMES)
-    game = Game.objects.filter(slug=game_slug).first() if isinstance(game_slug, str) else None
+    # Only text that can be a slug is looked up: a NUL (PostgreSQL refuses it in a query, a 500)
+    # or any other character no slug holds is an unknown game without a query.
+    is_slug = isinstance(game_slug, str) and SLUG.fullmatch(game_slug) is not None
+    game = Game.objects.filter(slug=game_slug).first() if is_slug else None
     if game is None:
         raise _invalid("game", "unknown_game", f"No game '{str(game_slug)[:40]}'; a table can "
                        f"hold {', '.join(offered)}.", suggestions=offered)
