@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from cards.models import Game
 from common.api_errors import ApiError, error_entry
+from common.names import kept, look_alike, too_many_marks
 from games.package import RULING
 from results.services import result_opened
 
@@ -63,8 +64,8 @@ def _player_names(game: Game, players: object) -> list[str]:
     names: list[str] = []
     errors = []
     for index, raw in enumerate(players):
-        name = re.sub(r"\s+", " ", raw).strip() if isinstance(raw, str) else ""
-        problem = ""
+        name = kept(re.sub(r"\s+", " ", raw).strip()) if isinstance(raw, str) else ""
+        problem, code = "", "invalid_name"
         if not isinstance(raw, str):
             problem = "A player's name is text."
         elif not name:
@@ -73,10 +74,19 @@ def _player_names(game: Game, players: object) -> list[str]:
             problem = "A player's name cannot hold control characters."
         elif len(name) > MAX_NAME:
             problem = f"A player's name is at most {MAX_NAME} characters; this one has {len(name)}."
-        elif name.casefold() in [other.casefold() for other in names]:
+        elif too_many_marks(name):
+            problem = too_many_marks(name)
+        elif (alike := next((other for other in names if look_alike(name, other)), None)) is None:
+            pass
+        elif alike.casefold() == name.casefold():
             problem = (f"Two players are named '{name}'; give each player a name of their own.")
+        else:
+            code = "look_alike_name"
+            problem = (f"'{name}' looks like '{alike}' (seat {names.index(alike) + 1}): the "
+                       "table would show two players no one can tell apart; give each player a "
+                       "name that looks different.")
         if problem:
-            errors.append(error_entry(path=f"players[{index}]", code="invalid_name", detail=problem))
+            errors.append(error_entry(path=f"players[{index}]", code=code, detail=problem))
         names.append(name)
     if errors:
         raise ApiError(status_code=400, code="invalid_input", detail=errors[0]["detail"]
