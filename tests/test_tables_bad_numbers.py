@@ -205,3 +205,17 @@ def test_a_catalog_page_size_of_5000_digits_is_a_400(client, url):
     response = client.get(url, {"page_size": FIVE_THOUSAND_DIGITS})
     assert response.status_code == 400
     assert client.get(url, {"page_size": "5"}).status_code == 200
+
+
+@pytest.mark.parametrize("value", ["\u0663", "\uff13", "3_0", "+-3", FIVE_THOUSAND_DIGITS[:150]])
+def test_a_catalog_number_filter_of_anything_but_ascii_digits_is_a_400(client, value):
+    # The same parser reads an integer attribute's filter: "٣" (int() reads it as 3) is refused,
+    # like "²", rather than read as a number.
+    response = client.get("/api/games/academy-credits/cards/", {"value": value})
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "invalid_filter"
+    found = client.get("/api/games/academy-credits/cards/", {"value": "3"})
+    assert found.status_code == 200 and found.json()["count"] >= 1
+    for spelled in ("03", "+3"):
+        assert client.get("/api/games/academy-credits/cards/", {"value": spelled}).json()[
+            "count"] == found.json()["count"]
