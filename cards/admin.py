@@ -19,6 +19,8 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
+from common.numbers import plain_int
+
 from . import imports
 from .attributes import describe_abilities
 from .forms import (
@@ -46,10 +48,7 @@ CONTENT_TYPES = {"json": "application/json; charset=utf-8", "csv": "text/csv; ch
 
 
 def _game_id(raw) -> int | None:
-    try:
-        return int(raw)
-    except (TypeError, ValueError):
-        return None
+    return plain_int(raw, least=1)
 
 
 def filtered_game_id(request: HttpRequest) -> int | None:

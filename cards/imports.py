@@ -58,6 +58,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from common.numbers import plain_int
+
 from . import attributes as attrs
 from .models import Card, CardRuling, Game
 
@@ -409,9 +411,8 @@ def _parse_cell(spec: attrs.AttributeSpec, cell: str, row: int, errors: _Errors)
 
 def _parse_copies(raw: Any, row: int, errors: _Errors) -> int | None:
     if isinstance(raw, str):
-        raw = raw.strip()
-        if raw.isascii() and raw.isdigit():  # "²" is a digit to isdigit(), not to int()
-            raw = int(raw)
+        number = plain_int(raw.strip())
+        raw = number if number is not None else raw.strip()
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
         errors.add(row, "copies", f"Copies must be a whole number of at least 1; got {raw!r}.")
         return None

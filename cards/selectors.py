@@ -23,6 +23,8 @@ from django.db.models import (
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Lower, Replace
 
+from common.numbers import INTEGER_MAX, plain_int
+
 from .attributes import AttributeSpec
 from .models import (
     AttributeDefinition,
@@ -233,7 +235,7 @@ def parse_card_query(*, specs: list[AttributeSpec], params: Mapping) -> CardQuer
         query.errors.extend(problems)
         if spec.kind == "integer" and not problems:
             # One spelling per number ("03" and "+3" are 3), as the index stores it.
-            values = [str(int(value)) for value in values]
+            values = [str(_filter_number(value)) for value in values]
         if values:
             query.filters[name] = values
     provenance = (params.get("provenance") or "").strip()
@@ -262,11 +264,16 @@ def suggest_words(word: str, options: list[str]) -> list[str]:
     return suggest(word, [NamedCard(name=o, slug=o) for o in options], limit=3)
 
 
+def _filter_number(value: str) -> int | None:
+    """An integer attribute's filter value: ASCII digits (common.numbers), signed "-" or "+"."""
+    if value.startswith("+"):
+        return plain_int(value[1:], most=INTEGER_MAX)
+    return plain_int(value, least=-INTEGER_MAX)
+
+
 def _filter_value_error(spec: AttributeSpec, value: str) -> FilterError | None:
     if spec.kind == "integer":
-        try:
-            int(value)
-        except ValueError:
+        if _filter_number(value) is None:
             return FilterError(spec.key, "invalid_filter",
                                f"{spec.label} must be a whole number; got '{value}'.")
         return None
@@ -348,7 +355,7 @@ def attribute_containment(*, filters: dict[str, list[str]], specs: list[Attribut
 
     def contained(key: str, value: str) -> object:
         if kinds[key] == "integer":
-            return int(value)
+            return _filter_number(value)
         if kinds[key] == "multi_choice":
             return [value]  # the card's list holds this value, among others
         return value

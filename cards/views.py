@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 
 from common.games import game_package
+from common.numbers import plain_int
 
 from .attributes import ABILITY_EFFECTS, AttributeSpec
 from .models import Card, CardAttributeValue, Game, RuleSection
@@ -330,11 +331,10 @@ def _page_size(params: QueryDict) -> tuple[int, list[FilterError]]:
     raw = (params.get("page_size") or "").strip()
     if not raw:
         return PAGE_SIZE, []
-    try:
-        size = int(raw)
-    except ValueError:
-        size = 0
-    if size < 1:
+    # Above the most a page shows is read as the most (a link may ask for "all"); not a number
+    # (or past its digits) is refused.
+    size = plain_int(raw, least=1)
+    if size is None:
         detail = f"Page size must be a whole number from 1 to {MAX_PAGE_SIZE}; got '{raw}'."
         return PAGE_SIZE, [FilterError("page_size", "invalid_page_size", detail)]
     return min(size, MAX_PAGE_SIZE), []

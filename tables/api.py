@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from cards.api.serializers import ErrorSerializer
 from common.api_errors import ApiError, error_body, error_entry
+from common.numbers import plain_int
 from common.parsers import request_object
 from common.throttling import EvaluationRateThrottle
 
@@ -207,13 +208,13 @@ def undo_version(request) -> object:
     named = body.get("version")
     header = request.META.get("HTTP_IF_MATCH", "").strip()
     if header:
-        match = re.fullmatch(r'(?:W/)?"v(\d+)"', header)
-        if match is None:
+        match = re.fullmatch(r'(?:W/)?"v([^"]*)"', header)
+        from_header = plain_int(match.group(1)) if match is not None else None
+        if from_header is None:
             detail = (f"If-Match holds the table's ETag (\"v<version>\"); not {header[:40]!r}.")
             raise ApiError(status_code=400, code="invalid_input", detail=detail,
                            errors=[error_entry(path="If-Match", code="invalid_etag",
                                                detail=detail)])
-        from_header = int(match.group(1))
         if named is not None and named != from_header:
             detail = (f"The body names version {named} and If-Match version {from_header}; "
                       "name one.")

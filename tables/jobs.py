@@ -32,6 +32,7 @@ from django.shortcuts import redirect
 from django.urls import Resolver404, resolve, reverse
 
 from common.api_errors import ApiError
+from common.numbers import plain_int
 from games.package import RULING, SCORE
 from games.pages import AskedAt
 from games.registry import game_package
@@ -205,11 +206,13 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
     if request.method != "POST" and not request.GET and version != table.version:
         # An older link: the form is filled in from the table as it is now.
         return redirect("tables:ask", code=table.code, kind=kind, version=table.version)
-    posted_version = request.POST.get("table_version", "") if request.method == "POST" else ""
-    if posted_version.isdigit():
+    posted_version = plain_int(request.POST.get("table_version", "")) if (
+        request.method == "POST") else None
+    if posted_version is not None:
         # The version the form was last filled in from (after a conflict, the table's then),
-        # rather than the one in the address it posts to.
-        version = int(posted_version)
+        # rather than the one in the address it posts to (a field that is not a plain number is
+        # not taken: the address's version stands).
+        version = posted_version
     seats = list(table.seats.all())
     players = [s.name for s in seats]
     jobs = table_jobs(table.game.slug)

@@ -11,6 +11,7 @@ hash suffices (no password stretching is needed for a secret nobody chose).
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.db import models
@@ -22,6 +23,14 @@ CODE_LENGTH = 10  # 50 bits: a link cannot be guessed, and gives no right to act
 
 
 MAX_ENTRY_KEY = 100  # a UUID is 36; room for a client's own scheme, bounded
+# What a table code can be (new ones are CODE_LENGTH letters of CODE_ALPHABET; the column holds
+# 16): anything else names no table and is answered 404 before any query, so a NUL or a lone
+# surrogate in a link (which PostgreSQL refuses in a query: DataError, a 500) never reaches one.
+CODE_PATTERN = re.compile(r"[a-z0-9]{1,16}")
+
+
+def is_table_code(code: object) -> bool:
+    return isinstance(code, str) and CODE_PATTERN.fullmatch(code) is not None
 
 
 def new_table_code() -> str:

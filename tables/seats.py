@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 
+from common.numbers import plain_int
+
 from .models import Table
 from .tokens import token_matches
 
@@ -26,10 +28,11 @@ from .tokens import token_matches
 def my_seat(request: HttpRequest, table: Table) -> tuple[int | None, str | None]:
     """(seat number, token) this browser holds at the table, if its token still acts for it."""
     raw = request.COOKIES.get(f"seat_{table.code}", "")
-    number, _, token = raw.partition(":")
-    if not number.isdigit() or not token:
+    text, _, token = raw.partition(":")
+    number = plain_int(text, least=1)
+    if number is None or not token:
         return None, None
-    seat = next((s for s in table.seats.all() if s.number == int(number)), None)
+    seat = next((s for s in table.seats.all() if s.number == number), None)
     if seat is None or not token_matches(token, seat.token_hash):
         return None, None
     return seat.number, token
@@ -74,7 +77,8 @@ def acting_for(request: HttpRequest, table: Table, *, default: int | None = None
     posted = request.POST.get("seat") if request.method == "POST" else None
     if posted is not None and (host or seat_token):
         # As the API takes it: a number, or what was sent (event_add refuses it: 400).
-        chosen = int(posted) if posted.strip().isdigit() else posted
+        number = plain_int(posted)
+        chosen = number if number is not None else posted
     # The host acting for its own seat acts as that seat (its entry is the seat's, not the host's).
     token = seat_token if seat_token and (chosen == own or not host) else host
     return Acting(seat=chosen, token=token, host=host is not None, own=own)

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games.table_state import TableGame
 
-from .models import Event, Table
+from .models import Event, Table, is_table_code
 
 
 class TableNotFound(LookupError):
@@ -16,11 +16,16 @@ class TableNotFound(LookupError):
 
 
 def table_version(*, code: str) -> int | None:
-    """The table's version, or None when there is no such table: one indexed query."""
+    """The table's version, or None when there is no such table: one indexed query (none for
+    text that cannot be a table's code)."""
+    if not is_table_code(code):
+        return None
     return Table.objects.filter(code=code).values_list("version", flat=True).first()
 
 
 def table_get(*, code: str) -> Table:
+    if not is_table_code(code):
+        raise TableNotFound(code)
     table = (Table.objects.select_related("game").prefetch_related("seats")
              .filter(code=code).first())
     if table is None:

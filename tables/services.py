@@ -40,6 +40,7 @@ from django.utils import timezone
 
 from cards.models import Game
 from common.api_errors import ApiError, error_entry
+from common.names import kept, look_alike, too_many_marks
 from games.package import RULING
 from results.services import result_opened
 
@@ -49,6 +50,7 @@ from .selectors import HANDOVER, overlapping_changes, own_kinds, table_get
 from .tokens import new_token, token_hash, token_matches
 
 MAX_NAME = 40
+SLUG = re.compile(r"[-a-zA-Z0-9_]{1,50}")  # what a SlugField holds (Game.slug: 50 at most)
 CODE_ATTEMPTS = 5
 # Creating a table also removes the idle ones with this chance, so a site with no scheduled job
 # still sheds them (`manage.py remove_idle_tables` does it on demand).
@@ -99,8 +101,8 @@ def _player_names(game: Game, players: object) -> list[str]:
     names: list[str] = []
     errors = []
     for index, raw in enumerate(players):
-        name = re.sub(r"\s+", " ", raw).strip() if isinstance(raw, str) else ""
-        problem = ""
+        name = kept(re.sub(r"\s+", " ", raw).strip()) if isinstance(raw, str) else ""
+        problem, code = "", "invalid_name"
         if not isinstance(raw, str):
             problem = "A player's name is text."
         elif not name:
@@ -109,10 +111,19 @@ def _player_names(game: Game, players: object) -> list[str]:
             problem = "A player's name cannot hold control characters."
         elif len(name) > MAX_NAME:
             problem = f"A player's name is at most {MAX_NAME} characters; this one has {len(name)}."
-        elif name.casefold() in [other.casefold() for other in names]:
+        elif too_many_marks(name):
+            problem = too_many_marks(name)
+        elif (alike := next((other for other in names if look_alike(name, other)), None)) is None:
+            pass
+        elif alike.casefold() == name.casefold():
             problem = (f"Two players are named '{name}'; give each player a name of their own.")
+        else:
+            code = "look_alike_name"
+            problem = (f"'{name}' looks like '{alike}' (seat {names.index(alike) + 1}): the "
+                       "table would show two players no one can tell apart; give each player a "
+                       "name that looks different.")
         if problem:
-            errors.append(error_entry(path=f"players[{index}]", code="invalid_name", detail=problem))
+            errors.append(error_entry(path=f"players[{index}]", code=code, detail=problem))
         names.append(name)
     if errors:
         raise ApiError(status_code=400, code="invalid_input", detail=errors[0]["detail"]
@@ -130,7 +141,10 @@ def _player_names(game: Game, players: object) -> list[str]:
 def table_game(game_slug: object) -> tuple[Game, TableGame]:
     """The game and what a table of it carries; a 400 naming the games a table can hold."""
     offered = sorted(TABLE_GAMES)
-    game = Game.objects.filter(slug=game_slug).first() if isinstance(game_slug, str) else None
+    # Only text that can be a slug is looked up: a NUL (PostgreSQL refuses it in a query, a 500)
+    # or any other character no slug holds is an unknown game without a query.
+    is_slug = isinstance(game_slug, str) and SLUG.fullmatch(game_slug) is not None
+    game = Game.objects.filter(slug=game_slug).first() if is_slug else None
     if game is None:
         raise _invalid("game", "unknown_game", f"No game '{str(game_slug)[:40]}'; a table can "
                        f"hold {', '.join(offered)}.", suggestions=offered)

@@ -25,7 +25,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cards.models import Game
-from common.api_errors import ApiError
+from common.api_errors import ApiError, error_entry
+from common.numbers import plain_int
 from common.page_throttle import check_page_throttle
 
 from . import services
@@ -144,9 +145,25 @@ def _shown_seat(request: HttpRequest, seat: int | None, host: bool,
     seat's phone's own."""
     if host:
         picked = (posted.get("seat") if posted is not None else None) or request.GET.get("seat", "")
-        if picked.isdigit():
-            return int(picked)
+        number = plain_int(picked, least=1)
+        if number is not None:
+            return number
     return seat
+
+
+def form_version(raw: str, current: int | None) -> int | None:
+    """The version a page form names (the one its page showed). A form without one acts on the
+    table as it is now (`current`); one that is not a plain number is refused (400), never read
+    as "now"."""
+    if not raw.strip():
+        return current
+    number = plain_int(raw)
+    if number is None:
+        detail = (f"The form names the table version {raw[:20]!r}, which is not a version (a "
+                  "whole number); reload the table and send it again.")
+        raise ApiError(status_code=400, code="invalid_input", detail=detail,
+                       errors=[error_entry(path="version", code="invalid_type", detail=detail)])
+    return number
 
 
 def form_context(table: Table, context: dict, seat: int | None,
@@ -192,12 +209,12 @@ def page(request: HttpRequest, code: str) -> HttpResponse:
 def claim(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_or_404(code)
     check_page_throttle(request)
-    number = request.POST.get("seat", "")
-    if not number.isdigit():
+    number = plain_int(request.POST.get("seat", ""), least=1)
+    if number is None:
         return _page(request, table, status=400, errors=ApiError(
             status_code=400, code="invalid_input", detail="Choose a seat to claim."))
     try:
-        seat, token = services.seat_claim(code=code, number=int(number))
+        seat, token = services.seat_claim(code=code, number=number)
     except ApiError as error:
         return _page(request, table, errors=error, status=error.status_code)
     response = redirect("tables:page", code=code)
@@ -236,15 +253,15 @@ def seat_form(request: HttpRequest, code: str) -> HttpResponse:
             detail="Claim your seat first: only a seat's phone (or the host's) acts for a seat."))
     try:
         kind, body = game_kind.form_event(posted, [s.name for s in table.seats.all()])
+        version = form_version(posted.get("version", ""), None)
     except ApiError as error:
         return _page(request, table, posted=posted, errors=error, status=error.status_code)
     # The version the form was filled in from: a change since that overlaps the entry (the same
     # seat's hand changed, another round scored, an undo) refuses it; another seat's does not.
     # A form without one: a seat's own entry goes on the table as it is, any other is decided
     # on the table as it is now.
-    named = posted.get("version", "")
-    version = int(named) if named.isdigit() else (
-        None if kind in services.entry_kinds(game_kind) else table.version)
+    if version is None and kind not in services.entry_kinds(game_kind):
+        version = table.version
     try:
         services.event_add(code=code, token=token, kind=kind, seat=seat, version=version,
                            body=body, entry_key=posted.get("entry_key") or None)
@@ -273,20 +290,18 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
     # What the host decided on: the version the page showed (the undo names the event it takes
     # back by it); a form without one acts on the table as it is now.
     posted = request.POST.get("version", "")
-    version = int(posted) if posted.isdigit() else table.version
+    seat = plain_int(request.POST.get("seat", ""), least=1)
     try:
+        version = form_version(posted, table.version)
         if action == "undo":
-            services.event_undo(code=code, token=token,
-                                version=int(posted) if posted.isdigit() else None)
+            services.event_undo(code=code, token=token, version=form_version(posted, None))
         elif action in ("new_game", "new_match"):
             services.event_add(code=code, token=token, kind=action, seat=None,
                                version=version, body={})
-        elif action == "release" and request.POST.get("seat", "").isdigit():
-            services.seat_release(code=code, number=int(request.POST["seat"]), token=token)
+        elif action == "release" and seat is not None:
+            services.seat_release(code=code, number=seat, token=token)
         elif action == "handover":
-            seat = request.POST.get("seat", "")
-            services.host_handover(code=code, token=token, version=version,
-                                   seat=int(seat) if seat.isdigit() else None)
+            services.host_handover(code=code, token=token, version=version, seat=seat)
         else:
             raise ApiError(status_code=400, code="invalid_input", detail="Choose what to do.")
     except services.VersionConflict:

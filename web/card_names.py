@@ -22,6 +22,7 @@ from cards.models import Card, Game
 from cards.naming import NamedCard, match_exact, name_length_limit
 from cards.selectors import game_attribute_specs, game_cards
 from common.api_errors import ApiError, error_entry
+from common.numbers import plain_int
 
 VALUE_ATTRIBUTE = "value"
 MAX_SHOWN = 80  # characters of what was typed, echoed in a message
@@ -126,10 +127,7 @@ class CardNameResolver:
 def _whole_number(name) -> int | None:
     if isinstance(name, int) and not isinstance(name, bool):
         return name
-    text = name.strip()
-    if text.isascii() and text.isdigit():
-        return int(text)
-    return None
+    return plain_int(name.strip())
 
 
 def resolve_cards(*, game: Game, names: list, path: str) -> tuple[list[Card | None], list[dict]]:

@@ -13,10 +13,12 @@ import re
 from typing import Any
 
 from cards.selectors import clean_text
+from common.numbers import plain_int
 from web.page_fields import FormField, filled_names
 from web.page_results import problem_message
 
-NUMBER = re.compile(r"-?\d{1,6}")
+# The most a page form's number field is read as (a count, a seat): six digits either way.
+NUMBER_BOUND = 999_999
 LAST_STEP = re.compile(r"(\.[^.\[\]]*|\[\d+\])$")  # "players[0].hand" → "players[0]"
 LAST_NAME = re.compile(r"(?:^|\.)([a-z_]+)$")  # "move.amount" → "amount"
 
@@ -91,7 +93,8 @@ class PageForm:
         """target[key] = the field's whole number (or its text, for the service to refuse)."""
         self.paths[path] = field
         if field.value:
-            target[key] = int(field.value) if NUMBER.fullmatch(field.value) else field.value
+            number = plain_int(field.value, least=-NUMBER_BOUND, most=NUMBER_BOUND)
+            target[key] = number if number is not None else field.value
 
     def field_for(self, path: str) -> FormField | None:
         """The field of a request path, or of the nearest path that encloses it."""

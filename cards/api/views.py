@@ -15,6 +15,7 @@ from cards import selectors
 from cards.models import Game
 from cards.naming import LENGTH_FACTOR
 from common.api_errors import ApiError, error_entry
+from common.numbers import plain_int
 
 from .serializers import (
     CardSerializer,
@@ -82,7 +83,7 @@ def page_size_errors(params) -> list[dict]:
     raw = params.get("page_size")
     if raw is None:
         return []
-    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= CardPagination.max_page_size:
+    if plain_int(raw, least=1, most=CardPagination.max_page_size) is None:
         return [error_entry(path="query.page_size", code="invalid_page_size",
                             detail=f"page_size must be a whole number from 1 to "
                                    f"{CardPagination.max_page_size}; got '{raw}'.")]

@@ -15,10 +15,11 @@ import re
 from typing import Any
 
 from cards.models import Game
+from common.numbers import plain_int
 from games.pages import job_page
 from results.views import ruling_view, score_view
 from web.page_fields import FormField as Field
-from web.page_forms import NUMBER, PageForm, Slots, as_dict, as_list
+from web.page_forms import NUMBER_BOUND, PageForm, Slots, as_dict, as_list
 
 GAME = "academy-credits"
 SEATS = 4
@@ -264,9 +265,10 @@ class TableForm(PageForm):
         return players
 
     def seat_name(self, number: str) -> str | None:
-        if not (number.isascii() and number.isdigit()) or not 1 <= int(number) <= SEATS:
+        seat_number = plain_int(number, least=1, most=SEATS)
+        if seat_number is None:
             return None
-        seat = self.seats[int(number) - 1]
+        seat = self.seats[seat_number - 1]
         return seat.name.value or None
 
     def seat_cadet(self, field: Field, path: str, target: dict, key: str, problem: str) -> None:
@@ -411,7 +413,7 @@ READING_LABELS = {
 
 def _count(value: str) -> int | None:
     """A count of cards as typed: a whole number, 0 or more (None: it is not one)."""
-    return int(value) if NUMBER.fullmatch(value) and int(value) >= 0 else None
+    return plain_int(value, most=NUMBER_BOUND)
 
 
 check_play = job_page(slug=GAME, kind="ruling", form=PlayForm, page_context=page_context,

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from common.numbers import plain_int
 from games.package import RULING, SCORE
 from games.table_state import Ask, State, TableGame, disagree, refuse, saved
 
@@ -132,7 +133,9 @@ def round_form(posted: Mapping[str, str], players: list[str]) -> dict:
             entry["hand"] = card
         cadets.append(entry)
     deck = posted.get("deck_count", "0").strip()
-    return {"players": cadets, "deck_count": int(deck) if deck.isdigit() else deck}
+    # A plain number, or the text as typed: the scorer refuses it (400) at deck_count.
+    count = plain_int(deck)
+    return {"players": cadets, "deck_count": count if count is not None else deck}
 
 
 def round_form_rows(table_state: dict, players: list[str], seat: int | None,

@@ -15,13 +15,13 @@ values kept. Every field has a name of its own (site.js drops empty fields from 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils.text import slugify
 
 from cards.models import Game
+from common.numbers import plain_int
 from games.factions import engine
 from games.package import RULING, SCORE
 from games.pages import job_page
@@ -299,7 +299,8 @@ class TableForm(PageForm):
                 entry["hand"] = hand
                 self.paths[f"{path}.lost_turns"] = seat.lost
                 lost = seat.lost.value  # the text as typed when not a whole number (the API says)
-                entry["lost_turns"] = int(lost) if re.fullmatch(r"\d{1,4}", lost) else lost or 0
+                turns = plain_int(lost, most=9999)
+                entry["lost_turns"] = turns if turns is not None else lost or 0
             if seat.own.value:
                 self.paths[f"{path}.faction"] = seat.own
                 entry["faction"] = seat.own.value

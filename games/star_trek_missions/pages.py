@@ -28,6 +28,7 @@ from cards.naming import NamedCard
 from cards.selectors import GameNotFound, clean_text, game_get
 from common.api_errors import ApiError
 from common.links import form_link
+from common.numbers import plain_int
 from games.package import SCORE
 from games.pages import SERVICES, AskedAt, catalog_not_loaded
 from games.star_trek_missions.language import (
@@ -685,10 +686,7 @@ class TablePlayer:
 
 
 def _index(value, upper: int) -> int | None:
-    text = clean_text(value)
-    if text.isascii() and text.isdigit() and int(text) < upper:
-        return int(text)
-    return None
+    return plain_int(clean_text(value), most=upper - 1)
 
 
 class TableForm:
