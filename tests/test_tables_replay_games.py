@@ -294,7 +294,12 @@ def test_factions_series_equal_the_stateless_rulings_and_standings(api, series):
             continue
         ruling_body = {"position": {
             "factions": position["factions"], "turn": position["turn"],
-            "players": [{**p, "hand": hands[p["name"]]} for p in position["players"]],
+            # At the table only the mover's hand is given: every other is another phone's
+            # (hand_complete false, FAC-R4's defender answering for itself).
+            "players": [{**p, "hand": hands[p["name"]], "hand_complete": True}
+                        if p["name"] == mover else
+                        {**p, "hand": [], "hand_complete": False}
+                        for p in position["players"]],
             **({"turn_lost": True} if position.get("turn_lost") else {}),
             **({"pending": pending} if pending else {})}, "move": move}
         stateless = post(api, "/api/games/factions/rulings/", ruling_body)

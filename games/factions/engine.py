@@ -1019,8 +1019,9 @@ class _Effects:
     def take_random(self, taker: str, giver: str, taken: int | None, rule: str, why: str) -> None:
         hand = self.player(giver).hand
         if not self.player(giver).hand_complete:
-            # Another phone's hand: which card goes is for the two players to see.
-            self.determined = False
+            # Another phone's hand: which card goes is for the two players to see, so the
+            # taker's hand is no longer known whole either.
+            self.player(taker).hand_complete = False
             self.move(None, {"player": giver}, {"player": taker}, random=True)
             self.events.append(f"{taker} takes one card at random from {giver}'s hand, if it "
                                f"holds any ({rule}); only {taker} and {giver} see which.")
