@@ -112,3 +112,12 @@ class EvaluationRateThrottle(SimpleRateThrottle):
     def wait(self) -> float:
         wait = seconds_until_allowed(self.count, limit=self.num_requests, duration=self.duration)
         return max(1, math.ceil(wait))
+
+
+class TableReadThrottle(EvaluationRateThrottle):
+    """Reads of a table (its API read, a page of its history, its page and the page's polled part,
+    304s included) at most settings' REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["table_reads"] per
+    client address (issue 30: a flood of reads slowed the whole site). Its own counter, apart from
+    the evaluations': six phones polling every 2 s behind one address read 180 times a minute."""
+
+    scope = "table_reads"

@@ -13,10 +13,17 @@ from rest_framework.views import APIView
 from cards.api.serializers import ErrorSerializer
 from common.api_errors import ApiError, error_body, error_entry
 from common.parsers import request_object
-from common.throttling import EvaluationRateThrottle
+from common.throttling import EvaluationRateThrottle, TableReadThrottle
 
 from . import services
-from .selectors import TableNotFound, table_data, table_get, table_version
+from .selectors import (
+    TableNotFound,
+    history_data,
+    table_data,
+    table_events,
+    table_get,
+    table_version,
+)
 
 
 def etag_of(version: int) -> str:
@@ -70,11 +77,13 @@ class TableCreateApi(APIView):
     def post(self, request):
         body = request_object(request)
         new = services.table_create(game_slug=body.get("game"), players=body.get("players"))
-        data = {**table_data(new.table, events=[]), "host_token": new.host_token}
+        data = {**table_data(new.table), "host_token": new.host_token}
         return table_response(data, status=201)
 
 
 class TableApi(APIView):
+    throttle_classes = [TableReadThrottle]
+
     @extend_schema(
         summary="A table, as every phone reads it",
         description="Never a token. `ETag` changes with `version`; send it back in "
@@ -131,8 +140,51 @@ class SeatClaimApi(APIView):
         return table_response(table_data(table))
 
 
+def history_cursor(request) -> int | None:
+    """`?before=<n>`: the page of the history before event n (the cursor a table's read gives as
+    `events_before`); None without it."""
+    raw = request.query_params.get("before")
+    if raw is None:
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+        detail = (f"before is the number of an event (the table's events_before); not "
+                  f"{raw[:20]!r}.")
+        raise ApiError(status_code=400, code="invalid_input", detail=detail,
+                       errors=[error_entry(path="query.before", code="invalid_type",
+                                           detail=detail)])
+    return int(raw)
+
+
 class EventsApi(APIView):
-    throttle_classes = [EvaluationRateThrottle]
+    def get_throttles(self):
+        # Reading the history counts as a read (TableReadThrottle); adding an event as an
+        # evaluation, like a score.
+        if self.request.method == "GET":
+            return [TableReadThrottle()]
+        return [EvaluationRateThrottle()]
+
+    @extend_schema(
+        summary="A page of a table's history",
+        description="`?before=n`: the events numbered below n, at most 20, oldest first within "
+                    "the page (undone events left out), with the cursor of the page before "
+                    "(`events_before`, null at the first). Without it, the newest page (as the "
+                    "table's read carries it).",
+        parameters=[OpenApiParameter("before", int, OpenApiParameter.QUERY)],
+        responses={200: OpenApiTypes.OBJECT,
+                   400: OpenApiResponse(ErrorSerializer, description="`invalid_input`: "
+                                        "`before` is not a number."),
+                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`.")},
+    )
+    def get(self, request, code: str):
+        before = history_cursor(request)
+        try:
+            table = table_get(code=code)
+        except TableNotFound:
+            raise not_found(code) from None
+        response = Response({"code": table.code, "version": table.version,
+                             **history_data(table, table_events(table=table, before=before))})
+        response["Cache-Control"] = "no-cache"
+        return response
 
     @extend_schema(
         summary="Act at the table: one event",

@@ -23,14 +23,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from cards.models import Game
 from common.api_errors import ApiError
-from common.page_throttle import check_page_throttle
+from common.page_throttle import check_page_throttle, check_read_throttle
 
 from . import services
 from .game_states import TABLE_GAMES
 from .jobs import ask_page, job_links
 from .models import Table
 from .seats import acting_for, host_token, my_seat
-from .selectors import TableNotFound, table_events, table_get, table_version
+from .selectors import TableNotFound, last_undoable, table_events, table_get, table_version
 
 COOKIE_AGE = 60 * 60 * 24 * 30  # a month: as long as an idle table is kept
 CONFLICT_RETRIES = 5
@@ -65,7 +65,14 @@ def page_parts(table: Table) -> dict:
             "event_template": kind.event_template}
 
 
-def live_context(table: Table, *, host: bool = False) -> dict:
+def history_before(request: HttpRequest) -> int | None:
+    """`?before=<n>`: the page of the history before event n ("Show earlier"); anything else is
+    the newest page."""
+    raw = request.GET.get("before", "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else None
+
+
+def live_context(table: Table, *, host: bool = False, before: int | None = None) -> dict:
     state = table.state
     seats = list(table.seats.all())
     players = []
@@ -79,7 +86,8 @@ def live_context(table: Table, *, host: bool = False) -> dict:
             "host": seat.number == table.host_seat,
         })
     names = {seat.number: seat.name for seat in seats}
-    events = table_events(table=table)
+    history = table_events(table=table, before=before)
+    events = history.events
     for event in events:
         if event.kind == services.HANDOVER and event.seat is not None:
             # The history names the seat the role went to.
@@ -88,9 +96,13 @@ def live_context(table: Table, *, host: bool = False) -> dict:
     return {"table": table, "players": players, "state": state, **page_parts(table),
             "live_etag": live_etag(table.version),
             "events": events, "host": host,
+            # The history a page at a time: the cursor of the page before this one, and the page
+            # shown (None: the newest, which the polled part follows).
+            "earlier": history.before, "before": before,
             # The undo passes over a handover (tables.services.event_undo): its button names
             # the entry it takes back.
-            "undoable": next((e for e in reversed(events) if e.kind != services.HANDOVER), None),
+            "undoable": last_undoable(table=table, passed_over=services.HANDOVER) if host
+            else None,
             "host_name": names.get(table.host_seat or 0, ""),
             "handover_seats": [p for p in players if p["claimed"] and not p["host"]],
             "waiting": [p["name"] for p in players if not p["entered"]],
@@ -106,6 +118,7 @@ def live_etag(version: int) -> str:
 
 @require_GET
 def live(request: HttpRequest, code: str) -> HttpResponse:
+    check_read_throttle(request)
     version = table_version(code=code)
     if version is None:
         raise Http404
@@ -115,7 +128,8 @@ def live(request: HttpRequest, code: str) -> HttpResponse:
     else:
         table = _table_or_404(code)
         response = render(request, "tables/_live.html",
-                          live_context(table, host=host_token(request, table) is not None))
+                          live_context(table, host=host_token(request, table) is not None,
+                                       before=history_before(request)))
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
@@ -149,7 +163,7 @@ def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
     seat, _ = my_seat(request, table)
     host = host_token(request, table) is not None
     link = request.build_absolute_uri(reverse("tables:page", args=[table.code]))
-    live = live_context(table, host=host)
+    live = live_context(table, host=host, before=history_before(request))
     context = {
         **live, **form_context(table, live, _shown_seat(request, seat, host, posted), posted),
         "link": link, "qr": qr_svg(link), "my_seat": seat,
@@ -162,6 +176,7 @@ def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
 
 @require_GET
 def page(request: HttpRequest, code: str) -> HttpResponse:
+    check_read_throttle(request)
     return _page(request, _table_or_404(code))
 
 

@@ -213,9 +213,11 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "common.api_errors.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # Only the POST endpoints are throttled (common.throttling: counters in the database, shared by
-    # every app server); a 429 carries Retry-After.
-    "DEFAULT_THROTTLE_RATES": {"evaluations": os.environ.get("API_POST_RATE", "120/minute")},
+    # The POST endpoints are throttled (common.throttling: counters in the database, shared by
+    # every app server), and so are a table's reads (API, page, polled part: their own counter,
+    # since several phones behind one address poll every 2 s); a 429 carries Retry-After.
+    "DEFAULT_THROTTLE_RATES": {"evaluations": os.environ.get("API_POST_RATE", "120/minute"),
+                               "table_reads": os.environ.get("TABLE_READ_RATE", "600/minute")},
     # The client is the socket's address; with TRUSTED_PROXY_COUNT=n proxies in front, the n-th
     # entry from the right of X-Forwarded-For (the address the first proxy saw, as it appended
     # it). Whatever a client writes in the header itself never changes who it is counted as.
