@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from cards.api.serializers import ErrorSerializer
 from common.api_errors import ApiError, error_body, error_entry
 from common.parsers import request_object
-from common.throttling import EvaluationRateThrottle, TableReadThrottle
+from common.throttling import EvaluationRateThrottle, TableReadThrottle, client_address
 
 from . import services
 from .selectors import (
@@ -67,16 +67,22 @@ class TableCreateApi(APIView):
 
     @extend_schema(
         summary="Start a table",
-        description="Body: `{\"game\": slug, \"players\": [names in seat order]}`. The answer "
-                    "holds the host's token (shown once: keep it) and the table's link.",
+        description="Body: `{\"game\": slug, \"players\": [names in seat order], \"from\": "
+                    "code}` (`from`, optional: a table of the same game whose tally of games won "
+                    "the new table carries over). The answer holds the host's token (shown once: "
+                    "keep it) and the table's link.",
         request=OpenApiTypes.OBJECT,
         responses={201: OpenApiTypes.OBJECT,
                    400: OpenApiResponse(ErrorSerializer, description="`invalid_input`, "
-                                        "`invalid_player_count`, `not_available`.")},
+                                        "`invalid_player_count`, `not_available`."),
+                   429: OpenApiResponse(ErrorSerializer, description="`throttled`, "
+                                        "`too_many_tables`.")},
     )
     def post(self, request):
         body = request_object(request)
-        new = services.table_create(game_slug=body.get("game"), players=body.get("players"))
+        new = services.table_create(game_slug=body.get("game"), players=body.get("players"),
+                                    address=client_address(request),
+                                    carried_from=body.get("from"))
         data = {**table_data(new.table), "host_token": new.host_token}
         return table_response(data, status=201)
 
@@ -198,7 +204,9 @@ class EventsApi(APIView):
                    401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
                    403: OpenApiResponse(ErrorSerializer, description="`not_your_seat`, "
                                         "`host_only`."),
-                   409: OpenApiResponse(ErrorSerializer, description="`version_conflict`.")},
+                   409: OpenApiResponse(ErrorSerializer, description="`version_conflict`; "
+                                        "`table_full`, `table_closed`, `store_full`: the "
+                                        "table's or the store's bound.")},
     )
     def post(self, request, code: str):
         body = request_object(request)

@@ -40,6 +40,16 @@ class Table(models.Model):
         null=True, blank=True, help_text="The seat holding the host role, once handed over.")
     created_at = models.DateTimeField(auto_now_add=True)
     last_active_at = models.DateTimeField(auto_now=True, db_index=True)
+    # The bytes its events keep (Event.size, added up as each is stored): the table's bound
+    # (TABLE_MAX_MB) and its share of the store's (STORE_MAX_MB) read this, not the events.
+    stored_bytes = models.PositiveBigIntegerField(default=0)
+    # Who started it: a keyed hash of the client's address (never the address), so the tables one
+    # address starts a day are bounded (TABLES_PER_ADDRESS_PER_DAY).
+    started_by = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta:
+        indexes = [models.Index(fields=["started_by", "created_at"],
+                                name="tables_table_started_by")]
 
     def __str__(self) -> str:
         return f"{self.game.name} table {self.code}"
@@ -81,6 +91,8 @@ class Event(models.Model):
     result = models.JSONField(null=True, blank=True)
     undone = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Its body, result and state_before as JSON, in bytes (Table.stored_bytes adds them up).
+    size = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "n"]

@@ -9,8 +9,11 @@ the index on (table, n) with LIMIT and without the stored state each event keeps
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
+from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 
 from .models import Event, Table
 
@@ -64,6 +67,19 @@ def last_undoable(*, table: Table, passed_over: str) -> Event | None:
     `passed_over` (the handover, which tables.services.event_undo passes over); one query."""
     return (table.events.filter(undone=False).exclude(kind=passed_over)
             .defer("state_before", "body").order_by("-n").first())
+
+
+def table_ended(table: Table) -> str:
+    """Why the table takes no more events, as far as its row tells (tables.services' bounds: its
+    age, its history's bytes within a tenth of TABLE_MAX_MB; a count of events reached shows as
+    the event's refusal); "" while it plays on."""
+    if settings.TABLE_MAX_AGE_DAYS and (
+            timezone.now() - table.created_at > timedelta(days=settings.TABLE_MAX_AGE_DAYS)):
+        return (f"This table was started more than {settings.TABLE_MAX_AGE_DAYS} days ago and "
+                "takes no more entries.")
+    if settings.TABLE_MAX_MB and table.stored_bytes > settings.TABLE_MAX_MB * 900_000:
+        return "This table's history is (nearly) as long as a table keeps."
+    return ""
 
 
 def table_url(table: Table) -> str:

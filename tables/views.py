@@ -24,13 +24,21 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from cards.models import Game
 from common.api_errors import ApiError
 from common.page_throttle import check_page_throttle, check_read_throttle
+from common.throttling import client_address
 
 from . import services
 from .game_states import TABLE_GAMES
 from .jobs import ask_page, job_links
 from .models import Table
 from .seats import acting_for, host_token, my_seat
-from .selectors import TableNotFound, last_undoable, table_events, table_get, table_version
+from .selectors import (
+    TableNotFound,
+    last_undoable,
+    table_ended,
+    table_events,
+    table_get,
+    table_version,
+)
 
 COOKIE_AGE = 60 * 60 * 24 * 30  # a month: as long as an idle table is kept
 CONFLICT_RETRIES = 5
@@ -105,6 +113,7 @@ def live_context(table: Table, *, host: bool = False, before: int | None = None)
             else None,
             "host_name": names.get(table.host_seat or 0, ""),
             "handover_seats": [p for p in players if p["claimed"] and not p["host"]],
+            "ended": table_ended(table),
             "waiting": [p["name"] for p in players if not p["entered"]],
             **(more(state, [seat.name for seat in seats]) if more is not None else {})}
 
@@ -164,6 +173,8 @@ def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
     host = host_token(request, table) is not None
     link = request.build_absolute_uri(reverse("tables:page", args=[table.code]))
     live = live_context(table, host=host, before=history_before(request))
+    if errors is not None and errors.error_code in ("table_full", "table_closed"):
+        live["ended"] = live["ended"] or "This table is full."
     context = {
         **live, **form_context(table, live, _shown_seat(request, seat, host, posted), posted),
         "link": link, "qr": qr_svg(link), "my_seat": seat,
@@ -289,13 +300,18 @@ def start(request: HttpRequest) -> HttpResponse:
     games = list(Game.objects.filter(slug__in=TABLE_GAMES))
     chosen = request.GET.get("game") or request.POST.get("game") or next(iter(TABLE_GAMES), "")
     players_text = request.POST.get("players", "")
+    # A full or closed table's players going on at a new one: its tally carries over.
+    carried_from = request.POST.get("from", "")[:16]
     if request.method == "POST":
         check_page_throttle(request)
         try:
-            new = services.table_create(game_slug=chosen, players=card_lines(players_text))
+            new = services.table_create(game_slug=chosen, players=card_lines(players_text),
+                                        address=client_address(request),
+                                        carried_from=carried_from or None)
         except ApiError as error:
             return render(request, "tables/start.html", {
                 "games": games, "chosen": chosen, "players_text": players_text, "error": error,
+                "carried_from": carried_from,
             }, status=error.status_code)
         code = new.table.code
         response = redirect("tables:page", code=code)
