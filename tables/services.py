@@ -502,7 +502,8 @@ def _within_bounds(table: Table, *, events: int, body: object, result: object) -
                        top="table_full", status_code=409, carry_from=table.code)
     bound = store_bound_bytes()
     if bound and results_bytes() + others_bytes() + size > bound:
-        results_prune()  # room is made from the saved results, never from a table's history
+        # Room is made from the saved results (for this event too), never from a history.
+        results_prune(max_mb=(bound - size) / 1_000_000)
         if results_bytes() + others_bytes() + size > bound:
             raise _invalid("code", "store_full", "Tableside's store is full (saved results and "
                            "tables' histories); this event is not kept and nothing changed. Try "
