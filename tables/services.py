@@ -31,6 +31,7 @@ from cards.models import Game
 from common.api_errors import ApiError, error_entry
 from common.requests import understood, understood_request
 from games.package import RULING
+from games.registry import game_package
 from results.services import (
     others_bytes,
     result_opened,
@@ -353,7 +354,7 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
         asked = AskedRequests(asker(table.game))
         new_state, answer = all_kinds[kind](asked, table.state, seat, body, by_host)
         # Issue 30: the body as the game's model read it, never as sent; then the bounds.
-        body = asked.stored_body(kind, body)
+        body = asked.stored_body(kind, body, game=table.game, state=table.state)
         last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
         size = _within_bounds(table, events=last, body=body, result=answer)
         event = Event.objects.create(table=table, n=last + 1, kind=kind, seat=seat,
@@ -445,13 +446,26 @@ class AskedRequests:
         self.requests.append((job, read if read is not body else understood(body)))
         return answer
 
-    def stored_body(self, kind: str, body: dict) -> dict:
+    def stored_body(self, kind: str, body: dict, *, game: Game, state: State) -> dict:
         """What the event stores as its body: the first request the kind asked of the game (the
         one made from the event's body, filled in with what the table knows; later ones come from
-        the state), as its model read it. A kind that asked the game nothing (the host's next
-        game or match) takes no body: anything in it is a 400, never stored."""
+        the state), as its model read it, less what the table knows (the game's `job_event`, the
+        same reading as a job asked on the game's page at the table); where the game has no such
+        reading of it, that request whole under its job's name. A kind that asked the game nothing
+        (the host's next game or match) takes no body: anything in it is a 400, never stored."""
         if self.requests:
             job, request = self.requests[0]
+            package = game_package(game.slug)
+            module = package.table_module() if package is not None else None
+            to_event = getattr(module, "job_event", None)
+            if to_event is not None and isinstance(request, dict):
+                try:
+                    event_kind, event_body = to_event(state, list(state.get("players") or []),
+                                                      job, request)
+                except (ApiError, LookupError, TypeError, ValueError):
+                    event_kind, event_body = None, None
+                if event_kind == kind and isinstance(event_body, dict):
+                    return event_body
             return {job: request}
         if body:
             first = sorted(body)[0]
