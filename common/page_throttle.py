@@ -31,7 +31,7 @@ def check_page_throttle(request: HttpRequest) -> None:
 
 
 def check_read_throttle(request: HttpRequest) -> None:
-    """Count a read of a table's page (or of its polled part) against the client's read limit
+    """Count a read of a table's page (or of its polled part, when it answers it) against the client's read limit
     (common.throttling.TableReadThrottle, the API's table reads' counter); PageThrottled past
     it."""
     from .throttling import TableReadThrottle

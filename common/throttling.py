@@ -115,9 +115,10 @@ class EvaluationRateThrottle(SimpleRateThrottle):
 
 
 class TableReadThrottle(EvaluationRateThrottle):
-    """Reads of a table (its API read, a page of its history, its page and the page's polled part,
-    304s included) at most settings' REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["table_reads"] per
-    client address (issue 30: a flood of reads slowed the whole site). Its own counter, apart from
-    the evaluations': six phones polling every 2 s behind one address read 180 times a minute."""
+    """Reads of a table that answer it (its API read, a page of its history, its page and the
+    page's polled part; not an unchanged poll's 304, one indexed query) at most settings'
+    REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["table_reads"] per client address (issue 30: a flood
+    of reads slowed the whole site). Its own counter, apart from the evaluations': six phones
+    polling every 2 s behind one address read at most 180 times a minute."""
 
     scope = "table_reads"

@@ -87,9 +87,16 @@ class TableCreateApi(APIView):
         return table_response(data, status=201)
 
 
-class TableApi(APIView):
-    throttle_classes = [TableReadThrottle]
+def check_read(view: APIView, request) -> None:
+    """Count a read that does the work (an answer with the table, a page of its history) against
+    the client's read limit (TableReadThrottle); 429 throttled past it. An unchanged poll (304)
+    is not counted: one indexed query, as cheap as its refusal would be."""
+    throttle = TableReadThrottle()
+    if not throttle.allow_request(request, view):
+        view.throttled(request, throttle.wait())
 
+
+class TableApi(APIView):
     @extend_schema(
         summary="A table, as every phone reads it",
         description="Never a token. `ETag` changes with `version`; send it back in "
@@ -108,6 +115,7 @@ class TableApi(APIView):
             response["ETag"] = etag
             response["Cache-Control"] = "no-cache"
             return response
+        check_read(self, request)
         return table_response(table_data(table_get(code=code)))
 
 
@@ -163,11 +171,9 @@ def history_cursor(request) -> int | None:
 
 class EventsApi(APIView):
     def get_throttles(self):
-        # Reading the history counts as a read (TableReadThrottle); adding an event as an
-        # evaluation, like a score.
-        if self.request.method == "GET":
-            return [TableReadThrottle()]
-        return [EvaluationRateThrottle()]
+        # Adding an event counts as an evaluation, like a score; reading the history as a read
+        # (check_read, in get).
+        return [] if self.request.method == "GET" else [EvaluationRateThrottle()]
 
     @extend_schema(
         summary="A page of a table's history",
@@ -182,6 +188,7 @@ class EventsApi(APIView):
                    404: OpenApiResponse(ErrorSerializer, description="`unknown_table`.")},
     )
     def get(self, request, code: str):
+        check_read(self, request)
         before = history_cursor(request)
         try:
             table = table_get(code=code)

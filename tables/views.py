@@ -127,14 +127,15 @@ def live_etag(version: int) -> str:
 
 @require_GET
 def live(request: HttpRequest, code: str) -> HttpResponse:
-    check_read_throttle(request)
     version = table_version(code=code)
     if version is None:
         raise Http404
     etag = live_etag(version)
     if etag in [tag.strip() for tag in request.META.get("HTTP_IF_NONE_MATCH", "").split(",")]:
+        # An unchanged poll: one indexed query, not counted (as cheap as its refusal would be).
         response: HttpResponse = HttpResponseNotModified()
     else:
+        check_read_throttle(request)
         table = _table_or_404(code)
         response = render(request, "tables/_live.html",
                           live_context(table, host=host_token(request, table) is not None,

@@ -171,6 +171,10 @@ def test_reads_of_a_table_are_throttled_per_address(api, monkeypatch):
     page = browser.get(f"/t/{code}")
     assert page.status_code == 429 and page["Retry-After"]
     assert browser.get(f"/t/{code}/live").status_code == 429
+    # An unchanged poll is not counted (one indexed query, as cheap as its refusal would be).
+    version = Table.objects.get(code=code).version
+    assert api.get(f"/api/tables/{code}/", HTTP_IF_NONE_MATCH=f'"v{version}"').status_code == 304
+    assert browser.get(f"/t/{code}/live", HTTP_IF_NONE_MATCH=f'"p{version}"').status_code == 304
     # Another address reads on; the scores' and rulings' limit is a counter of its own.
     assert api.get(f"/api/tables/{code}/", REMOTE_ADDR="198.51.100.20").status_code == 200
     assert api.get("/api/games/").status_code == 200
