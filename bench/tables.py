@@ -29,6 +29,7 @@ import importlib.util
 import json
 import os
 import platform
+import random
 import re
 import signal
 import statistics
@@ -101,7 +102,9 @@ def flooded(measured: str, floods: list[list[str]], seconds: int) -> tuple[float
             output, _ = process.communicate(timeout=seconds + 60)
             total = bench_http._match(r"(\d+) requests in", output).group(1)
             errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-            answered.append(f"{total} requests, {errors.group(1) if errors else 0} refused")
+            timeouts = re.search(r"timeout (\d+)", output)
+            answered.append(f"{total} answered, {errors.group(1) if errors else 0} of them 429"
+                            + (f", {timeouts.group(1)} timed out" if timeouts else ""))
     return p50, p99, "; ".join(answered)
 
 
@@ -182,20 +185,24 @@ def issue_30(base: str) -> None:
     games = base + "/api/games/"
     print(f"\nGET /api/games/ (2 connections, {seconds} s) while 8 connections flood the "
           f"{HISTORIES[-1]:,}-event table\n")
-    print(f"{'while':<44}{'p50 ms':>9}{'p99 ms':>9}{'x quiet p99':>13}  target  (the flood)")
+    print(f"{'while':<40}{'p50 ms':>9}{'p99 ms':>9}{'x quiet p99':>13}  target  (the flood)")
     _, p50, p99 = wrk(games, headers={}, seconds=seconds, connections=2)
-    print(f"{'quiet':<44}{p50:>9.1f}{p99:>9.1f}{1:>13.2f}")
+    print(f"{'quiet':<40}{p50:>9.1f}{p99:>9.1f}{1:>13.2f}")
     quiet = p99
     reads = [wrk_command(base + f"/api/tables/{longest}/", headers={}, seconds=seconds + 2,
                          connections=4),
              wrk_command(base + f"/t/{longest}", headers={}, seconds=seconds + 2, connections=4)]
-    refusals = [wrk_command(base + f"/api/tables/{longest}/", seconds=seconds + 2, connections=8,
-                            headers={"X-Forwarded-For": "198.19.0.1"}, many_addresses=False)]
-    for label, flood in (("a flood of reads (API and page, many addresses)", reads),
-                         ("a flood of 429s (one address past its limit)", refusals)):
+    # One address (new to the database, whose counters outlive a run): its first TABLE_READ_RATE
+    # reads served, then 429s; again, only 429s.
+    one_address = f"198.19.{random.randint(1, 255)}.{random.randint(1, 254)}"
+    one = [wrk_command(base + f"/api/tables/{longest}/", seconds=seconds + 2, connections=8,
+                       headers={"X-Forwarded-For": one_address}, many_addresses=False)]
+    for label, flood in (("a flood of reads from many addresses", reads),
+                         ("a flood of reads from one address", one),
+                         ("a flood of 429s (that address again)", one)):
         p50, p99, answered = flooded(games, flood, seconds)
         verdict = "met" if p99 <= FLOOD_TARGET * quiet else "MISSED"
-        print(f"{label:<44}{p50:>9.1f}{p99:>9.1f}{p99 / quiet:>13.2f}  {verdict:<6}  ({answered})",
+        print(f"{label:<40}{p50:>9.1f}{p99:>9.1f}{p99 / quiet:>13.2f}  {verdict:<6}  ({answered})",
               flush=True)
 
 
