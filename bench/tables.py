@@ -53,9 +53,14 @@ FLOOD_TARGET = 2.0  # GET /api/games/'s p99 under a flood, at most this times it
 
 # Each request from its own address (in 198.18.0.0/15, kept for benchmarks), so a read counts
 # against a limit as a phone's does, not all against one address.
+# wrk.format replaces wrk.headers with the table it is given: the -H headers (If-None-Match) are
+# copied in first.
 MANY_ADDRESSES = """request = function()
-  local address = string.format("198.18.%d.%d", math.random(0, 255), math.random(1, 254))
-  return wrk.format(nil, nil, {["X-Forwarded-For"] = address})
+  local headers = {}
+  for name, value in pairs(wrk.headers) do headers[name] = value end
+  headers["X-Forwarded-For"] = string.format("198.18.%d.%d", math.random(0, 255),
+                                             math.random(1, 254))
+  return wrk.format(nil, nil, headers)
 end
 """
 
