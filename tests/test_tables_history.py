@@ -162,6 +162,8 @@ def test_the_page_shows_the_newest_entries_and_a_link_to_earlier_ones():
 def test_reads_of_a_table_are_throttled_per_address(api, monkeypatch):
     code = create(api)["code"]
     monkeypatch.setattr(throttling.TableReadThrottle, "THROTTLE_RATES", {"table_reads": "4/minute"})
+    # The refused addresses this process remembers: this test's own (never another test's).
+    monkeypatch.setattr(throttling.TableReadThrottle, "refused_until", {})
     browser = Client()
     answers = [api.get(f"/api/tables/{code}/").status_code, browser.get(f"/t/{code}").status_code,
                browser.get(f"/t/{code}/live").status_code,
@@ -177,6 +179,18 @@ def test_reads_of_a_table_are_throttled_per_address(api, monkeypatch):
     version = Table.objects.get(code=code).version
     assert api.get(f"/api/tables/{code}/", HTTP_IF_NONE_MATCH=f'"v{version}"').status_code == 304
     assert browser.get(f"/t/{code}/live", HTTP_IF_NONE_MATCH=f'"p{version}"').status_code == 304
+    # Refused from memory while the wait lasts: the counter is neither read nor written.
+    with CaptureQueriesContext(connection) as captured:
+        again = api.get(f"/api/tables/{code}/")
+    assert again.status_code == 429 and int(again["Retry-After"]) >= 1
+    assert not [q for q in captured.captured_queries if "throttlecounter" in q["sql"].lower()]
+    # Once the wait is over, the database's counter decides again.
+    key = "throttle_table_reads_127.0.0.1"
+    assert key in throttling.TableReadThrottle.refused_until
+    throttling.TableReadThrottle.refused_until[key] = 0.0
+    with CaptureQueriesContext(connection) as captured:
+        assert api.get(f"/api/tables/{code}/").status_code == 429
+    assert [q for q in captured.captured_queries if "throttlecounter" in q["sql"].lower()]
     # Another address reads on; the scores' and rulings' limit is a counter of its own.
     assert api.get(f"/api/tables/{code}/", REMOTE_ADDR="198.51.100.20").status_code == 200
     assert api.get("/api/games/").status_code == 200
