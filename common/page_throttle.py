@@ -39,6 +39,17 @@ def check_page_throttle(request: HttpRequest) -> None:
         raise PageThrottled(int(throttle.wait()))
 
 
+def check_read_throttle(request: HttpRequest) -> None:
+    """Count a read of a table's page (or of its polled part, when it answers it) against the client's read limit
+    (common.throttling.TableReadThrottle, the API's table reads' counter); PageThrottled past
+    it."""
+    from .throttling import TableReadThrottle
+
+    throttle = TableReadThrottle()
+    if not throttle.allow_request(request, None):
+        raise PageThrottled(int(throttle.wait()))
+
+
 def throttled_page(request: HttpRequest, wait: int) -> HttpResponse:
     """The friendly 429: the whole page, or to an htmx submit the message swapped into <main>."""
     htmx = request.headers.get("HX-Request") == "true"

@@ -151,3 +151,44 @@ class EvaluationRateThrottle(SimpleRateThrottle):
 
     def wait(self) -> float:
         return max(1, math.ceil(self.seconds_left))
+
+
+class TableReadThrottle(EvaluationRateThrottle):
+    """Reads of a table that answer it (its API read, a page of its history, its page and the
+    page's polled part; not an unchanged poll's 304, one indexed query) at most settings'
+    REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["table_reads"] per client address (issue 30: a flood
+    of reads slowed the whole site). Its own counter, apart from the evaluations': six phones
+    polling every 2 s behind one address read at most 180 times a minute.
+
+    A refusal costs no query while this process knows the address must wait: a flood of reads
+    past the limit is refused from memory (issue 30: a flood of 429s must not slow the site), and
+    the refusals are not counted, so the client reads again once the wait it was given is over
+    (unlike the evaluations', where hammering keeps a client refused)."""
+
+    scope = "table_reads"
+    # Per process: the addresses refused, and until when (self.timer()'s seconds). Bounded: past
+    # REMEMBERED entries the memory is emptied (the counters in the database still hold).
+    REMEMBERED = 10_000
+    refused_until: dict[str, float] = {}
+    _memory_wait: float | None = None
+
+    def allow_request(self, request, view) -> bool:
+        if self.rate is None:
+            return True
+        key = self.get_cache_key(request, view)
+        now = self.timer()
+        until = self.refused_until.get(key)
+        if until is not None and until > now:
+            self._memory_wait = until - now
+            return False
+        if super().allow_request(request, view):
+            return True
+        if len(self.refused_until) >= self.REMEMBERED:
+            self.refused_until.clear()
+        self.refused_until[key] = now + super().wait()
+        return False
+
+    def wait(self) -> float:
+        if self._memory_wait is not None:
+            return max(1, math.ceil(self._memory_wait))
+        return super().wait()

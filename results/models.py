@@ -5,7 +5,7 @@ A saved result is immutable: its response is exactly what was first returned (it
 row, deleting one, and bulk updates or deletes through the manager all raise ResultImmutable.
 Two exceptions, each one named method: `mark_opened` notes when a result was last opened or
 shared (its content never changes), and `prune` removes results past the store's bound
-(results.services.results_prune, settings RESULTS_MAX_AGE_DAYS and RESULTS_MAX_MB).
+(results.services.results_prune, settings RESULTS_MAX_AGE_DAYS and STORE_MAX_MB).
 
 The request and the response are stored as JSON text, not as a database JSON type: PostgreSQL's
 jsonb would reorder keys, and the permalink must give back the very body first returned.

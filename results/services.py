@@ -4,9 +4,15 @@
 The store has a bound. A result stores the request as it was understood (common.requests:
 cards by their catalog names, every field written out, no padding), and identical requests under
 the same catalog version share one result: the same permalink, no new row. Results are removed
-once none has opened them for RESULTS_MAX_AGE_DAYS, and when the store passes RESULTS_MAX_MB the
+once none has opened them for RESULTS_MAX_AGE_DAYS, and when the store passes STORE_MAX_MB the
 results never opened go first, oldest first, then those opened longest ago (results_prune; run by
 `manage.py prune_results`, and now and then by a save).
+
+STORE_MAX_MB bounds what the store holds in all (issue 30): the saved results and what other apps
+keep beside them (the tables' histories, each event with the game's answer), each app counting its
+own bytes through `store_share`. Only results are pruned to make room; an app whose rows would
+take the store past the bound refuses them (tables.services: a 409 `store_full`), never dropping
+what it holds.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import datetime
 import hashlib
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -119,6 +125,31 @@ def result_opened(*, result_id: str) -> None:
     SavedResult.objects.filter(pk=result_id).mark_opened(now=timezone.now(), every=MARK_EVERY)
 
 
+# The bytes each other app keeps in the store (results_prune counts them with the results'): the
+# tables app registers its events' (tables.apps), since results cannot import an app above them.
+_SHARES: dict[str, Callable[[], int]] = {}
+
+
+def store_share(name: str, stored_bytes: Callable[[], int]) -> None:
+    """Count `stored_bytes()` (an app's rows, in bytes) in the store's bound, STORE_MAX_MB."""
+    _SHARES[name] = stored_bytes
+
+
+def results_bytes() -> int:
+    return SavedResult.objects.aggregate(total=Sum("size"))["total"] or 0
+
+
+def others_bytes() -> int:
+    """What the other apps keep in the store (store_share), in bytes."""
+    return sum(stored() for stored in _SHARES.values())
+
+
+def store_bound_bytes() -> int | None:
+    """STORE_MAX_MB in bytes; None when it is off (0)."""
+    max_mb = settings.STORE_MAX_MB
+    return int(max_mb * 1_000_000) if max_mb else None
+
+
 @dataclass(frozen=True)
 class Pruned:
     by_age: int
@@ -131,12 +162,13 @@ def results_prune(*, now: datetime.datetime | None = None, max_age_days: int | N
                   max_mb: float | None = None) -> Pruned:
     """Bring the store within its bound: results nobody opened for `max_age_days` (settings'
     RESULTS_MAX_AGE_DAYS; counted from the last opening, or from the saving if never opened) are
-    deleted; then, while the store holds more than `max_mb` megabytes (RESULTS_MAX_MB), results
-    never opened go first, oldest first, then those opened longest ago, down to 90% of it.
-    0 (or None in settings) turns a bound off."""
+    deleted; then, while the store holds more than `max_mb` megabytes (STORE_MAX_MB: the results
+    and the other apps' rows, store_share, in all), results never opened go first, oldest first,
+    then those opened longest ago, down to 90% of it (or none left). 0 (or None in settings) turns
+    a bound off."""
     now = now or timezone.now()
     max_age_days = settings.RESULTS_MAX_AGE_DAYS if max_age_days is None else max_age_days
-    max_mb = settings.RESULTS_MAX_MB if max_mb is None else max_mb
+    max_mb = settings.STORE_MAX_MB if max_mb is None else max_mb
     by_age = 0
     if max_age_days:
         cutoff = now - datetime.timedelta(days=max_age_days)
@@ -144,7 +176,7 @@ def results_prune(*, now: datetime.datetime | None = None, max_age_days: int | N
                  | SavedResult.objects.filter(last_opened_at__lt=cutoff))
         by_age = stale.prune()
     by_size = 0
-    total = SavedResult.objects.aggregate(total=Sum("size"))["total"] or 0
+    total = results_bytes() + others_bytes()
     if max_mb and total > max_mb * 1_000_000:
         excess = total - int(max_mb * 1_000_000 * PRUNE_TO)
         victims: list[str] = []
@@ -159,6 +191,6 @@ def results_prune(*, now: datetime.datetime | None = None, max_age_days: int | N
                 excess -= size
         for start in range(0, len(victims), 500):
             by_size += SavedResult.objects.filter(pk__in=victims[start:start + 500]).prune()
-    remaining = SavedResult.objects.aggregate(total=Sum("size"))["total"] or 0
+    remaining = results_bytes()
     return Pruned(by_age=by_age, by_size=by_size, remaining=SavedResult.objects.count(),
                   remaining_bytes=remaining)

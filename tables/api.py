@@ -14,10 +14,18 @@ from cards.api.serializers import ErrorSerializer
 from common.api_errors import ApiError, error_body, error_entry
 from common.numbers import plain_int
 from common.parsers import request_object
-from common.throttling import EvaluationRateThrottle
+from common.throttling import EvaluationRateThrottle, TableReadThrottle, client_address
 
 from . import services
-from .selectors import TableNotFound, change_words, table_data, table_get, table_version
+from .selectors import (
+    TableNotFound,
+    change_words,
+    history_data,
+    table_data,
+    table_events,
+    table_get,
+    table_version,
+)
 
 
 def etag_of(version: int) -> str:
@@ -75,18 +83,33 @@ class TableCreateApi(APIView):
 
     @extend_schema(
         summary="Start a table",
-        description="Body: `{\"game\": slug, \"players\": [names in seat order]}`. The answer "
-                    "holds the host's token (shown once: keep it) and the table's link.",
+        description="Body: `{\"game\": slug, \"players\": [names in seat order], \"from\": "
+                    "code}` (`from`, optional: a table of the same game whose tally of games won "
+                    "the new table carries over). The answer holds the host's token (shown once: "
+                    "keep it) and the table's link.",
         request=OpenApiTypes.OBJECT,
         responses={201: OpenApiTypes.OBJECT,
                    400: OpenApiResponse(ErrorSerializer, description="`invalid_input`, "
-                                        "`invalid_player_count`, `not_available`.")},
+                                        "`invalid_player_count`, `not_available`."),
+                   429: OpenApiResponse(ErrorSerializer, description="`throttled`, "
+                                        "`too_many_tables`.")},
     )
     def post(self, request):
         body = request_object(request)
-        new = services.table_create(game_slug=body.get("game"), players=body.get("players"))
-        data = {**table_data(new.table, events=[]), "host_token": new.host_token}
+        new = services.table_create(game_slug=body.get("game"), players=body.get("players"),
+                                    address=client_address(request),
+                                    carried_from=body.get("from"))
+        data = {**table_data(new.table), "host_token": new.host_token}
         return table_response(data, status=201)
+
+
+def check_read(view: APIView, request) -> None:
+    """Count a read that does the work (an answer with the table, a page of its history) against
+    the client's read limit (TableReadThrottle); 429 throttled past it. An unchanged poll (304)
+    is not counted: one indexed query, as cheap as its refusal would be."""
+    throttle = TableReadThrottle()
+    if not throttle.allow_request(request, view):
+        view.throttled(request, throttle.wait())
 
 
 class TableApi(APIView):
@@ -108,6 +131,7 @@ class TableApi(APIView):
             response["ETag"] = etag
             response["Cache-Control"] = "no-cache"
             return response
+        check_read(self, request)
         return table_response(table_data(table_get(code=code)))
 
 
@@ -157,8 +181,51 @@ class SeatClaimApi(APIView):
         return table_response(table_data(table))
 
 
+def history_cursor(request) -> int | None:
+    """`?before=<n>`: the page of the history before event n (the cursor a table's read gives as
+    `events_before`); None without it."""
+    raw = request.query_params.get("before")
+    if raw is None:
+        return None
+    before = plain_int(raw, least=1)
+    if before is None:
+        detail = (f"before is the number of an event (the table's events_before); not "
+                  f"{raw[:20]!r}.")
+        raise ApiError(status_code=400, code="invalid_input", detail=detail,
+                       errors=[error_entry(path="query.before", code="invalid_type",
+                                           detail=detail)])
+    return before
+
+
 class EventsApi(APIView):
-    throttle_classes = [EvaluationRateThrottle]
+    def get_throttles(self):
+        # Adding an event counts as an evaluation, like a score; reading the history as a read
+        # (check_read, in get).
+        return [] if self.request.method == "GET" else [EvaluationRateThrottle()]
+
+    @extend_schema(
+        summary="A page of a table's history",
+        description="`?before=n`: the events numbered below n, at most 20, oldest first within "
+                    "the page (undone events left out), with the cursor of the page before "
+                    "(`events_before`, null at the first). Without it, the newest page (as the "
+                    "table's read carries it).",
+        parameters=[OpenApiParameter("before", int, OpenApiParameter.QUERY)],
+        responses={200: OpenApiTypes.OBJECT,
+                   400: OpenApiResponse(ErrorSerializer, description="`invalid_input`: "
+                                        "`before` is not a number."),
+                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`.")},
+    )
+    def get(self, request, code: str):
+        check_read(self, request)
+        before = history_cursor(request)
+        try:
+            table = table_get(code=code)
+        except TableNotFound:
+            raise not_found(code) from None
+        response = Response({"code": table.code, "version": table.version,
+                             **history_data(table, table_events(table=table, before=before))})
+        response["Cache-Control"] = "no-cache"
+        return response
 
     @extend_schema(
         summary="Act at the table: one event",
@@ -178,7 +245,9 @@ class EventsApi(APIView):
                    401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
                    403: OpenApiResponse(ErrorSerializer, description="`not_your_seat`, "
                                         "`host_only`."),
-                   409: OpenApiResponse(ErrorSerializer, description="`version_conflict`."),
+                   409: OpenApiResponse(ErrorSerializer, description="`version_conflict`; "
+                                        "`table_full`, `table_closed`, `store_full`: the "
+                                        "table's or the store's bound."),
                    422: OpenApiResponse(ErrorSerializer, description="`idempotency_key_reused`: "
                                         "the key was used for another entry.")},
     )

@@ -52,6 +52,16 @@ class Table(models.Model):
         null=True, blank=True, help_text="The seat holding the host role, once handed over.")
     created_at = models.DateTimeField(auto_now_add=True)
     last_active_at = models.DateTimeField(auto_now=True, db_index=True)
+    # The bytes its events keep (Event.size, added up as each is stored): the table's bound
+    # (TABLE_MAX_MB) and its share of the store's (STORE_MAX_MB) read this, not the events.
+    stored_bytes = models.PositiveBigIntegerField(default=0)
+    # Who started it: a keyed hash of the client's address (never the address), so the tables one
+    # address starts a day are bounded (TABLES_PER_ADDRESS_PER_DAY).
+    started_by = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta:
+        indexes = [models.Index(fields=["started_by", "created_at"],
+                                name="tables_table_started_by")]
 
     def __str__(self) -> str:
         return f"{self.game.name} table {self.code}"
@@ -100,7 +110,12 @@ class Event(models.Model):
     # The client's key of this entry (its Idempotency-Key): an entry sent again with it, after
     # a lost answer or from an offline queue, gets the first answer and is never added twice.
     entry_key = models.CharField(max_length=MAX_ENTRY_KEY, blank=True, default="")
+    # The SHA-256 of the entry as sent (kind, seat, body) when it has a key: the stored body is
+    # the game's reading of it, so a repeat of the key is matched against this.
+    entry_digest = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Its body, result and state_before as JSON, in bytes (Table.stored_bytes adds them up).
+    size = models.PositiveIntegerField(default=0)
 
     # Not stored: set on the event given back for an entry key the table had already recorded.
     repeated = False

@@ -27,6 +27,8 @@ and any saved result included.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import random
 import re
 import unicodedata
@@ -34,15 +36,25 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Sum
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from cards.models import Game
 from common.api_errors import ApiError, error_entry
 from common.names import kept, look_alike, too_many_marks
+from common.requests import understood, understood_request
 from games.package import RULING
-from results.services import result_opened
+from games.registry import game_package
+from results.services import (
+    others_bytes,
+    result_opened,
+    results_bytes,
+    results_prune,
+    store_bound_bytes,
+)
 
 from .game_states import TABLE_GAMES, Ask, State, TableGame, asker
 from .models import MAX_ENTRY_KEY, Event, Seat, Table, new_table_code
@@ -161,16 +173,25 @@ class NewTable:
     host_token: str
 
 
-def table_create(*, game_slug: object, players: object) -> NewTable:
+def table_create(*, game_slug: object, players: object, address: str = "",
+                 carried_from: object = None) -> NewTable:
+    """A new table. `address` (the client's, as the throttle counts it) is kept as a keyed hash:
+    one address starts at most TABLES_PER_ADDRESS_PER_DAY tables in 24 hours (429
+    too_many_tables). `carried_from`, another table's code (of the same game): the new table
+    starts with that table's tally of games won, for the players it shares with it (a full or
+    closed table's players go on at a new one)."""
     game, kind = table_game(game_slug)
     names = _player_names(game, players)
+    started_by = _started_by(address)
+    _within_tables_per_address(started_by)
+    state = _carried(kind.initial(names), carried_from, game)
     host_token = new_token()
     for attempt in range(CODE_ATTEMPTS):
         try:
             with transaction.atomic():
-                table = Table.objects.create(code=new_table_code(), game=game,
-                                             state=kind.initial(names),
-                                             host_token_hash=token_hash(host_token))
+                table = Table.objects.create(code=new_table_code(), game=game, state=state,
+                                             host_token_hash=token_hash(host_token),
+                                             started_by=started_by)
                 Seat.objects.bulk_create(Seat(table=table, number=number, name=name)
                                          for number, name in enumerate(names, start=1))
         except IntegrityError:  # a code already taken (one in 2**50): draw another
@@ -343,10 +364,12 @@ def host_handover(*, code: str, token: str | None, seat: object,
             raise _invalid("seat", "seat_not_claimed", f"Seat {target.number} ({target.name}) "
                            "was released just now.", top="seat_not_claimed", status_code=409)
         last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
+        size = _within_bounds(table, events=last, body={"seat": target.number}, result=None)
         event = Event.objects.create(table=table, n=last + 1, kind=HANDOVER, seat=target.number,
                                      by_host=True, body={"seat": target.number}, version=version,
-                                     state_before=table.state, result=None)
-        Table.objects.filter(pk=table.pk).update(host_seat=target.number, host_token_hash="")
+                                     state_before=table.state, result=None, size=size)
+        Table.objects.filter(pk=table.pk).update(host_seat=target.number, host_token_hash="",
+                                                 stored_bytes=F("stored_bytes") + size)
     return event, table_get(code=code)
 
 
@@ -408,20 +431,25 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
             if kind in game_kind.host_kinds and not by_host:
                 raise ApiError(status_code=403, code="host_only",
                                detail=f"Only the host's token sends a {kind} event.")
+            digest = _entry_digest(kind, seat, body)
             if key:
-                _repeat_of(table, key, kind=kind, seat=seat, body=body)
+                _repeat_of(table, key, kind=kind, seat=seat, digest=digest)
             if isinstance(version, int):
                 _check_overlap(table, game_kind, own, kind=kind,
                                seat=seat if isinstance(seat, int) else None,
                                version=version, current=current)
-            new_state, answer = all_kinds[kind](asker(table.game), table.state, seat, body,
-                                                by_host)
+            asked = AskedRequests(asker(table.game))
+            new_state, answer = all_kinds[kind](asked, table.state, seat, body, by_host)
+            # Issue 30: the body as the game's model read it, never as sent; then the bounds.
+            body = asked.stored_body(kind, body, game=table.game, state=table.state)
             last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
+            size = _within_bounds(table, events=last, body=body, result=answer)
             event = Event.objects.create(table=table, n=last + 1, kind=kind, seat=seat,
                                          by_host=by_host, body=body, version=current,
-                                         state_before=table.state, result=answer,
-                                         entry_key=key)
-            Table.objects.filter(pk=table.pk).update(state=new_state)
+                                         state_before=table.state, result=answer, size=size,
+                                         entry_key=key, entry_digest=digest if key else "")
+            Table.objects.filter(pk=table.pk).update(state=new_state,
+                                                     stored_bytes=F("stored_bytes") + size)
             for result_id in _results_linked(answer, new_state):
                 # The table's history links these answers: they count as shared, so the results
                 # store's bound keeps them as long as what players opened (results.services.prune).
@@ -444,13 +472,21 @@ def _take_lock(table: Table) -> int:
     return (moved or 1) - 1
 
 
-def _repeat_of(table: Table, key: str, *, kind: str, seat: object, body: dict) -> None:
+def _entry_digest(kind: object, seat: object, body: object) -> str:
+    """The SHA-256 of an entry as sent (kind, seat, body): what a repeat of its key must match.
+    The stored body is the game's reading of it (issue 30), so the entry as sent is kept as this
+    digest alone."""
+    sent = json.dumps([kind, seat, body], sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(sent.encode()).hexdigest()
+
+
+def _repeat_of(table: Table, key: str, *, kind: str, seat: object, digest: str) -> None:
     """Under the table's lock: an entry key the table recorded leaves the transaction with its
     event (_Repeated); the same key with another entry is refused (422), never recorded."""
     first = table.events.filter(entry_key=key).first()
     if first is None:
         return
-    if (first.kind, first.seat, first.body) != (kind, seat, body):
+    if (first.kind, first.seat, first.entry_digest) != (kind, seat, digest):
         raise ApiError(status_code=422, code="idempotency_key_reused", detail=(
             f"This entry key was used for entry {first.n} ({first.kind}, seat {first.seat}) "
             "with another body: give each entry a key of its own."),
@@ -517,9 +553,152 @@ def event_undo(*, code: str, token: str | None, version: object) -> tuple[Event,
 
 
 def tables_remove_idle(*, now=None) -> int:
-    """Delete the tables idle for longer than settings.TABLE_IDLE_DAYS (their seats and events
-    with them; the results they saved stay). Returns how many tables went."""
+    """Delete the tables idle for longer than settings.TABLE_IDLE_DAYS, and those started more
+    than TABLE_MAX_AGE_DAYS + TABLE_IDLE_DAYS ago whatever they do (a closed table is read for
+    TABLE_IDLE_DAYS more; a seat claimed now and then does not keep it for ever). Their seats and
+    events go with them; the results they saved stay. Returns how many tables went."""
     now = now or timezone.now()
     cutoff = now - timedelta(days=settings.TABLE_IDLE_DAYS)
-    _, removed = Table.objects.filter(last_active_at__lt=cutoff).delete()
+    too_old = cutoff - timedelta(days=settings.TABLE_MAX_AGE_DAYS)
+    _, removed = (Table.objects.filter(last_active_at__lt=cutoff)
+                  | Table.objects.filter(created_at__lt=too_old)).delete()
     return removed.get(Table._meta.label, 0)
+
+
+# --- Issue 30: what is stored, and its bounds -------------------------------------------------
+
+
+class AskedRequests:
+    """The `ask` handed to an event kind, noting the requests the game's own jobs read: an event
+    stores its body as the game's model read it, never as it was sent."""
+
+    def __init__(self, ask: Ask) -> None:
+        self._ask = ask
+        self.requests: list[tuple[str, object]] = []
+
+    def __call__(self, job: str, body: dict) -> dict:
+        answer = self._ask(job, body)
+        # The request as the job's model understood it (common.requests: cards by their catalog
+        # names, text stripped, defaults left out); the model read it, or the answer would be a
+        # 400, so `understood` of it is the same reading where the context no longer holds it.
+        read = understood_request(body)
+        self.requests.append((job, read if read is not body else understood(body)))
+        return answer
+
+    def stored_body(self, kind: str, body: dict, *, game: Game, state: State) -> dict:
+        """What the event stores as its body: the first request the kind asked of the game (the
+        one made from the event's body, filled in with what the table knows; later ones come from
+        the state), as its model read it, less what the table knows (the game's `job_event`, the
+        same reading as a job asked on the game's page at the table); where the game has no such
+        reading of it, that request whole under its job's name. A kind that asked the game nothing
+        (the host's next game or match) takes no body: anything in it is a 400, never stored."""
+        if self.requests:
+            job, request = self.requests[0]
+            package = game_package(game.slug)
+            module = package.table_module() if package is not None else None
+            to_event = getattr(module, "job_event", None)
+            if to_event is not None and isinstance(request, dict):
+                try:
+                    event_kind, event_body = to_event(state, list(state.get("players") or []),
+                                                      job, request)
+                except (ApiError, LookupError, TypeError, ValueError):
+                    event_kind, event_body = None, None
+                if event_kind == kind and isinstance(event_body, dict):
+                    return event_body
+            return {job: request}
+        if body:
+            first = sorted(body)[0]
+            raise _invalid(f"body.{str(first)[:40]}", "unknown_field", f"A {kind} event takes no "
+                           f"body; this one holds {len(body)} field{'s' if len(body) != 1 else ''}.")
+        return {}
+
+
+def _json_size(value: object) -> int:
+    return len(json.dumps(value, ensure_ascii=False, cls=DjangoJSONEncoder,
+                          separators=(",", ":")).encode())
+
+
+def tables_stored_bytes() -> int:
+    """What every table's history keeps, in bytes: the tables' share of the store's bound
+    (STORE_MAX_MB; registered with results.services.store_share in tables.apps)."""
+    return Table.objects.aggregate(total=Sum("stored_bytes"))["total"] or 0
+
+
+def _new_table_hint(table: Table) -> str:
+    return ("Start a new table (the table's page has a button that carries the tally over; "
+            f"the API: POST /api/tables/ with \"from\": \"{table.code}\").")
+
+
+def _within_bounds(table: Table, *, events: int, body: object, result: object) -> int:
+    """The size of the event about to be stored (its body, answer and the state kept for the
+    undo), once the table's bounds and the store's allow it: a table past TABLE_MAX_AGE_DAYS is
+    closed (409 table_closed), one holding TABLE_MAX_EVENTS events or whose history would pass
+    TABLE_MAX_MB is full (409 table_full), and when the store (STORE_MAX_MB: saved results and
+    tables' histories in all) would pass its bound once the results are pruned, 409 store_full.
+    Nothing is dropped to make room for it."""
+    size = _json_size(body) + _json_size(result) + _json_size(table.state)
+    age = timezone.now() - table.created_at
+    if settings.TABLE_MAX_AGE_DAYS and age > timedelta(days=settings.TABLE_MAX_AGE_DAYS):
+        raise _invalid("code", "table_closed", f"Table {table.code} was started "
+                       f"{age.days} days ago and takes no more events after "
+                       f"{settings.TABLE_MAX_AGE_DAYS} days. {_new_table_hint(table)}",
+                       top="table_closed", status_code=409, carry_from=table.code)
+    if settings.TABLE_MAX_EVENTS and events >= settings.TABLE_MAX_EVENTS:
+        raise _invalid("code", "table_full", f"Table {table.code} holds {events} events, its "
+                       f"most. {_new_table_hint(table)}", top="table_full", status_code=409,
+                       carry_from=table.code)
+    max_bytes = int(settings.TABLE_MAX_MB * 1_000_000)
+    if max_bytes and table.stored_bytes + size > max_bytes:
+        raise _invalid("code", "table_full", f"Table {table.code}'s history holds "
+                       f"{table.stored_bytes / 1e6:.1f} MB; this event ({size / 1000:.0f} kB) "
+                       f"would pass its {settings.TABLE_MAX_MB:g} MB. {_new_table_hint(table)}",
+                       top="table_full", status_code=409, carry_from=table.code)
+    bound = store_bound_bytes()
+    if bound and results_bytes() + others_bytes() + size > bound:
+        # Room is made from the saved results (for this event too), never from a history.
+        results_prune(max_mb=(bound - size) / 1_000_000)
+        if results_bytes() + others_bytes() + size > bound:
+            raise _invalid("code", "store_full", "Tableside's store is full (saved results and "
+                           "tables' histories); this event is not kept and nothing changed. Try "
+                           "again later; the operator raises STORE_MAX_MB.", top="store_full",
+                           status_code=409)
+    return size
+
+
+def _started_by(address: str) -> str:
+    """The keyed hash of a client's address that a table keeps (never the address)."""
+    if not address:
+        return ""
+    return salted_hmac("tables.started_by", address, algorithm="sha256").hexdigest()
+
+
+def _within_tables_per_address(started_by: str) -> None:
+    limit = settings.TABLES_PER_ADDRESS_PER_DAY
+    if not limit or not started_by:
+        return
+    since = timezone.now() - timedelta(days=1)
+    started = Table.objects.filter(started_by=started_by, created_at__gte=since).count()
+    if started >= limit:
+        raise ApiError(status_code=429, code="too_many_tables",
+                       detail=f"This address has started {started} tables in the last 24 hours, "
+                              f"the most it may; play on at one of them, or start one tomorrow.")
+
+
+def _carried(state: State, carried_from: object, game: Game) -> State:
+    """The new table's first state with the tally of games won carried over from the table
+    `carried_from` names (the players it shares with it; a game whose state keeps no tally
+    carries nothing); None: the first state as it is."""
+    if carried_from is None or carried_from == "":
+        return state
+    old = (Table.objects.filter(code=carried_from).values_list("game_id", "state").first()
+           if isinstance(carried_from, str) else None)
+    if old is None:
+        raise _invalid("from", "unknown_table", f"No table '{str(carried_from)[:40]}' to carry "
+                       "the tally from.")
+    if old[0] != game.pk:
+        raise _invalid("from", "other_game", f"Table {carried_from} is not a {game.name} table: "
+                       "its tally does not carry over.")
+    tally = old[1].get("tally") if isinstance(old[1], dict) else None
+    if isinstance(state.get("tally"), dict) and isinstance(tally, dict):
+        state = {**state, "tally": {name: tally.get(name, 0) for name in state["tally"]}}
+    return state

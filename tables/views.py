@@ -27,14 +27,23 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from cards.models import Game
 from common.api_errors import ApiError, error_entry
 from common.numbers import plain_int
-from common.page_throttle import check_page_throttle
+from common.page_throttle import check_page_throttle, check_read_throttle
+from common.throttling import client_address
 
 from . import services
 from .game_states import TABLE_GAMES
 from .jobs import ask_page, job_links
 from .models import Table
 from .seats import acting_for, host_token, my_seat
-from .selectors import TableNotFound, change_words, table_events, table_get, table_version
+from .selectors import (
+    TableNotFound,
+    change_words,
+    last_undoable,
+    table_ended,
+    table_events,
+    table_get,
+    table_version,
+)
 
 COOKIE_AGE = 60 * 60 * 24 * 30  # a month: as long as an idle table is kept
 
@@ -81,7 +90,14 @@ def page_parts(table: Table) -> dict:
             "event_template": kind.event_template}
 
 
-def live_context(table: Table, *, host: bool = False, own_seat: int | None = None) -> dict:
+def history_before(request: HttpRequest) -> int | None:
+    """`?before=<n>`: the page of the history before event n ("Show earlier"); anything else is
+    the newest page."""
+    return plain_int(request.GET.get("before", ""), least=1)
+
+
+def live_context(table: Table, *, host: bool = False, own_seat: int | None = None,
+                 before: int | None = None) -> dict:
     state = table.state
     seats = list(table.seats.all())
     players = []
@@ -95,7 +111,8 @@ def live_context(table: Table, *, host: bool = False, own_seat: int | None = Non
             "host": seat.number == table.host_seat,
         })
     names = {seat.number: seat.name for seat in seats}
-    events = table_events(table=table)
+    history = table_events(table=table, before=before)
+    events = history.events
     for event in events:
         if event.kind == services.HANDOVER and event.seat is not None:
             # The history names the seat the role went to.
@@ -104,11 +121,16 @@ def live_context(table: Table, *, host: bool = False, own_seat: int | None = Non
     return {"table": table, "players": players, "state": state, **page_parts(table),
             "live_etag": live_etag(table.version),
             "events": events, "host": host, "my_seat": own_seat,
+            # The history a page at a time: the cursor of the page before this one, and the page
+            # shown (None: the newest, which the polled part follows).
+            "earlier": history.before, "before": before,
             # The undo passes over a handover (tables.services.event_undo): its button names
             # the entry it takes back.
-            "undoable": next((e for e in reversed(events) if e.kind != services.HANDOVER), None),
+            "undoable": last_undoable(table=table, passed_over=services.HANDOVER) if host
+            else None,
             "host_name": names.get(table.host_seat or 0, ""),
             "handover_seats": [p for p in players if p["claimed"] and not p["host"]],
+            "ended": table_ended(table),
             "waiting": [p["name"] for p in players if not p["entered"]],
             **(more(state, [seat.name for seat in seats]) if more is not None else {})}
 
@@ -127,12 +149,15 @@ def live(request: HttpRequest, code: str) -> HttpResponse:
         raise Http404
     etag = live_etag(version)
     if etag in [tag.strip() for tag in request.META.get("HTTP_IF_NONE_MATCH", "").split(",")]:
+        # An unchanged poll: one indexed query, not counted (as cheap as its refusal would be).
         response: HttpResponse = HttpResponseNotModified()
     else:
+        check_read_throttle(request)
         table = _table_or_404(code)
         response = render(request, "tables/_live.html",
                           live_context(table, host=host_token(request, table) is not None,
-                                       own_seat=my_seat(request, table)[0]))
+                                       own_seat=my_seat(request, table)[0],
+                                       before=history_before(request)))
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
@@ -185,7 +210,9 @@ def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
     link = request.build_absolute_uri(reverse("tables:page", args=[table.code]))
     # On a loopback address the page says how to let the phones in instead (issue 29).
     loopback = opened_on_loopback(request)
-    live = live_context(table, host=host, own_seat=seat)
+    live = live_context(table, host=host, own_seat=seat, before=history_before(request))
+    if errors is not None and errors.error_code in ("table_full", "table_closed"):
+        live["ended"] = live["ended"] or "This table is full."
     context = {
         **live, **form_context(table, live, _shown_seat(request, seat, host, posted), posted),
         "link": link, "qr": "" if loopback else qr_svg(link), "loopback": loopback,
@@ -202,6 +229,7 @@ def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
 
 @require_GET
 def page(request: HttpRequest, code: str) -> HttpResponse:
+    check_read_throttle(request)
     return _page(request, _table_or_404(code))
 
 
@@ -318,13 +346,18 @@ def start(request: HttpRequest) -> HttpResponse:
     games = list(Game.objects.filter(slug__in=TABLE_GAMES))
     chosen = request.GET.get("game") or request.POST.get("game") or next(iter(TABLE_GAMES), "")
     players_text = request.POST.get("players", "")
+    # A full or closed table's players going on at a new one: its tally carries over.
+    carried_from = request.POST.get("from", "")[:16]
     if request.method == "POST":
         check_page_throttle(request)
         try:
-            new = services.table_create(game_slug=chosen, players=card_lines(players_text))
+            new = services.table_create(game_slug=chosen, players=card_lines(players_text),
+                                        address=client_address(request),
+                                        carried_from=carried_from or None)
         except ApiError as error:
             return render(request, "tables/start.html", {
                 "games": games, "chosen": chosen, "players_text": players_text, "error": error,
+                "carried_from": carried_from,
             }, status=error.status_code)
         code = new.table.code
         response = redirect("tables:page", code=code)

@@ -122,13 +122,13 @@ def test_past_the_size_bound_results_never_opened_go_first(client, catalog, sett
     sizes = dict(SavedResult.objects.values_list("pk", "size"))
     assert all(size > 0 for size in sizes.values())
     # Room for about three results.
-    settings.RESULTS_MAX_MB = sum(sorted(sizes.values())[-3:]) / 1_000_000
+    settings.STORE_MAX_MB = sum(sorted(sizes.values())[-3:]) / 1_000_000
 
     pruned = results_prune()
 
     kept = set(SavedResult.objects.values_list("pk", flat=True))
     assert opened["id"] in kept
-    assert pruned.by_size >= 3 and pruned.remaining_bytes <= settings.RESULTS_MAX_MB * 1_000_000
+    assert pruned.by_size >= 3 and pruned.remaining_bytes <= settings.STORE_MAX_MB * 1_000_000
     # The newest of the never-opened ones are the ones kept beside it.
     newest_first = [answer["id"] for answer in reversed(answers[1:])]
     assert kept - {opened["id"]} == set(newest_first[:len(kept) - 1])

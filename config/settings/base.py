@@ -162,12 +162,15 @@ STATICFILES_FINDERS = [
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 # Saved results (results.services): identical requests share one result, and the store is kept
-# within a bound an operator sets. Results nobody opened for RESULTS_MAX_AGE_DAYS are removed;
-# past RESULTS_MAX_MB the results never opened go first (oldest first), then those opened longest
-# ago. `manage.py prune_results` applies it (from cron, say); a save also does, once in
-# 1/RESULTS_PRUNE_CHANCE saves. 0 turns a bound off.
+# within a bound an operator sets. Results nobody opened for RESULTS_MAX_AGE_DAYS are removed.
+# STORE_MAX_MB bounds what the store holds in all: the saved results and the tables' histories
+# (each event keeps the game's answer and the state before it). Past it the results never opened
+# go first (oldest first), then those opened longest ago; a table's event that would take the
+# store past it after that is refused (409 store_full), never a history dropped. `manage.py
+# prune_results` applies it (from cron, say); a save also does, once in 1/RESULTS_PRUNE_CHANCE
+# saves. 0 turns a bound off. (RESULTS_MAX_MB, its former name, is still read.)
 RESULTS_MAX_AGE_DAYS = int(os.environ.get("RESULTS_MAX_AGE_DAYS", "365"))
-RESULTS_MAX_MB = float(os.environ.get("RESULTS_MAX_MB", "2000"))
+STORE_MAX_MB = float(os.environ.get("STORE_MAX_MB", os.environ.get("RESULTS_MAX_MB", "2000")))
 RESULTS_PRUNE_CHANCE = float(os.environ.get("RESULTS_PRUNE_CHANCE", "0.001"))
 
 # Backups. `make backup` (common.backup) serialises the whole database with a manifest: meant for
@@ -213,9 +216,11 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "common.api_errors.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # Only the POST endpoints are throttled (common.throttling: counters in the database, shared by
-    # every app server); a 429 carries Retry-After.
-    "DEFAULT_THROTTLE_RATES": {"evaluations": os.environ.get("API_POST_RATE", "120/minute")},
+    # The POST endpoints are throttled (common.throttling: counters in the database, shared by
+    # every app server), and so are a table's reads (API, page, polled part: their own counter,
+    # since several phones behind one address poll every 2 s); a 429 carries Retry-After.
+    "DEFAULT_THROTTLE_RATES": {"evaluations": os.environ.get("API_POST_RATE", "120/minute"),
+                               "table_reads": os.environ.get("TABLE_READ_RATE", "600/minute")},
     # The client is the socket's address; with TRUSTED_PROXY_COUNT=n proxies in front, the n-th
     # entry from the right of X-Forwarded-For (the address the first proxy saw, as it appended
     # it). Whatever a client writes in the header itself never changes who it is counted as.
@@ -272,3 +277,14 @@ LOGGING = {
 # Tables (tables/): a table idle for longer than this many days is removed by
 # `manage.py remove_idle_tables` (its saved results stay).
 TABLE_IDLE_DAYS = int(os.environ.get("TABLE_IDLE_DAYS", "30"))
+# A table's bound (issue 30): at most TABLE_MAX_EVENTS events and TABLE_MAX_MB megabytes of history
+# (its events' bodies, answers and the states kept for the undo), and it takes events for
+# TABLE_MAX_AGE_DAYS from its start; past any of them an event is a 409 (table_full,
+# table_closed) telling the players to start a new table, which can carry the tally over. A
+# closed table is still read until it has been idle TABLE_IDLE_DAYS; a table older than
+# TABLE_MAX_AGE_DAYS + TABLE_IDLE_DAYS is removed whatever it does. One address starts at most
+# TABLES_PER_ADDRESS_PER_DAY tables in 24 hours (429 too_many_tables past it).
+TABLE_MAX_EVENTS = int(os.environ.get("TABLE_MAX_EVENTS", "1000"))
+TABLE_MAX_MB = float(os.environ.get("TABLE_MAX_MB", "5"))
+TABLE_MAX_AGE_DAYS = int(os.environ.get("TABLE_MAX_AGE_DAYS", "30"))
+TABLES_PER_ADDRESS_PER_DAY = int(os.environ.get("TABLES_PER_ADDRESS_PER_DAY", "30"))

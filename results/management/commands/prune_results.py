@@ -5,14 +5,14 @@ from results.services import results_prune
 
 class Command(BaseCommand):
     help = ("Keep the saved results within their bound: remove results nobody opened for "
-            "RESULTS_MAX_AGE_DAYS, then, past RESULTS_MAX_MB, the results never opened (oldest "
+            "RESULTS_MAX_AGE_DAYS, then, past STORE_MAX_MB, the results never opened (oldest "
             "first) and then those opened longest ago.")
 
     def add_arguments(self, parser):
         parser.add_argument("--max-age-days", type=int, default=None,
                             help="Overrides RESULTS_MAX_AGE_DAYS (0: no age bound).")
         parser.add_argument("--max-mb", type=float, default=None,
-                            help="Overrides RESULTS_MAX_MB (0: no size bound).")
+                            help="Overrides STORE_MAX_MB (0: no size bound).")
 
     def handle(self, *args, max_age_days, max_mb, **options):
         pruned = results_prune(max_age_days=max_age_days, max_mb=max_mb)
