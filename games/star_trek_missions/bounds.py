@@ -12,7 +12,7 @@ is the only user; tests/engines/test_stm_search.py holds `settle_points` to `set
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -92,6 +92,9 @@ class HandBounds(HandChoices):
         self.structural: set[str] = set().union(
             *(criterion_attributes(c, by_value=True) for c in placing))
         self.singletons: dict[str, frozenset[str]] = {}
+        # Keys' parts made once and shared (`_tally`, `_wild`): the standing cards, those changed,
+        # the open values.
+        self.interned: dict[Any, Any] = {}
         # Cards whose choice ("choose") only their own rule reads, with the values worth trying.
         self.choosers = {spec.name: self.candidates(spec, effect)
                          for spec, effect in self._choice_cards if effect["kind"] == "choose"}
@@ -139,9 +142,11 @@ class HandBounds(HandChoices):
         kind = next((k for k in ("wild", "change_affiliation", "choose") if k in self.effects[name]), kind)
         first = children[0]
         blank = (first.get(self.assimilator) or {}).get("blank", ()) if self.assimilator else ()
+        # (The Ship's Affiliation is re-placed in full while a Thought Maker targets it or is
+        # still open, and so may target it: its WildSet of new affiliations must stay.)
         plain = len(children) == 1 or name in blank or (
             kind == "wild" and (key in self.structural or (key == "affiliation" and any(
-                (first.get(n) or {}).get("target") == name for n in self.change_target))))
+                n not in first or first[n].get("target") == name for n in self.change_target))))
         plain = plain or (kind == "change_affiliation" and (
             key != "affiliation" or "affiliation" in self.structural
             or any("affiliation" in {**e["set"], **e["otherwise"]} for e, _ in self.counts_as.values())))
@@ -225,7 +230,7 @@ class HandBounds(HandChoices):
                 for target in self.change_targets[name]:
                     if target not in blanked and target_match(lives[target], {}):
                         live = lives[target] = copy_live(lives[target])
-                        live.attrs["affiliation"] = WildSet(self.affiliations | live.attrs["affiliation"])
+                        live.attrs["affiliation"] = self._wild(self.affiliations | live.attrs["affiliation"])
                         bonus[name] = points
                 continue
             target = choice.get("target")
@@ -233,14 +238,14 @@ class HandBounds(HandChoices):
                 # The target is decided, its new affiliation open.
                 if target_match(lives[target], {}):
                     live = lives[target] = copy_live(lives[target])
-                    live.attrs["affiliation"] = WildSet(self.affiliations | live.attrs["affiliation"])
+                    live.attrs["affiliation"] = self._wild(self.affiliations | live.attrs["affiliation"])
                     bonus[name] = points
             elif target and target not in blanked:
                 live = before_change[target] = lives[target]
                 affiliation = self._one(choice["affiliation"])
                 if target_match(live, {}) and live.attrs["affiliation"] != affiliation:
                     live = lives[target] = copy_live(live)
-                    live.attrs["affiliation"] = (WildSet(affiliation | live.attrs["affiliation"])
+                    live.attrs["affiliation"] = (self._wild(affiliation | live.attrs["affiliation"])
                                                  if name in maybe_blanked else affiliation)
                     bonus[name] = points
         for spec in self.conditional:
@@ -263,11 +268,12 @@ class HandBounds(HandChoices):
                                   and not self.rules[n].blanked_unless)
                     if not present:
                         for key in set(effect["set"]) | set(effect["otherwise"]):
-                            live.attrs[key] = WildSet(effect["set"].get(key, []) +
-                                                      effect["otherwise"].get(key, []))
+                            live.attrs[key] = self._wild(effect["set"].get(key, []) +
+                                                         effect["otherwise"].get(key, []))
                         continue
                 for key, values in (effect["set"] if present else effect["otherwise"]).items():
-                    live.attrs[key] = frozenset(values)
+                    value = frozenset(values)
+                    live.attrs[key] = self.interned.setdefault(value, value)
                 if live.attrs == self.printed[name].attrs:
                     lives[name] = self.printed[name]  # as printed: unchanged for every cache
         return _World(lives, standing, bonus, blank_choice, borg_open, before_change)
@@ -279,22 +285,45 @@ class HandBounds(HandChoices):
         standing, blank_choice, borg_open = world.standing, world.blank_choice, world.borg_open
         assimilator = self.assimilator
         points: dict[str, int] = {}
-        copiers = [n for n in standing if n in self.copy_of]
+        copy_of = self.copy_of
+        copiers = [n for n in standing if n in copy_of]
         printed = self.printed
-        modified = tuple(n for n in standing if lives[n] is not printed[n])
-        context: _Context = (frozenset(standing), standing, lives, modified, {})
-        scoring = self.scoring
+        # (Interned: a cache key compares as quickly as its parts are the same objects.)
+        interned = self.interned
+        modified = tuple([n for n in standing if lives[n] is not printed[n]])
+        modified = interned.setdefault(modified, modified)
+        standing_key = frozenset(standing)
+        standing_key = interned.setdefault(standing_key, standing_key)
+        projections: dict[tuple[str, ...], tuple[frozenset[str], ...]] = {}
+        context: _Context = (standing_key, standing, lives, modified, projections)
+        scoring, rules, choosers = self.scoring, self.rules, self.choosers
+        quick_cache, chooser_cache = self.quick_cache, self.chooser_cache
         for name in standing:
-            if name in copiers:
+            if name in copy_of:
                 continue
             if name not in scoring:  # no bonuses of its own
                 points[name] = bonus.get(name, 0)
                 continue
-            if name in self.choosers and name not in partial:
+            # The cached points looked up here first, on the keys `_points` and `_best_chosen`
+            # store them under (a call per card cost as much as the lookup: issue 30).
+            relevant = rules[name].relevant
+            projection = projections.get(relevant)
+            if projection is None:
+                projection = projections[relevant] = tuple(
+                    [lives[n].attrs[a] for n in modified for a in relevant])
+            live = lives[name]
+            if name in choosers and name not in partial:
                 # An open choice read only by its own card's rule: its best value, exactly.
-                points[name] = self._best_chosen(lives[name], context) + bonus.get(name, 0)
+                found = chooser_cache.get((name, standing_key, modified, projection))
+                if found is None:
+                    found = self._best_chosen(live, context)
             else:
-                points[name] = self._points(lives[name], context) + bonus.get(name, 0)
+                chosen = live.chosen
+                found = quick_cache.get((name, tuple(chosen.items()) if chosen else (),
+                                         standing_key, modified, projection))
+                if found is None:
+                    found = self._points(live, context)
+            points[name] = found + bonus.get(name, 0)
         for name in copiers:
             match = self.copy_of[name]
             # (Whether a card as printed may be copied is asked once: printed Lives never change.)
@@ -402,6 +431,12 @@ class HandBounds(HandChoices):
             points = self.points_cache[key] = settle_points(rule, receiver, givers)
         self.quick_cache[quick] = points
         return points
+
+    def _wild(self, values: Iterable[str]) -> WildSet:
+        """The WildSet of these values, shared (a cache key holding it compares by identity,
+        not by WildSet.__eq__)."""
+        wild = WildSet(values)
+        return cast(WildSet, self.interned.setdefault(wild, wild))
 
     def _one(self, value: str) -> frozenset[str]:
         """The one-value set of a chosen value, shared (its hash is computed once)."""
