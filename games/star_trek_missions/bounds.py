@@ -161,6 +161,7 @@ class HandBounds(HandChoices):
         if kind == "wild" or kind == "choose":
             base = world.lives[name]
             attribute = cast(str, key)  # what a wild card's dimension sets (unused for choose)
+            first_points: dict[str, int] | None = None
             for child in children:
                 live = Live(base.spec, base.attrs)
                 if kind == "wild":
@@ -169,7 +170,13 @@ class HandBounds(HandChoices):
                     live.chosen = dict(child[name])
                 lives = dict(world.lives)
                 lives[name] = live
-                totals.append(self._tally(world, lives, world.bonus, child, fixed_copies)[0])
+                # The siblings differ in one attribute of one card: a card whose rule does not
+                # read it scores as in the first sibling (the same key of `_points`'s cache).
+                same = (first_points, name, attribute) if first_points is not None else None
+                total, points = self._tally(world, lives, world.bonus, child, fixed_copies, same)
+                if kind == "wild" and first_points is None:
+                    first_points = dict(points)
+                totals.append(total)
             return totals
         target = first[name]["target"]
         before = world.before_change.get(target)
@@ -279,9 +286,12 @@ class HandBounds(HandChoices):
         return _World(lives, standing, bonus, blank_choice, borg_open, before_change)
 
     def _tally(self, world: _World, lives: dict[str, Live], bonus: dict[str, int],
-               partial: Mapping[str, Choice], fixed_copies: dict[str, str | None]
-               ) -> tuple[int, dict[str, int]]:
-        """Every standing card's points, and the total, in a world (`_world`)."""
+               partial: Mapping[str, Choice], fixed_copies: dict[str, str | None],
+               same: tuple[dict[str, int], str, str] | None = None) -> tuple[int, dict[str, int]]:
+        """Every standing card's points, and the total, in a world (`_world`). `same`: the
+        points of a sibling world that differed only in one attribute of one card (those
+        points, the card, the attribute): the cards whose rule does not read that attribute
+        score as there."""
         standing, blank_choice, borg_open = world.standing, world.blank_choice, world.borg_open
         assimilator = self.assimilator
         points: dict[str, int] = {}
@@ -303,6 +313,9 @@ class HandBounds(HandChoices):
                 continue
             if name not in scoring:  # no bonuses of its own
                 points[name] = bonus.get(name, 0)
+                continue
+            if same is not None and name != same[1] and same[2] not in rules[name].relevant:
+                points[name] = same[0][name]
                 continue
             # The cached points looked up here first, on the keys `_points` and `_best_chosen`
             # store them under (a call per card cost as much as the lookup: issue 30).
