@@ -304,7 +304,7 @@ class HandBounds(HandChoices):
         modified = interned.setdefault(modified, modified)
         standing_key = frozenset(standing)
         standing_key = interned.setdefault(standing_key, standing_key)
-        projections: dict[tuple[str, ...], tuple[frozenset[str], ...]] = {}
+        projections: dict[Any, tuple[frozenset[str], ...]] = {}
         context: _Context = (standing_key, standing, lives, modified, projections)
         scoring, rules, choosers = self.scoring, self.rules, self.choosers
         quick_cache, chooser_cache = self.quick_cache, self.chooser_cache
@@ -320,10 +320,9 @@ class HandBounds(HandChoices):
             # The cached points looked up here first, on the keys `_points` and `_best_chosen`
             # store them under (a call per card cost as much as the lookup: issue 30).
             relevant = rules[name].relevant
-            projection = projections.get(relevant)
+            projection = projections.get(relevant) if name not in modified else None
             if projection is None:
-                projection = projections[relevant] = tuple(
-                    [lives[n].attrs[a] for n in modified for a in relevant])
+                projection = self._projection(name, relevant, context)
             live = lives[name]
             if name in choosers and name not in partial:
                 # An open choice read only by its own card's rule: its best value, exactly.
@@ -375,10 +374,7 @@ class HandBounds(HandChoices):
         what the card's rule reads of them."""
         rule = self.rules[receiver.name]
         standing_key, _, lives, modified, projections = context
-        projection = projections.get(rule.relevant)
-        if projection is None:
-            projection = projections[rule.relevant] = tuple(
-                [lives[n].attrs[a] for n in modified for a in rule.relevant])
+        projection = self._projection(receiver.name, rule.relevant, context)
         key = (receiver.name, standing_key, modified, projection)
         best = self.chooser_cache.get(key)
         if best is None:
@@ -402,12 +398,7 @@ class HandBounds(HandChoices):
         standing_key, standing, lives, modified, projections = context
         name, chosen = receiver.name, receiver.chosen
         chosen_key = tuple(chosen.items()) if chosen else ()
-        # What this rule reads of the changed cards (its own attributes too: harmless), shared by
-        # the rules that read the same attributes.
-        projection = projections.get(rule.relevant)
-        if projection is None:
-            projection = projections[rule.relevant] = tuple(
-                [lives[n].attrs[a] for n in modified for a in rule.relevant])
+        projection = self._projection(name, rule.relevant, context)
         quick = (name, chosen_key, standing_key, modified, projection)
         points = self.quick_cache.get(quick)
         if points is not None:
@@ -445,6 +436,22 @@ class HandBounds(HandChoices):
         self.quick_cache[quick] = points
         return points
 
+    @staticmethod
+    def _projection(name: str, relevant: tuple[str, ...], context: _Context
+                    ) -> tuple[frozenset[str], ...]:
+        """What a card's rule reads (`relevant`) of the other changed cards, shared by the rules
+        that read the same attributes. Not of the card itself: its points never depend on its own
+        attributes (a card never counts towards its own bonus; `_points`'s settlement is keyed
+        on the other cards alone), so a Thought Maker's change of the receiving card itself
+        leaves its points cached (issue 30)."""
+        _, _, lives, modified, projections = context
+        key: Any = relevant if name not in modified else (relevant, name)
+        projection = projections.get(key)
+        if projection is None:
+            projection = projections[key] = tuple(
+                [lives[n].attrs[a] for n in modified if n != name for a in relevant])
+        return projection
+
     def _wild(self, values: Iterable[str]) -> WildSet:
         """The WildSet of these values, shared (a cache key holding it compares by identity,
         not by WildSet.__eq__)."""
@@ -478,6 +485,6 @@ class _World:
 
 # What _points reads of one tally: the standing cards (as a set, and in order), the cards as they
 # stand, those changed from their printing, and what each rule's relevant attributes read of them
-# (filled in as the rules ask).
+# (filled in as the rules ask, `_projection`).
 _Context = tuple[frozenset[str], list[str], dict[str, Live], tuple[str, ...],
-                 dict[tuple[str, ...], tuple[frozenset[str], ...]]]
+                 dict[Any, tuple[frozenset[str], ...]]]
