@@ -36,7 +36,7 @@ REPORTED = ["Meddlesome Q", "Enemies to Friends", "Unidentified Ship", "Thought 
 # The hand issue 30 reported at 32 ms of CPU (another seed than the README's): a starting point too.
 REPORTED_30 = ["Thought Maker", "Unidentified Ship", "Chancellor Gowron", "Lursa and B'Etor",
                "Hand Phaser", "Space Confrontation", "Blossoming Romance"]
-# The slowest hands earlier hunts found (issue 21's seed 21, issue 30's seeds 9, 21 and 8), so that
+# The slowest hands earlier hunts found (issue 21's seed 21, issue 30's seeds 9, 21, 8, 7 and 13), so that
 # each run times them again: a climb may not find its way back to them.
 FOUND = [
     ["Commander Bruce Maddox", "Commander Tomalak", "Enemies to Friends", "Meddlesome Q",
@@ -47,6 +47,11 @@ FOUND = [
      "Enemies to Friends", "Chancellor Gowron"],
     ["Holodeck 2", "Meddlesome Q", "Mysterious Plague", "Lieutenant Worf", "Ensign Wesley Crusher",
      "Tox Uthat", "Commander Sela", "Thought Maker", "Unidentified Ship"],
+    # The hunt after issue 30's speed-up: seeds 7 and 13.
+    ["Mysterious Plague", "Lieutenant Worf", "Thought Maker", "Lursa and B'Etor", "Daimon Tog",
+     "Unidentified Ship", "Commander Tomalak", "Vash", "Meddlesome Q"],
+    ["Chancellor Gowron", "Unidentified Ship", "Mysterious Plague", "Daimon Tog", "Meddlesome Q",
+     "Lursa and B'Etor", "Thought Maker", "Crystal Entity", "Vice Admiral Nakamura"],
 ]
 
 

@@ -12,7 +12,7 @@ is the only user; tests/engines/test_stm_search.py holds `settle_points` to `set
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -92,6 +92,9 @@ class HandBounds(HandChoices):
         self.structural: set[str] = set().union(
             *(criterion_attributes(c, by_value=True) for c in placing))
         self.singletons: dict[str, frozenset[str]] = {}
+        # Keys' parts made once and shared (`_tally`, `_wild`): the standing cards, those changed,
+        # the open values.
+        self.interned: dict[Any, Any] = {}
         # Cards whose choice ("choose") only their own rule reads, with the values worth trying.
         self.choosers = {spec.name: self.candidates(spec, effect)
                          for spec, effect in self._choice_cards if effect["kind"] == "choose"}
@@ -139,9 +142,11 @@ class HandBounds(HandChoices):
         kind = next((k for k in ("wild", "change_affiliation", "choose") if k in self.effects[name]), kind)
         first = children[0]
         blank = (first.get(self.assimilator) or {}).get("blank", ()) if self.assimilator else ()
+        # (The Ship's Affiliation is re-placed in full while a Thought Maker targets it or is
+        # still open, and so may target it: its WildSet of new affiliations must stay.)
         plain = len(children) == 1 or name in blank or (
             kind == "wild" and (key in self.structural or (key == "affiliation" and any(
-                (first.get(n) or {}).get("target") == name for n in self.change_target))))
+                n not in first or first[n].get("target") == name for n in self.change_target))))
         plain = plain or (kind == "change_affiliation" and (
             key != "affiliation" or "affiliation" in self.structural
             or any("affiliation" in {**e["set"], **e["otherwise"]} for e, _ in self.counts_as.values())))
@@ -156,6 +161,7 @@ class HandBounds(HandChoices):
         if kind == "wild" or kind == "choose":
             base = world.lives[name]
             attribute = cast(str, key)  # what a wild card's dimension sets (unused for choose)
+            first_points: dict[str, int] | None = None
             for child in children:
                 live = Live(base.spec, base.attrs)
                 if kind == "wild":
@@ -164,7 +170,13 @@ class HandBounds(HandChoices):
                     live.chosen = dict(child[name])
                 lives = dict(world.lives)
                 lives[name] = live
-                totals.append(self._tally(world, lives, world.bonus, child, fixed_copies)[0])
+                # The siblings differ in one attribute of one card: a card whose rule does not
+                # read it scores as in the first sibling (the same key of `_points`'s cache).
+                same = (first_points, name, attribute) if first_points is not None else None
+                total, points = self._tally(world, lives, world.bonus, child, fixed_copies, same)
+                if kind == "wild" and first_points is None:
+                    first_points = dict(points)
+                totals.append(total)
             return totals
         target = first[name]["target"]
         before = world.before_change.get(target)
@@ -225,7 +237,7 @@ class HandBounds(HandChoices):
                 for target in self.change_targets[name]:
                     if target not in blanked and target_match(lives[target], {}):
                         live = lives[target] = copy_live(lives[target])
-                        live.attrs["affiliation"] = WildSet(self.affiliations | live.attrs["affiliation"])
+                        live.attrs["affiliation"] = self._wild(self.affiliations | live.attrs["affiliation"])
                         bonus[name] = points
                 continue
             target = choice.get("target")
@@ -233,14 +245,14 @@ class HandBounds(HandChoices):
                 # The target is decided, its new affiliation open.
                 if target_match(lives[target], {}):
                     live = lives[target] = copy_live(lives[target])
-                    live.attrs["affiliation"] = WildSet(self.affiliations | live.attrs["affiliation"])
+                    live.attrs["affiliation"] = self._wild(self.affiliations | live.attrs["affiliation"])
                     bonus[name] = points
             elif target and target not in blanked:
                 live = before_change[target] = lives[target]
                 affiliation = self._one(choice["affiliation"])
                 if target_match(live, {}) and live.attrs["affiliation"] != affiliation:
                     live = lives[target] = copy_live(live)
-                    live.attrs["affiliation"] = (WildSet(affiliation | live.attrs["affiliation"])
+                    live.attrs["affiliation"] = (self._wild(affiliation | live.attrs["affiliation"])
                                                  if name in maybe_blanked else affiliation)
                     bonus[name] = points
         for spec in self.conditional:
@@ -263,38 +275,67 @@ class HandBounds(HandChoices):
                                   and not self.rules[n].blanked_unless)
                     if not present:
                         for key in set(effect["set"]) | set(effect["otherwise"]):
-                            live.attrs[key] = WildSet(effect["set"].get(key, []) +
-                                                      effect["otherwise"].get(key, []))
+                            live.attrs[key] = self._wild(effect["set"].get(key, []) +
+                                                         effect["otherwise"].get(key, []))
                         continue
                 for key, values in (effect["set"] if present else effect["otherwise"]).items():
-                    live.attrs[key] = frozenset(values)
+                    value = frozenset(values)
+                    live.attrs[key] = self.interned.setdefault(value, value)
                 if live.attrs == self.printed[name].attrs:
                     lives[name] = self.printed[name]  # as printed: unchanged for every cache
         return _World(lives, standing, bonus, blank_choice, borg_open, before_change)
 
     def _tally(self, world: _World, lives: dict[str, Live], bonus: dict[str, int],
-               partial: Mapping[str, Choice], fixed_copies: dict[str, str | None]
-               ) -> tuple[int, dict[str, int]]:
-        """Every standing card's points, and the total, in a world (`_world`)."""
+               partial: Mapping[str, Choice], fixed_copies: dict[str, str | None],
+               same: tuple[dict[str, int], str, str] | None = None) -> tuple[int, dict[str, int]]:
+        """Every standing card's points, and the total, in a world (`_world`). `same`: the
+        points of a sibling world that differed only in one attribute of one card (those
+        points, the card, the attribute): the cards whose rule does not read that attribute
+        score as there."""
         standing, blank_choice, borg_open = world.standing, world.blank_choice, world.borg_open
         assimilator = self.assimilator
         points: dict[str, int] = {}
-        copiers = [n for n in standing if n in self.copy_of]
+        copy_of = self.copy_of
+        copiers = [n for n in standing if n in copy_of]
         printed = self.printed
-        modified = tuple(n for n in standing if lives[n] is not printed[n])
-        context: _Context = (frozenset(standing), standing, lives, modified, {})
-        scoring = self.scoring
+        # (Interned: a cache key compares as quickly as its parts are the same objects.)
+        interned = self.interned
+        modified = tuple([n for n in standing if lives[n] is not printed[n]])
+        modified = interned.setdefault(modified, modified)
+        standing_key = frozenset(standing)
+        standing_key = interned.setdefault(standing_key, standing_key)
+        projections: dict[Any, tuple[frozenset[str], ...]] = {}
+        context: _Context = (standing_key, standing, lives, modified, projections)
+        scoring, rules, choosers = self.scoring, self.rules, self.choosers
+        quick_cache, chooser_cache = self.quick_cache, self.chooser_cache
         for name in standing:
-            if name in copiers:
+            if name in copy_of:
                 continue
             if name not in scoring:  # no bonuses of its own
                 points[name] = bonus.get(name, 0)
                 continue
-            if name in self.choosers and name not in partial:
+            if same is not None and name != same[1] and same[2] not in rules[name].relevant:
+                points[name] = same[0][name]
+                continue
+            # The cached points looked up here first, on the keys `_points` and `_best_chosen`
+            # store them under (a call per card cost as much as the lookup: issue 30).
+            relevant = rules[name].relevant
+            projection = projections.get(relevant) if name not in modified else None
+            if projection is None:
+                projection = self._projection(name, relevant, context)
+            live = lives[name]
+            if name in choosers and name not in partial:
                 # An open choice read only by its own card's rule: its best value, exactly.
-                points[name] = self._best_chosen(lives[name], context) + bonus.get(name, 0)
+                found = chooser_cache.get((name, standing_key, modified, projection))
+                if found is None:
+                    found = self._best_chosen(live, context)
             else:
-                points[name] = self._points(lives[name], context) + bonus.get(name, 0)
+                chosen = live.chosen
+                found = quick_cache.get((name, tuple(chosen.items()) if chosen else (),
+                                         standing_key, modified, projection))
+                if found is None:
+                    found = self._points(live, context)
+            points[name] = found + bonus.get(name, 0)
         for name in copiers:
             match = self.copy_of[name]
             # (Whether a card as printed may be copied is asked once: printed Lives never change.)
@@ -333,10 +374,7 @@ class HandBounds(HandChoices):
         what the card's rule reads of them."""
         rule = self.rules[receiver.name]
         standing_key, _, lives, modified, projections = context
-        projection = projections.get(rule.relevant)
-        if projection is None:
-            projection = projections[rule.relevant] = tuple(
-                [lives[n].attrs[a] for n in modified for a in rule.relevant])
+        projection = self._projection(receiver.name, rule.relevant, context)
         key = (receiver.name, standing_key, modified, projection)
         best = self.chooser_cache.get(key)
         if best is None:
@@ -360,12 +398,7 @@ class HandBounds(HandChoices):
         standing_key, standing, lives, modified, projections = context
         name, chosen = receiver.name, receiver.chosen
         chosen_key = tuple(chosen.items()) if chosen else ()
-        # What this rule reads of the changed cards (its own attributes too: harmless), shared by
-        # the rules that read the same attributes.
-        projection = projections.get(rule.relevant)
-        if projection is None:
-            projection = projections[rule.relevant] = tuple(
-                [lives[n].attrs[a] for n in modified for a in rule.relevant])
+        projection = self._projection(name, rule.relevant, context)
         quick = (name, chosen_key, standing_key, modified, projection)
         points = self.quick_cache.get(quick)
         if points is not None:
@@ -403,6 +436,28 @@ class HandBounds(HandChoices):
         self.quick_cache[quick] = points
         return points
 
+    @staticmethod
+    def _projection(name: str, relevant: tuple[str, ...], context: _Context
+                    ) -> tuple[frozenset[str], ...]:
+        """What a card's rule reads (`relevant`) of the other changed cards, shared by the rules
+        that read the same attributes. Not of the card itself: its points never depend on its own
+        attributes (a card never counts towards its own bonus; `_points`'s settlement is keyed
+        on the other cards alone), so a Thought Maker's change of the receiving card itself
+        leaves its points cached (issue 30)."""
+        _, _, lives, modified, projections = context
+        key: Any = relevant if name not in modified else (relevant, name)
+        projection = projections.get(key)
+        if projection is None:
+            projection = projections[key] = tuple(
+                [lives[n].attrs[a] for n in modified if n != name for a in relevant])
+        return projection
+
+    def _wild(self, values: Iterable[str]) -> WildSet:
+        """The WildSet of these values, shared (a cache key holding it compares by identity,
+        not by WildSet.__eq__)."""
+        wild = WildSet(values)
+        return cast(WildSet, self.interned.setdefault(wild, wild))
+
     def _one(self, value: str) -> frozenset[str]:
         """The one-value set of a chosen value, shared (its hash is computed once)."""
         one = self.singletons.get(value)
@@ -430,6 +485,6 @@ class _World:
 
 # What _points reads of one tally: the standing cards (as a set, and in order), the cards as they
 # stand, those changed from their printing, and what each rule's relevant attributes read of them
-# (filled in as the rules ask).
+# (filled in as the rules ask, `_projection`).
 _Context = tuple[frozenset[str], list[str], dict[str, Live], tuple[str, ...],
-                 dict[tuple[str, ...], tuple[frozenset[str], ...]]]
+                 dict[Any, tuple[frozenset[str], ...]]]

@@ -49,6 +49,10 @@ FEW_LEAVES = 16  # fewer combinations than this are simply all tried: bounds wou
 # One open choice of the search: (card, part of its choice or None, the values to try; for Thought
 # Maker's affiliation, the values for each target).
 Dim = tuple[str, str | None, list[Any] | dict[str | None, list[Any]]]
+# A branch of the search: the index of its value at each level, from the first (the dive and the
+# search build the same branch from the same path, so its bound is remembered on it: a path is
+# quicker to hash than the choices it leads to).
+Path = tuple[int, ...]
 
 
 class HandScorer(HandBounds):
@@ -241,7 +245,8 @@ class HandScorer(HandBounds):
                 name, key, values = units[i][0]
                 assert not isinstance(values, dict)  # (a first dimension)
                 children = [child(partial, name, key, v) for v in values]
-                bounds = [self.upper_bound(c, fixed_copies) for c in children]
+                # (Siblings: scored together, as the search scores them, `sibling_totals`.)
+                bounds = self.sibling_totals(children, name, key, fixed_copies)
                 telling = root - sum(bounds) / len(bounds)
                 # The path goes on with the most promising value, but not one in which Borg
                 # Cube blanks a card whose choice is still to be placed: that card's choice
@@ -283,8 +288,8 @@ class _Search:
         self.fixed_copies = fixed_copies
         self.best_total: int | None = None
         self.best_combination: dict[str, Choice] | None = None
-        self.bounds: dict[tuple[Any, ...], int] = {}
-        self.scored: set[tuple[Any, ...]] = set()  # the parents of the sibling sets scored
+        self.bounds: dict[Path, int] = {}
+        self.scored: set[Path] = set()  # the parents of the sibling sets scored
         self.counts = {"bounds": 0, "evaluations": 0, "pruned": 0}
 
     def run(self, decided: dict[str, Choice]) -> Evaluation:
@@ -295,11 +300,11 @@ class _Search:
             # search: a good total found in every branch early prunes the others' subtrees
             # sooner (their bounds are kept for the search).
             children = [self._child(decided, 0, value) for value in self._values(0, decided)]
-            bounds = self._child_bounds(0, children)
+            bounds = self._child_bounds(0, children, ())
             for i in sorted(range(len(children)), key=lambda i: -bounds[i]):
                 if not self._beaten(bounds[i]):
-                    self._dive(1, children[i])
-        self._visit(0, decided)
+                    self._dive(1, children[i], (i,))
+        self._visit(0, decided, ())
         assert self.best_combination is not None
         # The winner's explanation: one full evaluation (an Unidentified Ship's choice in its
         # usual order: type, lifeform, affiliation, specialty).
@@ -329,11 +334,6 @@ class _Search:
             child[name] = {}  # Thought Maker changes nothing
         return child
 
-    @staticmethod
-    def _key(partial: dict[str, Choice]) -> tuple[Any, ...]:
-        return tuple((n, tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in c.items()))
-                     for n, c in partial.items())
-
     def _beaten(self, bound: int) -> bool:
         """Whether a branch bounded by `bound` cannot hold a new best: it cannot beat the best
         total found."""
@@ -343,9 +343,11 @@ class _Search:
             return True
         return False
 
-    def _child_bounds(self, level: int, children: list[dict[str, Choice]]) -> list[int]:
-        """The bounds of sibling branches, computed together (`sibling_totals`), remembered."""
-        keys = [self._key(child) for child in children]
+    def _child_bounds(self, level: int, children: list[dict[str, Choice]], path: Path
+                      ) -> list[int]:
+        """The bounds of sibling branches, computed together (`sibling_totals`), remembered on
+        their paths (`Path`)."""
+        keys = [(*path, i) for i in range(len(children))]
         missing = [i for i, key in enumerate(keys) if key not in self.bounds]
         if missing:
             name, key, _ = self.dims[level]
@@ -355,42 +357,40 @@ class _Search:
                 self.bounds[keys[i]] = total
         return [self.bounds[key] for key in keys]
 
-    def _visit(self, level: int, partial: dict[str, Choice]) -> None:
+    def _visit(self, level: int, partial: dict[str, Choice], path: Path) -> None:
         children = [self._child(partial, level, value) for value in self._values(level, partial)]
         if level + 1 == len(self.dims):
-            self._leaves(level, children, partial)
+            self._leaves(level, children, path)
             return
         if not self.bounded:
-            for child in children:
-                self._visit(level + 1, child)
+            for i, child in enumerate(children):
+                self._visit(level + 1, child, (*path, i))
             return
         # The most promising branch first (the highest bound; equal ones in order): a high
         # total found early cuts more of the rest.
-        bounds = self._child_bounds(level, children)
+        bounds = self._child_bounds(level, children, path)
         for i in sorted(range(len(children)), key=lambda i: -bounds[i]):
             if not self._beaten(bounds[i]):
-                self._visit(level + 1, children[i])
+                self._visit(level + 1, children[i], (*path, i))
 
-    def _dive(self, level: int, partial: dict[str, Choice]) -> None:
+    def _dive(self, level: int, partial: dict[str, Choice], path: Path) -> None:
         """Down the branch with the highest bound at each level, to one set of sibling
         combinations (`_leaves`), unless its bound cannot beat the best total found."""
         children = [self._child(partial, level, value) for value in self._values(level, partial)]
         if level + 1 == len(self.dims):
-            self._leaves(level, children, partial)
+            self._leaves(level, children, path)
             return
-        bounds = self._child_bounds(level, children)
+        bounds = self._child_bounds(level, children, path)
         top = max(range(len(children)), key=lambda i: (bounds[i], -i))
         if not self._beaten(bounds[top]):
-            self._dive(level + 1, children[top])
+            self._dive(level + 1, children[top], (*path, top))
 
-    def _leaves(self, level: int, children: list[dict[str, Choice]], partial: dict[str, Choice]
-                ) -> None:
+    def _leaves(self, level: int, children: list[dict[str, Choice]], path: Path) -> None:
         """Sibling combinations with every choice decided, in order: the first best one wins.
         Each set of siblings is scored once (a dive may have scored it before the search)."""
-        done = self._key(partial)
-        if done in self.scored:
+        if path in self.scored:
             return
-        self.scored.add(done)
+        self.scored.add(path)
         name, key, _ = self.dims[level]
         self.counts["evaluations"] += len(children)
         totals = self.scorer.sibling_totals(children, name, key, self.fixed_copies)

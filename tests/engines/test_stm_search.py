@@ -90,6 +90,31 @@ def test_search_honours_fixed_choices_exactly():
     assert scorer(names).best(fixed).total == reference(names, fixed).total
 
 
+
+@pytest.mark.parametrize("vocabulary", [
+    VOCABULARY,
+    {**VOCABULARY, "lifeform": ["betazoid", "human"], "affiliation": ["federation", "ferengi-alliance",
+                                                                    "klingon-empire"],
+     "specialty": ["combat", "cosmic", "weapon"]},
+])
+def test_sibling_bounds_keep_an_open_thought_makers_change_of_the_ship(vocabulary):
+    # Issue 30: the Ship's Affiliation bounded while Thought Maker is still open (an order may
+    # place it first). Thought Maker may yet give the Ship another affiliation, so the bounds the
+    # siblings get together are those each gets alone; with the Ship's Affiliation only as chosen
+    # they were too low, and the search reported 32 for this hand where plain enumeration finds 37.
+    names = ["Thought Maker", "Tractor Beam", "The Lure of Profit", "Enemies to Friends",
+             "Unidentified Ship"]
+    hand = HandScorer([SPECS[n] for n in names], vocabulary)
+    hand._prepare_search()
+    children = [{"Unidentified Ship": {"affiliation": a}} for a in vocabulary["affiliation"]]
+    alone = [hand.upper_bound(child, {}) for child in children]
+    assert hand.sibling_totals(children, "Unidentified Ship", "affiliation", {}) == alone
+    # Its neighbour, Thought Maker decided to make no change: the Ship is as it chose.
+    decided = [{**child, "Thought Maker": {}} for child in children]
+    alone = [hand.upper_bound(child, {}) for child in decided]
+    assert hand.sibling_totals(decided, "Unidentified Ship", "affiliation", {}) == alone
+    assert len(set(alone)) > 1
+
 def test_settle_points_equals_the_solver_on_random_giving_cards():
     rng = random.Random(7)
     names = GALAXY + MISSIONS
