@@ -114,6 +114,8 @@ def live_context(table: Table, *, host: bool = False, own_seat: int | None = Non
     history = table_events(table=table, before=before)
     events = history.events
     for event in events:
+        # The history names players, not seat numbers.
+        event.seat_name = names.get(event.seat or 0, "")  # type: ignore[attr-defined]
         if event.kind == services.HANDOVER and event.seat is not None:
             # The history names the seat the role went to.
             event.to_name = names.get(event.seat, "")  # type: ignore[attr-defined]

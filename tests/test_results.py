@@ -177,7 +177,9 @@ def test_the_page_of_a_ruling(client, ruling):
     assert "Take Tricorder, then discard one of: Captain Jean-Luc Picard" in html
     # The share link, absolute and shown; the JSON link.
     assert f">http://testserver/r/{ruling_body['id']}</a>" in html
-    assert f'href="/api/results/{ruling_body["id"]}/"' in html
+    # The JSON's address for programs, not a link a player reads.
+    assert f'data-json-url="/api/results/{ruling_body["id"]}/"' in html
+    assert "as JSON" not in html
     assert 'name="robots" content="noindex"' in html
     assert "style=" not in html
     # Django's {# #} is single-line only: a multi-line one is printed as text.

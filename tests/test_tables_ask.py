@@ -237,7 +237,7 @@ def test_a_hand_with_its_choices_entered_on_score_a_hand_at_the_table():
     assert event.body == {"hand": THOUGHT_MAKER, "choices": CHOICES}
     assert table.state["choices"][0] == CHOICES
     assert table.state["hands"][0] == event.result["total"]
-    assert "Seat 1 entered a hand" in text(host.get(f"/t/{code}"))
+    assert "Ana entered a hand" in text(host.get(f"/t/{code}"))
 
     # Opened again from the table, the page comes with the seat's hand as entered (to correct
     # it), its choices set; a seat that has entered nothing opens empty.

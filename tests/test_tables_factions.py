@@ -350,8 +350,8 @@ def test_the_history_words_each_move(set_up, client):
     page = html.unescape(client.get(f"/t/{set_up['code']}/live").content.decode())
     words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
     assert "The table was set up" in words
-    assert "Seat 1's move: Illegal — " in words and "Nothing changed" in words
-    assert "Seat 1's move: Legal. Ana ambushes" in words
+    assert "Ana's move: Illegal — " in words and "Nothing changed" in words
+    assert "Ana's move: Legal. Ana ambushes" in words
 
 
 def test_the_hosts_page_offers_the_next_game_once_there_is_a_winner(api, client):

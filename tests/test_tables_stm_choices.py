@@ -68,7 +68,7 @@ def test_a_seat_shows_its_hands_choices_picks_one_and_the_standings_use_it():
     assert table.state["choices"][0] == {"Mysterious Plague": {"lifeform": "human"}}
     page = ana.get(f"/t/{code}")
     words = text(page)
-    assert f"Seat 1 entered a hand: {HUMAN} points" in words
+    assert f"Ana entered a hand: {HUMAN} points" in words
     assert f"Your hand as entered: {HUMAN} points" in words
     # Filled in for a correction: the cards and the choice made, said to be the player's.
     html = page.content.decode()

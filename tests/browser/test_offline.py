@@ -191,7 +191,7 @@ def test_a_tables_hand_form_sent_offline_is_sent_once_when_back(phone, site):
     assert not Event.objects.filter(table__code=code).exists()
 
     context.set_offline(False)
-    expect(page.locator("#table-live")).to_contain_text("Seat 1 entered a hand")
+    expect(page.locator("#table-live")).to_contain_text("Ana entered a hand")
     events = list(Event.objects.filter(table__code=code))
     assert [(event.kind, event.seat, event.entry_key) for event in events] == [
         ("hand", 1, sent["entry_key"])]
@@ -201,4 +201,4 @@ def test_a_tables_hand_form_sent_offline_is_sent_once_when_back(phone, site):
                               headers={"Referer": f"{site}/t/{code}"})
     assert again.ok, again.status
     assert Event.objects.filter(table__code=code).count() == 1
-    expect(page.locator("#table-live")).to_contain_text("Seat 1 entered a hand")
+    expect(page.locator("#table-live")).to_contain_text("Ana entered a hand")

@@ -60,7 +60,7 @@ def test_check_a_turn_and_follow_the_share_link(page, site, assert_fits, viewpor
     assert_fits(page)
     page.screenshot(path=f"/tmp/tableside-ruling-{viewport}.png", full_page=True)
     # The JSON of the same ruling.
-    json_url = page.get_by_role("link", name="This ruling as JSON").get_attribute("href")
+    json_url = page.locator("section.share").get_attribute("data-json-url")
     body = page.request.get(site + json_url).json()
     assert body["url"] == url.removeprefix(site) and body["verdict"] == "legal"
 

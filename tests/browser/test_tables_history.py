@@ -40,17 +40,17 @@ def test_a_long_history_shows_the_newest_entries_and_pages_back(browser, site):
     page.reload()
     shown = entries(page)
     assert len(shown) == 20
-    assert shown[0] == "Seat 1 entered a hand: 26 points"
-    assert shown[-1] == "Seat 2 entered a hand: 45 points"
+    assert shown[0] == "Ana entered a hand: 26 points"
+    assert shown[-1] == "Ben entered a hand: 45 points"
     page.get_by_role("link", name="Show earlier entries").click()
-    expect(page.locator(".table-history li").first).to_have_text("Seat 1 entered a hand: 6 points")
-    assert entries(page)[-1] == "Seat 2 entered a hand: 25 points"
+    expect(page.locator(".table-history li").first).to_have_text("Ana entered a hand: 6 points")
+    assert entries(page)[-1] == "Ben entered a hand: 25 points"
     page.get_by_role("link", name="Show earlier entries").click()
     expect(page.locator(".table-history li")).to_have_count(5)
     expect(page.get_by_role("link", name="Show earlier entries")).to_have_count(0)
     page.get_by_role("link", name="Show the newest entries").click()
     expect(page.locator(".table-history li").last).to_have_text(
-        "Seat 2 entered a hand: 45 points")
+        "Ben entered a hand: 45 points")
     context.close()
 
 

@@ -72,7 +72,7 @@ def test_the_host_acts_for_seat_2_then_hands_the_host_role_to_bens_phone(browser
         tab_to(ben, ben.get_by_role("link", name="Back to the table"))
         ben.keyboard.press("Enter")
         history = ben.locator("#table-live .table-history")
-        expect(history).to_contain_text("Round scored: Ana won it (by the host, for seat 2)")
+        expect(history).to_contain_text("Round scored: Ana won it (by the host, for Ben)")
         expect(ben.locator("#table-live")).not_to_contain_text("You hold the host role")
 
         # The host hands the host role to Ben's phone, by keyboard.

@@ -107,7 +107,7 @@ def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(brow
         ana.get_by_role("button", name="Enter the hand").click()
 
         live = ana.locator("#table-live")
-        expect(live).to_contain_text(f"Seat 1 entered a hand: {WITH_HUMAN} points")
+        expect(live).to_contain_text(f"Ana entered a hand: {WITH_HUMAN} points")
         expect(ana.locator("#hand-entered")).to_have_text(
             f"Your hand as entered: {WITH_HUMAN} points. To correct it, change it below and "
             "enter it again.")
@@ -117,7 +117,7 @@ def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(brow
         expect(live.locator(".table-players tbody tr").first).to_contain_text("Entered")
         # The host's page, never reloaded, sees it by polling.
         expect(host.locator("#table-live")).to_contain_text(
-            f"Seat 1 entered a hand: {WITH_HUMAN} points", timeout=5_000)
+            f"Ana entered a hand: {WITH_HUMAN} points", timeout=5_000)
         checked(ana, javascript, "a hand entered with its choice")
         found += report(ana, "/t/<code>, a hand entered with its choice")
 
@@ -127,7 +127,7 @@ def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(brow
         expect(lifeform).to_have_value("human")
         cards.fill("\n".join(CORRECTED))
         ana.get_by_role("button", name="Enter the hand").click()
-        expect(live).to_contain_text(f"Seat 1 entered a hand: {CORRECTED_WITH_HUMAN} points")
+        expect(live).to_contain_text(f"Ana entered a hand: {CORRECTED_WITH_HUMAN} points")
         expect(ana.locator("#hand-entered")).to_contain_text(
             f"Your hand as entered: {CORRECTED_WITH_HUMAN} points.")
         expect(cards).to_have_value("\n".join(CORRECTED))
@@ -175,7 +175,7 @@ def test_score_a_hand_opened_from_the_table_comes_with_the_choice_entered_on_the
         ana.locator("#hand-choices").get_by_label("Lifeform").select_option(label="Human")
         ana.get_by_role("button", name="Enter the hand").click()
         expect(ana.locator("#table-live")).to_contain_text(
-            f"Seat 1 entered a hand: {WITH_HUMAN} points")
+            f"Ana entered a hand: {WITH_HUMAN} points")
 
         ana.locator(".table-jobs").get_by_role("link", name="Score a hand").click()
         expect(ana.get_by_role("heading", level=1)).to_have_text("Score a hand")
