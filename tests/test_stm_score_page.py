@@ -143,7 +143,7 @@ def test_a_plain_post_renders_the_whole_page_with_the_breakdown(client, catalog)
     assert result.request == {"hand": EXAMPLE}
     assert result.response["total"] == 66
     assert f"http://testserver/r/{result.id}" in html
-    assert f'href="/api/results/{result.id}/"' in html
+    assert f'data-json-url="/api/results/{result.id}/"' in html
 
 
 def test_the_page_calls_the_service_the_api_uses(client, catalog, monkeypatch):
