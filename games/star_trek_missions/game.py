@@ -18,7 +18,7 @@ GAME = GamePackage(
     ),
     score=Job(
         request_models=("games.star_trek_missions.scores.Hand",
-                        "games.star_trek_missions.scores.Table"),
+                        "games.star_trek_missions.scores.TableHands"),
         ask="games.star_trek_missions.scores.ask",
         present="games.star_trek_missions.scores.present",
         page="star_trek_missions:score",
