@@ -42,7 +42,7 @@ from games.star_trek_missions.scores import (
 )
 from games.star_trek_missions.table import headline, is_table, standing_rows, table_result_context
 from games.wording import listing as _names
-from results.views import score_view
+from results.contexts import score_context
 from web.card_names import shown
 from web.page_cache import computed_page
 from web.page_fields import FormField
@@ -119,7 +119,7 @@ def stm_score(request: HttpRequest, game: Game, deck: Deck, *,
 
         def show(response: dict) -> dict:
             form.apply_result(response)
-            return {"score": score_view(game, response)}
+            return {"score": score_context(game, response)}
 
         # A name the form could not add keeps the page's 400 even when the hand scores.
         if evaluate_on_page(request, context, service=service, game=game,
@@ -899,7 +899,7 @@ def stm_table(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
         if context["result"]:
             for player in form.players:
                 if player.answer is not None:
-                    player.score = score_view(game, player.answer)
+                    player.score = score_context(game, player.answer)
     context["partial"] = is_htmx_submit(request)
     context["picker"] = form.picker(page_input(request))
     return render_result_page(request, context, status=status, page="star_trek_missions/stm_table.html",

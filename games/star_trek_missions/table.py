@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from cards.models import Game
 from games.wording import listing
-from results.views import score_view
+from results.contexts import score_context
 
 names_sentence = partial(listing, empty="")
 
@@ -76,7 +76,7 @@ def table_view(game: Game, body: dict) -> dict:
         "standings": standing_rows(body),
         "players": [
             {"name": player.get("name"), "standing": totals.get(player.get("name"), {}),
-             "score": score_view(game, player)}
+             "score": score_context(game, player)}
             for player in players
         ],
         "warnings": body.get("warnings") or [],
