@@ -416,7 +416,7 @@ def _count(value: str) -> int | None:
     return plain_int(value, most=NUMBER_BOUND)
 
 
-check_play = job_page(slug=GAME, kind="ruling", form=PlayForm, page_context=page_context,
-                      page="academy_credits/check_play.html")
-score_round = job_page(slug=GAME, kind="score", form=RoundForm, page_context=page_context,
-                       page="academy_credits/score_round.html")
+ruling_page = job_page(slug=GAME, kind="ruling", form=PlayForm, page_context=page_context,
+                       page="academy_credits/check_play.html")
+score_page = job_page(slug=GAME, kind="score", form=RoundForm, page_context=page_context,
+                      page="academy_credits/score_round.html")

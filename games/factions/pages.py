@@ -362,12 +362,12 @@ def _given(entries: dict) -> dict:
 # --- The pages ----------------------------------------------------------------------------------------
 
 
-check_move = job_page(slug=GAME, kind=RULING,
-                      form=lambda game, data: TableForm(PageCatalog(game), data),
-                      page="factions/check_move.html")
-standings = job_page(slug=GAME, kind=SCORE,
-                     form=lambda game, data: TableForm(PageCatalog(game), data, with_move=False),
-                     page="factions/standings.html")
+ruling_page = job_page(slug=GAME, kind=RULING,
+                       form=lambda game, data: TableForm(PageCatalog(game), data),
+                       page="factions/check_move.html")
+score_page = job_page(slug=GAME, kind=SCORE,
+                      form=lambda game, data: TableForm(PageCatalog(game), data, with_move=False),
+                      page="factions/standings.html")
 
 
 # --- Describing a ruling and a standings result --------------------------------------------------------

@@ -282,10 +282,10 @@ class TurnForm(BoardForm):
 # --- The pages ----------------------------------------------------------------------------------
 
 
-check_move = job_page(slug=GAME, kind="ruling", form=CheckForm, page_context=page_context,
-                      page="star_realms_academy/check_move.html")
-turn = job_page(slug=GAME, kind="score", form=TurnForm, page_context=page_context,
-                page="star_realms_academy/turn.html")
+ruling_page = job_page(slug=GAME, kind="ruling", form=CheckForm, page_context=page_context,
+                       page="star_realms_academy/check_move.html")
+score_page = job_page(slug=GAME, kind="score", form=TurnForm, page_context=page_context,
+                      page="star_realms_academy/turn.html")
 
 
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------

@@ -101,7 +101,7 @@ def _loaded_game() -> Game | None:
 # and its page of 74 tiles are both kept (web.page_cache; issue 30: a repeat cost 106 ms of CPU).
 @computed_page(_loaded_game)
 @with_deck
-def stm_score(request: HttpRequest, game: Game, deck: Deck, *,
+def score_page(request: HttpRequest, game: Game, deck: Deck, *,
               asked: AskedAt | None = None) -> HttpResponse:
     data = page_input(request)  # posted, or the hand in the address
     # At a table (games.pages.AskedAt, tables/jobs.py): the empty form is the table's, and the
@@ -135,7 +135,7 @@ def stm_score(request: HttpRequest, game: Game, deck: Deck, *,
                               fragment="star_trek_missions/_stm_score_form.html", link=form.link_pairs())
 
 
-stm_score.asked_at_table = True  # type: ignore[attr-defined]  # tables/jobs.py serves it at a table
+score_page.asked_at_table = True  # type: ignore[attr-defined]  # tables/jobs.py serves it at a table
 
 
 # --- The game's cards ---------------------------------------------------------------------------
@@ -874,7 +874,7 @@ class TableForm:
 
 @require_http_methods(["GET", "HEAD", "POST"])  # HEAD: a GET without its body
 @with_deck
-def stm_table(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
+def table_page(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
     form = TableForm(deck, page_input(request), max_players=game.max_players)
     context = {"game": game, "deck": deck, "table": form, "result": None, "error": None,
                "win_rule": WIN_RULE, "min_players": game.min_players}
