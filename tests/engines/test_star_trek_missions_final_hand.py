@@ -4,7 +4,7 @@ import pytest
 
 from games.protocol import ImpossiblePosition
 from games.star_trek_missions import engine as stm
-from tests.engines.stm_catalog import card, catalog, score
+from tests.engines.star_trek_missions_catalog import card, catalog, score
 
 SEVEN = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
          "Diplomatic Conference", "Photon Torpedoes", "Bridge"]

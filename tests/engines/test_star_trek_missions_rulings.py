@@ -7,8 +7,8 @@ import pytest
 
 from games.star_trek_missions.choices import ChoiceError
 from games.star_trek_missions.language import render_rule, validate_rule
-from tests.engines.stm_catalog import catalog as stm_catalog
-from tests.engines.stm_catalog import points, score
+from tests.engines.star_trek_missions_catalog import catalog as stm_catalog
+from tests.engines.star_trek_missions_catalog import points, score
 
 CONFRONTATION = "Space Confrontation"
 ROMANCE = "Blossoming Romance"
