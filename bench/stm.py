@@ -4,12 +4,12 @@ enumeration, then random legal hands through the API.
 Run with `make bench`. One run, the same hands for both:
 
 - the engine (`score_hand`: the search and the explanation) on 10,000 random legal final hands
-  (BENCH_STM_HANDS) plus the adversarial set of tests/engines/stm_catalog.py (hands holding the
-  Unidentified Ship with Thought Maker, Borg Cube, Mysterious Plague, Ensign Wesley Crusher,
-  Meddlesome Q's nine cards): p50, p99 and worst per hand;
-- plain enumeration of every allowed value of every choice (tests/engines/stm_reference.py) on the
-  adversarial set, and on a sample of the random hands (BENCH_STM_PLAIN_HANDS, every n-th hand):
-  enumerating all 10,000 would take hours. A sampled hand whose plain space is over
+  (BENCH_STM_HANDS) plus the adversarial set of tests/engines/star_trek_missions_catalog.py (hands
+  holding the Unidentified Ship with Thought Maker, Borg Cube, Mysterious Plague, Ensign Wesley
+  Crusher, Meddlesome Q's nine cards): p50, p99 and worst per hand;
+- plain enumeration of every allowed value of every choice
+  (tests/engines/star_trek_missions_reference.py) on the adversarial set, and on a sample of the
+  random hands (BENCH_STM_PLAIN_HANDS, every n-th hand): enumerating all 10,000 would take hours. A sampled hand whose plain space is over
   BENCH_STM_PLAIN_LIMIT combinations (the Unidentified Ship, Thought Maker and Borg Cube together:
   a minute each) is left out of it, and the output says how many were;
 - a seeded hunt for the slowest hand (bench/stm_hunt.py, issues 21 and 30): one climb per seed of
@@ -56,9 +56,9 @@ from cards.models import Game  # noqa: E402
 from cards.services import catalog_load  # noqa: E402
 from games.star_trek_missions.explain import score_hand  # noqa: E402
 from games.star_trek_missions.scores import card_spec, vocabulary_and_labels  # noqa: E402
-from tests.engines.stm_catalog import adversarial_hands  # noqa: E402
-from tests.engines.stm_reference import plain_space as reference_space  # noqa: E402
-from tests.engines.stm_reference import (  # noqa: E402
+from tests.engines.star_trek_missions_catalog import adversarial_hands  # noqa: E402
+from tests.engines.star_trek_missions_reference import plain_space as reference_space  # noqa: E402
+from tests.engines.star_trek_missions_reference import (  # noqa: E402
     score_by_plain_enumeration as score_hand_by_plain_enumeration,
 )
 

@@ -38,8 +38,8 @@ def round_form(**extra):
 
 
 def test_the_url_names_and_the_links_from_the_game_page(client, catalog):
-    assert reverse("academy_credits:check-play") == CHECK
-    assert reverse("academy_credits:score-round") == SCORE
+    assert reverse("academy_credits:ruling") == CHECK
+    assert reverse("academy_credits:score") == SCORE
     html = client.get("/games/academy-credits/").content.decode()
     assert f'href="{CHECK}"' in html and f'href="{SCORE}"' in html
 

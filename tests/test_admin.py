@@ -530,11 +530,11 @@ def test_the_card_list_reads_effects_in_words_and_forgives_typos(admin_client, c
     page = admin_client.get(url, {"game__id__exact": sra.pk}).content.decode()
     assert "Primary ability: 1 Draw and 2 Coin" in page  # Survey Ship
     assert "draw:" not in page and "coin:" not in page
-    stm = Game.objects.get(slug="star-trek-missions")
+    star_trek_missions = Game.objects.get(slug="star-trek-missions")
     for typed, name in (("kehleyr", "Ambassador K'Ehleyr"), ("Comander Kurn", "Commander Kurn"),
                         ("picrad", "Captain Jean-Luc Picard")):
-        found = admin_client.get(url, {"game__id__exact": stm.pk, "q": typed})
+        found = admin_client.get(url, {"game__id__exact": star_trek_missions.pk, "q": typed})
         assert name in [c.name for c in found.context["cl"].result_list], typed
     # The neighbour: what names no card still finds nothing.
-    nothing = admin_client.get(url, {"game__id__exact": stm.pk, "q": "zzqxv"})
+    nothing = admin_client.get(url, {"game__id__exact": star_trek_missions.pk, "q": "zzqxv"})
     assert list(nothing.context["cl"].result_list) == []

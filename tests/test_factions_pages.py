@@ -22,8 +22,8 @@ BASE = {"p1-name": "Ana", "p2-name": "Ben", "f-amber-coast-controller": "1",
 
 
 def test_the_url_names():
-    assert reverse("factions:check-move") == CHECK
-    assert reverse("factions:standings") == STANDINGS
+    assert reverse("factions:ruling") == CHECK
+    assert reverse("factions:score") == STANDINGS
 
 
 @pytest.mark.parametrize("url", [CHECK, STANDINGS])

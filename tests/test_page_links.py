@@ -13,13 +13,13 @@ from urllib.parse import urlencode
 import pytest
 
 from results.models import SavedResult
-from tests.browser.game_forms import FORMS, STM_EXAMPLE
+from tests.browser.game_forms import FORMS, STAR_TREK_MISSIONS_EXAMPLE
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-STM_SCORE = "/games/star-trek-missions/score/"
-STM_TABLE = "/games/star-trek-missions/table/"
+STAR_TREK_MISSIONS_SCORE = "/games/star-trek-missions/score/"
+STAR_TREK_MISSIONS_TABLE = "/games/star-trek-missions/table/"
 
 
 class FormValues(HTMLParser):
@@ -76,7 +76,8 @@ def again_link(html: str) -> str:
     return unescape(match.group(1))
 
 
-TEXT_FORMS = [form for form in FORMS if form.id != "stm-score"]  # stm-score: typed one by one
+# The Star Trek: Missions score form takes its cards typed one by one.
+TEXT_FORMS = [form for form in FORMS if form.id != "star-trek-missions-score"]
 
 
 @pytest.mark.parametrize("game_form", TEXT_FORMS, ids=[form.id for form in TEXT_FORMS])
@@ -132,16 +133,19 @@ def test_check_again_and_score_again_open_the_form_filled_in(client, catalog, ga
 
 
 def test_score_again_on_a_saved_hand_opens_the_score_page_with_the_hand(client, catalog):
-    for name in STM_EXAMPLE:
-        response = client.post(STM_SCORE, {"hand": STM_EXAMPLE[:STM_EXAMPLE.index(name)],
-                                           "action": "add", "add": name}, headers=HTMX)
+    for name in STAR_TREK_MISSIONS_EXAMPLE:
+        before = STAR_TREK_MISSIONS_EXAMPLE[:STAR_TREK_MISSIONS_EXAMPLE.index(name)]
+        response = client.post(STAR_TREK_MISSIONS_SCORE,
+                               {"hand": before, "action": "add", "add": name}, headers=HTMX)
     address = response.headers["HX-Replace-Url"]
-    assert address == STM_SCORE + "?" + urlencode([("hand", n) for n in STM_EXAMPLE])
+    assert address == STAR_TREK_MISSIONS_SCORE + "?" + urlencode(
+        [("hand", n) for n in STAR_TREK_MISSIONS_EXAMPLE])
     saved = SavedResult.objects.latest("created_at")
     again = again_link(client.get(f"/r/{saved.id}").content.decode())
     assert again == address
     html = client.get(again).content.decode()
-    assert [value for name, value in shown_fields(html) if name == "hand"] == STM_EXAMPLE
+    shown = [value for name, value in shown_fields(html) if name == "hand"]
+    assert shown == STAR_TREK_MISSIONS_EXAMPLE
     assert f'<strong class="score-total__value">{saved.response["total"]}</strong>' in html
 
 
@@ -149,17 +153,17 @@ def test_score_the_table_again_on_a_saved_table_opens_the_table_with_every_playe
                                                                                    catalog):
     import json
 
-    players = [{"name": "Ana", "hand": STM_EXAMPLE},
+    players = [{"name": "Ana", "hand": STAR_TREK_MISSIONS_EXAMPLE},
                {"name": "Ben", "hand": ["Space Confrontation", "Daimon Bok", "Daimon Tog",
                                         "Vice Admiral Nakamura"]}]
     saved = api.post("/api/games/star-trek-missions/score/", data=json.dumps({"players": players}),
                      content_type="application/json").json()
     again = again_link(client.get(saved["url"]).content.decode())
-    assert again.startswith(STM_TABLE + "?")
+    assert again.startswith(STAR_TREK_MISSIONS_TABLE + "?")
     html = client.get(again).content.decode()
     fields = shown_fields(html)
     # Every player's name comes back, and the hand of the one open (the first) in its fields.
     assert ("p0-name", "Ana") in fields and ("p1-name", "Ben") in fields
-    assert [value for name, value in fields if name == "p0-hand"] == STM_EXAMPLE
+    assert [value for name, value in fields if name == "p0-hand"] == STAR_TREK_MISSIONS_EXAMPLE
     # The standings are worked out again from the address: Ana's 66 against Ben's 12 (STM-R10).
     assert "Ana wins with 66 points" in unescape(html)

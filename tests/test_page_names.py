@@ -24,7 +24,7 @@ def turn(client, **fields):
     return client.post(TURN, data)
 
 
-def stm_names():
+def star_trek_missions_names():
     game = Game.objects.get(slug="star-trek-missions")
     return [c.name for c in game.cards.all()]
 
@@ -59,7 +59,7 @@ def test_a_name_that_names_no_card_offers_links_that_fill_the_field(client, cata
     links = re.findall(r'<a class="fill-link" href="([^"]+)">([^<]+)</a>', message)
     assert links, message
     href, name = links[0]
-    assert name in stm_names()
+    assert name in star_trek_missions_names()
     query = parse_qs(urlsplit(unescape(href)).query)
     assert urlsplit(unescape(href)).path == TURN
     # The link is the form's input with the name in place of what was typed.

@@ -16,7 +16,7 @@ from results.services import results_prune
 
 pytestmark = pytest.mark.django_db
 
-STM_SCORE = "/api/games/star-trek-missions/score/"
+STAR_TREK_MISSIONS_SCORE = "/api/games/star-trek-missions/score/"
 AC_RULING = "/api/games/academy-credits/rulings/"
 HAND = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
         "Diplomatic Conference", "Photon Torpedoes", "Bridge"]
@@ -39,14 +39,15 @@ def backdate(result_id, **fields):
 def test_the_saved_request_is_the_request_as_understood(client, catalog):
     sent = ["  lieutenant worf ", "commander-kurn", "AMBASSADOR K'EHLEYR", "Commander Sela",
             "diplomatic-conference", "photon torpedoes", "bridge"]
-    answer = post(client, STM_SCORE, {"hand": sent})
+    answer = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": sent})
     assert SavedResult.objects.get(pk=answer["id"]).request == {"hand": HAND}
 
 
 def test_identical_requests_share_one_result(client, catalog):
-    first = post(client, STM_SCORE, {"hand": HAND})
-    spelled_otherwise = post(client, STM_SCORE, {"hand": [name.upper() for name in HAND]})
-    again = post(client, STM_SCORE, {"hand": HAND})
+    first = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND})
+    spelled_otherwise = post(client, STAR_TREK_MISSIONS_SCORE,
+                             {"hand": [name.upper() for name in HAND]})
+    again = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND})
     assert first["id"] == spelled_otherwise["id"] == again["id"]
     assert first == again
     assert SavedResult.objects.count() == 1
@@ -57,8 +58,8 @@ def test_identical_requests_share_one_result(client, catalog):
 
 
 def test_a_different_request_gets_its_own_result(client, catalog):
-    first = post(client, STM_SCORE, {"hand": HAND})
-    other = post(client, STM_SCORE, {"hand": HAND[:-1]})
+    first = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND})
+    other = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND[:-1]})
     assert first["id"] != other["id"]
     assert SavedResult.objects.count() == 2
 
@@ -73,17 +74,17 @@ def test_a_ruling_with_a_default_written_out_shares_the_result(client, catalog):
 
 
 def test_a_catalog_edit_starts_a_new_result_for_the_same_request(client, catalog):
-    first = post(client, STM_SCORE, {"hand": HAND})
+    first = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND})
     card = Card.objects.get(game__slug="star-trek-missions", name="Commander Sela")
     card.provenance_note += " Checked again."
     card.save()
-    after = post(client, STM_SCORE, {"hand": HAND})
+    after = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND})
     assert after["id"] != first["id"]
     assert client.get(first["url"]).status_code == 200  # the old one is still there
 
 
 def test_a_page_submission_shares_the_api_result(client, catalog):
-    answer = post(client, STM_SCORE, {"hand": HAND})
+    answer = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND})
     page = client.post("/games/star-trek-missions/score/", {"hand": HAND})
     assert page.status_code == 200
     assert SavedResult.objects.count() == 1
@@ -95,9 +96,9 @@ def test_a_page_submission_shares_the_api_result(client, catalog):
 
 def test_results_nobody_opened_within_the_age_bound_are_pruned(client, catalog, settings):
     settings.RESULTS_MAX_AGE_DAYS = 30
-    old = post(client, STM_SCORE, {"hand": HAND})
-    old_but_opened = post(client, STM_SCORE, {"hand": HAND[:3]})
-    recent = post(client, STM_SCORE, {"hand": HAND[:2]})
+    old = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND})
+    old_but_opened = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND[:3]})
+    recent = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND[:2]})
     long_ago = timezone.now() - datetime.timedelta(days=40)
     backdate(old["id"], created_at=long_ago)
     backdate(old_but_opened["id"], created_at=long_ago)
@@ -116,7 +117,7 @@ def test_results_nobody_opened_within_the_age_bound_are_pruned(client, catalog, 
 
 def test_past_the_size_bound_results_never_opened_go_first(client, catalog, settings):
     settings.RESULTS_MAX_AGE_DAYS = 0
-    answers = [post(client, STM_SCORE, {"hand": HAND[:n]}) for n in range(1, 7)]
+    answers = [post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND[:n]}) for n in range(1, 7)]
     opened = answers[0]  # the oldest, but shared: opened from its link
     assert client.get(opened["url"]).status_code == 200
     sizes = dict(SavedResult.objects.values_list("pk", "size"))
@@ -136,10 +137,10 @@ def test_past_the_size_bound_results_never_opened_go_first(client, catalog, sett
 
 def test_a_save_prunes_now_and_then(client, catalog, settings):
     settings.RESULTS_MAX_AGE_DAYS = 30
-    old = post(client, STM_SCORE, {"hand": HAND[:1]})
+    old = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND[:1]})
     backdate(old["id"], created_at=timezone.now() - datetime.timedelta(days=31))
     settings.RESULTS_PRUNE_CHANCE = 1.0
-    post(client, STM_SCORE, {"hand": HAND[:2]})
+    post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND[:2]})
     assert not SavedResult.objects.filter(pk=old["id"]).exists()
 
 
@@ -153,7 +154,7 @@ def test_the_prune_command_says_what_it_removed(catalog, capsys, settings):
 def test_saved_results_still_refuse_ordinary_updates_and_deletes(client, catalog):
     from results.models import ResultImmutable
 
-    answer = post(client, STM_SCORE, {"hand": HAND})
+    answer = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND})
     with pytest.raises(ResultImmutable):
         SavedResult.objects.filter(pk=answer["id"]).delete()
     with pytest.raises(ResultImmutable):
@@ -163,7 +164,7 @@ def test_saved_results_still_refuse_ordinary_updates_and_deletes(client, catalog
 def test_a_twin_saved_a_moment_earlier_is_shared_not_duplicated(client, catalog, monkeypatch):
     from results import services
 
-    first = post(client, STM_SCORE, {"hand": HAND})
+    first = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND})
     real = services._shared
     calls = []
 
@@ -173,6 +174,6 @@ def test_a_twin_saved_a_moment_earlier_is_shared_not_duplicated(client, catalog,
         return None if len(calls) == 1 else real(key)
 
     monkeypatch.setattr(services, "_shared", not_yet_seen)
-    second = post(client, STM_SCORE, {"hand": HAND})
+    second = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND})
     assert second["id"] == first["id"] and len(calls) == 2
     assert SavedResult.objects.count() == 1

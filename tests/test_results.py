@@ -43,7 +43,7 @@ SCORE = {
 
 
 @pytest.fixture
-def stm(catalog):
+def star_trek_missions(catalog):
     return Game.objects.get(slug="star-trek-missions")
 
 
@@ -57,37 +57,39 @@ def ruling(api, catalog):
 # --- Saving ---------------------------------------------------------------------------------------
 
 
-def test_result_save_adds_id_and_url_and_stores_the_final_body(stm):
-    body = result_save(game=stm, kind="score", request_body={"hand": []},
-                       response_body={"game": stm.slug, "total": 0})
+def test_result_save_adds_id_and_url_and_stores_the_final_body(star_trek_missions):
+    body = result_save(game=star_trek_missions, kind="score", request_body={"hand": []},
+                       response_body={"game": star_trek_missions.slug, "total": 0})
     assert list(body) == ["game", "total", "id", "url"]
     assert len(body["id"]) == 10 and set(body["id"]) <= set(ID_ALPHABET)
     assert body["url"] == f"/r/{body['id']}"
     saved = SavedResult.objects.get(pk=body["id"])
     assert saved.response == body
     assert saved.request == {"hand": []}
-    assert saved.kind == "score" and saved.game == stm
+    assert saved.kind == "score" and saved.game == star_trek_missions
 
 
-def test_an_id_clash_is_retried(stm, monkeypatch):
-    first = result_save(game=stm, kind="score", request_body={"n": 1}, response_body={})
+def test_an_id_clash_is_retried(star_trek_missions, monkeypatch):
+    first = result_save(game=star_trek_missions, kind="score", request_body={"n": 1},
+                        response_body={})
     ids = iter([first["id"], "abcdefghij"])
     monkeypatch.setattr("results.services.new_result_id", lambda: next(ids))
-    second = result_save(game=stm, kind="score", request_body={"n": 2}, response_body={})
+    second = result_save(game=star_trek_missions, kind="score", request_body={"n": 2},
+                         response_body={})
     assert second["id"] == "abcdefghij"
     assert SavedResult.objects.count() == 2
 
 
-def test_key_order_survives_the_database(stm):
-    body = result_save(game=stm, kind="ruling", request_body={"z": 1, "a": 2},
+def test_key_order_survives_the_database(star_trek_missions):
+    body = result_save(game=star_trek_missions, kind="ruling", request_body={"z": 1, "a": 2},
                        response_body={"zebra": 1, "apple": {"y": 1, "b": 2}})
     saved = SavedResult.objects.get(pk=body["id"])
     assert json.dumps(saved.response) == json.dumps(body)
     assert list(saved.request) == ["z", "a"]
 
 
-def test_result_get(stm):
-    body = result_save(game=stm, kind="score", request_body={}, response_body={})
+def test_result_get(star_trek_missions):
+    body = result_save(game=star_trek_missions, kind="score", request_body={}, response_body={})
     assert result_get(result_id=body["id"]).pk == body["id"]
     for missing in ("abcdefghij", "", "../etc", "x" * 100, "with\x00nul"):
         with pytest.raises(ResultNotFound):
@@ -97,8 +99,9 @@ def test_result_get(stm):
 # --- Immutable ----------------------------------------------------------------------------------
 
 
-def test_a_saved_result_cannot_be_updated_or_deleted(stm):
-    body = result_save(game=stm, kind="score", request_body={}, response_body={"total": 1})
+def test_a_saved_result_cannot_be_updated_or_deleted(star_trek_missions):
+    body = result_save(game=star_trek_missions, kind="score", request_body={},
+                       response_body={"total": 1})
     saved = SavedResult.objects.get(pk=body["id"])
     saved.response = {"total": 99}
     with pytest.raises(ResultImmutable):
@@ -114,14 +117,14 @@ def test_a_saved_result_cannot_be_updated_or_deleted(stm):
     assert SavedResult.objects.get(pk=body["id"]).response == body
 
 
-def test_a_game_with_saved_results_cannot_be_deleted(stm):
-    result_save(game=stm, kind="score", request_body={}, response_body={})
+def test_a_game_with_saved_results_cannot_be_deleted(star_trek_missions):
+    result_save(game=star_trek_missions, kind="score", request_body={}, response_body={})
     with pytest.raises(ProtectedError):
-        Game.objects.filter(pk=stm.pk).delete()
+        Game.objects.filter(pk=star_trek_missions.pk).delete()
 
 
-def test_the_admin_shows_results_read_only(client, stm):
-    body = result_save(game=stm, kind="score", request_body={"hand": []},
+def test_the_admin_shows_results_read_only(client, star_trek_missions):
+    body = result_save(game=star_trek_missions, kind="score", request_body={"hand": []},
                        response_body={"total": 3})
     admin = get_user_model().objects.create_superuser("admin", "a@example.com", "pw")
     client.force_login(admin)
@@ -214,8 +217,9 @@ def test_the_page_of_a_legal_ruling_shows_the_outcome(client, api, catalog):
     assert "Galaxy 30, Mission 14" in html
 
 
-def test_the_page_of_a_score(client, stm):
-    body = result_save(game=stm, kind="score", request_body={"hand": []}, response_body=SCORE)
+def test_the_page_of_a_score(client, star_trek_missions):
+    body = result_save(game=star_trek_missions, kind="score", request_body={"hand": []},
+                       response_body=SCORE)
     response = client.get(body["url"])
     html = response.content.decode()
     assert response.status_code == 200
@@ -234,8 +238,8 @@ def test_an_unknown_permalink(client, catalog):
     assert "no saved result" in response.content.decode()
 
 
-def test_a_trailing_slash_redirects(client, stm):
-    body = result_save(game=stm, kind="score", request_body={}, response_body={})
+def test_a_trailing_slash_redirects(client, star_trek_missions):
+    body = result_save(game=star_trek_missions, kind="score", request_body={}, response_body={})
     response = client.get(body["url"] + "/")
     assert response.status_code == 301 and response["Location"] == body["url"]
 
@@ -271,7 +275,8 @@ def saved_from_page(client, game_form):
     return response.content.decode(), SavedResult.objects.latest("created_at")
 
 
-PAGE_FORMS = [form for form in FORMS if form.id != "stm-score"]  # that one adds card by card
+# The Star Trek: Missions score form adds its cards one by one.
+PAGE_FORMS = [form for form in FORMS if form.id != "star-trek-missions-score"]
 
 
 @pytest.mark.parametrize("game_form", PAGE_FORMS, ids=[form.id for form in PAGE_FORMS])
@@ -316,11 +321,11 @@ def test_a_rulings_code_sits_in_a_details_disclosure(client, ruling):
                      r'<code class="ruling-result__code">same_card</code></p></details>', html)
 
 
-def test_a_long_warning_shows_its_first_sentence_and_the_rest_on_demand(client, stm):
+def test_a_long_warning_shows_its_first_sentence_and_the_rest_on_demand(client, star_trek_missions):
     long_warning = ("The position accounts for 14 of the 22 cards (1 set aside, 5 in the deck, "
                     "2 in hands, 6 face up): 8 cards are missing. What the position tells about "
                     "unseen cards may be off.")
-    body = result_save(game=stm, kind="score", request_body={},
+    body = result_save(game=star_trek_missions, kind="score", request_body={},
                        response_body={**SCORE, "warnings": ["Short one.", long_warning]})
     html = client.get(body["url"]).content.decode()
     assert "<li>Short one.</li>" in html
@@ -342,8 +347,8 @@ def test_warning_parts():
     assert warning_parts(one) == {"short": False, "first": one, "rest": ""}
 
 
-def test_a_saved_score_stacks_its_steps_on_a_phone(client, stm):
-    body = result_save(game=stm, kind="score", request_body={}, response_body=SCORE)
+def test_a_saved_score_stacks_its_steps_on_a_phone(client, star_trek_missions):
+    body = result_save(game=star_trek_missions, kind="score", request_body={}, response_body=SCORE)
     html = client.get(body["url"]).content.decode()
     assert '<table class="steps steps--stack">' in html
     assert '<td class="num steps__points">4</td>' in html

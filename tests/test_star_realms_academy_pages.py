@@ -28,8 +28,8 @@ def board(**extra):
 
 
 def test_the_url_names_and_the_links_from_the_game_page(client, catalog):
-    assert reverse("star_realms_academy:check-move") == CHECK
-    assert reverse("star_realms_academy:turn") == TURN
+    assert reverse("star_realms_academy:ruling") == CHECK
+    assert reverse("star_realms_academy:score") == TURN
     page = client.get("/games/star-realms-academy/").content.decode()
     assert f'href="{CHECK}"' in page and f'href="{TURN}"' in page
 

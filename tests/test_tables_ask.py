@@ -165,8 +165,9 @@ def test_a_ruling_asked_at_the_table_starts_from_its_cadets_and_is_in_the_histor
     assert "A ruling:" in text(host.get(f"/t/{code}"))
 
 
-STM_HAND = ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
-            "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"]
+STAR_TREK_MISSIONS_HAND = ["Captain Jean-Luc Picard", "Commander William Riker",
+                           "Lieutenant Worf", "Photon Torpedoes", "Bridge", "Away Team",
+                           "Borg Cube"]
 
 
 def test_a_star_trek_missions_turn_checked_at_the_table_is_in_its_history():
@@ -179,7 +180,8 @@ def test_a_star_trek_missions_turn_checked_at_the_table_is_in_its_history():
     assert "Check a move" in links
     page = ana.get(links["Check a move"])
     assert page.status_code == 200 and "as Ana (seat 1)" in text(page)
-    turn = {"position": {"hand": STM_HAND, "discard_area": ["Tricorder", "Time Distortion"],
+    turn = {"position": {"hand": STAR_TREK_MISSIONS_HAND,
+                         "discard_area": ["Tricorder", "Time Distortion"],
                          "galaxy_deck": 30, "mission_deck": 14},
             "move": {"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]}}
     data = QueryDict(mutable=True)

@@ -264,9 +264,11 @@ def test_a_stale_handover_on_the_page_asks_again():
     assert Table.objects.get(code=code).host_seat is None
 
 
-STM_HAND = ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
-            "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"]
-TURN = {"position": {"hand": STM_HAND, "discard_area": ["Tricorder", "Time Distortion"],
+STAR_TREK_MISSIONS_HAND = ["Captain Jean-Luc Picard", "Commander William Riker",
+                           "Lieutenant Worf", "Photon Torpedoes", "Bridge", "Away Team",
+                           "Borg Cube"]
+TURN = {"position": {"hand": STAR_TREK_MISSIONS_HAND,
+                     "discard_area": ["Tricorder", "Time Distortion"],
                      "galaxy_deck": 30, "mission_deck": 14},
         "move": {"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]}}
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiExample
 
 from common.schema import codes as _codes
-from games.academy_credits import engine as ac
+from games.academy_credits import engine
 
 RULING_DOCS = f"""
 **academy-credits.** Position and move as API.md fixes them (`options` may override the game's
 options; `deck_count` may be left out: an illegal play is ruled without it, a legal one answers
-`deck_count_required` unless it ends the round whatever the deck holds). Codes: legal {_codes(ac.LEGAL_CODES)}; illegal {_codes(ac.ILLEGAL_CODES)};
-needs_information {_codes(ac.NEEDS_INFORMATION_CODES)}. `impossible_position` entries:
-{_codes(ac.IMPOSSIBLE_CODES)}. A card may also be named by its value, as 7 or "7".
+`deck_count_required` unless it ends the round whatever the deck holds). Codes: legal {_codes(engine.LEGAL_CODES)}; illegal {_codes(engine.ILLEGAL_CODES)};
+needs_information {_codes(engine.NEEDS_INFORMATION_CODES)}. `impossible_position` entries:
+{_codes(engine.IMPOSSIBLE_CODES)}. A card may also be named by its value, as 7 or "7".
 
 """
 

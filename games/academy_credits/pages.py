@@ -17,7 +17,7 @@ from typing import Any
 from cards.models import Game
 from common.numbers import plain_int
 from games.pages import job_page
-from results.views import ruling_view, score_view
+from results.contexts import ruling_context, score_context
 from web.page_fields import FormField as Field
 from web.page_forms import NUMBER_BOUND, PageForm, Slots, as_dict, as_list
 
@@ -111,7 +111,7 @@ def round_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
 
 def play_ruling_view(game: Game, body: dict) -> dict:
     """The ruling with the alternatives grouped as sentences and the outcome as lines."""
-    view = ruling_view(game, body)
+    view = ruling_context(game, body)
     view["play_alternatives"] = describe_alternatives(body.get("alternatives") or [])
     outcome = body.get("outcome") if isinstance(body.get("outcome"), dict) else None
     view["play_outcome"] = outcome
@@ -149,7 +149,7 @@ def describe_alternatives(moves: list[dict]) -> list[str]:
 
 
 def round_score_view(game: Game, body: dict) -> dict:
-    view = score_view(game, body)
+    view = score_context(game, body)
     for key in ("round_winners", "awards", "standings", "match_winners"):
         view[key] = body.get(key) or []
     view["target"] = body.get("target")
@@ -416,7 +416,7 @@ def _count(value: str) -> int | None:
     return plain_int(value, most=NUMBER_BOUND)
 
 
-check_play = job_page(slug=GAME, kind="ruling", form=PlayForm, page_context=page_context,
-                      page="academy_credits/check_play.html")
-score_round = job_page(slug=GAME, kind="score", form=RoundForm, page_context=page_context,
-                       page="academy_credits/score_round.html")
+ruling_page = job_page(slug=GAME, kind="ruling", form=PlayForm, page_context=page_context,
+                       page="academy_credits/check_play.html")
+score_page = job_page(slug=GAME, kind="score", form=RoundForm, page_context=page_context,
+                      page="academy_credits/score_round.html")

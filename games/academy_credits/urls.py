@@ -7,6 +7,6 @@ from . import pages as views
 app_name = "academy_credits"
 
 urlpatterns = [
-    path("games/academy-credits/check-play/", views.check_play, name="check-play"),
-    path("games/academy-credits/score-round/", views.score_round, name="score-round"),
+    path("games/academy-credits/check-play/", views.ruling_page, name="ruling"),
+    path("games/academy-credits/score-round/", views.score_page, name="score"),
 ]

@@ -7,13 +7,13 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiExample
 
 from common.schema import codes as _codes
-from games.factions import engine as fac
+from games.factions import engine
 
 RULING_DOCS = f"""
 **factions.** Position and move as API.md fixes them (optional `turn_lost` and
-`players[].faction`). Codes: legal {_codes(fac.LEGAL_CODES)}; illegal {_codes(fac.ILLEGAL_CODES)};
-needs_information {_codes(fac.NEEDS_INFORMATION_CODES)}. `impossible_position` entries:
-{_codes(fac.IMPOSSIBLE_CODES)}.
+`players[].faction`). Codes: legal {_codes(engine.LEGAL_CODES)}; illegal {_codes(engine.ILLEGAL_CODES)};
+needs_information {_codes(engine.NEEDS_INFORMATION_CODES)}. `impossible_position` entries:
+{_codes(engine.IMPOSSIBLE_CODES)}.
 """
 
 SCORE_DOCS = """

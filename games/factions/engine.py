@@ -160,7 +160,7 @@ from games.factions.model import (
     Pending,
     Player,
     Position,
-    Table,
+    PositionReader,
     Unit,
     UnitRef,
 )
@@ -454,7 +454,7 @@ def check(position: Position) -> FactionsBoard:
     return board
 
 
-def _check_pending(table: Table, error: Callable[[str, str, str], None]) -> None:
+def _check_pending(table: PositionReader, error: Callable[[str, str, str], None]) -> None:
     """The contradictions of an attack awaiting its answer, each told to ``error``."""
     position = table.position
     pending = position.pending
@@ -491,7 +491,7 @@ def _check_pending(table: Table, error: Callable[[str, str, str], None]) -> None
 # --- The ruling ----------------------------------------------------------------------------------------
 
 
-class FactionsBoard(Table):
+class FactionsBoard(PositionReader):
     """The table of a position check(...) accepted (its warnings are the check's): its legal
     moves, rulings and standings rest on that one check."""
 
@@ -540,7 +540,7 @@ class FactionsBoard(Table):
         return standings(self, list(self.warnings))
 
 
-def _candidates(table: Table) -> list[Move]:
+def _candidates(table: PositionReader) -> list[Move]:
     position = table.position
     if position.pending is not None:
         defender = table.players.get(table.defender() or "")
@@ -592,7 +592,7 @@ def _card(move: Move) -> CardRef:
     return move.card
 
 
-def _evaluate(table: Table, move: Move) -> tuple[list[Check], Check | None]:
+def _evaluate(table: PositionReader, move: Move) -> tuple[list[Check], Check | None]:
     """The checks in order, up to the first that fails or cannot be made."""
     checks: list[Check] = []
     for check in _checks(table, move):
@@ -604,7 +604,7 @@ def _evaluate(table: Table, move: Move) -> tuple[list[Check], Check | None]:
     return checks, None
 
 
-def _checks(table: Table, move: Move) -> Iterator[Check]:
+def _checks(table: PositionReader, move: Move) -> Iterator[Check]:
     position = table.position
     action = move.action
     pending = position.pending
@@ -697,7 +697,7 @@ def _checks(table: Table, move: Move) -> Iterator[Check]:
         yield _ok("FAC-5", f"{mover} holds {_count(size, 'card')}: the turn may end.")
 
 
-def _in_hand(table: Table, mover: str, ref: CardRef) -> Iterator[Check]:
+def _in_hand(table: PositionReader, mover: str, ref: CardRef) -> Iterator[Check]:
     hand = table.players[mover].hand
     if ref not in hand and not table.players[mover].hand_complete:
         yield _unknown("FAC-4", f"{mover}'s hand is not given whole, and {table.card(ref)} is "
@@ -712,7 +712,7 @@ def _in_hand(table: Table, mover: str, ref: CardRef) -> Iterator[Check]:
     yield _ok("FAC-4", f"{table.card(ref)} is in {mover}'s hand.")
 
 
-def _play_checks(table: Table, move: Move, mover: str) -> Iterator[Check]:
+def _play_checks(table: PositionReader, move: Move, mover: str) -> Iterator[Check]:
     ref = _card(move)
     for check in _in_hand(table, mover, ref):
         yield check
@@ -737,7 +737,7 @@ def _play_checks(table: Table, move: Move, mover: str) -> Iterator[Check]:
         yield from _player_target_checks(table, move, mover, kind)
 
 
-def _attack_checks(table: Table, move: Move, mover: str, kind: str) -> Iterator[Check]:
+def _attack_checks(table: PositionReader, move: Move, mover: str, kind: str) -> Iterator[Check]:
     name = kind.upper()
     target = move.target_unit
     if target is None:
@@ -773,7 +773,7 @@ def _attack_checks(table: Table, move: Move, mover: str, kind: str) -> Iterator[
     yield _ok("FAC-R5", f"{table.unit(target)} survives, so it can be {kind}ed.")
 
 
-def _doctor_checks(table: Table, move: Move, mover: str) -> Iterator[Check]:
+def _doctor_checks(table: PositionReader, move: Move, mover: str) -> Iterator[Check]:
     controlled = table.controlled(mover)
     defeated = [UnitRef(f.slug, u.name) for f in controlled for u in f.units if not u.alive]
     unknown = [f for f in controlled if table.unlisted(f)]
@@ -820,7 +820,7 @@ def _doctor_checks(table: Table, move: Move, mover: str) -> Iterator[Check]:
     yield _ok("FAC-R6", f"{table.unit(target)} is defeated, so DOCTOR can restore it.")
 
 
-def _player_target_checks(table: Table, move: Move, mover: str, kind: str) -> Iterator[Check]:
+def _player_target_checks(table: PositionReader, move: Move, mover: str, kind: str) -> Iterator[Check]:
     rule = PLAY_RULES[kind]
     name = kind.upper()
     target = move.target_player
@@ -853,7 +853,7 @@ def _player_target_checks(table: Table, move: Move, mover: str, kind: str) -> It
     yield _ok(rule, f"{target} is an opponent still in the game.")
 
 
-def _defend_checks(table: Table, move: Move, pending: Pending,
+def _defend_checks(table: PositionReader, move: Move, pending: Pending,
                    defender: str) -> Iterator[Check]:
     if table.action(pending.card) == AMBUSH:
         yield _fail("FAC-R4", f"The pending card, {table.card(pending.card)}, is an AMBUSH: "
@@ -892,7 +892,7 @@ def _defend_checks(table: Table, move: Move, pending: Pending,
               f"{table.unit(pending.target)} is attacked.")
 
 
-def _legal_code(table: Table, move: Move) -> tuple[str, str]:
+def _legal_code(table: PositionReader, move: Move) -> tuple[str, str]:
     action = move.action
     pending = table.position.pending
     if pending is not None:
@@ -918,7 +918,7 @@ def _legal_code(table: Table, move: Move) -> tuple[str, str]:
     return "legal_end_turn", "FAC-5"
 
 
-def _move_warnings(table: Table, move: Move) -> list[str]:
+def _move_warnings(table: PositionReader, move: Move) -> list[str]:
     """Fields of the move its card does not use."""
     warnings: list[str] = []
     kind = table.action(move.card) if move.card is not None else None
@@ -940,7 +940,7 @@ def _move_warnings(table: Table, move: Move) -> list[str]:
     return warnings
 
 
-def _move_words(table: Table, move: Move) -> str:
+def _move_words(table: PositionReader, move: Move) -> str:
     if move.card is not None:
         return f"{move.action.replace('_', ' ')} {table.card(move.card)}"
     return move.action.replace("_", " ")
@@ -950,26 +950,26 @@ def _action_word(action: str) -> str:
     return {PLAY: "play", DISCARD: "discard", END_TURN: "end of the turn"}.get(action, action)
 
 
-def _unknown_action(table: Table, ref: CardRef) -> str:
+def _unknown_action(table: PositionReader, ref: CardRef) -> str:
     kind = table.action(ref)
     if kind is None:
         return f"the catalog does not say what {ref.card} does (its action is unknown)"
     return f"Tableside has no rule for {ref.card}'s action '{kind}'"
 
 
-def _action_missing(table: Table, ref: CardRef, path: str) -> dict[str, Any]:
+def _action_missing(table: PositionReader, ref: CardRef, path: str) -> dict[str, Any]:
     return {"path": path, "detail": f"What {ref.card} does: "
                                    f"{_unknown_action(table, ref)}. An admin can set its action "
                                    f"in the catalog."}
 
 
-def _hand_missing(table: Table, name: str) -> dict[str, Any]:
+def _hand_missing(table: PositionReader, name: str) -> dict[str, Any]:
     index = next(i for i, p in enumerate(table.position.players) if p.name == name)
     return {"path": f"position.players[{index}].hand",
             "detail": f"The cards in {name}'s hand (the move's card among them)."}
 
 
-def _unit_missing(table: Table, ref: UnitRef) -> dict[str, Any]:
+def _unit_missing(table: PositionReader, ref: UnitRef) -> dict[str, Any]:
     index = next(i for i, f in enumerate(table.position.factions) if f.slug == ref.faction)
     return {"path": f"position.factions[{index}].units",
             "detail": f"Whether {ref.unit} of {table.label(ref.faction)} survives."}
@@ -991,7 +991,7 @@ class Applied:
 
 class _Effects:
     def __init__(self, catalog: Catalog, position: Position):
-        self.table = Table(catalog, position)
+        self.table = PositionReader(catalog, position)
         self.position = position
         self.events: list[str] = []
         self.cards_moved: list[dict[str, Any]] = []

@@ -133,10 +133,10 @@ class Move:
         return body
 
 
-# --- Reading the table ---------------------------------------------------------------------------------
+# --- Reading a position --------------------------------------------------------------------------------
 
 
-class Table:
+class PositionReader:
     """Lookups over a position that passed check (or is being checked)."""
 
     def __init__(self, catalog: Catalog, position: Position):

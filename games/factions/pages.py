@@ -25,7 +25,7 @@ from common.numbers import plain_int
 from games.factions import engine
 from games.package import RULING, SCORE
 from games.pages import job_page
-from results.views import ruling_view, score_view
+from results.contexts import ruling_context, score_context
 from web.page_fields import FormField
 from web.page_forms import PageForm, Slots, as_dict, as_list, has_content
 
@@ -362,12 +362,12 @@ def _given(entries: dict) -> dict:
 # --- The pages ----------------------------------------------------------------------------------------
 
 
-check_move = job_page(slug=GAME, kind=RULING,
-                      form=lambda game, data: TableForm(PageCatalog(game), data),
-                      page="factions/check_move.html")
-standings = job_page(slug=GAME, kind=SCORE,
-                     form=lambda game, data: TableForm(PageCatalog(game), data, with_move=False),
-                     page="factions/standings.html")
+ruling_page = job_page(slug=GAME, kind=RULING,
+                       form=lambda game, data: TableForm(PageCatalog(game), data),
+                       page="factions/check_move.html")
+score_page = job_page(slug=GAME, kind=SCORE,
+                      form=lambda game, data: TableForm(PageCatalog(game), data, with_move=False),
+                      page="factions/standings.html")
 
 
 # --- Describing a ruling and a standings result --------------------------------------------------------
@@ -403,7 +403,7 @@ def describe_move(catalog: PageCatalog, move: dict, *, pending: bool = False) ->
 def factions_ruling_view(game: Game, body: dict, request_body: dict) -> dict:
     """A ruling as the page shows it, and a saved one on /r/<id> (its presenter in GAMES)."""
     catalog = PageCatalog(game)
-    view = ruling_view(game, body)
+    view = ruling_context(game, body)
     pending = bool((request_body.get("position") or {}).get("pending"))
     groups: list[dict] = []
     for move in body.get("alternatives") or []:
@@ -427,7 +427,7 @@ def factions_ruling_view(game: Game, body: dict, request_body: dict) -> dict:
 
 
 def standings_view(game: Game, body: dict) -> dict:
-    view = score_view(game, body)
+    view = score_context(game, body)
     rows = []
     for row in body.get("standings") or []:
         factions = []

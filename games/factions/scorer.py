@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from games.factions.model import Table
+from games.factions.model import PositionReader
 from games.protocol import Step
 from games.wording import count as _count
 from games.wording import listing
@@ -39,7 +39,7 @@ class Standings:
     total: int | None = None  # Factions has no points: the winner is the one left (FAC-18)
 
 
-def standings(table: Table, warnings: list[str]) -> Standings:
+def standings(table: PositionReader, warnings: list[str]) -> Standings:
     """The standings of a checked table; ``warnings`` (the check's) gain what stays unknown."""
     label = table.label
     steps: list[Step] = []

@@ -7,6 +7,6 @@ from . import pages
 app_name = "factions"
 
 urlpatterns: list = [
-    path("games/factions/check-move/", pages.check_move, name="check-move"),
-    path("games/factions/standings/", pages.standings, name="standings"),
+    path("games/factions/check-move/", pages.ruling_page, name="ruling"),
+    path("games/factions/standings/", pages.score_page, name="score"),
 ]

@@ -7,20 +7,20 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiExample
 
 from common.schema import codes as _codes
-from games.star_realms_academy import engine as sra
+from games.star_realms_academy import engine
 
 RULING_DOCS = f"""
 **star-realms-academy.** Position and move as API.md fixes them (optional `deck`, `discard_pile`
-and `drawn` counts; `refill` on a buy). Codes: legal {_codes(sra.LEGAL_CODES)}; illegal
-{_codes(sra.ILLEGAL_CODES)}; needs_information `{sra.NEEDS_INFORMATION_CODE}` (each `missing`
-entry names the card, the field and its admin page; with rule {sra.POOL_RULE} for every move when
-only abilities of unknown value could explain the Combat pool), `{sra.COUNTS_CODE}` (a card played
+and `drawn` counts; `refill` on a buy). Codes: legal {_codes(engine.LEGAL_CODES)}; illegal
+{_codes(engine.ILLEGAL_CODES)}; needs_information `{engine.NEEDS_INFORMATION_CODE}` (each `missing`
+entry names the card, the field and its admin page; with rule {engine.POOL_RULE} for every move when
+only abilities of unknown value could explain the Combat pool), `{engine.COUNTS_CODE}` (a card played
 as drawn when the draws may have taken none: `missing` names `active.deck` and
-`active.discard_pile`, rule {sra.DRAW_RULE}) and `{sra.REFILL_CODE}` (a card bought that a space
-refilled unnamed may hold: `missing` names `actions[i].refill`, rule {sra.REFILL_RULE}). A draw
-the position does not fix ({sra.DRAW_RULE}) is legal, its count given as `{{"at_least",
+`active.discard_pile`, rule {engine.DRAW_RULE}) and `{engine.REFILL_CODE}` (a card bought that a space
+refilled unnamed may hold: `missing` names `actions[i].refill`, rule {engine.REFILL_RULE}). A draw
+the position does not fix ({engine.DRAW_RULE}) is legal, its count given as `{{"at_least",
 "at_most"}}` instead of a number (`drawn`, `draws`, a Draw `gained`). `impossible_position` entries:
-{_codes(sra.IMPOSSIBLE_CODES)}.
+{_codes(engine.IMPOSSIBLE_CODES)}.
 
 """
 

@@ -16,7 +16,8 @@ from typing import Any
 from cards.models import Game
 from games.pages import job_page
 from games.star_realms_academy import engine
-from results.views import VERDICTS, ruling_view
+from results import contexts as results_contexts
+from results.contexts import VERDICTS
 from web.page_fields import FormField as Field
 from web.page_forms import PageForm, Slots, as_dict, as_list
 
@@ -281,10 +282,10 @@ class TurnForm(BoardForm):
 # --- The pages ----------------------------------------------------------------------------------
 
 
-check_move = job_page(slug=GAME, kind="ruling", form=CheckForm, page_context=page_context,
-                      page="star_realms_academy/check_move.html")
-turn = job_page(slug=GAME, kind="score", form=TurnForm, page_context=page_context,
-                page="star_realms_academy/turn.html")
+ruling_page = job_page(slug=GAME, kind="ruling", form=CheckForm, page_context=page_context,
+                       page="star_realms_academy/check_move.html")
+score_page = job_page(slug=GAME, kind="score", form=TurnForm, page_context=page_context,
+                      page="star_realms_academy/turn.html")
 
 
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
@@ -384,9 +385,9 @@ def _unnamed_drawn(value: object) -> str:
 
 
 def ruling_context(game: Game, body: dict) -> dict:
-    """A ruling body with what the template needs: the shared shape of results.views, plus the
-    missing values with their links, the moves as sentences and the board after the move."""
-    view = ruling_view(game, body)
+    """A ruling body with what the template needs: the shared shape of results.contexts, plus
+    the missing values with their links, the moves as sentences and the board after the move."""
+    view = results_contexts.ruling_context(game, body)
     view["alternative_moves"] = [describe_move(m) for m in body.get("alternatives") or []]
     view["missing_items"] = body.get("missing") or []
     outcome = body.get("outcome")
@@ -417,7 +418,7 @@ def ruling_context(game: Game, body: dict) -> dict:
 
 def breakdown_context(game: Game, body: dict) -> dict:
     steps = []
-    links = {check["rule"]: check.get("link") for check in ruling_view(
+    links = {check["rule"]: check.get("link") for check in results_contexts.ruling_context(
         game, {"checks": [{"rule": s.get("rule")} for s in body.get("steps") or []]})["checks"]}
     for step in body.get("steps") or []:
         label, symbol = VERDICTS.get(step["verdict"], (step["verdict"], "•"))

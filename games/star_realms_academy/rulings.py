@@ -17,14 +17,14 @@ Request body (API.md): ``{"position": {"active": {...}, "opponent": {...}, "shop
   first four; ``target`` (a base of the opponent or ``"health"``) and optional ``amount`` for an
   attack; optional ``refill`` (the card that refilled the shop row) for a buy.
 
-An optional field given as null is left out. The request is declared below (Board, RulingRequest)
-and read by common.requests: a body without this shape is a 400 ``invalid_input`` whose entries
-name each problem by path: ``required``, ``invalid_type``, ``unknown_field``, ``unexpected_field``
-(a move field its action does not use), ``invalid_action``, ``invalid_number``,
-``invalid_ability``, ``too_many``, and the card-name codes of web.card_names (``unknown_card``
-with suggestions, ``invalid_card``, ``too_long``). A position that cannot exist is a 400
-``impossible_position`` (entries in games.star_realms_academy.engine). Anything else is a ruling,
-saved under a permalink.
+An optional field given as null is left out. The request is declared below (Position,
+RulingRequest) and read by common.requests: a body without this shape is a 400 ``invalid_input``
+whose entries name each problem by path: ``required``, ``invalid_type``, ``unknown_field``,
+``unexpected_field`` (a move field its action does not use), ``invalid_action``,
+``invalid_number``, ``invalid_ability``, ``too_many``, and the card-name codes of web.card_names
+(``unknown_card`` with suggestions, ``invalid_card``, ``too_long``). A position that cannot exist
+is a 400 ``impossible_position`` (entries in games.star_realms_academy.engine). Anything else is a
+ruling, saved under a permalink.
 
 A card's unknown values are never guessed: the engine answers ``needs_information`` and each
 ``missing`` entry carries the card's admin change page (``admin_url``), built here.
@@ -175,7 +175,7 @@ class ActiveSide(OpponentSide):
     drawn: Count | None = Field(None, description="a whole number of cards")
 
 
-class Board(RequestModel):
+class Position(RequestModel):
     active: ActiveSide = Field(description="an object")
     opponent: OpponentSide = Field(description="an object")
     shop_row: Cards = Field([], description="a list of card names")
@@ -248,7 +248,7 @@ Move = Annotated[Play | UseBase | UseAlly | Buy | Attack | EndTurn, Field(discri
 
 
 class RulingRequest(RequestModel):
-    position: Board = Field(description="an object")
+    position: Position = Field(description="an object")
     move: Move = Field(description="an object")
 
 
@@ -279,8 +279,8 @@ class Specs:
                     self._labels = dict(spec.choices)
         return self._labels
 
-    def position(self, board: Board) -> engine.Position:
-        active, opponent = board.active, board.opponent
+    def position(self, position: Position) -> engine.Position:
+        active, opponent = position.active, position.opponent
         return engine.Position(
             active=engine.Side(
                 name=_name(active.name, DEFAULT_NAMES["active"]), health=active.health,
@@ -293,7 +293,7 @@ class Specs:
                 name=_name(opponent.name, DEFAULT_NAMES["opponent"]), health=opponent.health,
                 coins=opponent.coins or 0, bases=self.bases(opponent.bases),
                 discard_pile=opponent.discard_pile),
-            shop_row=self.cards(board.shop_row))
+            shop_row=self.cards(position.shop_row))
 
     def cards(self, cards: list[Card]) -> list[engine.CardSpec]:
         return [self(card) for card in cards]

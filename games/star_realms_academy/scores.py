@@ -3,7 +3,8 @@
 flow (games.services) reads it, has the board rule on every action in order, and saves it.
 
 Request body: ``{"active": {...}, "opponent": {...}, "shop_row": [names], "actions": [moves]}``,
-each part declared as the rulings request has it (games.star_realms_academy.rulings: Board, Move).
+each part declared as the rulings request has it (games.star_realms_academy.rulings: Position,
+Move).
 Errors: 400 ``invalid_input`` (entries by path, such as ``actions[2].card``) and 400
 ``impossible_position``.
 
@@ -24,13 +25,13 @@ from pydantic import Field
 from cards.models import Game
 from games.package import Asked
 from games.responses import ruling_response
-from games.star_realms_academy.rulings import Board, Move, Specs, at_most
+from games.star_realms_academy.rulings import Move, Position, Specs, at_most
 from games.star_realms_academy.scorer import Breakdown
 
 MAX_ACTIONS = 100
 
 
-class TurnRequest(Board):
+class TurnRequest(Position):
     actions: Annotated[list[Move], at_most(MAX_ACTIONS, "moves", optional=False)] = Field(
         description='the turn\'s moves in order: a list of objects {"action", …}')
 

@@ -7,6 +7,6 @@ from . import pages as views
 app_name = "star_realms_academy"
 
 urlpatterns = [
-    path("games/star-realms-academy/check-move/", views.check_move, name="check-move"),
-    path("games/star-realms-academy/turn/", views.turn, name="turn"),
+    path("games/star-realms-academy/check-move/", views.ruling_page, name="ruling"),
+    path("games/star-realms-academy/turn/", views.score_page, name="score"),
 ]

@@ -7,14 +7,14 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiExample
 
 from common.schema import codes as _codes
-from games.star_trek_missions import engine as stm
+from games.star_trek_missions import engine
 
-STM_HAND = [
+HAND = [
     "Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf", "Photon Torpedoes",
     "Bridge", "Away Team", "Borg Cube",
 ]
-STM_POSITION = {
-    "hand": STM_HAND,
+POSITION = {
+    "hand": HAND,
     "discard_area": ["Time Distortion", "Tricorder", "Shields"],
     "galaxy_deck": 30,
     "mission_deck": 14,
@@ -28,14 +28,14 @@ left in each deck, needed only to rule a draw from that deck; `extra_turn`, opti
 is the extra turn Time Distortion granted, STM-R7). Move `{{"action": "take_discard", "take": name, "discard":
 [name]}}`, `{{"action": "draw_galaxy", "draw": name, "discard": [name]}}` or
 `{{"action": "draw_missions", "draw": [name, name], "discard": [name, name]}}`.
-Verdicts: `legal` (code `{stm.LEGAL_CODE}`; `outcome` holds the hand, discard area and deck
+Verdicts: `legal` (code `{engine.LEGAL_CODE}`; `outcome` holds the hand, discard area and deck
 counts after the turn, `discard_counts`, `game_ends` with `game_ends_reason`, `extra_turn` with
-`extra_turn_reason`) or `illegal`, codes: {_codes(stm.ILLEGAL_CODES)}; `alternatives` then lists
+`extra_turn_reason`) or `illegal`, codes: {_codes(engine.ILLEGAL_CODES)}; `alternatives` then lists
 every legal take from the discard area and, for a draw, every legal discard given the card(s)
-drawn; or `needs_information` (code `{stm.NEEDS_CODE}`): the move draws from a deck whose count
+drawn; or `needs_information` (code `{engine.NEEDS_CODE}`): the move draws from a deck whose count
 the position does not give, and `missing` names `position.galaxy_deck` or
 `position.mission_deck`. A take from the discard area never needs the deck counts.
-`impossible_position` entries: {_codes(stm.IMPOSSIBLE_CODES)}.
+`impossible_position` entries: {_codes(engine.IMPOSSIBLE_CODES)}.
 
 """
 
@@ -43,27 +43,27 @@ RULING_EXAMPLES = [
     OpenApiExample(
         "star-trek-missions: take from the discard area",
         request_only=True,
-        value={"position": STM_POSITION,
+        value={"position": POSITION,
                "move": {"action": "take_discard", "take": "Time Distortion",
                         "discard": ["Borg Cube"]}},
     ),
     OpenApiExample(
         "star-trek-missions: take from the discard area, no deck counts",
         request_only=True,
-        value={"position": {"hand": STM_HAND, "discard_area": ["Time Distortion", "Tricorder"]},
+        value={"position": {"hand": HAND, "discard_area": ["Time Distortion", "Tricorder"]},
                "move": {"action": "take_discard", "take": "Tricorder",
                         "discard": ["Borg Cube"]}},
     ),
     OpenApiExample(
         "star-trek-missions: draw a Galaxy card",
         request_only=True,
-        value={"position": STM_POSITION,
+        value={"position": POSITION,
                "move": {"action": "draw_galaxy", "draw": "Spock", "discard": ["Bridge"]}},
     ),
     OpenApiExample(
         "star-trek-missions: draw two Missions",
         request_only=True,
-        value={"position": STM_POSITION,
+        value={"position": POSITION,
                "move": {"action": "draw_missions", "draw": ["Computer Virus", "Distress Call"],
                         "discard": ["Away Team", "Borg Cube"]}},
     ),

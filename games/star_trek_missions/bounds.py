@@ -7,7 +7,7 @@ every card that may stand stands, …: see `score_points`), which no way of deci
 Settlements are cached on what each card's rule reads (`_points`: CompiledRule.atoms and
 .counted), so a choice re-scores only the cards that read what it changes, and sibling
 combinations differing in one choice are placed once (`sibling_totals`). The search (scorer.py)
-is the only user; tests/engines/test_stm_search.py holds `settle_points` to `settle`.
+is the only user; tests/engines/test_star_trek_missions_search.py holds `settle_points` to `settle`.
 """
 
 from __future__ import annotations

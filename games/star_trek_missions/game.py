@@ -10,7 +10,7 @@ GAME = GamePackage(
         request_models=("games.star_trek_missions.rulings.TurnRequest",),
         ask="games.star_trek_missions.rulings.ask",
         position_at="position",
-        page="star_trek_missions:check-turn",
+        page="star_trek_missions:ruling",
         label="Check a move",
         link_pairs="games.star_trek_missions.turn_pages.turn_link_pairs",
         presenter=Presenter("games.star_trek_missions.presenters.ruling_view", "ruling",
@@ -18,7 +18,7 @@ GAME = GamePackage(
     ),
     score=Job(
         request_models=("games.star_trek_missions.scores.Hand",
-                        "games.star_trek_missions.scores.Table"),
+                        "games.star_trek_missions.scores.TableHands"),
         ask="games.star_trek_missions.scores.ask",
         present="games.star_trek_missions.scores.present",
         page="star_trek_missions:score",

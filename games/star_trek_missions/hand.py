@@ -12,8 +12,8 @@ order of STM-R3 (plain Python, no Django import):
 
 This makes no choice of its own: choices.py checks and proposes choices, the search (scorer.py)
 finds the best.
-The plain-enumeration reference of the tests (tests/engines/stm_reference.py) uses this class
-alone, so it shares none of the search's shortcuts.
+The plain-enumeration reference of the tests (tests/engines/star_trek_missions_reference.py) uses
+this class alone, so it shares none of the search's shortcuts.
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ from games.star_trek_missions.scores import (
 )
 from games.star_trek_missions.table import headline, is_table, standing_rows, table_result_context
 from games.wording import listing as _names
-from results.views import score_view
+from results.contexts import score_context
 from web.card_names import shown
 from web.page_cache import computed_page
 from web.page_fields import FormField
@@ -101,7 +101,7 @@ def _loaded_game() -> Game | None:
 # and its page of 74 tiles are both kept (web.page_cache; issue 30: a repeat cost 106 ms of CPU).
 @computed_page(_loaded_game)
 @with_deck
-def stm_score(request: HttpRequest, game: Game, deck: Deck, *,
+def score_page(request: HttpRequest, game: Game, deck: Deck, *,
               asked: AskedAt | None = None) -> HttpResponse:
     data = page_input(request)  # posted, or the hand in the address
     # At a table (games.pages.AskedAt, tables/jobs.py): the empty form is the table's, and the
@@ -119,7 +119,7 @@ def stm_score(request: HttpRequest, game: Game, deck: Deck, *,
 
         def show(response: dict) -> dict:
             form.apply_result(response)
-            return {"score": score_view(game, response)}
+            return {"score": score_context(game, response)}
 
         # A name the form could not add keeps the page's 400 even when the hand scores.
         if evaluate_on_page(request, context, service=service, game=game,
@@ -135,7 +135,7 @@ def stm_score(request: HttpRequest, game: Game, deck: Deck, *,
                               fragment="star_trek_missions/_stm_score_form.html", link=form.link_pairs())
 
 
-stm_score.asked_at_table = True  # type: ignore[attr-defined]  # tables/jobs.py serves it at a table
+score_page.asked_at_table = True  # type: ignore[attr-defined]  # tables/jobs.py serves it at a table
 
 
 # --- The game's cards ---------------------------------------------------------------------------
@@ -874,7 +874,7 @@ class TableForm:
 
 @require_http_methods(["GET", "HEAD", "POST"])  # HEAD: a GET without its body
 @with_deck
-def stm_table(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
+def table_page(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
     form = TableForm(deck, page_input(request), max_players=game.max_players)
     context = {"game": game, "deck": deck, "table": form, "result": None, "error": None,
                "win_rule": WIN_RULE, "min_players": game.min_players}
@@ -899,7 +899,7 @@ def stm_table(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
         if context["result"]:
             for player in form.players:
                 if player.answer is not None:
-                    player.score = score_view(game, player.answer)
+                    player.score = score_context(game, player.answer)
     context["partial"] = is_htmx_submit(request)
     context["picker"] = form.picker(page_input(request))
     return render_result_page(request, context, status=status, page="star_trek_missions/stm_table.html",

@@ -1,5 +1,5 @@
 """How Star Trek: Missions' rulings read on its check-a-turn page and on /r/<id>: the shared shape
-of a ruling (results.views.ruling_view), with its moves worded (take or draw, then discard) and
+of a ruling (results.contexts.ruling_context), with its moves worded (take or draw, then discard) and
 its outcome's fields named (the hand, the discard area and the decks after the turn)."""
 
 from __future__ import annotations
@@ -8,15 +8,15 @@ import json
 
 from cards.models import Game
 from games.wording import listing
-from results import views as results_views
+from results import contexts as results_contexts
 
 
 def ruling_view(game: Game, body: dict) -> dict:
     """A ruling response body, with what the template (results/_ruling.html) needs."""
-    view = results_views.ruling_view(game, body)
+    view = results_contexts.ruling_context(game, body)
     view["alternatives"] = group_moves(body.get("alternatives") or [])
     outcome = body.get("outcome")
-    view["outcome"] = outcome_view(outcome) if isinstance(outcome, dict) else None
+    view["outcome"] = outcome_context(outcome) if isinstance(outcome, dict) else None
     return view
 
 
@@ -87,7 +87,7 @@ def describe_move(move) -> str:
         return f"Draw {move.get('draw')} from the Galaxy deck, discard {discard}"
     if action == "draw_missions":
         return f"Draw {_names(move.get('draw'))} from the Mission deck, discard {discard}"
-    return results_views.describe_move(move)
+    return results_contexts.describe_move(move)
 
 
 OUTCOME_KNOWN = {
@@ -96,7 +96,7 @@ OUTCOME_KNOWN = {
 }
 
 
-def outcome_view(outcome: dict) -> dict:
+def outcome_context(outcome: dict) -> dict:
     """The outcome's well-known fields by name; any other field as a plain row."""
     return {
         **{key: outcome.get(key) for key in OUTCOME_KNOWN},
@@ -105,7 +105,7 @@ def outcome_view(outcome: dict) -> dict:
         "has_end": "game_ends" in outcome,
         "has_extra": "extra_turn" in outcome,
         "facts_template": "star_trek_missions/_outcome_facts.html",
-        "other": [(key.replace("_", " ").capitalize(), results_views.plain(value))
+        "other": [(key.replace("_", " ").capitalize(), results_contexts.plain(value))
                   for key, value in outcome.items() if key not in OUTCOME_KNOWN],
     }
 

@@ -29,9 +29,9 @@ The choices are found by an exact depth-first branch-and-bound search (`HandScor
 `_Search`), not by trying every combination: values no card of the hand can tell apart are tried
 once (choices.py); a branch is skipped when an optimistic scoring of the hand with its open
 choices (bounds.py, `score_points`) cannot beat the best total found; the most telling choice is
-searched first (`_order_dims`). The winner is then evaluated once more in full for its
-explanation (hand.py, `evaluate`). The tests and bench/stm.py hold it to plain enumeration of
-every allowed value of every choice (tests/engines/stm_reference.py), which shares none of this
+searched first (`_order_dims`). The winner is then evaluated once more in full for its explanation
+(hand.py, `evaluate`). The tests and bench/stm.py hold it to plain enumeration of every allowed
+value of every choice (tests/engines/star_trek_missions_reference.py), which shares none of this
 code but the evaluation of one fully fixed assignment (hand.Hand: `evaluate`, and bonuses.settle).
 """
 from __future__ import annotations
@@ -97,8 +97,8 @@ class HandScorer(HandBounds):
         reads (`_points`), so a choice re-scores only the cards that read what it changes.
         Hands with few combinations are simply tried in full. The winner is then evaluated once
         more in full, for its explanation (`evaluate`). The tests hold the total to plain
-        enumeration of every allowed value of every choice (tests/engines/stm_reference.py),
-        which shares none of this code."""
+        enumeration of every allowed value of every choice
+        (tests/engines/star_trek_missions_reference.py), which shares none of this code."""
         # A value a fixed choice names is told apart from the others (Mysterious Plague fixed
         # on Klingon with no Klingon in the hand: the Ship may be the Klingon it counts).
         self.fixed_values = {}

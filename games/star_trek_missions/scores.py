@@ -1,6 +1,7 @@
-"""Scores Star Trek: Missions: the bodies declared (Hand, Choice, Player, Table), as the engine
-takes them (`ask`: a HandPosition or a TablePosition, whose check makes each hand a legal final
-hand) and the answer's own fields (`present`); games.services reads, checks, scores and saves.
+"""Scores Star Trek: Missions: the bodies declared (Hand, Choice, Player, TableHands), as the
+engine takes them (`ask`: a HandPosition or a TablePosition, whose check makes each hand a legal
+final hand) and the answer's own fields (`present`); games.services reads, checks, scores and
+saves.
 
 Two bodies (API.md):
 
@@ -114,12 +115,12 @@ def provisional_warning(names: list[str]) -> str:
             f"once an admin checks {'it' if one else 'them'}; the card's page says more.")
 
 
-def ask(game: Game, request: Hand | Table, context: dict) -> Asked:
+def ask(game: Game, request: Hand | TableHands, context: dict) -> Asked:
     """One final hand, or the whole table, as the engine's position; the provisional scoring
     rules of its cards are said once, after the engine's warnings. A table no finished game can
     have (STM-R16) is a 400 impossible_position, two players of one name a 400 invalid_input."""
     vocabulary, labels = vocabulary_and_labels(game)
-    if isinstance(request, Table):
+    if isinstance(request, TableHands):
         seats = _seats(request)
         position: engine.HandPosition | engine.TablePosition = engine.TablePosition([
             engine.Seat(seat.name, _hand_position(seat.cards, seat.choices, vocabulary, labels))
@@ -133,12 +134,12 @@ def ask(game: Game, request: Hand | Table, context: dict) -> Asked:
                  later_warnings=[provisional_warning(provisional)] if provisional else [])
 
 
-def present(game: Game, request: Hand | Table, asked: Asked,
+def present(game: Game, request: Hand | TableHands, asked: Asked,
             result: HandScore | engine.TableScore) -> dict:
     """A hand's cards and choices; a table's players (each hand's answer, as a single hand's),
     standings and winners."""
     if isinstance(result, engine.TableScore):
-        assert isinstance(request, Table)
+        assert isinstance(request, TableHands)
         answers = [{"name": name, "total": scored.total,
                     "steps": [step.as_dict() for step in scored.steps],
                     "warnings": scored.warnings + _provisional(list(player.hand)),
@@ -235,7 +236,9 @@ class Player(Hand):
         description="the player's name: text of 1 to 40 characters")
 
 
-class Table(RequestModel):
+# The whole table at game end: every player's final hand. Not "Table": tables.models.Table is the
+# shared table several phones play at.
+class TableHands(RequestModel):
     players: Annotated[list[Player], BeforeValidator(seat_count)] = Field(
         description="a list: one object per player, each with name, hand and choices")
 
@@ -249,7 +252,7 @@ class Table(RequestModel):
         return error
 
 
-def _seats(table: Table) -> list[Seat]:
+def _seats(table: TableHands) -> list[Seat]:
     """The table's seats: a table no finished game can have is impossible (STM-R16: within the
     game's range, but no such game ends), two players of one name an invalid input."""
     unfinished = engine.table_contradiction(len(table.players))

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from cards.models import Game
 from games.wording import listing
-from results.views import score_view
+from results.contexts import score_context
 
 names_sentence = partial(listing, empty="")
 
@@ -63,7 +63,7 @@ def standing_rows(body: dict) -> list[dict]:
     return rows
 
 
-def table_view(game: Game, body: dict) -> dict:
+def table_context(game: Game, body: dict) -> dict:
     """The table's answer for /r/<id>: headline, standings, each player's breakdown."""
     players = [player for player in body.get("players") or [] if isinstance(player, dict)]
     totals = {row.get("name"): row for row in standing_rows(body)}
@@ -76,7 +76,7 @@ def table_view(game: Game, body: dict) -> dict:
         "standings": standing_rows(body),
         "players": [
             {"name": player.get("name"), "standing": totals.get(player.get("name"), {}),
-             "score": score_view(game, player)}
+             "score": score_context(game, player)}
             for player in players
         ],
         "warnings": body.get("warnings") or [],
@@ -86,7 +86,7 @@ def table_view(game: Game, body: dict) -> dict:
 def table_result_context(game: Game, body: dict) -> dict:
     """What /r/<id> shows for a saved table: the standings as its headline and title, through
     the table's own fragment (star_trek_missions/_table.html)."""
-    table = table_view(game, body)
+    table = table_context(game, body)
     return {
         "table": table,
         "score": table,

@@ -122,7 +122,7 @@ class TurnForm(PageForm):
         return {"position": position, "move": move}
 
 
-stm_check_turn = job_page(
+ruling_page = job_page(
     slug=GAME, kind="ruling", form=lambda game, data: TurnForm(data),
     page="star_trek_missions/stm_check_turn.html",
     page_context=page_context,

@@ -8,7 +8,7 @@ from . import pages, turn_pages
 app_name = "star_trek_missions"
 
 urlpatterns = [
-    path("games/star-trek-missions/check-turn/", turn_pages.stm_check_turn, name="check-turn"),
-    path("games/star-trek-missions/score/", pages.stm_score, name="score"),
-    path("games/star-trek-missions/table/", pages.stm_table, name="table"),
+    path("games/star-trek-missions/check-turn/", turn_pages.ruling_page, name="ruling"),
+    path("games/star-trek-missions/score/", pages.score_page, name="score"),
+    path("games/star-trek-missions/table/", pages.table_page, name="table"),
 ]

@@ -8,10 +8,12 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Page, expect
 
-STM_EXAMPLE = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
-               "Diplomatic Conference", "Photon Torpedoes", "Bridge"]
-STM_TURN_HAND = ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
-                 "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"]
+STAR_TREK_MISSIONS_EXAMPLE = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr",
+                              "Commander Sela", "Diplomatic Conference", "Photon Torpedoes",
+                              "Bridge"]
+STAR_TREK_MISSIONS_TURN_HAND = ["Captain Jean-Luc Picard", "Commander William Riker",
+                                "Lieutenant Worf", "Photon Torpedoes", "Bridge", "Away Team",
+                                "Borg Cube"]
 AC_TABLE = {"player-1-name": "Ana", "player-1-discards": "Lura Thok",
             "player-2-name": "Ben", "player-2-discards": "Jay-Den Kraag, 1", "turn": "1"}
 SRA_BOARD = {"active_name": "Ana", "active_health": "15", "active_coins": "0",
@@ -40,15 +42,17 @@ class GameForm:
 
 
 FORMS = [
-    GameForm("stm-score", "star-trek-missions", "score", "/games/star-trek-missions/score/",
-             "#score-form", "#add-button",
-             valid=[{"add": name} for name in STM_EXAMPLE], invalid=[{"add": "Zzyzx"}]),
-    GameForm("stm-check-turn", "star-trek-missions", "ruling",
+    GameForm("star-trek-missions-score", "star-trek-missions", "score",
+             "/games/star-trek-missions/score/", "#score-form", "#add-button",
+             valid=[{"add": name} for name in STAR_TREK_MISSIONS_EXAMPLE],
+             invalid=[{"add": "Zzyzx"}]),
+    GameForm("star-trek-missions-check-turn", "star-trek-missions", "ruling",
              "/games/star-trek-missions/check-turn/", "#turn-form", "#turn-form button.button[type=submit]",
-             valid=[{"hand": STM_TURN_HAND, "discard_area": ["Tricorder", "Time Distortion"],
+             valid=[{"hand": STAR_TREK_MISSIONS_TURN_HAND,
+                     "discard_area": ["Tricorder", "Time Distortion"],
                      "galaxy_deck": "30", "mission_deck": "14", "action": "take_discard",
                      "take": "Tricorder", "discard": "Tricorder"}],
-             invalid=[{"hand": ["Zzyzx", *STM_TURN_HAND[1:]], "galaxy_deck": "30",
+             invalid=[{"hand": ["Zzyzx", *STAR_TREK_MISSIONS_TURN_HAND[1:]], "galaxy_deck": "30",
                        "mission_deck": "14", "action": "take_discard", "take": "Bridge",
                        "discard": "Bridge"}]),
     GameForm("ac-check-play", "academy-credits", "ruling", "/games/academy-credits/check-play/",

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tests.browser.accessibility import violations
 from tests.browser.game_forms import FORMS, submit_all
 from tests.browser.phone import phone_page
-from tests.browser.stm_tiles import show_tile
+from tests.browser.star_trek_missions_tiles import show_tile
 from tests.browser.test_visible_text import TOUR
 
 pytestmark = pytest.mark.browser

@@ -36,8 +36,8 @@ def test_the_card_list_in_words_its_search_and_the_note(admin_phone, site):
     expect(results).to_contain_text("Primary ability: 1 Draw and 2 Coin")
     assert "draw:" not in results.inner_text() and "coin:" not in results.inner_text()
 
-    stm = Game.objects.get(slug="star-trek-missions")
-    page.goto(site + f"/admin/cards/card/?game__id__exact={stm.pk}")
+    star_trek_missions = Game.objects.get(slug="star-trek-missions")
+    page.goto(site + f"/admin/cards/card/?game__id__exact={star_trek_missions.pk}")
     page.locator("#searchbar").fill("kehleyr")
     page.locator("#searchbar").press("Enter")
     expect(page.locator("#result_list")).to_contain_text("Ambassador K'Ehleyr")

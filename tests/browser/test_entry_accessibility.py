@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.browser.accessibility import violations
 from tests.browser.phone import PHONE  # the 390×844 touch phone of issue 23
-from tests.browser.stm_tiles import show_tile
+from tests.browser.star_trek_missions_tiles import show_tile
 
 pytestmark = pytest.mark.browser
 

@@ -43,7 +43,7 @@ def test_factions_the_controller_follows_a_players_own_faction(phone, site):
     expect(phone.locator("#f-amber-coast-controller")).to_have_value("1")
 
 
-def test_stm_a_reloaded_table_shows_save_and_its_links(phone, site):
+def test_star_trek_missions_a_reloaded_table_shows_save_and_its_links(phone, site):
     """The table opened from its address (the link back to it, or a reload of that link) is
     scored, not saved: a Save button and the link back are there before any edit."""
     phone.goto(site + "/games/star-trek-missions/table/")

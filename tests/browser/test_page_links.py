@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.game_forms import FORMS, STM_EXAMPLE, submit
+from tests.browser.game_forms import FORMS, STAR_TREK_MISSIONS_EXAMPLE, submit
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2, "locale": "en-GB"}
-STM_SCORE = "/games/star-trek-missions/score/"
+STAR_TREK_MISSIONS_SCORE = "/games/star-trek-missions/score/"
 AC_ROUND = next(form for form in FORMS if form.id == "ac-score-round")
 
 
@@ -31,8 +31,8 @@ def hand_of(page) -> list[str]:
 
 
 def build_hand(page, site) -> None:
-    page.goto(site + STM_SCORE)
-    for name in STM_EXAMPLE:
+    page.goto(site + STAR_TREK_MISSIONS_SCORE)
+    for name in STAR_TREK_MISSIONS_EXAMPLE:
         page.fill("#add-card", name)
         with page.expect_response(lambda r: r.request.method == "POST"):
             page.click("#add-button")
@@ -44,21 +44,21 @@ def build_hand(page, site) -> None:
 def test_back_reload_and_a_shared_link_keep_a_star_trek_missions_hand(phone, browser, site):
     page = phone.new_page()
     build_hand(page, site)
-    assert hand_of(page) == STM_EXAMPLE
+    assert hand_of(page) == STAR_TREK_MISSIONS_EXAMPLE
     total = page.locator(".score-total__value").first.inner_text()
     assert "hand=" in page.url
     page.reload()
-    assert hand_of(page) == STM_EXAMPLE
+    assert hand_of(page) == STAR_TREK_MISSIONS_EXAMPLE
     expect(page.locator(".score-total__value").first).to_have_text(total)
     page.goto(site + "/")
     page.go_back()
-    assert hand_of(page) == STM_EXAMPLE
+    assert hand_of(page) == STAR_TREK_MISSIONS_EXAMPLE
     # The address, opened by someone else: the same hand and total.
     other = browser.new_context(**PHONE)
     try:
         shared = other.new_page()
         shared.goto(page.url)
-        assert hand_of(shared) == STM_EXAMPLE
+        assert hand_of(shared) == STAR_TREK_MISSIONS_EXAMPLE
         expect(shared.locator(".score-total__value").first).to_have_text(total)
         expect(shared.get_by_text("was worked out from the page's address and not saved")
                ).to_be_visible()
@@ -108,6 +108,6 @@ def test_score_again_on_a_saved_hand_opens_the_form_filled_in(phone, site):
     page.locator("a.share__url").first.click()
     page.wait_for_url("**/r/**")
     page.get_by_role("link", name="Score again").click()
-    page.wait_for_url(f"**{STM_SCORE}?*")
-    assert hand_of(page) == STM_EXAMPLE
+    page.wait_for_url(f"**{STAR_TREK_MISSIONS_SCORE}?*")
+    assert hand_of(page) == STAR_TREK_MISSIONS_EXAMPLE
     expect(page.locator(".score-total__value").first).to_have_text(total)

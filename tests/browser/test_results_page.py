@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from results.models import SavedResult
-from tests.browser.game_forms import FORMS, STM_EXAMPLE
+from tests.browser.game_forms import FORMS, STAR_TREK_MISSIONS_EXAMPLE
 from tests.browser.watched import watched_page
 
 pytestmark = pytest.mark.browser
@@ -26,9 +26,9 @@ def save_every_kind(client) -> dict[str, str]:
     the API): {form id: /r/<id>}."""
     saved = {}
     for game_form in FORMS:
-        if game_form.id == "stm-score":
+        if game_form.id == "star-trek-missions-score":
             response = client.post("/api/games/star-trek-missions/score/",
-                                   data=json.dumps({"hand": STM_EXAMPLE}),
+                                   data=json.dumps({"hand": STAR_TREK_MISSIONS_EXAMPLE}),
                                    content_type="application/json")
             assert response.status_code == 200, response.content
             saved[game_form.id] = response.json()["url"]
@@ -59,7 +59,7 @@ def test_no_saved_result_scrolls_sideways_on_a_phone(phone, site, client):
 
 
 def test_a_saved_scores_steps_show_their_points_on_a_phone(phone, site, client):
-    url = save_every_kind(client)["stm-score"]
+    url = save_every_kind(client)["star-trek-missions-score"]
     phone.goto(site + url)
     first = phone.locator("table.steps tbody tr").first
     points = first.locator(".steps__points")
@@ -74,7 +74,7 @@ def test_a_saved_scores_steps_show_their_points_on_a_phone(phone, site, client):
 
 
 def test_the_share_button_copies_the_link(browser, site, client):
-    url = save_every_kind(client)["stm-check-turn"]
+    url = save_every_kind(client)["star-trek-missions-check-turn"]
     context = browser.new_context(**PHONE, locale="en-GB")
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
     # This browser's own Web Share API, if any, is taken away: the clipboard is the fallback.
@@ -115,7 +115,7 @@ def test_without_javascript_the_link_is_there_and_the_button_is_not(browser, sit
     context.close()
 
 
-@pytest.mark.parametrize(("form_id", "label"), [("stm-score", "Score again"),
+@pytest.mark.parametrize(("form_id", "label"), [("star-trek-missions-score", "Score again"),
                                                 ("sra-check-move", "Check again")])
 def test_again_opens_the_games_form(phone, site, client, form_id, label):
     url = save_every_kind(client)[form_id]

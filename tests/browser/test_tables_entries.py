@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.phone import PHONE
-from tests.browser.stm_tiles import show_tile
+from tests.browser.star_trek_missions_tiles import show_tile
 
 pytestmark = pytest.mark.browser
 

@@ -47,7 +47,8 @@ def fill_turn(page, hand, discard_area):
         page.get_by_label(f"Discard area card {index}", exact=True).fill(name)
 
 
-def test_stm_a_turns_legal_moves_are_grouped_and_the_decks_asked_only_for_a_draw(phone, site):
+def test_star_trek_missions_a_turns_legal_moves_are_grouped_and_the_decks_asked_only_for_a_draw(
+        phone, site):
     phone.goto(site + "/games/star-trek-missions/check-turn/")
     fill_turn(phone, HAND, ["Tricorder", "Shields", "Time Distortion"])
     # No deck counts: a take from the discard area is ruled without them.
@@ -66,7 +67,7 @@ def test_stm_a_turns_legal_moves_are_grouped_and_the_decks_asked_only_for_a_draw
     assert count > 3
     expect(lines.nth(0)).to_contain_text("Take Tricorder, then discard one of: ")
     result.locator("h4.alternatives__group").first.scroll_into_view_if_needed()
-    phone.screenshot(path="/tmp/i23w-stm-grouped.png")
+    phone.screenshot(path="/tmp/i23w-star-trek-missions-grouped.png")
 
     # A draw without the Galaxy deck's count: needs information, naming it.
     phone.get_by_label("What the player did").select_option("draw_galaxy")

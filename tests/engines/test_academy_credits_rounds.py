@@ -28,7 +28,7 @@ NAMES = ["Ana", "Ben", "Cy", "Dee"]
 COPIES = Counter(spec.name for spec in DECK)
 
 
-class Table:
+class RoundSimulator:
     def __init__(self, count: int, order: list[int], starter: int):
         deck = [DECK[i] for i in order]
         self.set_aside = deck.pop(0)  # AC-2.2: one card face down, whatever the count (AC-R9)
@@ -136,7 +136,7 @@ def all_plays(position: ac.Position) -> list[ac.Move]:
     return moves
 
 
-def play_turn(table: Table, data) -> bool:
+def play_turn(table: RoundSimulator, data) -> bool:
     """One turn; returns whether the round ended."""
     player = table.turn
     assert len(table.alive()) >= 2 and table.deck, "a turn began after the round had ended"
@@ -201,7 +201,7 @@ def play_turn(table: Table, data) -> bool:
 @given(count=st.integers(2, 4), order=st.permutations(range(len(DECK))),
        starter=st.integers(0, 3), data=st.data())
 def test_random_rounds_are_ruled_consistently_to_their_end(count, order, starter, data):
-    table = Table(count, list(order), starter % count)
+    table = RoundSimulator(count, list(order), starter % count)
     assert table.every_card() == COPIES
     for _turn in range(40):
         if play_turn(table, data):

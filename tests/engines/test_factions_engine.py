@@ -651,7 +651,7 @@ def test_fac_13_fac_r7_conquest_passes_control_with_the_defeated_units():
     assert conquest == [{"faction": B, "from": "Ben", "to": "Ana", "defeated_units": UNITS[B],
                          "no_longer_enemy": [card(SPY, B).as_dict()]}]
     after = engine.apply_move(CATALOG, pos, play(ATTACK, A, unit_ref=unit(B, 2))).position
-    assert engine.Table(CATALOG, after).controller(B) == "Ana"
+    assert engine.PositionReader(CATALOG, after).controller(B) == "Ana"
     assert ruling.outcome["eliminated"] == []  # Ben still holds Verdant March … (his C)
     text = " ".join(ruling.outcome["events"])
     assert f"For Ben they are now enemy cards (FAC-R1): {CARD[ATTACK]} ({LABEL[B]})" in text

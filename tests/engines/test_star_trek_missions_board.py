@@ -15,9 +15,9 @@ from games.star_trek_missions import engine
 from games.star_trek_missions.engine import DRAW_GALAXY, DRAW_MISSIONS, TAKE_DISCARD, Move
 from games.star_trek_missions.scores import card_spec, vocabulary_and_labels
 from tests.engines.board_conformance import assert_board_conforms
-from tests.engines.stm_catalog import catalog
-from tests.engines.test_stm_properties import legal_hands
-from tests.test_stm_turn_engine import (
+from tests.engines.star_trek_missions_catalog import catalog
+from tests.engines.test_star_trek_missions_properties import legal_hands
+from tests.test_star_trek_missions_turn_engine import (
     AWAY,
     BRIDGE,
     ELEVEN_MISSIONS,

@@ -11,10 +11,10 @@ GAME = GamePackage(
         request_models=("tests.fifth_game.rulings.PlayRequest",),
         ask="tests.fifth_game.rulings.ask",
         position_at="position",
-        page="fifth_game:check-play",
+        page="fifth_game:ruling",
         label="Check a play",
         link_pairs="tests.fifth_game.pages.play_link_pairs",
-        presenter=Presenter("results.views.ruling_view", "ruling", "fifth_game/_result.html"),
+        presenter=Presenter("results.contexts.ruling_context", "ruling", "fifth_game/_result.html"),
     ),
     score=Job(
         request_models=("tests.fifth_game.scores.HandRequest",),
@@ -22,7 +22,7 @@ GAME = GamePackage(
         page="fifth_game:score",
         label="Score a hand",
         link_pairs="tests.fifth_game.pages.hand_link_pairs",
-        presenter=Presenter("results.views.score_view", "score", "fifth_game/_result.html"),
+        presenter=Presenter("results.contexts.score_context", "score", "fifth_game/_result.html"),
     ),
     api_docs="tests.fifth_game.api_docs",
 )

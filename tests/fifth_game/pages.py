@@ -50,8 +50,8 @@ class HandForm(PageForm):
         return {"hand": _names(self.fields[0].value)}
 
 
-check_play = job_page(slug="ascent", kind="ruling", form=PlayForm, page="fifth_game/page.html")
-score = job_page(slug="ascent", kind="score", form=HandForm, page="fifth_game/page.html")
+ruling_page = job_page(slug="ascent", kind="ruling", form=PlayForm, page="fifth_game/page.html")
+score_page = job_page(slug="ascent", kind="score", form=HandForm, page="fifth_game/page.html")
 
 
 def play_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:

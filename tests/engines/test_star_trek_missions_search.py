@@ -1,8 +1,9 @@
 """The search over choices (STM-R4) is exact: its total equals plain enumeration of every allowed
-value of every choice (tests/engines/stm_reference.py, which shares none of the search's code), on
-an adversarial set of hands and on random legal final hands; the points it settles without the assignment solver equal the solver's; and its winner's
-explanation is the one a full evaluation of the winning choices gives; and the reference loads
-none of the search's modules (no database)."""
+value of every choice (tests/engines/star_trek_missions_reference.py, which shares none of the
+search's code), on an adversarial set of hands and on random legal final hands; the points it
+settles without the assignment solver equal the solver's; and its winner's explanation is the one a
+full evaluation of the winning choices gives; and the reference loads none of the search's modules
+(no database)."""
 
 import ast
 import random
@@ -16,9 +17,9 @@ from games.star_trek_missions.bonuses import settle, settle_points
 from games.star_trek_missions.engine import HandPosition, check
 from games.star_trek_missions.rules import Live, WildSet
 from games.star_trek_missions.scorer import HandScorer
-from tests.engines.stm_catalog import adversarial_hands, catalog
-from tests.engines.stm_reference import plain_best
-from tests.engines.stm_reference import plain_space as reference_space
+from tests.engines.star_trek_missions_catalog import adversarial_hands, catalog
+from tests.engines.star_trek_missions_reference import plain_best
+from tests.engines.star_trek_missions_reference import plain_space as reference_space
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS, VOCABULARY, LABELS = catalog()
@@ -141,7 +142,7 @@ def test_the_reference_loads_the_hand_and_none_of_the_search():
     # The reference shares only the evaluation of one fixed assignment (hand.Hand) with the
     # engine: in a fresh interpreter it loads hand.py and what that imports, and none of the
     # modules with the search's shortcuts (its candidates, bounds and order).
-    code = ("import sys, tests.engines.stm_reference\n"
+    code = ("import sys, tests.engines.star_trek_missions_reference\n"
             "print(sorted(m for m in sys.modules if m.startswith('games.star_trek_missions.')))")
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          check=True)

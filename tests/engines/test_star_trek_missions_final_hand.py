@@ -3,8 +3,8 @@
 import pytest
 
 from games.protocol import ImpossiblePosition
-from games.star_trek_missions import engine as stm
-from tests.engines.stm_catalog import card, catalog, score
+from games.star_trek_missions import engine
+from tests.engines.star_trek_missions_catalog import card, catalog, score
 
 SEVEN = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
          "Diplomatic Conference", "Photon Torpedoes", "Bridge"]
@@ -15,7 +15,7 @@ GALAXY_SEVEN = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Com
 def check(names):
     """(errors, warnings): the contradictions check_hand names, or its board's warnings."""
     try:
-        board = stm.check(stm.HandPosition([card(n) for n in names], vocabulary=catalog()[1]))
+        board = engine.check(engine.HandPosition([card(n) for n in names], vocabulary=catalog()[1]))
     except ImpossiblePosition as illegal:
         return illegal.errors, []
     return [], board.warnings

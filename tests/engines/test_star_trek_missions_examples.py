@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.engines.stm_catalog import points, score
+from tests.engines.star_trek_missions_catalog import points, score
 
 EXAMPLES_FILE = Path(__file__).resolve().parents[1] / "data" / "star-trek-missions-examples.json"
 

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.star_trek_missions.engine import HandPosition, check
-from tests.engines.stm_catalog import catalog
+from tests.engines.star_trek_missions_catalog import catalog
 
 SPECS, VOCABULARY, LABELS = catalog()
 GALAXY = sorted(name for name, spec in SPECS.items() if spec.deck == "galaxy")

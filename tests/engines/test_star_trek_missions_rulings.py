@@ -7,8 +7,8 @@ import pytest
 
 from games.star_trek_missions.choices import ChoiceError
 from games.star_trek_missions.language import render_rule, validate_rule
-from tests.engines.stm_catalog import catalog as stm_catalog
-from tests.engines.stm_catalog import points, score
+from tests.engines.star_trek_missions_catalog import catalog as star_trek_missions_catalog
+from tests.engines.star_trek_missions_catalog import points, score
 
 CONFRONTATION = "Space Confrontation"
 ROMANCE = "Blossoming Romance"
@@ -126,7 +126,7 @@ def test_stm_r13_thought_maker_plus_5_needs_a_real_change():
 
 
 def _text(name):
-    specs, _, labels = stm_catalog()
+    specs, _, labels = star_trek_missions_catalog()
     spec = specs[name]
     return render_rule(spec.rule, name=name, attributes=spec.attributes, labels=labels)
 
@@ -151,7 +151,7 @@ def test_stm_r10_r11_card_text_on_the_api_and_the_card_page(client, catalog, slu
 
 
 def test_stm_r10_the_rule_language_accepts_the_flag_only_on_a_card_that_can_be_blanked():
-    specs, vocabulary, _ = stm_catalog()
+    specs, vocabulary, _ = star_trek_missions_catalog()
     check = {"vocabulary": vocabulary, "card_names": list(specs)}
     assert validate_rule(specs[CONFRONTATION].rule, **check) == []
     assert validate_rule({"bonuses": [], "unblanker_is_not_other": True}, **check) == [

@@ -42,7 +42,7 @@ def unescape(value: str) -> str:
     return value.replace("&#x27;", "'").replace("&quot;", '"').replace("&amp;", "&")
 
 
-class Table:
+class TablePage:
     """A player at the page without JavaScript: each press posts the form as the page is."""
 
     def __init__(self, client):
@@ -78,7 +78,7 @@ class Table:
 
 
 def test_the_page_and_its_links(client, catalog):
-    table = Table(client)
+    table = TablePage(client)
     assert "<h1>Score the table</h1>" in table.html
     assert "Add the first player" in table.text()
     game = client.get("/games/star-trek-missions/").content.decode()
@@ -88,7 +88,7 @@ def test_the_page_and_its_links(client, catalog):
 
 
 def test_a_table_of_two_built_without_javascript(client, catalog):
-    table = Table(client).add_player("Ana")
+    table = TablePage(client).add_player("Ana")
     for name in EXAMPLE[:4]:
         table.type_card(name)
     for name in EXAMPLE[4:]:
@@ -109,7 +109,7 @@ def test_a_table_of_two_built_without_javascript(client, catalog):
 
 
 def test_a_card_in_another_hand_is_marked_and_cannot_be_added(client, catalog):
-    table = Table(client).add_player("Ana").type_card("Bridge").add_player("Ben")
+    table = TablePage(client).add_player("Ana").type_card("Bridge").add_player("Ben")
     assert re.search(r'id="tile-bridge" disabled', table.html)
     assert "In Ana's hand Bridge" in table.text()
     table.tap("Bridge", status=400)
@@ -120,7 +120,7 @@ def test_a_card_in_another_hand_is_marked_and_cannot_be_added(client, catalog):
 
 
 def test_a_tie_shares_victory(client, catalog):
-    table = Table(client).add_player("Ana")
+    table = TablePage(client).add_player("Ana")
     for name in HOLODECK:
         table.type_card(name)
     table.add_player("Ben")
@@ -133,7 +133,7 @@ def test_a_tie_shares_victory(client, catalog):
 
 
 def test_edit_another_player_and_remove_one(client, catalog):
-    table = Table(client).add_player("Ana").type_card("Bridge").add_player("Ben")
+    table = TablePage(client).add_player("Ana").type_card("Bridge").add_player("Ben")
     table.type_card("Sickbay").press(edit="0")
     assert 'id="p0-name"' in table.html  # Ana is current again
     table.type_card("Photon Torpedoes")
@@ -144,21 +144,21 @@ def test_edit_another_player_and_remove_one(client, catalog):
 
 
 def test_enter_adds_what_was_typed(client, catalog):
-    table = Table(client).press(action="enter", new_name="Ana")
+    table = TablePage(client).press(action="enter", new_name="Ana")
     assert 'value="Ana"' in table.html
     table.press(action="enter", add="worf")
     assert 'name="p0-hand" value="Lieutenant Worf"' in table.html
 
 
 def test_unnamed_and_duplicate_players(client, catalog):
-    table = Table(client).add_player("")
+    table = TablePage(client).add_player("")
     assert 'value="Player 1"' in table.html
     table.add_player("player 1", status=400)
     assert "player 1 is already at the table" in table.text()
 
 
 def test_choices_per_player(client, catalog):
-    table = Table(client).add_player("Ana")
+    table = TablePage(client).add_player("Ana")
     for name in ["Unidentified Ship", "Captain Jean-Luc Picard", "Lieutenant Worf",
                  "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"]:
         table.type_card(name)
@@ -231,7 +231,7 @@ def test_stm_r16_a_table_of_nine_is_a_problem_by_the_players_not_a_500(client, c
 def test_a_reloaded_table_has_a_save_button_and_its_links(client, catalog):
     """Issue 23: the table opened from its address (a reload) is scored but not saved; it shows
     a Save button and the link back to this table, before any edit; saving gives the permalink."""
-    table = Table(client).add_player("Ana")
+    table = TablePage(client).add_player("Ana")
     for name in EXAMPLE:
         table.type_card(name)
     form_url = unescape(re.search(r'href="([^"]*)" class="share__form-url"', table.html).group(1))

@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from games.star_trek_missions.choices import ChoiceError
-from tests.engines.stm_catalog import catalog, points, score
+from tests.engines.star_trek_missions_catalog import catalog, points, score
 
 # Short names for the cards used most often.
 KEHLEYR = "Ambassador K'Ehleyr"

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.stm_tiles import show_tile
+from tests.browser.star_trek_missions_tiles import show_tile
 
 pytestmark = pytest.mark.browser
 

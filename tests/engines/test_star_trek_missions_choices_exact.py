@@ -1,9 +1,9 @@
 """STM-R4, STM-R15: the best choices are the best over every value the rules allow, whatever
-shortcut the search takes (issue 21). The search (`HandScorer.best`) is held to plain enumeration
-of every allowed value of every choice (tests/engines/stm_reference.py, which shares none of the
-search's code) on thousands of seeded hands built to be hard (two or three choice cards, the
-other cards mostly bare: tests/engines/stm_hard_hands.py), on hands a hypothesis strategy builds
-the same way, and on the published examples. No disagreement is allowed."""
+shortcut the search takes (issue 21). The search (`HandScorer.best`) is held to plain enumeration of
+every allowed value of every choice (tests/engines/star_trek_missions_reference.py, which shares
+none of the search's code) on thousands of seeded hands built to be hard (two or three choice cards,
+the other cards mostly bare: tests/engines/star_trek_missions_hard_hands.py), on hands a hypothesis
+strategy builds the same way, and on the published examples. No disagreement is allowed."""
 
 import random
 
@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.star_trek_missions.scorer import HandScorer
-from tests.engines.stm_catalog import catalog, score
-from tests.engines.stm_hard_hands import CHOICE_CARDS, hard_hand, small_vocabulary
-from tests.engines.stm_reference import plain_best, plain_space
-from tests.engines.test_stm_examples import EXAMPLES
+from tests.engines.star_trek_missions_catalog import catalog, score
+from tests.engines.star_trek_missions_hard_hands import CHOICE_CARDS, hard_hand, small_vocabulary
+from tests.engines.star_trek_missions_reference import plain_best, plain_space
+from tests.engines.test_star_trek_missions_examples import EXAMPLES
 
 SPECS, VOCABULARY, LABELS = catalog()
 HARD_HANDS = 2000  # seeded hands, in CHUNKS runs (pytest-xdist spreads them over the workers)

@@ -5,7 +5,7 @@ of the game, Time Distortion's extra turn and the positions that cannot exist.""
 import pytest
 
 from games.protocol import ImpossiblePosition
-from games.star_trek_missions import engine as stm
+from games.star_trek_missions import engine
 from games.star_trek_missions.engine import CardSpec, Move, Position
 
 
@@ -22,8 +22,8 @@ PICARD, RIKER, WORF, DATA, TROI, SPOCK, VASH = (
 )
 BRIDGE, SHIELDS, TRICORDER = galaxy("Bridge"), galaxy("Shields"), galaxy("Tricorder")
 AWAY, BORG, VIRUS, PLAGUE = (mission(n) for n in ("Away Team", "Borg Cube", "Virus", "Plague"))
-TIME = mission("Time Distortion", stm.EXTRA_TURN_EFFECT)
-Q = mission("Meddlesome Q", stm.HAND_SIZE_EFFECT)
+TIME = mission("Time Distortion", engine.EXTRA_TURN_EFFECT)
+Q = mission("Meddlesome Q", engine.HAND_SIZE_EFFECT)
 
 
 def hand_of(*missions):
@@ -43,19 +43,19 @@ def position(hand=None, discard_area=(), galaxy_deck=30, mission_deck=15, **kwar
 
 
 def take(card, discard, **kwargs):
-    return Move(stm.TAKE_DISCARD, take=card, discard=list(discard), **kwargs)
+    return Move(engine.TAKE_DISCARD, take=card, discard=list(discard), **kwargs)
 
 
 def draw_galaxy(card, discard, **kwargs):
-    return Move(stm.DRAW_GALAXY, draw=[card], discard=list(discard), **kwargs)
+    return Move(engine.DRAW_GALAXY, draw=[card], discard=list(discard), **kwargs)
 
 
 def draw_missions(cards, discard, **kwargs):
-    return Move(stm.DRAW_MISSIONS, draw=list(cards), discard=list(discard), **kwargs)
+    return Move(engine.DRAW_MISSIONS, draw=list(cards), discard=list(discard), **kwargs)
 
 
 def rule(pos, move):
-    return stm.check(pos).rule(move)
+    return engine.check(pos).rule(move)
 
 
 def assert_illegal(ruling, code, rule):
@@ -66,7 +66,7 @@ def assert_illegal(ruling, code, rule):
     assert ruling.checks[-1].passed is False
     assert all(check.passed for check in ruling.checks[:-1])
     assert ruling.reason == ruling.checks[-1].detail
-    assert code in stm.ILLEGAL_CODES
+    assert code in engine.ILLEGAL_CODES
     return ruling
 
 
@@ -211,7 +211,7 @@ def test_an_illegal_take_lists_no_draw_it_cannot_rule():
 def test_too_many_cards_without_a_deck_count_counts_the_hand_and_discard_area():
     many = [galaxy(f"G{i}") for i in range(50)]
     with pytest.raises(ImpossiblePosition) as raised:
-        stm.check(position(discard_area=many, galaxy_deck=None))
+        engine.check(position(discard_area=many, galaxy_deck=None))
     entry = next(e for e in raised.value.errors if e["code"] == "too_many_cards")
     assert entry["path"] == "discard_area"
     assert "Galaxy deck" not in entry["detail"]
@@ -274,8 +274,8 @@ def test_mission_count_three():
 
 
 def test_every_illegal_code_is_documented():
-    for code in stm.ILLEGAL_CODES + stm.IMPOSSIBLE_CODES:
-        assert f"``{code}``" in stm.__doc__
+    for code in engine.ILLEGAL_CODES + engine.IMPOSSIBLE_CODES:
+        assert f"``{code}``" in engine.__doc__
 
 
 # --- Alternatives ---------------------------------------------------------------------------------
@@ -422,10 +422,10 @@ def test_the_extra_turn_may_follow_the_end_trigger_and_then_the_game_ends():
 
 def impossible(pos):
     with pytest.raises(ImpossiblePosition) as caught:
-        stm.check(pos)
+        engine.check(pos)
     for error in caught.value.errors:
         assert set(error) == {"path", "code", "detail"}
-        assert error["code"] in stm.IMPOSSIBLE_CODES
+        assert error["code"] in engine.IMPOSSIBLE_CODES
     return caught.value.errors
 
 
@@ -518,7 +518,7 @@ def test_the_engine_imports_no_django():
     import ast
     import inspect
 
-    tree = ast.parse(inspect.getsource(stm))
+    tree = ast.parse(inspect.getsource(engine))
     modules = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
     modules += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
                 for alias in node.names]
@@ -527,7 +527,7 @@ def test_the_engine_imports_no_django():
 
 @pytest.mark.parametrize("players", [9, 10])
 def test_stm_r16_a_final_table_of_nine_or_more_never_finished(players):
-    error = stm.table_contradiction(players)
+    error = engine.table_contradiction(players)
     assert error is not None and (error["path"], error["code"]) == ("players", "game_cannot_end")
     assert "(STM-R16). A finished game has at most 8 players." in error["detail"]
 
@@ -535,5 +535,5 @@ def test_stm_r16_a_final_table_of_nine_or_more_never_finished(players):
 def test_stm_r16_the_numbers_of_the_ruling_and_eight_players_finish():
     # The ruling's own figures for nine: at least 45 of the 50 Galaxy cards, 13 of the 24 Missions.
     assert "at least 45 of the 50 Galaxy cards and at least 13 of the 24 Missions" in \
-        stm.table_contradiction(9)["detail"]
-    assert [stm.table_contradiction(n) for n in range(2, 9)] == [None] * 7
+        engine.table_contradiction(9)["detail"]
+    assert [engine.table_contradiction(n) for n in range(2, 9)] == [None] * 7

@@ -517,10 +517,10 @@ def test_resolve_cards_by_name_slug_or_value(catalog, django_assert_max_num_quer
     assert errors[0]["detail"] == "No card named 'Jet Reno' in Academy Credits."
     assert "Jett Reno" in errors[0]["suggestions"]
     # Values name cards only in a game whose cards carry a whole-number "value".
-    stm = Game.objects.get(slug="star-trek-missions")
-    _cards, errors = resolve_cards(game=stm, names=[7, "7"], path="hand")
+    star_trek_missions = Game.objects.get(slug="star-trek-missions")
+    _cards, errors = resolve_cards(game=star_trek_missions, names=[7, "7"], path="hand")
     assert [e["code"] for e in errors] == ["invalid_card", "unknown_card"]
-    _cards, errors = resolve_cards(game=stm, names="Spock", path="hand")
+    _cards, errors = resolve_cards(game=star_trek_missions, names="Spock", path="hand")
     assert [(e["path"], e["code"]) for e in errors] == [("hand", "invalid_type")]
 
 
@@ -529,15 +529,16 @@ def test_ruling_response_quotes_the_rule_or_links_a_missing_one(catalog):
     from games.protocol import Check, Ruling
     from games.responses import ruling_response
 
-    stm = Game.objects.get(slug="star-trek-missions")
+    star_trek_missions = Game.objects.get(slug="star-trek-missions")
     ruling = Ruling(verdict="legal", code="x", reason="Because.", rule="STM-6.4",
                     checks=[Check(rule="STM-6.4", passed=True, detail="ok")])
-    body = ruling_response(game=stm, ruling=ruling)
+    body = ruling_response(game=star_trek_missions, ruling=ruling)
     assert body["rule"]["title"] == "End of the game"
     assert body["checks"] == [{"rule": "STM-6.4", "passed": True, "detail": "ok"}]
     assert list(body) == ["game", "verdict", "code", "reason", "rule", "checks", "alternatives",
                           "outcome", "missing", "warnings"]
-    missing = ruling_response(game=stm, ruling=Ruling("legal", "x", "r", rule="STM-99"))
+    missing = ruling_response(game=star_trek_missions,
+                              ruling=Ruling("legal", "x", "r", rule="STM-99"))
     assert missing["rule"] == {"id": "STM-99", "title": "", "text": "",
                                "url": "/games/star-trek-missions/#rule-STM-99"}
 
