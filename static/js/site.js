@@ -146,3 +146,81 @@
     }
   });
 })();
+
+/* A part of a page that others' changes redraw (a table's polled part and its top, marked
+   data-keep-focus): when a change redraws it, a keyboard user's focus stays on the same control
+   (issue 29), not fallen to the page's body. htmx gives the focus back to a control with the same
+   id itself; this finds the others again (a button or a link without an id) by what they are:
+   their name and value, their address, their words. */
+(function () {
+  "use strict";
+
+  var kept = null;
+  var CONTROLS = "a[href], button, input, select, textarea, summary, [tabindex]";
+
+  function keyOf(element) {
+    return {
+      id: element.id,
+      tag: element.tagName,
+      name: element.getAttribute("name") || "",
+      value: element.getAttribute("value") || "",
+      href: element.getAttribute("href") || "",
+      text: (element.textContent || "").trim(),
+    };
+  }
+
+  function same(element, key) {
+    if (key.id) {
+      return element.id === key.id;
+    }
+    return element.tagName === key.tag && (element.getAttribute("name") || "") === key.name &&
+      (element.getAttribute("value") || "") === key.value &&
+      (element.getAttribute("href") || "") === key.href &&
+      (element.textContent || "").trim() === key.text;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    kept = null;
+    var active = document.activeElement;
+    var region = active && active !== document.body && active.closest &&
+      active.closest("[data-keep-focus]");
+    if (!region || !region.id) {
+      return;
+    }
+    kept = { xhr: event.detail.xhr, region: region.id, key: keyOf(active) };
+    if (typeof active.selectionStart === "number") {
+      kept.start = active.selectionStart;
+      kept.end = active.selectionEnd;
+    }
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!kept || event.detail.xhr !== kept.xhr) {
+      return;
+    }
+    var state = kept;
+    kept = null;
+    var active = document.activeElement;
+    if (active && active !== document.body && document.body.contains(active)) {
+      return; // the focus is on a control still (htmx found it again by its id)
+    }
+    var region = document.getElementById(state.region);
+    if (!region) {
+      return;
+    }
+    var found = Array.from(region.querySelectorAll(CONTROLS)).filter(function (element) {
+      return same(element, state.key);
+    })[0];
+    if (!found) {
+      return;
+    }
+    found.focus({ preventScroll: true });
+    if (typeof state.start === "number" && typeof found.setSelectionRange === "function") {
+      try {
+        found.setSelectionRange(state.start, state.end);
+      } catch (error) {
+        // a field that has no selection (a number field): the focus is enough
+      }
+    }
+  });
+})();
