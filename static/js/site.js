@@ -62,7 +62,20 @@
     var active = document.activeElement;
     if (isTextField(active) && active.getAttribute("aria-invalid") === "true" && active.value) {
       active.select();
+      showProblem(active);
     }
+  }
+
+  // The line saying what is wrong with the field ("Did you mean …?") is in view, not under a
+  // sticky bar at the foot of the screen (issue 29): scrolled to the nearest edge, which the
+  // page's scroll-padding keeps clear of the bar.
+  function showProblem(field) {
+    (field.getAttribute("aria-describedby") || "").split(/\s+/).forEach(function (id) {
+      var line = id ? document.getElementById(id) : null;
+      if (line) {
+        line.scrollIntoView({ block: "nearest" });
+      }
+    });
   }
 
   document.addEventListener("click", function (event) {
