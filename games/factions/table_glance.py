@@ -21,10 +21,11 @@ def next_entry(state: State, players: list[str]) -> NextEntry:
     folded = [name.casefold() for name in players]
     pending = position.get("pending")
     if pending:
-        from .table_state import mover  # the defender: the attacked faction's controller
-
         attacker: str = pending["by"]
-        defender = mover(position)
+        # The defender: the attacked faction's controller (as table_state.mover says).
+        faction = pending["target_unit"]["faction"]
+        defender: str = next(f["controller"] for f in position["factions"]
+                             if f["name"] == faction)
         unit = pending["target_unit"]["unit"]
         return NextEntry(line=f"{defender} answers {attacker}'s attack on {unit}.",
                          seats=(folded.index(defender.casefold()) + 1,),
