@@ -62,10 +62,12 @@ def _cookie(response: HttpResponse, request: HttpRequest, name: str, value: str,
 
 
 def qr_svg(url: str) -> str:
-    """The link as a QR code, inline SVG (no script, no style attribute: the CSP holds)."""
+    """The link as a QR code, inline SVG (no script, no style attribute: the CSP holds). Sized
+    by its viewBox alone (omitsize), so the page's CSS scales it whole: small at the top of the
+    host's phone, large where the phones are brought in."""
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", xmldecl=False, svgns=True, nl=False,
-                                   scale=5, border=2, dark="#000", light="#fff",
+                                   scale=5, border=2, dark="#000", light="#fff", omitsize=True,
                                    title=f"QR code of {url}", svgclass="table-qr__code")
     return out.getvalue().decode()
 

@@ -7,11 +7,14 @@ host's page shows the table's QR code, as in a room whose phones come in over th
 
 from __future__ import annotations
 
+import io
 import json
 import urllib.request
 from contextlib import ExitStack
 from urllib.parse import unquote
 
+import zxingcpp
+from PIL import Image
 from playwright.sync_api import expect
 
 from tests.browser.phone import PHONE
@@ -137,6 +140,11 @@ def assert_glance(page, *, line: str, button: str | None, host: bool = False,
         qr = page.locator(".table-glance svg.table-qr__code")
         expect(qr).to_have_count(1)
         assert on_first_screen(page, qr), "the QR code is below the first screen"
+        # Small, it still reads as the table's link (a camera reads it off the screen).
+        shot = Image.open(io.BytesIO(qr.screenshot()))
+        table = page.url.split("?")[0].split("#")[0]
+        read = [code.text for code in zxingcpp.read_barcodes(shot)]
+        assert read == [table], (read, table, shot.size)
     else:
         expect(page.locator(".table-glance svg")).to_have_count(0)
 
