@@ -201,6 +201,10 @@
       return;
     }
     kept = { xhr: event.detail.xhr, region: region.id, key: keyOf(active) };
+    if (/^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName) && active.type !== "checkbox" &&
+        active.type !== "radio") {
+      kept.value = active.value; // a choice made or text typed, not yet sent
+    }
     if (typeof active.selectionStart === "number") {
       kept.start = active.selectionStart;
       kept.end = active.selectionEnd;
@@ -213,21 +217,25 @@
     }
     var state = kept;
     kept = null;
-    var active = document.activeElement;
-    if (active && active !== document.body && document.body.contains(active)) {
-      return; // the focus is on a control still (htmx found it again by its id)
+    var found = document.activeElement;
+    if (!found || found === document.body || !same(found, state.key)) {
+      // htmx finds a control again by its id; any other is looked for here.
+      var region = document.getElementById(state.region);
+      found = region && Array.from(region.querySelectorAll(CONTROLS)).filter(function (element) {
+        return same(element, state.key);
+      })[0];
+      if (!found) {
+        return;
+      }
+      found.focus({ preventScroll: true });
     }
-    var region = document.getElementById(state.region);
-    if (!region) {
-      return;
+    if (typeof state.value === "string" && found.value !== state.value) {
+      var offered = found.tagName !== "SELECT" || Array.from(found.options).some(
+        function (option) { return option.value === state.value; });
+      if (offered) {
+        found.value = state.value;
+      }
     }
-    var found = Array.from(region.querySelectorAll(CONTROLS)).filter(function (element) {
-      return same(element, state.key);
-    })[0];
-    if (!found) {
-      return;
-    }
-    found.focus({ preventScroll: true });
     if (typeof state.start === "number" && typeof found.setSelectionRange === "function") {
       try {
         found.setSelectionRange(state.start, state.end);

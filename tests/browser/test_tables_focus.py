@@ -1,7 +1,8 @@
 """The focus stays where it was when another phone's change redraws the table's page (issue 29).
 A keyboard user on the host's phone rests on a control of the polled part (a button without an
 id, a field, the top's button): another phone claims a seat, or enters its round, the part is
-redrawn within a poll, and the focus is on the same control, not fallen to the page's body."""
+redrawn within a poll, and the focus is on the same control, not fallen to the page's body (and
+a choice made in a field, not yet sent, is still made)."""
 
 from __future__ import annotations
 
@@ -77,6 +78,7 @@ def test_a_redraw_keeps_the_keyboards_focus_on_the_same_control(browser, site):
         redrawn_after(host, claims(ana, link, "Ana", 1))
         expect(host.get_by_role("button", name="Release Ana's seat")).to_be_visible()
         expect(to).to_be_focused()
+        expect(to).to_have_value("3")  # the choice made is kept too
 
         # The top's one button, redrawn with the table's next round.
         host.locator("#glance-button").focus()
