@@ -70,6 +70,43 @@ class TableGame:
     # the controls of its choices). None: the page's context is all the form reads.
     form_context: Callable[[State, list[str], int | None, Mapping[str, Any] | None, list[Any]],
                            dict[str, Any]] | None = None
+    # Whom the table waits for now and what they enter: (state, players) -> NextEntry, the top
+    # of /t/<code> (issue 29, "at a glance"). None: the page's top says only who is who.
+    next_entry: Callable[[State, list[str]], NextEntry] | None = None
+
+
+@dataclass(frozen=True)
+class NextEntry:
+    """Whom a table waits for now and what they enter, as the top of /t/<code> shows it: a line
+    naming the players (never a seat number) and the one button of each phone (tables.glance
+    picks it for the phone's seat and role).
+
+    `seats` are the seats the table waits for, the first to enter first (empty: nobody, the game
+    is over). A waited-for seat's own phone shows `own` ("Enter your turn"); the host's phone,
+    which acts for any seat, shows `for_seat` with the seat's player named ("Enter {name}'s
+    turn"). `place` is where that button leads: a job of the game asked at the table ("score",
+    "ruling") or an anchor of the table's page ("#hand-form"). A `private` entry needs what only
+    that seat's phone knows (the defender's hand): the host acts for it only when no phone holds
+    the seat. An entry any seat sends (`anyone`: a round's end, the setup) shows `own` on
+every phone with a seat and on the host's. `host_next` is the host's own next step once the game is over ("new_game",
+    "new_match"), shown on the host's phone with `host_words`."""
+
+    line: str
+    seats: tuple[int, ...] = ()
+    own: str = ""
+    for_seat: str = ""
+    place: str = ""
+    private: bool = False
+    anyone: bool = False
+    host_next: str = ""
+    host_words: str = ""
+
+
+def listed(names: list[str]) -> str:
+    """Names as a sentence lists them: "Ana", "Ana and Ben", "Ana, Ben and Cy"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def refuse(path: str, code: str, detail: str, *, top: str = "invalid_input",

@@ -49,19 +49,21 @@ HISTORY_PAGE = 20
 
 @dataclass(frozen=True)
 class HistoryPage:
-    """Events of the history, oldest first within the page, undone ones left out; `before` is the
-    cursor of the page before it (the `n` of its oldest event), None when it is the first."""
+    """Events of the history, oldest first within the page (undone ones left out unless asked
+    for); `before` is the cursor of the page before it (the `n` of its oldest event), None when
+    it is the first."""
 
     events: list[Event]
     before: int | None
 
 
-def table_events(*, table: Table, before: int | None = None,
-                 size: int = HISTORY_PAGE) -> HistoryPage:
+def table_events(*, table: Table, before: int | None = None, size: int = HISTORY_PAGE,
+                 with_undone: bool = False) -> HistoryPage:
     """The newest page of the history (or the page of events numbered below `before`): one query
     of at most size + 1 rows, whatever the history's length. The state each event keeps for the
-    undo and the body are not read (no page shows them)."""
-    rows = table.events.filter(undone=False)
+    undo and the body are not read (no page shows them). Undone events are left out (the API's
+    history), or kept in their place (`with_undone`: the page's, which shows them as undone)."""
+    rows = table.events.all() if with_undone else table.events.filter(undone=False)
     if before is not None:
         rows = rows.filter(n__lt=before)
     newest = list(rows.defer("state_before", "body").order_by("-n")[:size + 1])

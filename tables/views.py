@@ -32,6 +32,7 @@ from common.throttling import client_address
 
 from . import services
 from .game_states import TABLE_GAMES
+from .glance import phone_glance
 from .jobs import ask_page, job_links
 from .models import Table
 from .seats import acting_for, host_token, my_seat
@@ -61,10 +62,12 @@ def _cookie(response: HttpResponse, request: HttpRequest, name: str, value: str,
 
 
 def qr_svg(url: str) -> str:
-    """The link as a QR code, inline SVG (no script, no style attribute: the CSP holds)."""
+    """The link as a QR code, inline SVG (no script, no style attribute: the CSP holds). Sized
+    by its viewBox alone (omitsize), so the page's CSS scales it whole: small at the top of the
+    host's phone, large where the phones are brought in."""
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", xmldecl=False, svgns=True, nl=False,
-                                   scale=5, border=2, dark="#000", light="#fff",
+                                   scale=5, border=2, dark="#000", light="#fff", omitsize=True,
                                    title=f"QR code of {url}", svgclass="table-qr__code")
     return out.getvalue().decode()
 
@@ -111,7 +114,9 @@ def live_context(table: Table, *, host: bool = False, own_seat: int | None = Non
             "host": seat.number == table.host_seat,
         })
     names = {seat.number: seat.name for seat in seats}
-    history = table_events(table=table, before=before)
+    # The history players read numbers every entry, an undone one too (shown as undone): after
+    # an undo the numbers go on without a gap, and "entry 3" means one line whatever phone reads.
+    history = table_events(table=table, before=before, with_undone=True)
     events = history.events
     for event in events:
         # The history names players, not seat numbers.
@@ -119,7 +124,14 @@ def live_context(table: Table, *, host: bool = False, own_seat: int | None = Non
         if event.kind == services.HANDOVER and event.seat is not None:
             # The history names the seat the role went to.
             event.to_name = names.get(event.seat, "")  # type: ignore[attr-defined]
-    more = TABLE_GAMES[table.game.slug].live_context
+    game_kind = TABLE_GAMES[table.game.slug]
+    more = game_kind.live_context
+    undoable = (last_undoable(table=table, passed_over=services.HANDOVER) if host else None)
+    glance = None
+    if game_kind.next_entry is not None:
+        glance = phone_glance(game_kind.next_entry(state, [seat.name for seat in seats]),
+                              players=players, my_seat=own_seat, host=host,
+                              links={link["kind"]: link["url"] for link in job_links(table)})
     return {"table": table, "players": players, "state": state, **page_parts(table),
             "live_etag": live_etag(table.version),
             "events": events, "host": host, "my_seat": own_seat,
@@ -128,8 +140,11 @@ def live_context(table: Table, *, host: bool = False, own_seat: int | None = Non
             "earlier": history.before, "before": before,
             # The undo passes over a handover (tables.services.event_undo): its button names
             # the entry it takes back.
-            "undoable": last_undoable(table=table, passed_over=services.HANDOVER) if host
-            else None,
+            "undoable": undoable,
+            # A handover after it, which the undo passes over (its button says so).
+            "undo_passes_handover": undoable is not None and table.events.filter(
+                undone=False, n__gt=undoable.n).exists(),
+            "glance": glance,
             "host_name": names.get(table.host_seat or 0, ""),
             "handover_seats": [p for p in players if p["claimed"] and not p["host"]],
             "ended": table_ended(table),
@@ -156,7 +171,7 @@ def live(request: HttpRequest, code: str) -> HttpResponse:
     else:
         check_read_throttle(request)
         table = _table_or_404(code)
-        response = render(request, "tables/_live.html",
+        response = render(request, "tables/_live_response.html",
                           live_context(table, host=host_token(request, table) is not None,
                                        own_seat=my_seat(request, table)[0],
                                        before=history_before(request)))

@@ -17,6 +17,8 @@ from common.numbers import plain_int
 from games.package import RULING, SCORE
 from games.table_state import Ask, State, TableGame, disagree, refuse, saved
 
+from . import table_glance
+
 
 def initial(players: list[str]) -> State:
     return {
@@ -165,6 +167,7 @@ TABLE = TableGame(
     form_template="academy_credits/_table_form.html",
     form_event=lambda posted, players: ("round", round_form(posted, players)),
     form_context=round_form_rows,
+    next_entry=table_glance.next_entry,
 )
 
 

@@ -31,6 +31,8 @@ from typing import Any
 from games.package import RULING, SCORE
 from games.table_state import Ask, State, TableGame, disagree, next_game, only_fields, refuse, saved
 
+from . import table_glance
+
 LEGAL = "legal"
 
 
@@ -405,4 +407,5 @@ TABLE = TableGame(
     form_event=answer_event,
     live_context=answer_context,
     event_template="factions/_table_event.html",
+    next_entry=table_glance.next_entry,
 )

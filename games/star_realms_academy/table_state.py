@@ -32,6 +32,8 @@ from typing import Any
 from games.package import RULING, SCORE
 from games.table_state import Ask, State, TableGame, disagree, next_game, only_fields, refuse, saved
 
+from . import table_glance
+
 START_HEALTH = 15  # SRA-R6: 15 Health each
 SECOND_PLAYER_COINS = 1  # SRA-R6: the second player starts with 1 Coin
 # What a turn's body may give of the active player: what the table cannot see.
@@ -278,4 +280,5 @@ TABLE = TableGame(
     state_template="star_realms_academy/_table_state.html",
     form_template=None,
     event_template="star_realms_academy/_table_event.html",
+    next_entry=table_glance.next_entry,
 )

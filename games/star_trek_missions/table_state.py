@@ -15,6 +15,8 @@ from common.api_errors import ApiError, error_entry
 from games.package import SCORE
 from games.table_state import Ask, State, TableGame, refuse, saved
 
+from . import table_glance
+
 
 def initial(players: list[str]) -> State:
     return {
@@ -134,6 +136,7 @@ TABLE = TableGame(
     form_context=lambda *given: _table_form().form_context(*given),
     live_context=lambda state, players: _table_form().live_context(
         state, job_request_body(state, players, SCORE) or {}),
+    next_entry=table_glance.next_entry,
 )
 
 

@@ -62,7 +62,20 @@
     var active = document.activeElement;
     if (isTextField(active) && active.getAttribute("aria-invalid") === "true" && active.value) {
       active.select();
+      showProblem(active);
     }
+  }
+
+  // The line saying what is wrong with the field ("Did you mean …?") is in view, not under a
+  // sticky bar at the foot of the screen (issue 29): scrolled to the nearest edge, which the
+  // page's scroll-padding keeps clear of the bar.
+  function showProblem(field) {
+    (field.getAttribute("aria-describedby") || "").split(/\s+/).forEach(function (id) {
+      var line = id ? document.getElementById(id) : null;
+      if (line) {
+        line.scrollIntoView({ block: "nearest" });
+      }
+    });
   }
 
   document.addEventListener("click", function (event) {
@@ -143,6 +156,92 @@
     if (heading) {
       heading.focus();
       heading.scrollIntoView({ block: "start" });
+    }
+  });
+})();
+
+/* A part of a page that others' changes redraw (a table's polled part and its top, marked
+   data-keep-focus): when a change redraws it, a keyboard user's focus stays on the same control
+   (issue 29), not fallen to the page's body. htmx gives the focus back to a control with the same
+   id itself; this finds the others again (a button or a link without an id) by what they are:
+   their name and value, their address, their words. */
+(function () {
+  "use strict";
+
+  var kept = null;
+  var CONTROLS = "a[href], button, input, select, textarea, summary, [tabindex]";
+
+  function keyOf(element) {
+    return {
+      id: element.id,
+      tag: element.tagName,
+      name: element.getAttribute("name") || "",
+      value: element.getAttribute("value") || "",
+      href: element.getAttribute("href") || "",
+      text: (element.textContent || "").trim(),
+    };
+  }
+
+  function same(element, key) {
+    if (key.id) {
+      return element.id === key.id;
+    }
+    return element.tagName === key.tag && (element.getAttribute("name") || "") === key.name &&
+      (element.getAttribute("value") || "") === key.value &&
+      (element.getAttribute("href") || "") === key.href &&
+      (element.textContent || "").trim() === key.text;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    kept = null;
+    var active = document.activeElement;
+    var region = active && active !== document.body && active.closest &&
+      active.closest("[data-keep-focus]");
+    if (!region || !region.id) {
+      return;
+    }
+    kept = { xhr: event.detail.xhr, region: region.id, key: keyOf(active) };
+    if (/^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName) && active.type !== "checkbox" &&
+        active.type !== "radio") {
+      kept.value = active.value; // a choice made or text typed, not yet sent
+    }
+    if (typeof active.selectionStart === "number") {
+      kept.start = active.selectionStart;
+      kept.end = active.selectionEnd;
+    }
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!kept || event.detail.xhr !== kept.xhr) {
+      return;
+    }
+    var state = kept;
+    kept = null;
+    var found = document.activeElement;
+    if (!found || found === document.body || !same(found, state.key)) {
+      // htmx finds a control again by its id; any other is looked for here.
+      var region = document.getElementById(state.region);
+      found = region && Array.from(region.querySelectorAll(CONTROLS)).filter(function (element) {
+        return same(element, state.key);
+      })[0];
+      if (!found) {
+        return;
+      }
+      found.focus({ preventScroll: true });
+    }
+    if (typeof state.value === "string" && found.value !== state.value) {
+      var offered = found.tagName !== "SELECT" || Array.from(found.options).some(
+        function (option) { return option.value === state.value; });
+      if (offered) {
+        found.value = state.value;
+      }
+    }
+    if (typeof state.start === "number" && typeof found.setSelectionRange === "function") {
+      try {
+        found.setSelectionRange(state.start, state.end);
+      } catch (error) {
+        // a field that has no selection (a number field): the focus is enough
+      }
     }
   });
 })();

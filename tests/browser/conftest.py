@@ -15,6 +15,7 @@ fresh context (cookies, storage, viewport) per test.
 import os
 import threading
 import time
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -28,6 +29,9 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from tests.browser.watched import watched_page  # noqa: E402
 
 CHROMIUM = os.environ.get("TABLESIDE_CHROMIUM", "/usr/bin/chromium")
+# The live server under a name that is not loopback (room_site), as a room's phones reach a game
+# night: the browser maps it to this machine.
+ROOM_NAME = "tableside.test"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -35,6 +39,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
     "--disable-sync",
+    f"--host-resolver-rules=MAP {ROOM_NAME} 127.0.0.1",
 ]
 
 VIEWPORTS = {
@@ -99,6 +104,14 @@ def site(live_server, catalog):
     finally:
         request_started.disconnect(in_flight.started)
         request_finished.disconnect(in_flight.finished)
+
+
+@pytest.fixture
+def room_site(site, settings):
+    """The live server's address under ROOM_NAME, a name that is not loopback: a table's page
+    opened there shows its link and QR code (on loopback it says how to let the phones in)."""
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, ROOM_NAME]
+    return site.replace(urlsplit(site).hostname or "", ROOM_NAME, 1)
 
 
 @pytest.fixture

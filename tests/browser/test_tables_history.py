@@ -71,3 +71,43 @@ def test_a_closed_table_starts_a_new_one_with_the_tally(browser, site):
     assert rows.nth(1).locator("td").last.inner_text() == "1"
     expect(page.get_by_role("heading", name="Go on at a new table")).to_have_count(0)
     context.close()
+
+
+def numbered(page) -> list[tuple[str, str]]:
+    """The history as a player reads it: each entry's number (its list marker) and words."""
+    items = page.locator(".table-history li")
+    return [(items.nth(index).get_attribute("value"), items.nth(index).inner_text().strip())
+            for index in range(items.count())]
+
+
+def enter_hand(page, seat: str, cards: str) -> None:
+    page.get_by_label("Act for the seat").select_option(seat)
+    page.get_by_label("Cards, one name a line").fill(cards)
+    page.get_by_role("button", name="Enter the hand").click()
+
+
+def test_after_an_undo_the_history_numbers_go_on_without_a_gap(browser, site):
+    """Issue 29: the history numbered entries by their place in the database, and after an
+    undo the undone one vanished: 1, 2, 4. The undone entry now keeps its number, struck and
+    said undone, so the numbers a player reads (and the undo's "entry 3") never skip."""
+    context, page, _ = started(browser, site)
+    enter_hand(page, "1", "Holodeck 1\nLeah Brahms")
+    expect(page.locator(".table-history li")).to_have_count(1)
+    enter_hand(page, "2", "Commander Tomalak\nCaptain Jean-Luc Picard")
+    expect(page.locator(".table-history li")).to_have_count(2)
+    # The legal neighbour: nothing undone, nothing said undone.
+    assert [number for number, _ in numbered(page)] == ["1", "2"]
+    assert not any("undone" in words for _, words in numbered(page))
+    page.get_by_role("button", name="Undo entry 2 (the last)").click()
+    expect(page.locator(".table-history__undone")).to_have_count(1)
+    enter_hand(page, "2", "Commander Tomalak\nCaptain Jean-Luc Picard")
+    expect(page.locator(".table-history li")).to_have_count(3)
+    shown = numbered(page)
+    assert [number for number, _ in shown] == ["1", "2", "3"]
+    assert shown[0][1].startswith("Ana entered a hand") and "undone" not in shown[0][1]
+    assert shown[1][1].startswith("Ben entered a hand") and shown[1][1].endswith(
+        "(undone by the host)")
+    assert shown[2][1].startswith("Ben entered a hand") and "undone" not in shown[2][1]
+    # The undo names the entry by the number the history shows.
+    expect(page.get_by_role("button", name="Undo entry 3 (the last)")).to_be_visible()
+    context.close()
