@@ -1,6 +1,7 @@
 """What entering a move at a table costs a player on a phone (issue 29): taps and scrolling.
 
-Run with `make bench` (or `.venv/bin/python bench/pages.py`). It starts the app as deployed
+Run with `make bench` (or `.venv/bin/python bench/pages.py`; `--steps` also lists each control
+reached and the scroll it needed). It starts the app as deployed
 (gunicorn, one worker, on a SQLite file of its own in the temp folder, migrated and with the
 shipped catalog; BENCH_DATABASE_URL names another database), then drives Debian's headless
 Chromium (/usr/bin/chromium-headless-shell, or TABLESIDE_CHROMIUM) as 390×844 touch phones, one
@@ -85,6 +86,24 @@ STM_TILES = ["commander-kurn", "commander-sela", "lieutenant-worf", "ambassador-
              "photon-torpedoes", "bridge", "diplomatic-conference"]
 
 
+# Whether an element is on the screen and its middle is not under anything else (a tap there
+# reaches it).
+ON_SCREEN = """element => {
+  const box = element.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight || box.left < 0 || box.right > window.innerWidth) {
+    return false;
+  }
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return hit !== null && (element === hit || element.contains(hit)
+                          || (element.labels && [...element.labels].some(l => l.contains(hit))));
+}"""
+
+
+HIT = """element => { const b = element.getBoundingClientRect();
+  const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+  return [b.top, b.bottom, window.innerHeight, hit && hit.outerHTML.slice(0, 80)]; }"""
+
+
 @dataclass
 class Walk:
     """One player's way through a page: the taps and the scrolling they needed."""
@@ -92,22 +111,41 @@ class Walk:
     page: Page
     taps: int = 0
     scrolled: float = 0.0
+    # Of it, on the table's page to reach the link to the game's page (that page is not this
+    # benchmark's subject, but the player scrolls it too).
+    on_table_page: float = 0.0
     steps: list[str] = field(default_factory=list)
 
     def _reach(self, control: Locator) -> None:
+        """Scroll to the control, as little as a player would: not at all when it is on the
+        screen and nothing (the sticky score bar) covers its middle; else centred."""
         before = self.page.evaluate("() => window.scrollY")
-        control.scroll_into_view_if_needed()
-        self.scrolled += abs(self.page.evaluate("() => window.scrollY") - before)
+        if not control.evaluate(ON_SCREEN):
+            control.scroll_into_view_if_needed()
+        if not control.evaluate(ON_SCREEN):  # e.g. under scroll-padding's margin: centred
+            control.evaluate("element => element.scrollIntoView({block: 'center'})")
+        moved = abs(self.page.evaluate("() => window.scrollY") - before)
+        self.scrolled += moved
+        self.steps.append(f"{moved:6.0f} px to {control}")
+
+    def _touch(self, control: Locator) -> None:
+        """A finger on the control's middle: no scrolling of Playwright's own."""
+        if not control.evaluate(ON_SCREEN):
+            raise AssertionError(f"{control} is not on the screen to be tapped: "
+                                 f"{control.evaluate(HIT)}")
+        box = control.bounding_box()
+        assert box is not None
+        self.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
     def tap(self, control: Locator) -> None:
         self._reach(control)
-        control.tap()
+        self._touch(control)
         self.taps += 1
 
     def type(self, control: Locator, text: str, *, suggested: bool = False) -> None:
         """Tap the field and type; with a list of suggestions, one more tap to choose it."""
         self._reach(control)
-        control.tap()
+        self._touch(control)
         control.fill(text)
         self.taps += 2 if suggested else 1
 
@@ -174,7 +212,9 @@ def seat_phone(browser, site: str, code: str, seat: int, name: str) -> Page:
 def open_job(page: Page, walk: Walk, label: str) -> None:
     """From the table's page, the game's page the table links to (one tap)."""
     link = page.locator(".table-jobs").get_by_role("link", name=label, exact=True)
+    before = walk.scrolled
     walk.tap(link)
+    walk.on_table_page += walk.scrolled - before
     page.wait_for_load_state("domcontentloaded")
     expect(page.get_by_role("heading", level=1)).to_be_visible()
 
@@ -291,9 +331,15 @@ def main() -> None:
         process.wait(timeout=20)
     print(f"Phone {PHONE['viewport']['width']}×{SCREEN}; "  # type: ignore[index]
           f"scroll in px (a screen is {SCREEN} px), taps as bench/pages.py counts them")
-    print(f"{'flow':<44}{'taps':>6}{'scroll px':>11}{'screens':>9}")
+    print("scroll: in all; on the game's page (screens); on the table's page to its link")
+    print(f"{'flow':<44}{'taps':>6}{'scroll':>8}{'page':>7}{'screens':>9}{'table':>7}")
     for label, walk in rows:
-        print(f"{label:<44}{walk.taps:>6}{walk.scrolled:>11.0f}{walk.scrolled / SCREEN:>9.2f}")
+        own = walk.scrolled - walk.on_table_page
+        print(f"{label:<44}{walk.taps:>6}{walk.scrolled:>8.0f}{own:>7.0f}{own / SCREEN:>9.2f}"
+              f"{walk.on_table_page:>7.0f}")
+    if "--steps" in sys.argv:  # each control reached, and the scroll it needed
+        for label, walk in rows:
+            print(f"\n{label}", *walk.steps, sep="\n  ")
 
 
 if __name__ == "__main__":
