@@ -11,7 +11,10 @@ browser context per player, through:
     table and enters her first turn (a hand of five, the shop row the table does not know yet,
     four ships played, an Ally ability, a buy with its refill, an attack and the end of the turn);
 (b) a Factions move at a table (set up by the API as a game in progress): Ana's phone opens
-    "Check a move" and enters her hand of three and an ATTACK on Ben's Peak Sentinel;
+    "Check a move" and enters her hand of three and an ATTACK on Ben's Peak Sentinel; then
+    Ben's phone opens "Check a move" (the attack awaiting his answer filled in) and blocks it
+    with a DEFENCE from his hand of two (the table's own page also offers him that answer as
+    buttons: that page is not measured here);
 (c) the rulebook's 66-point Star Trek: Missions hand by tiles, on the plain "Score a hand" page
     and on the one opened from a table (then entered at the table);
 (d) that hand corrected from the table: "Score a hand" opened again (the hand comes back filled
@@ -79,6 +82,7 @@ FACTIONS_SETUP = {
                 {"name": "Ben", "faction": "ashen-peaks"}],
     "turn": "Ana"}
 FACTIONS_HAND = ["attack@amber-coast", "spy@ashen-peaks", "defence@amber-coast"]
+FACTIONS_BEN_HAND = ["defence@ashen-peaks", "spy@amber-coast"]
 
 # (c) The rulebook's scoring example, 66 points (tests/test_stm_score_api.py), tile by tile in
 # the order of the picker's groups.
@@ -243,7 +247,7 @@ def sra_turn(browser, site: str) -> Walk:
     return walk
 
 
-def factions_move(browser, site: str) -> Walk:
+def factions_move(browser, site: str) -> tuple[Walk, Walk]:
     created = table(site, "factions")
     code = created["code"]
     api(site, f"/api/tables/{code}/events/", {"kind": "setup", "seat": 1, "version": 1,
@@ -258,8 +262,21 @@ def factions_move(browser, site: str) -> Walk:
     walk.choose(page.locator("#target_unit"), "ashen-peaks@peak-sentinel")
     walk.tap(page.get_by_role("button", name="Check the move"))
     expect(page.locator("#move-result h2").first).to_contain_text("Ruling")
+    expect(page.locator("#move-result")).to_contain_text("Legal")
     page.context.close()
-    return walk
+
+    # Ben's answer from his phone: he holds a DEFENCE and blocks the attack.
+    ben = seat_phone(browser, site, code, 2, "Ben")
+    defence = Walk(ben)
+    open_job(ben, defence, "Check a move")
+    for index, card in enumerate(FACTIONS_BEN_HAND, start=1):
+        defence.choose(ben.locator(f"#p2-hand-{index}"), card)
+    defence.choose(ben.locator("#action"), "defend")
+    defence.choose(ben.locator("#card"), "defence@ashen-peaks")
+    defence.tap(ben.get_by_role("button", name="Check the move"))
+    expect(ben.locator("#move-result")).to_contain_text("Legal")
+    ben.context.close()
+    return walk, defence
 
 
 def tap_tiles(page: Page, walk: Walk, slugs: list[str]) -> None:
@@ -319,8 +336,10 @@ def main() -> None:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            attack, defence = factions_move(browser, site)
             rows = [("(a) Star Realms Academy turn at a table", sra_turn(browser, site)),
-                    ("(b) Factions move at a table", factions_move(browser, site)),
+                    ("(b) Factions move at a table", attack),
+                    ("(b) the defender's DEFENCE, Check a move", defence),
                     ("(c) 66-point hand, plain Score a hand", stm_plain(browser, site))]
             at_table, correction = stm_table(browser, site)
             rows += [("(c) 66-point hand from a table, entered", at_table),
