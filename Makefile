@@ -109,7 +109,7 @@ restore: setup
 admin: setup
 	$(DEV_SETTINGS) $(BIN)/python manage.py createsuperuser
 
-bench: install setup
+bench: install setup chromium
 	scripts/ensure-wrk
 	$(BIN)/python bench/catalog.py
 	$(BIN)/python bench/stm.py
@@ -118,6 +118,7 @@ bench: install setup
 	$(BIN)/python bench/http.py
 	$(BIN)/python bench/tables.py
 	$(BIN)/python bench/schema_share.py
+	$(BIN)/python bench/pages.py
 
 # The HTTP load, the table polls and the catalog benchmark (100,000 cards) on a throw-away
 # PostgreSQL cluster. HTTP and tables first: the catalog benchmark's extra game would weigh on GET /api/games/, the reference.

@@ -266,6 +266,22 @@ class TableForm(PageForm):
                    for seat in self.seats.more)
 
     @property
+    def turn_name(self) -> str:
+        """The name of the player whose turn it is (the `turn` select's seat)."""
+        seat = self._seat(self.turn.value)
+        return seat.display_name if seat is not None else self.turn.value
+
+    @property
+    def table_open(self) -> bool:
+        """At a table the players, factions and turn the table filled in are folded away (issue
+        29): they open when one of their fields has a problem, so it shows by its field."""
+        fields = [self.turn, self.turn_lost, self.pending_card, self.pending_target]
+        for block in self.blocks:
+            fields += [block.controller, *(box for _, box in block.units)]
+        return (any(seat.has_errors for seat in self.seats)
+                or any(field.errors for field in fields))
+
+    @property
     def pending_open(self) -> bool:
         return has_content(self.pending_card) or has_content(self.pending_target)
 

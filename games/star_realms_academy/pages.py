@@ -143,6 +143,17 @@ class BoardForm(PageForm):
         # The counts of the active player's cards sit in a <details> too.
         self.counts = Slots([self.active_deck, self.active_discard_pile, self.active_drawn], 0)
 
+    @property
+    def known_open(self) -> bool:
+        """At a table the fields the table fills in are folded away (issue 29): they open when
+        one of them has a problem, so it shows by its field."""
+        fields = [self.active_name, self.active_health, self.active_coins, self.active_combat,
+                  *self.counts, *self.in_play, *self.used, self.opponent_name,
+                  self.opponent_health, self.opponent_coins]
+        for row in [*self.active_bases, *self.opponent_bases]:
+            fields += [row.card, row.damage]
+        return any(field.errors for field in fields)
+
     def board(self) -> dict:
         p = self.prefix
         active: dict = {}
