@@ -263,8 +263,10 @@ class EventsApi(APIView):
         except services.VersionConflict as conflict:
             return conflict_response(conflict, code)
         data = table_data(table)
+        # The sender's own answer, whole (issue 29: the history links its public copy).
+        own = getattr(event, "own_result", event.result)
         response = table_response({"event": {"n": event.n, "kind": event.kind, "seat": event.seat,
-                                             "result": event.result}, "table": data}, status=201)
+                                             "result": own}, "table": data}, status=201)
         if event.repeated:
             response["Idempotent-Replayed"] = "true"
         return response
