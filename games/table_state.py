@@ -138,12 +138,14 @@ WITHHELD = "withheld"
 
 
 def withhold(value: Any, labels: Mapping[str, str], *, drop: frozenset[str] = frozenset(),
-             hidden: Callable[[dict], bool] | None = None) -> Any:
+             hidden: Callable[[dict], bool] | None = None,
+             keep: frozenset[str] = frozenset({"rule"})) -> Any:
     """`value` (an answer, or a request) with a seat's hidden cards withheld: each label of
     `labels` (a card as the answer words it -> the words said instead, such as "Ana's other
     card") replaced in every text, the longest first (so "Spy (Ashen Peaks)" goes before "Spy"),
-    every field named in `drop` left out wherever it is, and every object `hidden` says is a
-    hidden card replaced by {"withheld": true}."""
+    every field named in `drop` left out wherever it is, every object `hidden` says is a hidden
+    card replaced by {"withheld": true}; the fields in `keep` stay as they are (the rule quoted
+    names cards in general, no one's hand)."""
     order = sorted(labels, key=len, reverse=True)
 
     def walk(item: Any) -> Any:
@@ -156,7 +158,8 @@ def withhold(value: Any, labels: Mapping[str, str], *, drop: frozenset[str] = fr
         if isinstance(item, dict):
             if hidden is not None and hidden(item):
                 return {WITHHELD: True}
-            return {key: walk(entry) for key, entry in item.items() if key not in drop}
+            return {key: entry if key in keep else walk(entry) for key, entry in item.items()
+                    if key not in drop}
         return item
 
     return walk(value)

@@ -97,3 +97,151 @@ def test_a_move_whose_hand_holds_only_the_played_card_is_linked_as_answered(fact
                                 "move": ATTACK}, t["ana"])
     own = sent.json()["event"]["result"]
     assert history_result(t) == own and "withheld" not in own
+
+
+# --- Academy Credits: a play that depends on the target's card waits for the target's phone ------
+
+AC = "academy-credits"
+
+
+def ac_play(t, hand, play, target=None, guess=None, *, seat=1, token=None, discards=None):
+    players = [{"name": "Ana"}, {"name": "Ben"}]
+    for name, cards in (discards or {}).items():
+        next(p for p in players if p["name"] == name)["discards"] = cards
+    return event(t, "ruling", seat, {"position": {"players": players, "turn": "Ana", "hand": hand,
+                                                  "deck_count": 10},
+                                     "move": {"play": play, "target": target, "guess": guess}},
+                 token or t["ana"])
+
+
+def page_of(client, t, seat_token: str | None, seat: int) -> str:
+    client.cookies.clear()
+    if seat_token:
+        client.cookies[f"seat_{t['code']}"] = f"{seat}:{seat_token}"
+    return client.get(f"/t/{t['code']}").content.decode()
+
+
+def buttons(page: str) -> list[str]:
+    return [html.unescape(label) for label in
+            re.findall(r'name="answer" value="[^"]+">([^<]+)<', page)]
+
+
+def test_a_guess_waits_for_the_targets_yes_or_no_and_no_phone_sees_the_kept_card(api, client):
+    t = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(t, ["Lura Thok", "Caleb Mir"], "Lura Thok", "Ben", "The Doctor")
+    assert sent.status_code == 201, sent.json()
+    own = sent.json()["event"]["result"]
+    assert own["verdict"] == "legal" and own["outcome"]["cases"]  # it depends on Ben's card
+    state = read(t)["state"]
+    pending = state["pending"]
+    assert (pending["by"], pending["target"], pending["seat"], pending["question"]) == \
+        ("Ana", "Ben", 2, "guess")
+    assert pending["rule"] == "AC-R4" and "depends on Ben's card" in pending["reason"]
+    assert "sealed" not in state and "Caleb Mir" not in json.dumps(read(t))
+    # Every phone sees whom the table waits for; Ben's phone alone offers his two answers.
+    ana_page = page_of(client, t, t["ana"], 1)
+    assert "Waiting for Ben (seat 2) to answer Ana's Lura Thok" in words_of(ana_page)
+    assert buttons(ana_page) == [] and "Caleb Mir" not in ana_page
+    ben_page = page_of(client, t, t["ben"], 2)
+    assert "Your answer: Ana plays Lura Thok at you, naming The Doctor" in words_of(ben_page)
+    assert buttons(ben_page) == ["Yes, I hold The Doctor", "No, I do not hold The Doctor"]
+    assert "Caleb Mir" not in ben_page
+    assert "Caleb Mir" not in page_of(client, t, None, 0)  # nobody's phone
+    # The history's ruling names the card played and the guess, never Ana's other card.
+    public = read(t)["events"][-1]["result"]
+    assert "Caleb Mir" not in json.dumps(public) and "The Doctor" in json.dumps(public)
+    assert "Caleb Mir" not in words(client.get(public["url"]))
+    # Nothing else goes on until Ben answers; Ana cannot answer for him, nor Ben off the list.
+    round_end = event(t, "round", 1, {"players": [{"name": "Ana"}, {"name": "Ben"}],
+                                      "deck_count": 0}, t["ana"])
+    assert round_end.status_code == 409 and round_end.json()["code"] == "awaiting_answer"
+    assert event(t, "answer", 1, {"answer": "no"}, t["ana"]).json()["code"] == "not_your_turn"
+    wrong = event(t, "answer", 2, {"answer": "maybe"}, t["ben"])
+    assert wrong.status_code == 400 and wrong.json()["errors"][0]["code"] == "invalid_choice"
+    # Ben answers from his phone's page: he holds it, and is out.
+    version = read(t)["version"]
+    client.cookies[f"seat_{t['code']}"] = f"2:{t['ben']}"
+    posted = client.post(f"/t/{t['code']}/form", {"answer": "yes", "seat": "2",
+                                                  "version": str(version)})
+    assert posted.status_code == 302, posted.content.decode()[:1500]
+    state = read(t)["state"]
+    assert state["pending"] is None
+    answered = read(t)["events"][-1]
+    assert answered["kind"] == "answer" and answered["seat"] == 2
+    assert answered["result"]["outcome"]["eliminated"] == ["Ben"]
+    assert "Caleb Mir" not in json.dumps(answered["result"])
+    live = words(client.get(f"/t/{t['code']}/live"))
+    assert "Ben answered: Legal: Ana plays Lura Thok" in live and "Caleb Mir" not in live
+
+
+def words_of(page: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.unescape(page)))
+
+
+def test_a_guess_no_cadet_can_hold_is_ruled_at_once(api):
+    """The neighbour: both copies of The Doctor are face up, so Ben cannot hold it and the
+    table rules the play without asking him."""
+    t = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(t, ["Lura Thok", "Jett Reno"], "Lura Thok", "Ben", "The Doctor",
+                   discards={"Ben": ["The Doctor", "The Doctor"]})
+    assert sent.status_code == 201, sent.json()
+    assert not sent.json()["event"]["result"]["outcome"]["cases"]
+    assert read(t)["state"]["pending"] is None
+
+
+def test_a_comparison_waits_for_the_targets_card_and_shows_only_the_loser(api, client):
+    t = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(t, ["Unnamed card (3)", "Jett Reno"], "Unnamed card (3)", "Ben")
+    assert sent.status_code == 201, sent.json()
+    pending = read(t)["state"]["pending"]
+    assert (pending["question"], pending["rule"]) == ("card", "AC-R3")
+    public = read(t)["events"][-1]["result"]
+    # The cases would tell the value of Ana's card ("lower than 7"): the public copy has none.
+    assert "cases" not in public["outcome"] and "7" not in json.dumps(public["outcome"])
+    ben = buttons(page_of(client, t, t["ben"], 2))
+    # Every card not all face up: Jett Reno too (Ana's hand is not Ben's to learn by omission).
+    assert ben[0] == "Charles Vance (0)" and "Jett Reno (7)" in ben
+    assert "Unnamed card (3)" in ben and len(ben) == 11
+    # The one copy of Jett Reno is Ana's: Ben's answer is refused without saying where it is.
+    impossible = event(t, "answer", 2, {"answer": "Jett Reno"}, t["ben"])
+    assert impossible.status_code == 400
+    assert impossible.json()["errors"][0]["code"] == "answer_impossible"
+    assert "Ana" not in json.dumps(impossible.json())
+    answered = event(t, "answer", 2, {"answer": "The Doctor"}, t["ben"])
+    assert answered.status_code == 201, answered.json()
+    own = answered.json()["event"]["result"]
+    assert own["outcome"]["eliminated"] == ["Ben"] and "Jett Reno" in json.dumps(own)
+    public = read(t)["events"][-1]["result"]
+    text = json.dumps(public)
+    assert "Jett Reno" not in text and "The Doctor" in text  # Ben's card goes face up
+    assert public["outcome"]["eliminated"] == ["Ben"]
+
+
+def test_a_look_does_not_wait_and_a_card_of_another_cadet_is_not_taken(api):
+    """The neighbour of the comparison: a look (value 2) does the same whatever Ben holds, so
+    the table rules at once; and Ana's phone cannot tell the table Ben's card."""
+    t = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(t, ["Unnamed card (2)", "Jett Reno"], "Unnamed card (2)", "Ben")
+    assert sent.status_code == 201 and read(t)["state"]["pending"] is None
+    told = event(t, "ruling", 1, {"position": {
+        "players": [{"name": "Ana"}, {"name": "Ben", "hand": "The Doctor"}], "turn": "Ana",
+        "hand": ["Unnamed card (3)", "Jett Reno"], "deck_count": 10},
+        "move": {"play": "Unnamed card (3)", "target": "Ben"}}, t["ana"])
+    assert told.status_code == 400
+    assert told.json()["errors"][0]["path"] == "body.position.players[1].hand"
+    assert told.json()["errors"][0]["code"] == "hidden_card"
+
+
+def test_a_guess_of_the_card_the_mover_keeps_does_not_say_where_it_is(api):
+    """Ana names The Doctor while keeping the only one not face up: Ben cannot hold it, so the
+    table rules at once; the public copy does not say every copy is accounted for (that would
+    point at Ana's hand)."""
+    t = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(t, ["Lura Thok", "The Doctor"], "Lura Thok", "Ben", "The Doctor",
+                   discards={"Ben": ["The Doctor"]})
+    assert sent.status_code == 201, sent.json()
+    own = sent.json()["event"]["result"]
+    assert "accounted for" in json.dumps(own) and read(t)["state"]["pending"] is None
+    public = read(t)["events"][-1]["result"]
+    assert "accounted for" not in json.dumps(public)
+    assert "Ben does not hold The Doctor (6): nothing happens." in public["outcome"]["summary"]
