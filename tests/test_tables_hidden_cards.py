@@ -245,3 +245,36 @@ def test_a_guess_of_the_card_the_mover_keeps_does_not_say_where_it_is(api):
     public = read(t)["events"][-1]["result"]
     assert "accounted for" not in json.dumps(public)
     assert "Ben does not hold The Doctor (6): nothing happens." in public["outcome"]["summary"]
+
+
+# --- Star Trek: Missions: a turn checked at the table names the mover's hand --------------------
+
+STM_HAND = ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
+            "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"]
+
+
+def test_a_star_trek_missions_turns_public_answer_names_the_discard_area_only(api, client):
+    t = seated(api, "star-trek-missions", ["Ana", "Ben"])
+    turn = {"position": {"hand": STM_HAND, "discard_area": ["Tricorder", "Time Distortion"],
+                         "galaxy_deck": 30, "mission_deck": 14},
+            "move": {"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]}}
+    sent = event(t, "ruling", 1, turn, t["ana"])
+    assert sent.status_code == 201, sent.json()
+    own = sent.json()["event"]["result"]
+    assert own["verdict"] == "legal" and "Lieutenant Worf" in json.dumps(own)
+    public = read(t)["events"][-1]["result"]
+    text = json.dumps({key: value for key, value in public.items() if key != "rule"})
+    for kept in STM_HAND[:4] + STM_HAND[5:]:
+        assert kept not in text
+    assert "Tricorder" in text and "Bridge" in text  # taken from and put in the discard area
+    page = words(client.get(public["url"]))
+    assert "Lieutenant Worf" not in page and "Borg Cube" not in page and "Tricorder" in page
+
+
+def test_a_star_trek_missions_hand_at_game_end_is_shown_as_entered(api):
+    """The neighbour: a hand entered at the game's end is scored face up, so the history links
+    its answer as it is."""
+    t = seated(api, "star-trek-missions", ["Ana", "Ben"])
+    sent = event(t, "hand", 1, {"hand": STM_HAND}, t["ana"])
+    assert sent.status_code == 201, sent.json()
+    assert read(t)["events"][-1]["result"] == sent.json()["event"]["result"]
