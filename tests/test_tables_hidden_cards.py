@@ -278,3 +278,38 @@ def test_a_star_trek_missions_hand_at_game_end_is_shown_as_entered(api):
     sent = event(t, "hand", 1, {"hand": STM_HAND}, t["ana"])
     assert sent.status_code == 201, sent.json()
     assert read(t)["events"][-1]["result"] == sent.json()["event"]["result"]
+
+
+# --- Star Realms Academy: the cards a player keeps in hand are theirs ---------------------------
+
+SRA_TURN = {"active": {"hand": ["Viper", "Scout", "Imperial Frigate"]},
+            "shop_row": ["Ram", "Corvette", "The Hive", "Barter World", "Survey Ship"],
+            "actions": [{"action": "play", "card": "Viper"},
+                        {"action": "attack", "target": "health", "amount": 1},
+                        {"action": "end_turn"}]}
+
+
+def test_a_star_realms_turn_keeps_the_cards_left_in_hand_from_the_other_phone(api, client):
+    t = seated(api, "star-realms-academy", ["Ana", "Ben"])
+    sent = event(t, "turn", 1, SRA_TURN, t["ana"])
+    assert sent.status_code == 201, sent.json()
+    own = sent.json()["event"]["result"]
+    assert own["final"]["active"]["hand"] == ["Scout", "Imperial Frigate"]
+    table = read(t)
+    # How many Ana kept is seen; which ones is not, in the state or the history's answer.
+    assert table["state"]["kept"] == {"Ana": 2, "Ben": 0}
+    public = table["events"][-1]["result"]
+    assert public["final"]["active"]["hand"] == [{"withheld": True}, {"withheld": True}]
+    text = json.dumps(table)
+    assert "Imperial Frigate" not in text and "Scout" not in text and "Viper" in text
+    assert "Imperial Frigate" not in words(client.get(public["url"]))
+    assert "Imperial Frigate" not in words(client.get(f"/t/{t['code']}"))
+
+
+def test_a_star_realms_turn_that_plays_its_whole_hand_is_linked_as_answered(api):
+    """The neighbour: every card of the hand is played face up, so nothing is withheld."""
+    t = seated(api, "star-realms-academy", ["Ana", "Ben"])
+    whole = {**SRA_TURN, "active": {"hand": ["Viper"]}}
+    sent = event(t, "turn", 1, whole, t["ana"])
+    assert sent.status_code == 201, sent.json()
+    assert read(t)["events"][-1]["result"] == sent.json()["event"]["result"]
