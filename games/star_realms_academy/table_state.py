@@ -302,8 +302,8 @@ def public_answer(request: dict, answer: dict, state: State) -> tuple[dict, dict
     active = position.get("active") if isinstance(position, dict) else None
     if not isinstance(active, dict) or not isinstance(active.get("hand"), list):
         return None
-    actions = request.get("actions") if isinstance(request.get("actions"), list) else [
-        request.get("move")]
+    listed = request.get("actions")
+    actions: list[Any] = listed if isinstance(listed, list) else [request.get("move")]
     played = [str(action.get("card")) for action in actions
               if isinstance(action, dict) and action.get("action") == "play"]
     hand = [str(card) for card in active["hand"]]
