@@ -230,6 +230,29 @@ def test_a_look_does_not_wait_and_a_card_of_another_cadet_is_not_taken(api):
     assert told.status_code == 400
     assert told.json()["errors"][0]["path"] == "body.position.players[1].hand"
     assert told.json()["errors"][0]["code"] == "hidden_card"
+    # Nor can Ben's phone give Ana's two cards: they are hers.
+    bens = ac_play(t, ["Unnamed card (2)", "Jett Reno"], "Unnamed card (2)", "Ben", seat=2,
+                   token=t["ben"])
+    assert bens.status_code == 400
+    assert bens.json()["errors"][0]["code"] == "not_your_cards"
+
+
+def test_the_host_answers_only_for_a_target_seat_no_phone_holds(api, client):
+    t = seated(api, AC, ["Ana", "Ben"])
+    assert ac_play(t, ["Lura Thok", "Caleb Mir"], "Lura Thok", "Ben",
+                   "The Doctor").status_code == 201
+    client.cookies[f"host_{t['code']}"] = t["host"]
+    assert buttons(client.get(f"/t/{t['code']}").content.decode()) == []
+    released = api.delete(f"/api/tables/{t['code']}/seats/2/claim/",
+                          HTTP_AUTHORIZATION=f"Bearer {t['host']}")
+    assert released.status_code == 200
+    page = client.get(f"/t/{t['code']}").content.decode()
+    assert "No phone holds Ben's seat: as the host, you answer for Ben." in words_of(page)
+    assert buttons(page) == ["Yes, I hold The Doctor", "No, I do not hold The Doctor"]
+    answered = event(t, "answer", 2, {"answer": "no"}, t["host"])
+    assert answered.status_code == 201, answered.json()
+    assert answered.json()["event"]["result"]["outcome"]["eliminated"] == []
+    assert read(t)["state"]["pending"] is None
 
 
 def test_a_guess_of_the_card_the_mover_keeps_does_not_say_where_it_is(api):

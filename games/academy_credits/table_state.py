@@ -111,7 +111,14 @@ def ruling(ask: Ask, state: State, seat: int | None, body: dict,
                      "players: a list, in seat order.")
     players = position["players"]
     _the_tables_cadets(players, names, at="body.position.players", what="position")
-    _no_hidden_card(players, position.get("turn"))
+    turn = position.get("turn")
+    if not by_host and seat is not None and 1 <= seat <= len(names) and (
+            not isinstance(turn, str) or turn.casefold() != names[seat - 1].casefold()):
+        # The two cards in hand are the cadet to move's: another phone does not know them.
+        raise refuse("body.position.turn", "not_your_cards", f"{names[seat - 1]}'s phone gives "
+                     f"{names[seat - 1]}'s own cards: a play on {turn}'s turn is asked from "
+                     f"{turn}'s phone (or the host's).")
+    _no_hidden_card(players, turn)
     filled = {**body, "position": {**position, "players": [
         {**player, "name": name, "credits": state["credits"][name]}
         for player, name in zip(players, names, strict=True)]}}
