@@ -336,3 +336,19 @@ def test_a_star_realms_turn_that_plays_its_whole_hand_is_linked_as_answered(api)
     sent = event(t, "turn", 1, whole, t["ana"])
     assert sent.status_code == 201, sent.json()
     assert read(t)["events"][-1]["result"] == sent.json()["event"]["result"]
+
+
+def test_an_illegal_play_shows_every_phone_its_verdict_not_why(api, client):
+    """Why Ana's Jett Reno is refused is the Nahla Ake she holds (AC-4.1): her phone is told;
+    every other phone reads that the play was not legal, and no card of her hand but the one
+    she tried."""
+    t = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(t, ["Nahla Ake", "Jett Reno"], "Jett Reno", "Ben")
+    own = sent.json()["event"]["result"]
+    assert (own["verdict"], own["code"]) == ("illegal", "must_play_nahla_ake")
+    public = read(t)["events"][-1]["result"]
+    assert (public["verdict"], public["code"]) == ("illegal", "withheld")
+    assert "Nahla" not in json.dumps(public) and "AC-4.1" not in json.dumps(public)
+    page = client.get(public["url"])
+    assert page.status_code == 200 and "Nahla" not in words(page)
+    assert "Nahla" not in words(client.get(f"/t/{t['code']}"))

@@ -333,6 +333,9 @@ def public_answer(request: dict, answer: dict, state: State) -> tuple[dict, dict
                            f"cards, and is shown on {mover}'s phone alone.")
         shown["checks"] = []
         shown["missing"] = []
+        # The rule it rests on would say why (AC-4.1 names the Nahla Ake held).
+        shown["rule"] = {"id": "", "title": "", "text": "", "url": ""}
+        shown["warnings"] = []
     if waiting:
         target = outcome.get("target")
         shown_outcome = shown["outcome"]
