@@ -77,6 +77,9 @@ class TableGame:
     # answer goes back to the phone that sent the event only. None: nothing a table of the game
     # is given is hidden.
     public_answer: Callable[[dict, dict, State], tuple[dict, dict] | None] | None = None
+    # The kinds whose answer rules another seat's play (an Academy Credits target's answer
+    # rules the mover's play, with the mover's cards): their sender gets the public copy too.
+    public_to_sender: frozenset[str] = frozenset()
 
 
 def refuse(path: str, code: str, detail: str, *, top: str = "invalid_input",

@@ -448,6 +448,8 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
             if public is not None:
                 new_state = _relinked(new_state, answer, public)
                 answer = public
+                if kind in game_kind.public_to_sender:
+                    own_answer = public  # the cards it names are another seat's
             # Issue 30: the body as the game's model read it, never as sent; then the bounds.
             body = asked.stored_body(kind, body, game=table.game, state=table.state)
             last = table.events.order_by("-n").values_list("n", flat=True).first() or 0

@@ -209,9 +209,11 @@ def test_a_comparison_waits_for_the_targets_card_and_shows_only_the_loser(api, c
     assert "Ana" not in json.dumps(impossible.json())
     answered = event(t, "answer", 2, {"answer": "The Doctor"}, t["ben"])
     assert answered.status_code == 201, answered.json()
-    own = answered.json()["event"]["result"]
-    assert own["outcome"]["eliminated"] == ["Ben"] and "Jett Reno" in json.dumps(own)
+    # Ben's phone gets the ruling as every phone sees it: Ana's card is not his to read.
+    bens = answered.json()["event"]["result"]
+    assert bens["outcome"]["eliminated"] == ["Ben"] and "Jett Reno" not in json.dumps(bens)
     public = read(t)["events"][-1]["result"]
+    assert bens == public
     text = json.dumps(public)
     assert "Jett Reno" not in text and "The Doctor" in text  # Ben's card goes face up
     assert public["outcome"]["eliminated"] == ["Ben"]

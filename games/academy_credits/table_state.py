@@ -457,6 +457,8 @@ TABLE = TableGame(
     live_context=answer_context,
     event_template="academy_credits/_table_event.html",
     public_answer=public_answer,
+    # The target's answer rules the mover's play: the mover's card is not the target's to read.
+    public_to_sender=frozenset({"answer"}),
 )
 
 
