@@ -73,6 +73,16 @@ class TableGame:
     # Whom the table waits for now and what they enter: (state, players) -> NextEntry, the top
     # of /t/<code> (issue 29, "at a glance"). None: the page's top says only who is who.
     next_entry: Callable[[State, list[str]], NextEntry] | None = None
+    # The answer as every phone may see it (issue 29): (the game's request the answer was given
+    # to, the answer, the state before the event) -> (that request and that answer with the
+    # cards a seat holds hidden withheld), or None when the answer names none. The table's
+    # history (page and API) then links this public copy, saved as a result of its own; the full
+    # answer goes back to the phone that sent the event only. None: nothing a table of the game
+    # is given is hidden.
+    public_answer: Callable[[dict, dict, State], tuple[dict, dict] | None] | None = None
+    # The kinds whose answer rules another seat's play (an Academy Credits target's answer
+    # rules the mover's play, with the mover's cards): their sender gets the public copy too.
+    public_to_sender: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -156,3 +166,49 @@ def next_game(state: State, initial: Callable[[list[str]], State], *,
     new["tally"] = dict(state["tally"])
     return new, None
 
+
+
+# --- Hidden cards (issue 29) ---------------------------------------------------------------------
+
+# The state's key for what the table keeps for the referee alone (the cards a seat gave in a play
+# awaiting another seat's answer): never shown to a phone (tables.selectors.shown_state).
+SEALED = "sealed"
+# Where an answer's public copy says what it leaves out.
+WITHHELD = "withheld"
+
+
+def withhold(value: Any, labels: Mapping[str, str], *, drop: frozenset[str] = frozenset(),
+             hidden: Callable[[dict], bool] | None = None,
+             keep: frozenset[str] = frozenset({"rule"})) -> Any:
+    """`value` (an answer, or a request) with a seat's hidden cards withheld: each label of
+    `labels` (a card as the answer words it -> the words said instead, such as "Ana's other
+    card") replaced in every text, the longest first (so "Spy (Ashen Peaks)" goes before "Spy"),
+    every field named in `drop` left out wherever it is, every object `hidden` says is a hidden
+    card replaced by {"withheld": true}; the fields in `keep` stay as they are (the rule quoted
+    names cards in general, no one's hand)."""
+    order = sorted(labels, key=len, reverse=True)
+
+    def walk(item: Any) -> Any:
+        if isinstance(item, str):
+            for label in order:
+                item = item.replace(label, labels[label])
+            return item
+        if isinstance(item, list):
+            return [walk(entry) for entry in item]
+        if isinstance(item, dict):
+            if hidden is not None and hidden(item):
+                return {WITHHELD: True}
+            return {key: entry if key in keep else walk(entry) for key, entry in item.items()
+                    if key not in drop}
+        return item
+
+    return walk(value)
+
+
+def one_less(cards: list[Any], played: Any) -> list[Any]:
+    """The cards without one copy of `played` (a hand after its card is played: what stays
+    hidden)."""
+    rest = list(cards)
+    if played in rest:
+        rest.remove(played)
+    return rest

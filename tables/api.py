@@ -237,7 +237,8 @@ class EventsApi(APIView):
                     "so: a hand entered at game end) may leave it out and is applied to the table as it is; one that "
                     "names it, and any other event, is a 409 `version_conflict` (its body holds "
                     "the current `table` and the changes since) only when a change since "
-                    "overlaps it.",
+                    "overlaps it. The answer in the response is the sender's own, whole; the "
+                    "history links its public copy, which names no seat's hidden cards.",
         request=OpenApiTypes.OBJECT,
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
         responses={201: OpenApiTypes.OBJECT,
@@ -247,7 +248,9 @@ class EventsApi(APIView):
                                         "`host_only`."),
                    409: OpenApiResponse(ErrorSerializer, description="`version_conflict`; "
                                         "`table_full`, `table_closed`, `store_full`: the "
-                                        "table's or the store's bound."),
+                                        "table's or the store's bound; `awaiting_answer`, "
+                                        "`nothing_to_answer`: a play awaiting (or not) its "
+                                        "target's answer."),
                    422: OpenApiResponse(ErrorSerializer, description="`idempotency_key_reused`: "
                                         "the key was used for another entry.")},
     )
@@ -263,8 +266,10 @@ class EventsApi(APIView):
         except services.VersionConflict as conflict:
             return conflict_response(conflict, code)
         data = table_data(table)
+        # The sender's own answer, whole (issue 29: the history links its public copy).
+        own = getattr(event, "own_result", event.result)
         response = table_response({"event": {"n": event.n, "kind": event.kind, "seat": event.seat,
-                                             "result": event.result}, "table": data}, status=201)
+                                             "result": own}, "table": data}, status=201)
         if event.repeated:
             response["Idempotent-Replayed"] = "true"
         return response

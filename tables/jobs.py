@@ -190,7 +190,9 @@ def _runner(table: Table, kind: str, version: int, seat: int | str | None,
             raise _unprefixed(error) from None
         assert event.result is not None  # a job's event always holds the game's answer
         shown["entry_key"] = str(uuid.uuid4())  # recorded: the next entry is another
-        return event.result
+        # This phone's own answer, whole (its cards named); the history links the public copy.
+        whole: dict = getattr(event, "own_result", None) or event.result
+        return whole
 
     return run
 

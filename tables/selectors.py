@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from games.table_state import TableGame
+from games.table_state import SEALED, TableGame
 
 from .models import Event, Table, is_table_code
 
@@ -152,6 +152,12 @@ def history_data(table: Table, page: HistoryPage) -> dict:
                            + f"?before={page.before}") if page.before is not None else None}
 
 
+def shown_state(state: dict) -> dict:
+    """The state as a phone sees it: without what the table keeps for the referee alone (the
+    cards a seat gave in a play awaiting another seat's answer: games.table_state.SEALED)."""
+    return {key: value for key, value in state.items() if key != SEALED}
+
+
 def table_data(table: Table, *, events: HistoryPage | None = None) -> dict:
     """The table as API.md gives it, with the newest page of its history: never a token."""
     history = table_events(table=table) if events is None else events
@@ -163,7 +169,7 @@ def table_data(table: Table, *, events: HistoryPage | None = None) -> dict:
                     for seat in table.seats.all()],
         "host_seat": table.host_seat,
         "version": table.version,
-        "state": table.state,
+        "state": shown_state(table.state),
         **history_data(table, history),
         "created_at": table.created_at.isoformat(),
         "last_active_at": table.last_active_at.isoformat(),

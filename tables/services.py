@@ -51,6 +51,7 @@ from games.registry import game_package
 from results.services import (
     others_bytes,
     result_opened,
+    result_save,
     results_bytes,
     results_prune,
     store_bound_bytes,
@@ -440,6 +441,15 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
                                version=version, current=current)
             asked = AskedRequests(asker(table.game))
             new_state, answer = all_kinds[kind](asked, table.state, seat, body, by_host)
+            # Issue 29: the history links the answer as every phone may see it; the full one
+            # goes back to this phone alone (event.own_result).
+            public = _public_copy(table.game, game_kind, asked, answer, table.state)
+            own_answer = answer
+            if public is not None:
+                new_state = _relinked(new_state, answer, public)
+                answer = public
+                if kind in game_kind.public_to_sender:
+                    own_answer = public  # the cards it names are another seat's
             # Issue 30: the body as the game's model read it, never as sent; then the bounds.
             body = asked.stored_body(kind, body, game=table.game, state=table.state)
             last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
@@ -457,7 +467,47 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
     except _Repeated as repeated:
         repeated.event.repeated = True
         return repeated.event, table_get(code=code)
+    event.own_result = own_answer  # type: ignore[attr-defined]
     return event, table_get(code=code)
+
+
+def _public_copy(game: Game, game_kind: TableGame, asked: AskedRequests, answer: object,
+                 state: State) -> dict | None:
+    """The answer as every phone may see it, saved as a result of its own (issue 29): the game's
+    `public_answer` of it and of the request it answered, or None when it names no hidden card
+    (the answer itself is then what every phone sees)."""
+    if game_kind.public_answer is None or not isinstance(answer, dict):
+        return None
+    found = next(((job, request) for job, request, given in asked.answered
+                  if given is answer and isinstance(request, dict)), None)
+    if found is None:
+        return None
+    job, request = found
+    bare = {key: value for key, value in answer.items() if key not in ("id", "url")}
+    shown = game_kind.public_answer(copy.deepcopy(request), copy.deepcopy(bare), state)
+    if shown is None:
+        return None
+    public_request, public_response = shown
+    return result_save(game=game, kind=job, request_body=public_request,
+                       response_body=public_response)
+
+
+def _relinked(state: State, answer: dict, public: dict) -> State:
+    """The state with every link to the full answer ({"id", "url"}) now to its public copy."""
+    full = {"id": answer.get("id"), "url": answer.get("url")}
+    shown = {"id": public.get("id"), "url": public.get("url")}
+
+    def walk(item: object) -> object:
+        if isinstance(item, dict):
+            if item == full:
+                return dict(shown)
+            return {key: walk(value) for key, value in item.items()}
+        if isinstance(item, list):
+            return [walk(value) for value in item]
+        return item
+
+    relinked = walk(state)
+    return relinked if isinstance(relinked, dict) else state
 
 
 def _take_lock(table: Table) -> int:
@@ -575,6 +625,8 @@ class AskedRequests:
     def __init__(self, ask: Ask) -> None:
         self._ask = ask
         self.requests: list[tuple[str, object]] = []
+        # (job, the request as sent, its answer): the request an answer was given to.
+        self.answered: list[tuple[str, object, dict]] = []
 
     def __call__(self, job: str, body: dict) -> dict:
         answer = self._ask(job, body)
@@ -583,6 +635,7 @@ class AskedRequests:
         # 400, so `understood` of it is the same reading where the context no longer holds it.
         read = understood_request(body)
         self.requests.append((job, read if read is not body else understood(body)))
+        self.answered.append((job, self.requests[-1][1], answer))
         return answer
 
     def stored_body(self, kind: str, body: dict, *, game: Game, state: State) -> dict:

@@ -40,6 +40,7 @@ from .selectors import (
     TableNotFound,
     change_words,
     last_undoable,
+    shown_state,
     table_ended,
     table_events,
     table_get,
@@ -101,7 +102,7 @@ def history_before(request: HttpRequest) -> int | None:
 
 def live_context(table: Table, *, host: bool = False, own_seat: int | None = None,
                  before: int | None = None) -> dict:
-    state = table.state
+    state = shown_state(table.state)
     seats = list(table.seats.all())
     players = []
     for seat in seats:

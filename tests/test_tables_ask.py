@@ -160,9 +160,12 @@ def test_a_ruling_asked_at_the_table_starts_from_its_cadets_and_is_in_the_histor
     assert answer.status_code == 200, text(answer)[:800]
     event = Table.objects.get(code=code).events.get()
     assert (event.kind, event.seat, event.by_host) == ("ruling", 1, True)
-    assert event.result["url"] in answer.content.decode()
+    # The page shows the phone's own answer, whole; the history links its public copy, which
+    # does not name the card kept in hand (issue 29).
+    assert "/r/" in answer.content.decode() and "Jett Reno" not in event.result["reason"]
     assert Table.objects.get(code=code).state["round"] == 0  # a ruling changes nothing
     assert "A ruling:" in text(host.get(f"/t/{code}"))
+    assert event.result["url"] in host.get(f"/t/{code}").content.decode()
 
 
 STAR_TREK_MISSIONS_HAND = ["Captain Jean-Luc Picard", "Commander William Riker",

@@ -15,6 +15,7 @@ from common.api_errors import ApiError
 from games.registry import GAMES, game_package
 from games.table_state import TableGame
 from tables.game_states import TABLE_GAMES
+from tables.models import Table
 from tests.test_fifth_game import registered  # noqa: F401 - the fifth game, a package without tables
 
 pytestmark = pytest.mark.django_db
@@ -40,8 +41,8 @@ def send(api, code, host, kind, seat, body):
     return response.json()
 
 
-def request_body(game, state, players, kind):
-    return game_package(game).table_module().job_request_body(state, players, kind)
+def request_body(game, state, players, kind, seat=None):
+    return game_package(game).table_module().job_request_body(state, players, kind, seat)
 
 
 def test_every_game_names_its_table_state_and_the_tables_app_names_none():
@@ -120,10 +121,14 @@ def test_star_realms_academy_form_opens_at_the_start_of_the_turn_to_play(api):
     table_answer = send(api, code, host, "turn", 2,
                         {"active": ben, "actions": actions})["event"]["result"]
     assert answer["final"] == table_answer["final"]
-    # Ana's form, next, holds the Scouts she kept.
-    state = api.get(f"/api/tables/{code}/").json()["state"]
-    again = request_body("star-realms-academy", state, ["Ana", "Ben"], "ruling")
+    # Ana's form, next, holds the Scouts she kept; only hers (issue 29): another seat's form,
+    # and the state every phone reads, do not.
+    state = Table.objects.get(code=code).state
+    again = request_body("star-realms-academy", state, ["Ana", "Ben"], "ruling", seat=1)
     assert again["position"]["active"]["hand"] == ["Scout", "Scout"]
+    other = request_body("star-realms-academy", state, ["Ana", "Ben"], "ruling", seat=2)
+    assert other["position"]["active"]["hand"] == []
+    assert "Scout" not in json.dumps(api.get(f"/api/tables/{code}/").json()["state"])
 
 
 def test_factions_form_opens_with_the_tables_position(api):

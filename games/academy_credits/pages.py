@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cards.models import Game
+from cards.models import Card, Game
 from common.numbers import plain_int
 from games.pages import job_page
 from results.contexts import ruling_context, score_context
@@ -420,3 +420,11 @@ ruling_page = job_page(slug=GAME, kind="ruling", form=PlayForm, page_context=pag
                        page="academy_credits/check_play.html")
 score_page = job_page(slug=GAME, kind="score", form=RoundForm, page_context=page_context,
                       page="academy_credits/score_round.html")
+
+
+def deck_cards() -> list[tuple[str, int | None, int]]:
+    """(name, value, copies) of every card of the deck, by value (AC-R2): the cards a cadet at a
+    table may name as the one they hold."""
+    cards = Card.objects.filter(game__slug=GAME).only("name", "attributes", "copies")
+    listed = [(card.name, (card.attributes or {}).get("value"), card.copies) for card in cards]
+    return sorted(listed, key=lambda row: (row[1] if isinstance(row[1], int) else 99, row[0]))

@@ -2,8 +2,12 @@
 the round's score body without credits (the table fills each cadet's) and, after the first
 round, without the starter (the table knows who starts); the state carries the credits, the next
 starter, the round count, the target and the match winners, all from the game's own round score.
-A ruling asked at the table gets each cadet's credits from the table and changes nothing. The
-host's `new_match` starts again from zero.
+A ruling asked at the table gets each cadet's credits from the table and changes nothing, unless
+what the play does depends on the target's card, which only the target's phone knows (issue 29: a
+Lura Thok guess, a comparison, a Darem Reymi discard): the table then waits for the target's
+`answer` (its `pending`), and rules the play once it comes. The phone asking gives its own two
+cards only: another cadet's card is never taken from it. The host's `new_match` starts again
+from zero.
 """
 
 from __future__ import annotations
@@ -11,11 +15,25 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from common.api_errors import ApiError
 from common.numbers import plain_int
+from games.academy_credits.model import GUESS
 from games.package import RULING, SCORE
-from games.table_state import Ask, State, TableGame, disagree, refuse, saved
+from games.table_state import (
+    SEALED,
+    WITHHELD,
+    Ask,
+    State,
+    TableGame,
+    disagree,
+    one_less,
+    refuse,
+    saved,
+    withhold,
+)
 
 from . import table_glance
 
@@ -30,6 +48,7 @@ def initial(players: list[str]) -> State:
         "match_winners": [],
         "match_number": 1,
         "last_result": None,
+        "pending": None,  # a play awaiting its target's answer (issue 29)
     }
 
 
@@ -38,6 +57,7 @@ def round_end(ask: Ask, state: State, seat: int | None, body: dict,
     """One round's end: the round's score body without credits (the table fills each cadet's)
     and without the starter after the first round (the table knows who started)."""
     names: list[str] = state["players"]
+    _not_waiting(state, "a round's end")
     if state["match_winners"]:
         raise refuse("kind", "match_over", f"The match is over ({', '.join(state['match_winners'])} "
                      "reached the target); the host starts a new match.", top="match_over")
@@ -81,18 +101,174 @@ def _the_tables_cadets(players: list, names: list[str], *, at: str, what: str) -
 def ruling(ask: Ask, state: State, seat: int | None, body: dict,
            by_host: bool) -> tuple[State, dict | None]:
     """A ruling asked at the table: the position (players in the table's seat order, without
-    credits: the table fills each cadet's) and the move; the state does not change."""
+    credits: the table fills each cadet's) and the move. The phone gives its own two cards
+    (`position.hand`); another cadet's card is not its to give (400 `hidden_card`). The state does
+    not change, unless the play's outcome depends on the target's card: the table then waits
+    for the target's answer (`pending`; awaits_answer)."""
     names: list[str] = state["players"]
+    _not_waiting(state, "another ruling")
     position = body.get("position")
     if not isinstance(position, dict) or not isinstance(position.get("players"), list):
         raise refuse("body.position.players", "invalid_type", "Give the position with its "
                      "players: a list, in seat order.")
     players = position["players"]
     _the_tables_cadets(players, names, at="body.position.players", what="position")
+    turn = position.get("turn")
+    if not by_host and seat is not None and 1 <= seat <= len(names) and (
+            not isinstance(turn, str) or turn.casefold() != names[seat - 1].casefold()):
+        # The two cards in hand are the cadet to move's: another phone does not know them.
+        raise refuse("body.position.turn", "not_your_cards", f"{names[seat - 1]}'s phone gives "
+                     f"{names[seat - 1]}'s own cards: a play on {turn}'s turn is asked from "
+                     f"{turn}'s phone (or the host's).")
+    _no_hidden_card(players, turn)
     filled = {**body, "position": {**position, "players": [
         {**player, "name": name, "credits": state["credits"][name]}
         for player, name in zip(players, names, strict=True)]}}
-    return copy.deepcopy(state), ask(RULING, filled)
+    answer = ask(RULING, filled)
+    new = copy.deepcopy(state)
+    waiting = awaits_answer(answer, names)
+    if waiting is not None:
+        outcome = answer["outcome"]
+        public = [card for player in players if isinstance(player, dict)
+                  for card in player.get("discards") or []]
+        new["pending"] = {
+            "by": outcome["player"], "target": waiting.target,
+            "seat": names.index(waiting.target) + 1, "played": outcome["played"],
+            "effect": outcome["effect"], "guess": outcome["guess"],
+            "rule": waiting.rule, "reason": waiting.reason,
+            "question": "guess" if outcome["effect"] == GUESS else "card",
+            "face_up": [str(card) for card in public] + [str(outcome["played"])],
+        }
+        # What only the referee keeps: the play as asked (the mover's two cards), and for a
+        # guess answered "no" a card the target may hold that is not the one named.
+        others = [name for case in outcome["cases"] if outcome["guess"] not in case["holds"]
+                  for name in case["holds"]]
+        new[SEALED] = {"request": filled, "not_guess": others[0] if others else None}
+    return new, answer
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """The table waits for `target`'s answer: the rule the play's outcome rests on, and why."""
+
+    target: str
+    rule: str
+    reason: str
+
+
+def awaits_answer(answer: dict, names: list[str]) -> Waiting | None:
+    """Whether a ruling's play waits for its target's answer: a legal play whose outcome the
+    game gives as cases, one per card the target may hold (AC-R4: a Lura Thok guess; AC-R3: a
+    comparison; AC-R4: a Darem Reymi discard), aimed at a cadet of the table: only the target's
+    phone knows that card. None when the outcome is the same whatever the target holds (or the
+    target's card is not needed: a look, a trade, a play at no one)."""
+    outcome = answer.get("outcome") if answer.get("verdict") == "legal" else None
+    if not isinstance(outcome, dict) or not outcome.get("cases"):
+        return None
+    target = outcome.get("target")
+    if target not in names or target == outcome.get("player"):
+        return None
+    rule = str((answer.get("rule") or {}).get("id") or "")
+    named = f", naming {outcome['guess']}," if outcome.get("guess") else ""
+    reason = (f"What {outcome['player']}'s {outcome['played']}{named} does to {target} depends "
+              f"on {target}'s card ({len(outcome['cases'])} cases), which only {target}'s phone "
+              f"knows: the table waits for {target} to answer ({rule}).")
+    return Waiting(target=target, rule=rule, reason=reason)
+
+
+def _not_waiting(state: State, what: str) -> None:
+    pending = state.get("pending")
+    if pending:
+        raise refuse("kind", "awaiting_answer", f"The table waits for {pending['target']} (seat "
+                     f"{pending['seat']}) to answer {pending['by']}'s {pending['played']}; "
+                     f"{what} comes after that answer.", top="awaiting_answer", status_code=409)
+
+
+def _no_hidden_card(players: list, turn: object) -> None:
+    """A phone at the table gives its own cards only: a card in another cadet's hand is that
+    cadet's phone's to tell (the table asks it where a ruling depends on it)."""
+    mover = str(turn).casefold() if isinstance(turn, str) else None
+    for index, player in enumerate(players):
+        if (isinstance(player, dict) and player.get("hand") is not None
+                and str(player.get("name")).casefold() != mover):
+            raise refuse(f"body.position.players[{index}].hand", "hidden_card",
+                         f"{player.get('name')}'s card is {player.get('name')}'s phone's to tell, "
+                         "not this one's: leave it out. Where the play depends on it, the table "
+                         f"asks {player.get('name')}.")
+
+
+YES, NO = "yes", "no"
+HIDDEN = "[hidden card]"  # a hidden card, in the words every phone reads
+
+
+def answer_choices(pending: dict, deck: list[tuple[str, int | None, int]]) -> list[dict]:
+    """The target's legal answers: to a guess, whether they hold the card named; otherwise the
+    card they hold, among the cards of the deck (`deck`: name, value, copies) not all face up
+    (the cards every phone sees). Another cadet's hand is never read: it is no phone's to
+    know."""
+    if pending["question"] == "guess":
+        return [{"value": YES, "label": f"Yes, I hold {pending['guess']}"},
+                {"value": NO, "label": f"No, I do not hold {pending['guess']}"}]
+    face_up = list(pending.get("face_up") or [])
+    choices = []
+    for name, value, copies in deck:
+        if copies - face_up.count(name) > 0:
+            label = name if value is None or name.endswith(f"({value})") else f"{name} ({value})"
+            choices.append({"value": name, "label": label})
+    return choices
+
+
+def answer(ask: Ask, state: State, seat: int | None, body: dict,
+           by_host: bool) -> tuple[State, dict | None]:
+    """The target's answer to a play awaiting it (`pending`): `{"answer": "yes" | "no"}` to a
+    guess, `{"answer": <the card held>}` otherwise. The play is then ruled with the target's
+    card (for "no", a card the target may hold other than the one named), its answer saved and
+    linked; the table waits no more."""
+    pending = state.get("pending")
+    sealed = state.get(SEALED) or {}
+    if not pending or not sealed.get("request"):
+        raise refuse("kind", "nothing_to_answer", "The table awaits no answer.",
+                     top="nothing_to_answer", status_code=409)
+    if seat != pending["seat"]:
+        raise refuse("seat", "not_your_turn", f"{pending['target']} (seat {pending['seat']}) "
+                     f"answers {pending['by']}'s {pending['played']}; seat {seat} does not.",
+                     top="not_your_turn")
+    if set(body) - {"answer"}:
+        raise refuse(f"body.{sorted(set(body) - {'answer'})[0]}", "unknown_field",
+                     "An answer holds one field: answer.")
+    from .pages import deck_cards  # the catalog's cards: Django's side of the game
+
+    choices = answer_choices(pending, deck_cards())
+    given = body.get("answer")
+    folded = {choice["value"].casefold(): choice["value"] for choice in choices}
+    if not isinstance(given, str) or given.strip().casefold() not in folded:
+        values = [choice["value"] for choice in choices]
+        raise refuse("body.answer", "invalid_choice", f"{pending['target']} answers with one of "
+                     f"{', '.join(values)}.", suggestions=values)
+    chosen = folded[given.strip().casefold()]
+    if chosen == YES:
+        card = pending["guess"]
+    elif chosen == NO:
+        card = sealed.get("not_guess")
+    else:
+        card = chosen
+    request = copy.deepcopy(sealed["request"])
+    for player in request["position"]["players"]:
+        if player["name"] == pending["target"]:
+            player["hand"] = card
+    try:
+        ruled = ask(RULING, request)
+    except ApiError as error:
+        if error.error_code != "impossible_position":
+            raise
+        # The engine's entry would say where every copy is, another cadet's hand included.
+        raise refuse("body.answer", "answer_impossible", f"{chosen} cannot be "
+                     f"{pending['target']}'s card: every copy of it is accounted for. Check the "
+                     "card and answer again.") from None
+    new = copy.deepcopy(state)
+    new["pending"] = None
+    new[SEALED] = None
+    return new, ruled
 
 
 def new_match(ask: Ask, state: State, seat: int | None, body: dict,
@@ -100,6 +276,98 @@ def new_match(ask: Ask, state: State, seat: int | None, body: dict,
     new = initial(state["players"])
     new["match_number"] = state["match_number"] + 1
     return new, None
+
+
+def public_answer(request: dict, answer: dict, state: State) -> tuple[dict, dict] | None:
+    """A ruling as every phone may see it (issue 29): the mover's card kept in hand, and the
+    target's card where the target told it, are theirs alone, unless the play puts them face up
+    (an eliminated cadet discards their card face up, AC-6.4; a Darem Reymi discard is face up,
+    AC-R4). Their names become "<cadet>'s card" in every text; the lists built from the whole
+    hand go (`alternatives`), and so do the cases of a play awaiting its target's answer (a
+    comparison's cases say the value of the mover's card). The request keeps the card played.
+    None when nothing in it is hidden."""
+    position = request.get("position")
+    move_body = request.get("move")
+    if not isinstance(position, dict) or not isinstance(move_body, dict):
+        return None
+    played, guess = move_body.get("play"), move_body.get("guess")
+    mover = position.get("turn")
+    given = answer.get("outcome")
+    outcome: dict = given if isinstance(given, dict) else {}
+    face_up = {(entry.get("player"), entry.get("card")) for entry in outcome.get("discarded") or []
+               if isinstance(entry, dict)}
+    hidden: dict[str, str] = {}
+    kept = one_less(list(position.get("hand") or []), played)
+    # A guess naming the card the mover keeps: the outcome's "every copy is accounted for
+    # elsewhere" would say where (the named card is public, its holder is not).
+    guessed_own = guess is not None and guess in kept
+    for card in kept:
+        if card not in (played, guess) and (mover, card) not in face_up:
+            hidden[str(card)] = HIDDEN
+    for player in position.get("players") or []:
+        card = player.get("hand") if isinstance(player, dict) else None
+        if card is not None and card not in (played, guess) and (
+                player.get("name"), card) not in face_up:
+            hidden[str(card)] = HIDDEN
+        if isinstance(player, dict):
+            player.pop("hand", None)
+    waiting = bool(outcome.get("cases")) and awaits_answer(answer, list(state["players"]))
+    if not hidden and not waiting and not guessed_own:
+        return None
+    if guessed_own and outcome:
+        answer = {**answer, "outcome": {**outcome, "summary": [
+            line for line in outcome.get("summary") or [] if "accounted for" not in line]}}
+        answer["reason"] = "Legal: " + " ".join(answer["outcome"]["summary"][:2])
+    position["hand"] = [played]
+    from_cards = _labels(hidden, answer)
+    # A check that names a hidden card is about the phone's own hand (its two cards, the one
+    # kept, the Nahla Ake rule): rewritten, its wording would still point at the card.
+    answer = {**answer, "checks": [check for check in answer.get("checks") or []
+                                   if not any(label in str(check.get("detail"))
+                                              for label in from_cards)]}
+    shown = withhold(answer, from_cards, drop=frozenset({"alternatives", "cases"}))
+    if hidden and answer.get("verdict") != "legal":
+        # Why a play is not legal rests on the cards in the phone's hand (a Nahla Ake held, the
+        # card not among the two): the game tells that player alone (its rules text: "a message
+        # tells you why").
+        shown["code"] = WITHHELD
+        shown["reason"] = (f"{_sentence(str(answer.get('verdict')))} — why rests on {mover}'s "
+                           f"cards, and is shown on {mover}'s phone alone.")
+        shown["checks"] = []
+        shown["missing"] = []
+        # The rule it rests on would say why (AC-4.1 names the Nahla Ake held).
+        shown["rule"] = {"id": "", "title": "", "text": "", "url": ""}
+        shown["warnings"] = []
+    if waiting:
+        target = outcome.get("target")
+        shown_outcome = shown["outcome"]
+        shown_outcome["summary"] = [line for line in shown_outcome.get("summary") or []
+                                    if not line.startswith(("If ", "What happens depends"))]
+        waits = (f"What happens depends on {target}'s card: the table waits for {target}'s "
+                 "phone to answer.")
+        shown_outcome["summary"].append(waits)
+        shown_outcome["round_end_reason"] = waits
+        shown["reason"] = "Legal: " + " ".join(shown_outcome["summary"][:1] + [waits])
+    shown[WITHHELD] = ("A cadet's card in hand is theirs alone: this answer, as every phone "
+                       "sees it, names the cards played, named and put face up only. The phone "
+                       "that asked saw it whole.")
+    return request, shown
+
+
+def _sentence(verdict: str) -> str:
+    return {"illegal": "Illegal", "needs_information": "Needs information"}.get(
+        verdict, verdict.replace("_", " ").capitalize())
+
+
+def _labels(hidden: dict[str, str], answer: dict) -> dict[str, str]:
+    """Each hidden card as the answer words it: "Jett Reno (7)" before "Jett Reno"."""
+    text = repr(answer)
+    words: dict[str, str] = {}
+    for name, instead in hidden.items():
+        for label in re.findall(re.escape(name) + r"(?: \(\d+\))?", text):
+            words[label] = instead
+        words[name] = instead
+    return words
 
 
 def job_request_body(table_state: dict, players: list[str], kind: str,
@@ -158,16 +426,42 @@ def round_form_rows(table_state: dict, players: list[str], seat: int | None,
             "deck_count": given.get("deck_count", "0") if given is not None else "0"}
 
 
+def form_event(posted: Mapping[str, str], players: list[str]) -> tuple[str, dict]:
+    """The table page's forms: the target's answer to a play awaiting it (its buttons post
+    `answer`), else the round's end."""
+    if "answer" in posted:
+        return "answer", {"answer": posted.get("answer", "")}
+    return "round", round_form(posted, players)
+
+
+def answer_context(state: State, players: list[str]) -> dict[str, Any]:
+    """What the table's page shows while a play awaits its target's answer: whom the table waits
+    for, and (on the target's phone, or the host's for a seat no phone holds) the target's legal
+    answers."""
+    pending = state.get("pending")
+    if not pending:
+        return {}
+    from .pages import deck_cards  # the catalog's cards: Django's side of the game
+
+    return {"awaiting_answer": {**pending,
+                                "choices": answer_choices(pending, deck_cards())}}
+
+
 TABLE = TableGame(
     initial=initial,
-    kinds={"round": round_end, "ruling": ruling, "new_match": new_match},
+    kinds={"round": round_end, "ruling": ruling, "answer": answer, "new_match": new_match},
     host_kinds=frozenset({"new_match"}),
-    seat_kinds=frozenset({"round", "ruling"}),
+    seat_kinds=frozenset({"round", "ruling", "answer"}),
     state_template="academy_credits/_table_state.html",
     form_template="academy_credits/_table_form.html",
-    form_event=lambda posted, players: ("round", round_form(posted, players)),
+    form_event=form_event,
     form_context=round_form_rows,
     next_entry=table_glance.next_entry,
+    live_context=answer_context,
+    event_template="academy_credits/_table_event.html",
+    public_answer=public_answer,
+    # The target's answer rules the mover's play: the mover's card is not the target's to read.
+    public_to_sender=frozenset({"answer"}),
 )
 
 

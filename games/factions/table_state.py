@@ -29,7 +29,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.package import RULING, SCORE
-from games.table_state import Ask, State, TableGame, disagree, next_game, only_fields, refuse, saved
+from games.table_state import (
+    WITHHELD,
+    Ask,
+    State,
+    TableGame,
+    disagree,
+    next_game,
+    one_less,
+    only_fields,
+    refuse,
+    saved,
+    withhold,
+)
 
 from . import table_glance
 
@@ -397,6 +409,54 @@ def answer_context(state: State, players: list[str]) -> dict[str, Any]:
     }}
 
 
+def _card_key(ref: object) -> tuple[str, str] | None:
+    if isinstance(ref, dict) and isinstance(ref.get("card"), str) and isinstance(
+            ref.get("faction"), str):
+        return ref["card"], ref["faction"]
+    return None
+
+
+def public_answer(request: dict, answer: dict, state: State) -> tuple[dict, dict] | None:
+    """A move's ruling as every phone may see it (issue 29; FAC-9: only a SPY inspects another's
+    hand). The move gives its mover's hand; the card it plays, defends or discards is shown to all, the
+    rest of the hand is not: its labels become "a hidden card" in every text, its cards in the
+    answer's lists are withheld, and the lists built from the whole hand go (`alternatives`:
+    every legal move of that hand; `revealed`: a hand shown to one player alone, FAC-9). The
+    request keeps the played card only. None when the hand held nothing but that card."""
+    position = request.get("position")
+    move_body = request.get("move")
+    played = _card_key(move_body.get("card")) if isinstance(move_body, dict) else None
+    players = position.get("players") if isinstance(position, dict) else None
+    if not isinstance(players, list):
+        return None
+    labels = {entry["faction"]: entry["name"] for row in state.get("standings", [])
+              for entry in row.get("factions", [])}
+    hidden: set[tuple[str, str]] = set()
+    owners: dict[tuple[str, str], str] = {}
+    for player in players:
+        if not isinstance(player, dict):
+            continue
+        cards = [key for key in map(_card_key, player.get("hand") or []) if key is not None]
+        for key in one_less(cards, played):
+            if key != played:  # a second copy of the played card reads as the played card
+                hidden.add(key)
+                owners[key] = str(player.get("name"))
+        player["hand"] = [dict(zip(("card", "faction"), played, strict=True))] if (
+            played in cards) else []
+        player["hand_complete"] = False
+    if not hidden:
+        return None
+    words = {f"{card} ({labels.get(faction, faction)})": "a hidden card"
+             for card, faction in hidden}
+    shown = withhold(answer, words, drop=frozenset({"alternatives", "revealed"}),
+                     hidden=lambda item: _card_key(item) in hidden)
+    holders = sorted(set(owners.values()))
+    shown[WITHHELD] = (f"{' and '.join(holders)}'s hand is theirs alone (only a SPY inspects "
+                       "it, FAC-9): this answer, as every phone sees it, names only the card the move plays. The phone "
+                       "that sent the move saw it whole.")
+    return request, shown
+
+
 TABLE = TableGame(
     initial=initial,
     kinds={"setup": setup, "move": move, "new_game": new_game},
@@ -408,4 +468,5 @@ TABLE = TableGame(
     live_context=answer_context,
     event_template="factions/_table_event.html",
     next_entry=table_glance.next_entry,
+    public_answer=public_answer,
 )

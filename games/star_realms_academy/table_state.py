@@ -30,7 +30,20 @@ import copy
 from typing import Any
 
 from games.package import RULING, SCORE
-from games.table_state import Ask, State, TableGame, disagree, next_game, only_fields, refuse, saved
+from games.table_state import (
+    SEALED,
+    WITHHELD,
+    Ask,
+    State,
+    TableGame,
+    disagree,
+    next_game,
+    one_less,
+    only_fields,
+    refuse,
+    saved,
+    withhold,
+)
 
 from . import table_glance
 
@@ -54,7 +67,10 @@ def initial(players: list[str]) -> State:
             "shop_row": [],  # unknown until a turn gives it
         },
         "health": {first: START_HEALTH, second: START_HEALTH},
-        "kept": {first: [], second: []},  # cards left in hand at the end of each one's turn
+        # How many cards each one left in hand at the end of their turn; which ones is theirs
+        # alone (SRA-3.4: "not those in your opponent's hand"), kept sealed for their next turn.
+        "kept": {first: 0, second: 0},
+        SEALED: {"kept": {first: [], second: []}},
         # Each one's deck and discard pile counts, once a turn gave them (SRA-11: they carry
         # from turn to turn); {} while nobody counted.
         "counts": {first: {}, second: {}},
@@ -174,7 +190,11 @@ def turn(ask: Ask, state: State, seat: int | None, body: dict,
     else:
         new["board"] = next_board(final)
         new["turn"] = state["turn"] + 1
-        new["kept"][active_name] = list(final["active"].get("hand", []))
+        left = list(final["active"].get("hand", []))
+        new["kept"][active_name] = len(left)
+        sealed = copy.deepcopy(state.get(SEALED) or {})
+        sealed.setdefault("kept", {})[active_name] = left
+        new[SEALED] = sealed
     new["health"] = {final["active"]["name"]: final["active"]["health"],
                      final["opponent"]["name"]: final["opponent"]["health"]}
     new["health"] = {name: new["health"][name] for name in state["players"]}
@@ -203,7 +223,10 @@ def job_request_body(table_state: dict, players: list[str], kind: str,
     board = table_state.get("board")
     if not board:
         return None
-    kept = (table_state.get("kept") or {}).get(board["active"]["name"], [])
+    active = board["active"]["name"]
+    # The cards kept are the active player's alone: filled in for their own seat only.
+    mine = seat is not None and seat == _seat_of({"players": players}, active)
+    kept = ((table_state.get(SEALED) or {}).get("kept") or {}).get(active, []) if mine else []
     position = with_counts(turn_position(board, {"hand": list(kept)}),
                            table_state.get("counts") or {})
     if kind == SCORE:
@@ -269,6 +292,47 @@ def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> t
     return "turn", event
 
 
+def public_answer(request: dict, answer: dict, state: State) -> tuple[dict, dict] | None:
+    """A turn (or a move checked) as every phone may see it (issue 29; SRA-3.4: a player looks at
+    the cards in their own hand, "but not those in your opponent's hand"). The cards played go
+    face up in play; the others in the active player's hand are theirs alone: each list of a
+    hand becomes as many {"withheld": true}, their names become "[hidden card]" in every text
+    (a name also played stays: a Scout kept reads as the Scout played), the alternatives (drawn
+    from the whole hand) go, and the request keeps the cards played. None when the hand held
+    nothing but the cards played."""
+    position = request.get("position") if isinstance(request.get("position"), dict) else request
+    active = position.get("active") if isinstance(position, dict) else None
+    if not isinstance(active, dict) or not isinstance(active.get("hand"), list):
+        return None
+    listed = request.get("actions")
+    actions: list[Any] = listed if isinstance(listed, list) else [request.get("move")]
+    played = [str(action.get("card")) for action in actions
+              if isinstance(action, dict) and action.get("action") == "play"]
+    hand = [str(card) for card in active["hand"]]
+    hidden = hand
+    for card in played:
+        hidden = one_less(hidden, card)
+    if not hidden:
+        return None
+    active["hand"] = [card for card in hand if card in played]
+    names = {card: "[hidden card]" for card in hidden if card not in played}
+    shown = withhold(answer, names, drop=frozenset({"alternatives"}))
+
+    def hands(item: Any) -> Any:
+        if isinstance(item, dict):
+            return {key: ([{WITHHELD: True}] * len(value) if key == "hand"
+                          and isinstance(value, list) else hands(value))
+                    for key, value in item.items()}
+        if isinstance(item, list):
+            return [hands(value) for value in item]
+        return item
+
+    shown = hands(shown)
+    shown[WITHHELD] = ("A hand is its player's own (SRA-3.4): this answer, as every phone sees it, "
+                       "names the cards played only. The phone that sent it saw it whole.")
+    return request, shown
+
+
 TABLE = TableGame(
     initial=initial,
     kinds={"turn": turn, "ruling": ruling, "new_game": new_game},
@@ -281,4 +345,5 @@ TABLE = TableGame(
     form_template=None,
     event_template="star_realms_academy/_table_event.html",
     next_entry=table_glance.next_entry,
+    public_answer=public_answer,
 )

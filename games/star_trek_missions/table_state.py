@@ -13,7 +13,7 @@ import copy
 
 from common.api_errors import ApiError, error_entry
 from games.package import SCORE
-from games.table_state import Ask, State, TableGame, refuse, saved
+from games.table_state import WITHHELD, Ask, State, TableGame, refuse, saved, withhold
 
 from . import table_glance
 
@@ -123,6 +123,40 @@ def held_cards(table_state: dict, players: list[str], seat: int | None) -> dict[
             if number != seat for card in held}
 
 
+def _names(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    return [str(name) for name in value] if isinstance(value, list) else []
+
+
+def public_answer(request: dict, answer: dict, state: State) -> tuple[dict, dict] | None:
+    """A turn checked at the table (the game's ruling), as every phone may see it (issue 29):
+    the cards in the mover's hand and those drawn from a deck are theirs alone until the game's
+    end; the card taken from the discard area and the cards discarded are face up ("Spread all
+    discarded cards face up so every player can inspect the whole discard area"). The hidden
+    ones become "[hidden card]" in every text (the quoted rule left as it is); the alternatives
+    (drawn from the whole hand) go; the request keeps the discard area and the move's public
+    cards. None when the move names no hidden card. A hand entered at game end (the `hand`
+    event) is scored face up, so it is shown as entered."""
+    position, move_body = request.get("position"), request.get("move")
+    if not isinstance(position, dict) or not isinstance(move_body, dict):
+        return None
+    public = set(_names(move_body.get("take"))) | set(_names(move_body.get("discard")))
+    hidden = {name for name in _names(position.get("hand")) + _names(move_body.get("draw"))
+              if name not in public}
+    if not hidden:
+        return None
+    position["hand"] = []
+    if "draw" in move_body:
+        move_body["draw"] = None
+    shown = withhold(answer, dict.fromkeys(hidden, "[hidden card]"),
+                     drop=frozenset({"alternatives"}))
+    shown[WITHHELD] = ("A hand is its player's own until the game's end: this answer, as every "
+                       "phone sees it, names the cards taken from or put in the discard area "
+                       "only. The phone that asked saw it whole.")
+    return request, shown
+
+
 TABLE = TableGame(
     initial=initial,
     kinds={"hand": hand, "new_game": new_game},
@@ -137,6 +171,7 @@ TABLE = TableGame(
     live_context=lambda state, players: _table_form().live_context(
         state, job_request_body(state, players, SCORE) or {}),
     next_entry=table_glance.next_entry,
+    public_answer=public_answer,
 )
 
 

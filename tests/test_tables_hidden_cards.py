@@ -1,0 +1,356 @@
+"""Hidden cards at a table (issue 29): no phone shows another seat's hidden cards. A move's
+answer names its mover's hand (a conquest's cards "no longer enemy", the alternatives of an
+illegal move, the hand an illegal play did not find its card in); the table's history (page and
+API) links a public copy of it, saved as a result of its own, which names only what the move
+makes public; the full answer goes back to the mover's phone alone."""
+
+import html
+import json
+import re
+
+import pytest
+
+from tests.test_tables_factions import AMBUSH, ATTACK, SETUP, c, event, hands, post, read
+
+pytestmark = pytest.mark.django_db
+
+
+def words(response) -> str:
+    page = html.unescape(response.content.decode())
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+
+
+def history_result(t) -> dict:
+    """The last history entry's answer, as any phone reads the table (no token)."""
+    return read(t)["events"][-1]["result"]
+
+
+def seated(api, game: str, players: list[str]) -> dict:
+    """A table of `game` with every seat claimed: its code, the host's token and each seat's
+    (by the player's name in lower case)."""
+    created = post(api, "/api/tables/", {"game": game, "players": players}).json()
+    code = created["code"]
+    tokens = {name.lower(): post(api, f"/api/tables/{code}/seats/{number}/claim/", {}).json()[
+        "seat_token"] for number, name in enumerate(players, start=1)}
+    return {"code": code, "host": created["host_token"], "api": api, **tokens}
+
+
+@pytest.fixture
+def factions(api):
+    table = seated(api, "factions", ["Ana", "Ben"])
+    assert event(table, "setup", 1, SETUP, table["ana"]).status_code == 201
+    return table
+
+
+def test_a_conquests_public_answer_names_the_ambush_not_the_rest_of_anas_hand(factions, client):
+    t = factions
+    spy, defence = c("Spy", "ashen-peaks"), c("Defence", "ashen-peaks")
+    sent = event(t, "move", 1, {"position": hands([c("Ambush", "amber-coast"), spy, defence]),
+                                "move": AMBUSH}, t["ana"])
+    assert sent.status_code == 201, sent.json()
+    own = sent.json()["event"]["result"]
+    # Ana's phone gets its answer whole: the conquest names the Ashen Peaks cards in her hand.
+    assert own["outcome"]["conquests"][0]["no_longer_enemy"] == [spy, defence]
+    assert "Spy (Ashen Peaks)" in json.dumps(own)
+    public = history_result(t)
+    assert public["id"] != own["id"] and read(t)["state"]["last_result"]["id"] == public["id"]
+    text = json.dumps(public)
+    assert "Spy" not in text and "Defence" not in text
+    assert "Ambush (Amber Coast)" in text  # played: every phone saw it
+    assert public["outcome"]["conquests"][0]["no_longer_enemy"] == [{"withheld": True},
+                                                                    {"withheld": True}]
+    assert public["outcome"]["conquests"][0]["to"] == "Ana" and "withheld" in public
+    # The same through the result's API and its page, as anyone (Ben's phone, or nobody's).
+    api = t["api"].get(f"/api/results/{public['id']}/").json()
+    assert "Spy" not in json.dumps(api) and api["verdict"] == "legal"
+    page = words(client.get(public["url"]))
+    assert "Ana ambushes" in page and "Ambush (Amber Coast)" in page
+    assert "Spy" not in page and "Defence (Ashen" not in page
+    # The history's entry links the public copy.
+    live = client.get(f"/t/{t['code']}/live").content.decode()
+    assert public["url"] in live and own["url"] not in live
+
+
+def test_an_illegal_moves_public_answer_does_not_list_the_hand(factions, client):
+    t = factions
+    sent = event(t, "move", 1, {"position": hands([c("Spy", "ashen-peaks"),
+                                                   c("Doctor", "amber-coast")]),
+                                "move": ATTACK}, t["ana"])
+    own = sent.json()["event"]["result"]
+    assert own["code"] == "card_not_in_hand" and "Spy (Ashen Peaks)" in own["reason"]
+    assert own["alternatives"]
+    public = history_result(t)
+    assert "Spy" not in json.dumps(public) and "Doctor" not in json.dumps(public)
+    assert "alternatives" not in public
+    assert "it holds a hidden card and a hidden card" in public["reason"]
+    live = words(client.get(f"/t/{t['code']}/live"))
+    assert "Ana's move: Illegal" in live and "Spy" not in live and "Doctor" not in live
+    page = words(client.get(public["url"]))
+    assert "Spy" not in page and "Doctor" not in page and "Attack (Amber Coast)" in page
+
+
+def test_a_move_whose_hand_holds_only_the_played_card_is_linked_as_answered(factions):
+    """The neighbour: nothing hidden (Ana's hand is the ATTACK she plays), so the history links
+    the answer itself."""
+    t = factions
+    sent = event(t, "move", 1, {"position": hands([c("Attack", "amber-coast")]),
+                                "move": ATTACK}, t["ana"])
+    own = sent.json()["event"]["result"]
+    assert history_result(t) == own and "withheld" not in own
+
+
+# --- Academy Credits: a play that depends on the target's card waits for the target's phone ------
+
+AC = "academy-credits"
+
+
+def ac_play(t, hand, play, target=None, guess=None, *, seat=1, token=None, discards=None):
+    players = [{"name": "Ana"}, {"name": "Ben"}]
+    for name, cards in (discards or {}).items():
+        next(p for p in players if p["name"] == name)["discards"] = cards
+    return event(t, "ruling", seat, {"position": {"players": players, "turn": "Ana", "hand": hand,
+                                                  "deck_count": 10},
+                                     "move": {"play": play, "target": target, "guess": guess}},
+                 token or t["ana"])
+
+
+def page_of(client, t, seat_token: str | None, seat: int) -> str:
+    client.cookies.clear()
+    if seat_token:
+        client.cookies[f"seat_{t['code']}"] = f"{seat}:{seat_token}"
+    return client.get(f"/t/{t['code']}").content.decode()
+
+
+def buttons(page: str) -> list[str]:
+    return [html.unescape(label) for label in
+            re.findall(r'name="answer" value="[^"]+">([^<]+)<', page)]
+
+
+def test_a_guess_waits_for_the_targets_yes_or_no_and_no_phone_sees_the_kept_card(api, client):
+    t = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(t, ["Lura Thok", "Caleb Mir"], "Lura Thok", "Ben", "The Doctor")
+    assert sent.status_code == 201, sent.json()
+    own = sent.json()["event"]["result"]
+    assert own["verdict"] == "legal" and own["outcome"]["cases"]  # it depends on Ben's card
+    state = read(t)["state"]
+    pending = state["pending"]
+    assert (pending["by"], pending["target"], pending["seat"], pending["question"]) == \
+        ("Ana", "Ben", 2, "guess")
+    assert pending["rule"] == "AC-R4" and "depends on Ben's card" in pending["reason"]
+    assert "sealed" not in state and "Caleb Mir" not in json.dumps(read(t))
+    # Every phone sees whom the table waits for; Ben's phone alone offers his two answers.
+    ana_page = page_of(client, t, t["ana"], 1)
+    assert "Waiting for Ben (seat 2) to answer Ana's Lura Thok" in words_of(ana_page)
+    assert buttons(ana_page) == [] and "Caleb Mir" not in ana_page
+    ben_page = page_of(client, t, t["ben"], 2)
+    assert "Your answer: Ana plays Lura Thok at you, naming The Doctor" in words_of(ben_page)
+    assert buttons(ben_page) == ["Yes, I hold The Doctor", "No, I do not hold The Doctor"]
+    assert "Caleb Mir" not in ben_page
+    assert "Caleb Mir" not in page_of(client, t, None, 0)  # nobody's phone
+    # The history's ruling names the card played and the guess, never Ana's other card.
+    public = read(t)["events"][-1]["result"]
+    assert "Caleb Mir" not in json.dumps(public) and "The Doctor" in json.dumps(public)
+    assert "Caleb Mir" not in words(client.get(public["url"]))
+    # Nothing else goes on until Ben answers; Ana cannot answer for him, nor Ben off the list.
+    round_end = event(t, "round", 1, {"players": [{"name": "Ana"}, {"name": "Ben"}],
+                                      "deck_count": 0}, t["ana"])
+    assert round_end.status_code == 409 and round_end.json()["code"] == "awaiting_answer"
+    assert event(t, "answer", 1, {"answer": "no"}, t["ana"]).json()["code"] == "not_your_turn"
+    wrong = event(t, "answer", 2, {"answer": "maybe"}, t["ben"])
+    assert wrong.status_code == 400 and wrong.json()["errors"][0]["code"] == "invalid_choice"
+    # Ben answers from his phone's page: he holds it, and is out.
+    version = read(t)["version"]
+    client.cookies[f"seat_{t['code']}"] = f"2:{t['ben']}"
+    posted = client.post(f"/t/{t['code']}/form", {"answer": "yes", "seat": "2",
+                                                  "version": str(version)})
+    assert posted.status_code == 302, posted.content.decode()[:1500]
+    state = read(t)["state"]
+    assert state["pending"] is None
+    answered = read(t)["events"][-1]
+    assert answered["kind"] == "answer" and answered["seat"] == 2
+    assert answered["result"]["outcome"]["eliminated"] == ["Ben"]
+    assert "Caleb Mir" not in json.dumps(answered["result"])
+    live = words(client.get(f"/t/{t['code']}/live"))
+    assert "Ben answered: Legal: Ana plays Lura Thok" in live and "Caleb Mir" not in live
+
+
+def words_of(page: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.unescape(page)))
+
+
+def test_a_guess_no_cadet_can_hold_is_ruled_at_once(api):
+    """The neighbour: both copies of The Doctor are face up, so Ben cannot hold it and the
+    table rules the play without asking him."""
+    t = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(t, ["Lura Thok", "Jett Reno"], "Lura Thok", "Ben", "The Doctor",
+                   discards={"Ben": ["The Doctor", "The Doctor"]})
+    assert sent.status_code == 201, sent.json()
+    assert not sent.json()["event"]["result"]["outcome"]["cases"]
+    assert read(t)["state"]["pending"] is None
+
+
+def test_a_comparison_waits_for_the_targets_card_and_shows_only_the_loser(api, client):
+    t = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(t, ["Unnamed card (3)", "Jett Reno"], "Unnamed card (3)", "Ben")
+    assert sent.status_code == 201, sent.json()
+    pending = read(t)["state"]["pending"]
+    assert (pending["question"], pending["rule"]) == ("card", "AC-R3")
+    public = read(t)["events"][-1]["result"]
+    # The cases would tell the value of Ana's card ("lower than 7"): the public copy has none.
+    assert "cases" not in public["outcome"] and "7" not in json.dumps(public["outcome"])
+    ben = buttons(page_of(client, t, t["ben"], 2))
+    # Every card not all face up: Jett Reno too (Ana's hand is not Ben's to learn by omission).
+    assert ben[0] == "Charles Vance (0)" and "Jett Reno (7)" in ben
+    assert "Unnamed card (3)" in ben and len(ben) == 11
+    # The one copy of Jett Reno is Ana's: Ben's answer is refused without saying where it is.
+    impossible = event(t, "answer", 2, {"answer": "Jett Reno"}, t["ben"])
+    assert impossible.status_code == 400
+    assert impossible.json()["errors"][0]["code"] == "answer_impossible"
+    assert "Ana" not in json.dumps(impossible.json())
+    answered = event(t, "answer", 2, {"answer": "The Doctor"}, t["ben"])
+    assert answered.status_code == 201, answered.json()
+    # Ben's phone gets the ruling as every phone sees it: Ana's card is not his to read.
+    bens = answered.json()["event"]["result"]
+    assert bens["outcome"]["eliminated"] == ["Ben"] and "Jett Reno" not in json.dumps(bens)
+    public = read(t)["events"][-1]["result"]
+    assert bens == public
+    text = json.dumps(public)
+    assert "Jett Reno" not in text and "The Doctor" in text  # Ben's card goes face up
+    assert public["outcome"]["eliminated"] == ["Ben"]
+
+
+def test_a_look_does_not_wait_and_a_card_of_another_cadet_is_not_taken(api):
+    """The neighbour of the comparison: a look (value 2) does the same whatever Ben holds, so
+    the table rules at once; and Ana's phone cannot tell the table Ben's card."""
+    t = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(t, ["Unnamed card (2)", "Jett Reno"], "Unnamed card (2)", "Ben")
+    assert sent.status_code == 201 and read(t)["state"]["pending"] is None
+    told = event(t, "ruling", 1, {"position": {
+        "players": [{"name": "Ana"}, {"name": "Ben", "hand": "The Doctor"}], "turn": "Ana",
+        "hand": ["Unnamed card (3)", "Jett Reno"], "deck_count": 10},
+        "move": {"play": "Unnamed card (3)", "target": "Ben"}}, t["ana"])
+    assert told.status_code == 400
+    assert told.json()["errors"][0]["path"] == "body.position.players[1].hand"
+    assert told.json()["errors"][0]["code"] == "hidden_card"
+    # Nor can Ben's phone give Ana's two cards: they are hers.
+    bens = ac_play(t, ["Unnamed card (2)", "Jett Reno"], "Unnamed card (2)", "Ben", seat=2,
+                   token=t["ben"])
+    assert bens.status_code == 400
+    assert bens.json()["errors"][0]["code"] == "not_your_cards"
+
+
+def test_the_host_answers_only_for_a_target_seat_no_phone_holds(api, client):
+    t = seated(api, AC, ["Ana", "Ben"])
+    assert ac_play(t, ["Lura Thok", "Caleb Mir"], "Lura Thok", "Ben",
+                   "The Doctor").status_code == 201
+    client.cookies[f"host_{t['code']}"] = t["host"]
+    assert buttons(client.get(f"/t/{t['code']}").content.decode()) == []
+    released = api.delete(f"/api/tables/{t['code']}/seats/2/claim/",
+                          HTTP_AUTHORIZATION=f"Bearer {t['host']}")
+    assert released.status_code == 200
+    page = client.get(f"/t/{t['code']}").content.decode()
+    assert "No phone holds Ben's seat: as the host, you answer for Ben." in words_of(page)
+    assert buttons(page) == ["Yes, I hold The Doctor", "No, I do not hold The Doctor"]
+    answered = event(t, "answer", 2, {"answer": "no"}, t["host"])
+    assert answered.status_code == 201, answered.json()
+    assert answered.json()["event"]["result"]["outcome"]["eliminated"] == []
+    assert read(t)["state"]["pending"] is None
+
+
+def test_a_guess_of_the_card_the_mover_keeps_does_not_say_where_it_is(api):
+    """Ana names The Doctor while keeping the only one not face up: Ben cannot hold it, so the
+    table rules at once; the public copy does not say every copy is accounted for (that would
+    point at Ana's hand)."""
+    t = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(t, ["Lura Thok", "The Doctor"], "Lura Thok", "Ben", "The Doctor",
+                   discards={"Ben": ["The Doctor"]})
+    assert sent.status_code == 201, sent.json()
+    own = sent.json()["event"]["result"]
+    assert "accounted for" in json.dumps(own) and read(t)["state"]["pending"] is None
+    public = read(t)["events"][-1]["result"]
+    assert "accounted for" not in json.dumps(public)
+    assert "Ben does not hold The Doctor (6): nothing happens." in public["outcome"]["summary"]
+
+
+# --- Star Trek: Missions: a turn checked at the table names the mover's hand --------------------
+
+STM_HAND = ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
+            "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"]
+
+
+def test_a_star_trek_missions_turns_public_answer_names_the_discard_area_only(api, client):
+    t = seated(api, "star-trek-missions", ["Ana", "Ben"])
+    turn = {"position": {"hand": STM_HAND, "discard_area": ["Tricorder", "Time Distortion"],
+                         "galaxy_deck": 30, "mission_deck": 14},
+            "move": {"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]}}
+    sent = event(t, "ruling", 1, turn, t["ana"])
+    assert sent.status_code == 201, sent.json()
+    own = sent.json()["event"]["result"]
+    assert own["verdict"] == "legal" and "Lieutenant Worf" in json.dumps(own)
+    public = read(t)["events"][-1]["result"]
+    text = json.dumps({key: value for key, value in public.items() if key != "rule"})
+    for kept in STM_HAND[:4] + STM_HAND[5:]:
+        assert kept not in text
+    assert "Tricorder" in text and "Bridge" in text  # taken from and put in the discard area
+    page = words(client.get(public["url"]))
+    assert "Lieutenant Worf" not in page and "Borg Cube" not in page and "Tricorder" in page
+
+
+def test_a_star_trek_missions_hand_at_game_end_is_shown_as_entered(api):
+    """The neighbour: a hand entered at the game's end is scored face up, so the history links
+    its answer as it is."""
+    t = seated(api, "star-trek-missions", ["Ana", "Ben"])
+    sent = event(t, "hand", 1, {"hand": STM_HAND}, t["ana"])
+    assert sent.status_code == 201, sent.json()
+    assert read(t)["events"][-1]["result"] == sent.json()["event"]["result"]
+
+
+# --- Star Realms Academy: the cards a player keeps in hand are theirs ---------------------------
+
+SRA_TURN = {"active": {"hand": ["Viper", "Scout", "Imperial Frigate"]},
+            "shop_row": ["Ram", "Corvette", "The Hive", "Barter World", "Survey Ship"],
+            "actions": [{"action": "play", "card": "Viper"},
+                        {"action": "attack", "target": "health", "amount": 1},
+                        {"action": "end_turn"}]}
+
+
+def test_a_star_realms_turn_keeps_the_cards_left_in_hand_from_the_other_phone(api, client):
+    t = seated(api, "star-realms-academy", ["Ana", "Ben"])
+    sent = event(t, "turn", 1, SRA_TURN, t["ana"])
+    assert sent.status_code == 201, sent.json()
+    own = sent.json()["event"]["result"]
+    assert own["final"]["active"]["hand"] == ["Scout", "Imperial Frigate"]
+    table = read(t)
+    # How many Ana kept is seen; which ones is not, in the state or the history's answer.
+    assert table["state"]["kept"] == {"Ana": 2, "Ben": 0}
+    public = table["events"][-1]["result"]
+    assert public["final"]["active"]["hand"] == [{"withheld": True}, {"withheld": True}]
+    text = json.dumps(table)
+    assert "Imperial Frigate" not in text and "Scout" not in text and "Viper" in text
+    assert "Imperial Frigate" not in words(client.get(public["url"]))
+    assert "Imperial Frigate" not in words(client.get(f"/t/{t['code']}"))
+
+
+def test_a_star_realms_turn_that_plays_its_whole_hand_is_linked_as_answered(api):
+    """The neighbour: every card of the hand is played face up, so nothing is withheld."""
+    t = seated(api, "star-realms-academy", ["Ana", "Ben"])
+    whole = {**SRA_TURN, "active": {"hand": ["Viper"]}}
+    sent = event(t, "turn", 1, whole, t["ana"])
+    assert sent.status_code == 201, sent.json()
+    assert read(t)["events"][-1]["result"] == sent.json()["event"]["result"]
+
+
+def test_an_illegal_play_shows_every_phone_its_verdict_not_why(api, client):
+    """Why Ana's Jett Reno is refused is the Nahla Ake she holds (AC-4.1): her phone is told;
+    every other phone reads that the play was not legal, and no card of her hand but the one
+    she tried."""
+    t = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(t, ["Nahla Ake", "Jett Reno"], "Jett Reno", "Ben")
+    own = sent.json()["event"]["result"]
+    assert (own["verdict"], own["code"]) == ("illegal", "must_play_nahla_ake")
+    public = read(t)["events"][-1]["result"]
+    assert (public["verdict"], public["code"]) == ("illegal", "withheld")
+    assert "Nahla" not in json.dumps(public) and "AC-4.1" not in json.dumps(public)
+    page = client.get(public["url"])
+    assert page.status_code == 200 and "Nahla" not in words(page)
+    assert "Nahla" not in words(client.get(f"/t/{t['code']}"))
