@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
 from tests.browser.phone import phone_page
-from tests.browser.stm_tiles import show_tile
+from tests.browser.star_trek_missions_tiles import show_tile
 from tests.test_tables_factions import SETUP
 
 pytestmark = pytest.mark.browser

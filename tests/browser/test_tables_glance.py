@@ -20,6 +20,10 @@ from tests.test_tables_star_realms_academy import ANA_HITS
 
 pytestmark = pytest.mark.browser
 
+# Another phone's change reaches a page at its next poll (every 2 s); a loaded machine answers
+# late, so the wait is for the state, with room to spare.
+POLLED = 30_000
+
 
 def test_star_trek_missions_waits_for_each_hand(browser, room_site, site):
     with ExitStack() as stack:
@@ -42,11 +46,11 @@ def test_star_trek_missions_waits_for_each_hand(browser, room_site, site):
             "Nothing for this phone to enter now.")
         # The host's phone never reloaded: the line moved on, and the undo names the entry.
         expect(table.host.locator("#glance-line")).to_have_text(
-            "Game 1: still to enter a hand: Ana.", timeout=5_000)
+            "Game 1: still to enter a hand: Ana.", timeout=POLLED)
         assert_glance(table.host, line="Game 1: still to enter a hand: Ana.",
                       button="Enter Ana's hand", host=True, undo="Undo entry 1")
         expect(nobody.locator("#glance-line")).to_have_text("Game 1: still to enter a hand: Ana.",
-                                                            timeout=5_000)
+                                                            timeout=POLLED)
 
         # The host enters Ana's hand for her phoneless seat: the game has its winner.
         table.host.locator("#glance-button").click()
@@ -86,10 +90,10 @@ def test_academy_credits_waits_for_the_rounds_end(browser, room_site, site):
         starter = table.read()["state"]["starter"]
         second = f"Round 2: {starter} starts. At its end, score it."
         assert_glance(ben, line=second, button="Score round 2")
-        expect(table.host.locator("#glance-line")).to_have_text(second, timeout=5_000)
+        expect(table.host.locator("#glance-line")).to_have_text(second, timeout=POLLED)
         assert_glance(table.host, line=second, button="Score round 2", host=True,
                       undo="Undo entry 1")
-        expect(nobody.locator("#glance-line")).to_have_text(second, timeout=5_000)
+        expect(nobody.locator("#glance-line")).to_have_text(second, timeout=POLLED)
         for page in (table.host, ben, nobody):
             assert_fits_narrow_phones(page)
         found = [*report(table.host, "/t/<code> (host)"), *report(ben, "/t/<code> (Ben)")]
@@ -116,7 +120,7 @@ def test_star_realms_academy_names_whose_turn_it_is(browser, room_site, site):
         table.send(table.seat_token(ana), {"kind": "turn", "seat": 1, "body": ANA_HITS})
         for page in (ana, table.host, nobody):
             expect(page.locator("#glance-line")).to_have_text("Turn 2: Ben's turn.",
-                                                              timeout=5_000)
+                                                              timeout=POLLED)
         assert_glance(ana, line="Turn 2: Ben's turn.", button=None)
         assert_glance(table.host, line="Turn 2: Ben's turn.", button="Enter Ben's turn",
                       host=True, undo="Undo entry 1")
@@ -144,9 +148,9 @@ def test_factions_waits_for_the_mover_then_the_defender(browser, room_site, site
             "Every seat is taken: this phone follows the table.")
 
         table.send(table.seat_token(ana), {"kind": "setup", "seat": 1, "body": SETUP})
-        expect(ben.locator("#glance-line")).to_have_text("Move 1: Ana's turn.", timeout=5_000)
+        expect(ben.locator("#glance-line")).to_have_text("Move 1: Ana's turn.", timeout=POLLED)
         assert_glance(ben, line="Move 1: Ana's turn.", button=None)
-        expect(ana.locator("#glance-line")).to_have_text("Move 1: Ana's turn.", timeout=5_000)
+        expect(ana.locator("#glance-line")).to_have_text("Move 1: Ana's turn.", timeout=POLLED)
         assert_glance(ana, line="Move 1: Ana's turn.", button="Enter your move", host=True,
                       undo="Undo entry 1")
 
@@ -157,16 +161,16 @@ def test_factions_waits_for_the_mover_then_the_defender(browser, room_site, site
                 {"name": "Ana", "hand": [c("Attack", "amber-coast")]},
                 {"name": "Ben", "hand": []}]}, "move": ATTACK}})
         answers = "Ben answers Ana's attack on Peak Sentinel."
-        expect(ben.locator("#glance-line")).to_have_text(answers, timeout=5_000)
+        expect(ben.locator("#glance-line")).to_have_text(answers, timeout=POLLED)
         assert_glance(ben, line=answers, button="Answer Ana's attack")
-        expect(ana.locator("#glance-line")).to_have_text(answers, timeout=5_000)
+        expect(ana.locator("#glance-line")).to_have_text(answers, timeout=POLLED)
         assert_glance(ana, line=answers, button=None, host=True, undo="Undo entry 2")
         ben.locator("#glance-button").click()
         ben.get_by_role("button", name="Block it with Defence (Ashen Peaks)").click()
         moves = table.read()["state"]["moves"]
         after = f"Move {moves + 1}: Ana's turn."
         assert_glance(ben, line=after, button=None)
-        expect(ana.locator("#glance-line")).to_have_text(after, timeout=5_000)
+        expect(ana.locator("#glance-line")).to_have_text(after, timeout=POLLED)
         assert_glance(ana, line=after, button="Enter your move", host=True, undo="Undo entry 3")
         for page in (ana, ben, full):
             assert_fits_narrow_phones(page)
