@@ -42,7 +42,13 @@ from . import services
 from .game_states import TABLE_GAMES
 from .models import Table
 from .seats import acting_for
-from .selectors import change_words, overlapping_changes, table_version
+from .selectors import (
+    TableNotFound,
+    change_words,
+    overlapping_changes,
+    table_get,
+    table_version,
+)
 
 BodyOf = Callable[[dict, list[str], str, "int | None"], "dict | None"]
 
@@ -135,14 +141,19 @@ def _unprefixed(error: ApiError) -> ApiError:
 
 
 def _runner(table: Table, kind: str, version: int, seat: int | str | None,
-            token: str | None, shown: dict) -> Callable[..., dict]:
+            token: str | None, shown: dict,
+            table_fields: Callable[[dict], list[tuple[str, str]]]) -> Callable[..., dict]:
     """The page's service at the table: the answer recorded as the table's event. The event
     names the version the form was filled in from; it is refused only when what changed since
     overlaps it (tables.selectors.overlapping_changes: another seat's hand never does). Then
     `shown["conflict"]` (the page's `asked_at.conflict`, shown next to its button) says what
     changed and where the form is sent again (the table's version now); the page keeps what was
     entered. A seat's own entry (a hand) is then answered as the game's page answers it, not
-    recorded (its score does not depend on the table); any other is the page's 409."""
+    recorded (its score does not depend on the table); any other is the page's 409, and
+    `shown["table_fields"]` holds the fields the table fills in, from the table as it is now
+    (`table_fields(state)`: an Academy Credits cadet's credits, who starts): the page shows
+    them in place of the ones it was filled in with, which the table would refuse, so the next
+    tap sends what was entered on the table now."""
     jobs = table_jobs(table.game.slug)
     players = [seat.name for seat in table.seats.all()]
     names = {s.number: s.name for s in table.seats.all()}
@@ -165,6 +176,10 @@ def _runner(table: Table, kind: str, version: int, seat: int | str | None,
                 # Not recorded: the page shows the answer as the game's page does, and the
                 # button sends the entry again on the table now.
                 return answer(game=game, kind=kind, body=body)
+            try:
+                shown["table_fields"] = table_fields(table_get(code=table.code).state)
+            except TableNotFound:
+                pass  # removed meanwhile: the 409 says what changed; nothing to fill in
             raise ApiError(status_code=409, code="version_conflict",
                            detail="Not entered at the table: since this form was filled in, "
                                   f"{'; '.join(words) or 'the table moved on'}. Check it against "
@@ -181,15 +196,18 @@ def _runner(table: Table, kind: str, version: int, seat: int | str | None,
                 return moved_on("", table_version(code=table.code) or version, changes)
             raise _unprefixed(error) from None
         try:
-            event, _ = services.event_add(code=table.code, token=token, kind=event_kind,
-                                          seat=seat, version=version, body=event_body,
-                                          entry_key=shown.get("entry_key") or None)
+            event, after = services.event_add(code=table.code, token=token, kind=event_kind,
+                                              seat=seat, version=version, body=event_body,
+                                              entry_key=shown.get("entry_key") or None)
         except services.VersionConflict as conflict:
             return moved_on(event_kind, conflict.current, conflict.changes)
         except ApiError as error:
             raise _unprefixed(error) from None
         assert event.result is not None  # a job's event always holds the game's answer
         shown["entry_key"] = str(uuid.uuid4())  # recorded: the next entry is another
+        # The form's next answer (the next round, a correction) is decided on the table with
+        # this one in it, not on the version before it, which this answer itself changed.
+        shown["version"] = after.version
         return event.result
 
     return run
@@ -218,9 +236,14 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
     jobs = table_jobs(table.game.slug)
     acting = acting_for(request, table, default=jobs.acting_seat(table.state, players))
     seat = acting.picked
-    body = jobs.request_body(table.state, players, kind, seat)
+
+    def table_fields(state: dict) -> list[tuple[str, str]]:
+        """The page's fields the table fills in for this seat, from the table's `state`."""
+        body = jobs.request_body(state, players, kind, seat)
+        return (job.pairs(table.game, body) or []) if body else []
+
     initial = QueryDict(mutable=True)
-    for name, value in (job.pairs(table.game, body) or []) if body else []:
+    for name, value in table_fields(table.state):
         initial.appendlist(name, value)
     name = next((s.name for s in seats if s.number == seat), "")
     if acting.token is None:
@@ -239,6 +262,7 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
              "entry_key": (request.POST.get("entry_key") if request.method == "POST" else "")
              or str(uuid.uuid4())}
     asked = AskedAt(initial=initial,
-                    run=_runner(table, kind, version, acting.seat, acting.token, shown),
+                    run=_runner(table, kind, version, acting.seat, acting.token, shown,
+                                table_fields),
                     held=jobs.held_cards(table.state, players, seat), context=shown)
     return view(request, asked=asked)
