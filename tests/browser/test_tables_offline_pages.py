@@ -55,13 +55,21 @@ def sent_offline_then_back(page, site: str, link: str, button) -> dict:
     kept = page.locator(".offline-kept")
     expect(kept).to_contain_text("Kept on this phone")
     expect(page.locator("#offline-status")).to_contain_text("Offline: your entry is kept")
-    form = button.evaluate("b => b.form.id")
-    sent = page.locator(f"#{form}").evaluate(
-        "form => Object.fromEntries(new FormData(form).entries())")
+    sent = button.evaluate("b => Object.fromEntries(new FormData(b.form).entries())")
+    assert sent["entry_key"]
     before = events(page, site, link)
     page.context.set_offline(False)
     expect(kept).to_have_count(0, timeout=15_000)
     return {"fields": sent, "posts": posts, "before": before}
+
+
+def keyed(link: str, sent: dict) -> int:
+    """How many of the table's events carry the entry key the kept form held: the entry sent
+    when the connection returned is that entry."""
+    from tables.models import Event
+
+    code = link.rstrip("/").rsplit("/", 1)[1]
+    return Event.objects.filter(table__code=code, entry_key=sent["fields"]["entry_key"]).count()
 
 
 def test_academy_credits_score_a_round_at_the_table_offline(browser, site):
@@ -81,6 +89,7 @@ def test_academy_credits_score_a_round_at_the_table_offline(browser, site):
         assert len(sent["posts"]) == 1, sent["posts"]
         assert [event["kind"] for event in sent["before"]] == [
             event["kind"] for event in recorded[:-1]]
+        assert keyed(link, sent) == 1
         ben.get_by_role("link", name="Back to the table").click()
         expect(ben.locator(".table-history li")).to_have_count(1)
         expect(ben.locator(".table-history li")).to_contain_text("Round scored: Ana won it")
@@ -99,6 +108,7 @@ def test_star_trek_missions_score_a_hand_at_the_table_offline(browser, site):
         assert len(sent["posts"]) == 1, sent["posts"]
         assert [event["kind"] for event in sent["before"]] == [
             event["kind"] for event in recorded[:-1]]
+        assert keyed(link, sent) == 1
         ana.locator("#at-table").get_by_role("link", name="Back to the table").click()
         expect(ana.locator(".table-history li")).to_have_count(1)
         expect(ana.locator(".table-history li")).to_contain_text("Ana entered a hand")
@@ -122,6 +132,7 @@ def test_star_trek_missions_check_a_turn_at_the_table_offline(browser, site):
         assert len(sent["posts"]) == 1, sent["posts"]
         assert [event["kind"] for event in sent["before"]] == [
             event["kind"] for event in recorded[:-1]]
+        assert keyed(link, sent) == 1
 
 
 def test_star_realms_academy_break_down_a_turn_at_the_table_offline(browser, site):
@@ -144,6 +155,7 @@ def test_star_realms_academy_break_down_a_turn_at_the_table_offline(browser, sit
         assert len(sent["posts"]) == 1, sent["posts"]
         assert [event["kind"] for event in sent["before"]] == [
             event["kind"] for event in recorded[:-1]]
+        assert keyed(link, sent) == 1
         ana.locator(".asked-at").get_by_role("link", name="Back to the table").click()
         expect(ana.locator(".table-history li")).to_have_count(1)
 
@@ -174,3 +186,38 @@ def test_factions_check_a_move_at_the_table_offline(browser, site):
         assert len(sent["posts"]) == 1, sent["posts"]
         assert [event["kind"] for event in sent["before"]] == [
             event["kind"] for event in recorded[:-1]]
+        assert keyed(link, sent) == 1
+
+
+def test_factions_the_defenders_answer_on_the_table_page_offline(browser, site):
+    """The table page's own form in its polled part: Ben's answer to Ana's attack."""
+    from tests.browser.test_tables_factions_defence import seat_token, send_event
+    from tests.test_tables_factions import ATTACK, SETUP, c
+
+    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana, \
+            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben:
+        link = start_table(ana, site, "factions", ["Ana", "Ben"])
+        code = link.rstrip("/").rsplit("/", 1)[1]
+        ana.get_by_role("button", name="I am Ana").click()
+        ben.goto(link)
+        ben.get_by_role("button", name="I am Ben").click()
+        expect(ben.locator(".lede")).to_contain_text("You are Ben")
+        send_event(site, code, seat_token(ana, code), {"kind": "setup", "seat": 1,
+                                                       "body": SETUP})
+        send_event(site, code, seat_token(ana, code), {
+            "kind": "move", "seat": 1, "body": {"position": {"players": [
+                {"name": "Ana", "hand": [c("Attack", "amber-coast")]},
+                {"name": "Ben", "hand": []}]}, "move": ATTACK}})
+        block = ben.get_by_role("button", name="Block it with Defence (Ashen Peaks)")
+        expect(block).to_be_visible()
+        ben.evaluate("() => { window.notReloaded = true; }")
+        sent = sent_offline_then_back(ben, site, link, block)
+        history = ben.locator(".table-history li")
+        expect(history.last).to_contain_text("Ben blocks Ana's Attack (Amber Coast)")
+        recorded = events(ben, site, link)
+        assert [(event["kind"], event["seat"]) for event in recorded] == [
+            ("setup", 1), ("move", 1), ("move", 2)]
+        assert len(sent["posts"]) == 1, sent["posts"]
+        assert [event["kind"] for event in sent["before"]] == ["setup", "move"]
+        assert keyed(link, sent) == 1
+        expect(history).to_have_count(3)
