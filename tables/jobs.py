@@ -58,8 +58,11 @@ BodyOf = Callable[[dict, list[str], str, "int | None"], "dict | None"]
 # it: `job_request_body(state, players, kind, seat)` (the body the table implies for the seat
 # asking, or None),
 # `job_event(state, players, kind, body)` (the event kind and its body, minus what the table
-# knows, refusing a body that says otherwise) and `acting_seat(state, players)` (the seat the
-# host's browser acts for now, or None: any, seat 1 then).
+# knows, refusing a body that says otherwise), `acting_seat(state, players)` (the seat the
+# host's browser acts for now, or None: any, seat 1 then) and `refilled(field)` (whether a
+# field of the job's page is the table's alone, shown after a conflict as the table has it now;
+# none is, unless the game says so: where the table fills in a field the player adds to, such
+# as a hand, showing the table's would drop what the player typed).
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,11 @@ class TableJobs:
     # The cards other seats hold ({card name: holder's name}): the page marks them and never
     # suggests them (a card is in one hand only).
     held_cards: Callable[[dict, list[str], int | None], dict[str, str]]
+    refilled: Callable[[str], bool]
+
+
+def _no_field(field: str) -> bool:
+    return False
 
 
 def _nothing_known(state: dict, players: list[str], kind: str,
@@ -100,6 +108,7 @@ def table_jobs(slug: str) -> TableJobs:
         getattr(module, "job_event", None) or _asked_as_is,
         getattr(module, "acting_seat", None) or _any_seat,
         getattr(module, "held_cards", None) or _none_held,
+        getattr(module, "refilled", None) or _no_field,
     )
 
 
@@ -150,8 +159,8 @@ def _runner(table: Table, kind: str, version: int, seat: int | str | None,
     changed and where the form is sent again (the table's version now); the page keeps what was
     entered. A seat's own entry (a hand) is then answered as the game's page answers it, not
     recorded (its score does not depend on the table); any other is the page's 409, and
-    `shown["table_fields"]` holds the fields the table fills in, from the table as it is now
-    (`table_fields(state)`: an Academy Credits cadet's credits, who starts): the page shows
+    `shown["table_fields"]` holds the fields that are the table's alone (the game's `refilled`:
+    an Academy Credits cadet's credits, who starts) from the table as it is now: the page shows
     them in place of the ones it was filled in with, which the table would refuse, so the next
     tap sends what was entered on the table now."""
     jobs = table_jobs(table.game.slug)
@@ -177,7 +186,9 @@ def _runner(table: Table, kind: str, version: int, seat: int | str | None,
                 # button sends the entry again on the table now.
                 return answer(game=game, kind=kind, body=body)
             try:
-                shown["table_fields"] = table_fields(table_get(code=table.code).state)
+                shown["table_fields"] = [(field, value) for field, value
+                                         in table_fields(table_get(code=table.code).state)
+                                         if jobs.refilled(field)]
             except TableNotFound:
                 pass  # removed meanwhile: the 409 says what changed; nothing to fill in
             raise ApiError(status_code=409, code="version_conflict",
