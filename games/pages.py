@@ -96,6 +96,11 @@ def job_page(
                     show=lambda answer: {presenter.name: presenter.shape(game, answer, body)},
                     show_errors=lambda error: form_errors(error, built),
                 )
+                refilled = _with_table_fields(data, asked)
+                if refilled is not None:
+                    # The table moved on since the form was filled in: what the table fills in
+                    # is shown as it is now, everything the player entered as it was typed.
+                    context["form"] = form(game, refilled)
         if page_context is not None and not is_htmx_submit(request):
             context.update(page_context(game))
         return render_result_page(request, context, status=status, page=page,
@@ -103,6 +108,21 @@ def job_page(
 
     view.asked_at_table = True  # type: ignore[attr-defined]  # tables/jobs.py serves it at a table
     return view
+
+
+def _with_table_fields(data: Any, asked: AskedAt | None) -> QueryDict | None:
+    """After a conflict at a table (tables/jobs.py sets the context's `table_fields`), the form's
+    input with the fields the table fills in replaced by the table's now; None otherwise."""
+    fields = asked.context.get("table_fields") if asked is not None else None
+    if fields is None or data is None:
+        return None
+    refilled = data.copy()  # mutable
+    given: dict[str, list[str]] = {}
+    for name, value in fields:
+        given.setdefault(name, []).append(value)
+    for name, values in given.items():
+        refilled.setlist(name, values)
+    return refilled
 
 
 def _job(slug: str, kind: str) -> tuple[Job, Presenter]:

@@ -42,7 +42,13 @@ from . import services
 from .game_states import TABLE_GAMES
 from .models import Table
 from .seats import acting_for
-from .selectors import change_words, overlapping_changes, table_version
+from .selectors import (
+    TableNotFound,
+    change_words,
+    overlapping_changes,
+    table_get,
+    table_version,
+)
 
 BodyOf = Callable[[dict, list[str], str, "int | None"], "dict | None"]
 
@@ -52,8 +58,11 @@ BodyOf = Callable[[dict, list[str], str, "int | None"], "dict | None"]
 # it: `job_request_body(state, players, kind, seat)` (the body the table implies for the seat
 # asking, or None),
 # `job_event(state, players, kind, body)` (the event kind and its body, minus what the table
-# knows, refusing a body that says otherwise) and `acting_seat(state, players)` (the seat the
-# host's browser acts for now, or None: any, seat 1 then).
+# knows, refusing a body that says otherwise), `acting_seat(state, players)` (the seat the
+# host's browser acts for now, or None: any, seat 1 then) and `refilled(field)` (whether a
+# field of the job's page is the table's alone, shown after a conflict as the table has it now;
+# none is, unless the game says so: where the table fills in a field the player adds to, such
+# as a hand, showing the table's would drop what the player typed).
 
 
 @dataclass(frozen=True)
@@ -64,6 +73,11 @@ class TableJobs:
     # The cards other seats hold ({card name: holder's name}): the page marks them and never
     # suggests them (a card is in one hand only).
     held_cards: Callable[[dict, list[str], int | None], dict[str, str]]
+    refilled: Callable[[str], bool]
+
+
+def _no_field(field: str) -> bool:
+    return False
 
 
 def _nothing_known(state: dict, players: list[str], kind: str,
@@ -94,6 +108,7 @@ def table_jobs(slug: str) -> TableJobs:
         getattr(module, "job_event", None) or _asked_as_is,
         getattr(module, "acting_seat", None) or _any_seat,
         getattr(module, "held_cards", None) or _none_held,
+        getattr(module, "refilled", None) or _no_field,
     )
 
 
@@ -135,14 +150,19 @@ def _unprefixed(error: ApiError) -> ApiError:
 
 
 def _runner(table: Table, kind: str, version: int, seat: int | str | None,
-            token: str | None, shown: dict) -> Callable[..., dict]:
+            token: str | None, shown: dict,
+            table_fields: Callable[[dict], list[tuple[str, str]]]) -> Callable[..., dict]:
     """The page's service at the table: the answer recorded as the table's event. The event
     names the version the form was filled in from; it is refused only when what changed since
     overlaps it (tables.selectors.overlapping_changes: another seat's hand never does). Then
     `shown["conflict"]` (the page's `asked_at.conflict`, shown next to its button) says what
     changed and where the form is sent again (the table's version now); the page keeps what was
     entered. A seat's own entry (a hand) is then answered as the game's page answers it, not
-    recorded (its score does not depend on the table); any other is the page's 409."""
+    recorded (its score does not depend on the table); any other is the page's 409, and
+    `shown["table_fields"]` holds the fields that are the table's alone (the game's `refilled`:
+    an Academy Credits cadet's credits, who starts) from the table as it is now: the page shows
+    them in place of the ones it was filled in with, which the table would refuse, so the next
+    tap sends what was entered on the table now."""
     jobs = table_jobs(table.game.slug)
     players = [seat.name for seat in table.seats.all()]
     names = {s.number: s.name for s in table.seats.all()}
@@ -165,6 +185,12 @@ def _runner(table: Table, kind: str, version: int, seat: int | str | None,
                 # Not recorded: the page shows the answer as the game's page does, and the
                 # button sends the entry again on the table now.
                 return answer(game=game, kind=kind, body=body)
+            try:
+                shown["table_fields"] = [(field, value) for field, value
+                                         in table_fields(table_get(code=table.code).state)
+                                         if jobs.refilled(field)]
+            except TableNotFound:
+                pass  # removed meanwhile: the 409 says what changed; nothing to fill in
             raise ApiError(status_code=409, code="version_conflict",
                            detail="Not entered at the table: since this form was filled in, "
                                   f"{'; '.join(words) or 'the table moved on'}. Check it against "
@@ -181,15 +207,18 @@ def _runner(table: Table, kind: str, version: int, seat: int | str | None,
                 return moved_on("", table_version(code=table.code) or version, changes)
             raise _unprefixed(error) from None
         try:
-            event, _ = services.event_add(code=table.code, token=token, kind=event_kind,
-                                          seat=seat, version=version, body=event_body,
-                                          entry_key=shown.get("entry_key") or None)
+            event, after = services.event_add(code=table.code, token=token, kind=event_kind,
+                                              seat=seat, version=version, body=event_body,
+                                              entry_key=shown.get("entry_key") or None)
         except services.VersionConflict as conflict:
             return moved_on(event_kind, conflict.current, conflict.changes)
         except ApiError as error:
             raise _unprefixed(error) from None
         assert event.result is not None  # a job's event always holds the game's answer
         shown["entry_key"] = str(uuid.uuid4())  # recorded: the next entry is another
+        # The form's next answer (the next round, a correction) is decided on the table with
+        # this one in it, not on the version before it, which this answer itself changed.
+        shown["version"] = after.version
         # This phone's own answer, whole (its cards named); the history links the public copy.
         whole: dict = getattr(event, "own_result", None) or event.result
         return whole
@@ -220,9 +249,14 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
     jobs = table_jobs(table.game.slug)
     acting = acting_for(request, table, default=jobs.acting_seat(table.state, players))
     seat = acting.picked
-    body = jobs.request_body(table.state, players, kind, seat)
+
+    def table_fields(state: dict) -> list[tuple[str, str]]:
+        """The page's fields the table fills in for this seat, from the table's `state`."""
+        body = jobs.request_body(state, players, kind, seat)
+        return (job.pairs(table.game, body) or []) if body else []
+
     initial = QueryDict(mutable=True)
-    for name, value in (job.pairs(table.game, body) or []) if body else []:
+    for name, value in table_fields(table.state):
         initial.appendlist(name, value)
     name = next((s.name for s in seats if s.number == seat), "")
     if acting.token is None:
@@ -241,6 +275,7 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
              "entry_key": (request.POST.get("entry_key") if request.method == "POST" else "")
              or str(uuid.uuid4())}
     asked = AskedAt(initial=initial,
-                    run=_runner(table, kind, version, acting.seat, acting.token, shown),
+                    run=_runner(table, kind, version, acting.seat, acting.token, shown,
+                                table_fields),
                     held=jobs.held_cards(table.state, players, seat), context=shown)
     return view(request, asked=asked)

@@ -150,6 +150,10 @@ def live_context(table: Table, *, host: bool = False, own_seat: int | None = Non
             "handover_seats": [p for p in players if p["claimed"] and not p["host"]],
             "ended": table_ended(table),
             "waiting": [p["name"] for p in players if not p["entered"]],
+            # The key of an entry sent from the polled part (a Factions defender's answer): its
+            # Idempotency-Key, new with each drawing of the part (the page's own form's is set
+            # by _page).
+            "entry_key": str(uuid.uuid4()),
             **(more(state, [seat.name for seat in seats]) if more is not None else {})}
 
 

@@ -146,6 +146,43 @@ def test_a_credit_changed_on_the_form_a_stale_form_and_a_phone_without_a_seat_ar
     assert reopened.redirect_chain and the_form(reopened.content.decode())["player-1-credits"] == "1"
 
 
+def test_after_a_conflict_the_round_page_shows_the_tables_credits_and_keeps_the_round():
+    """Issue 29: the page refused for a round scored since shows the credits (and who starts)
+    as the table has them now, with the round as typed, so the form as shown enters in one
+    tap; its legal neighbour, the page's old credits sent again, is still refused."""
+    code, host, ben = ac_table()
+    url = ask_links(ben, code)["Score a round"]
+    filled = the_form(ben.get(url).content.decode())
+    assert filled["player-1-credits"] == "0"
+    host.post(f"/t/{code}/form", {"in_round_1": "1", "discards_1": "1, 4",
+                                   "discards_2": "Lura Thok", "deck_count": "7",
+                                   "version": str(Table.objects.get(code=code).version)})
+    credits = Table.objects.get(code=code).state["credits"]
+    assert credits["Ana"] == 1
+
+    stale = ben.post(url, {**filled, **ROUND})
+    assert stale.status_code == 400 and 'id="form-conflict"' in stale.content.decode()
+    shown = stale.content.decode()
+    assert the_form(shown) == {"player-1-name": "Ana", "player-1-credits": "1",
+                               "player-2-name": "Ben", "player-2-credits": "0"}
+    assert re.search(r'<option value="1" selected>', shown)  # who starts: Ana, as the table
+    assert field(shown, "player-1-discards") == "1, 4"
+    assert field(shown, "player-2-discards") == "Lura Thok"
+    assert re.search(r'<input[^>]*name="player-2-out"[^>]*checked', shown)
+    assert field(shown, "deck_count") == "7"
+    assert Table.objects.get(code=code).state["round"] == 1
+
+    # The old credits sent again are refused: the table keeps the credits.
+    now = field(shown, "table_version")
+    old = ben.post(url, {**filled, **ROUND, "table_version": now})
+    assert old.status_code == 400 and "The table has Ana at 1 credit" in text(old)
+    # The form as shown: one tap.
+    again = ben.post(url, {**the_form(shown), **ROUND, "starter": "1", "table_version": now,
+                           "entry_key": field(shown, "entry_key")})
+    assert again.status_code == 200, text(again)[:600]
+    assert Table.objects.get(code=code).state["round"] == 2
+
+
 def test_a_ruling_asked_at_the_table_starts_from_its_cadets_and_is_in_the_history():
     code, host, ben = ac_table()
     url = ask_links(host, code)["Check a move"]

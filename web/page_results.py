@@ -159,8 +159,11 @@ def render_result_page(
     pairs = link_pairs(page_input(request)) if link is None else list(link)
     context["form_url"] = form_link(request.path, pairs) if pairs else ""
     # An htmx answer with problems also swaps the form in again (out of band), so each problem
-    # shows by its field as it does without JavaScript.
-    context["oob_form"] = partial and context.get("error") is not None
+    # shows by its field as it does without JavaScript. At a table every answer does: the form's
+    # entry key (a new one once the answer is recorded), the table version it sends on and what
+    # it says of a conflict change with each answer (tables/jobs.py).
+    context["oob_form"] = partial and (context.get("error") is not None
+                                       or bool(context.get("asked_at")))
     response = render(request, fragment if partial else page, context, status=status)
     # The same address answers with a fragment or a page: caches must tell them apart.
     patch_vary_headers(response, ["HX-Request"])

@@ -483,6 +483,15 @@ def _without_credits(players: object, credits: dict, at: str) -> list:
     return cadets
 
 
+def refilled(field: str) -> bool:
+    """The fields of the game's pages at a table that are the table's alone: each cadet's name
+    and credits and who starts. After a conflict (another round scored since the page was
+    filled in) the page shows them as the table has them now; everything else (who is out, the
+    cards in front, the card in hand, the deck) stays as the player typed it."""
+    return field == "starter" or (field.startswith("player-")
+                                  and field.endswith(("-name", "-credits")))
+
+
 def acting_seat(table_state: dict, players: list[str]) -> int | None:
     """No seat acts first at this game's table: the host's browser acts for any (None)."""
     return None

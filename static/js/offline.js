@@ -11,7 +11,10 @@
      the page comes back, without htmx: sent offline, the browser would show its own error page and
      the entry would be lost. It is kept in the page instead, marked "Kept on this phone", and sent
      once when the connection returns; its entry key (the form's entry_key, the table's
-     Idempotency-Key) makes any second sending the same entry, never a second one.
+     Idempotency-Key) makes any second sending the same entry, never a second one. A game's page
+     opened from a table (its form carries the entry key) keeps its entry the same way: every
+     answer of such a form is a table entry, except on a page that builds a hand, whose tiles
+     score it in the page and whose "Enter this hand at the table" (at_table) alone enters it.
    Without JavaScript none of this runs, and the pages work as before online. */
 (function () {
   "use strict";
@@ -46,6 +49,20 @@
   }
 
   var entries = []; // table forms kept while offline: {form, submitter}
+
+  // Whether pressing `submitter` in `form` sends an entry to a table (see above).
+  function tableEntry(form, submitter) {
+    if (!form || !form.hasAttribute) {
+      return false;
+    }
+    if (form.hasAttribute("data-offline-queue")) {
+      return true;
+    }
+    if (!form.querySelector("input[name='entry_key']")) {
+      return false;
+    }
+    return !form.hasAttribute("data-offline-hand") || Boolean(submitter && submitter.name === "at_table");
+  }
 
   function refresh() {
     if (entries.length) {
@@ -271,7 +288,7 @@
       note.textContent = "Kept on this phone: you are offline. It is sent to the table when " +
         "the connection returns.";
       // Next to the button pressed: the line before the button's own.
-      var line = submitter && submitter.closest("p");
+      var line = submitter && submitter.closest("p, div");
       if (line && form.contains(line)) {
         line.parentNode.insertBefore(note, line);
       } else {
@@ -285,11 +302,13 @@
   // nothing: it is not kept). Capturing: before the browser leaves the page.
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (navigator.onLine || !form.hasAttribute || !form.hasAttribute("data-offline-queue")) {
+    var submitter = event.submitter || null;
+    if (navigator.onLine || !tableEntry(form, submitter)) {
       return;
     }
     event.preventDefault();
-    var submitter = event.submitter || null;
+    // Nor does htmx send it (a game's page posts its form through htmx, on the form itself).
+    event.stopImmediatePropagation();
     if (submitter && submitter.name === "preview") {
       refresh();
       return;
@@ -308,9 +327,10 @@
       if (note) {
         note.textContent = "Back online: sending it to the table…";
       }
-      // Online now: the form goes as if its button were pressed, with the same entry key.
+      // Online now: the form goes as if its button were pressed, with the same entry key (a
+      // click: htmx reads the button pressed, and its formaction, from the click).
       if (entry.submitter && entry.submitter.form === entry.form) {
-        entry.form.requestSubmit(entry.submitter);
+        entry.submitter.click();
       } else {
         entry.form.requestSubmit();
       }
@@ -324,6 +344,14 @@
     if (!form || form.hasAttribute("data-offline-queue")) {
       // A table's form is kept by its submit (above); what htmx sends of it (a hand's choices
       // shown as it is typed) enters nothing and is not sent again.
+      return;
+    }
+    var pressed = lastButton && lastButton.form === form ? lastButton : null;
+    if (tableEntry(form, pressed)) {
+      // An entry of a game's page at a table that left as the connection dropped: kept, and
+      // sent again with its key (recorded once if the first one arrived after all).
+      keepEntry(form, pressed);
+      lastButton = null;
       return;
     }
     if (form.hasAttribute("data-offline-hand") && lastButton && lastButton.form === form) {

@@ -245,3 +245,91 @@
     }
   });
 })();
+
+/* A table's own form (/t/<code>: a seat's hand, a round's end) names the table version it was
+   filled in from, so that an entry made for a game or round that has since ended is refused
+   (409) instead of landing in the next one. The page's polled part (#table-live) follows the
+   table; the form sits outside it. While a form is untouched (nothing typed or changed in it,
+   no conflict or offline note in it, the focus elsewhere), each newer version the poll brings
+   replaces the form's section with the table page's own as it is now: after the host starts
+   the next game, the form is the next game's (empty, on the table now) and takes the hand in
+   one tap, as it did the first time. A form being filled in keeps its version and what is in
+   it: sent once the table has moved on, it gets the conflict saying what changed. */
+(function () {
+  "use strict";
+
+  var touched = typeof WeakSet === "function" ? new WeakSet() : null;
+  var fetching = false;
+
+  function mark(event) {
+    var form = event.target && event.target.form;
+    if (touched && form) {
+      touched.add(form);
+    }
+  }
+  document.addEventListener("input", mark, true);
+  document.addEventListener("change", mark, true);
+
+  function liveVersion() {
+    var live = document.getElementById("table-live");
+    var match = live && /^"p(\d+)"$/.exec(live.getAttribute("data-etag") || "");
+    return match ? parseInt(match[1], 10) : null;
+  }
+
+  function untouched(form) {
+    return touched && !touched.has(form) && !form.contains(document.activeElement) &&
+      !form.querySelector("#form-conflict, .offline-kept") &&
+      !document.getElementById("table-error");
+  }
+
+  /* The table's forms that name an older version than the table's now, and are untouched. */
+  function staleForms(now) {
+    var live = document.getElementById("table-live");
+    return Array.prototype.filter.call(
+      document.querySelectorAll("form[data-offline-queue]"), function (form) {
+        var version = form.querySelector("input[name=version]");
+        return !live.contains(form) && version && parseInt(version.value, 10) < now &&
+          untouched(form) && form.closest("section[aria-labelledby]");
+      });
+  }
+
+  function tablePage() {
+    var live = document.getElementById("table-live");
+    var path = (live.getAttribute("hx-get") || "").replace(/\/live(\?.*)?$/, "");
+    // The host's page shows the seat it acted for (?seat=): kept.
+    return path + (window.location.pathname === path ? window.location.search : "");
+  }
+
+  function refresh() {
+    var now = liveVersion();
+    if (now === null || fetching || !staleForms(now).length || !window.fetch) {
+      return;
+    }
+    fetching = true;
+    window.fetch(tablePage(), { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (response) { return response.ok ? response.text() : ""; })
+      .then(function (html) {
+        if (!html) {
+          return;
+        }
+        var page = new DOMParser().parseFromString(html, "text/html");
+        staleForms(now).forEach(function (form) {
+          var section = form.closest("section[aria-labelledby]");
+          var fresh = page.querySelector('section[aria-labelledby="' +
+            section.getAttribute("aria-labelledby") + '"]');
+          if (!fresh) {
+            return;
+          }
+          var adopted = document.importNode(fresh, true);
+          section.replaceWith(adopted);
+          if (window.htmx) {
+            window.htmx.process(adopted);
+          }
+        });
+      })
+      .catch(function () { /* offline: the next poll that brings a change tries again */ })
+      .then(function () { fetching = false; });
+  }
+
+  document.addEventListener("htmx:afterSettle", refresh);
+})();

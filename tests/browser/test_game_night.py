@@ -7,7 +7,10 @@ this machine's end of a veth pair, in front of a network namespace the test make
 the phones' Chromium runs inside that namespace, so its only way to the server is that network,
 as a phone's is the room's Wi-Fi. The host's browser opens the address the command printed, starts
 a table, and the four phones come in by its QR code, read off the page as a camera would, and
-claim their seats."""
+claim their seats. Then the game night's "done when" (issue 29): four phones at a Star Trek:
+Missions table, each on "Score a hand" opened from the table, enter their hands in the same second
+and all four are recorded, the standings the stateless whole-table score's. On SQLite, and on
+PostgreSQL under scripts/with-postgres (the server's database is made on its DATABASE_URL)."""
 
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.phone import PHONE
+from tests.browser.test_tables_entries import HANDS, card_names, pick
 from tests.browser.watched import watched_page
 from tests.netns import veth_namespace
 from tests.tables_server import free_port
@@ -179,6 +183,99 @@ def test_four_phones_reach_the_table_through_the_printed_address(game_night, roo
             # ...and, opened again, has no seat left to claim.
             host.reload()
             expect(host.locator(".table-claims li")).to_have_count(0)
+        finally:
+            for phone in phones:
+                phone.__exit__(None, None, None)
+
+
+def ready_to_tap(page) -> dict:
+    """Where the phone's finger lands on "Enter this hand at the table": the button scrolled into
+    view and, at its centre, nothing else on top of it."""
+    button = page.locator("#at-table-button")
+    button.scroll_into_view_if_needed()
+    expect(button).to_be_enabled()
+    box = button.bounding_box()
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('#at-table-button')"
+                         " !== null", [point["x"], point["y"]])
+    return point
+
+
+def test_four_phones_enter_their_hands_from_score_a_hand_in_one_second(game_night, room_browser):
+    """The "done when" of issue 29: through the printed address, four phones claim their seats,
+    open Score a hand from the table, pick seven tiles each, and tap "Enter this hand at the
+    table" together: 4 of 4 recorded, and the standings the table shows are the API's stateless
+    score of the four hands."""
+    namespace, printed, _ = game_night
+    site = printed.rstrip("/")
+    with watched_page(room_browser, site, timeout=20_000, locale="en-GB") as host:
+        host.goto(printed + "t/?game=star-trek-missions")
+        host.get_by_label("Players, one name a line, in seat order").fill("\n".join(HANDS))
+        host.get_by_role("button", name="Start the table").click()
+        expect(host.get_by_role("heading", level=1)).to_have_text("Star Trek: Missions table")
+        link = scan(host.locator(".table-share svg.table-qr__code"))[0]  # the phones' camera
+        assert link.startswith(printed + "t/")
+
+        phones, pages = [], {}
+        try:
+            for seat, name in enumerate(HANDS, start=1):
+                phone = watched_page(room_browser, site, timeout=20_000, **PHONE, locale="en-GB")
+                page = phone.__enter__()
+                phones.append(phone)
+                page.goto(link)
+                page.get_by_role("button", name=f"I am {name} (seat {seat})").click()
+                expect(page.locator(".lede")).to_have_text(f"You are {name} (seat {seat}).")
+                pages[name] = page
+            names, taps = {}, {}
+            for name, page in pages.items():
+                page.locator(".table-jobs").get_by_role("link", name="Score a hand").click()
+                expect(page.get_by_role("heading", level=1)).to_have_text("Score a hand")
+                pick(page, HANDS[name])
+                expect(page.locator(".score-total__value")).to_be_visible()
+                names[name] = card_names(page, HANDS[name])
+                taps[name] = ready_to_tap(page)
+            # The barrier: the four pages ready, the four taps are let go back to back (one
+            # touch event each, no waiting for the page between them), before any answer.
+            sent: dict[str, list] = {name: [] for name in pages}
+            for name, page in pages.items():
+                page.on("request", lambda request, name=name: sent[name].append(request)
+                        if request.method == "POST" else None)
+            for name, page in pages.items():
+                page.touchscreen.tap(taps[name]["x"], taps[name]["y"])
+            for name, page in pages.items():
+                expect(page.locator("#at-table")).to_contain_text(
+                    f"Entered at the table as {name}", timeout=60_000)
+                expect(page.locator("#form-conflict")).to_have_count(0)
+            # Each phone sent its hand once: no retry.
+            assert [len(requests) for requests in sent.values()] == [1] * 4, sent
+            # How far apart the four left (a figure, not a condition: a loaded machine may
+            # spread them, and the four must be recorded all the same).
+            starts = [requests[0].timing["startTime"] for requests in sent.values()]
+            print(f"\nthe four hands left within {max(starts) - min(starts):.0f} ms")
+
+            # 4 of 4 recorded, read as a player reads the table page.
+            host.goto(link)
+            live = host.locator("#table-live")
+            expect(live.locator(".table-players tbody tr td:nth-child(4)")).to_have_text(
+                ["Entered"] * 4)
+            expect(live.locator(".table-history li")).to_have_count(4)
+            whole = host.request.post(printed + "api/games/star-trek-missions/score/", data={
+                "players": [{"name": name, "hand": names[name]} for name in HANDS]},
+                timeout=60_000)
+            assert whole.status == 200, whole.text()[:300]
+            score = whole.json()
+            expect(live.locator(".table-standings li")).to_have_text([
+                f"{row['name']} {row['total']} point{'' if row['total'] == 1 else 's'}"
+                + (f" ({row['margin']} behind)" if row["margin"] else "")
+                for row in score["standings"]])
+            winners = score["winners"]
+            expect(live.locator(".table-headline")).to_have_text(
+                f"{winners[0]} wins." if len(winners) == 1
+                else f"{', '.join(winners)} share victory.")
+            # The stored table says the same (the hands as picked, in seat order).
+            table = host.request.get(printed + f"api/tables/{link.rsplit('/', 1)[1]}/").json()
+            assert table["state"]["cards"] == [names[name] for name in HANDS]
+            assert table["state"]["standings"] == score["standings"]
         finally:
             for phone in phones:
                 phone.__exit__(None, None, None)
