@@ -65,6 +65,9 @@ class HandScorer(HandBounds):
         self.choosers_of = {spec.name for spec, effect in self._choice_cards
                             if effect["kind"] == "choose"}
         self.searched: dict[str, int] = {}  # what the last search did (bounds, evaluations)
+        # Each open choice's children at the search's root, scored (`sibling_scores`) while
+        # `_order_dims` judges them: (card, part) -> [(total, points)], in its values' order.
+        self.root_scores: dict[tuple[str, str | None], list[tuple[int, dict[str, int]]]] = {}
 
     def best(self, fixed: Mapping[str, Choice]) -> Evaluation:
         """The combination of choices with the highest total (STM-R4), found exactly by a
@@ -102,6 +105,7 @@ class HandScorer(HandBounds):
         # A value a fixed choice names is told apart from the others (Mysterious Plague fixed
         # on Klingon with no Klingon in the hand: the Ship may be the Klingon it counts).
         self.fixed_values = {}
+        self.root_scores = {}
         for choice in fixed.values():
             if isinstance(choice, Mapping):
                 for attribute in ATTRIBUTES:
@@ -246,7 +250,10 @@ class HandScorer(HandBounds):
                 assert not isinstance(values, dict)  # (a first dimension)
                 children = [child(partial, name, key, v) for v in values]
                 # (Siblings: scored together, as the search scores them, `sibling_totals`.)
-                bounds = self.sibling_totals(children, name, key, fixed_copies)
+                scores = self.sibling_scores(children, name, key, fixed_copies)
+                if not order:  # at the root: kept for the search's clip tables (`_clip_tables`)
+                    self.root_scores[(name, key)] = scores
+                bounds = [total for total, _ in scores]
                 telling = root - sum(bounds) / len(bounds)
                 # The path goes on with the most promising value, but not one in which Borg
                 # Cube blanks a card whose choice is still to be placed: that card's choice
@@ -386,9 +393,11 @@ class _Search:
             if name not in scorer.wilds or key not in WILD_KEYS or not isinstance(values, list) \
                     or len(values) < 2:
                 continue
-            children = [self._child(decided, level, value) for value in values]
-            ceilings = [points for _, points in
-                        scorer.sibling_scores(children, name, key, self.fixed_copies)]
+            scores = scorer.root_scores.get((name, key))
+            if scores is None or len(scores) != len(values):
+                children = [self._child(decided, level, value) for value in values]
+                scores = scorer.sibling_scores(children, name, key, self.fixed_copies)
+            ceilings = [points for _, points in scores]
             lowered = [card for card, most in root.items()
                        if any(points.get(card, 0) < most for points in ceilings)]
             # A value under which no card scores less than at the root lowers no bound: then
