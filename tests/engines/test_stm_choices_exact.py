@@ -224,6 +224,20 @@ HUNTED_HANDS_30_CUT = [
      {"lifeform": ["android", "betazoid", "human", "klingon"],
       "affiliation": ["federation", "ferengi-alliance", "hostile", "romulan-star-empire"],
       "specialty": ["ambassador", "command", "engineer", "security"]}),
+    # The slowest of the hunt after that (seeds 9 and 3): Mysterious Plague, the Ship and Thought
+    # Maker with Troi's different Lifeforms, Lursa and B'Etor's Romulans and Tomalak's distinct
+    # Specialties (343,200 combinations each), cut the same way.
+    (["Counselor Deanna Troi", "Commander Sela", "Lursa and B'Etor", "Meddlesome Q",
+      "Unidentified Ship", "Quarters", "Thought Maker", "Lieutenant Worf", "Mysterious Plague"],
+     {"lifeform": ["betazoid", "human", "klingon", "romulan", "vulcan"],
+      "affiliation": ["federation", "ferengi-alliance", "hostile", "klingon-empire",
+                      "romulan-star-empire"],
+      "specialty": ["combat", "medical", "science", "weapon"]}),
+    (["Lieutenant Worf", "Mysterious Plague", "Ambassador Sarek", "Hand Phaser", "Daimon Tog",
+      "Meddlesome Q", "Unidentified Ship", "Commander Tomalak", "Thought Maker"],
+     {"lifeform": ["betazoid", "human", "klingon", "romulan"],
+      "affiliation": ["federation", "ferengi-alliance", "klingon-empire", "romulan-star-empire"],
+      "specialty": ["ambassador", "combat", "command", "medical", "security"]}),
 ]
 
 
