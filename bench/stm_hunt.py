@@ -36,8 +36,8 @@ REPORTED = ["Meddlesome Q", "Enemies to Friends", "Unidentified Ship", "Thought 
 # The hand issue 30 reported at 32 ms of CPU (another seed than the README's): a starting point too.
 REPORTED_30 = ["Thought Maker", "Unidentified Ship", "Chancellor Gowron", "Lursa and B'Etor",
                "Hand Phaser", "Space Confrontation", "Blossoming Romance"]
-# The slowest hands earlier hunts found (issue 21's seed 21, issue 30's seeds 9, 21, 8, 7 and 13), so that
-# each run times them again: a climb may not find its way back to them.
+# The slowest hands earlier hunts found (issue 21's seed 21, issue 30's seeds 9, 21, 8, 7, 13, 6, 3,
+# then 9 and 3 again), so that each run times them again: a climb may not find its way back.
 FOUND = [
     ["Commander Bruce Maddox", "Commander Tomalak", "Enemies to Friends", "Meddlesome Q",
      "Unidentified Ship", "Vash", "Lursa and B'Etor", "Thought Maker", "Chancellor Gowron"],
@@ -52,6 +52,16 @@ FOUND = [
      "Unidentified Ship", "Commander Tomalak", "Vash", "Meddlesome Q"],
     ["Chancellor Gowron", "Unidentified Ship", "Mysterious Plague", "Daimon Tog", "Meddlesome Q",
      "Lursa and B'Etor", "Thought Maker", "Crystal Entity", "Vice Admiral Nakamura"],
+    # The hunt after the Ship's bounds were lowered per card: seeds 6 and 3.
+    ["Meddlesome Q", "Mysterious Plague", "Hand Phaser", "Thought Maker", "Shields",
+     "Ensign Wesley Crusher", "Leah Brahms", "Tolian Soran", "Unidentified Ship"],
+    ["Enemies to Friends", "Commander Bruce Maddox", "Hand Phaser", "Counselor Deanna Troi",
+     "Shields", "Thought Maker", "Meddlesome Q", "Unidentified Ship", "Ensign Wesley Crusher"],
+    # The hunt after that: seeds 9 (35.92 ms) and 3.
+    ["Counselor Deanna Troi", "Commander Sela", "Lursa and B'Etor", "Meddlesome Q",
+     "Unidentified Ship", "Quarters", "Thought Maker", "Lieutenant Worf", "Mysterious Plague"],
+    ["Lieutenant Worf", "Mysterious Plague", "Ambassador Sarek", "Hand Phaser", "Daimon Tog",
+     "Meddlesome Q", "Unidentified Ship", "Commander Tomalak", "Thought Maker"],
 ]
 
 

@@ -12,6 +12,7 @@ is the only user; tests/engines/test_star_trek_missions_search.py holds `settle_
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -132,7 +133,12 @@ class HandBounds(HandChoices):
 
     def sibling_totals(self, children: list[dict[str, Choice]], name: str, key: str | None,
                        fixed_copies: dict[str, str | None]) -> list[int]:
-        """`score_points(child)[0]` for sibling (partial) combinations that differ only in one
+        """The totals of `sibling_scores`."""
+        return [total for total, _ in self.sibling_scores(children, name, key, fixed_copies)]
+
+    def sibling_scores(self, children: list[dict[str, Choice]], name: str, key: str | None,
+                       fixed_copies: dict[str, str | None]) -> list[tuple[int, dict[str, int]]]:
+        """`score_points(child)` for sibling (partial) combinations that differ only in one
         choice, `name`'s (its part `key`): exact totals when every choice is decided, bounds
         otherwise. Where that choice cannot change which cards stand (no BLANKED UNLESS,
         counts-as condition or Thought Maker target reads the attribute it sets), the cards are
@@ -155,13 +161,13 @@ class HandBounds(HandChoices):
         plain = plain or (kind == "change_affiliation" and "affiliation" not in first[name])
         plain = plain or (kind == "wild" and key not in first[name])
         if plain:
-            return [self.score_points(child, fixed_copies)[0] for child in children]
+            return [self.score_points(child, fixed_copies) for child in children]
         world = self._world(first)
-        totals: list[int] = []
+        totals: list[tuple[int, dict[str, int]]] = []
         if kind == "wild" or kind == "choose":
             base = world.lives[name]
             attribute = cast(str, key)  # what a wild card's dimension sets (unused for choose)
-            first_points: dict[str, int] | None = None
+            same: _Same | None = None
             for child in children:
                 live = Live(base.spec, base.attrs)
                 if kind == "wild":
@@ -170,13 +176,10 @@ class HandBounds(HandChoices):
                     live.chosen = dict(child[name])
                 lives = dict(world.lives)
                 lives[name] = live
-                # The siblings differ in one attribute of one card: a card whose rule does not
-                # read it scores as in the first sibling (the same key of `_points`'s cache).
-                same = (first_points, name, attribute) if first_points is not None else None
                 total, points = self._tally(world, lives, world.bonus, child, fixed_copies, same)
-                if kind == "wild" and first_points is None:
-                    first_points = dict(points)
-                totals.append(total)
+                if kind == "wild" and same is None:
+                    same = self._same(world, lives, points, name, attribute)
+                totals.append((total, points))
             return totals
         target = first[name]["target"]
         before = world.before_change.get(target)
@@ -194,7 +197,7 @@ class HandBounds(HandChoices):
                 else:
                     live.attrs["affiliation"] = before.attrs["affiliation"]
                     bonus.pop(name, None)
-            totals.append(self._tally(world, lives, bonus, child, fixed_copies)[0])
+            totals.append(self._tally(world, lives, bonus, child, fixed_copies))
         return totals
 
     def _world(self, partial: Mapping[str, Choice]) -> _World:
@@ -285,37 +288,94 @@ class HandBounds(HandChoices):
                     lives[name] = self.printed[name]  # as printed: unchanged for every cache
         return _World(lives, standing, bonus, blank_choice, borg_open, before_change)
 
-    def _tally(self, world: _World, lives: dict[str, Live], bonus: dict[str, int],
-               partial: Mapping[str, Choice], fixed_copies: dict[str, str | None],
-               same: tuple[dict[str, int], str, str] | None = None) -> tuple[int, dict[str, int]]:
-        """Every standing card's points, and the total, in a world (`_world`). `same`: the
-        points of a sibling world that differed only in one attribute of one card (those
-        points, the card, the attribute): the cards whose rule does not read that attribute
-        score as there."""
-        standing, blank_choice, borg_open = world.standing, world.blank_choice, world.borg_open
-        assimilator = self.assimilator
-        points: dict[str, int] = {}
-        copy_of = self.copy_of
-        copiers = [n for n in standing if n in copy_of]
-        printed = self.printed
-        # (Interned: a cache key compares as quickly as its parts are the same objects.)
-        interned = self.interned
+    def _same(self, world: _World, lives: dict[str, Live], points: dict[str, int], name: str,
+              attribute: str) -> _Same:
+        """What the siblings of a first one (its `lives` and `points`) that differ from it only
+        in `attribute` of `name` share with it (`_Same`)."""
+        copy_of, scoring, rules = self.copy_of, self.scoring, self.rules
+        readers: list[str] = []
+        kept: dict[str, int] = {}
+        standing_key, modified = self._keys(world.standing, lives)
+        context: _Context = (standing_key, world.standing, lives, modified, {})
+        settled: list[tuple[str, tuple[tuple[str, str], ...], list[int]]] = []
+        for n in world.standing:
+            if n in copy_of:
+                continue
+            if n in scoring and (n == name or attribute in rules[n].relevant):
+                if n == name or n in self.choosers:
+                    readers.append(n)
+                else:
+                    # Its points differ from sibling to sibling only by what its rule reads of
+                    # `name`: what it reads of the other cards is settled once (`_given_ids`).
+                    chosen = lives[n].chosen
+                    chosen_key = tuple(chosen.items()) if chosen else ()
+                    settled.append((n, chosen_key,
+                                    self._given_ids(n, chosen, chosen_key, context, name)))
+            else:
+                kept[n] = points[n]
+        return _Same(kept, readers, settled, name, standing_key, modified)
+
+    def _keys(self, standing: list[str], lives: dict[str, Live]
+              ) -> tuple[frozenset[str], tuple[str, ...]]:
+        """The standing cards as a set and those changed from their printing, interned (a
+        cache key compares as quickly as its parts are the same objects)."""
+        interned, printed = self.interned, self.printed
         modified = tuple([n for n in standing if lives[n] is not printed[n]])
         modified = interned.setdefault(modified, modified)
         standing_key = frozenset(standing)
         standing_key = interned.setdefault(standing_key, standing_key)
+        return standing_key, modified
+
+    def _tally(self, world: _World, lives: dict[str, Live], bonus: dict[str, int],
+               partial: Mapping[str, Choice], fixed_copies: dict[str, str | None],
+               same: _Same | None = None) -> tuple[int, dict[str, int]]:
+        """Every standing card's points, and the total, in a world (`_world`). `same`: what a
+        sibling world that differed only in one attribute of one card shares with this one
+        (`_same`): the cards whose rule does not read that attribute score as there, and only
+        the others are scored."""
+        standing, blank_choice, borg_open = world.standing, world.blank_choice, world.borg_open
+        assimilator = self.assimilator
+        copy_of = self.copy_of
+        copiers = [n for n in standing if n in copy_of]
+        printed = self.printed
+        points: dict[str, int]
+        if same is None:
+            points = {}
+            standing_key, modified = self._keys(standing, lives)
+            scored = standing
+        else:
+            points = dict(same.kept)
+            standing_key, modified = same.standing_key, same.modified
+            scored = same.readers
         projections: dict[Any, tuple[frozenset[str], ...]] = {}
         context: _Context = (standing_key, standing, lives, modified, projections)
         scoring, rules, choosers = self.scoring, self.rules, self.choosers
         quick_cache, chooser_cache = self.quick_cache, self.chooser_cache
-        for name in standing:
+        if same is not None:
+            # The readers of the changed attribute (`_same`): only what their rule reads of the
+            # changed card is looked at; the rest of their cache key is the first sibling's.
+            changed = lives[same.changed]
+            memo, points_cache = self.signature_memo, self.points_cache
+            for name, chosen_key, given in same.settled:
+                rule = rules[name]
+                memo_key = (name, chosen_key, same.changed,
+                            tuple([changed.attrs[a] for a in rule.relevant]))
+                found = memo.get(memo_key)
+                if found is None:
+                    found = memo[memo_key] = self._signature(rule, changed, lives[name].chosen)
+                ids = list(given)
+                insort(ids, found)
+                key = (name, chosen_key, tuple(ids))
+                found = points_cache.get(key)
+                if found is None:
+                    givers = [lives[n] for n in standing if n != name]
+                    found = points_cache[key] = settle_points(rule, lives[name], givers)
+                points[name] = found + bonus.get(name, 0)
+        for name in scored:
             if name in copy_of:
                 continue
             if name not in scoring:  # no bonuses of its own
                 points[name] = bonus.get(name, 0)
-                continue
-            if same is not None and name != same[1] and same[2] not in rules[name].relevant:
-                points[name] = same[0][name]
                 continue
             # The cached points looked up here first, on the keys `_points` and `_best_chosen`
             # store them under (a call per card cost as much as the lookup: issue 30).
@@ -331,10 +391,11 @@ class HandBounds(HandChoices):
                     found = self._best_chosen(live, context)
             else:
                 chosen = live.chosen
-                found = quick_cache.get((name, tuple(chosen.items()) if chosen else (),
-                                         standing_key, modified, projection))
+                chosen_key = tuple(chosen.items()) if chosen else ()
+                quick = (name, chosen_key, standing_key, modified, projection)
+                found = quick_cache.get(quick)
                 if found is None:
-                    found = self._points(live, context)
+                    found = self._settled(live, chosen_key, projection, quick, context)
             points[name] = found + bonus.get(name, 0)
         for name in copiers:
             match = self.copy_of[name]
@@ -395,7 +456,7 @@ class HandBounds(HandChoices):
         rule = self.rules[receiver.name]
         if not rule.bonuses:
             return 0
-        standing_key, standing, lives, modified, projections = context
+        standing_key, _, _, modified, _ = context
         name, chosen = receiver.name, receiver.chosen
         chosen_key = tuple(chosen.items()) if chosen else ()
         projection = self._projection(name, rule.relevant, context)
@@ -403,6 +464,33 @@ class HandBounds(HandChoices):
         points = self.quick_cache.get(quick)
         if points is not None:
             return points
+        return self._settled(receiver, chosen_key, projection, quick, context)
+
+    def _settled(self, receiver: Live, chosen_key: tuple[tuple[str, str], ...],
+                 projection: tuple[frozenset[str], ...], quick: tuple[Any, ...],
+                 context: _Context) -> int:
+        """`_points` past its quick cache (`quick`, its key, missed): on what the rule reads of
+        every giving card."""
+        name = receiver.name
+        standing, lives = context[1], context[2]
+        key = (name, chosen_key, tuple(self._given_ids(name, receiver.chosen, chosen_key, context, None,
+                                                projection)))
+        points = self.points_cache.get(key)
+        if points is None:
+            givers = [lives[n] for n in standing if n != name]
+            points = self.points_cache[key] = settle_points(self.rules[name], receiver, givers)
+        self.quick_cache[quick] = points
+        return points
+
+    def _given_ids(self, name: str, chosen: Mapping[str, str],
+                   chosen_key: tuple[tuple[str, str], ...], context: _Context, leaving: str | None,
+                   projection: tuple[frozenset[str], ...] | None = None) -> list[int]:
+        """What a card's rule (with its `chosen` values) reads of each other standing card but
+        `leaving`, as the sorted ids of `_signature` (the key of `points_cache`, with its name
+        and choice). `projection`: what the rule reads of the changed cards (`_projection`),
+        when it is at hand. The list may be a cached one: not to be changed."""
+        rule = self.rules[name]
+        standing_key, standing, lives, modified, _ = context
         base_key = (name, chosen_key, standing_key, modified)
         ids = self.printed_ids.get(base_key)
         if ids is None:
@@ -419,22 +507,24 @@ class HandBounds(HandChoices):
         if modified:
             memo = self.signature_memo
             extra = []
+            # (The projection holds what the rule reads of each other changed card, in turn.)
+            width, start = len(rule.relevant), 0
             for n in modified:
                 if n != name:
-                    giver = lives[n]
-                    memo_key = (name, chosen_key, n, tuple([giver.attrs[a] for a in rule.relevant]))
+                    if projection is not None:
+                        reads = projection[start:start + width]
+                        start += width
+                    else:
+                        reads = tuple([lives[n].attrs[a] for a in rule.relevant])
+                    if n == leaving:
+                        continue
+                    memo_key = (name, chosen_key, n, reads)
                     found = memo.get(memo_key)
                     if found is None:
-                        found = memo[memo_key] = self._signature(rule, giver, chosen)
+                        found = memo[memo_key] = self._signature(rule, lives[n], chosen)
                     extra.append(found)
             ids = sorted(ids + extra)
-        key = (name, chosen_key, tuple(ids))
-        points = self.points_cache.get(key)
-        if points is None:
-            givers = [lives[n] for n in standing if n != name]
-            points = self.points_cache[key] = settle_points(rule, receiver, givers)
-        self.quick_cache[quick] = points
-        return points
+        return ids
 
     @staticmethod
     def _projection(name: str, relevant: tuple[str, ...], context: _Context
@@ -471,6 +561,22 @@ class HandBounds(HandChoices):
         signature = (tuple(atom(giver, chosen) for atom in rule.atoms),
                      tuple(attrs[a] for a in rule.counted))
         return self.signatures.setdefault(signature, len(self.signatures))
+
+
+@dataclass
+class _Same:
+    """What sibling worlds differing in one attribute of one card share (`_same`): the points
+    of the cards whose rule does not read it, the standing cards that do (scored for each
+    sibling), and the keys of the cards standing and changed."""
+
+    kept: dict[str, int]
+    readers: list[str]
+    # The other readers, each with its choice (as in `_points`'s keys) and what its rule reads of
+    # every standing card but the changed one (`_given_ids`).
+    settled: list[tuple[str, tuple[tuple[str, str], ...], list[int]]]
+    changed: str
+    standing_key: frozenset[str]
+    modified: tuple[str, ...]
 
 
 @dataclass

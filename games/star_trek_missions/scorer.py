@@ -65,6 +65,9 @@ class HandScorer(HandBounds):
         self.choosers_of = {spec.name for spec, effect in self._choice_cards
                             if effect["kind"] == "choose"}
         self.searched: dict[str, int] = {}  # what the last search did (bounds, evaluations)
+        # Each open choice's children at the search's root, scored (`sibling_scores`) while
+        # `_order_dims` judges them: (card, part) -> [(total, points)], in its values' order.
+        self.root_scores: dict[tuple[str, str | None], list[tuple[int, dict[str, int]]]] = {}
 
     def best(self, fixed: Mapping[str, Choice]) -> Evaluation:
         """The combination of choices with the highest total (STM-R4), found exactly by a
@@ -102,6 +105,7 @@ class HandScorer(HandBounds):
         # A value a fixed choice names is told apart from the others (Mysterious Plague fixed
         # on Klingon with no Klingon in the hand: the Ship may be the Klingon it counts).
         self.fixed_values = {}
+        self.root_scores = {}
         for choice in fixed.values():
             if isinstance(choice, Mapping):
                 for attribute in ATTRIBUTES:
@@ -246,7 +250,10 @@ class HandScorer(HandBounds):
                 assert not isinstance(values, dict)  # (a first dimension)
                 children = [child(partial, name, key, v) for v in values]
                 # (Siblings: scored together, as the search scores them, `sibling_totals`.)
-                bounds = self.sibling_totals(children, name, key, fixed_copies)
+                scores = self.sibling_scores(children, name, key, fixed_copies)
+                if not order:  # at the root: kept for the search's clip tables (`_clip_tables`)
+                    self.root_scores[(name, key)] = scores
+                bounds = [total for total, _ in scores]
                 telling = root - sum(bounds) / len(bounds)
                 # The path goes on with the most promising value, but not one in which Borg
                 # Cube blanks a card whose choice is still to be placed: that card's choice
@@ -290,9 +297,14 @@ class _Search:
         self.best_combination: dict[str, Choice] | None = None
         self.bounds: dict[Path, int] = {}
         self.scored: set[Path] = set()  # the parents of the sibling sets scored
-        self.counts = {"bounds": 0, "evaluations": 0, "pruned": 0}
+        self.counts = {"bounds": 0, "evaluations": 0, "pruned": 0, "clipped": 0}
+        # Per level of an Unidentified Ship's attribute: the cards its values may cost points,
+        # and each value's ceiling on their points (`_clip_tables`).
+        self.clips: dict[int, tuple[list[str], list[list[int]]]] = {}
 
     def run(self, decided: dict[str, Choice]) -> Evaluation:
+        if self.bounded:
+            self.clips = self._clip_tables(decided)
         # (Its first descent, the branch with the highest bound at each level, is a greedy dive:
         # a good total found first, below which every branch is skipped.)
         if self.bounded and len(self.dims) > 2:
@@ -345,17 +357,72 @@ class _Search:
 
     def _child_bounds(self, level: int, children: list[dict[str, Choice]], path: Path
                       ) -> list[int]:
-        """The bounds of sibling branches, computed together (`sibling_totals`), remembered on
-        their paths (`Path`)."""
+        """The bounds of sibling branches, computed together (`sibling_scores`), each lowered
+        by the Ship's attributes still open in it (`_clipped`), remembered on their paths
+        (`Path`)."""
         keys = [(*path, i) for i in range(len(children))]
         missing = [i for i, key in enumerate(keys) if key not in self.bounds]
         if missing:
             name, key, _ = self.dims[level]
-            totals = self.scorer.sibling_totals([children[i] for i in missing], name, key,
+            scores = self.scorer.sibling_scores([children[i] for i in missing], name, key,
                                                 self.fixed_copies)
-            for i, total in zip(missing, totals, strict=True):
-                self.bounds[keys[i]] = total
+            for i, (total, points) in zip(missing, scores, strict=True):
+                self.bounds[keys[i]] = self._clipped(level, total, points)
         return [self.bounds[key] for key in keys]
+
+    def _clip_tables(self, decided: dict[str, Choice]) -> dict[int, tuple[list[str], list[list[int]]]]:
+        """For each level that decides one of the Unidentified Ship's attributes: the cards
+        whose points some value of it lowers, and for each value their points with only that
+        attribute decided (`score_points`' per-card points at the search's root with it set).
+
+        Why: a bound made with an attribute open lets the Ship be every value at once, one
+        card counting it as a Klingon and another as a Romulan, so it stays above the best
+        total although no one value reaches it: the hunt's slowest hands computed hundreds of
+        such bounds that did not prune (issue 30). Each card's points only fall as choices are
+        decided (`score_points`), so below any branch where the attribute is still open, with
+        value v, a card scores at most its points in the branch and at most its points at the
+        root with v: the branch's total is at most the most, over v, of those minima summed
+        (`_clipped`). Not with Borg Cube in the hand: a card it blanks scores Borg Cube's
+        points, more than its own, so a card's points do not only fall."""
+        scorer = self.scorer
+        if scorer.assimilator is not None:
+            return {}
+        _, root = scorer.score_points(decided, self.fixed_copies)
+        tables: dict[int, tuple[list[str], list[list[int]]]] = {}
+        for level, (name, key, values) in enumerate(self.dims):
+            if name not in scorer.wilds or key not in WILD_KEYS or not isinstance(values, list) \
+                    or len(values) < 2:
+                continue
+            scores = scorer.root_scores.get((name, key))
+            if scores is None or len(scores) != len(values):
+                children = [self._child(decided, level, value) for value in values]
+                scores = scorer.sibling_scores(children, name, key, self.fixed_copies)
+            ceilings = [points for _, points in scores]
+            lowered = [card for card, most in root.items()
+                       if any(points.get(card, 0) < most for points in ceilings)]
+            # A value under which no card scores less than at the root lowers no bound: then
+            # neither does the attribute, and it is not kept (its check would only cost time).
+            if lowered and all(any(points.get(card, 0) < root[card] for card in lowered)
+                               for points in ceilings):
+                tables[level] = (lowered, [[points.get(card, 0) for card in lowered]
+                                           for points in ceilings])
+        return tables
+
+    def _clipped(self, level: int, total: int, points: dict[str, int]) -> int:
+        """A branch's bound (`total`, its cards' `points`) at `level`, lowered by each of the
+        Ship's attributes still open below it (`_clip_tables`): the least, over the open
+        attributes, of the most, over their values, the total can keep."""
+        lowest = total
+        for open_level, (cards, ceilings) in self.clips.items():
+            if open_level <= level:
+                continue
+            kept = [points.get(card, 0) for card in cards]
+            least_lost = min(sum(p - c for p, c in zip(kept, ceiling, strict=True) if p > c)
+                             for ceiling in ceilings)
+            lowest = min(lowest, total - least_lost)
+        if lowest < total:
+            self.counts["clipped"] += 1
+        return lowest
 
     def _visit(self, level: int, partial: dict[str, Choice], path: Path) -> None:
         children = [self._child(partial, level, value) for value in self._values(level, partial)]

@@ -211,6 +211,33 @@ HUNTED_HANDS_30_CUT = [
       "Unidentified Ship", "Commander Tomalak", "Vash", "Meddlesome Q"], HUNT_CUT),
     (["Chancellor Gowron", "Unidentified Ship", "Mysterious Plague", "Daimon Tog", "Meddlesome Q",
       "Lursa and B'Etor", "Thought Maker", "Crystal Entity", "Vice Admiral Nakamura"], HUNT_CUT),
+    # The slowest of the hunt after the Ship's bounds were lowered per card (seeds 6 and 3):
+    # Thought Maker, the Ship and Ensign Wesley Crusher in Meddlesome Q's nine (2,494,800 and
+    # 311,850 combinations), each cut to the values its cards print or name and one nobody names.
+    (["Meddlesome Q", "Mysterious Plague", "Hand Phaser", "Thought Maker", "Shields",
+      "Ensign Wesley Crusher", "Leah Brahms", "Tolian Soran", "Unidentified Ship"],
+     {"lifeform": ["el-aurian", "hologram", "human", "klingon"],
+      "affiliation": ["federation", "ferengi-alliance", "hostile", "klingon-empire"],
+      "specialty": ["combat", "command", "engineer", "medical", "security"]}),
+    (["Enemies to Friends", "Commander Bruce Maddox", "Hand Phaser", "Counselor Deanna Troi",
+      "Shields", "Thought Maker", "Meddlesome Q", "Unidentified Ship", "Ensign Wesley Crusher"],
+     {"lifeform": ["android", "betazoid", "human", "klingon"],
+      "affiliation": ["federation", "ferengi-alliance", "hostile", "romulan-star-empire"],
+      "specialty": ["ambassador", "command", "engineer", "security"]}),
+    # The slowest of the hunt after that (seeds 9 and 3): Mysterious Plague, the Ship and Thought
+    # Maker with Troi's different Lifeforms, Lursa and B'Etor's Romulans and Tomalak's distinct
+    # Specialties (343,200 combinations each), cut the same way.
+    (["Counselor Deanna Troi", "Commander Sela", "Lursa and B'Etor", "Meddlesome Q",
+      "Unidentified Ship", "Quarters", "Thought Maker", "Lieutenant Worf", "Mysterious Plague"],
+     {"lifeform": ["betazoid", "human", "klingon", "romulan", "vulcan"],
+      "affiliation": ["federation", "ferengi-alliance", "hostile", "klingon-empire",
+                      "romulan-star-empire"],
+      "specialty": ["combat", "medical", "science", "weapon"]}),
+    (["Lieutenant Worf", "Mysterious Plague", "Ambassador Sarek", "Hand Phaser", "Daimon Tog",
+      "Meddlesome Q", "Unidentified Ship", "Commander Tomalak", "Thought Maker"],
+     {"lifeform": ["betazoid", "human", "klingon", "romulan"],
+      "affiliation": ["federation", "ferengi-alliance", "klingon-empire", "romulan-star-empire"],
+      "specialty": ["ambassador", "combat", "command", "medical", "security"]}),
 ]
 
 

@@ -149,3 +149,56 @@ def test_the_reference_loads_the_hand_and_none_of_the_search():
     loaded = {name.rsplit(".", 1)[1] for name in ast.literal_eval(run.stdout)}
     assert {"hand", "bonuses", "rules"} <= loaded
     assert loaded.isdisjoint({"choices", "bounds", "scorer", "explain", "engine"})
+
+
+# Issue 30: the bounds lowered by the Ship's attributes still open (scorer._Search._clipped)
+# never fall below a total that can still be reached below them. On hunted hands where they
+# lower hundreds of bounds (Mysterious Plague with the Ship and Thought Maker in Meddlesome Q's
+# nine), every bound the search kept is checked against the exact totals of every combination
+# below it (hand.Hand's evaluation, Mysterious Plague at its best value).
+CLIPPED_HANDS = [
+    ["Mysterious Plague", "Lieutenant Worf", "Thought Maker", "Lursa and B'Etor", "Daimon Tog",
+     "Unidentified Ship", "Commander Tomalak", "Vash", "Meddlesome Q"],
+    ["Chancellor Gowron", "Unidentified Ship", "Mysterious Plague", "Daimon Tog", "Meddlesome Q",
+     "Lursa and B'Etor", "Thought Maker", "Crystal Entity", "Vice Admiral Nakamura"],
+]
+
+
+@pytest.mark.parametrize("names", CLIPPED_HANDS)
+def test_clipped_bounds_stay_above_every_total_below_them(names, monkeypatch):
+    from games.star_trek_missions import scorer as scorer_module
+
+    searches = []
+    original = scorer_module._Search.run
+
+    def run(search, decided):
+        searches.append((search, dict(decided)))
+        return original(search, decided)
+
+    monkeypatch.setattr(scorer_module._Search, "run", run)
+    hand = scorer(names)
+    best = hand.best({})
+    (search, decided), = searches
+    assert search.counts["clipped"] > 50  # the bounds under test were lowered
+
+    def exact(partial):
+        combinations = [partial]
+        for name, values in hand.choosers.items():
+            if name not in partial:
+                combinations = [{**c, name: value} for c in combinations for value in values]
+        return max(hand.evaluate(c, {}).total for c in combinations)
+
+    totals = {}
+
+    def walk(level, partial, path):
+        if level == len(search.dims):
+            totals[path] = exact(partial)
+            return
+        for index, value in enumerate(search._values(level, partial)):
+            walk(level + 1, search._child(partial, level, value), (*path, index))
+
+    walk(0, decided, ())
+    assert max(totals.values()) == best.total
+    for path, bound in search.bounds.items():
+        below = max(total for leaf, total in totals.items() if leaf[:len(path)] == path)
+        assert bound >= below, (path, bound, below)
