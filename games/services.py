@@ -67,6 +67,15 @@ def answer(*, game: Game, kind: str, body: object) -> dict:
     return result_save(game=game, kind=kind, request_body=body, response_body=response)
 
 
+def public_copy(*, game: Game, kind: str, request_body: dict, response_body: dict) -> dict:
+    """A copy of an answer this flow gave, with the cards a seat holds hidden withheld (a table's
+    history links it for every phone, issue 29; the game's `public_answer` made it from the whole
+    answer): saved as a result of the same job, so every result is still saved here."""
+    _job(game.slug, kind)  # a job the game has: LookupError otherwise
+    return result_save(game=game, kind=kind, request_body=request_body,
+                       response_body=response_body)
+
+
 def rule(*, game: Game, body: object) -> dict:
     """The ruling job's answer (the pages' and the tables' service; its name keys their cache)."""
     return answer(game=game, kind=RULING, body=body)

@@ -48,10 +48,10 @@ from common.names import kept, look_alike, too_many_marks
 from common.requests import understood, understood_request
 from games.package import RULING
 from games.registry import game_package
+from games.services import public_copy
 from results.services import (
     others_bytes,
     result_opened,
-    result_save,
     results_bytes,
     results_prune,
     store_bound_bytes,
@@ -488,7 +488,7 @@ def _public_copy(game: Game, game_kind: TableGame, asked: AskedRequests, answer:
     if shown is None:
         return None
     public_request, public_response = shown
-    return result_save(game=game, kind=job, request_body=public_request,
+    return public_copy(game=game, kind=job, request_body=public_request,
                        response_body=public_response)
 
 

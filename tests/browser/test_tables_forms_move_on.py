@@ -213,7 +213,7 @@ def test_score_a_hand_at_the_table_takes_a_correction_in_one_tap(browser, site):
         ana.locator("#at-table-button").click()
         expect(ana.locator("#at-table")).to_contain_text("Entered at the table as Ana")
         pick_one_more = GAME_2_ANA_SLUGS[6]
-        from tests.browser.stm_tiles import show_tile
+        from tests.browser.star_trek_missions_tiles import show_tile
 
         show_tile(ana, pick_one_more)
         ana.locator(f"#tile-{pick_one_more}").click()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.game_forms import STM_TURN_HAND, fill
+from tests.browser.game_forms import STAR_TREK_MISSIONS_TURN_HAND, fill
 from tests.browser.phone import PHONE
 from tests.browser.test_tables_entries import pick
 from tests.browser.watched import watched_page
@@ -119,7 +119,7 @@ def test_star_trek_missions_check_a_turn_at_the_table_offline(browser, site):
             watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana:
         link = start_table(host, site, "star-trek-missions", ["Ana", "Ben"])
         open_from_the_table(ana, link, "Ana", "Check a move")
-        fill(ana, "#turn-form", {"hand": STM_TURN_HAND,
+        fill(ana, "#turn-form", {"hand": STAR_TREK_MISSIONS_TURN_HAND,
                                  "discard_area": ["Tricorder", "Time Distortion"],
                                  "galaxy_deck": "30", "mission_deck": "14",
                                  "action": "take_discard", "take": "Tricorder",
