@@ -69,14 +69,14 @@ def mutations(body: object) -> list[object]:
 
 
 def corpus(recorded: Path | None) -> list[tuple[str, str, object]]:
-    from games.registry import GAMES
+    from common.games import games
 
     entries: list[tuple[str, str, object]] = []
     if recorded is not None:
         for line in recorded.read_text(encoding="utf-8").splitlines():
             item = json.loads(line)
             entries.append((item["game"], item["kind"], item["body"]))
-    for game in GAMES:
+    for game in games():
         for kind, name in (("ruling", "RULING_EXAMPLES"), ("score", "SCORE_EXAMPLES")):
             for example in game.docs(name):
                 entries.append((game.slug, kind, example.value))

@@ -10,6 +10,7 @@ that copying the package is the documented way to add a game.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import importlib
 import itertools
@@ -19,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.test import modify_settings
 from django.urls import clear_url_caches
 
 from cards.models import Game
@@ -188,18 +190,23 @@ def _reload_urls():
 
 @pytest.fixture
 def registered(catalog):
-    """The game in GAMES: the one registry line, added here while it is not in registry.py."""
+    """The game in GAMES: the one registry line, added here while it is not in registry.py, and
+    its package installed as the app it is (a package under games/ is installed by its apps.py,
+    config/settings/base.py's GAME_APPS; this one lives in tests/)."""
     added = GAME not in GAMES
-    if added:
-        GAMES.append(GAME)
-        _reload_urls()
-    try:
-        catalog_load()
-        yield Game.objects.get(slug=GAME.slug)
-    finally:
+    installed = (modify_settings(INSTALLED_APPS={"append": PACKAGE}) if added
+                 else contextlib.nullcontext())
+    with installed:
         if added:
-            GAMES.remove(GAME)
+            GAMES.append(GAME)
             _reload_urls()
+        try:
+            catalog_load()
+            yield Game.objects.get(slug=GAME.slug)
+        finally:
+            if added:
+                GAMES.remove(GAME)
+                _reload_urls()
 
 
 def text(response) -> str:
@@ -209,9 +216,9 @@ def text(response) -> str:
 
 
 def test_its_jobs_declare_the_requests_they_read():
-    assert [model.__name__ for model in GAME.ruling.request_classes()] == ["PlayRequest"]
-    assert [model.__name__ for model in GAME.score.request_classes()] == ["HandRequest"]
-    assert importlib.import_module(GAME.engine) is engine
+    assert [model.__name__ for model in GAME.ruling.request_models] == ["PlayRequest"]
+    assert [model.__name__ for model in GAME.score.request_models] == ["HandRequest"]
+    assert GAME.check is engine.check
 
 
 def test_its_answers_come_from_the_one_flow(api, client, registered, monkeypatch):

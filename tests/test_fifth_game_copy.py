@@ -103,7 +103,7 @@ def test_the_copy_is_a_game_of_its_own(copied):
     project, package = copied
     game = project / "games" / package
     assert sorted(path.name for path in game.glob("*.py")) == [
-        "__init__.py", "api_docs.py", "engine.py", "game.py", "model.py", "pages.py",
+        "__init__.py", "api_docs.py", "apps.py", "engine.py", "game.py", "model.py", "pages.py",
         "rulings.py", "scores.py", "urls.py"]
     assert (game / "templates" / package / "page.html").is_file()
     # Nothing of it names the package it was copied from.

@@ -1,6 +1,6 @@
 """Ascent's two pages, check a play and score a hand: each is the shared page of a job
 (games.pages.job_page) with a form of its own; the answer shows in the shared result fragments,
-on the page and on the saved result's page alike (game.py's presenters)."""
+on the page and on the saved result's page alike (game.py's `page_result`s)."""
 
 from __future__ import annotations
 
