@@ -4,8 +4,10 @@ the eight service functions it replaced gave.
 The oracle, tests/data/answers-before.json, holds those answers (status and body, without the
 saved result's id and url) to every request body the API, pages and tables tests sent, each
 game's schema examples, the published Star Trek: Missions hands and error cases made from the
-examples (scripts/oracle_answers.py wrote it, on the code before the flow). Each is asked again
-through the API and must be answered the same.
+examples (scripts/oracle_answers.py wrote it, on the code before the flow), and the answers of
+each game added since (`scripts/oracle_answers.py --game <slug>`, a step of games/README.md's
+"Adding a game"). Each is asked again through the API and must be answered the same, its card
+admin links in the same terms (the card, not its database id: `stable_references`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from scripts.oracle_answers import ADMIN_CARD, stable_references
 
 ORACLE = Path(__file__).parent / "data" / "answers-before.json"
 
@@ -36,17 +40,32 @@ def oracle() -> list[dict]:
 
 
 def test_the_oracle_covers_every_job_with_answers_and_refusals(oracle):
+    """Every job of every game in GAMES has answers and refusals in the oracle (a game added
+    since the flow records its own: games/README.md), the four it was recorded for many."""
     seen = Counter((item["game"], item["kind"], item["response"]["status"]) for item in oracle)
     from games.registry import GAMES
 
     for game in GAMES:
         for kind in ("ruling", "score"):
-            assert seen[(game.slug, kind, 200)] >= 5, (game.slug, kind)
-            assert seen[(game.slug, kind, 400)] >= 5, (game.slug, kind)
+            if game.job(kind) is None:
+                continue
+            assert seen[(game.slug, kind, 200)] >= 1, (game.slug, kind, "record its answers")
+            assert seen[(game.slug, kind, 400)] >= 1, (game.slug, kind, "record its answers")
+    well_covered = [slug for slug in {item["game"] for item in oracle}
+                    if all(seen[(slug, kind, status)] >= 5
+                           for kind in ("ruling", "score") for status in (200, 400))]
+    assert len(well_covered) >= 4
     codes = {item["response"]["body"].get("code") for item in oracle
              if item["response"]["status"] == 400}
     assert {"invalid_input", "impossible_position", "illegal_hand"} <= codes
     assert len(oracle) > 1000
+
+
+def test_the_oracle_holds_no_database_id(oracle):
+    """A card's admin link names the card: the ids a database gives differ between databases."""
+    text = ORACLE.read_text(encoding="utf-8")
+    assert ADMIN_CARD.search(text) is None
+    assert "/admin/cards/card/<star-realms-academy/Corvette>/change/" in text
 
 
 def test_every_request_of_the_oracle_is_answered_as_before(api, catalog, oracle):
@@ -58,7 +77,7 @@ def test_every_request_of_the_oracle_is_answered_as_before(api, catalog, oracle)
         content = response.json()
         if isinstance(content, dict):
             content = {key: value for key, value in content.items() if key not in ("id", "url")}
-        now = {"status": response.status_code, "body": _settled(content)}
+        now = {"status": response.status_code, "body": _settled(stable_references(content))}
         before = {**item["response"], "body": _settled(item["response"]["body"])}
         if now != before:
             different.append((game, kind, json.dumps(body)[:200], before, now))
