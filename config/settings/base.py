@@ -74,8 +74,9 @@ AUTHENTICATION_BACKENDS = [
 
 ROOT_URLCONF = "config.urls"
 
-# Every game Tableside referees (games/registry.py). The catalog, the saved results and the pages'
-# shared layer sit below games/ and find it here (common.games), as apps find the user model.
+# Every game Tableside referees (games/registry.py). Every app finds it here, through
+# common.games, when first asked (as apps find the user model): an import of the registry from
+# games/ or below would close an import circle.
 GAMES = "games.registry.GAMES"
 WSGI_APPLICATION = "config.wsgi.application"
 
