@@ -27,9 +27,9 @@ from typing import Any
 
 from cards.models import Game
 from common.api_errors import ApiError
-from common.games import game_package
+from common.games import GameEntry, game_package
 from common.requests import RequestModel, invalid_body, read_body
-from games.package import RULING, SCORE, Asked, GamePackage, Job
+from games.package import RULING, SCORE, Asked, Job
 from games.protocol import MissingFacts, Refused
 from games.responses import ruling_response
 from results.services import result_save
@@ -124,9 +124,9 @@ def join_path(at: str, path: str) -> str:
     return at or path or "body"
 
 
-def _job(slug: str, kind: str) -> tuple[GamePackage, Job]:
-    package: GamePackage | None = game_package(slug)  # type: ignore[assignment]
-    job = package.job(kind) if package else None
+def _job(slug: str, kind: str) -> tuple[GameEntry, Job]:
+    package = game_package(slug)
+    job: Job | None = package.job(kind) if package else None
     if package is None or job is None:
         raise LookupError(f"GAMES gives {slug} no {kind} job")
     return package, job

@@ -1,7 +1,8 @@
 """A game is one typed object (issue 31): its game.py passes its functions and classes to
 games/package.py's dataclasses, and mypy checks each against their types, so a function of the
 wrong shape is a type error where the game declares it. Here, a declaration with four wrong
-functions, checked by mypy under the project's configuration (as `make typecheck` runs it)."""
+functions, checked by mypy under the project's configuration (as `make typecheck` runs it); and a
+GamePackage is what the apps read of an entry through common.games (its GameEntry protocol)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
 WRONG = '''\
+from common.games import GameEntry
 from games.academy_credits import engine, pages, rulings, scores
 from games.package import GamePackage, Job, PageResult
 
@@ -29,6 +31,7 @@ GAME = GamePackage(
               page="", label="", link_pairs=pages.play_ruling_view,
               page_result=PageResult(pages.play_link_pairs, "score", "x.html")),
 )
+ENTRY: GameEntry = GAME  # what the apps read of an entry (common.games): a GamePackage is one
 '''
 
 
@@ -39,8 +42,9 @@ def test_mypy_refuses_a_game_declaring_functions_of_the_wrong_shape(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 1, done.stdout + done.stderr
     wrong = re.findall(r'wrong_game\.py:(\d+): error: Argument "?(\w+)"? to "(\w+)"', done.stdout)
-    assert sorted(wrong) == [("10", "link_pairs", "Job"), ("11", "1", "PageResult"),
-                             ("8", "ask", "Job"), ("9", "answer_fields", "Job")], done.stdout
+    assert sorted(wrong) == [("10", "answer_fields", "Job"), ("11", "link_pairs", "Job"),
+                             ("12", "1", "PageResult"), ("9", "ask", "Job")], done.stdout
+    assert done.stdout.count(": error:") == 4, done.stdout  # and GAME is a GameEntry
 
 
 def test_every_game_declares_references_not_dotted_strings():
