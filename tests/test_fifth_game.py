@@ -252,7 +252,7 @@ def test_its_catalog_loads_from_its_package_and_its_pages_are_linked(client, reg
     assert page.status_code == 200
     html = page.content.decode()
     assert 'href="/games/ascent/check-play/"' in html and 'href="/games/ascent/score/"' in html
-    assert "Check a play" in text(page) and "Score a hand" in text(page)
+    assert "Check a move" in text(page) and "Score a hand" in text(page)
     cards = client.get("/api/games/ascent/cards/").json()
     assert {card["name"] for card in cards["results"]} == {"One", "Two", "Three", "Four"}
 
@@ -338,7 +338,7 @@ def test_its_schema_entry(client, registered):
 
 def test_its_pages_and_the_saved_result(client, registered):
     form = client.get("/games/ascent/check-play/")
-    assert form.status_code == 200 and "Ascent: Check a play" in text(form)
+    assert form.status_code == 200 and "Check a move (Ascent)" in form.content.decode()
     answer = client.post("/games/ascent/check-play/",
                          {"hand": "One, Three", "table": "Two", "play": "Three"})
     words = text(answer)
@@ -356,8 +356,9 @@ def test_its_pages_and_the_saved_result(client, registered):
     neither = client.post("/games/ascent/check-play/", {"hand": "One", "table": "Two"})
     assert neither.status_code == 400
     assert 'A move is {"play": a card name} or {"pass": true}' in text(neither)
-    scored = text(client.post("/games/ascent/score/", {"hand": "One, Two"}))
-    assert "Ascent: Score a hand" in scored and "3" in scored
+    posted = client.post("/games/ascent/score/", {"hand": "One, Two"})
+    scored = text(posted)
+    assert "Score a hand (Ascent)" in posted.content.decode() and "3" in scored
     # The shared job page (games.pages.job_page) gives it the rest: a problem shown by its field,
     # the form kept, and to an htmx submit the result fragment alone.
     refused = client.post("/games/ascent/score/", {"hand": "One, Zebra"})

@@ -130,7 +130,7 @@ def test_the_copy_is_a_game_of_its_own(copied):
     answers = json.loads((project / "tests" / "data" / "answers-before.json").read_text("utf-8"))
     assert {item["response"]["status"] for item in answers if item["game"] == slug} >= {200, 400}
     contract = (project / "docs" / "API.md").read_text(encoding="utf-8")
-    assert re.search(r'^### .+\n\n- \*\*Check a play\*\* \(a ruling\): `\{"position"', contract,
+    assert re.search(r'^### .+\n\n- \*\*Check a move\*\* \(a ruling\): `\{"position"', contract,
                      flags=re.M)
 
 

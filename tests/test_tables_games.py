@@ -45,10 +45,11 @@ def request_body(game, state, players, kind):
 
 
 def test_every_game_names_its_table_state_and_the_tables_app_names_none():
-    for package in GAMES:
+    for package in (package for package in GAMES if package.table is not None):
         assert isinstance(package.table.carries, TableGame)
         assert callable(package.table.request_body)
-    assert table_slugs() == [package.slug for package in GAMES]
+    assert table_slugs() == [package.slug for package in GAMES if package.table is not None]
+    assert len(table_slugs()) >= 4  # the shipped games
     names = [word for package in GAMES for word in (
         package.slug, package.package.rsplit(".", 1)[1])]
     for path in [*(ROOT / "tables").rglob("*.py"), *(ROOT / "templates" / "tables").glob("*")]:
@@ -154,7 +155,7 @@ def job_event(game, state, players, kind, body):
     return game_package(game).table.event(state, players, kind, body)
 
 
-@pytest.mark.parametrize("slug", [package.slug for package in GAMES])
+@pytest.mark.parametrize("slug", [package.slug for package in GAMES if package.table is not None])
 def test_each_games_filled_body_opens_its_own_form(api, slug):
     """The body filled in from a new table turns into the game's page fields (its link_pairs,
     as "Check again" does) for each job it fills."""

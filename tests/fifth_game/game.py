@@ -15,7 +15,7 @@ GAME = GamePackage(
         ask=rulings.ask,
         position_at="position",
         page="fifth_game:check-play",
-        label="Check a play",
+        label="Check a move",
         link_pairs=pages.play_link_pairs,
         page_result=PageResult(ruling_view, "ruling", "fifth_game/_result.html"),
     ),
