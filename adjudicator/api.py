@@ -1,6 +1,6 @@
 """POST /api/games/{game}/rulings/: a legality ruling on one move in one position.
 
-The view only finds the game and its ruling service (games.registry.GAMES) and passes the body
+The view only finds the game and its ruling service (common.games) and passes the body
 on; each game's service validates the body, asks its engine and saves the result. The schema's
 description and examples are the common part here plus each game's own (its api_docs module).
 """
@@ -13,10 +13,10 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from cards.api.serializers import ErrorSerializer
+from common.games import slugs_with
 from common.throttling import EvaluationRateThrottle
 from games.api import run_game_service
 from games.package import RULING
-from games.registry import slugs_with
 from results.api import GameJobSchema
 
 

@@ -18,7 +18,7 @@ from .attributes import AttributeSpec
 def card_renderer(game_slug: str) -> Callable[[list[AttributeSpec], dict], str] | None:
     """The game's renderer of a card's text from its attributes, or None."""
     package = game_package(game_slug)
-    return package.card_renderer() if package else None
+    return package.card_text if package else None
 
 
 def render_card_text(

@@ -17,4 +17,5 @@ from common.games import game_package
 
 def rule_language(game_slug: str) -> ModuleType | None:
     package = game_package(game_slug)
-    return package.language() if package else None
+    language: ModuleType | None = package.rule_language if package else None
+    return language

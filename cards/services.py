@@ -227,9 +227,9 @@ def _add_missing_rule(card: Card, item: dict, *, report: LoadReport | None) -> N
 def catalog_files() -> list[Path]:
     """The catalog each game in GAMES ships (its package's catalog.json), in slug order: the
     order the home page lists games that set no position of their own."""
-    from common.games import GAMES
+    from common.games import games
 
-    return [game.catalog_file for game in sorted(GAMES, key=lambda game: game.slug)
+    return [game.catalog_file for game in sorted(games(), key=lambda game: game.slug)
             if game.catalog_file.exists()]
 
 

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.registry import GAMES
+from common.games import games
 from web import offline
 
 urlpatterns = [
@@ -16,7 +16,7 @@ urlpatterns = [
     # Tables: /t/<code> and /api/tables/ (one game at a real table, across phones).
     path("", include("tables.urls")),
     # Each game's own pages (check a move, score), from its package.
-    *[path("", include(game.urls)) for game in GAMES],
+    *[path("", include(game.urls)) for game in games()],
     path("", include("cards.urls")),
     path("api/", include("cards.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -8,8 +8,8 @@ from rest_framework.response import Response
 
 from cards.api.views import game_or_404
 from common.api_errors import ApiError, error_entry
+from common.games import game_package, slugs_with
 from common.parsers import request_object
-from games.registry import game_package, slugs_with
 from games.services import answer
 
 

@@ -33,46 +33,46 @@ from typing import Any
 from drf_spectacular.plumbing import build_examples_list
 from pydantic.json_schema import models_json_schema
 
+from common.games import GameEntry, games
 from common.requests import ATTRIBUTE_CHOICE_MARK, CARD_NAME_JSON_SCHEMA, CARD_NAME_MARK
 from common.schema import GAME_JOB_MARK, openapi_30
-from games.package import RULING, SCORE, GamePackage
-from games.registry import GAMES
+from games.package import RULING, SCORE
 
 JOB_NAMES = {RULING: "Ruling", SCORE: "Score"}
 VALUE_ATTRIBUTE = "value"  # the attribute a game that numbers its cards keeps the number in
 COMPONENTS = "#/components/schemas/"
 
 
-def component_prefix(game: GamePackage) -> str:
+def component_prefix(game: GameEntry) -> str:
     """The game's slug as the first part of its components' names: "StarTrekMissions"."""
     return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", game.slug))
 
 
-def body_name(game: GamePackage, kind: str) -> str:
+def body_name(game: GameEntry, kind: str) -> str:
     return f"{component_prefix(game)}{JOB_NAMES[kind]}Body"
 
 
-def card_names_name(game: GamePackage) -> str:
+def card_names_name(game: GameEntry) -> str:
     return f"{component_prefix(game)}CardName"
 
 
-def card_names(game: GamePackage) -> list[str]:
+def card_names(game: GameEntry) -> list[str]:
     """The names of the cards the game ships (its catalog.json)."""
     catalog = shipped_catalog(game)
     return [card["name"] for card in catalog.get("cards", [])
             if isinstance(card, dict) and isinstance(card.get("name"), str)]
 
 
-def game_path(path: str, game: GamePackage) -> str:
+def game_path(path: str, game: GameEntry) -> str:
     """The generic path with the game's slug in place of {game}."""
     return path.replace("{game}", game.slug)
 
 
-def operation_id(operation_id: str, game: GamePackage) -> str:
+def operation_id(operation_id: str, game: GameEntry) -> str:
     return f"{operation_id}_{re.sub(r'[^A-Za-z0-9]+', '_', game.slug)}"
 
 
-def shipped_catalog(game: GamePackage) -> dict[str, Any]:
+def shipped_catalog(game: GameEntry) -> dict[str, Any]:
     try:
         data = json.loads(game.catalog_file.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -80,7 +80,7 @@ def shipped_catalog(game: GamePackage) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def card_schema(game: GamePackage) -> dict[str, Any]:
+def card_schema(game: GameEntry) -> dict[str, Any]:
     """What names a card of this game in a request: text (its name in any case, or its slug) and,
     where the game numbers its cards, its value. The shipped catalog's names are the examples."""
     catalog = shipped_catalog(game)
@@ -108,7 +108,7 @@ def card_schema(game: GamePackage) -> dict[str, Any]:
     return {"anyOf": choices, "description": description}
 
 
-def attribute_choices(game: GamePackage, key: str) -> list[str]:
+def attribute_choices(game: GameEntry, key: str) -> list[str]:
     """The values and labels of a catalog attribute's choices (a faction: "amber-coast",
     "Amber Coast"), as the game ships them."""
     for attribute in shipped_catalog(game).get("attributes", []):
@@ -120,7 +120,7 @@ def attribute_choices(game: GamePackage, key: str) -> list[str]:
     return []
 
 
-def _choice_schema(node: dict[str, Any], game: GamePackage) -> dict[str, Any]:
+def _choice_schema(node: dict[str, Any], game: GameEntry) -> dict[str, Any]:
     """A value naming one of an attribute's choices: its listed values and labels, or any other
     text (read in any case)."""
     plain = {key: value for key, value in node.items() if key != ATTRIBUTE_CHOICE_MARK}
@@ -134,7 +134,7 @@ def _choice_schema(node: dict[str, Any], game: GamePackage) -> dict[str, Any]:
     return {"anyOf": [listed, {**other, "not": listed}], **kept}
 
 
-def _name_cards(node: Any, card: dict[str, Any], game: GamePackage | None = None) -> Any:
+def _name_cards(node: Any, card: dict[str, Any], game: GameEntry | None = None) -> Any:
     """The schema with every card-name mark replaced by the game's own card schema (the field's
     own description, if any, kept), and every attribute-choice mark by the attribute's choices."""
     if isinstance(node, list):
@@ -155,11 +155,11 @@ def _name_cards(node: Any, card: dict[str, Any], game: GamePackage | None = None
     return {key: _name_cards(value, card, game) for key, value in node.items()}
 
 
-def request_schemas(game: GamePackage) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+def request_schemas(game: GameEntry) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The game's components (both jobs' models, read together so a model both read is one
     component) and each job's body: a reference, or `oneOf` references."""
     jobs = [(kind, job) for kind in (RULING, SCORE) if (job := game.job(kind)) is not None]
-    classes = {kind: job.request_classes() for kind, job in jobs}
+    classes = {kind: list(job.request_models) for kind, job in jobs}
     every = list(dict.fromkeys(cls for kind in classes for cls in classes[kind]))
     prefix = component_prefix(game)
     components: dict[str, Any] = {}
@@ -187,7 +187,7 @@ def request_schemas(game: GamePackage) -> tuple[dict[str, Any], dict[str, dict[s
     return components, bodies
 
 
-def _request_examples(game: GamePackage, kind: str) -> dict[str, Any]:
+def _request_examples(game: GameEntry, kind: str) -> dict[str, Any]:
     examples = [example for example in game.docs(f"{kind.upper()}_EXAMPLES")
                 if not example.response_only]
     return build_examples_list(examples)
@@ -204,7 +204,7 @@ def publish_game_bodies(result, generator, request, public):
     """The postprocessing hook: see the module's docstring."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     bodies: dict[tuple[str, str], dict[str, Any]] = {}
-    for game in GAMES:
+    for game in games():
         components, game_bodies = request_schemas(game)
         schemas.update(components)
         for kind, body in game_bodies.items():
@@ -218,8 +218,8 @@ def publish_game_bodies(result, generator, request, public):
             if mark is None:
                 continue
             kind = mark["kind"]
-            games = [game for game in GAMES if (game.slug, kind) in bodies]
-            if not games:
+            games_doing = [game for game in games() if (game.slug, kind) in bodies]
+            if not games_doing:
                 continue
             generic = operation.get("requestBody", {}).get("content", {}).get(
                 "application/json", {})
@@ -227,13 +227,13 @@ def publish_game_bodies(result, generator, request, public):
                 if parameter.get("in") == "path" and parameter.get("name") == "game":
                     # Any other slug is a 404: the games that do this job are the values.
                     parameter["schema"] = {**parameter.get("schema", {}), "type": "string",
-                                           "enum": [game.slug for game in games]}
+                                           "enum": [game.slug for game in games_doing]}
             operation["requestBody"] = _body(
-                {"anyOf": [bodies[(game.slug, kind)] for game in games],
+                {"anyOf": [bodies[(game.slug, kind)] for game in games_doing],
                  "description": "The body of the game named in the path; each game's is its own "
                                 "operation, at its own path."},
                 generic.get("examples", {}))
-            for game in games:
+            for game in games_doing:
                 own = copy.deepcopy(operation)
                 own["operationId"] = operation_id(operation["operationId"], game)
                 own["summary"] = f"{operation.get('summary', '')}: {game.slug}".lstrip(": ")

@@ -2,8 +2,9 @@
 
 A game's page module gives only what is its own: the form (a web.page_forms.PageForm building
 the API's request body) and the page template. The rest comes from the game's entry in GAMES and
-the one flow the API calls too (games.services: the page never rules or scores by itself), and the presenter that shapes
-its answer for the result fragment, the same one a saved result's page (/r/<id>) uses.
+the one flow the API calls too (games.services: the page never rules or scores by itself), and
+the job's `page_result`, which shapes its answer for the result fragment, the same one a saved
+result's page (/r/<id>) uses.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from django.views.decorators.http import require_http_methods
 
 from cards.models import Game
 from cards.selectors import GameNotFound, game_get
-from games.package import Job, Presenter, registered
+from common.games import game_package
+from games.package import Job, PageResult
 from games.services import SERVICES  # the one flow; the games' own pages find it here too
 from web.page_forms import PageForm
 from web.page_results import (
@@ -70,7 +72,7 @@ def job_page(
 
     @require_http_methods(["GET", "HEAD", "POST"])  # HEAD: a GET without its body
     def view(request: HttpRequest, *, asked: AskedAt | None = None) -> HttpResponse:
-        job, presenter = _job(slug, kind)
+        job, page_result = _job(slug, kind)
         try:
             game = game_get(slug=slug)
         except GameNotFound:
@@ -78,7 +80,7 @@ def job_page(
         data = page_input(request)  # posted, or the input in the address
         # At a table, the empty form is the table's: filled in, not yet asked.
         built = form(game, asked.initial if data is None and asked is not None else data)
-        context: dict[str, Any] = {"game": game, "form": built, presenter.name: None,
+        context: dict[str, Any] = {"game": game, "form": built, page_result.name: None,
                                    "error": None, "asked_at": asked.context if asked else None}
         # At a table, a submitted answer is the table's event (a GET's is shown, not recorded).
         run = asked.run if asked is not None and request.method == "POST" else SERVICES[kind]
@@ -93,7 +95,7 @@ def job_page(
             else:
                 status = evaluate_on_page(
                     request, context, service=run, game=game, body=body,
-                    show=lambda answer: {presenter.name: presenter.shape(game, answer, body)},
+                    show=lambda answer: {page_result.name: page_result.context(game, answer, body)},
                     show_errors=lambda error: form_errors(error, built),
                 )
                 refilled = _with_table_fields(data, asked)
@@ -104,7 +106,7 @@ def job_page(
         if page_context is not None and not is_htmx_submit(request):
             context.update(page_context(game))
         return render_result_page(request, context, status=status, page=page,
-                                  fragment=presenter.fragment)
+                                  fragment=page_result.fragment)
 
     view.asked_at_table = True  # type: ignore[attr-defined]  # tables/jobs.py serves it at a table
     return view
@@ -125,11 +127,11 @@ def _with_table_fields(data: Any, asked: AskedAt | None) -> QueryDict | None:
     return refilled
 
 
-def _job(slug: str, kind: str) -> tuple[Job, Presenter]:
+def _job(slug: str, kind: str) -> tuple[Job, PageResult]:
     """The job of GAMES a page does, and how it shows the answer (found when the page is asked,
     so a game added to GAMES later is found too)."""
-    package = registered(slug)
-    job = package.job(kind) if package else None
-    if job is None or job.presenter is None:
-        raise LookupError(f"GAMES gives {slug} no {kind} job with a presenter")
-    return job, job.presenter
+    package = game_package(slug)
+    job: Job | None = package.job(kind) if package else None
+    if job is None or job.page_result is None:
+        raise LookupError(f"GAMES gives {slug} no {kind} job with a page_result")
+    return job, job.page_result

@@ -1,8 +1,9 @@
 """GAMES: every game Tableside referees, like python-chess's VARIANTS. A game is one package
-under games/ (engine, request models and presenters, pages, URLs, catalog; games/README.md) and one
-line here. The apps find everything of a game through its entry: the one flow (games.services)
-its jobs, the endpoints its schema paragraphs, config/urls.py its pages, the catalog its cards and rule
-language, /r/<id> how to show its saved results."""
+under games/ (engine, request models and answer fields, pages, URLs, catalog, its AppConfig;
+games/README.md) and one line here. This module holds the list and nothing else: the apps find a
+game through common.games (`game_package(slug)`, `slugs_with(kind)`, `games()`), which reads this
+list through settings.GAMES when first asked, so no module of games/ imports it back and closes a
+circle."""
 
 from __future__ import annotations
 
@@ -18,12 +19,3 @@ GAMES: list[GamePackage] = [
     STAR_REALMS_ACADEMY,
     FACTIONS,
 ]
-
-
-def game_package(slug: str) -> GamePackage | None:
-    return next((game for game in GAMES if game.slug == slug), None)
-
-
-def slugs_with(kind: str) -> list[str]:
-    """The games that do one job ("ruling" or "score"), sorted: the suggestions of a 404."""
-    return sorted(game.slug for game in GAMES if game.job(kind) is not None)

@@ -11,7 +11,7 @@ the tables and whatever else asks (a test holds that nothing else saves a result
 3. the game's engine checks the position once, `check(position) -> Board` (games.protocol);
 4. the board rules on the move (`board.rule(move)`) or scores (`board.score(moves)`);
 5. the answer: API.md's ruling body (games.responses.ruling_response), or a score's "game",
-   "total", "steps" and "warnings", with the game's own fields (the job's `present`);
+   "total", "steps" and "warnings", with the game's own fields (the job's `answer_fields`);
 6. it is saved (results.services.result_save).
 
 The flow owns what every game shares: an engine's refusal (games.protocol.Refused, e.g.
@@ -27,8 +27,9 @@ from typing import Any
 
 from cards.models import Game
 from common.api_errors import ApiError
+from common.games import GameEntry, game_package
 from common.requests import RequestModel, invalid_body, read_body
-from games.package import RULING, SCORE, Asked, GamePackage, Job, registered
+from games.package import RULING, SCORE, Asked, Job
 from games.protocol import MissingFacts, Refused
 from games.responses import ruling_response
 from results.services import result_save
@@ -59,7 +60,7 @@ def answer(*, game: Game, kind: str, body: object) -> dict:
                 "warnings": asked.warnings + list(board.warnings if engine_warnings is None
                                                   else engine_warnings) + asked.later_warnings,
             }
-        response.update(job.presented(game, request, asked, result))
+        response.update(job.fields(game, request, asked, result))
     except Refused as refused:
         raise refusal(refused, at=job.position_at) from None
     except MissingFacts as missing:
@@ -92,7 +93,7 @@ SERVICES = {RULING: rule, SCORE: score}
 def read(job: Job, body: object, context: dict) -> Any:
     """The body as the job's request model (the first whose required fields it all has, else the
     first); a 400 invalid_input (or the model's own refusal of it) naming every problem."""
-    models: list[type[RequestModel]] = job.request_classes()
+    models: list[type[RequestModel]] = list(job.request_models)
     if not models:
         raise LookupError("The job declares no request model (Job.request_models): the flow "
                           "reads every body against one.")
@@ -132,9 +133,9 @@ def join_path(at: str, path: str) -> str:
     return at or path or "body"
 
 
-def _job(slug: str, kind: str) -> tuple[GamePackage, Job]:
-    package = registered(slug)
-    job = package.job(kind) if package else None
+def _job(slug: str, kind: str) -> tuple[GameEntry, Job]:
+    package = game_package(slug)
+    job: Job | None = package.job(kind) if package else None
     if package is None or job is None:
         raise LookupError(f"GAMES gives {slug} no {kind} job")
     return package, job

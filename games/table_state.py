@@ -1,7 +1,7 @@
 """What a game offers a table (issue 25): the state a table of it carries from answer to answer,
 the event kinds that change that state, and the templates of its page parts. Each game that can be
-played at a table has a module `games/<game>/table_state.py`, named by its GamePackage's
-`table_state`, holding:
+played at a table has a module `games/<game>/table_state.py`, given in its GamePackage's
+`table` (games.package.GameTable), holding:
 
 * `TABLE`: a `TableGame` (below): the first state, the event kinds and who may send each, and
   the templates of the state at a glance and of the seat's form on `/t/<code>`;
@@ -13,7 +13,7 @@ played at a table has a module `games/<game>/table_state.py`, named by its GameP
 
 A table never scores by itself: an event kind's function is handed `ask(job kind, body)`, which
 runs the game's own job (score or ruling) and returns its answer, saved, with `id` and `url`.
-The tables app builds `ask` from games.registry, in one place. A kind's function raises ApiError
+The tables app builds `ask` from common.games, in one place. A kind's function raises ApiError
 for a refused event: nothing changes then (the caller's transaction rolls back, saved result
 included).
 """

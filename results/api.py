@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from cards.api.serializers import ErrorSerializer
 from common.api_errors import ApiError, error_entry
-from common.games import GAMES
+from common.games import games
 from common.schema import GAME_JOB_MARK
 
 from .selectors import ResultNotFound, result_get
@@ -38,7 +38,7 @@ class GameJobSchema(AutoSchema):
 
     def get_description(self) -> str:
         prefix = self.kind.upper()
-        paragraphs = [game.docs(f"{prefix}_DOCS").strip() for game in GAMES]
+        paragraphs = [game.docs(f"{prefix}_DOCS").strip() for game in games()]
         return "\n\n".join([self.description.strip(), *filter(None, paragraphs)]) + "\n"
 
     def get_operation(self, *args, **kwargs):
@@ -49,7 +49,7 @@ class GameJobSchema(AutoSchema):
 
     def get_examples(self) -> list[OpenApiExample]:
         prefix = self.kind.upper()
-        return [example for game in GAMES for example in game.docs(f"{prefix}_EXAMPLES")] + \
+        return [example for game in games() for example in game.docs(f"{prefix}_EXAMPLES")] + \
             self.examples
 
 

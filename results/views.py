@@ -40,12 +40,12 @@ def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
     }
     package = game_package(game.slug)
     job = package.job(result.kind) if package else None
-    if job is not None and job.presenter is not None:
+    if job is not None and job.page_result is not None:
         # Shown exactly as the game's own page shows it: its shaping code, its fragment.
-        presenter = job.presenter
-        context[presenter.name] = presenter.shape(game, body, request_body or {})
-        context["fragment"] = presenter.fragment
-        context["stylesheets"] = presenter.stylesheets
+        page_result = job.page_result
+        context[page_result.name] = page_result.context(game, body, request_body or {})
+        context["fragment"] = page_result.fragment
+        context["stylesheets"] = page_result.stylesheets
     elif result.kind == "ruling":
         context["ruling"] = ruling_context(game, body)
     else:

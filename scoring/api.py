@@ -1,6 +1,6 @@
 """POST /api/games/{game}/score/: a step-by-step score breakdown.
 
-The view only finds the game and its score service (games.registry.GAMES) and passes the body
+The view only finds the game and its score service (common.games) and passes the body
 on; each game's service validates the body, asks its engine and saves the result. The schema's
 description and examples are the common part here plus each game's own (its api_docs module).
 """

@@ -10,6 +10,18 @@ tests/test_one_flow.py asks the flow every request again and expects the same an
 
     .venv/bin/python scripts/oracle_answers.py /tmp/recorded.jsonl   # a new corpus
     .venv/bin/python scripts/oracle_answers.py                       # the same bodies again
+    .venv/bin/python scripts/oracle_answers.py --game high-card      # a game added since
+
+`--game SLUG` answers that game's corpus (its schema examples, the error cases made from them,
+bodies that are no body of it) and puts its answers in the file in place of any it had, leaving
+every other game's as they are: the step of games/README.md's "Adding a game" that records a new
+game's answers, so that tests/test_one_flow.py holds its answers too.
+
+An answer holds no database id: a link to a card's admin page (`/admin/cards/card/<id>/change/`,
+a Star Realms Academy card whose value is not known yet) is written with the card it links to
+(`/admin/cards/card/<game-slug/Card name>/change/`, `stable_references`), as the ids a database
+gives its rows differ from one database to the next (PostgreSQL's sequences, a catalog loaded in
+another order); tests/test_one_flow.py compares the answers it gets in the same terms.
 """
 
 from __future__ import annotations
@@ -18,12 +30,30 @@ import copy
 import json
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "answers-before.json"
 KINDS = ("ruling", "score")
+ADMIN_CARD = re.compile(r"/admin/cards/card/(\d+)/change/")
+
+
+def stable_references(content: object) -> object:
+    """`content` (an answer's body) with each card's admin link naming the card (its game's slug
+    and its name) instead of its database id; an id no card has is named "unknown card"."""
+    from cards.models import Card
+
+    text = json.dumps(content, ensure_ascii=False)
+    ids = {int(found) for found in ADMIN_CARD.findall(text)}
+    if not ids:
+        return content
+    names = {card.pk: json.dumps(f"{card.game.slug}/{card.name}", ensure_ascii=False)[1:-1]
+             for card in Card.objects.filter(pk__in=ids).select_related("game")}
+    return json.loads(ADMIN_CARD.sub(
+        lambda found: f"/admin/cards/card/<{names.get(int(found[1]), 'unknown card')}>/change/",
+        text))
 
 
 def mutations(body: object) -> list[object]:
@@ -68,23 +98,29 @@ def mutations(body: object) -> list[object]:
     return cases
 
 
-def corpus(recorded: Path | None) -> list[tuple[str, str, object]]:
-    from games.registry import GAMES
+def corpus(recorded: Path | None, only: str | None = None) -> list[tuple[str, str, object]]:
+    """The bodies to answer: those recorded, then each game's examples, the error cases made from
+    them and bodies that are no body (only the game `only`'s, where given)."""
+    from common.games import games
 
     entries: list[tuple[str, str, object]] = []
     if recorded is not None:
         for line in recorded.read_text(encoding="utf-8").splitlines():
             item = json.loads(line)
             entries.append((item["game"], item["kind"], item["body"]))
-    for game in GAMES:
+    for game in games():
+        if only is not None and game.slug != only:
+            continue
         for kind, name in (("ruling", "RULING_EXAMPLES"), ("score", "SCORE_EXAMPLES")):
+            if game.job(kind) is None:
+                continue
             for example in game.docs(name):
                 entries.append((game.slug, kind, example.value))
                 entries += [(game.slug, kind, case) for case in mutations(example.value)]
             entries += [(game.slug, kind, body) for body in ({}, {"position": 5}, {"players": []},
                                                              {"unknown": 1})]
     published = json.loads((ROOT / "tests/data/star-trek-missions-examples.json").read_text())
-    for example in published["examples"]:
+    for example in published["examples"] if only is None else []:
         body = {"hand": example["hand"]}
         if example.get("choices"):
             body["choices"] = example["choices"]
@@ -105,7 +141,7 @@ def answer(client, game: str, kind: str, body: object) -> dict:
     content = response.json()
     if isinstance(content, dict):
         content = {key: value for key, value in content.items() if key not in ("id", "url")}
-    return {"status": response.status_code, "body": content}
+    return {"status": response.status_code, "body": stable_references(content)}
 
 
 def load(path: Path) -> list[dict]:
@@ -129,12 +165,26 @@ def main() -> None:
     connection.creation.create_test_db(verbosity=0)
     catalog_load()
     logging.getLogger("django.request").setLevel(logging.ERROR)  # a 400 is an answer here
-    recorded = Path(sys.argv[1]) if len(sys.argv) > 1 else None
-    requests = corpus(recorded) if recorded else [
-        (item["game"], item["kind"], item["body"]) for item in load(OUT)]
+    arguments = sys.argv[1:]
+    only = None
+    if arguments[:1] == ["--game"]:
+        only, arguments = arguments[1], arguments[2:]
+    recorded = Path(arguments[0]) if arguments else None
+    kept: list[dict] = []
+    if only is not None:
+        from common.games import game_package
+
+        if game_package(only) is None:
+            raise SystemExit(f"No game {only!r} in GAMES (games/registry.py).")
+        kept = [item for item in load(OUT) if item["game"] != only]
+        requests = corpus(recorded, only)
+    else:
+        requests = corpus(recorded) if recorded else [
+            (item["game"], item["kind"], item["body"]) for item in load(OUT)]
     client = APIClient()
-    answers = [{"game": game, "kind": kind, "body": body,
-                "response": answer(client, game, kind, body)} for game, kind, body in requests]
+    answers = kept + [{"game": game, "kind": kind, "body": body,
+                       "response": answer(client, game, kind, body)}
+                      for game, kind, body in requests]
     lines = [json.dumps(item, ensure_ascii=False) for item in answers]
     OUT.write_text("[\n" + ",\n".join(lines) + "\n]\n", encoding="utf-8")
     print(f"{len(answers)} requests answered into {OUT.relative_to(ROOT)}")

@@ -1,48 +1,31 @@
-"""The games a table can hold, found through GAMES: each game that offers tables names its
-table-state module in its GamePackage (`table_state`; games/table_state.py says what the module
-holds). This module names no game.
+"""The games a table can hold, found through GAMES (common.games): each game that offers tables
+declares them in its GamePackage (`table`, a games.package.GameTable: what a table of it carries,
+its TableGame, and how the game's own pages open at one). This module names no game.
 
 A table never scores by itself: `asker(game)` is the one place the tables app runs a game's own
-jobs (through games.registry, as the score and rulings endpoints find them); every event kind of
-every game gets its answers from it.
+jobs (the one flow, as the score and rulings endpoints do); every event kind of every game gets
+its answers from it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-
 from cards.models import Game
-from games.registry import GAMES, game_package
+from common.games import game_package, table_slugs
+from games.package import GameTable
 from games.services import answer
 from games.table_state import Ask, State, TableGame
 
-__all__ = ["TABLE_GAMES", "Ask", "State", "TableGame", "asker", "job_request_body", "table_games"]
+__all__ = ["Ask", "State", "TableGame", "asker", "game_table", "job_request_body", "table_slugs"]
 
 
-def table_games() -> dict[str, TableGame]:
-    """Every game that offers tables, by slug, in GAMES' order."""
-    offered: dict[str, TableGame] = {}
-    for package in GAMES:
-        table = package.table()
-        if table is not None:
-            offered[package.slug] = table
-    return offered
-
-
-class _TableGames(Mapping[str, TableGame]):
-    """TABLE_GAMES reads GAMES when asked (a game added to GAMES in a test is found)."""
-
-    def __getitem__(self, slug: str) -> TableGame:
-        return table_games()[slug]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(table_games())
-
-    def __len__(self) -> int:
-        return len(table_games())
-
-
-TABLE_GAMES: Mapping[str, TableGame] = _TableGames()
+def game_table(slug: str) -> GameTable:
+    """The tables of the game `slug` (its GamePackage's `table`); LookupError for a game that
+    offers none (the callers have checked the table's game is one that does)."""
+    package = game_package(slug)
+    table: GameTable | None = package.table if package is not None else None
+    if table is None:
+        raise LookupError(f"GAMES gives {slug} no tables")
+    return table
 
 
 def asker(game: Game) -> Ask:
@@ -63,7 +46,7 @@ def job_request_body(game: Game, state: State, players: list[str], kind: str) ->
     """The body of the game's own job request filled in from the table's state (None when the
     game offers no tables or the job asks nothing the table knows)."""
     package = game_package(game.slug)
-    module = package.table_module() if package else None
-    if module is None:
+    table: GameTable | None = package.table if package is not None else None
+    if table is None:
         return None
-    return module.job_request_body(state, players, kind)
+    return table.request_body(state, players, kind, None)

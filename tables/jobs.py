@@ -24,22 +24,20 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect
 from django.urls import Resolver404, resolve, reverse
 
 from common.api_errors import ApiError
+from common.games import game_package
 from common.numbers import plain_int
-from games.package import RULING, SCORE
+from games.package import RULING, SCORE, GameTable
 from games.pages import AskedAt
-from games.registry import game_package
 from games.services import answer
 
 from . import services
-from .game_states import TABLE_GAMES
+from .game_states import game_table
 from .models import Table
 from .seats import acting_for
 from .selectors import (
@@ -50,66 +48,17 @@ from .selectors import (
     table_version,
 )
 
-BodyOf = Callable[[dict, list[str], str, "int | None"], "dict | None"]
-
-
 # --- What each game's table knows of a job's body ---------------------------------------------
-# Each game's table-state module (GamePackage.table_module(), games/<game>/table_state.py) says
-# it: `job_request_body(state, players, kind, seat)` (the body the table implies for the seat
-# asking, or None),
-# `job_event(state, players, kind, body)` (the event kind and its body, minus what the table
-# knows, refusing a body that says otherwise), `acting_seat(state, players)` (the seat the
-# host's browser acts for now, or None: any, seat 1 then) and `refilled(field)` (whether a
-# field of the job's page is the table's alone, shown after a conflict as the table has it now;
-# none is, unless the game says so: where the table fills in a field the player adds to, such
-# as a hand, showing the table's would drop what the player typed).
+# Each game declares it in its GamePackage's `table` (games.package.GameTable): `request_body`
+# (the body the table implies for the seat asking, or None), `event` (the event kind and its body,
+# minus what the table knows, refusing a body that says otherwise), `acting_seat` (the seat the
+# host's browser acts for now, or None: any, seat 1 then) `held_cards` (the cards other seats
+# hold: the page marks them and never suggests them) and `refilled` (a field shown after a
+# conflict as the table has it now).
 
 
-@dataclass(frozen=True)
-class TableJobs:
-    request_body: BodyOf
-    event: Callable[[dict, list[str], str, dict], tuple[str, dict]]
-    acting_seat: Callable[[dict, list[str]], int | None]
-    # The cards other seats hold ({card name: holder's name}): the page marks them and never
-    # suggests them (a card is in one hand only).
-    held_cards: Callable[[dict, list[str], int | None], dict[str, str]]
-    refilled: Callable[[str], bool]
-
-
-def _no_field(field: str) -> bool:
-    return False
-
-
-def _nothing_known(state: dict, players: list[str], kind: str,
-                   seat: int | None = None) -> dict | None:
-    return None
-
-
-def _asked_as_is(state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
-    """A game that says nothing of its jobs at a table: a ruling is recorded as it was asked."""
-    if kind != RULING:
-        raise LookupError(kind)
-    return "ruling", body
-
-
-def _any_seat(state: dict, players: list[str]) -> int | None:
-    return None
-
-
-def _none_held(state: dict, players: list[str], seat: int | None) -> dict[str, str]:
-    return {}
-
-
-def table_jobs(slug: str) -> TableJobs:
-    package = game_package(slug)
-    module: Any = package.table_module() if package is not None else None
-    return TableJobs(
-        getattr(module, "job_request_body", None) or _nothing_known,
-        getattr(module, "job_event", None) or _asked_as_is,
-        getattr(module, "acting_seat", None) or _any_seat,
-        getattr(module, "held_cards", None) or _none_held,
-        getattr(module, "refilled", None) or _no_field,
-    )
+def table_jobs(slug: str) -> GameTable:
+    return game_table(slug)
 
 
 # --- The pages ---------------------------------------------------------------------------------
@@ -166,7 +115,7 @@ def _runner(table: Table, kind: str, version: int, seat: int | str | None,
     jobs = table_jobs(table.game.slug)
     players = [seat.name for seat in table.seats.all()]
     names = {s.number: s.name for s in table.seats.all()}
-    game_kind = TABLE_GAMES[table.game.slug]
+    game_kind = game_table(table.game.slug).carries
     own = services.entry_kinds(game_kind)
 
     def run(*, game, body: dict) -> dict:

@@ -47,7 +47,6 @@ from common.api_errors import ApiError, error_entry
 from common.names import kept, look_alike, too_many_marks
 from common.requests import understood, understood_request
 from games.package import RULING
-from games.registry import game_package
 from games.services import public_copy
 from results.services import (
     others_bytes,
@@ -57,7 +56,7 @@ from results.services import (
     store_bound_bytes,
 )
 
-from .game_states import TABLE_GAMES, Ask, State, TableGame, asker
+from .game_states import Ask, State, TableGame, asker, game_table, table_slugs
 from .models import MAX_ENTRY_KEY, Event, Seat, Table, new_table_code
 from .selectors import HANDOVER, overlapping_changes, own_kinds, table_get
 from .tokens import new_token, token_hash, token_matches
@@ -153,7 +152,7 @@ def _player_names(game: Game, players: object) -> list[str]:
 
 def table_game(game_slug: object) -> tuple[Game, TableGame]:
     """The game and what a table of it carries; a 400 naming the games a table can hold."""
-    offered = sorted(TABLE_GAMES)
+    offered = sorted(table_slugs())
     # Only text that can be a slug is looked up: a NUL (PostgreSQL refuses it in a query, a 500)
     # or any other character no slug holds is an unknown game without a query.
     is_slug = isinstance(game_slug, str) and SLUG.fullmatch(game_slug) is not None
@@ -161,11 +160,11 @@ def table_game(game_slug: object) -> tuple[Game, TableGame]:
     if game is None:
         raise _invalid("game", "unknown_game", f"No game '{str(game_slug)[:40]}'; a table can "
                        f"hold {', '.join(offered)}.", suggestions=offered)
-    if game.slug not in TABLE_GAMES:
+    if game.slug not in offered:
         raise _invalid("game", "not_available", f"Tableside does not keep {game.name} tables yet; "
                        f"a table can hold {', '.join(offered)}.", top="not_available",
                        suggestions=offered)
-    return game, TABLE_GAMES[game.slug]
+    return game, game_table(game.slug).carries
 
 
 @dataclass(frozen=True)
@@ -395,7 +394,7 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
     table after it. An entry key the table has recorded gives its event back (`repeated` set)
     and adds nothing; the same key with another entry → 422 `idempotency_key_reused`."""
     table = table_get(code=code)
-    game_kind = TABLE_GAMES[table.game.slug]
+    game_kind = game_table(table.game.slug).carries
     all_kinds, seat_kinds = table_kinds(game_kind)
     own = entry_kinds(game_kind)
     key = _entry_key(entry_key)
@@ -647,10 +646,8 @@ class AskedRequests:
         (the host's next game or match) takes no body: anything in it is a 400, never stored."""
         if self.requests:
             job, request = self.requests[0]
-            package = game_package(game.slug)
-            module = package.table_module() if package is not None else None
-            to_event = getattr(module, "job_event", None)
-            if to_event is not None and isinstance(request, dict):
+            to_event = game_table(game.slug).event
+            if isinstance(request, dict):
                 try:
                     event_kind, event_body = to_event(state, list(state.get("players") or []),
                                                       job, request)

@@ -31,7 +31,7 @@ from common.page_throttle import check_page_throttle, check_read_throttle
 from common.throttling import client_address
 
 from . import services
-from .game_states import TABLE_GAMES
+from .game_states import game_table, table_slugs
 from .glance import phone_glance
 from .jobs import ask_page, job_links
 from .models import Table
@@ -89,7 +89,7 @@ def opened_on_loopback(request: HttpRequest) -> bool:
 def page_parts(table: Table) -> dict:
     """The game's parts of /t/<code> (its TableGame, found through GAMES): the state at a
     glance (polled) and the form a seat fills in (None: the game has none on this page)."""
-    kind = TABLE_GAMES[table.game.slug]
+    kind = game_table(table.game.slug).carries
     return {"state_template": kind.state_template, "form_template": kind.form_template,
             "event_template": kind.event_template}
 
@@ -125,7 +125,7 @@ def live_context(table: Table, *, host: bool = False, own_seat: int | None = Non
         if event.kind == services.HANDOVER and event.seat is not None:
             # The history names the seat the role went to.
             event.to_name = names.get(event.seat, "")  # type: ignore[attr-defined]
-    game_kind = TABLE_GAMES[table.game.slug]
+    game_kind = game_table(table.game.slug).carries
     more = game_kind.live_context
     undoable = (last_undoable(table=table, passed_over=services.HANDOVER) if host else None)
     glance = None
@@ -217,7 +217,7 @@ def form_context(table: Table, context: dict, seat: int | None,
                  posted: QueryDict | None) -> dict:
     """What the game's form on the page reads beyond the page's context (its TableGame's
     form_context), for the seat whose form is shown."""
-    more = TABLE_GAMES[table.game.slug].form_context
+    more = game_table(table.game.slug).carries.form_context
     if more is None:
         return {}
     return more(table.state, [s.name for s in table.seats.all()], seat, posted,
@@ -288,7 +288,7 @@ def seat_form(request: HttpRequest, code: str) -> HttpResponse:
     twice (a double tap, the offline queue) one entry."""
     table = _table_or_404(code)
     check_page_throttle(request)
-    game_kind = TABLE_GAMES[table.game.slug]
+    game_kind = game_table(table.game.slug).carries
     if game_kind.form_event is None:
         raise Http404("This table's game has no form of its own.")
     posted = request.POST
@@ -365,8 +365,9 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def start(request: HttpRequest) -> HttpResponse:
-    games = list(Game.objects.filter(slug__in=TABLE_GAMES))
-    chosen = request.GET.get("game") or request.POST.get("game") or next(iter(TABLE_GAMES), "")
+    offered = table_slugs()
+    games = list(Game.objects.filter(slug__in=offered))
+    chosen = request.GET.get("game") or request.POST.get("game") or next(iter(offered), "")
     players_text = request.POST.get("players", "")
     # A full or closed table's players going on at a new one: its tally carries over.
     carried_from = request.POST.get("from", "")[:16]

@@ -97,7 +97,7 @@ def test_the_bodies_refuse_what_the_models_refuse(schema):
     for game in GAMES:
         prefix = component_prefix(game)
         models = {model for kind in (RULING, SCORE) if game.job(kind)
-                  for cls in game.job(kind).request_classes() for model in _models(cls)}
+                  for cls in game.job(kind).request_models for model in _models(cls)}
         for model in models:
             component = components[prefix + model.__name__]
             shaped = next(choice for choice in [component, *component.get("anyOf", [])]
@@ -205,7 +205,7 @@ def test_each_games_body_fields_are_in_the_contract(game):
     text = sections[name]
     for kind in (RULING, SCORE):
         job = game.job(kind)
-        for cls in job.request_classes() if job else []:
+        for cls in job.request_models if job else []:
             missing = sorted(field for field in documented_fields(cls)
                              if f'"{field}"' not in text)
             assert missing == [], f"{name} {kind} ({cls.__name__}): not in docs/API.md: {missing}"
@@ -228,7 +228,7 @@ def test_the_contract_names_no_field_the_game_does_not_read(game, schema):
     fields of its own (a card's choice), those are the catalog's attributes."""
     text = bodies_section()[shipped_name(game)]
     models = {model for kind in (RULING, SCORE) if game.job(kind)
-              for cls in game.job(kind).request_classes() for model in _models(cls)}
+              for cls in game.job(kind).request_models for model in _models(cls)}
     known = {info.alias or name for model in models for name, info in model.model_fields.items()}
     prefix = component_prefix(game)
     known |= {value for name, component in schema["components"]["schemas"].items()
@@ -264,7 +264,7 @@ def test_each_games_examples_are_bodies_of_its_schema(game, schema):
     and a body the models refuse as a whole (an unknown field) is not."""
     for kind, job_path in ((RULING, "/api/games/{game}/rulings/"),
                            (SCORE, "/api/games/{game}/score/")):
-        if game.job(kind) is None or not game.job(kind).request_classes():
+        if game.job(kind) is None or not game.job(kind).request_models:
             continue
         content = schema["paths"][game_path(job_path, game)]["post"]["requestBody"]["content"]
         check = validator(schema, content["application/json"]["schema"])

@@ -10,6 +10,7 @@ that copying the package is the documented way to add a game.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import importlib
 import itertools
@@ -19,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.test import modify_settings
 from django.urls import clear_url_caches
 
 from cards.models import Game
@@ -188,18 +190,23 @@ def _reload_urls():
 
 @pytest.fixture
 def registered(catalog):
-    """The game in GAMES: the one registry line, added here while it is not in registry.py."""
+    """The game in GAMES: the one registry line, added here while it is not in registry.py, and
+    its package installed as the app it is (a package under games/ is installed by its apps.py,
+    config/settings/base.py's GAME_APPS; this one lives in tests/)."""
     added = GAME not in GAMES
-    if added:
-        GAMES.append(GAME)
-        _reload_urls()
-    try:
-        catalog_load()
-        yield Game.objects.get(slug=GAME.slug)
-    finally:
+    installed = (modify_settings(INSTALLED_APPS={"append": PACKAGE}) if added
+                 else contextlib.nullcontext())
+    with installed:
         if added:
-            GAMES.remove(GAME)
+            GAMES.append(GAME)
             _reload_urls()
+        try:
+            catalog_load()
+            yield Game.objects.get(slug=GAME.slug)
+        finally:
+            if added:
+                GAMES.remove(GAME)
+                _reload_urls()
 
 
 def text(response) -> str:
@@ -209,9 +216,9 @@ def text(response) -> str:
 
 
 def test_its_jobs_declare_the_requests_they_read():
-    assert [model.__name__ for model in GAME.ruling.request_classes()] == ["PlayRequest"]
-    assert [model.__name__ for model in GAME.score.request_classes()] == ["HandRequest"]
-    assert importlib.import_module(GAME.engine) is engine
+    assert [model.__name__ for model in GAME.ruling.request_models] == ["PlayRequest"]
+    assert [model.__name__ for model in GAME.score.request_models] == ["HandRequest"]
+    assert GAME.check is engine.check
 
 
 def test_its_answers_come_from_the_one_flow(api, client, registered, monkeypatch):
@@ -245,7 +252,7 @@ def test_its_catalog_loads_from_its_package_and_its_pages_are_linked(client, reg
     assert page.status_code == 200
     html = page.content.decode()
     assert 'href="/games/ascent/check-play/"' in html and 'href="/games/ascent/score/"' in html
-    assert "Check a play" in text(page) and "Score a hand" in text(page)
+    assert "Check a move" in text(page) and "Score a hand" in text(page)
     cards = client.get("/api/games/ascent/cards/").json()
     assert {card["name"] for card in cards["results"]} == {"One", "Two", "Three", "Four"}
 
@@ -331,7 +338,7 @@ def test_its_schema_entry(client, registered):
 
 def test_its_pages_and_the_saved_result(client, registered):
     form = client.get("/games/ascent/check-play/")
-    assert form.status_code == 200 and "Ascent: Check a play" in text(form)
+    assert form.status_code == 200 and "Check a move (Ascent)" in form.content.decode()
     answer = client.post("/games/ascent/check-play/",
                          {"hand": "One, Three", "table": "Two", "play": "Three"})
     words = text(answer)
@@ -349,8 +356,9 @@ def test_its_pages_and_the_saved_result(client, registered):
     neither = client.post("/games/ascent/check-play/", {"hand": "One", "table": "Two"})
     assert neither.status_code == 400
     assert 'A move is {"play": a card name} or {"pass": true}' in text(neither)
-    scored = text(client.post("/games/ascent/score/", {"hand": "One, Two"}))
-    assert "Ascent: Score a hand" in scored and "3" in scored
+    posted = client.post("/games/ascent/score/", {"hand": "One, Two"})
+    scored = text(posted)
+    assert "Score a hand (Ascent)" in posted.content.decode() and "3" in scored
     # The shared job page (games.pages.job_page) gives it the rest: a problem shown by its field,
     # the form kept, and to an htmx submit the result fragment alone.
     refused = client.post("/games/ascent/score/", {"hand": "One, Zebra"})

@@ -1,15 +1,20 @@
 """Copying the fifth test game is the documented way to add a game (issue 24).
 
 In a copy of the project, the steps of games/README.md's "Adding a game" are run as written there
-(step 1's shell lines, step 2's registry line), then the checks of its step 3: `make lint
-typecheck`'s commands as the Makefile has them (ruff, import-linter's contracts, mypy with the
-engines under --strict's flags) and the copied game's tests with tests/test_import_contracts.py.
-The copy passes them all as it is: the package a new game starts from is one the project's checks
-accept, and the README's steps are the ones that get it there.
+(step 1's shell lines, step 2's registry line, step 3's commands recording the game's answers and
+its section of the contract), then the checks of its step 4: `make lint typecheck`'s commands as
+the Makefile has them (ruff, import-linter's contracts, mypy with the engines and the games'
+declarations under --strict's flags), the copied game's tests with tests/test_import_contracts.py,
+and the tests a game added without its records would fail: the HTTP contract's
+(tests/test_api_contract.py), the one flow's recorded answers (tests/test_one_flow.py) and the
+game apps' (tests/test_game_apps.py). The copy passes them all as it is: the package a new game
+starts from is one the project's checks accept, and the README's steps are the ones that get it
+there.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -79,11 +84,15 @@ def copied(tmp_path_factory) -> tuple[Path, str]:
     """A copy of the project with a game added by the README's steps: (its root, the package)."""
     project = tmp_path_factory.mktemp("copy") / "project"
     shutil.copytree(ROOT, project, ignore=_ignore, symlinks=True)
+    # The README's commands run the project's environment as `.venv/bin/…`: the copy's is this one.
+    (project / ".venv").symlink_to(BIN.parent, target_is_directory=True)
     section = adding_a_game()
     shell, python = blocks(section, "sh"), blocks(section, "python")
-    assert len(shell) == 1 and len(python) == 1, "step 1 is one shell block, step 2 one import"
+    assert len(shell) == 2 and len(python) == 1, (
+        "step 1 is one shell block, step 2 one import, step 3 one shell block")
     done = run(["bash", "-euo", "pipefail", "-c", shell[0]], project)
     assert done.returncode == 0, done.stderr
+    variables = re.search(r"^PACKAGE=.*$", shell[0], flags=re.M).group(0)
     package = re.search(r"^PACKAGE=(\w+)", shell[0], flags=re.M).group(1)
     # Step 2: the import, and the one line in GAMES.
     registry = project / "games" / "registry.py"
@@ -96,6 +105,9 @@ def copied(tmp_path_factory) -> tuple[Path, str]:
     source = re.sub(r"^(GAMES: list\[GamePackage\] = \[\n(?:    .*\n)*)\]", rf"\1    {constant},\n]",
                     source, flags=re.M)
     registry.write_text(source, encoding="utf-8")
+    # Step 3, with step 1's variables: the game's recorded answers and its contract section.
+    done = run(["bash", "-euo", "pipefail", "-c", f"{variables}\n{shell[1]}"], project)
+    assert done.returncode == 0, done.stdout + done.stderr
     return project, package
 
 
@@ -103,7 +115,7 @@ def test_the_copy_is_a_game_of_its_own(copied):
     project, package = copied
     game = project / "games" / package
     assert sorted(path.name for path in game.glob("*.py")) == [
-        "__init__.py", "api_docs.py", "engine.py", "game.py", "model.py", "pages.py",
+        "__init__.py", "api_docs.py", "apps.py", "engine.py", "game.py", "model.py", "pages.py",
         "rulings.py", "scores.py", "urls.py"]
     assert (game / "templates" / package / "page.html").is_file()
     # Nothing of it names the package it was copied from.
@@ -113,6 +125,13 @@ def test_the_copy_is_a_game_of_its_own(copied):
     assert named == []
     registry = (project / "games" / "registry.py").read_text(encoding="utf-8")
     assert f"from games.{package}.game import GAME as" in registry
+    # Step 3's records: its answers, and its section of the contract naming its bodies' fields.
+    slug = package.replace("_", "-")
+    answers = json.loads((project / "tests" / "data" / "answers-before.json").read_text("utf-8"))
+    assert {item["response"]["status"] for item in answers if item["game"] == slug} >= {200, 400}
+    contract = (project / "docs" / "API.md").read_text(encoding="utf-8")
+    assert re.search(r'^### .+\n\n- \*\*Check a move\*\* \(a ruling\): `\{"position"', contract,
+                     flags=re.M)
 
 
 @pytest.mark.parametrize("target", ["lint", "typecheck"])
@@ -130,7 +149,9 @@ def test_make_lint_and_typecheck_pass_on_the_copy(copied, target):
 def test_the_copied_tests_and_the_contract_tests_pass_on_the_copy(copied):
     project, package = copied
     done = run([str(BIN / "pytest"), "-p", "no:randomly", "-p", "no:cacheprovider", "-n", "0",
-                "-q", f"tests/test_{package}.py", "tests/test_import_contracts.py"], project)
+                "-q", f"tests/test_{package}.py", "tests/test_import_contracts.py",
+                "tests/test_api_contract.py", "tests/test_one_flow.py", "tests/test_game_apps.py"],
+               project)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert re.search(r"\b\d+ passed\b", done.stdout) and " failed" not in done.stdout
     assert "skipped" not in done.stdout

@@ -301,8 +301,8 @@ def test_the_score_endpoint_answers_a_registered_game_through_the_one_flow(api, 
         return Asked(position=snap_engine.Position(
             tuple(snap_engine.Card(name, 3, 1) for name in request.hand), None))
 
-    register_game(GamePackage(slug=game.slug, package="games", engine="tests.fifth_game.engine",
-                              score=Job(request_models=(f"{__name__}.SnapHand",), ask=ask,
+    register_game(GamePackage(slug=game.slug, package="games", check=snap_engine.check,
+                              score=Job(request_models=(SnapHand,), ask=ask,
                                         page="snap:score", label="Score")))
     response = post(api, {"hand": ["x"]}, url=f"/api/games/{game.slug}/score/")
     assert response.status_code == 200

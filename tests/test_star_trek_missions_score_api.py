@@ -9,7 +9,7 @@ import re
 import pytest
 
 from cards.models import Game
-from games.registry import game_package
+from common.games import game_package
 from results.models import SavedResult
 from tests.factories import GameFactory
 

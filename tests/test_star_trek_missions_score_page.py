@@ -8,9 +8,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from common.games import game_package
 from games import services
 from games.package import SCORE
-from games.registry import game_package
 from games.star_trek_missions import pages as views
 from results.models import SavedResult
 

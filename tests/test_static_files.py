@@ -1,6 +1,7 @@
 """Each game's own scripts and stylesheets live in its package (games/<game>/static/<game>/) and
-are found as the project's shared static/ is (games.static_finder): by `collectstatic` (so
-whitenoise's manifest has them), by whitenoise in development and tests, by the offline cache."""
+are found as any app's are (each game package is a Django app: AppDirectoriesFinder): by
+`collectstatic` (so whitenoise's manifest has them), by whitenoise in development and tests, by the
+offline cache."""
 
 from __future__ import annotations
 

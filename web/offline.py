@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from cards.models import Game
-from common.games import GAMES
+from common.games import games
 
 ICONS = [
     {"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any"},
@@ -53,7 +53,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "icons": [{**icon, "src": static(icon["src"])} for icon in ICONS],
         # Each game's pages for a hand at the table (GamePackage.shortcuts), from the home screen.
         "shortcuts": [{"name": name, "url": reverse(url_name)}
-                      for game in GAMES for name, url_name in game.shortcuts],
+                      for game in games() for name, url_name in game.shortcuts],
     }
     response = HttpResponse(json.dumps(body, indent=1), content_type="application/manifest+json")
     response["Cache-Control"] = "public, max-age=3600"
@@ -62,9 +62,9 @@ def manifest(request: HttpRequest) -> HttpResponse:
 
 def _static_paths() -> list[tuple[str, Path]]:
     """The project's static files, those every page shares (static/) and each game's own
-    (games.static_finder): (their path under STATIC_URL, the file)."""
+    (static/<package name>/ in its package, an app): (their path under STATIC_URL, the file)."""
     files = []
-    for folder in [*settings.STATICFILES_DIRS, *(game.static for game in GAMES)]:
+    for folder in [*settings.STATICFILES_DIRS, *(game.static for game in games())]:
         root = Path(folder)
         for path in sorted(root.rglob("*")):
             if path.is_file() and path.suffix in STATIC_KINDS:
@@ -91,7 +91,7 @@ def offline_pages() -> list[str]:
     pages = [reverse("pages:home")]
     for slug in Game.objects.order_by("name").values_list("slug", flat=True):
         pages += [reverse("pages:game", args=[slug]), reverse("pages:catalog", args=[slug])]
-    pages += [reverse(url_name) for game in GAMES for _, url_name in game.shortcuts]
+    pages += [reverse(url_name) for game in games() for _, url_name in game.shortcuts]
     return pages
 
 

@@ -33,6 +33,13 @@ INSTALLED_APPS = [
     "tables",
 ]
 
+# Each game package is a Django app (its apps.py): Django's own loaders find its templates and
+# static files. They are found here by that file, so adding a game adds no line here (its one
+# line is in games/registry.py); tests/test_game_apps.py holds that they are exactly GAMES'
+# packages. GAMES itself cannot be read here: it imports every game's pages and models.
+GAME_APPS = sorted(f"games.{apps.parent.name}" for apps in (BASE_DIR / "games").glob("*/apps.py"))
+INSTALLED_APPS += GAME_APPS
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # A table's unchanged poll: its 304 from one indexed query, before the rest of the stack.
@@ -67,8 +74,9 @@ AUTHENTICATION_BACKENDS = [
 
 ROOT_URLCONF = "config.urls"
 
-# Every game Tableside referees (games/registry.py). The catalog, the saved results and the pages'
-# shared layer sit below games/ and find it here (common.games), as apps find the user model.
+# Every game Tableside referees (games/registry.py). Every app finds it here, through
+# common.games, when first asked (as apps find the user model): an import of the registry from
+# games/ or below would close an import circle.
 GAMES = "games.registry.GAMES"
 WSGI_APPLICATION = "config.wsgi.application"
 
@@ -76,20 +84,13 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
+        # Each app's templates/, a game package's included (each game is an app: GAME_APPS).
+        "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-            ],
-            # Django's own two loaders, then each game package's templates/ (GAMES), cached as
-            # Django caches its default loaders.
-            "loaders": [
-                ("django.template.loaders.cached.Loader", [
-                    "django.template.loaders.filesystem.Loader",
-                    "django.template.loaders.app_directories.Loader",
-                    "games.template_loader.Loader",
-                ]),
             ],
         },
     },
@@ -152,12 +153,11 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Django's two finders (static/ above and each app's static/), then each game package's static/
-# (GAMES): a game's pages' scripts and stylesheets live in its package, as its templates do.
+# Django's two finders: static/ above, and each app's static/ (a game package's included: each
+# game is an app, GAME_APPS).
 STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
-    "games.static_finder.Finder",
 ]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 

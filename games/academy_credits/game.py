@@ -1,36 +1,40 @@
-"""academy-credits in GAMES: its jobs, its pages and how its saved results are shown again."""
+"""academy-credits in GAMES: its engine, its jobs, its pages, how its saved results are shown
+again, and its tables."""
 
-from games.package import GamePackage, Job, Presenter
+from games.academy_credits import api_docs, card_text, engine, pages, rulings, scores, table_state
+from games.package import GamePackage, GameTable, Job, PageResult
 
 CSS = ("academy_credits/css/pages.css",)
 
 GAME = GamePackage(
     slug="academy-credits",
     package="games.academy_credits",
-    engine="games.academy_credits.engine",
+    check=engine.check,
     ruling=Job(
-        request_models=("games.academy_credits.rulings.PlayRequest",),
-        reading="games.academy_credits.rulings.reading",
-        ask="games.academy_credits.rulings.ask",
+        request_models=(rulings.PlayRequest,),
+        reading=rulings.reading,
+        ask=rulings.ask,
         position_at="position",
         page="academy_credits:ruling",
         label="Check a move",
-        link_pairs="games.academy_credits.pages.play_link_pairs",
-        presenter=Presenter("games.academy_credits.pages.play_ruling_view", "ruling",
-                            "academy_credits/_play_result.html", CSS),
+        link_pairs=pages.play_link_pairs,
+        page_result=PageResult(pages.play_ruling_view, "ruling",
+                               "academy_credits/_play_result.html", CSS),
     ),
     score=Job(
-        request_models=("games.academy_credits.scores.RoundRequest",),
-        reading="games.academy_credits.rulings.reading",
-        ask="games.academy_credits.scores.ask",
-        present="games.academy_credits.scores.present",
+        request_models=(scores.RoundRequest,),
+        reading=rulings.reading,
+        ask=scores.ask,
+        answer_fields=scores.answer_fields,
         page="academy_credits:score",
         label="Score a round",
-        link_pairs="games.academy_credits.pages.round_link_pairs",
-        presenter=Presenter("games.academy_credits.pages.round_score_view", "score",
-                            "academy_credits/_round_result.html", CSS),
+        link_pairs=pages.round_link_pairs,
+        page_result=PageResult(pages.round_score_view, "score",
+                               "academy_credits/_round_result.html", CSS),
     ),
-    api_docs="games.academy_credits.api_docs",
-    card_text="games.academy_credits.card_text.render",
-    table_state="games.academy_credits.table_state",
+    api_docs=api_docs,
+    card_text=card_text.render,
+    table=GameTable(table_state.TABLE, request_body=table_state.job_request_body,
+                    event=table_state.job_event, acting_seat=table_state.acting_seat,
+                    refilled=table_state.refilled),
 )

@@ -1,5 +1,5 @@
 """Scores the end of an Academy Credits round: the body declared, as the engine takes it (`ask`:
-the options read) and the round's own answer fields (`present`); the one flow (games.services)
+the options read) and the round's own answer fields (`answer_fields`); the one flow (games.services)
 reads, checks, scores and saves.
 
 Request body (API.md): ``{"players": [{"name", "in_round", "shielded", "marked", "discards":
@@ -76,7 +76,7 @@ def ask(game: Game, request: RoundRequest, context: dict) -> Asked:
         max_players=game.max_players or count, options=options, starter=starter))
 
 
-def present(game: Game, request: RoundRequest, asked: Asked, result: RoundScore) -> dict:
+def answer_fields(game: Game, request: RoundRequest, asked: Asked, result: RoundScore) -> dict:
     """The round's own fields beside API.md's score body, and the readings used."""
     options = asked.position.options
     return {

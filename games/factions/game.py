@@ -1,36 +1,39 @@
-"""factions in GAMES: its jobs, its pages and how its saved results are shown again."""
+"""factions in GAMES: its engine, its jobs, its pages, how its saved results are shown again,
+and its tables."""
 
-from games.package import GamePackage, Job, Presenter
+from games.factions import api_docs, card_text, engine, pages, rulings, scores, table_state
+from games.package import GamePackage, GameTable, Job, PageResult
 
 CSS = ("factions/css/pages.css",)
 
 GAME = GamePackage(
     slug="factions",
     package="games.factions",
-    engine="games.factions.engine",
+    check=engine.check,
     ruling=Job(
-        request_models=("games.factions.rulings.RulingRequest",),
-        reading="games.factions.rulings.reading",
-        ask="games.factions.rulings.ask",
+        request_models=(rulings.RulingRequest,),
+        reading=rulings.reading,
+        ask=rulings.ask,
         position_at="position",
         page="factions:ruling",
         label="Check a move",
-        link_pairs="games.factions.pages.table_link_pairs",
-        presenter=Presenter("games.factions.pages.factions_ruling_view", "ruling",
-                            "factions/_move_result.html", CSS, with_request=True),
+        link_pairs=pages.table_link_pairs,
+        page_result=PageResult(pages.factions_ruling_view, "ruling",
+                               "factions/_move_result.html", CSS, with_request=True),
     ),
     score=Job(
-        request_models=("games.factions.rulings.TablePosition",),
-        reading="games.factions.rulings.reading",
-        ask="games.factions.scores.ask",
-        present="games.factions.scores.present",
+        request_models=(rulings.TablePosition,),
+        reading=rulings.reading,
+        ask=scores.ask,
+        answer_fields=scores.answer_fields,
         page="factions:score",
         label="Standings",
-        link_pairs="games.factions.pages.table_link_pairs",
-        presenter=Presenter("games.factions.pages.standings_view", "result",
-                            "factions/_standings_result.html", CSS),
+        link_pairs=pages.table_link_pairs,
+        page_result=PageResult(pages.standings_view, "result",
+                               "factions/_standings_result.html", CSS),
     ),
-    api_docs="games.factions.api_docs",
-    card_text="games.factions.card_text.render",
-    table_state="games.factions.table_state",
+    api_docs=api_docs,
+    card_text=card_text.render,
+    table=GameTable(table_state.TABLE, request_body=table_state.job_request_body,
+                    event=table_state.job_event, acting_seat=table_state.acting_seat),
 )

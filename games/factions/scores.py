@@ -30,7 +30,7 @@ def ask(game: Game, request: TablePosition, context: dict) -> Asked:
                  warnings=option_warnings(request))
 
 
-def present(game: Game, request: TablePosition, asked: Asked, result: Standings) -> dict:
+def answer_fields(game: Game, request: TablePosition, asked: Asked, result: Standings) -> dict:
     """The standings' own fields beside API.md's score body."""
     return {"standings": result.standings, "eliminated": result.eliminated,
             "winner": result.winner}

@@ -1,37 +1,49 @@
-"""star-realms-academy in GAMES: its jobs, its pages and how its saved results are shown again."""
+"""star-realms-academy in GAMES: its engine, its jobs, its pages, how its saved results are shown
+again, its rule language and its tables."""
 
-from games.package import GamePackage, Job, Presenter
+from games.package import GamePackage, GameTable, Job, PageResult
+from games.star_realms_academy import (
+    api_docs,
+    card_rules,
+    card_text,
+    engine,
+    pages,
+    rulings,
+    scores,
+    table_state,
+)
 
 CSS = ("star_realms_academy/css/pages.css",)
 
 GAME = GamePackage(
     slug="star-realms-academy",
     package="games.star_realms_academy",
-    engine="games.star_realms_academy.engine",
+    check=engine.check,
     ruling=Job(
-        request_models=("games.star_realms_academy.rulings.RulingRequest",),
-        reading="games.star_realms_academy.rulings.reading",
-        ask="games.star_realms_academy.rulings.ask",
+        request_models=(rulings.RulingRequest,),
+        reading=rulings.reading,
+        ask=rulings.ask,
         position_at="position",
         page="star_realms_academy:ruling",
         label="Check a move",
-        link_pairs="games.star_realms_academy.pages.check_link_pairs",
-        presenter=Presenter("games.star_realms_academy.pages.ruling_context", "ruling",
-                            "star_realms_academy/_check_result.html", CSS),
+        link_pairs=pages.check_link_pairs,
+        page_result=PageResult(pages.ruling_context, "ruling",
+                               "star_realms_academy/_check_result.html", CSS),
     ),
     score=Job(
-        request_models=("games.star_realms_academy.scores.TurnRequest",),
-        reading="games.star_realms_academy.rulings.reading",
-        ask="games.star_realms_academy.scores.ask",
-        present="games.star_realms_academy.scores.present",
+        request_models=(scores.TurnRequest,),
+        reading=rulings.reading,
+        ask=scores.ask,
+        answer_fields=scores.answer_fields,
         page="star_realms_academy:score",
         label="Break down a turn",
-        link_pairs="games.star_realms_academy.pages.turn_link_pairs",
-        presenter=Presenter("games.star_realms_academy.pages.breakdown_context", "breakdown",
-                            "star_realms_academy/_turn_result.html", CSS),
+        link_pairs=pages.turn_link_pairs,
+        page_result=PageResult(pages.breakdown_context, "breakdown",
+                               "star_realms_academy/_turn_result.html", CSS),
     ),
-    rule_language="games.star_realms_academy.card_rules",
-    api_docs="games.star_realms_academy.api_docs",
-    card_text="games.star_realms_academy.card_text.render",
-    table_state="games.star_realms_academy.table_state",
+    rule_language=card_rules,
+    api_docs=api_docs,
+    card_text=card_text.render,
+    table=GameTable(table_state.TABLE, request_body=table_state.job_request_body,
+                    event=table_state.job_event, acting_seat=table_state.acting_seat),
 )

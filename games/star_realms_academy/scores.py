@@ -1,5 +1,5 @@
 """Star Realms Academy turn breakdowns: the body declared (the position of API.md plus
-"actions"), as the engine takes it (`ask`) and the breakdown's own fields (`present`); the one
+"actions"), as the engine takes it (`ask`) and the breakdown's own fields (`answer_fields`); the one
 flow (games.services) reads it, has the board rule on every action in order, and saves it.
 
 Request body: ``{"active": {...}, "opponent": {...}, "shop_row": [names], "actions": [moves]}``,
@@ -43,7 +43,7 @@ def ask(game: Game, request: TurnRequest, context: dict) -> Asked:
                  moves=[specs.move(move) for move in request.actions])
 
 
-def present(game: Game, request: TurnRequest, asked: Asked, breakdown: Breakdown) -> dict:
+def answer_fields(game: Game, request: TurnRequest, asked: Asked, breakdown: Breakdown) -> dict:
     """The breakdown's own fields beside API.md's score body."""
     ruling = None
     if breakdown.ruling is not None:

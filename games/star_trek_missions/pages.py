@@ -906,7 +906,7 @@ def table_page(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
                               fragment="star_trek_missions/_stm_table_fragment.html", link=form.link_pairs())
 
 
-def table_result_page(game: Game, body: dict, request_body: dict) -> dict:
+def table_result_page(game: Game, body: dict, request_body: dict | None) -> dict:
     """/r/<id> of a saved whole table (GAMES: result_context): the standings lead the page, and
     "Score again" reopens the table with every player."""
     if not is_table(body):

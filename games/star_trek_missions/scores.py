@@ -1,7 +1,7 @@
 """Scores Star Trek: Missions: the bodies declared (Hand, Choice, Player, TableHands), as the
 engine takes them (`ask`: a HandPosition or a TablePosition, whose check makes each hand a legal
-final hand) and the answer's own fields (`present`); games.services reads, checks, scores and
-saves.
+final hand) and the answer's own fields (`answer_fields`); games.services reads, checks, scores
+and saves.
 
 Two bodies (API.md):
 
@@ -134,7 +134,7 @@ def ask(game: Game, request: Hand | TableHands, context: dict) -> Asked:
                  later_warnings=[provisional_warning(provisional)] if provisional else [])
 
 
-def present(game: Game, request: Hand | TableHands, asked: Asked,
+def answer_fields(game: Game, request: Hand | TableHands, asked: Asked,
             result: HandScore | engine.TableScore) -> dict:
     """A hand's cards and choices; a table's players (each hand's answer, as a single hand's),
     standings and winners."""

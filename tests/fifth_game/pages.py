@@ -1,6 +1,6 @@
-"""Ascent's two pages, check a play and score a hand: each is the shared page of a job
+"""Ascent's two pages, check a move and score a hand: each is the shared page of a job
 (games.pages.job_page) with a form of its own; the answer shows in the shared result fragments,
-on the page and on the saved result's page alike (game.py's presenters)."""
+on the page and on the saved result's page alike (game.py's `page_result`s)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class PlayForm(PageForm):
     """The hand (names separated by commas), the card on the table, and the move: a card played,
     or a pass ticked."""
 
-    title = "Check a play"
+    title = "Check a move"
 
     def __init__(self, game: Game, data=None):
         super().__init__(data)
