@@ -27,17 +27,17 @@ from tests.engines.test_academy_credits_catalog import (
     option,
     position,
 )
-from tests.engines.test_academy_credits_rounds import DECK, Table
+from tests.engines.test_academy_credits_rounds import DECK, RoundSimulator
 
 TARGETS = option("credits_target")
 
 
-def deal(rng: random.Random) -> Table:
+def deal(rng: random.Random) -> RoundSimulator:
     count = rng.randint(2, 4)
-    return Table(count, rng.sample(range(len(DECK)), len(DECK)), rng.randrange(count))
+    return RoundSimulator(count, rng.sample(range(len(DECK)), len(DECK)), rng.randrange(count))
 
 
-def play_random_turn(table: Table, rng: random.Random) -> bool:
+def play_random_turn(table: RoundSimulator, rng: random.Random) -> bool:
     """The cadet to move draws and makes one of the board's legal plays; whether the round
     ended."""
     board = ac.check(table.start_turn())
