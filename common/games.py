@@ -42,10 +42,11 @@ def registered_games() -> list[GameEntry]:
     from django.conf import settings
     from django.utils.module_loading import import_string
 
-    return import_string(settings.GAMES)
+    games: list[GameEntry] = import_string(settings.GAMES)
+    return games
 
 
-class _Games(Sequence):
+class _Games(Sequence[GameEntry]):
     """GAMES, read when iterated: importing this module imports no game."""
 
     @overload
@@ -54,7 +55,7 @@ class _Games(Sequence):
     @overload
     def __getitem__(self, index: slice) -> list[GameEntry]: ...
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int | slice) -> GameEntry | list[GameEntry]:
         return registered_games()[index]
 
     def __len__(self) -> int:
