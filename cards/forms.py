@@ -69,6 +69,7 @@ class AbilitiesWidget(forms.MultiWidget):
         base_id = final_attrs.get("id")
         parts = []
         for effect, suffix, widget, item in zip(
+            # widgets_names is set by MultiWidget.__init__ and missing from django-stubs.
             ABILITY_EFFECTS, self.widgets_names, self.widgets, values, strict=False  # type: ignore[attr-defined]
         ):
             widget_attrs = dict(final_attrs)
