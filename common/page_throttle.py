@@ -34,7 +34,7 @@ def check_page_throttle(request: HttpRequest) -> None:
 
     if getattr(request, "_page_throttle_counted", False):
         return
-    request._page_throttle_counted = True  # type: ignore[attr-defined]
+    request._page_throttle_counted = True  # type: ignore[attr-defined]  # a mark on this request only
     throttle = EvaluationRateThrottle()
     if not throttle.allow_request(request, None):
         raise PageThrottled(int(throttle.wait()))
