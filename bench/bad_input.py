@@ -32,6 +32,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import harness  # bench/harness.py: this folder is first on sys.path until harness.start()
 
@@ -55,7 +56,7 @@ def random_text(rng: random.Random, length: int) -> str:
     return "".join(rng.choice(string.ascii_letters + string.digits + " ") for _ in range(length))
 
 
-def requests(rng: random.Random) -> list[tuple[str, str, str, bytes | dict]]:
+def requests(rng: random.Random) -> list[tuple[str, str, str, bytes | dict[str, Any]]]:
     """(label, method, url, body or query)."""
     normal = {"hand": ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr",
                        "Commander Sela", "Diplomatic Conference", "Photon Torpedoes", "Bridge"]}
@@ -123,10 +124,11 @@ POSTS = int(os.environ.get("BENCH_SERVED_POSTS", "20"))
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
-def start_server(folder: Path) -> tuple[subprocess.Popen, str, int]:
+def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str, int]:
     port = free_port()
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.production",
            "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
@@ -151,7 +153,7 @@ def start_server(folder: Path) -> tuple[subprocess.Popen, str, int]:
     raise SystemExit(f"the production server did not start; see {log.name}")
 
 
-def worker_pids(server: subprocess.Popen) -> list[int]:
+def worker_pids(server: subprocess.Popen[bytes]) -> list[int]:
     found = []
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
@@ -164,7 +166,7 @@ def worker_pids(server: subprocess.Popen) -> list[int]:
     return found
 
 
-def workers_rss_mb(server: subprocess.Popen) -> float:
+def workers_rss_mb(server: subprocess.Popen[bytes]) -> float:
     total = 0
     for pid in worker_pids(server):
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -220,7 +222,7 @@ def slow_clients(base: str, port: int) -> None:
           f"worst {worst:.1f} ms")
 
 
-def memory(server: subprocess.Popen, base: str) -> None:
+def memory(server: subprocess.Popen[bytes], base: str) -> None:
     url = base + "/api/games/academy-credits/rulings/"
     reported = ('{"' + "k" * 150 + '":') * 200 + "[" + ",".join(["0"] * 15000) + "]" + "}" * 200
     within = ('{"' + "k" * 150 + '":') * 30 + "[" + ",".join(["0"] * 15000) + "]" + "}" * 30
@@ -253,7 +255,7 @@ def page_gets(base: str) -> None:
     answered from the cache of computed answers (web.computed)."""
     from urllib.parse import urlencode
 
-    cards: list[dict] = []
+    cards: list[dict[str, Any]] = []
     page: str | None = base + "/api/games/star-trek-missions/cards/?page_size=100"
     while page:
         with urllib.request.urlopen(page) as got:

@@ -21,6 +21,7 @@ alone; every process it starts is stopped at its end.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 # Run as `python bench/http.py`, this folder is first on sys.path, and this file's name would
 # hide the standard library's http package (which urllib needs).
@@ -48,7 +49,8 @@ TARGET_RATIO, TARGET_P99_MS = 0.5, 100.0
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 FLOOD_CONNECTIONS = int(os.environ.get("BENCH_HTTP_FLOOD_CONNECTIONS", "8"))
@@ -60,7 +62,7 @@ COSTLY_HAND = ["Thought Maker", "Unidentified Ship", "Chancellor Gowron", "Lursa
                "Hand Phaser", "Space Confrontation", "Blossoming Romance"]
 
 
-def start_server(port: int) -> subprocess.Popen:
+def start_server(port: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PORT": str(port), "GUNICORN_ACCESS_LOG": "/dev/null",
            # The benchmark measures serving, not the throttle's refusals.
            "API_POST_RATE": "100000000/minute"}
@@ -84,11 +86,11 @@ def start_server(port: int) -> subprocess.Popen:
     raise SystemExit("make serve did not answer within 120 s")
 
 
-def post_examples(base: str) -> list[tuple[str, str, dict]]:
+def post_examples(base: str) -> list[tuple[str, str, dict[str, Any]]]:
     """(label, path, body) for every request example of the schema that answers 200."""
     with urllib.request.urlopen(base + "/api/schema/?format=json") as response:
         schema = json.load(response)
-    found: list[tuple[str, str, dict]] = []
+    found: list[tuple[str, str, dict[str, Any]]] = []
     for path, kind in (("/api/games/{game}/score/", "score"), ("/api/games/{game}/rulings/", "ruling")):
         content = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]
         for example in content.get("examples", {}).values():
@@ -113,7 +115,7 @@ wrk.body = {body}
 """
 
 
-def run_wrk(url: str, body: dict | None, *, seconds: int = SECONDS, connections: int = CONNECTIONS
+def run_wrk(url: str, body: dict[str, Any] | None, *, seconds: int = SECONDS, connections: int = CONNECTIONS
             ) -> tuple[float, float, float]:
     command = ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency", url]
     script = None
@@ -143,7 +145,7 @@ def _latency(output: str, percentile: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def start_flood_server(port: int, rate: str) -> subprocess.Popen:
+def start_flood_server(port: int, rate: str) -> subprocess.Popen[bytes]:
     """gunicorn as `make serve` runs it (production settings, config/gunicorn.py) on loopback,
     with `rate` evaluations a minute, on its own SQLite database in the temp folder (migrated and
     with the catalog) unless DATABASE_URL is set; without `make`, which would install first."""
@@ -259,7 +261,7 @@ def main() -> None:
     print(f"Starting make serve on {base} …", flush=True)
     server = start_server(port)
     try:
-        endpoints: list[tuple[str, str, dict | None]] = [("GET /api/games/", "/api/games/", None),
+        endpoints: list[tuple[str, str, dict[str, Any] | None]] = [("GET /api/games/", "/api/games/", None),
                      ("GET catalog search", "/api/games/star-trek-missions/cards/?q=commander", None)]
         endpoints += [(f"POST {label}", path, body) for label, path, body in post_examples(base)]
         database = os.environ.get("DATABASE_URL", "sqlite").split(":")[0]

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 # Run as `python bench/pages.py`, this folder is first on sys.path, where bench/http.py would
 # hide the standard library's http package (urllib.request imports it).
@@ -50,15 +51,15 @@ import time  # noqa: E402
 import urllib.request  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 
-from playwright.sync_api import Locator, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("TABLESIDE_CHROMIUM", "/usr/bin/chromium-headless-shell")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 1, "locale": "en-GB", "service_workers": "block"}
-SCREEN = PHONE["viewport"]["height"]  # type: ignore[index]
+SCREEN = PHONE["viewport"]["height"]
 
 # (a) Ana's first turn. The table knows both players' Health and Coins and that nothing is in
 # play; it does not know her hand nor the shop row (nobody entered it yet).
@@ -163,10 +164,11 @@ class Walk:
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
-def serve() -> tuple[subprocess.Popen, str]:
+def serve() -> tuple[subprocess.Popen[bytes], str]:
     url = os.environ.get("BENCH_DATABASE_URL") or \
         f"sqlite:///{Path(tempfile.gettempdir()) / 'tableside-bench-pages.sqlite3'}"
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.test",
@@ -189,21 +191,22 @@ def serve() -> tuple[subprocess.Popen, str]:
     raise SystemExit("the app server did not start")
 
 
-def api(site: str, path: str, body: dict, token: str = "") -> dict:
+def api(site: str, path: str, body: dict[str, Any], token: str = "") -> dict[str, Any]:
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
     request = urllib.request.Request(site + path, data=json.dumps(body).encode(), headers=headers)
     with urllib.request.urlopen(request) as response:  # noqa: S310 (our own server)
-        return json.load(response)
+        answer: dict[str, Any] = json.load(response)
+        return answer
 
 
-def table(site: str, game: str) -> dict:
+def table(site: str, game: str) -> dict[str, Any]:
     created = api(site, "/api/tables/", {"game": game, "players": ["Ana", "Ben"]})
     return {"code": created["code"], "host": created["host_token"]}
 
 
-def seat_phone(browser, site: str, code: str, seat: int, name: str) -> Page:
+def seat_phone(browser: Browser, site: str, code: str, seat: int, name: str) -> Page:
     """A phone that claimed its seat at the table (as a player does, by the table's link)."""
     page = browser.new_context(**PHONE).new_page()
     page.set_default_timeout(30_000)
@@ -223,7 +226,7 @@ def open_job(page: Page, walk: Walk, label: str) -> None:
     expect(page.get_by_role("heading", level=1)).to_be_visible()
 
 
-def sra_turn(browser, site: str) -> Walk:
+def sra_turn(browser: Browser, site: str) -> Walk:
     code = table(site, "star-realms-academy")["code"]
     page = seat_phone(browser, site, code, 1, "Ana")
     walk = Walk(page)
@@ -247,7 +250,7 @@ def sra_turn(browser, site: str) -> Walk:
     return walk
 
 
-def factions_move(browser, site: str) -> tuple[Walk, Walk]:
+def factions_move(browser: Browser, site: str) -> tuple[Walk, Walk]:
     created = table(site, "factions")
     code = created["code"]
     api(site, f"/api/tables/{code}/events/", {"kind": "setup", "seat": 1, "version": 1,
@@ -294,7 +297,7 @@ def tap_tiles(page: Page, walk: Walk, slugs: list[str]) -> None:
             "aria-pressed", "false" if pressed else "true")
 
 
-def stm_plain(browser, site: str) -> Walk:
+def stm_plain(browser: Browser, site: str) -> Walk:
     page = browser.new_context(**PHONE).new_page()
     page.set_default_timeout(30_000)
     page.goto(site + "/games/star-trek-missions/score/")
@@ -311,7 +314,7 @@ def enter_at_table(page: Page, walk: Walk, total: str) -> None:
     expect(page.get_by_text("Entered at the table")).to_be_visible()
 
 
-def stm_table(browser, site: str) -> tuple[Walk, Walk]:
+def stm_table(browser: Browser, site: str) -> tuple[Walk, Walk]:
     code = table(site, "star-trek-missions")["code"]
     page = seat_phone(browser, site, code, 1, "Ana")
     walk = Walk(page)
@@ -348,7 +351,7 @@ def main() -> None:
     finally:
         process.terminate()
         process.wait(timeout=20)
-    print(f"Phone {PHONE['viewport']['width']}×{SCREEN}; "  # type: ignore[index]
+    print(f"Phone {PHONE['viewport']['width']}×{SCREEN}; "
           f"scroll in px (a screen is {SCREEN} px), taps as bench/pages.py counts them")
     print("scroll: in all; on the game's page (screens); on the table's page to its link")
     print(f"{'flow':<44}{'taps':>6}{'scroll':>8}{'page':>7}{'screens':>9}{'table':>7}")

@@ -43,7 +43,9 @@ import json
 import os
 import random
 import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import harness  # bench/harness.py: this folder is first on sys.path until harness.start()
 import stm_hunt  # bench/stm_hunt.py: the hunt for the slowest hand
@@ -57,6 +59,7 @@ from django.test import Client  # noqa: E402
 from cards.models import Game  # noqa: E402
 from cards.services import catalog_load  # noqa: E402
 from games.star_trek_missions.explain import score_hand  # noqa: E402
+from games.star_trek_missions.rules import CardSpec  # noqa: E402
 from games.star_trek_missions.scores import card_spec, vocabulary_and_labels  # noqa: E402
 from tests.engines.star_trek_missions_catalog import adversarial_hands  # noqa: E402
 from tests.engines.star_trek_missions_reference import plain_space as reference_space  # noqa: E402
@@ -78,7 +81,9 @@ CHOICE_EFFECTS = {"wild", "change_affiliation", "assimilate", "choose", "copy_sc
 TARGET_P99_MS, TARGET_WORST_MS, TARGET_RATIO = 5.0, 25.0, 50.0
 
 
-def random_hands(specs, count: int, rng: random.Random):
+def random_hands(
+    specs: Sequence[CardSpec], count: int, rng: random.Random
+) -> Iterator[list[CardSpec]]:
     galaxy = [s for s in specs if s.deck == "galaxy"]
     missions = [s for s in specs if s.deck == "mission" and not _effects(s) & {"hand_size"}]
     for _ in range(count):
@@ -86,21 +91,23 @@ def random_hands(specs, count: int, rng: random.Random):
         yield rng.sample(galaxy, 7 - n_missions) + rng.sample(missions, n_missions)
 
 
-def _effects(spec) -> set[str]:
+def _effects(spec: CardSpec) -> set[str]:
     return {e["kind"] for e in (spec.rule or {}).get("effects", [])}
 
 
-def plain_space(hand, vocabulary) -> int:
+def plain_space(hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]]) -> int:
     return reference_space(hand, vocabulary)
 
 
-def timed(function, hand, vocabulary, labels, into: list[float], cpu_into: list[float]) -> int:
+def timed(function: Callable[..., Any], hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]],
+          labels: Mapping[str, Mapping[str, str]], into: list[float], cpu_into: list[float]) -> int:
     """Runs one hand; appends its wall-clock and CPU milliseconds; returns its total."""
     started, started_cpu = time.perf_counter(), time.process_time()
     result = function(hand, vocabulary=vocabulary, labels=labels)
     into.append((time.perf_counter() - started) * 1000)
     cpu_into.append((time.process_time() - started_cpu) * 1000)
-    return result.total
+    total: int = result.total
+    return total
 
 
 def loadavg() -> str:
@@ -123,7 +130,8 @@ def verdict(met: bool) -> str:
     return "met" if met else "missed"
 
 
-def run_hunt(specs, starts, vocabulary, labels, median_cpu_ms: float):
+def run_hunt(specs: Sequence[CardSpec], starts: Sequence[Sequence[CardSpec]], vocabulary: Mapping[str, Sequence[str]],
+             labels: Mapping[str, Mapping[str, str]], median_cpu_ms: float) -> tuple[list[Any], float]:
     """The hunt from every seed (stm_hunt.hunt_many), printed; the slowest of all and its CPU
     milliseconds (best of seven), with its ratio to `median_cpu_ms`, the median hand's."""
     started = time.perf_counter()
@@ -218,7 +226,8 @@ def main() -> None:
           f"over {PLAIN_LIMIT:,} combinations).")
     print(f"Totals that differ from plain enumeration: {mismatches}")
 
-    def ratio(plain: list[float], engine: list[float], statistic) -> float:
+    def ratio(plain: list[float], engine: list[float],
+              statistic: Callable[[list[float]], float]) -> float:
         return statistic(plain) / statistic(engine)
 
     total_time = sum

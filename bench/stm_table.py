@@ -16,6 +16,8 @@ import json
 import os
 import random
 import time
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import harness  # bench/harness.py: this folder is first on sys.path until harness.start()
 
@@ -24,7 +26,7 @@ harness.start("tableside-bench-stm-table.sqlite3")
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from cards.models import Game  # noqa: E402
+from cards.models import Card, Game  # noqa: E402
 from cards.services import catalog_load  # noqa: E402
 from games.services import score  # noqa: E402  (the one flow)
 
@@ -33,11 +35,11 @@ SEATS = 6
 CHOICE_EFFECTS = {"wild", "change_affiliation", "assimilate", "choose", "copy_score"}
 
 
-def _effects(card) -> set[str]:
+def _effects(card: Card) -> set[str]:
     return {e.get("kind") for e in (card.rule or {}).get("effects", [])}
 
 
-def deals(cards, count: int, rng: random.Random):
+def deals(cards: Sequence[Card], count: int, rng: random.Random) -> Iterator[dict[str, Any]]:
     galaxy = [c.name for c in cards if c.attributes.get("deck") == "galaxy"]
     missions = [c.name for c in cards if c.attributes.get("deck") == "mission"
                 and "hand_size" not in _effects(c)]

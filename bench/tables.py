@@ -24,6 +24,7 @@ TABLE_MAX_EVENTS and TABLE_MAX_MB raised so that a 2,000-event table can exist."
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 if sys.path and sys.path[0].endswith("bench"):
     sys.path.pop(0)  # this folder's http.py would hide the standard library's http package
@@ -178,14 +179,15 @@ def build_histories(base: str) -> dict[int, str]:
     return codes
 
 
-def post_json(url: str, body: dict, *, token: str | None = None) -> dict:
+def post_json(url: str, body: dict[str, Any], *, token: str | None = None) -> dict[str, Any]:
     headers = {"Content-Type": "application/json", "X-Forwarded-For": "198.19.0.9"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
     request = urllib.request.Request(url, method="POST", headers=headers,
                                      data=json.dumps(body).encode())
     with urllib.request.urlopen(request) as response:
-        return json.load(response)
+        answer: dict[str, Any] = json.load(response)
+        return answer
 
 
 def read_cost(url: str) -> tuple[float, int]:

@@ -7,15 +7,15 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, URLResolver, path, reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -25,6 +25,7 @@ from . import imports
 from .attributes import describe_abilities
 from .forms import (
     GAME_MARKER,
+    CardAdminForm,
     ImportConfirmForm,
     ImportUploadForm,
     attribute_field,
@@ -47,7 +48,7 @@ SUMMARY_ATTRIBUTES = 3
 CONTENT_TYPES = {"json": "application/json; charset=utf-8", "csv": "text/csv; charset=utf-8"}
 
 
-def _game_id(raw) -> int | None:
+def _game_id(raw: str | None) -> int | None:
     return plain_int(raw, least=1)
 
 
@@ -59,10 +60,17 @@ def filtered_game_id(request: HttpRequest) -> int | None:
     return game_id
 
 
+if TYPE_CHECKING:  # django-stubs' admin classes are generic; Django's own are not subscriptable
+    _TabularInline = admin.TabularInline[Any, Any]
+    _GameModelAdmin = admin.ModelAdmin[Game]
+else:
+    _TabularInline = admin.TabularInline
+    _GameModelAdmin = admin.ModelAdmin
+
 # --------------------------------------------------------------------------- games
 
 
-class AttributeDefinitionInline(admin.TabularInline):
+class AttributeDefinitionInline(_TabularInline):
     model = AttributeDefinition
     extra = 0
     fields = [
@@ -71,14 +79,14 @@ class AttributeDefinitionInline(admin.TabularInline):
     ]
 
 
-class GameOptionInline(admin.TabularInline):
+class GameOptionInline(_TabularInline):
     model = GameOption
     extra = 0
     fields = ["key", "label", "value", "choices", "description"]
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(_GameModelAdmin):
     list_display = ["name", "slug", "min_players", "max_players", "card_count", "card_links"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
@@ -129,7 +137,7 @@ class AttributeValueFilter(admin.SimpleListFilter):
     title = "attribute"
     parameter_name = "attribute"
 
-    def lookups(self, request, model_admin):
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         game_id = filtered_game_id(request)
         definitions = AttributeDefinition.objects.filter(filterable=True).order_by(
             "game__position", "game__name", "position", "key"
@@ -157,7 +165,7 @@ class AttributeValueFilter(admin.SimpleListFilter):
                 options.setdefault(f"{spec.key}={value}", f"{spec.label} = {label}")
         return list(options.items())
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Card]) -> QuerySet[Card]:
         value = self.value()
         if not value:
             return queryset
@@ -169,7 +177,7 @@ class AttributeValueFilter(admin.SimpleListFilter):
         )
 
 
-class CardRulingInline(admin.TabularInline):
+class CardRulingInline(_TabularInline):
     model = CardRuling
     extra = 1
     fields = ["date", "rule_id", "text"]
@@ -186,7 +194,7 @@ class CardAdmin(SimpleHistoryAdmin):
     history_list_display = ["attribute_changes"]
     prepopulated_fields = {"slug": ["name"]}
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request: HttpRequest, obj: Card, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         renamed_in = getattr(obj, "renamed_in_rules", [])
         if renamed_in:
@@ -196,8 +204,8 @@ class CardAdmin(SimpleHistoryAdmin):
 
     # ---- list
 
-    def get_queryset(self, request):
-        return (
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Card]:
+        queryset: QuerySet[Card] = (
             super()
             .get_queryset(request)
             .prefetch_related(
@@ -207,6 +215,7 @@ class CardAdmin(SimpleHistoryAdmin):
                 )
             )
         )
+        return queryset
 
     @admin.display(description="key attributes")
     def key_attributes(self, card: Card) -> str:
@@ -229,12 +238,15 @@ class CardAdmin(SimpleHistoryAdmin):
                 break
         return " · ".join(parts) or "—"
 
-    def get_search_results(self, request, queryset, search_term):
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Card], search_term: str
+    ) -> tuple[QuerySet[Card], bool]:
         """Django's search (name, text, slug), and the cards whose name reads as the term the way
         the catalog and the score pages read it (cards.naming: any case, accents, punctuation,
         small typos, unique prefixes), so "kehleyr" or "picrad" finds its card. The typo reading
         comes in only when the plain search finds nothing, as a "did you mean" would."""
-        results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        found: tuple[QuerySet[Card], bool] = super().get_search_results(request, queryset, search_term)
+        results, may_have_duplicates = found
         term = search_term.strip()
         if not term or results.exists():
             return results, may_have_duplicates
@@ -257,11 +269,16 @@ class CardAdmin(SimpleHistoryAdmin):
             game_id = filtered_game_id(request)
         return Game.objects.filter(pk=game_id).first() if game_id is not None else None
 
-    def get_form(self, request, obj=None, change=False, **kwargs):
+    def get_form(
+        self, request: HttpRequest, obj: Card | None = None, change: bool = False, **kwargs: Any
+    ) -> type[CardAdminForm]:
         kwargs["form"] = card_form_class(self._form_game(request, obj))
-        return super().get_form(request, obj, change=change, **kwargs)
+        form: type[CardAdminForm] = super().get_form(request, obj, change=change, **kwargs)
+        return form
 
-    def get_fieldsets(self, request, obj=None):
+    def get_fieldsets(
+        self, request: HttpRequest, obj: Card | None = None
+    ) -> list[tuple[str | None, dict[str, Any]]]:
         game = self._form_game(request, obj)
         main: dict[str, Any] = {
             "fields": ["game", "name", "slug", ("copies", provenance_field("copies"))]
@@ -316,17 +333,19 @@ class CardAdmin(SimpleHistoryAdmin):
             )
         return fieldsets
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(self, request: HttpRequest, obj: Card | None = None) -> list[str]:
         readonly = ["provenance", "text", "stored_attributes", "stored_provenance"]
         if obj is not None:
             readonly.insert(0, "game")  # the attributes belong to the game: a card never moves
         return readonly
 
-    def get_prepopulated_fields(self, request, obj=None):
+    def get_prepopulated_fields(
+        self, request: HttpRequest, obj: Card | None = None
+    ) -> dict[str, list[str]]:
         return {} if obj is not None else self.prepopulated_fields
 
-    def get_changeform_initial_data(self, request):
-        initial = super().get_changeform_initial_data(request)
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        initial: dict[str, Any] = super().get_changeform_initial_data(request)
         game = self._form_game(request, None)
         if game is not None:
             initial["game"] = game.pk
@@ -343,7 +362,7 @@ class CardAdmin(SimpleHistoryAdmin):
     # ---- history
 
     @admin.display(description="changed values")
-    def attribute_changes(self, record) -> str:
+    def attribute_changes(self, record: Any) -> str:  # a simple-history record (untyped)
         """Each attribute and provenance that this version changed, old -> new."""
         previous = record.prev_record
         if previous is None:
@@ -367,7 +386,7 @@ class CardAdmin(SimpleHistoryAdmin):
 
     # ---- import / export
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern | URLResolver]:
         info = self.opts.app_label, self.opts.model_name
         custom = [
             path(
@@ -381,34 +400,42 @@ class CardAdmin(SimpleHistoryAdmin):
                 name="{}_{}_export".format(*info),
             ),
         ]
-        return custom + super().get_urls()
+        inherited: list[URLPattern | URLResolver] = super().get_urls()
+        return custom + inherited
 
-    def changelist_view(self, request, extra_context=None):
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         game_id = filtered_game_id(request)
         extra_context = {
             **(extra_context or {}),
             "filtered_game": Game.objects.filter(pk=game_id).first() if game_id else None,
             "can_import": self._can_import(request),
         }
-        return super().changelist_view(request, extra_context=extra_context)
+        response: HttpResponse = super().changelist_view(request, extra_context=extra_context)
+        return response
 
-    def _can_import(self, request) -> bool:
-        return self.has_add_permission(request) and self.has_change_permission(request)
+    def _can_import(self, request: HttpRequest) -> bool:
+        return bool(self.has_add_permission(request) and self.has_change_permission(request))
 
-    def _download(self, game: Game, file_format: str, cards=None) -> HttpResponse:
+    def _download(
+        self, game: Game, file_format: str, cards: QuerySet[Card] | None = None
+    ) -> HttpResponse:
         content = imports.export_cards(game=game, file_format=file_format, cards=cards)
         response = HttpResponse(content, content_type=CONTENT_TYPES[file_format])
         response["Content-Disposition"] = f'attachment; filename="{game.slug}-cards.{file_format}"'
         return response
 
-    def export_view(self, request, game_id: int, file_format: str):
+    def export_view(self, request: HttpRequest, game_id: int, file_format: str) -> HttpResponse:
         if not self.has_view_permission(request):
             raise PermissionDenied
         if file_format not in imports.FORMATS:
             raise Http404("Export as json or csv.")
         return self._download(get_object_or_404(Game, pk=game_id), file_format)
 
-    def _export_selected(self, request, queryset, file_format: str):
+    def _export_selected(
+        self, request: HttpRequest, queryset: QuerySet[Card], file_format: str
+    ) -> HttpResponse | None:
         game_ids = list(queryset.order_by().values_list("game_id", flat=True).distinct())
         if len(game_ids) != 1:
             self.message_user(
@@ -421,14 +448,18 @@ class CardAdmin(SimpleHistoryAdmin):
         return self._download(Game.objects.get(pk=game_ids[0]), file_format, cards=queryset)
 
     @admin.action(description="Export selected cards as JSON", permissions=["view"])
-    def export_selected_json(self, request, queryset):
+    def export_selected_json(
+        self, request: HttpRequest, queryset: QuerySet[Card]
+    ) -> HttpResponse | None:
         return self._export_selected(request, queryset, "json")
 
     @admin.action(description="Export selected cards as CSV", permissions=["view"])
-    def export_selected_csv(self, request, queryset):
+    def export_selected_csv(
+        self, request: HttpRequest, queryset: QuerySet[Card]
+    ) -> HttpResponse | None:
         return self._export_selected(request, queryset, "csv")
 
-    def import_view(self, request):
+    def import_view(self, request: HttpRequest) -> HttpResponse:
         if not self._can_import(request):
             raise PermissionDenied
         context = {
@@ -451,7 +482,7 @@ class CardAdmin(SimpleHistoryAdmin):
         context.setdefault("upload_form", upload_form)
         return TemplateResponse(request, "admin/cards/card/import.html", context)
 
-    def _import_preview(self, request, upload_form: ImportUploadForm, context: dict) -> None:
+    def _import_preview(self, request: HttpRequest, upload_form: ImportUploadForm, context: dict[str, Any]) -> None:
         game = upload_form.cleaned_data["game"]
         upload = upload_form.cleaned_data["file"]
         try:
@@ -475,7 +506,7 @@ class CardAdmin(SimpleHistoryAdmin):
                 }
             )
 
-    def _import_apply(self, request, context: dict) -> HttpResponse | None:
+    def _import_apply(self, request: HttpRequest, context: dict[str, Any]) -> HttpResponse | None:
         confirm = ImportConfirmForm(request.POST)
         content = None
         if confirm.is_valid():

@@ -6,7 +6,9 @@ JSON object. `None` means the value is not known (or does not apply); provenance
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 KINDS = ("integer", "choice", "multi_choice", "text", "abilities")
 ABILITY_EFFECTS = ("draw", "health", "coin", "combat")
@@ -32,7 +34,7 @@ class AttributeSpec:
         return dict(self.choices).get(value, value)
 
 
-def _integer_error(spec: AttributeSpec, value) -> str | None:
+def _integer_error(spec: AttributeSpec, value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int):
         return f"{spec.label} must be a whole number, not {value!r}."
     if spec.min_value is not None and value < spec.min_value:
@@ -42,14 +44,14 @@ def _integer_error(spec: AttributeSpec, value) -> str | None:
     return None
 
 
-def _choice_error(spec: AttributeSpec, value) -> str | None:
+def _choice_error(spec: AttributeSpec, value: Any) -> str | None:
     if not isinstance(value, str) or value not in spec.choice_values:
         allowed = ", ".join(spec.choice_values)
         return f"{spec.label} must be one of: {allowed}; got {value!r}."
     return None
 
 
-def _multi_choice_error(spec: AttributeSpec, value) -> str | None:
+def _multi_choice_error(spec: AttributeSpec, value: Any) -> str | None:
     if not isinstance(value, list):
         return f"{spec.label} must be a list of values; got {value!r}."
     unknown = [item for item in value if item not in spec.choice_values]
@@ -61,7 +63,7 @@ def _multi_choice_error(spec: AttributeSpec, value) -> str | None:
     return None
 
 
-def _abilities_error(spec: AttributeSpec, value) -> str | None:
+def _abilities_error(spec: AttributeSpec, value: Any) -> str | None:
     if not isinstance(value, dict):
         return f"{spec.label} must be an object such as {{\"coin\": 2, \"draw\": 1}}; got {value!r}."
     for effect, amount in value.items():
@@ -72,7 +74,7 @@ def _abilities_error(spec: AttributeSpec, value) -> str | None:
     return None
 
 
-_CHECKS = {
+_CHECKS: dict[str, Callable[[AttributeSpec, Any], str | None]] = {
     "integer": _integer_error,
     "choice": _choice_error,
     "multi_choice": _multi_choice_error,
@@ -103,7 +105,7 @@ def validate_attributes(specs: list[AttributeSpec], attributes: object) -> dict[
 
 
 def validate_field_provenance(
-    specs: list[AttributeSpec], attributes: dict, field_provenance: object
+    specs: list[AttributeSpec], attributes: dict[str, Any], field_provenance: object
 ) -> dict[str, str]:
     """Each entry names a real field with a known provenance; an 'unknown' field holds no value."""
     if not isinstance(field_provenance, dict):
@@ -131,7 +133,7 @@ def card_provenance(field_provenance: dict[str, str]) -> str:
     return "verified"
 
 
-def index_values(specs: list[AttributeSpec], attributes: dict) -> list[tuple[str, str]]:
+def index_values(specs: list[AttributeSpec], attributes: dict[str, Any]) -> list[tuple[str, str]]:
     """(key, value) pairs by which a card can be filtered: one per choice, integer or text value."""
     pairs: list[tuple[str, str]] = []
     for spec in specs:
@@ -143,7 +145,7 @@ def index_values(specs: list[AttributeSpec], attributes: dict) -> list[tuple[str
     return pairs
 
 
-def describe_abilities(abilities: dict | None) -> str:
+def describe_abilities(abilities: dict[str, Any] | None) -> str:
     """An "abilities" value in words, effects in the fixed order Draw, Health, Coin, Combat:
     "1 Draw and 2 Coin"."""
     if abilities is None:

@@ -9,11 +9,13 @@ each of its messages is shown next to the attribute it is about.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 
 from . import attributes as attrs
 from .attributes import ABILITY_EFFECTS
@@ -45,26 +47,29 @@ def provenance_field(key: str) -> str:
 class AbilitiesWidget(forms.MultiWidget):
     """Four small number boxes, one per effect (draw, health, coin, combat)."""
 
-    def __init__(self, attrs_=None):
+    def __init__(self, attrs_: dict[str, Any] | None = None) -> None:
         widgets: dict[str, forms.Widget | type[forms.Widget]] = {
             effect: forms.NumberInput(attrs={"min": 0, "style": "width: 4.5em"})
             for effect in attrs.ABILITY_EFFECTS
         }
         super().__init__(widgets, attrs_)
 
-    def decompress(self, value):
+    def decompress(self, value: Any) -> list[Any]:
         if not isinstance(value, dict):
             return [None] * len(attrs.ABILITY_EFFECTS)
         if not value:  # no effects at all: zeros, so it is not read back as unknown
             return [0] * len(attrs.ABILITY_EFFECTS)
         return [value.get(effect) for effect in attrs.ABILITY_EFFECTS]
 
-    def render(self, name, value, attrs=None, renderer=None):
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
+    ) -> SafeString:
         values = value if isinstance(value, list) else self.decompress(value)
         final_attrs = self.build_attrs(self.attrs, attrs)
         base_id = final_attrs.get("id")
         parts = []
         for effect, suffix, widget, item in zip(
+            # widgets_names is set by MultiWidget.__init__ and missing from django-stubs.
             ABILITY_EFFECTS, self.widgets_names, self.widgets, values, strict=False  # type: ignore[attr-defined]
         ):
             widget_attrs = dict(final_attrs)
@@ -87,7 +92,7 @@ class AbilitiesWidget(forms.MultiWidget):
 class AbilitiesField(forms.MultiValueField):
     """An abilities value: all boxes empty = null (unknown); 0 = the effect is absent."""
 
-    def __init__(self, *, label: str, required: bool, **kwargs):
+    def __init__(self, *, label: str, required: bool, **kwargs: Any) -> None:
         fields = [
             forms.IntegerField(
                 required=False,
@@ -108,7 +113,7 @@ class AbilitiesField(forms.MultiValueField):
             **kwargs,
         )
 
-    def compress(self, data_list):
+    def compress(self, data_list: list[Any]) -> dict[str, Any] | None:
         if not data_list or all(value in (None, "") for value in data_list):
             return None
         return {
@@ -168,13 +173,19 @@ def form_field_for(spec: attrs.AttributeSpec) -> forms.Field:
     )
 
 
-def initial_value(spec: attrs.AttributeSpec, value):
+def initial_value(spec: attrs.AttributeSpec, value: Any) -> Any:
     if value is None:
         return [] if spec.kind == "multi_choice" else None
     return value
 
 
-class CardAdminForm(forms.ModelForm):
+if TYPE_CHECKING:  # django-stubs' ModelForm is generic; Django's own is not subscriptable
+    _CardModelForm = forms.ModelForm[Card]
+else:
+    _CardModelForm = forms.ModelForm
+
+
+class CardAdminForm(_CardModelForm):
     data: Any  # Django's bound data (a QueryDict); __init__ may replace it with a copy
     """The base card form; `card_form_class(game)` adds the fields of one game's attributes."""
 
@@ -185,7 +196,7 @@ class CardAdminForm(forms.ModelForm):
         model = Card
         fields = ["game", "name", "slug", "copies", "provenance_note", "rule"]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.needs_attributes = False
         instance = self.instance
@@ -227,7 +238,7 @@ class CardAdminForm(forms.ModelForm):
             return attribute_field(key)
         return None
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         super().clean()
         cleaned = self.cleaned_data  # what clean() returns, never None here
         if self.needs_attributes:
@@ -303,14 +314,16 @@ class CardAdminForm(forms.ModelForm):
         return cleaned
 
     @staticmethod
-    def _store(provenance: dict, key: str, result: str) -> None:
+    def _store(provenance: dict[str, Any], key: str, result: str) -> None:
         if result:
             provenance[key] = result
         else:
             provenance.pop(key, None)
 
     @staticmethod
-    def _value(spec: attrs.AttributeSpec, raw, old_value, chosen: str | None, old_prov: str):
+    def _value(
+        spec: attrs.AttributeSpec, raw: Any, old_value: Any, chosen: str | None, old_prov: str
+    ) -> Any:
         if spec.kind == "multi_choice":
             if raw:
                 return list(raw)
@@ -323,7 +336,7 @@ class CardAdminForm(forms.ModelForm):
             return None
         return raw
 
-    def _check_unique(self, game, cleaned) -> None:
+    def _check_unique(self, game: Game | None, cleaned: dict[str, Any]) -> None:
         if game is None:
             return
         others = Card.objects.filter(game=game)
@@ -334,12 +347,12 @@ class CardAdminForm(forms.ModelForm):
             if value and others.filter(**{name: value}).exists():
                 self.add_error(name, f"{game.name} already has a card with the {label} {value!r}.")
 
-    def _post_clean(self):
+    def _post_clean(self) -> None:
         if self.needs_attributes:
             return  # nothing is saved until the attributes have been filled in
         super()._post_clean()  # type: ignore[misc]  # Django's private hook, not in the stubs
 
-    def _update_errors(self, errors):
+    def _update_errors(self, errors: ValidationError) -> None:
         """Card.clean() reports attribute problems as "key: message" under `attributes`; show
         each next to the form field of its attribute (unless that field already has an error)."""
         if hasattr(errors, "error_dict") and "attributes" in errors.error_dict:
@@ -395,9 +408,9 @@ class ImportUploadForm(forms.Form):
         required=False,
     )
 
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > self.MAX_BYTES:
+    def clean_file(self) -> UploadedFile:
+        upload: UploadedFile = self.cleaned_data["file"]
+        if (upload.size or 0) > self.MAX_BYTES:  # None only for a file of unknown size
             raise ValidationError(
                 f"The file is {upload.size:,} bytes; import at most {self.MAX_BYTES:,} at once."
             )

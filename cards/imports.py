@@ -53,15 +53,22 @@ import datetime
 import io
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 
 from common.numbers import plain_int
 
 from . import attributes as attrs
 from .models import Card, CardRuling, Game
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+
+    _User = AbstractBaseUser | AnonymousUser  # who made the change (request.user)
 
 FORMATS = ("json", "csv")
 LEADING_COLUMNS = ("slug", "name", "copies")
@@ -118,7 +125,7 @@ def display_value(value: Any) -> str:
     return str(value)
 
 
-def encode_abilities(value: dict) -> str:
+def encode_abilities(value: dict[str, Any]) -> str:
     order = {effect: n for n, effect in enumerate(attrs.ABILITY_EFFECTS)}
     items = sorted(value.items(), key=lambda item: order.get(item[0], len(order)))
     return "|".join(f"{effect}:{amount}" for effect, amount in items)
@@ -151,7 +158,7 @@ class ImportPreview:
     game: Game
     file_format: str
     cards: list[CardChange] = field(default_factory=list)
-    errors: list[dict] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -190,12 +197,12 @@ class ImportInvalid(Exception):
 # --------------------------------------------------------------------------- export
 
 
-def _export_cards(game: Game, cards) -> list[Card]:
+def _export_cards(game: Game, cards: QuerySet[Card] | None) -> list[Card]:
     queryset = cards if cards is not None else game.cards.all()
     return list(queryset.filter(game=game).order_by("name").prefetch_related("rulings"))
 
 
-def card_as_dict(card: Card, specs: list[attrs.AttributeSpec]) -> dict:
+def card_as_dict(card: Card, specs: list[attrs.AttributeSpec]) -> dict[str, Any]:
     stored = card.attributes or {}
     attributes = {spec.key: stored.get(spec.key) for spec in specs}
     attributes.update({key: value for key, value in stored.items() if key not in attributes})
@@ -213,7 +220,7 @@ def card_as_dict(card: Card, specs: list[attrs.AttributeSpec]) -> dict:
     }
 
 
-def export_cards_json(*, game: Game, cards=None) -> str:
+def export_cards_json(*, game: Game, cards: QuerySet[Card] | None = None) -> str:
     """The game's cards (or those of `cards`, a queryset) as a JSON document."""
     specs = game.attribute_specs()
     document = {
@@ -237,7 +244,7 @@ def encode_cell(spec: attrs.AttributeSpec, value: Any) -> str:
     return str(value)
 
 
-def encode_provenance(field_provenance: dict, specs: list[attrs.AttributeSpec]) -> str:
+def encode_provenance(field_provenance: dict[str, Any], specs: list[attrs.AttributeSpec]) -> str:
     order = ["copies", *(spec.key for spec in specs)]
     keys = [key for key in order if key in field_provenance]
     keys += [key for key in field_provenance if key not in order]
@@ -265,7 +272,7 @@ def restore_cell(cell: str) -> str:
     return cell
 
 
-def export_cards_csv(*, game: Game, cards=None) -> str:
+def export_cards_csv(*, game: Game, cards: QuerySet[Card] | None = None) -> str:
     """The game's cards (or those of `cards`, a queryset) as CSV, one row per card; text that a
     spreadsheet would take for a formula is neutralised (neutralise_cell)."""
     specs = game.attribute_specs()
@@ -287,7 +294,7 @@ def export_cards_csv(*, game: Game, cards=None) -> str:
     return out.getvalue()
 
 
-def export_cards(*, game: Game, file_format: str, cards=None) -> str:
+def export_cards(*, game: Game, file_format: str, cards: QuerySet[Card] | None = None) -> str:
     if file_format == "json":
         return export_cards_json(game=game, cards=cards)
     if file_format == "csv":
@@ -309,7 +316,7 @@ class ParsedCard:
     attributes: dict[str, Any] = field(default_factory=dict)
     field_provenance: dict[str, str] | None = None
     provenance_note: str | None = None
-    rulings: list[dict] | None = None
+    rulings: list[dict[str, Any]] | None = None
 
 
 def detect_format(*, filename: str = "", content: str = "") -> str:
@@ -332,8 +339,8 @@ def decode_upload(data: bytes) -> str:
 
 
 class _Errors:
-    def __init__(self):
-        self.items: list[dict] = []
+    def __init__(self) -> None:
+        self.items: list[dict[str, Any]] = []
         self.rows: set[int] = set()
 
     def add(self, row: int, field_name: str, message: str) -> None:
@@ -364,7 +371,9 @@ def _parse_provenance_cell(cell: str, row: int, errors: _Errors) -> dict[str, st
     return mapping
 
 
-def _parse_abilities_cell(spec: attrs.AttributeSpec, cell: str, row: int, errors: _Errors):
+def _parse_abilities_cell(
+    spec: attrs.AttributeSpec, cell: str, row: int, errors: _Errors
+) -> dict[str, int] | None:
     value: dict[str, int] = {}
     for part in cell.split("|"):
         effect, sep, amount = part.partition(":")
@@ -388,7 +397,7 @@ def _parse_abilities_cell(spec: attrs.AttributeSpec, cell: str, row: int, errors
     return value
 
 
-def _parse_cell(spec: attrs.AttributeSpec, cell: str, row: int, errors: _Errors):
+def _parse_cell(spec: attrs.AttributeSpec, cell: str, row: int, errors: _Errors) -> Any:
     stripped = cell.strip()
     if spec.kind == "text":
         return cell if stripped else None
@@ -416,10 +425,13 @@ def _parse_copies(raw: Any, row: int, errors: _Errors) -> int | None:
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
         errors.add(row, "copies", f"Copies must be a whole number of at least 1; got {raw!r}.")
         return None
-    return raw
+    copies: int = raw
+    return copies
 
 
-def _parse_csv(*, content: str, specs: list[attrs.AttributeSpec], errors: _Errors):
+def _parse_csv(
+    *, content: str, specs: list[attrs.AttributeSpec], errors: _Errors
+) -> list[ParsedCard]:
     reader = csv.reader(io.StringIO(content.lstrip("\ufeff")))
     header = next(reader, None)
     if not header or not any(cell.strip() for cell in header):
@@ -470,7 +482,7 @@ def _parse_csv(*, content: str, specs: list[attrs.AttributeSpec], errors: _Error
     return parsed
 
 
-def _parse_rulings(raw: Any, row: int, errors: _Errors) -> list[dict] | None:
+def _parse_rulings(raw: Any, row: int, errors: _Errors) -> list[dict[str, Any]] | None:
     if not isinstance(raw, list):
         errors.add(row, "rulings", "Rulings must be a list of {date, rule, text} objects.")
         return None
@@ -500,7 +512,7 @@ def _parse_rulings(raw: Any, row: int, errors: _Errors) -> list[dict] | None:
     return rulings
 
 
-def _parse_json(*, content: str, game: Game, errors: _Errors):
+def _parse_json(*, content: str, game: Game, errors: _Errors) -> list[ParsedCard]:
     try:
         data = json.loads(content.lstrip("\ufeff"))
     except json.JSONDecodeError as exc:
@@ -578,17 +590,19 @@ class _Plan:
     card: Card | None
     status: str
     values: dict[str, Any]
-    new_rulings: list[dict]
+    new_rulings: list[dict[str, Any]]
 
 
-def _resolve_empty(spec: attrs.AttributeSpec, old_value: Any, given_prov: str | None, old_prov: str):
+def _resolve_empty(
+    spec: attrs.AttributeSpec, old_value: Any, given_prov: str | None, old_prov: str
+) -> Any:
     provenance = given_prov if given_prov is not None else old_prov
     if provenance in KNOWN_PROVENANCE:
         return [] if spec.kind == "multi_choice" else {}
     return None
 
 
-def _ruling_key(date: datetime.date, rule: str, text: str) -> tuple:
+def _ruling_key(date: datetime.date, rule: str, text: str) -> tuple[datetime.date, str, str]:
     return (date, rule or "", text.strip())
 
 
@@ -689,7 +703,7 @@ def _plan_card(
         errors.add(row, "copies" if key == "copies" else key, message)
 
     rule_ids = None
-    new_rulings: list[dict] = []
+    new_rulings: list[dict[str, Any]] = []
     if parsed.rulings:
         existing = {
             _ruling_key(r.date, r.rule_id, r.text) for r in (card.rulings.all() if card else [])
@@ -759,7 +773,9 @@ def _describe(plan: _Plan, specs: list[attrs.AttributeSpec]) -> list[FieldChange
     return changes
 
 
-def _check_names(*, game: Game, existing: dict[str, Card], plans: list[_Plan], errors: _Errors):
+def _check_names(
+    *, game: Game, existing: dict[str, Card], plans: list[_Plan], errors: _Errors
+) -> None:
     """Names are unique per game once the whole file is applied. A clash is blamed on the rows
     that give a card the name, not on a card that already has it."""
     firsts: dict[str, _Plan] = {}
@@ -833,7 +849,7 @@ def preview_import(*, game: Game, content: str, file_format: str) -> ImportPrevi
     return preview
 
 
-def _apply_card(*, game: Game, plan: _Plan, user=None, reason: str = "") -> Card:
+def _apply_card(*, game: Game, plan: _Plan, user: _User | None = None, reason: str = "") -> Card:
     card = plan.card or Card(game=game, slug=plan.parsed.slug)
     for name, value in plan.values.items():
         setattr(card, name, value)
@@ -851,7 +867,9 @@ def _apply_card(*, game: Game, plan: _Plan, user=None, reason: str = "") -> Card
     return card
 
 
-def apply_import(*, game: Game, content: str, file_format: str, user=None) -> ImportPreview:
+def apply_import(
+    *, game: Game, content: str, file_format: str, user: _User | None = None
+) -> ImportPreview:
     """Validate again and write every added or changed card in one transaction: all or nothing.
 
     Raises ImportInvalid (nothing written) when any row has an error."""

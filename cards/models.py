@@ -6,6 +6,9 @@ recomputed on every save, so an admin edit, an import and a history revert all k
 
 from __future__ import annotations
 
+from types import ModuleType
+from typing import Any
+
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models, transaction
@@ -205,7 +208,7 @@ class Card(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         specs = self.game.attribute_specs()
         with transaction.atomic():
             old_name = None
@@ -226,7 +229,7 @@ class Card(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("pages:card", kwargs={"game": self.game.slug, "slug": self.slug})
 
-    def rename_in_other_rules(self, language, *, old: str) -> list[Card]:
+    def rename_in_other_rules(self, language: ModuleType, *, old: str) -> list[Card]:
         """Every other card of the game whose rule named this card as `old` now names it as it is
         called now (saved, so its text and history follow); the cards changed. Without it a
         rename would silently change those cards' scores: their rules would name no card."""
@@ -246,7 +249,8 @@ class Card(models.Model):
         or one query when they did not."""
         prefetched = getattr(self, "ruling_list", None)
         if prefetched is not None:
-            return prefetched
+            rulings: list[CardRuling] = prefetched
+            return rulings
         return list(self.rulings.order_by("date", "pk"))
 
     def clean(self) -> None:

@@ -9,13 +9,15 @@ it has a rule language (cards.rule_languages), else with its renderer (GamePacka
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
+from typing import Any
 
 from common.games import game_package
 
 from .attributes import AttributeSpec
 
 
-def card_renderer(game_slug: str) -> Callable[[list[AttributeSpec], dict], str] | None:
+def card_renderer(game_slug: str) -> Callable[[list[AttributeSpec], dict[str, Any]], str] | None:
     """The game's renderer of a card's text from its attributes, or None."""
     package = game_package(game_slug)
     return package.card_text if package else None
@@ -24,16 +26,17 @@ def card_renderer(game_slug: str) -> Callable[[list[AttributeSpec], dict], str] 
 def render_card_text(
     game_slug: str,
     specs: list[AttributeSpec],
-    attributes: dict,
+    attributes: dict[str, Any],
     *,
     name: str = "",
-    rule: dict | None = None,
-    language=None,
+    rule: dict[str, Any] | None = None,
+    language: ModuleType | None = None,
 ) -> str:
     """The card's text: from its structured rule where its game has a rule language, else from
     its attributes."""
     if language is not None:
         labels = {spec.key: dict(spec.choices) for spec in specs}
-        return language.render_rule(rule, name=name, attributes=attributes, labels=labels)
+        text: str = language.render_rule(rule, name=name, attributes=attributes, labels=labels)
+        return text
     renderer = card_renderer(game_slug)
     return renderer(specs, attributes) if renderer else ""

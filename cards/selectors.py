@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
 
 from django.db import connection, transaction
 from django.db.models import (
@@ -85,14 +86,15 @@ _CATALOG_TABLES = (Card, AttributeDefinition, GameOption, RuleSection)
 
 @dataclass
 class _CatalogVersion:
-    stamp: tuple
+    stamp: tuple[Any, ...]
     parts: dict[str, object] = field(default_factory=dict)
 
 
 _CATALOG: dict[int, _CatalogVersion] = {}
+_Part = TypeVar("_Part")
 
 
-def _catalog_stamp(game: Game) -> tuple:
+def _catalog_stamp(game: Game) -> tuple[Any, ...]:
     stamp = getattr(game, "_catalog_stamp", None)
     if stamp is None:
         quote = connection.ops.quote_name
@@ -108,20 +110,20 @@ def _catalog_stamp(game: Game) -> tuple:
     return stamp
 
 
-def catalog_stamp(game: Game) -> tuple:
+def catalog_stamp(game: Game) -> tuple[Any, ...]:
     """The version of the game's catalog: row counts and latest changes of its tables, read once
     per request (any edit, through any server, changes it)."""
     return _catalog_stamp(game)
 
 
-def _catalog_part(game: Game, name: str, load):
+def _catalog_part(game: Game, name: str, load: Callable[[], _Part]) -> _Part:
     stamp = _catalog_stamp(game)
     version = _CATALOG.get(game.pk)
     if version is None or version.stamp != stamp:
         version = _CATALOG[game.pk] = _CatalogVersion(stamp)
     if name not in version.parts:
         version.parts[name] = load()
-    return version.parts[name]
+    return cast(_Part, version.parts[name])  # stored by this very function under `name`
 
 
 def game_cards(*, game: Game) -> list[Card]:
@@ -213,7 +215,7 @@ def ordering_options(specs: list[AttributeSpec]) -> list[str]:
     return [prefix + key for key in keys for prefix in ("", "-")]
 
 
-def parse_card_query(*, specs: list[AttributeSpec], params: Mapping) -> CardQuery:
+def parse_card_query(*, specs: list[AttributeSpec], params: Mapping[str, Any]) -> CardQuery:
     """Check every query parameter against the game's attributes; a bad one is an error, not
     silently ignored, so a typo never shows an unfiltered list as if it were filtered."""
     query = CardQuery(q=clean_text(params.get("q")))
@@ -316,7 +318,7 @@ def card_list(*, game: Game, query: CardQuery, specs: list[AttributeSpec]) -> Qu
 NAME_PUNCTUATION = (" ", "'", "\u2019", "-", ".", ",", ":", "!", "?", "(", ")", "&", "/", '"')
 
 
-def name_key(field_name: str):
+def name_key(field_name: str) -> Expression:
     """The name in lower case without NAME_PUNCTUATION, as a database expression."""
     expression: Expression = Lower(field_name)
     for mark in NAME_PUNCTUATION:
@@ -324,7 +326,7 @@ def name_key(field_name: str):
     return expression
 
 
-def dated_rulings_prefetch() -> Prefetch:
+def dated_rulings_prefetch() -> Prefetch[str, QuerySet[CardRuling], str]:
     # Into a plain list (Card.dated_rulings reads it): cheaper than a related manager and its
     # queryset for every card of a page.
     return Prefetch(

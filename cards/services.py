@@ -6,6 +6,7 @@ import datetime
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -51,7 +52,7 @@ class LoadReport:
 
 
 @transaction.atomic
-def catalog_load_game(*, data: dict, report: LoadReport) -> Game:
+def catalog_load_game(*, data: dict[str, Any], report: LoadReport) -> Game:
     """Add whatever of one game's catalog is missing, and bring a rule section or card still as
     shipped to the shipped version (cards.catalog_versions); a row an admin edited is kept, and
     reported when the shipped version changed."""
@@ -124,7 +125,7 @@ def catalog_load_game(*, data: dict, report: LoadReport) -> Game:
         report.count("rule sections")
 
     existing_cards = {card.slug: card for card in game.cards.all()}
-    new_cards: list[tuple[Card, dict]] = []
+    new_cards: list[tuple[Card, dict[str, Any]]] = []
     for item in data.get("cards", []):
         if item["slug"] in existing_cards:
             continue
@@ -160,7 +161,7 @@ def catalog_load_game(*, data: dict, report: LoadReport) -> Game:
     return game
 
 
-def _update_rule_section(section: RuleSection, item: dict, shipped: str, earlier: list[str],
+def _update_rule_section(section: RuleSection, item: dict[str, Any], shipped: str, earlier: list[str],
                          report: LoadReport) -> None:
     row = versions.fingerprint({"title": section.title, "parent": section.parent_id_text,
                                 "text": section.text})
@@ -177,7 +178,7 @@ def _update_rule_section(section: RuleSection, item: dict, shipped: str, earlier
         section.save()
 
 
-def _update_card(card: Card, item: dict, earlier: list[str], report: LoadReport) -> None:
+def _update_card(card: Card, item: dict[str, Any], earlier: list[str], report: LoadReport) -> None:
     shipped_values = versions.card_values(item)
     shipped = versions.fingerprint(shipped_values)
     row = versions.fingerprint({
@@ -210,7 +211,7 @@ def _update_card(card: Card, item: dict, earlier: list[str], report: LoadReport)
         _add_missing_rule(card, item, report=report)  # as before: an edited card lacking a rule
 
 
-def _add_missing_rule(card: Card, item: dict, *, report: LoadReport | None) -> None:
+def _add_missing_rule(card: Card, item: dict[str, Any], *, report: LoadReport | None) -> None:
     """A card loaded before its game's rules were encoded gets its rule; a rule an admin has set
     (or an edit of any kind to it) is never replaced."""
     if card.rule is not None or item.get("rule") is None:

@@ -8,6 +8,7 @@ fragment only; any other request, including htmx's history restore, gets the who
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, QueryDict
@@ -24,6 +25,7 @@ from .rendering import card_renderer
 from .selectors import (
     PROVENANCES,
     CardNotFound,
+    CardQuery,
     FilterError,
     GameNotFound,
     card_get,
@@ -173,7 +175,10 @@ def _game_not_found(request: HttpRequest, missing: GameNotFound) -> HttpResponse
     return _not_found(request, f"There is no game '{missing.slug}'.", links)
 
 
-def _not_found(request, message: str, suggestions: list, back: tuple | None = None):
+def _not_found(
+    request: HttpRequest, message: str, suggestions: list[tuple[str, str]],
+    back: tuple[str, str] | None = None,
+) -> HttpResponse:
     context = {"message": message, "suggestions": suggestions, "back": back}
     return render(request, "404.html", context, status=404)
 
@@ -236,7 +241,7 @@ def _section_tree(sections: list[RuleSection]) -> list[RuleNode]:
         else:
             roots.append(section)
 
-    def build(section: RuleSection, level: int, seen: frozenset) -> RuleNode:
+    def build(section: RuleSection, level: int, seen: frozenset[str]) -> RuleNode:
         kids = [k for k in children.get(section.rule_id, []) if k.rule_id not in seen]
         return RuleNode(
             section,
@@ -262,7 +267,7 @@ class Control:
     any_label: str = "Any"
 
 
-def _filter_controls(game: Game, specs: list[AttributeSpec], query) -> list[Control]:
+def _filter_controls(game: Game, specs: list[AttributeSpec], query: CardQuery) -> list[Control]:
     integer_keys = [s.key for s in specs if s.filterable and s.kind == "integer"]
     present: dict[str, set[int]] = {}
     if integer_keys:
@@ -437,7 +442,7 @@ def _attribute_rows(card: Card, specs: list[AttributeSpec]) -> list[AttributeRow
     return rows
 
 
-def _display_value(spec: AttributeSpec, value) -> str:
+def _display_value(spec: AttributeSpec, value: Any) -> str:
     if spec.kind == "abilities":
         parts = [
             f"{value[effect]} {effect.capitalize()}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -12,7 +14,7 @@ from rest_framework.views import set_rollback
 class ApiError(exceptions.APIException):
     """An error a view raises on purpose, already in the contract's shape."""
 
-    def __init__(self, *, status_code: int, code: str, detail: str, errors: list[dict] | None = None):
+    def __init__(self, *, status_code: int, code: str, detail: str, errors: list[dict[str, Any]] | None = None):
         super().__init__(detail=detail, code=code)
         self.status_code = status_code
         self.error_code = code
@@ -20,15 +22,17 @@ class ApiError(exceptions.APIException):
         self.errors = errors or []
 
 
-def error_entry(*, path: str, code: str, detail: str, **extra) -> dict:
+def error_entry(*, path: str, code: str, detail: str, **extra: Any) -> dict[str, Any]:
     return {"path": path, "code": code, "detail": detail, **extra}
 
 
-def error_body(*, status_code: int, code: str, detail: str, errors: list[dict] | None = None) -> dict:
+def error_body(
+    *, status_code: int, code: str, detail: str, errors: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     return {"status": status_code, "code": code, "detail": detail, "errors": errors or []}
 
 
-def _flatten(detail, path: str = "") -> list[dict]:
+def _flatten(detail: Any, path: str = "") -> list[dict[str, Any]]:
     """Turn DRF's nested validation detail into path-addressed entries."""
     if isinstance(detail, dict):
         entries = []
@@ -62,7 +66,7 @@ _CODES = {
 }
 
 
-def api_exception_handler(exc, context):
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

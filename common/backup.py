@@ -21,6 +21,7 @@ import tempfile
 import zlib
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from django.apps import apps
 from django.core.management import call_command
@@ -113,7 +114,7 @@ def backup_read(*, path: Path) -> str:
     return records
 
 
-def _manifest(path: Path, line: str) -> dict:
+def _manifest(path: Path, line: str) -> dict[str, Any]:
     """The manifest on the backup's first line, checked to be this project's."""
     try:
         manifest = json.loads(line)

@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from typing import Any
 
 from .api_errors import error_entry
 
 SHOWN_CHARACTERS = 60  # of what was sent, echoed in a message
 
 
-def shown(value) -> str:
+def shown(value: object) -> str:
     text = str(value)
     return text if len(text) <= SHOWN_CHARACTERS else text[: SHOWN_CHARACTERS - 1] + "…"
 
 
-def json_type(value) -> str:
+def json_type(value: object) -> str:
     """What a JSON value is, in words, for "must be a list, not …" messages."""
     if value is None:
         return "null"
@@ -29,11 +30,13 @@ def json_type(value) -> str:
     return "a list" if isinstance(value, list) else "an object"
 
 
-def shown_json(value) -> str:
+def shown_json(value: object) -> str:
     return f"'{shown(value)}'" if isinstance(value, str) else json_type(value)
 
 
-def unknown_fields(raw: dict, known: Iterable[str], prefix: str = "", *, of: str = "") -> list[dict]:
+def unknown_fields(
+    raw: dict[str, Any], known: Iterable[str], prefix: str = "", *, of: str = ""
+) -> list[dict[str, Any]]:
     """An `unknown_field` entry for each key of `raw` that is not one of `known` (at
     `prefix` + the key, shortened as every echo is), naming the fields there are and suggesting
     the closest. `of` says what the object is ("a player"); without it, "here"."""

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
 from django.core.handlers.wsgi import LimitedStream
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from .api_errors import error_body
@@ -43,10 +44,10 @@ DOCS_HEADER = _header(DOCS_POLICY)
 
 
 class ContentSecurityPolicyMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if "Content-Security-Policy" not in response:
             docs = request.path.startswith("/api/docs/")
@@ -55,7 +56,7 @@ class ContentSecurityPolicyMiddleware:
         return response
 
 
-def body_limit(request) -> int:
+def body_limit(request: HttpRequest) -> int:
     """The largest body accepted at the request's path (see body_limit_for)."""
     return body_limit_for(request.path)
 
@@ -91,11 +92,11 @@ class MethodMiddleware:
     """TRACE, TRACK and CONNECT get a 405 everywhere (the API's error body under /api/), before
     any view runs."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
-        if request.method.upper() in REFUSED_METHODS:
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if (request.method or "").upper() in REFUSED_METHODS:  # None only for a bare HttpRequest()
             allowed = "GET, HEAD, POST, OPTIONS"
             response: HttpResponse
             if request.path.startswith("/api/"):
@@ -126,10 +127,10 @@ class RequestSizeLimitMiddleware:
     body as empty (under gunicorn a score request was answered "Give the hand"). It is read here
     instead, up to the limit (a 413 past it), and handed on as an ordinary body of known length."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         if is_chunked(request):
             refused = read_chunked_body(request)
             if refused is not None:
@@ -147,7 +148,7 @@ class RequestSizeLimitMiddleware:
         return self.get_response(request)
 
 
-def form_refused(request, *, status: int, title: str, message: str, code: str) -> HttpResponse:
+def form_refused(request: HttpRequest, *, status: int, title: str, message: str, code: str) -> HttpResponse:
     """A page form refused before anything parsed it: a page that says why (no session, CSRF
     check or throttle has run yet, so it shows no more than that)."""
     return render(request, "problem.html", {
@@ -155,7 +156,8 @@ def form_refused(request, *, status: int, title: str, message: str, code: str) -
     }, status=status)
 
 
-def page_too_large(request, length: int, limit: int, *, more: bool = False):
+def page_too_large(request: HttpRequest, length: int, limit: int, *, more: bool = False
+) -> HttpResponse:
     """A 413 for a body over the limit: the API's error body, or a page for a form."""
     if request.path.startswith("/api/"):
         return too_large(length, limit, more=more)
@@ -166,7 +168,7 @@ def page_too_large(request, length: int, limit: int, *, more: bool = False):
                  f"so nothing was read, scored or saved."))
 
 
-def too_many_fields(request) -> HttpResponse | None:
+def too_many_fields(request: HttpRequest) -> HttpResponse | None:
     """A 400 page for a form body with more fields than settings.DATA_UPLOAD_MAX_NUMBER_FIELDS,
     counted on the raw body (already bounded in size) before anything splits or decodes it: the
     `&`s of a urlencoded form, the boundaries of a multipart one."""
@@ -194,12 +196,12 @@ def too_many_fields(request) -> HttpResponse | None:
 MULTIPART_BOUNDARY = re.compile(r'boundary=("[^"]{1,70}"|[^;\s]{1,70})', re.IGNORECASE)
 
 
-def is_chunked(request) -> bool:
+def is_chunked(request: HttpRequest) -> bool:
     encoding = request.META.get("HTTP_TRANSFER_ENCODING", "")
     return "chunked" in encoding.lower() and not request.META.get("CONTENT_LENGTH")
 
 
-def read_chunked_body(request) -> HttpResponse | None:
+def read_chunked_body(request: HttpRequest) -> HttpResponse | None:
     """Read a chunked body (the server has already joined the chunks) up to the limit; a 413 past
     it. The request then carries it as a body of known length. Under WSGI the body is read from
     wsgi.input (Django's own stream reads nothing without a Content-Length); under ASGI the
@@ -211,8 +213,10 @@ def read_chunked_body(request) -> HttpResponse | None:
     if len(data) > limit:
         return page_too_large(request, limit, limit, more=True)
     request.META["CONTENT_LENGTH"] = str(len(data))
-    request._stream = LimitedStream(io.BytesIO(data), len(data))
-    request._read_started = False
+    # Django's private stream and flag: django-stubs types _stream as BinaryIO (a LimitedStream
+    # reads the same) and leaves _read_started out.
+    request._stream = LimitedStream(io.BytesIO(data), len(data))  # type: ignore[assignment]
+    request._read_started = False  # type: ignore[attr-defined]
     return None
 
 
@@ -221,10 +225,10 @@ class FormTextMiddleware:
     %ED%A0%80, say) is refused with a 400 page naming the field: Django would otherwise turn the
     bytes into U+FFFD silently, and the page would score or rule on text nobody typed."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         content_type = request.META.get("CONTENT_TYPE", "")
         field = None
         if request.method == "POST" and not request.path.startswith("/api/"):

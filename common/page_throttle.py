@@ -7,6 +7,7 @@ works the answer out too (web.page_results.page_input). Past it, a person gets a
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
@@ -33,7 +34,7 @@ def check_page_throttle(request: HttpRequest) -> None:
 
     if getattr(request, "_page_throttle_counted", False):
         return
-    request._page_throttle_counted = True  # type: ignore[attr-defined]
+    request._page_throttle_counted = True  # type: ignore[attr-defined]  # a mark on this request only
     throttle = EvaluationRateThrottle()
     if not throttle.allow_request(request, None):
         raise PageThrottled(int(throttle.wait()))
@@ -77,13 +78,13 @@ def throttled_page(request: HttpRequest, wait: int) -> HttpResponse:
 class PageThrottleMiddleware:
     """Answers a PageThrottled raised by any page view with the friendly 429."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         return self.get_response(request)
 
-    def process_exception(self, request, exception):
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, PageThrottled):
             return throttled_page(request, exception.wait)
         return None

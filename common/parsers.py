@@ -12,10 +12,13 @@ decoder can follow is a ``malformed_request`` like any bad JSON.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
+
+if TYPE_CHECKING:
+    from .api_errors import ApiError
 
 # common.api_errors is imported where it is used: it imports rest_framework.views, whose APIView
 # reads this module (DEFAULT_PARSER_CLASSES) as it is defined.
@@ -65,7 +68,7 @@ def path_of(place: _Step | None, root: str = "") -> str:
     return text[1:] if text.startswith(".") else text
 
 
-def nesting_error(depth: int, place: _Step | None):
+def nesting_error(depth: int, place: _Step | None) -> ApiError:
     from .api_errors import ApiError, error_entry
 
     where = path_of(place) if place is not None else "body"
@@ -78,7 +81,7 @@ def nesting_error(depth: int, place: _Step | None):
                                         detail=detail)])
 
 
-def invalid_text_entries(data, *, root: str = "") -> list[dict]:
+def invalid_text_entries(data: object, *, root: str = "") -> list[dict[str, Any]]:
     """An entry for each string (value or key) of `data` that is not valid Unicode text, in
     document order, at most MAX_ENTRIES. Iterative, one frame per object or list (never one per
     item: 15,000 numbers cost no allocation); past MAX_DEPTH levels of objects and lists, the
@@ -87,7 +90,7 @@ def invalid_text_entries(data, *, root: str = "") -> list[dict]:
         return [] if is_valid_text(data) else [_entry(root or "body", "holds")]
     if not isinstance(data, dict | list):
         return []
-    entries: list[dict] = []
+    entries: list[dict[str, Any]] = []
     stack: list[tuple[_Step | None, int, Iterator[tuple[str | int, object]]]] = [
         (None, 1, _items(data))]
     while stack and len(entries) < MAX_ENTRIES:
@@ -112,11 +115,11 @@ def invalid_text_entries(data, *, root: str = "") -> list[dict]:
     return entries[:MAX_ENTRIES]
 
 
-def _items(value: dict | list) -> Iterator[tuple[str | int, object]]:
+def _items(value: dict[str, object] | list[object]) -> Iterator[tuple[str | int, object]]:
     return iter(value.items()) if isinstance(value, dict) else enumerate(value)
 
 
-def _entry(path: str, what: str) -> dict:
+def _entry(path: str, what: str) -> dict[str, Any]:
     from .api_errors import error_entry
 
     detail = (f"{path} {what} a lone UTF-16 surrogate (an escape such as \\ud800 without its "
@@ -124,7 +127,7 @@ def _entry(path: str, what: str) -> dict:
     return error_entry(path=path, code="invalid_text", detail=detail)
 
 
-def invalid_text_error(entries: list[dict]):
+def invalid_text_error(entries: list[dict[str, Any]]) -> ApiError:
     from .api_errors import ApiError
 
     detail = entries[0]["detail"] if len(entries) == 1 else (
@@ -134,7 +137,10 @@ def invalid_text_error(entries: list[dict]):
 
 
 class TextJSONParser(JSONParser):
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self, stream: IO[bytes], media_type: str | None = None,
+        parser_context: dict[str, Any] | None = None,
+    ) -> Any:
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
@@ -145,7 +151,7 @@ class TextJSONParser(JSONParser):
         return data
 
 
-def request_object(request) -> dict:
+def request_object(request: Any) -> dict[str, Any]:
     """The JSON body, which must be an object; a 400 in the contract's shape otherwise."""
     from common.api_errors import ApiError, error_entry
     try:

@@ -115,7 +115,7 @@ def read_body(model: type[M], body: object, *, context: Mapping[str, Any] | None
     return read
 
 
-def invalid_body(errors: list[dict]) -> ApiError:
+def invalid_body(errors: list[dict[str, Any]]) -> ApiError:
     detail = errors[0]["detail"] if len(errors) == 1 else (
         f"The request has {len(errors)} problems; each is listed in errors.")
     return ApiError(status_code=400, code="invalid_input", detail=detail, errors=errors)
@@ -203,7 +203,7 @@ CardNames = Annotated[list[CardName], BeforeValidator(not_more_than_the_game_has
 # --- From pydantic's errors to API.md's entries -----------------------------------------------
 
 
-def _entry(model: type[BaseModel], problem: Mapping[str, Any]) -> dict:
+def _entry(model: type[BaseModel], problem: Mapping[str, Any]) -> dict[str, Any]:
     kind = problem["type"]
     path, field, parent = _place(model, problem["loc"])
     described = field.description if field is not None and field.description else ""
@@ -245,7 +245,7 @@ def _entry(model: type[BaseModel], problem: Mapping[str, Any]) -> dict:
 
 
 def _choice_entry(problem: Mapping[str, Any], path: str, kind: str,
-                  union: FieldInfo | None = None) -> dict:
+                  union: FieldInfo | None = None) -> dict[str, Any]:
     context = problem.get("ctx") or {}
     expected = [tag.strip(" '") for tag in
                 str(context.get("expected_tags") or context.get("expected") or "").split(",")]
@@ -337,5 +337,6 @@ def _union_member(annotation: Any, tag: str) -> type[BaseModel] | None:
             for name, info in member.model_fields.items():
                 if get_origin(info.annotation) is not None and tag in get_args(info.annotation):
                     if name and info.annotation is not None:
-                        return member
+                        found: type[BaseModel] = member
+                        return found
     return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from .parsers import MAX_DEPTH
@@ -42,7 +43,9 @@ POST_ONLY = {
 }
 
 
-def document_common_errors(result, generator, request, public):
+def document_common_errors(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
     """Add the error body to every operation for the answers any request may get."""
     components = result.setdefault("components", {}).setdefault("schemas", {})
     components.setdefault("ApiError", ERROR_SCHEMA)
@@ -63,7 +66,7 @@ def document_common_errors(result, generator, request, public):
     return result
 
 
-def codes(values) -> str:
+def codes(values: Iterable[object]) -> str:
     """Codes as a Markdown list for an endpoint's description: `a`, `b`, `c`."""
     return ", ".join(f"`{value}`" for value in values)
 

@@ -19,8 +19,10 @@ import ipaddress
 import math
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection
+from django.http import HttpRequest
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
 from .models import ThrottleCounter
@@ -30,7 +32,7 @@ from .models import ThrottleCounter
 PRUNE_CHANCE = 0.01
 
 
-def client_address(request) -> str:
+def client_address(request: HttpRequest) -> str:
     """The client's address, as every limit counts it (the API's throttle, the pages' share of it,
     and the admin lockout through settings.AXES_CLIENT_IP_CALLABLE): the socket's address, or with
     TRUSTED_PROXY_COUNT=n (REST_FRAMEWORK["NUM_PROXIES"]) the n-th entry from the right of
@@ -122,11 +124,13 @@ class EvaluationRateThrottle(SimpleRateThrottle):
     counts too, so a client that keeps hammering stays refused until it pauses."""
 
     scope = "evaluations"
+    seconds_left: float
 
-    def get_cache_key(self, request, view):
-        return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        key: str = self.cache_format % {"scope": self.scope, "ident": client_address(request)}
+        return key
 
-    def allow_request(self, request, view) -> bool:
+    def allow_request(self, request: Any, view: Any) -> bool:
         if self.rate is None:
             return True
         key, now = self.get_cache_key(request, view), self.timer()
@@ -172,7 +176,7 @@ class TableReadThrottle(EvaluationRateThrottle):
     refused_until: dict[str, float] = {}
     _memory_wait: float | None = None
 
-    def allow_request(self, request, view) -> bool:
+    def allow_request(self, request: Any, view: Any) -> bool:
         if self.rate is None:
             return True
         key = self.get_cache_key(request, view)

@@ -1,23 +1,25 @@
 """Site-wide 404 and 500 handlers: the API gets the contract's JSON body, people get a page."""
 
-from django.http import JsonResponse
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from .api_errors import error_body
 
 
-def _wants_json(request) -> bool:
+def _wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
-def page_not_found(request, exception=None):
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _wants_json(request):
         body = error_body(status_code=404, code="not_found", detail="Nothing exists at this address.")
         return JsonResponse(body, status=404)
     return render(request, "404.html", status=404)
 
 
-def server_error(request):
+def server_error(request: HttpRequest) -> HttpResponse:
     if _wants_json(request):
         body = error_body(
             status_code=500, code="server_error", detail="Something went wrong on our side."
@@ -26,7 +28,9 @@ def server_error(request):
     return render(request, "500.html", status=500)
 
 
-def login_locked_out(request, original_response=None, credentials=None):
+def login_locked_out(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
+) -> HttpResponse:
     """django-axes' lockout answer (settings.AXES_LOCKOUT_CALLABLE): a 429 page with Retry-After.
     A guess during the lockout is counted and starts the cool-off again, so the wait is always the
     whole cool-off from now."""

@@ -17,6 +17,8 @@ past the limit, which that middleware refuses as "more than" the limit.
 import asyncio
 import os
 import warnings
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any, cast
 
 from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
@@ -41,19 +43,28 @@ from common.middleware import body_limit_for  # noqa: E402  (needs the settings 
 from tables.middleware import HEADERS as POLL_HEADERS  # noqa: E402
 from tables.middleware import is_poll, unchanged_poll  # noqa: E402
 
+# The ASGI interface, as plain types (asgiref.typing's TypedDicts are stricter than these
+# pass-through layers need).
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
 
 class BodyLimit:
-    def __init__(self, app):
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         limit = body_limit_for(scope["path"])
         declared = _content_length(scope)
         if declared is not None and declared > limit:
             return await self.app(scope, _body([], receive), send)  # refused by its length
-        chunks, size = [], 0
+        chunks: list[bytes] = []
+        size = 0
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
@@ -66,7 +77,7 @@ class BodyLimit:
         return await self.app(scope, _body(chunks, receive), send)
 
 
-def _content_length(scope) -> int | None:
+def _content_length(scope: Scope) -> int | None:
     for name, value in scope.get("headers", ()):
         if name == b"content-length":
             try:
@@ -76,13 +87,13 @@ def _content_length(scope) -> int | None:
     return None
 
 
-def _body(chunks: list[bytes], server_receive):
+def _body(chunks: list[bytes], server_receive: Receive) -> Receive:
     """An ASGI `receive` handing on the body read so far in one message; then the server's, for
     Django to hear the client go (any rest of a body cut at the limit is read and dropped: the
     server answers "disconnect" once the response is sent)."""
     sent = False
 
-    async def receive():
+    async def receive() -> Message:
         nonlocal sent
         if not sent:
             sent = True
@@ -100,10 +111,10 @@ class TablePolls:
     indexed query in the thread Django's own views run in, no request object, no middleware.
     Anything else, or a database error, goes on to Django as usual."""
 
-    def __init__(self, app):
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             held = _header(scope, b"if-none-match")
             if is_poll(scope["method"], scope["path"], held):
@@ -132,10 +143,11 @@ def _unchanged_poll(path: str, held: str | None) -> str | None:
         close_old_connections()
 
 
-def _header(scope, name: bytes) -> str | None:
+def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):
         if key == name:
-            return value.decode("latin-1")
+            text: str = value.decode("latin-1")
+            return text
     return None
 
 
@@ -151,14 +163,14 @@ class HeldRefusals:
     30: eight connections receiving only 429s, answered at once, pushed GET /api/games/ to p99
     1.5 s). A person past the limit reads the same page a second later; nothing else waits."""
 
-    def __init__(self, app):
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or REFUSAL_HOLD_SECONDS <= 0:
             return await self.app(scope, receive, send)
 
-        async def held_send(message):
+        async def held_send(message: Message) -> None:
             if message["type"] == "http.response.start" and message.get("status") == 429:
                 await asyncio.sleep(refusal_hold(message.get("headers", ())))
             await send(message)
@@ -166,7 +178,7 @@ class HeldRefusals:
         return await self.app(scope, receive, held_send)
 
 
-def refusal_hold(headers) -> float:
+def refusal_hold(headers: Iterable[tuple[bytes, bytes]]) -> float:
     """How long to hold a 429 with these headers: REFUSAL_HOLD_SECONDS, at most its
     Retry-After (in seconds, as every limit of the site writes it)."""
     for name, value in headers:
@@ -178,4 +190,6 @@ def refusal_hold(headers) -> float:
     return REFUSAL_HOLD_SECONDS
 
 
-application = TablePolls(BodyLimit(HeldRefusals(django_application)))
+# a2wsgi types the scope and messages as asgiref's TypedDicts; these layers hand them on as they
+# came, so Django's application is one of theirs.
+application = TablePolls(BodyLimit(HeldRefusals(cast(ASGIApp, django_application))))

@@ -4,6 +4,7 @@ import ipaddress
 import multiprocessing
 import os
 from collections.abc import Mapping
+from typing import Any
 
 
 def _loopback(address: str) -> bool:
@@ -69,7 +70,7 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
 
-def when_ready(server):
+def when_ready(server: Any) -> None:  # gunicorn's Arbiter (gunicorn ships no types)
     """In the master, once the app is preloaded: import the URLconf (every view behind it) and fill
     the resolver's reverse table, so each forked worker answers its first request warm."""
     from django.urls import get_resolver, reverse

@@ -8,6 +8,7 @@ dribbling a header line every few seconds no longer holds even a connection for 
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 import h11
@@ -22,7 +23,7 @@ class TimedH11Protocol(H11Protocol):
 
     _read_deadline = None
 
-    def connection_made(self, transport) -> None:  # type: ignore[no-untyped-def]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn's own: asyncio.Protocol takes a BaseTransport
         super().connection_made(transport)
         self._arm_read_deadline()
 

@@ -3,10 +3,13 @@ their running is games/api.py, which asks the one flow)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.cache import patch_cache_control
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -41,7 +44,7 @@ class GameJobSchema(AutoSchema):
         paragraphs = [game.docs(f"{prefix}_DOCS").strip() for game in games()]
         return "\n\n".join([self.description.strip(), *filter(None, paragraphs)]) + "\n"
 
-    def get_operation(self, *args, **kwargs):
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
         operation = super().get_operation(*args, **kwargs)
         if operation is not None:
             operation[GAME_JOB_MARK] = {"kind": self.kind, "description": self.description}
@@ -66,7 +69,7 @@ class ResultApi(APIView):
             404: OpenApiResponse(ErrorSerializer, description="`unknown_result`."),
         },
     )
-    def get(self, request, result_id: str):
+    def get(self, request: Request, result_id: str) -> Response:
         try:
             result = result_get(result_id=result_id)
         except ResultNotFound:

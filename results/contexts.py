@@ -5,6 +5,8 @@ check-a-turn page shows its ruling with the same partial) both read these."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from typing import Any
 
 from django.urls import reverse
 
@@ -26,7 +28,7 @@ def code_words(code: str) -> str:
 # --- Shaping a ruling or a score for the templates ---------------------------------------------
 
 
-def _rule_links(game: Game, rule_ids) -> dict[str, dict]:
+def _rule_links(game: Game, rule_ids: Iterable[str | None]) -> dict[str, dict[str, Any]]:
     """{rule id: {"id", "title", "url"}} for the rule ids cited (one query)."""
     ids = sorted({rule_id for rule_id in rule_ids if rule_id})
     base = reverse("pages:game", kwargs={"game": game.slug})
@@ -39,7 +41,7 @@ def _rule_links(game: Game, rule_ids) -> dict[str, dict]:
     }
 
 
-def ruling_context(game: Game, body: dict) -> dict:
+def ruling_context(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     """A ruling response body, with what the template needs to show it readably."""
     verdict = body.get("verdict", "")
     label, symbol = VERDICTS.get(verdict, (code_words(verdict), "•"))
@@ -65,7 +67,7 @@ def ruling_context(game: Game, body: dict) -> dict:
     }
 
 
-def group_moves(moves: list) -> list[dict]:
+def group_moves(moves: list[Any]) -> list[dict[str, Any]]:
     """Alternatives as one group of sentences; a game words its own moves in its presenter."""
     if not moves:
         return []
@@ -73,20 +75,20 @@ def group_moves(moves: list) -> list[dict]:
              "count": len(moves)}]
 
 
-def describe_move(move) -> str:
+def describe_move(move: object) -> str:
     """A move as its fields: a game without wording of its own."""
     if not isinstance(move, dict):
         return json.dumps(move, ensure_ascii=False)
     return ", ".join(f"{key}: {plain(value)}" for key, value in move.items())
 
 
-def describe_missing(item) -> str:
+def describe_missing(item: object) -> str:
     if isinstance(item, dict):
         return item.get("detail") or ", ".join(f"{k}: {plain(v)}" for k, v in item.items())
     return plain(item)
 
 
-def outcome_context(outcome: dict) -> dict:
+def outcome_context(outcome: dict[str, Any]) -> dict[str, Any]:
     """The outcome's summary lines, and every other field as a plain row (a game names its own
     fields in its presenter)."""
     return {
@@ -96,17 +98,17 @@ def outcome_context(outcome: dict) -> dict:
     }
 
 
-def score_context(game: Game, body: dict) -> dict:
+def score_context(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     """A score response body, with rule links for its steps and card links for its cards."""
     steps = body.get("steps") or []
     cards = body.get("cards") or []
     links = _rule_links(game, [step.get("rule") for step in steps])
     names = {step.get("card") for step in steps} | {card.get("name") for card in cards}
-    slugs = dict(
+    slugs: dict[str | None, str] = dict(
         Card.objects.filter(game=game, name__in=[n for n in names if n]).values_list("name", "slug")
     )
 
-    def card_url(name):
+    def card_url(name: str | None) -> str:
         slug = slugs.get(name)
         return reverse("pages:card", kwargs={"game": game.slug, "slug": slug}) if slug else ""
 
@@ -130,7 +132,7 @@ def score_context(game: Game, body: dict) -> dict:
     }
 
 
-def plain(value) -> str:
+def plain(value: object) -> str:
     """A value of a response body as words: none, yes/no, lists and objects spelled out."""
     if isinstance(value, dict):
         if not value:

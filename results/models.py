@@ -13,9 +13,11 @@ jsonb would reorder keys, and the permalink must give back the very body first r
 
 from __future__ import annotations
 
+import datetime
 import json
 import secrets
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
@@ -33,17 +35,23 @@ class ResultImmutable(Exception):
     """A saved result never changes and is never deleted."""
 
 
-class JSONTextField(models.TextField):
+if TYPE_CHECKING:  # django-stubs' fields are generic; Django's own are not subscriptable
+    _TextField = models.TextField[Any, Any]
+else:
+    _TextField = models.TextField
+
+
+class JSONTextField(_TextField):
     """JSON kept as text, byte for byte: key order survives on every database."""
 
     # What django-stubs reads: the field holds any JSON value, not a str.
     _pyi_private_set_type: Any
     _pyi_private_get_type: Any
 
-    def from_db_value(self, value, expression, connection):
+    def from_db_value(self, value: str | None, expression: Any, connection: Any) -> Any:
         return None if value is None else json.loads(value)
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> Any:
         if isinstance(value, str):
             try:
                 return json.loads(value)
@@ -51,26 +59,29 @@ class JSONTextField(models.TextField):
                 return value
         return value
 
-    def get_prep_value(self, value):
+    def get_prep_value(self, value: Any) -> str | None:
         if value is None:
             return None
         return json.dumps(value, ensure_ascii=False, cls=DjangoJSONEncoder)
 
-    def value_to_string(self, obj):
+    # None for a null value, as before (Django types the base as str; dumpdata writes null).
+    def value_to_string(self, obj: models.Model) -> str | None:  # type: ignore[override]
         return self.get_prep_value(self.value_from_object(obj))
 
 
-class SavedResultQuerySet(models.QuerySet):
-    def update(self, **kwargs):
+class SavedResultQuerySet(models.QuerySet["SavedResult"]):
+    def update(self, **kwargs: Any) -> NoReturn:
         raise ResultImmutable("Saved results cannot be updated.")
 
-    def bulk_update(self, objs, fields, batch_size=None):
+    def bulk_update(
+        self, objs: Iterable[SavedResult], fields: Iterable[str], batch_size: int | None = None
+    ) -> NoReturn:
         raise ResultImmutable("Saved results cannot be updated.")
 
-    def delete(self):
+    def delete(self) -> NoReturn:
         raise ResultImmutable("Saved results cannot be deleted.")
 
-    def mark_opened(self, *, now, every) -> int:
+    def mark_opened(self, *, now: datetime.datetime, every: datetime.timedelta) -> int:
         """Note that these results were opened (or shared again) at `now`; a row marked within the
         last `every` is left alone, so a popular link costs one write an `every`, not one a view."""
         recent = models.Q(last_opened_at__gte=now - every)
@@ -115,7 +126,7 @@ class SavedResult(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.id}"
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding or kwargs.get("force_update") or kwargs.get("update_fields"):
             raise ResultImmutable(f"Saved result {self.id} cannot be changed.")
         kwargs["force_insert"] = True
@@ -124,5 +135,5 @@ class SavedResult(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("results:page", kwargs={"result_id": self.id})
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise ResultImmutable(f"Saved result {self.id} cannot be deleted.")

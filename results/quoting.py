@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 WHOLE_UP_TO = 280  # characters: a rule this short is quoted whole
 STOP_WORDS = frozenset("""
@@ -56,7 +57,7 @@ def deciding_sentence(text: str, because: str) -> str:
     return parts[best]
 
 
-def rule_quote(rule: dict, because: str) -> dict:
+def rule_quote(rule: dict[str, Any], because: str) -> dict[str, Any]:
     """{"text", "whole"}: what a ruling quotes of its rule, and whether that is the whole rule."""
     text = str(rule.get("text") or "")
     if len(text) <= WHOLE_UP_TO:

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
@@ -58,12 +59,12 @@ def unsaved() -> Iterator[None]:
         _UNSAVED.reset(token)
 
 
-def _json(value) -> str:
+def _json(value: object) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, cls=DjangoJSONEncoder,
                       separators=(",", ":"))
 
 
-def result_key(*, game: Game, kind: str, request, response_body: dict) -> str:
+def result_key(*, game: Game, kind: str, request: Any, response_body: dict[str, Any]) -> str:
     """What makes two results one: the game, the kind, the request as understood, the catalog's
     version stamp (an edit to the catalog starts new results) and the answer itself (so a result
     is shared only when it is the very answer the second request would have been given)."""
@@ -71,7 +72,7 @@ def result_key(*, game: Game, kind: str, request, response_body: dict) -> str:
     return hashlib.sha256(_json(parts).encode("utf-8")).hexdigest()
 
 
-def result_save(*, game: Game, kind: str, request_body, response_body: dict) -> dict:
+def result_save(*, game: Game, kind: str, request_body: Any, response_body: dict[str, Any]) -> dict[str, Any]:
     """Save a score or ruling and return its response body with "id" and "url" added (the body
     stored is that final one, so the permalink gives back exactly what was returned). A result
     already saved for the same request under the same catalog version is returned instead."""
@@ -110,14 +111,15 @@ def result_save(*, game: Game, kind: str, request_body, response_body: dict) -> 
     raise AssertionError("unreachable")
 
 
-def _shared(key: str) -> dict | None:
+def _shared(key: str) -> dict[str, Any] | None:
     """The body of the result saved under `key`, marked as shared; None when there is none."""
     found = SavedResult.objects.filter(key=key).values_list("pk", "response").first()
     if found is None:
         return None
     result_id, response = found
     result_opened(result_id=result_id)
-    return json.loads(response) if isinstance(response, str) else response
+    body: dict[str, Any] = json.loads(response) if isinstance(response, str) else response
+    return body
 
 
 def result_opened(*, result_id: str) -> None:

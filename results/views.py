@@ -28,7 +28,7 @@ def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
     result_opened(result_id=result.id)
     body = result.response
     game = result.game
-    request_body: dict | None = result.request if isinstance(result.request, dict) else None
+    request_body: dict[str, Any] | None = result.request if isinstance(result.request, dict) else None
     context: dict[str, Any] = {
         "game": game,
         "result": result,

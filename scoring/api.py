@@ -10,6 +10,8 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.api.serializers import ErrorSerializer
@@ -94,7 +96,7 @@ class ScoreApi(APIView):
                                  "`not_available`."),
         },
     )
-    def post(self, request, game: str):
+    def post(self, request: Request, game: str) -> Response:
         return run_game_service(
             request, game_slug=game, kind=SCORE,
             unavailable="Tableside does not score {game} yet.",

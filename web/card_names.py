@@ -18,6 +18,9 @@ unknown names after those are answered without suggestions, so no body can buy u
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from cards.models import Card, Game
 from cards.naming import NamedCard, match_exact, name_length_limit
 from cards.selectors import game_attribute_specs, game_cards
@@ -29,7 +32,7 @@ MAX_SHOWN = 80  # characters of what was typed, echoed in a message
 MAX_SUGGESTED = 8  # unknown names of one body that get suggestions
 
 
-def shown(value) -> str:
+def shown(value: object) -> str:
     text = str(value)
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
 
@@ -69,7 +72,7 @@ class CardNameResolver:
             )
         return self._has_value
 
-    def resolve_one(self, name, *, path: str) -> tuple[Card | None, dict | None]:
+    def resolve_one(self, name: object, *, path: str) -> tuple[Card | None, dict[str, Any] | None]:
         """(card, None) or (None, error entry)."""
         if isinstance(name, bool) or not isinstance(name, str | int):
             detail = (f"A card is named by its name or slug (a string); got "
@@ -102,7 +105,7 @@ class CardNameResolver:
         return None, error_entry(path=path, code="unknown_card", detail=detail,
                                  suggestions=suggestions)
 
-    def resolve(self, names, *, path: str) -> tuple[list[Card | None], list[dict]]:
+    def resolve(self, names: Iterable[object], *, path: str) -> tuple[list[Card | None], list[dict[str, Any]]]:
         """Resolve a list of names. The cards come back in the list's order, None where an entry
         failed; errors holds one entry per failure (path "<path>[i]")."""
         if not isinstance(names, list):
@@ -124,19 +127,20 @@ class CardNameResolver:
         return next(card for card in self.cards if card.slug == slug)
 
 
-def _whole_number(name) -> int | None:
-    if isinstance(name, int) and not isinstance(name, bool):
-        return name
-    return plain_int(name.strip())
+def _whole_number(name: str | int) -> int | None:
+    """resolve_one has refused a boolean already."""
+    if isinstance(name, str):
+        return plain_int(name.strip())
+    return name
 
 
-def resolve_cards(*, game: Game, names: list, path: str) -> tuple[list[Card | None], list[dict]]:
+def resolve_cards(*, game: Game, names: list[Any], path: str) -> tuple[list[Card | None], list[dict[str, Any]]]:
     """Resolve request card names (one query for the game's cards). Returns (cards, errors):
     cards in the order given, None where an entry failed; one error entry per failure."""
     return CardNameResolver(game).resolve(names, path=path)
 
 
-def invalid_input(errors: list[dict]) -> ApiError:
+def invalid_input(errors: list[dict[str, Any]]) -> ApiError:
     """The 400 for a request whose entries failed (card names, shapes, …)."""
     detail = errors[0]["detail"] if len(errors) == 1 else (
         f"The request has {len(errors)} problems; each is listed in errors."

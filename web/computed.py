@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from typing import Any
 
 from django.core.cache import caches
 
@@ -32,7 +33,7 @@ from web.page_names import call_reading_names
 CACHE = "computed"
 
 
-def answer_key(service: Callable[..., dict], *, game: Game, body: dict) -> str:
+def answer_key(service: Callable[..., dict[str, Any]], *, game: Game, body: dict[str, Any]) -> str:
     canonical = json.dumps(
         [f"{service.__module__}.{service.__qualname__}", game.pk, str(catalog_stamp(game)),
          body],
@@ -40,7 +41,7 @@ def answer_key(service: Callable[..., dict], *, game: Game, body: dict) -> str:
     return "answer:" + hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def computed_answer(service: Callable[..., dict], *, game: Game, body: dict) -> dict:
+def computed_answer(service: Callable[..., dict[str, Any]], *, game: Game, body: dict[str, Any]) -> dict[str, Any]:
     """What `service` answers to `body` as a page reads names (web.page_names), unsaved: from
     the cache, or worked out and then kept there. A 400 is raised as the ApiError it was."""
     cache = caches[CACHE]
@@ -50,7 +51,8 @@ def computed_answer(service: Callable[..., dict], *, game: Game, body: dict) -> 
         kind, value = kept
         if kind == "error":
             raise ApiError(**value)
-        return value
+        kept_value: dict[str, Any] = value
+        return kept_value
     try:
         with unsaved():
             answer = call_reading_names(service, game=game, body=body)

@@ -17,6 +17,7 @@ import re
 import zlib
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
@@ -43,7 +44,9 @@ def page_key(request: HttpRequest, game: Game) -> str:
     return "page:" + hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def computed_page(game_of: Callable[[], Game | None]):
+def computed_page(
+    game_of: Callable[[], Game | None],
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """A page view whose GETs with input are answered from the cache (see the module): the view
     draws a page once, the same address is then a lookup. Only a GET or HEAD with input, of the
     view as its own page (not asked at a table: `asked`), and answered 200 or 400 is kept; the
@@ -52,7 +55,7 @@ def computed_page(game_of: Callable[[], Game | None]):
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
-        def page(request: HttpRequest, **kwargs) -> HttpResponse:
+        def page(request: HttpRequest, **kwargs: Any) -> HttpResponse:
             if request.method not in ("GET", "HEAD") or kwargs.get("asked") is not None \
                     or page_input(request) is None:
                 return view(request, **kwargs)

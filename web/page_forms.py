@@ -10,7 +10,10 @@ API's, and its problems come back through `add_errors` and `error_summary`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
+
+from django.http import QueryDict
 
 from cards.selectors import clean_text
 from common.numbers import plain_int
@@ -39,20 +42,20 @@ def has_content(item: Any) -> bool:
     return bool(item.has_content)
 
 
-class Slots(list):
+class Slots(list[Any]):
     """The slots of one list of the form: the first `shown` always on view, the rest in a
     <details> that opens by itself when one of them holds something (or a problem)."""
 
-    def __init__(self, items, shown: int):
+    def __init__(self, items: Iterable[Any], shown: int) -> None:
         super().__init__(items)
         self.shown_count = shown
 
     @property
-    def shown(self) -> list:
+    def shown(self) -> list[Any]:
         return self[: self.shown_count]
 
     @property
-    def more(self) -> list:
+    def more(self) -> list[Any]:
         return self[self.shown_count:]
 
     @property
@@ -67,7 +70,7 @@ class PageForm:
     # offered as "Did you mean …?".
     suggest_for: tuple[str, ...] = ("unknown_card",)
 
-    def __init__(self, data=None):
+    def __init__(self, data: QueryDict | None = None) -> None:
         self.bound = data is not None
         self.data = data if data is not None else {}
         self.paths: dict[str, FormField] = {}
@@ -89,7 +92,7 @@ class PageForm:
         """The filled slots' values (see web.page_fields.filled_names)."""
         return filled_names(fields, path, self.paths)
 
-    def number(self, field: FormField, path: str, target: dict, key: str) -> None:
+    def number(self, field: FormField, path: str, target: dict[str, Any], key: str) -> None:
         """target[key] = the field's whole number (or its text, for the service to refuse)."""
         self.paths[path] = field
         if field.value:
@@ -109,7 +112,7 @@ class PageForm:
         """The API's request body the fields describe, recording the field of each path."""
         raise NotImplementedError
 
-    def message(self, entry: dict) -> str:
+    def message(self, entry: dict[str, Any]) -> str:
         """A problem in a player's words. The service's detail is written for the API: it names
         the request path ("position.galaxy_deck must be …") and, for a missing field, the JSON it
         wants; a page names the field by its label instead ("Galaxy deck must be …", "Card drawn
@@ -126,7 +129,7 @@ class PageForm:
             entry = {**entry, "detail": f"{label} is required." if missing else label + rest}
         return problem_message(entry, suggest_for=self.suggest_for)
 
-    def add_errors(self, entries: list[dict]) -> None:
+    def add_errors(self, entries: list[dict[str, Any]]) -> None:
         """Each problem next to its field (the summary lists them all, fields or not)."""
         for entry in entries:
             field = self.field_for(entry.get("path", ""))
@@ -134,7 +137,7 @@ class PageForm:
             if field is not None and message not in field.errors:
                 field.errors.append(message)
 
-    def error_summary(self, entries: list[dict]) -> list[dict]:
+    def error_summary(self, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """One line per problem, linking to its field when it has one."""
         summary = []
         for entry in entries:

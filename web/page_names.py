@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from cards.models import Card, Game
 from cards.naming import NamedCard, NameMatch, match_fuzzy
@@ -52,14 +54,15 @@ class PageNames:
         return self._by_name.get(match.card.name) if match.card is not None else None
 
 
-def call_reading_names(service, *, game: Game, body: dict) -> dict:
+def call_reading_names(service: Callable[..., dict[str, Any]], *, game: Game, body: dict[str, Any]) -> dict[str, Any]:
     """service(game=game, body=body), reading the card names the service did not know as a page
     reads them (see the module's text). A 400 it still raises carries, on each unknown card entry,
     "typed" (what the player wrote) and the suggestions a page offers."""
     names = None
     for attempt in (1, 2):
         try:
-            return service(game=game, body=body)
+            answer = service(game=game, body=body)
+            return answer
         except ApiError as error:
             names = names or PageNames(game)
             fixed = _read_unknown_names(error, body, names)
@@ -69,7 +72,7 @@ def call_reading_names(service, *, game: Game, body: dict) -> dict:
     raise AssertionError("unreachable")
 
 
-def _read_unknown_names(error: ApiError, body: dict, names: PageNames) -> dict | None:
+def _read_unknown_names(error: ApiError, body: dict[str, Any], names: PageNames) -> dict[str, Any] | None:
     """A copy of `body` with each unknown name that names one card on a page replaced by that
     card's name; None when there is none. Marks every unknown card entry with what was typed."""
     fixed = json.loads(json.dumps(body))
@@ -95,8 +98,9 @@ def _is_number(text: str) -> bool:
     return text.strip().isascii() and text.strip().isdigit()
 
 
-def _path(path: str) -> list:
-    parts, position = [], 0
+def _path(path: str) -> list[str | int]:
+    parts: list[str | int] = []
+    position = 0
     while position < len(path):
         step = PATH_PART.match(path, position)
         if step is None or step.end() == position:
@@ -106,7 +110,7 @@ def _path(path: str) -> list:
     return parts
 
 
-def _at(value, parts: list):
+def _at(value: Any, parts: list[str | int]) -> Any:
     if not parts:
         return None
     for part in parts:
@@ -119,7 +123,7 @@ def _at(value, parts: list):
     return value
 
 
-def _put(value, parts: list, new) -> None:
+def _put(value: Any, parts: list[str | int], new: Any) -> None:
     for part in parts[:-1]:
         value = value[part]
     value[parts[-1]] = new
@@ -128,7 +132,7 @@ def _put(value, parts: list, new) -> None:
 # --- Suggestions that fill the field ----------------------------------------------------------
 
 
-def filled_pairs(pairs, typed: str, name: str) -> list[tuple[str, str]]:
+def filled_pairs(pairs: Iterable[tuple[str, str]], typed: str, name: str) -> list[tuple[str, str]]:
     """The input's (field, value) pairs with `name` in place of `typed`: in a field holding just
     that, or as one item of a comma-separated list."""
     typed = typed.strip()

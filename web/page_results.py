@@ -9,6 +9,7 @@ and JSON address the page shows.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
@@ -58,7 +59,7 @@ def page_input(request: HttpRequest) -> QueryDict | None:
     return request.GET
 
 
-def link_pairs(data) -> list[tuple[str, str]]:
+def link_pairs(data: QueryDict | None) -> list[tuple[str, str]]:
     """The non-empty fields of a form's data, in order, as (name, value) pairs for its address."""
     if data is None:
         return []
@@ -68,13 +69,13 @@ def link_pairs(data) -> list[tuple[str, str]]:
 
 def evaluate_on_page(
     request: HttpRequest,
-    context: dict,
+    context: dict[str, Any],
     *,
-    service: Callable[..., dict],
+    service: Callable[..., dict[str, Any]],
     game: Game,
-    body: dict,
-    show: Callable[[dict], dict],
-    show_errors: Callable[[ApiError], dict],
+    body: dict[str, Any],
+    show: Callable[[dict[str, Any]], dict[str, Any]],
+    show_errors: Callable[[ApiError], dict[str, Any]],
 ) -> int:
     """Run `service` on `body`. Its answer goes into the context through `show` (with the saved
     result's links); a 400 it raises goes into context["error"] through `show_errors`, which also
@@ -103,7 +104,15 @@ def evaluate_on_page(
     return 200
 
 
-def form_errors(error: ApiError, form) -> dict:
+class ErrorForm(Protocol):
+    """What form_errors needs of a form (web.page_forms.PageForm, which imports this module)."""
+
+    def add_errors(self, entries: list[dict[str, Any]]) -> None: ...
+
+    def error_summary(self, entries: list[dict[str, Any]]) -> list[dict[str, Any]]: ...
+
+
+def form_errors(error: ApiError, form: ErrorForm) -> dict[str, Any]:
     """context["error"] for a form that places entries by path (`add_errors`) and lists them
     (`error_summary`)."""
     form.add_errors(error.errors)
@@ -130,13 +139,13 @@ class Problem(str):
     suggestions: tuple[str, ...] = ()
 
 
-def problem(text: str, *, detail: str = "", typed: str = "", suggestions=()) -> Problem:
+def problem(text: str, *, detail: str = "", typed: str = "", suggestions: Iterable[str] = ()) -> Problem:
     made = Problem(text)
     made.detail, made.typed, made.suggestions = detail or text, typed, tuple(suggestions)
     return made
 
 
-def problem_message(entry: dict, *, suggest_for: tuple[str, ...] = ("unknown_card",)) -> str:
+def problem_message(entry: dict[str, Any], *, suggest_for: tuple[str, ...] = ("unknown_card",)) -> str:
     """An error entry of the API as a page shows it: its detail, and for the codes in
     `suggest_for` (a name that matched nothing) the suggestions as a question."""
     detail = entry.get("detail", "")
@@ -149,7 +158,7 @@ def problem_message(entry: dict, *, suggest_for: tuple[str, ...] = ("unknown_car
 
 
 def render_result_page(
-    request: HttpRequest, context: dict, *, status: int, page: str, fragment: str,
+    request: HttpRequest, context: dict[str, Any], *, status: int, page: str, fragment: str,
     link: Iterable[tuple[str, str]] | None = None,
 ) -> HttpResponse:
     """The page, or to an htmx submit the fragment. `link`: the (name, value) pairs of the input

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from cards.attributes import AttributeSpec
 from cards.models import Card, CardRuling, Game, GameOption, RuleSection
 
 
@@ -23,7 +26,7 @@ class AttributeSerializer(serializers.Serializer):
     filter = serializers.BooleanField(source="filterable")
 
     @extend_schema_field({"type": "array", "items": {"type": "object"}})
-    def get_choices(self, spec) -> list[dict]:
+    def get_choices(self, spec: AttributeSpec) -> list[dict[str, Any]]:
         return [{"value": value, "label": label} for value, label in spec.choices]
 
 
@@ -40,11 +43,11 @@ class GameSerializer(serializers.ModelSerializer):
     @extend_schema_field(
         {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": "integer", "nullable": True}}}
     )
-    def get_players(self, game: Game) -> dict:
+    def get_players(self, game: Game) -> dict[str, Any]:
         return {"min": game.min_players, "max": game.max_players}
 
     @extend_schema_field({"type": "object", "additionalProperties": {"type": "string"}})
-    def get_links(self, game: Game) -> dict:
+    def get_links(self, game: Game) -> dict[str, Any]:
         return {
             "self": reverse("api-game", kwargs={"game": game.slug}),
             "cards": reverse("api-cards", kwargs={"game": game.slug}),
@@ -114,7 +117,7 @@ class CardSerializer(serializers.ModelSerializer):
     def get_unknown(self, card: Card) -> list[str]:
         return [key for key, value in (card.field_provenance or {}).items() if value == "unknown"]
 
-    def to_representation(self, card: Card) -> dict:
+    def to_representation(self, card: Card) -> dict[str, Any]:
         # Written out rather than left to the declared fields, which stay for the schema: a page
         # of 50 cards through DRF's per-field machinery cost more than its two queries (bench/).
         # tests/test_catalog_api.py holds this to the declared fields, in their order.

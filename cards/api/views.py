@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.db.models import Max
 from django.db.models.functions import Length
 from django.utils.cache import patch_cache_control
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -34,7 +38,9 @@ CATALOG_MAX_AGE = 60  # seconds; ETags let clients revalidate after that without
 class CatalogApi(APIView):
     # Read-only catalog endpoints: cacheable, with an ETag (ConditionalGetMiddleware).
 
-    def finalize_response(self, request, response, *args, **kwargs):
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
         response = super().finalize_response(request, response, *args, **kwargs)
         if request.method in ("GET", "HEAD") and response.status_code == 200:
             patch_cache_control(response, public=True, max_age=CATALOG_MAX_AGE)
@@ -69,7 +75,7 @@ def card_not_found(missing: selectors.CardNotFound, *, path: str) -> ApiError:
     )
 
 
-def card_context(game: Game) -> dict:
+def card_context(game: Game) -> dict[str, Any]:
     return {"attribute_keys": [d.key for d in game.attribute_definitions.all()]}
 
 
@@ -79,7 +85,7 @@ class CardPagination(PageNumberPagination):
     max_page_size = 100
 
 
-def page_size_errors(params) -> list[dict]:
+def page_size_errors(params: Mapping[str, str]) -> list[dict[str, Any]]:
     raw = params.get("page_size")
     if raw is None:
         return []
@@ -92,14 +98,14 @@ def page_size_errors(params) -> list[dict]:
 
 class GameListApi(CatalogApi):
     @extend_schema(summary="Every game", responses={200: GameSerializer(many=True)})
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return Response(GameSerializer(selectors.game_list(), many=True).data)
 
 
 class GameDetailApi(CatalogApi):
     @extend_schema(summary="One game with its rule sections and options",
                    responses={200: GameDetailSerializer, **ERRORS})
-    def get(self, request, game: str):
+    def get(self, request: Request, game: str) -> Response:
         game_obj = game_or_404(game)
         annotated = selectors.game_list().prefetch_related(
             "rule_sections", "options", "attribute_definitions"
@@ -109,7 +115,7 @@ class GameDetailApi(CatalogApi):
 
 class RuleSectionApi(CatalogApi):
     @extend_schema(summary="One rule section", responses={200: RuleSectionSerializer, **ERRORS})
-    def get(self, request, game: str, rule_id: str):
+    def get(self, request: Request, game: str, rule_id: str) -> Response:
         game_obj = game_or_404(game)
         try:
             section = selectors.rule_get(game=game_obj, rule_id=rule_id)
@@ -146,7 +152,7 @@ class CardListApi(CatalogApi):
         ],
         responses={200: PaginatedCardListSerializer, **ERRORS},
     )
-    def get(self, request, game: str):
+    def get(self, request: Request, game: str) -> Response:
         game_obj = game_or_404(game)
         specs = game_obj.attribute_specs()
         query = selectors.parse_card_query(specs=specs, params=request.query_params)
@@ -169,7 +175,7 @@ class CardListApi(CatalogApi):
 
 class CardDetailApi(CatalogApi):
     @extend_schema(summary="One card", responses={200: CardSerializer, **ERRORS})
-    def get(self, request, game: str, slug: str):
+    def get(self, request: Request, game: str, slug: str) -> Response:
         game_obj = game_or_404(game)
         try:
             card = selectors.card_get(game=game_obj, slug=slug)
@@ -188,7 +194,7 @@ class CardNamedApi(CatalogApi):
         ],
         responses={200: CardSerializer, **ERRORS},
     )
-    def get(self, request, game: str):
+    def get(self, request: Request, game: str) -> Response:
         game_obj = game_or_404(game)
         exact, fuzzy = request.query_params.get("exact"), request.query_params.get("fuzzy")
         if (exact is None) == (fuzzy is None) or not (exact or fuzzy or "").strip():
@@ -224,7 +230,7 @@ class CardAutocompleteApi(CatalogApi):
         parameters=[OpenApiParameter("q", OpenApiTypes.STR)],
         responses={200: NamesSerializer},
     )
-    def get(self, request, game: str):
+    def get(self, request: Request, game: str) -> Response:
         game_obj = Game.objects.filter(slug=game).first()
         if game_obj is None:
             return Response({"results": []})

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django import template
+from django.template import Context
 
 from cards.models import Game
 
@@ -12,7 +14,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("partials/nav_games.html", takes_context=True)
-def nav_games(context):
+def nav_games(context: Context) -> dict[str, Any]:
     """One link per game; the game the page belongs to is marked as the current one."""
     current = context.get("game")
     current_slug = getattr(current, "slug", None)
@@ -22,7 +24,7 @@ def nav_games(context):
 
 
 @register.filter
-def player_range(game) -> str:
+def player_range(game: Game) -> str:
     """'2–4 players', '2 players' or '2+ players' (no upper limit)."""
     low, high = game.min_players, game.max_players
     if high is None:
@@ -33,7 +35,7 @@ def player_range(game) -> str:
 
 
 @register.filter
-def option_value(value) -> str:
+def option_value(value: object) -> str:
     """A game option's default value as a person reads it."""
     if isinstance(value, bool):
         return "Yes" if value else "No"

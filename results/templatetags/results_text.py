@@ -4,6 +4,7 @@ and the rest (on demand)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django import template
 
@@ -15,7 +16,7 @@ SHORT = 90  # characters: a warning this short is shown whole
 
 
 @register.filter
-def warning_parts(text) -> dict:
+def warning_parts(text: object) -> dict[str, Any]:
     """{"short": bool, "first": first sentence, "rest": what follows ("" for one sentence)}."""
     text = str(text or "").strip()
     if len(text) <= SHORT:

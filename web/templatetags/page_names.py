@@ -2,6 +2,7 @@
 player typed (web.page_names), for a "Did you mean …?" link that fills the field."""
 
 from django import template
+from django.template import Context
 
 from common.links import form_link
 from web.page_names import filled_pairs
@@ -11,7 +12,7 @@ register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def fill_href(context, typed: str, name: str) -> str:
+def fill_href(context: Context, typed: str, name: str) -> str:
     request = context.get("request")
     if request is None:
         return ""

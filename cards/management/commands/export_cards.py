@@ -1,6 +1,7 @@
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cards import imports
 from cards.models import Game
@@ -9,14 +10,14 @@ from cards.models import Game
 class Command(BaseCommand):
     help = "Export a game's cards as JSON or CSV (to standard output, or --output FILE)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game", help="The game's slug, as in its address /games/<slug>/.")
         parser.add_argument(
             "--format", choices=imports.FORMATS, default="json", dest="file_format"
         )
         parser.add_argument("--output", type=Path, help="Write to this file instead.")
 
-    def handle(self, *args, game: str, file_format: str, output: Path | None, **options):
+    def handle(self, *args: Any, game: str, file_format: str, output: Path | None, **options: Any) -> None:
         target = Game.objects.filter(slug=game).first()
         if target is None:
             slugs = ", ".join(Game.objects.values_list("slug", flat=True))

@@ -1,6 +1,7 @@
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cards import imports
 from cards.models import Game
@@ -12,7 +13,7 @@ class Command(BaseCommand):
         "change; --apply writes it, all or nothing. Cards absent from the file are left alone."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game", help="The game's slug, as in its address /games/<slug>/.")
         parser.add_argument("file", type=Path)
         parser.add_argument("--apply", action="store_true", help="Write the changes.")
@@ -21,7 +22,7 @@ class Command(BaseCommand):
             help="json or csv (default: from the file name).",
         )
 
-    def handle(self, *args, game: str, file: Path, apply: bool, file_format: str | None, **options):
+    def handle(self, *args: Any, game: str, file: Path, apply: bool, file_format: str | None, **options: Any) -> None:
         target = Game.objects.filter(slug=game).first()
         if target is None:
             slugs = ", ".join(Game.objects.values_list("slug", flat=True))
