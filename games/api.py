@@ -4,6 +4,7 @@ games/ (above results and cards, below the endpoints) so every import points dow
 
 from __future__ import annotations
 
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cards.api.views import game_or_404
@@ -13,7 +14,7 @@ from common.parsers import request_object
 from games.services import answer
 
 
-def run_game_service(request, *, game_slug: str, kind: str, unavailable: str) -> Response:
+def run_game_service(request: Request, *, game_slug: str, kind: str, unavailable: str) -> Response:
     """Look up the game (404 unknown_game) and its package's job `kind`, "ruling" or "score"
     (404 not_available: `unavailable` is the detail, with {game} for the game's name), then
     answer the body through the one flow."""

@@ -200,7 +200,8 @@ def _body(schema: dict[str, Any], examples: dict[str, Any]) -> dict[str, Any]:
     return {"content": {"application/json": content}, "required": True}
 
 
-def publish_game_bodies(result, generator, request, public):
+def publish_game_bodies(result: dict[str, Any], generator: Any, request: Any,
+                        public: bool) -> dict[str, Any]:
     """The postprocessing hook: see the module's docstring."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     bodies: dict[tuple[str, str], dict[str, Any]] = {}

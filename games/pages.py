@@ -48,8 +48,8 @@ class AskedAt:
     its link back) is shown above the page by templates/partials/asked_at.html."""
 
     initial: QueryDict
-    run: Callable[..., dict]
-    context: dict = field(default_factory=dict)
+    run: Callable[..., dict[str, Any]]
+    context: dict[str, Any] = field(default_factory=dict)
     # Cards the table knows other seats hold ({card name: holder}): a page that picks cards marks
     # them and never suggests them.
     held: dict[str, str] = field(default_factory=dict)
@@ -61,7 +61,7 @@ def job_page(
     kind: str,
     form: Callable[[Game, Any], PageForm],
     page: str,
-    page_context: Callable[[Game], dict] | None = None,
+    page_context: Callable[[Game], dict[str, Any]] | None = None,
 ) -> Callable[[HttpRequest], HttpResponse]:
     """The view of one job's page. `form(game, data)` builds the form from what was submitted
     (None: the empty form); `page_context(game)` adds what only the whole page needs (the card
@@ -118,7 +118,7 @@ def _with_table_fields(data: Any, asked: AskedAt | None) -> QueryDict | None:
     fields = asked.context.get("table_fields") if asked is not None else None
     if fields is None or data is None:
         return None
-    refilled = data.copy()  # mutable
+    refilled: QueryDict = data.copy()  # mutable
     given: dict[str, list[str]] = {}
     for name, value in fields:
         given.setdefault(name, []).append(value)

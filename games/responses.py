@@ -3,6 +3,8 @@ the quoted rule section."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
 
 from cards.models import Game, RuleSection
@@ -10,7 +12,7 @@ from cards.selectors import game_rule_section
 from games.protocol import Ruling
 
 
-def rule_quote(section: RuleSection | None, *, game: Game, rule_id: str) -> dict:
+def rule_quote(section: RuleSection | None, *, game: Game, rule_id: str) -> dict[str, Any]:
     """{"id", "title", "text", "url"} of a rule section; a section missing from the catalog
     still gets its id and the address its anchor would have."""
     if section is None:
@@ -25,7 +27,7 @@ def rule_quote(section: RuleSection | None, *, game: Game, rule_id: str) -> dict
     }
 
 
-def ruling_response(*, game: Game, ruling: Ruling) -> dict:
+def ruling_response(*, game: Game, ruling: Ruling) -> dict[str, Any]:
     """The ruling body of API.md (without "id" and "url", which saving the result adds), quoting
     the rule section the verdict rests on."""
     section = game_rule_section(game=game, rule_id=ruling.rule)

@@ -37,7 +37,7 @@ from results.services import result_save
 KINDS = (RULING, SCORE)
 
 
-def answer(*, game: Game, kind: str, body: object) -> dict:
+def answer(*, game: Game, kind: str, body: object) -> dict[str, Any]:
     """The answer of `game`'s job `kind` ("ruling" or "score") to the request `body`, saved.
     Raises ApiError for a 400 (and LookupError for a game or job GAMES does not have)."""
     package, job = _job(game.slug, kind)
@@ -68,7 +68,8 @@ def answer(*, game: Game, kind: str, body: object) -> dict:
     return result_save(game=game, kind=kind, request_body=body, response_body=response)
 
 
-def public_copy(*, game: Game, kind: str, request_body: dict, response_body: dict) -> dict:
+def public_copy(*, game: Game, kind: str, request_body: dict[str, Any],
+                response_body: dict[str, Any]) -> dict[str, Any]:
     """A copy of an answer this flow gave, with the cards a seat holds hidden withheld (a table's
     history links it for every phone, issue 29; the game's `public_answer` made it from the whole
     answer): saved as a result of the same job, so every result is still saved here."""
@@ -77,12 +78,12 @@ def public_copy(*, game: Game, kind: str, request_body: dict, response_body: dic
                        response_body=response_body)
 
 
-def rule(*, game: Game, body: object) -> dict:
+def rule(*, game: Game, body: object) -> dict[str, Any]:
     """The ruling job's answer (the pages' and the tables' service; its name keys their cache)."""
     return answer(game=game, kind=RULING, body=body)
 
 
-def score(*, game: Game, body: object) -> dict:
+def score(*, game: Game, body: object) -> dict[str, Any]:
     """The score job's answer (the pages' and the tables' service; its name keys their cache)."""
     return answer(game=game, kind=SCORE, body=body)
 
@@ -90,7 +91,7 @@ def score(*, game: Game, body: object) -> dict:
 SERVICES = {RULING: rule, SCORE: score}
 
 
-def read(job: Job, body: object, context: dict) -> Any:
+def read(job: Job, body: object, context: dict[str, Any]) -> Any:
     """The body as the job's request model (the first whose required fields it all has, else the
     first); a 400 invalid_input (or the model's own refusal of it) naming every problem."""
     models: list[type[RequestModel]] = list(job.request_models)
@@ -120,7 +121,7 @@ def refusal(refused: Refused, *, at: str) -> ApiError:
     return ApiError(status_code=400, code=refused.code, detail=detail, errors=errors)
 
 
-def placed(errors: list[dict], *, at: str) -> list[dict]:
+def placed(errors: list[dict[str, Any]], *, at: str) -> list[dict[str, Any]]:
     """Error entries whose paths (relative to the position) start where the position sits in the
     body: "hand" at "position" is "position.hand"; the position itself is `at` ("body" when the
     body is the position)."""

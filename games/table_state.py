@@ -28,9 +28,10 @@ from common.api_errors import ApiError, error_entry
 
 State = dict[str, Any]
 # ask("score" | "ruling", body) -> the game's answer to that job, saved (with "id" and "url").
-Ask = Callable[[str, dict], dict]
+Ask = Callable[[str, dict[str, Any]], dict[str, Any]]
 # (ask, state, seat or None, body, by_host) -> (the new state, the game's answer or None).
-Apply = Callable[[Ask, State, "int | None", dict, bool], "tuple[State, dict | None]"]
+Apply = Callable[[Ask, State, "int | None", dict[str, Any], bool],
+                 "tuple[State, dict[str, Any] | None]"]
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ class TableGame:
     event_template: str | None = None
     # The seat's form (form_template) read into an event: (kind, body) from what was posted and
     # the table's players in seat order; a problem is an ApiError shown on the page.
-    form_event: Callable[[Mapping[str, str], list[str]], tuple[str, dict]] | None = None
+    form_event: Callable[[Mapping[str, str], list[str]], tuple[str, dict[str, Any]]] | None = None
     # More of the polled part's context: (state, players) -> the names state_template reads
     # beyond the page's (a link built from the state). None: nothing more.
     live_context: Callable[[State, list[str]], dict[str, Any]] | None = None
@@ -79,7 +80,8 @@ class TableGame:
     # history (page and API) then links this public copy, saved as a result of its own; the full
     # answer goes back to the phone that sent the event only. None: nothing a table of the game
     # is given is hidden.
-    public_answer: Callable[[dict, dict, State], tuple[dict, dict] | None] | None = None
+    public_answer: Callable[[dict[str, Any], dict[str, Any], State],
+                            tuple[dict[str, Any], dict[str, Any]] | None] | None = None
     # The kinds whose answer rules another seat's play (an Academy Credits target's answer
     # rules the mover's play, with the mover's cards): their sender gets the public copy too.
     public_to_sender: frozenset[str] = frozenset()
@@ -126,7 +128,7 @@ def refuse(path: str, code: str, detail: str, *, top: str = "invalid_input",
                     errors=[error_entry(path=path, code=code, detail=detail, **extra)])
 
 
-def only_fields(body: dict, allowed: set[str], *, at: str, what: str,
+def only_fields(body: dict[str, Any], allowed: set[str], *, at: str, what: str,
                 knows: frozenset[str] = frozenset()) -> None:
     """Refuse a body holding a field the event does not take: 400 naming the first one, with
     the code `table_knows` for a field the table keeps itself (`knows`), else `unknown_field`."""
@@ -141,7 +143,7 @@ def only_fields(body: dict, allowed: set[str], *, at: str, what: str,
     raise refuse(f"{at}{first}", "unknown_field", detail)
 
 
-def saved(answer: dict | None) -> dict | None:
+def saved(answer: dict[str, Any] | None) -> dict[str, Any] | None:
     """The saved result an answer links: {"id", "url"}, or None."""
     if isinstance(answer, dict) and isinstance(answer.get("id"), str):
         return {"id": answer["id"], "url": answer.get("url")}
@@ -178,7 +180,7 @@ WITHHELD = "withheld"
 
 
 def withhold(value: Any, labels: Mapping[str, str], *, drop: frozenset[str] = frozenset(),
-             hidden: Callable[[dict], bool] | None = None,
+             hidden: Callable[[dict[str, Any]], bool] | None = None,
              keep: frozenset[str] = frozenset({"rule"})) -> Any:
     """`value` (an answer, or a request) with a seat's hidden cards withheld: each label of
     `labels` (a card as the answer words it -> the words said instead, such as "Ana's other

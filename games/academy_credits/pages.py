@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.http import QueryDict
+
 from cards.models import Card, Game
 from common.numbers import plain_int
 from games.pages import job_page
@@ -27,7 +29,7 @@ SEATS_SHOWN = 2  # seats 3 and 4 sit in a <details> until used
 SPLIT = re.compile(r"[,;\n]+")
 
 
-def page_context(game: Game) -> dict:
+def page_context(game: Game) -> dict[str, Any]:
     """What only the whole page needs: `card_options`, the cards of its <datalist> as (name,
     "Value 7 · Trade hands"), by value; one query."""
     labels = {}
@@ -47,9 +49,11 @@ def page_context(game: Game) -> dict:
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
 
 
-def _seat_pairs(players: list, *, with_credits: bool) -> tuple[list[tuple[str, str]], dict]:
+def _seat_pairs(players: list[Any], *,
+                with_credits: bool) -> tuple[list[tuple[str, str]], dict[Any, str]]:
     """The seats' fields, and each cadet's seat number by name (the reverse of Seat.body)."""
-    pairs, seats = [], {}
+    pairs: list[tuple[str, str]] = []
+    seats: dict[Any, str] = {}
     for number, player in enumerate(players[:SEATS], start=1):
         if not isinstance(player, dict):
             continue
@@ -71,7 +75,7 @@ def _seat_pairs(players: list, *, with_credits: bool) -> tuple[list[tuple[str, s
     return pairs, seats
 
 
-def play_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+def play_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
     """Check a play's fields for a saved ruling request (the reverse of PlayForm.body)."""
     position, move = as_dict(body.get("position")), as_dict(body.get("move"))
     pairs, seats = _seat_pairs(as_list(position.get("players")), with_credits=False)
@@ -90,7 +94,7 @@ def play_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     return pairs
 
 
-def round_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+def round_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
     """Score a round's fields for a saved score request (the reverse of RoundForm.body)."""
     pairs, seats = _seat_pairs(as_list(body.get("players")), with_credits=True)
     if body.get("deck_count") is not None:
@@ -109,7 +113,7 @@ def round_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
 # --- Showing a ruling and a score ------------------------------------------------------------
 
 
-def play_ruling_view(game: Game, body: dict) -> dict:
+def play_ruling_view(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     """The ruling with the alternatives grouped as sentences and the outcome as lines."""
     view = ruling_context(game, body)
     view["play_alternatives"] = describe_alternatives(body.get("alternatives") or [])
@@ -126,9 +130,10 @@ MISSING_FIELDS = {"position.deck_count": "deck-count", "move.target": "target",
                   "move.guess": "guess"}
 
 
-def describe_alternatives(moves: list[dict]) -> list[str]:
+def describe_alternatives(moves: list[dict[str, Any]]) -> list[str]:
     """"Lura Thok at Ben, naming any of: …" — one line per card and target."""
-    groups: dict[tuple, tuple[dict, list[str]]] = {}  # (card, target): its first move, guesses
+    # (card, target): its first move, guesses
+    groups: dict[tuple[Any, Any], tuple[dict[str, Any], list[str]]] = {}
     for move in moves:
         _, named = groups.setdefault((move.get("play"), move.get("target")), (move, []))
         if move.get("guess"):
@@ -148,7 +153,7 @@ def describe_alternatives(moves: list[dict]) -> list[str]:
     return lines
 
 
-def round_score_view(game: Game, body: dict) -> dict:
+def round_score_view(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     view = score_context(game, body)
     for key in ("round_winners", "awards", "standings", "match_winners"):
         view[key] = body.get(key) or []
@@ -214,10 +219,10 @@ class Seat:
             fields.append(self.credits)
         return fields
 
-    def body(self, form: PageForm, path: str) -> dict:
+    def body(self, form: PageForm, path: str) -> dict[str, Any]:
         """The cadet at `path` of the request; a problem at a path of theirs with no field of
         its own (the name, the cadet) shows by the name."""
-        player: dict = {"name": self.name.value, "in_round": not self.out.value}
+        player: dict[str, Any] = {"name": self.name.value, "in_round": not self.out.value}
         if self.with_state:
             player.update(shielded=bool(self.shielded.value), marked=bool(self.marked.value))
         player["discards"] = [part.strip() for part in SPLIT.split(self.discards.value)
@@ -241,7 +246,7 @@ class TableForm(PageForm):
     with_state = True
     prefix = "position."
 
-    def __init__(self, game: Game, data=None):
+    def __init__(self, game: Game, data: QueryDict | None = None) -> None:
         super().__init__(data)
         self.game = game
         self.seats = Slots([Seat(n, self) for n in range(1, SEATS + 1)], SEATS_SHOWN)
@@ -251,7 +256,7 @@ class TableForm(PageForm):
         value = self.ticked(name) if kind == "checkbox" else self.text(name)
         return Field(name, name.replace("_", "-"), value, label, hint=hint, kind=kind)
 
-    def players(self) -> list[dict]:
+    def players(self) -> list[dict[str, Any]]:
         """The cadets of the filled seats, in seat order; a seat with values but no name is a
         problem shown by its name field."""
         players: list[dict[str, Any]] = []
@@ -271,7 +276,8 @@ class TableForm(PageForm):
         seat = self.seats[seat_number - 1]
         return seat.name.value or None
 
-    def seat_cadet(self, field: Field, path: str, target: dict, key: str, problem: str) -> None:
+    def seat_cadet(self, field: Field, path: str, target: dict[str, Any], key: str,
+                   problem: str) -> None:
         """target[key] = the cadet of the seat the field gives (a number), if it gives one; a
         seat with no cadet is a problem ("Seat 3 " + `problem`) by the field."""
         self.paths[path] = field
@@ -286,7 +292,7 @@ class TableForm(PageForm):
         return [field for seat in self.seats for field in seat.fields]
 
     @property
-    def local_errors(self) -> list[dict]:
+    def local_errors(self) -> list[dict[str, Any]]:
         """Problems the form finds before asking the service (a seat with cards but no name, a
         turn or target given to an empty seat): the service is not asked then."""
         return [{"message": message, "field_id": field.id}
@@ -294,7 +300,7 @@ class TableForm(PageForm):
 
 
 class PlayForm(TableForm):
-    def __init__(self, game: Game, data=None):
+    def __init__(self, game: Game, data: QueryDict | None = None) -> None:
         super().__init__(game, data)
         self.turn = self.field("turn", "Whose turn")
         self.hand = [Field("hand", f"hand-{i}", value, f"Card {i} in hand")
@@ -320,8 +326,8 @@ class PlayForm(TableForm):
     def target_choices(self) -> list[tuple[str, str]]:
         return [("", "Nobody")] + [(str(seat.number), seat.label) for seat in self.seats]
 
-    def body(self) -> dict:
-        position: dict = {"players": self.players()}
+    def body(self) -> dict[str, Any]:
+        position: dict[str, Any] = {"players": self.players()}
         self.seat_cadet(self.turn, "position.turn", position, "turn",
                         "has no cadet: name them, or give the turn to another seat.")
         position["hand"] = self.names(self.hand, "position.hand")
@@ -333,7 +339,7 @@ class PlayForm(TableForm):
             self.deck_count.errors.append(
                 "The cards left in the deck must be a whole number, 0 or more; leave it "
                 "empty if you do not know it.")
-        move: dict = {}
+        move: dict[str, Any] = {}
         for field, key in ((self.play, "play"), (self.guess, "guess")):
             self.paths[f"move.{key}"] = field
             if field.value:
@@ -349,7 +355,7 @@ class RoundForm(TableForm):
     with_state = False
     prefix = ""
 
-    def __init__(self, game: Game, data=None):
+    def __init__(self, game: Game, data: QueryDict | None = None) -> None:
         super().__init__(game, data)
         self.deck_count = self.field("deck_count", "Cards left in the deck",
                                      hint="0 when the deck ran out.", kind="number")
@@ -380,9 +386,9 @@ class RoundForm(TableForm):
     def starter_choices(self) -> list[tuple[str, str]]:
         return [("", "Not given")] + [(str(seat.number), seat.label) for seat in self.seats]
 
-    def body(self) -> dict:
+    def body(self) -> dict[str, Any]:
         players = self.players()
-        body: dict = {"players": players}
+        body: dict[str, Any] = {"players": players}
         self.paths["deck_count"] = self.deck_count
         count = _count(self.deck_count.value)
         if count is not None:
@@ -392,11 +398,11 @@ class RoundForm(TableForm):
                 "Give the number of cards left in the deck as a whole number: 0 when the deck "
                 "ran out.")
         self.seat_cadet(self.starter, "starter", body, "starter", "has no cadet.")
-        options: dict = {}
+        options: dict[str, Any] = {}
         self.paths["options.charles_vance_bonus"] = self.vance
         if self.vance.value and self.vance.value != self.vance_default:
             options["charles_vance_bonus"] = self.vance.value
-        target: dict = {}  # the target for this many cadets
+        target: dict[str, Any] = {}  # the target for this many cadets
         self.number(self.target, "options.credits_target", target, str(len(players)))
         if target:
             options["credits_target"] = target

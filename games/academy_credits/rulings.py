@@ -62,14 +62,14 @@ CHARLES_VANCE = "charles_vance_bonus"
 # --- What the one flow (games.services) asks of the game --------------------------------------
 
 
-def reading(game: Game) -> dict:
+def reading(game: Game) -> dict[str, Any]:
     """The context a request is read in: the game's card names and its options (GameOption
     rows, which an override is checked against)."""
     return {"cards": CardNameResolver(game),
             "options": {option.key: option for option in game_options(game=game)}}
 
 
-def ask(game: Game, request: PlayRequest, context: dict) -> Asked:
+def ask(game: Game, request: PlayRequest, context: dict[str, Any]) -> Asked:
     """A play request as the engine's position (its played card among the copies) and move; a
     target who is not at the table is a 400 unknown_player. The played card's provisional
     effect is said after the engine's warnings."""
@@ -108,7 +108,7 @@ def card_spec(card: Card) -> engine.CardSpec:
     attributes = card.attributes or {}
     provenance = card.field_provenance or {}
 
-    def known(key):
+    def known(key: str) -> Any:
         return None if provenance.get(key) == "unknown" else attributes.get(key)
 
     value = known("value")
@@ -145,7 +145,7 @@ def problem(code: str, detail: str, suggestions: list[str] | None = None) -> Pyd
     return PydanticCustomError(code, detail, {"suggestions": suggestions or []})
 
 
-def at_most(limit: int, code: str, what: str):
+def at_most(limit: int, code: str, what: str) -> BoundedList:
     """A list longer than `limit` is refused (`code`) before any entry of it is looked at."""
     def check(value: object) -> object:
         if isinstance(value, list) and len(value) > limit:
@@ -274,7 +274,7 @@ def canonical_name(name: str, players: list[engine.Cadet]) -> str:
     return " ".join(str(name).split())
 
 
-def options_in_force(game: Game, given: dict[str, Any] | None) -> dict:
+def options_in_force(game: Game, given: dict[str, Any] | None) -> dict[str, Any]:
     """The game's options as stored (GameOption rows), key → value, with the request's overrides
     (a credits_target merged over the game's)."""
     options = {option.key: option.value for option in game_options(game=game)}

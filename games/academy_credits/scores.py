@@ -25,6 +25,8 @@ common.requests. Errors: 400 ``invalid_input`` (the entries of games.academy_cre
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from cards.models import Game
@@ -55,7 +57,7 @@ class RoundRequest(RequestModel):
         default=None, description="the name of the cadet who started the round, or null")
 
 
-def ask(game: Game, request: RoundRequest, context: dict) -> Asked:
+def ask(game: Game, request: RoundRequest, context: dict[str, Any]) -> Asked:
     """The end of a round as the engine's position (no cadet to move); a credits target with no
     entry for the number of cadets is a 400 invalid_option."""
     players = [player.cadet() for player in request.players]
@@ -76,7 +78,8 @@ def ask(game: Game, request: RoundRequest, context: dict) -> Asked:
         max_players=game.max_players or count, options=options, starter=starter))
 
 
-def answer_fields(game: Game, request: RoundRequest, asked: Asked, result: RoundScore) -> dict:
+def answer_fields(game: Game, request: RoundRequest, asked: Asked,
+                  result: RoundScore) -> dict[str, Any]:
     """The round's own fields beside API.md's score body, and the readings used."""
     options = asked.position.options
     return {

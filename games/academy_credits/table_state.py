@@ -52,8 +52,8 @@ def initial(players: list[str]) -> State:
     }
 
 
-def round_end(ask: Ask, state: State, seat: int | None, body: dict,
-              by_host: bool) -> tuple[State, dict | None]:
+def round_end(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
+              by_host: bool) -> tuple[State, dict[str, Any] | None]:
     """One round's end: the round's score body without credits (the table fills each cadet's)
     and without the starter after the first round (the table knows who started)."""
     names: list[str] = state["players"]
@@ -85,7 +85,7 @@ def round_end(ask: Ask, state: State, seat: int | None, body: dict,
     return new, answer
 
 
-def _the_tables_cadets(players: list, names: list[str], *, at: str, what: str) -> None:
+def _the_tables_cadets(players: list[Any], names: list[str], *, at: str, what: str) -> None:
     """A round or a position names the table's cadets in seat order, without their credits
     (the table keeps those)."""
     given = [player.get("name") if isinstance(player, dict) else None for player in players]
@@ -98,8 +98,8 @@ def _the_tables_cadets(players: list, names: list[str], *, at: str, what: str) -
                          f"cadet's credits; leave them out of the {what}.")
 
 
-def ruling(ask: Ask, state: State, seat: int | None, body: dict,
-           by_host: bool) -> tuple[State, dict | None]:
+def ruling(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
+           by_host: bool) -> tuple[State, dict[str, Any] | None]:
     """A ruling asked at the table: the position (players in the table's seat order, without
     credits: the table fills each cadet's) and the move. The phone gives its own two cards
     (`position.hand`); another cadet's card is not its to give (400 `hidden_card`). The state does
@@ -156,7 +156,7 @@ class Waiting:
     reason: str
 
 
-def awaits_answer(answer: dict, names: list[str]) -> Waiting | None:
+def awaits_answer(answer: dict[str, Any], names: list[str]) -> Waiting | None:
     """Whether a ruling's play waits for its target's answer: a legal play whose outcome the
     game gives as cases, one per card the target may hold (AC-R4: a Lura Thok guess; AC-R3: a
     comparison; AC-R4: a Darem Reymi discard), aimed at a cadet of the table: only the target's
@@ -184,7 +184,7 @@ def _not_waiting(state: State, what: str) -> None:
                      f"{what} comes after that answer.", top="awaiting_answer", status_code=409)
 
 
-def _no_hidden_card(players: list, turn: object) -> None:
+def _no_hidden_card(players: list[Any], turn: object) -> None:
     """A phone at the table gives its own cards only: a card in another cadet's hand is that
     cadet's phone's to tell (the table asks it where a ruling depends on it)."""
     mover = str(turn).casefold() if isinstance(turn, str) else None
@@ -201,7 +201,8 @@ YES, NO = "yes", "no"
 HIDDEN = "[hidden card]"  # a hidden card, in the words every phone reads
 
 
-def answer_choices(pending: dict, deck: list[tuple[str, int | None, int]]) -> list[dict]:
+def answer_choices(pending: dict[str, Any],
+                   deck: list[tuple[str, int | None, int]]) -> list[dict[str, Any]]:
     """The target's legal answers: to a guess, whether they hold the card named; otherwise the
     card they hold, among the cards of the deck (`deck`: name, value, copies) not all face up
     (the cards every phone sees). Another cadet's hand is never read: it is no phone's to
@@ -218,8 +219,8 @@ def answer_choices(pending: dict, deck: list[tuple[str, int | None, int]]) -> li
     return choices
 
 
-def answer(ask: Ask, state: State, seat: int | None, body: dict,
-           by_host: bool) -> tuple[State, dict | None]:
+def answer(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
+           by_host: bool) -> tuple[State, dict[str, Any] | None]:
     """The target's answer to a play awaiting it (`pending`): `{"answer": "yes" | "no"}` to a
     guess, `{"answer": <the card held>}` otherwise. The play is then ruled with the target's
     card (for "no", a card the target may hold other than the one named), its answer saved and
@@ -271,14 +272,15 @@ def answer(ask: Ask, state: State, seat: int | None, body: dict,
     return new, ruled
 
 
-def new_match(ask: Ask, state: State, seat: int | None, body: dict,
-              by_host: bool) -> tuple[State, dict | None]:
+def new_match(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
+              by_host: bool) -> tuple[State, dict[str, Any] | None]:
     new = initial(state["players"])
     new["match_number"] = state["match_number"] + 1
     return new, None
 
 
-def public_answer(request: dict, answer: dict, state: State) -> tuple[dict, dict] | None:
+def public_answer(request: dict[str, Any], answer: dict[str, Any],
+                  state: State) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """A ruling as every phone may see it (issue 29): the mover's card kept in hand, and the
     target's card where the target told it, are theirs alone, unless the play puts them face up
     (an eliminated cadet discards their card face up, AC-6.4; a Darem Reymi discard is face up,
@@ -293,7 +295,7 @@ def public_answer(request: dict, answer: dict, state: State) -> tuple[dict, dict
     played, guess = move_body.get("play"), move_body.get("guess")
     mover = position.get("turn")
     given = answer.get("outcome")
-    outcome: dict = given if isinstance(given, dict) else {}
+    outcome: dict[str, Any] = given if isinstance(given, dict) else {}
     face_up = {(entry.get("player"), entry.get("card")) for entry in outcome.get("discarded") or []
                if isinstance(entry, dict)}
     hidden: dict[str, str] = {}
@@ -359,7 +361,7 @@ def _sentence(verdict: str) -> str:
         verdict, verdict.replace("_", " ").capitalize())
 
 
-def _labels(hidden: dict[str, str], answer: dict) -> dict[str, str]:
+def _labels(hidden: dict[str, str], answer: dict[str, Any]) -> dict[str, str]:
     """Each hidden card as the answer words it: "Jett Reno (7)" before "Jett Reno"."""
     text = repr(answer)
     words: dict[str, str] = {}
@@ -370,15 +372,15 @@ def _labels(hidden: dict[str, str], answer: dict) -> dict[str, str]:
     return words
 
 
-def job_request_body(table_state: dict, players: list[str], kind: str,
-                     seat: int | None = None) -> dict | None:
+def job_request_body(table_state: dict[str, Any], players: list[str], kind: str,
+                     seat: int | None = None) -> dict[str, Any] | None:
     """The game's body filled in from the table: the cadets in seat order with the credits the
     table carries (a round's score also with who starts it, once the table knows); the rest of
     the round or position (discards, hands, the deck, the move) is the players' to enter."""
     credits = table_state.get("credits") or {}
     cadets = [{"name": name, "credits": credits.get(name, 0)} for name in players]
     if kind == SCORE:
-        body: dict = {"players": cadets}
+        body: dict[str, Any] = {"players": cadets}
         if table_state.get("starter"):
             body["starter"] = table_state["starter"]
         return body
@@ -391,13 +393,13 @@ def _listed(text: str) -> list[str]:
     return [part.strip() for part in re.split(r"[,\n]+", text) if part.strip()]
 
 
-def round_form(posted: Mapping[str, str], players: list[str]) -> dict:
+def round_form(posted: Mapping[str, str], players: list[str]) -> dict[str, Any]:
     """The round's end from the table's form (each cadet in or out, discards, the card in hand at
     a showdown, the deck count); the table fills credits and the starter."""
     cadets = []
     for number, name in enumerate(players, start=1):
-        entry: dict = {"name": name, "in_round": posted.get(f"in_round_{number}") == "1",
-                       "discards": _listed(posted.get(f"discards_{number}", ""))}
+        entry: dict[str, Any] = {"name": name, "in_round": posted.get(f"in_round_{number}") == "1",
+                                 "discards": _listed(posted.get(f"discards_{number}", ""))}
         card = posted.get(f"hand_{number}", "").strip()
         if card:
             entry["hand"] = card
@@ -408,7 +410,7 @@ def round_form(posted: Mapping[str, str], players: list[str]) -> dict:
     return {"players": cadets, "deck_count": count if count is not None else deck}
 
 
-def round_form_rows(table_state: dict, players: list[str], seat: int | None,
+def round_form_rows(table_state: dict[str, Any], players: list[str], seat: int | None,
                     posted: Mapping[str, Any] | None, events: list[Any]) -> dict[str, Any]:
     """What the round's form shows: each cadet's fields as they were posted (a form refused, or
     sent while another phone changed the table, keeps everything typed), else empty (every cadet
@@ -426,7 +428,7 @@ def round_form_rows(table_state: dict, players: list[str], seat: int | None,
             "deck_count": given.get("deck_count", "0") if given is not None else "0"}
 
 
-def form_event(posted: Mapping[str, str], players: list[str]) -> tuple[str, dict]:
+def form_event(posted: Mapping[str, str], players: list[str]) -> tuple[str, dict[str, Any]]:
     """The table page's forms: the target's answer to a play awaiting it (its buttons post
     `answer`), else the round's end."""
     if "answer" in posted:
@@ -465,7 +467,7 @@ TABLE = TableGame(
 )
 
 
-def _without_credits(players: object, credits: dict, at: str) -> list:
+def _without_credits(players: object, credits: dict[str, Any], at: str) -> list[Any]:
     """The cadets without their credits, after checking each credit given agrees with the
     table's (the form was filled in from them: a changed one is refused, never ignored)."""
     cadets = []
@@ -492,12 +494,13 @@ def refilled(field: str) -> bool:
                                   and field.endswith(("-name", "-credits")))
 
 
-def acting_seat(table_state: dict, players: list[str]) -> int | None:
+def acting_seat(table_state: dict[str, Any], players: list[str]) -> int | None:
     """No seat acts first at this game's table: the host's browser acts for any (None)."""
     return None
 
 
-def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
+def job_event(table_state: dict[str, Any], players: list[str], kind: str,
+              body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The table's event for the game's job asked at the table: a round's score is the `round`
     (without the credits and, after the first round, the starter, which must agree with the
     table's); a ruling is the table's `ruling` (without the credits)."""

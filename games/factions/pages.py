@@ -18,9 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.http import QueryDict
 from django.utils.text import slugify
 
-from cards.models import Game
+from cards.models import AttributeDefinition, Game
 from common.numbers import plain_int
 from games.factions import engine
 from games.package import RULING, SCORE
@@ -100,7 +101,7 @@ class PageCatalog:
     def seats(self) -> int:
         return max(len(self.factions), MIN_SEATS)
 
-    def card_groups(self, only: tuple[str, ...] | None = None) -> list[tuple[str, list]]:
+    def card_groups(self, only: tuple[str, ...] | None = None) -> list[tuple[str, list[Any]]]:
         """<optgroup>s of action cards, one per faction: (label, [(value, text)])."""
         return [
             (faction.label, [(f"{card.slug}{SEP}{faction.slug}", f"{card.name} ({faction.label})")
@@ -108,25 +109,25 @@ class PageCatalog:
             for faction in self.factions
         ]
 
-    def unit_groups(self) -> list[tuple[str, list]]:
+    def unit_groups(self) -> list[tuple[str, list[Any]]]:
         return [(faction.label, [(f"{faction.slug}{SEP}{unit.slug}", unit.name)
                                  for unit in faction.units])
                 for faction in self.factions]
 
-    def card_text(self, ref: dict) -> str:
+    def card_text(self, ref: dict[str, Any]) -> str:
         card = next((c.name for c in self.cards if c.slug == ref.get("card")
                      or c.name == ref.get("card")), ref.get("card"))
         return f"{card} ({self.faction_label(ref.get('faction'))})"
 
-    def unit_text(self, ref: dict) -> str:
+    def unit_text(self, ref: dict[str, Any]) -> str:
         return f"{ref.get('unit')} ({self.faction_label(ref.get('faction'))})"
 
-    def faction_label(self, slug) -> str:
+    def faction_label(self, slug: Any) -> str:
         faction = self.by_slug.get(slug)
         return faction.label if faction else str(slug)
 
 
-def _choices(definition) -> list[tuple[str, str]]:
+def _choices(definition: AttributeDefinition | None) -> list[tuple[str, str]]:
     if definition is None:
         return []
     return [(c["value"], c.get("label") or c["value"]) for c in definition.choices or []
@@ -136,7 +137,7 @@ def _choices(definition) -> list[tuple[str, str]]:
 # --- The form ---------------------------------------------------------------------------------------
 
 
-def _parse_ref(value: str, first: str, second: str) -> dict | None:
+def _parse_ref(value: str, first: str, second: str) -> dict[str, Any] | None:
     """An option value as the API's reference (the reverse of _ref): ("attack@amber-coast",
     "card", "faction") → {"card": "attack", "faction": "amber-coast"}; None unless both halves."""
     one, _, two = value.partition(SEP)
@@ -200,7 +201,8 @@ class TableForm(PageForm):
 
     suggest_for = ("unknown_card", "unknown_faction", "unknown_player")
 
-    def __init__(self, catalog: PageCatalog, data=None, *, with_move: bool = True):
+    def __init__(self, catalog: PageCatalog, data: QueryDict | None = None, *,
+                 with_move: bool = True) -> None:
         super().__init__(data)
         self.catalog = catalog
         self.with_move = with_move
@@ -290,7 +292,7 @@ class TableForm(PageForm):
 
     # The request body, recording the field behind each path (PageForm.field_for finds the
     # nearest enclosing one).
-    def body(self) -> dict:
+    def body(self) -> dict[str, Any]:
         """The API request body: for a ruling {"position", "move"}; for the standings the
         position itself."""
         controlled = {block.faction.slug: self._seat(block.controller.value)
@@ -303,7 +305,7 @@ class TableForm(PageForm):
         for k, seat in enumerate(in_use):
             path = f"{prefix}players[{k}]"
             self.paths[f"{path}.name"] = seat.name
-            entry: dict = {"name": seat.display_name}
+            entry: dict[str, Any] = {"name": seat.display_name}
             if self.with_move:
                 hand: list[dict[str, Any]] = []
                 self.paths[f"{path}.hand"] = seat.hand[0]
@@ -336,7 +338,7 @@ class TableForm(PageForm):
                 units.append({"name": unit.name, "alive": not box.checked})
             factions.append({"name": block.faction.slug, "controller": controller.display_name,
                              "units": units})
-        position: dict = {"factions": factions, "players": players}
+        position: dict[str, Any] = {"factions": factions, "players": players}
         self.paths[f"{prefix}players"] = self.seats[0].name
         if not self.with_move:
             return position
@@ -355,12 +357,12 @@ class TableForm(PageForm):
                 "target_unit": _parse_ref(self.pending_target.value, "faction", "unit")})
         return {"position": position, "move": self._move()}
 
-    def _move(self) -> dict:
+    def _move(self) -> dict[str, Any]:
         action = self.action.value
         self.paths.update({"move.action": self.action, "move.card": self.card,
                            "move.target_unit": self.target_unit,
                            "move.target_player": self.target_player})
-        move: dict = {"action": action}
+        move: dict[str, Any] = {"action": action}
         if action in engine.CARD_ACTIONS:
             move["card"] = _parse_ref(self.card.value, "card", "faction")
         if action == engine.PLAY:
@@ -370,7 +372,7 @@ class TableForm(PageForm):
         return _given(move)
 
 
-def _given(entries: dict) -> dict:
+def _given(entries: dict[str, Any]) -> dict[str, Any]:
     """The entries that are there (None: left out of the request)."""
     return {key: value for key, value in entries.items() if value is not None}
 
@@ -398,7 +400,7 @@ MOVE_GROUPS = {
 }
 
 
-def describe_move(catalog: PageCatalog, move: dict, *, pending: bool = False) -> str:
+def describe_move(catalog: PageCatalog, move: dict[str, Any], *, pending: bool = False) -> str:
     action = move.get("action")
     card = catalog.card_text(move["card"]) if isinstance(move.get("card"), dict) else ""
     if action == engine.PLAY:
@@ -416,12 +418,13 @@ def describe_move(catalog: PageCatalog, move: dict, *, pending: bool = False) ->
     return "End the turn"
 
 
-def factions_ruling_view(game: Game, body: dict, request_body: dict) -> dict:
+def factions_ruling_view(game: Game, body: dict[str, Any],
+                         request_body: dict[str, Any]) -> dict[str, Any]:
     """A ruling as the page shows it, and a saved one on /r/<id> (its presenter in GAMES)."""
     catalog = PageCatalog(game)
     view = ruling_context(game, body)
     pending = bool((request_body.get("position") or {}).get("pending"))
-    groups: list[dict] = []
+    groups: list[dict[str, Any]] = []
     for move in body.get("alternatives") or []:
         label = MOVE_GROUPS.get(move.get("action"), "Moves")
         if pending and move.get("action") == engine.PASS:
@@ -442,7 +445,7 @@ def factions_ruling_view(game: Game, body: dict, request_body: dict) -> dict:
     return view
 
 
-def standings_view(game: Game, body: dict) -> dict:
+def standings_view(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     view = score_context(game, body)
     rows = []
     for row in body.get("standings") or []:
@@ -463,7 +466,7 @@ def standings_view(game: Game, body: dict) -> dict:
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
 
 
-def _ref(value, first: str, second: str) -> str:
+def _ref(value: Any, first: str, second: str) -> str:
     """A card or unit reference as the selects' option value ("sabotage@ashen-peaks")."""
     value = as_dict(value)
     # A saved request names cards and units by their catalog names (issue 22), the options by
@@ -472,7 +475,7 @@ def _ref(value, first: str, second: str) -> str:
             if value.get(first) else "")
 
 
-def table_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+def table_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
     """The form's fields for a saved request (the reverse of TableForm.body): a ruling's
     {"position", "move"} or the standings' position. Players sit in seats 1, 2, … in order."""
     ruling = "move" in body

@@ -62,7 +62,7 @@ MAX_LOST_TURNS = 1000
 
 
 
-def reading(game: Game) -> dict:
+def reading(game: Game) -> dict[str, Any]:
     """The context a request is read in: the game's card names, its catalog (factions, units,
     actions), and the players the body names (read first, so every reference is checked)."""
     resolver = CardNameResolver(game)
@@ -70,7 +70,7 @@ def reading(game: Game) -> dict:
             "seen": set()}
 
 
-def ask(game: Game, request: RulingRequest, context: dict) -> Asked:
+def ask(game: Game, request: RulingRequest, context: dict[str, Any]) -> Asked:
     """A ruling request as the engine's position (with the catalog, a player to move) and move;
     an option, or a card a move does not use, is a warning said before the engine's."""
     move = request.move
@@ -103,7 +103,8 @@ def catalog_for(game: Game, cards: list[Card]) -> engine.Catalog:
 
 
 def _catalog(info: ValidationInfo) -> engine.Catalog:
-    return (info.context or {})["catalog"]
+    catalog: engine.Catalog = (info.context or {})["catalog"]
+    return catalog
 
 
 def unit_card(card: Card, info: ValidationInfo) -> str:

@@ -64,7 +64,7 @@ def initial(players: list[str]) -> State:
 
 
 def _seat_names(given: object, names: list[str], *, at: str, allowed: set[str],
-                knows: frozenset[str]) -> list[dict]:
+                knows: frozenset[str]) -> list[dict[str, Any]]:
     """The players a body gives, one per seat in the table's order, each with only `allowed`."""
     if not isinstance(given, list):
         raise refuse(at, "invalid_type", f"Give the players: a list, in seat order "
@@ -78,7 +78,8 @@ def _seat_names(given: object, names: list[str], *, at: str, allowed: set[str],
     return given
 
 
-def _position(standings: dict, players: list[dict], names: list[str], turn: str) -> dict[str, Any]:
+def _position(standings: dict[str, Any], players: list[dict[str, Any]], names: list[str],
+              turn: str) -> dict[str, Any]:
     """The table's position from the game's standings of the setup (canonical faction slugs and
     unit names, as the game's rulings answer with them)."""
     rows = {row["player"]: row for row in standings["standings"]}
@@ -103,8 +104,8 @@ def _position(standings: dict, players: list[dict], names: list[str], turn: str)
             "turn_lost": False, "pending": None}
 
 
-def setup(ask: Ask, state: State, seat: int | None, body: dict,
-          by_host: bool) -> tuple[State, dict | None]:
+def setup(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
+          by_host: bool) -> tuple[State, dict[str, Any] | None]:
     names: list[str] = state["players"]
     if state["moves"]:
         raise refuse("kind", "game_started", "The game has started; the host may undo the moves "
@@ -145,11 +146,13 @@ def mover(position: dict[str, Any]) -> str:
     pending = position.get("pending")
     if pending:
         faction = pending["target_unit"]["faction"]
-        return next(f["controller"] for f in position["factions"] if f["name"] == faction)
+        controller: str = next(f["controller"] for f in position["factions"]
+                               if f["name"] == faction)
+        return controller
     return str(position["turn"])
 
 
-def ruling_position(position: dict[str, Any], hands: list[list], *,
+def ruling_position(position: dict[str, Any], hands: list[list[Any]], *,
                     mover: tuple[int, bool] | None = None) -> dict[str, Any]:
     """The ruling's position: the table's, with the hands the move gives. At the table
     (`mover`: the mover's seat index, and whether its hand is given whole) only the mover's hand
@@ -209,8 +212,8 @@ def standings_body(position: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
-def move(ask: Ask, state: State, seat: int | None, body: dict,
-         by_host: bool) -> tuple[State, dict | None]:
+def move(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
+         by_host: bool) -> tuple[State, dict[str, Any] | None]:
     names: list[str] = state["players"]
     position = state["position"]
     if position is None:
@@ -266,14 +269,14 @@ def move(ask: Ask, state: State, seat: int | None, body: dict,
     return new, answer
 
 
-def new_game(ask: Ask, state: State, seat: int | None, body: dict,
-             by_host: bool) -> tuple[State, dict | None]:
+def new_game(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
+             by_host: bool) -> tuple[State, dict[str, Any] | None]:
     return next_game(state, initial, not_finished="This game has no winner yet: more than one "
                      "player still controls a surviving unit.")
 
 
-def job_request_body(table_state: dict, players: list[str], kind: str,
-                     seat: int | None = None) -> dict | None:
+def job_request_body(table_state: dict[str, Any], players: list[str], kind: str,
+                     seat: int | None = None) -> dict[str, Any] | None:
     """The game's standings (score) body or ruling body from the table's position, hands empty
     (the table keeps none: each player adds their own); before the setup, the players only."""
     position = table_state.get("position")
@@ -293,7 +296,7 @@ def _folded(value: object) -> str:
     return str(value).strip().casefold()
 
 
-def _agrees(given: dict, table_state: dict) -> None:
+def _agrees(given: dict[str, Any], table_state: dict[str, Any]) -> None:
     """What a move's position says of what the table keeps agrees with it: controllers, units
     alive or defeated, lost turns, whose turn (names any case; a faction by slug or label)."""
     position = table_state["position"]
@@ -333,7 +336,7 @@ def _agrees(given: dict, table_state: dict) -> None:
                            "lost turns to serve.")
 
 
-def acting_seat(table_state: dict, players: list[str]) -> int | None:
+def acting_seat(table_state: dict[str, Any], players: list[str]) -> int | None:
     """The seat a move is sent for now (the mover's: the defender while an ATTACK awaits its
     answer): where the host's browser acts. None before the setup (any seat sends it)."""
     position = table_state.get("position")
@@ -342,7 +345,8 @@ def acting_seat(table_state: dict, players: list[str]) -> int | None:
     return players.index(mover(position)) + 1
 
 
-def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
+def job_event(table_state: dict[str, Any], players: list[str], kind: str,
+              body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The table's event for the game's job asked at the table: a move checked is the table's
     `move` (what its position says of what the table keeps must agree; the hands and the move go
     on); the standings asked before the first move are the table's `setup` (without hands)."""
@@ -353,7 +357,7 @@ def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> t
                             for player in body.get("players") or [] if isinstance(player, dict)]
         return "setup", setup
     position = body.get("position")
-    given: dict = position if isinstance(position, dict) else {}
+    given: dict[str, Any] = position if isinstance(position, dict) else {}
     if table_state.get("position") is not None:
         _agrees(given, table_state)
     hands = [{"name": player.get("name"), "hand": player.get("hand") or []}
@@ -364,14 +368,14 @@ def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> t
 ANSWER_SEP = "|"
 
 
-def answer_event(posted: Mapping[str, str], names: list[str]) -> tuple[str, dict]:
+def answer_event(posted: Mapping[str, str], names: list[str]) -> tuple[str, dict[str, Any]]:
     """The defender's answer to a pending ATTACK, from the table page's answer buttons: block
     it with the DEFENCE named ("defend|<card>|<faction>") or let it through ("pass"). The
     defender's hand stays theirs: only the DEFENCE played is listed (hand_complete false)."""
     answer = posted.get("answer", "")
     defender = posted.get("defender", "")
     if answer == "pass":
-        hand: list[dict] = []
+        hand: list[dict[str, Any]] = []
         move_body: dict[str, Any] = {"action": "pass"}
     elif answer.startswith("defend" + ANSWER_SEP) and answer.count(ANSWER_SEP) == 2:
         _, card, faction = answer.split(ANSWER_SEP)
@@ -416,7 +420,8 @@ def _card_key(ref: object) -> tuple[str, str] | None:
     return None
 
 
-def public_answer(request: dict, answer: dict, state: State) -> tuple[dict, dict] | None:
+def public_answer(request: dict[str, Any], answer: dict[str, Any],
+                  state: State) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """A move's ruling as every phone may see it (issue 29; FAC-9: only a SPY inspects another's
     hand). The move gives its mover's hand; the card it plays, defends or discards is shown to all, the
     rest of the hand is not: its labels become "a hidden card" in every text, its cards in the

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import QueryDict
+
 from cards.models import Game
 from games.pages import job_page
 from games.star_realms_academy import engine
@@ -46,7 +48,7 @@ ACTION_LABELS = [
 # --- What only the whole page needs ------------------------------------------------------------
 
 
-def page_context(game: Game) -> dict:
+def page_context(game: Game) -> dict[str, Any]:
     """`card_options`: the catalog's cards for the <datalist>s, with what is known of each (one
     query)."""
     labels: dict[str, str] = {}
@@ -107,7 +109,7 @@ class BoardForm(PageForm):
 
     prefix = ""
 
-    def __init__(self, game: Game, data=None):
+    def __init__(self, game: Game, data: QueryDict | None = None) -> None:
         super().__init__(data)
         text = self.text
         self.active_name = Field("active_name", "active-name", text("active_name"),
@@ -154,9 +156,9 @@ class BoardForm(PageForm):
             fields += [row.card, row.damage]
         return any(field.errors for field in fields)
 
-    def board(self) -> dict:
+    def board(self) -> dict[str, Any]:
         p = self.prefix
-        active: dict = {}
+        active: dict[str, Any] = {}
         self.paths[f"{p}active"] = self.active_health
         if self.active_name.value:
             active["name"] = self.active_name.value
@@ -170,7 +172,7 @@ class BoardForm(PageForm):
         active["in_play"] = self.names(self.in_play, f"{p}active.in_play")
         active["bases"] = self._bases(self.active_bases, f"{p}active.bases")
         active["used"] = self.names(self.used, f"{p}active.used")
-        opponent: dict = {}
+        opponent: dict[str, Any] = {}
         self.paths[f"{p}opponent"] = self.opponent_health
         if self.opponent_name.value:
             opponent["name"] = self.opponent_name.value
@@ -237,11 +239,11 @@ class ActionRow:
         return any(f.value or f.errors for f in
                    (self.action, self.card, self.target, self.amount, self.refill))
 
-    def move(self, form: PageForm, path: str) -> dict:
+    def move(self, form: PageForm, path: str) -> dict[str, Any]:
         action = self.action.value
         form.paths[path] = self.action
         form.paths[f"{path}.action"] = self.action
-        move: dict = {"action": action}
+        move: dict[str, Any] = {"action": action}
         for field, key, uses in ((self.card, "card", ("play", "use_base", "use_ally", "buy")),
                                  (self.refill, "refill", ("buy",)),
                                  (self.target, "target", ("attack",))):
@@ -259,13 +261,13 @@ class CheckForm(BoardForm):
 
     prefix = "position."
 
-    def __init__(self, game: Game, data=None):
+    def __init__(self, game: Game, data: QueryDict | None = None) -> None:
         super().__init__(game, data)
         self.row = ActionRow(self, 0, self.text("action_0", engine.PLAY) or engine.PLAY)
         self.row.action.label = "What the player does"
         self.actions = ACTION_LABELS
 
-    def body(self) -> dict:
+    def body(self) -> dict[str, Any]:
         return {"position": self.board(), "move": self.row.move(self, "move")}
 
 
@@ -273,7 +275,7 @@ class TurnForm(BoardForm):
     """"Break down a turn": the board at the start of the turn and its actions, in order (the
     filled rows)."""
 
-    def __init__(self, game: Game, data=None):
+    def __init__(self, game: Game, data: QueryDict | None = None) -> None:
         super().__init__(game, data)
         self.rows = Slots([ActionRow(self, i, self.text(f"action_{i}"))
                            for i in range(1, ACTION_SLOTS + 1)], ACTIONS_SHOWN)
@@ -281,7 +283,7 @@ class TurnForm(BoardForm):
             self.rows[0].action.value = engine.PLAY
         self.actions = ACTION_LABELS
 
-    def body(self) -> dict:
+    def body(self) -> dict[str, Any]:
         moves: list[dict[str, Any]] = []
         self.paths["actions"] = self.rows[0].action
         for row in self.rows:
@@ -302,7 +304,7 @@ score_page = job_page(slug=GAME, kind="score", form=TurnForm, page_context=page_
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
 
 
-def _board_pairs(board: dict) -> list[tuple[str, str]]:
+def _board_pairs(board: dict[str, Any]) -> list[tuple[str, str]]:
     """The board's fields for a saved position (the reverse of BoardForm.board)."""
     pairs: list[tuple[str, str]] = []
     for owner, keys in (("active", ("name", "health", "coins", "combat", "deck", "discard_pile",
@@ -328,18 +330,18 @@ def _board_pairs(board: dict) -> list[tuple[str, str]]:
     return pairs + [("shop_row", str(card)) for card in shop]
 
 
-def _move_pairs(move: dict, index: int) -> list[tuple[str, str]]:
+def _move_pairs(move: dict[str, Any], index: int) -> list[tuple[str, str]]:
     return [(f"{key}_{index}", str(move[key])) for key in ("action", "card", "target", "amount",
                                                             "refill")
             if move.get(key) is not None]
 
 
-def check_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+def check_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
     """Check a move's fields for a saved ruling request."""
     return _board_pairs(as_dict(body.get("position"))) + _move_pairs(as_dict(body.get("move")), 0)
 
 
-def turn_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+def turn_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
     """Break down a turn's fields for a saved score request."""
     actions = as_list(body.get("actions"))
     pairs = _board_pairs(body)
@@ -348,7 +350,7 @@ def turn_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     return pairs
 
 
-def describe_move(move: dict) -> str:
+def describe_move(move: dict[str, Any]) -> str:
     """A move as a short sentence."""
     action = move.get("action")
     card = move.get("card")
@@ -371,7 +373,7 @@ def describe_move(move: dict) -> str:
     return str(action)
 
 
-def _bases_text(bases: list[dict], owner: str) -> list[str]:
+def _bases_text(bases: list[dict[str, Any]], owner: str) -> list[str]:
     return [f"{b['card']}, {b['damage']} of {b['defense'] if b['defense'] is not None else '?'}"
             for b in bases if b.get("owner") == owner]
 
@@ -395,7 +397,7 @@ def _unnamed_drawn(value: object) -> str:
     return ""
 
 
-def ruling_context(game: Game, body: dict) -> dict:
+def ruling_context(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     """A ruling body with what the template needs: the shared shape of results.contexts, plus
     the missing values with their links, the moves as sentences and the board after the move."""
     view = results_contexts.ruling_context(game, body)
@@ -427,7 +429,7 @@ def ruling_context(game: Game, body: dict) -> dict:
     return view
 
 
-def breakdown_context(game: Game, body: dict) -> dict:
+def breakdown_context(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     steps = []
     links = {check["rule"]: check.get("link") for check in results_contexts.ruling_context(
         game, {"checks": [{"rule": s.get("rule")} for s in body.get("steps") or []]})["checks"]}

@@ -64,13 +64,13 @@ MAX_LIST = 60  # bases or abilities in one place: the game has 60 cards in all (
 # CardNames refuses more than the catalog's cards)
 
 
-def reading(game: Game) -> dict:
+def reading(game: Game) -> dict[str, Any]:
     """The context a request is read in: the game's card names, and the specs built from them."""
     specs = Specs(game)
     return {"cards": specs.resolver, "specs": specs}
 
 
-def ask(game: Game, request: RulingRequest, context: dict) -> Asked:
+def ask(game: Game, request: RulingRequest, context: dict[str, Any]) -> Asked:
     """A ruling request as the engine's position and move (games.services does the rest)."""
     specs: Specs = context["specs"]
     return Asked(position=specs.position(request.position), move=specs.move(request.move))
@@ -326,7 +326,7 @@ def card_spec(card: Card, faction_labels: dict[str, str]) -> engine.CardSpec:
     attributes = card.attributes or {}
     faction = attributes.get("faction")
 
-    def abilities(key: str) -> dict | None:
+    def abilities(key: str) -> dict[str, Any] | None:
         value = attributes.get(key)
         return dict(value) if isinstance(value, dict) else None
 

@@ -18,7 +18,7 @@ at, or null) and ``ruling`` (the full ruling body of that action, or null).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field
 
@@ -36,14 +36,15 @@ class TurnRequest(Position):
         description='the turn\'s moves in order: a list of objects {"action", …}')
 
 
-def ask(game: Game, request: TurnRequest, context: dict) -> Asked:
+def ask(game: Game, request: TurnRequest, context: dict[str, Any]) -> Asked:
     """A turn request as the engine's position and the actions the score plays in order."""
     specs: Specs = context["specs"]
     return Asked(position=specs.position(request),
                  moves=[specs.move(move) for move in request.actions])
 
 
-def answer_fields(game: Game, request: TurnRequest, asked: Asked, breakdown: Breakdown) -> dict:
+def answer_fields(game: Game, request: TurnRequest, asked: Asked,
+                  breakdown: Breakdown) -> dict[str, Any]:
     """The breakdown's own fields beside API.md's score body."""
     ruling = None
     if breakdown.ruling is not None:

@@ -89,7 +89,7 @@ def _side(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def turn_position(board: dict[str, Any], given: dict[str, Any] | None = None,
-                  shop_row: list | None = None) -> dict[str, Any]:
+                  shop_row: list[Any] | None = None) -> dict[str, Any]:
     """The position of API.md at the start of the active player's turn: the table's board and
     what the turn gives (the hand, the counts, the shop row)."""
     active = _side(board["active"])
@@ -142,8 +142,8 @@ def _seat_of(state: State, name: str) -> int:
     return [player.casefold() for player in state["players"]].index(name.casefold()) + 1
 
 
-def turn(ask: Ask, state: State, seat: int | None, body: dict,
-         by_host: bool) -> tuple[State, dict | None]:
+def turn(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
+         by_host: bool) -> tuple[State, dict[str, Any] | None]:
     board = state["board"]
     if state["winner"]:
         raise refuse("kind", "game_over", f"The game is over: {state['winner']} won. The host "
@@ -201,22 +201,22 @@ def turn(ask: Ask, state: State, seat: int | None, body: dict,
     return new, answer
 
 
-def ruling(ask: Ask, state: State, seat: int | None, body: dict,
-           by_host: bool) -> tuple[State, dict | None]:
+def ruling(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
+           by_host: bool) -> tuple[State, dict[str, Any] | None]:
     """A move checked at the table (any moment of a turn, which the table does not follow
     action by action): the game's own ruling on the body as given, recorded in the history; the
     state does not change (the turn, once played, is the `turn` event)."""
     return copy.deepcopy(state), ask(RULING, body)
 
 
-def new_game(ask: Ask, state: State, seat: int | None, body: dict,
-             by_host: bool) -> tuple[State, dict | None]:
+def new_game(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
+             by_host: bool) -> tuple[State, dict[str, Any] | None]:
     return next_game(state, initial, not_finished="This game has no winner yet: nobody's Health "
                      "is at 0.")
 
 
-def job_request_body(table_state: dict, players: list[str], kind: str,
-                     seat: int | None = None) -> dict | None:
+def job_request_body(table_state: dict[str, Any], players: list[str], kind: str,
+                     seat: int | None = None) -> dict[str, Any] | None:
     """The game's turn (score) or move (ruling) body at the start of the active player's turn,
     from the table's board: Health, Coins, bases and their damage, the shop row as last seen, and
     the cards the active player kept in hand (the three drawn are the player's to add)."""
@@ -236,7 +236,7 @@ def job_request_body(table_state: dict, players: list[str], kind: str,
     return None
 
 
-def _agrees(given: dict, kept: dict, at: str, *, start: bool) -> None:
+def _agrees(given: dict[str, Any], kept: dict[str, Any], at: str, *, start: bool) -> None:
     """What a turn's body says of a player agrees with the table (names and cards any case)."""
     for key in ("name", "health", "coins"):
         if key in given and given[key] is not None:
@@ -261,11 +261,11 @@ def _agrees(given: dict, kept: dict, at: str, *, start: bool) -> None:
                                "an empty Combat pool and no ability used.")
 
 
-def _object(value: object) -> dict:
+def _object(value: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def acting_seat(table_state: dict, players: list[str]) -> int | None:
+def acting_seat(table_state: dict[str, Any], players: list[str]) -> int | None:
     """The seat a turn is sent for now (the active player's): where the host's browser acts."""
     board = table_state.get("board")
     if not board or table_state.get("winner"):
@@ -273,7 +273,8 @@ def acting_seat(table_state: dict, players: list[str]) -> int | None:
     return _seat_of({"players": players}, board["active"]["name"])
 
 
-def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
+def job_event(table_state: dict[str, Any], players: list[str], kind: str,
+              body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The table's event for the game's job asked at the table: a turn broken down is the
     `turn` (what the body says of both players must agree with the table's board; the hand,
     the counts, the shop row and the actions go on); a move checked is a `ruling`."""
@@ -284,7 +285,7 @@ def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> t
     opponent = _object(body.get("opponent"))
     _agrees(active, board["active"], "active", start=True)
     _agrees(opponent, board["opponent"], "opponent", start=False)
-    event: dict = {"active": {key: active[key] for key in sorted(ACTIVE_GIVEN)
+    event: dict[str, Any] = {"active": {key: active[key] for key in sorted(ACTIVE_GIVEN)
                               if active.get(key) is not None},
                    "actions": body.get("actions")}
     if body.get("shop_row") is not None:
@@ -292,7 +293,8 @@ def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> t
     return "turn", event
 
 
-def public_answer(request: dict, answer: dict, state: State) -> tuple[dict, dict] | None:
+def public_answer(request: dict[str, Any], answer: dict[str, Any],
+                  state: State) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """A turn (or a move checked) as every phone may see it (issue 29; SRA-3.4: a player looks at
     the cards in their own hand, "but not those in your opponent's hand"). The cards played go
     face up in play; the others in the active player's hand are theirs alone: each list of a

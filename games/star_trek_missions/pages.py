@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import wraps
+from typing import Any
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, QueryDict
@@ -71,12 +72,14 @@ WILD_FIELDS = ("type", "lifeform", "affiliation", "specialty")
 CHOICE_TITLES = {"assimilate": "{card} blanks", "copy_score": "{card} copies"}
 
 
-def with_deck(view: Callable[[HttpRequest, Game, Deck], HttpResponse]):
+def with_deck(
+    view: Callable[[HttpRequest, Game, Deck], HttpResponse],
+) -> Callable[..., HttpResponse]:
     """A page of the game's cards: the view is given the game and its Deck, or the page is a 404
     while the catalog is not loaded."""
 
     @wraps(view)
-    def page(request: HttpRequest, **asked) -> HttpResponse:
+    def page(request: HttpRequest, **asked: Any) -> HttpResponse:
         try:
             game = game_get(slug=GAME)
         except GameNotFound:
@@ -117,7 +120,7 @@ def score_page(request: HttpRequest, game: Game, deck: Deck, *,
     status = 400 if form.add_card_errors else 200
     if form.hand:
 
-        def show(response: dict) -> dict:
+        def show(response: dict[str, Any]) -> dict[str, Any]:
             form.apply_result(response)
             return {"score": score_context(game, response)}
 
@@ -141,7 +144,7 @@ score_page.asked_at_table = True  # type: ignore[attr-defined]  # tables/jobs.py
 # --- The game's cards ---------------------------------------------------------------------------
 
 
-def score_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+def score_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
     """"Score again" on /r/<id>: the saved hand as the score page's fields, its fixed choices
     set again (the reverse of ScoreForm.body)."""
     hand = as_list(body.get("hand"))
@@ -152,7 +155,7 @@ def score_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     return form.link_pairs()
 
 
-def table_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+def table_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
     """"Score the table again" on /r/<id>: each saved player as the table page's fields (their
     name, hand and fixed choices, under their seat's prefix), the first one open."""
     players = [p for p in body.get("players") or [] if isinstance(p, dict)]
@@ -164,7 +167,7 @@ def table_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     return pairs
 
 
-def _fix(control: ChoiceControl, choice, deck: Deck) -> None:
+def _fix(control: ChoiceControl, choice: Any, deck: Deck) -> None:
     """Set a control's selects to a saved choice (API.md's shape), where it is one they offer."""
     if not isinstance(choice, dict):
         return
@@ -263,7 +266,8 @@ class Deck:
                 return group.key
         return ""
 
-    def picker(self, *, hand: list[str], holders: dict[str, str], data) -> dict:
+    def picker(self, *, hand: list[str], holders: dict[str, str],
+               data: QueryDict | None) -> dict[str, Any]:
         """The tile picker: its groups (each tile pressed, held by another player, or free) and
         the group open: the one posted (the picker's radio buttons travel in the form), else the
         group of the card just pressed, else the first."""
@@ -310,7 +314,7 @@ class Deck:
             key=lambda option: option[0].casefold(),
         )
 
-    def find(self, typed: str, *, held=()) -> tuple[Card | None, str]:
+    def find(self, typed: str, *, held: Collection[str] = ()) -> tuple[Card | None, str]:
         """The card a person typed (any case, the slug, or a unique part of the name), or the
         problem with it. A card in `held` (another player's hand) is never suggested."""
         match = read_name(typed, self.named)
@@ -325,7 +329,7 @@ class Deck:
                              typed=typed, suggestions=suggestions)
 
 
-def _attr(card: Card, key: str):
+def _attr(card: Card, key: str) -> Any:
     return (card.attributes or {}).get(key)
 
 
@@ -356,7 +360,7 @@ class ChoiceControl:
 
     card: Card
     kind: str
-    effect: dict
+    effect: dict[str, Any]
     title: str
     selects: list[Select]
     shown: dict[str, str] = field(default_factory=dict)  # the choice last used (Unidentified Ship)
@@ -388,7 +392,8 @@ class HandCard(FormField):
 class ScoreForm(PageForm):
     """The hand, the action the player took on it, the choices and their problems."""
 
-    def __init__(self, deck: Deck, data=None, *, held=()):
+    # data: the posted QueryDict, or a table player's PlayerData, which reads as one.
+    def __init__(self, deck: Deck, data: Any = None, *, held: Collection[str] = ()) -> None:
         super().__init__(data)
         self.deck = deck
         self.held = held  # cards in the other players' hands (the table page): never suggested
@@ -443,7 +448,7 @@ class ScoreForm(PageForm):
         return sum(1 for c in self.cards if c.card and _attr(c.card, "deck") == "galaxy")
 
     @property
-    def changed_tiles(self) -> list[dict]:
+    def changed_tiles(self) -> list[dict[str, Any]]:
         """The tiles of the cards that went into or out of the hand with this submit."""
         before, after = set(self.posted_hand), set(self.hand)
         return [{"card": card, "pressed": card.name in after, "holder": ""}
@@ -481,17 +486,17 @@ class ScoreForm(PageForm):
                 others.append(hand_card.card)
         return others
 
-    def _matching(self, card: Card, criterion: dict) -> list[Card]:
+    def _matching(self, card: Card, criterion: dict[str, Any]) -> list[Card]:
         return [other for other in self._others(card)
                 if criterion_matches_attributes(criterion, other.name, other.attributes or {})]
 
-    def _control(self, card: Card, effect: dict) -> ChoiceControl:
+    def _control(self, card: Card, effect: dict[str, Any]) -> ChoiceControl:
         kind = effect["kind"]
         deck = self.deck
         prefix = f"choice-{card.slug}"
         best = ("", [(BEST, BEST_LABEL)])
 
-        def values(attribute: str, allowed=None) -> list[tuple[str, str]]:
+        def values(attribute: str, allowed: list[str] | None = None) -> list[tuple[str, str]]:
             allowed = deck.vocabulary.get(attribute, []) if allowed is None else allowed
             return [(value, deck.label(attribute, value)) for value in allowed]
 
@@ -535,7 +540,7 @@ class ScoreForm(PageForm):
         title = CHOICE_TITLES.get(kind, "{card}").format(card=card.name)
         return ChoiceControl(card, kind, effect, title, selects)
 
-    def _choice(self, control: ChoiceControl) -> dict | None:
+    def _choice(self, control: ChoiceControl) -> dict[str, Any] | None:
         """The fixed choice in the API's shape (API.md), or None to let the scorer choose."""
         if not control.fixed:
             return None
@@ -562,10 +567,10 @@ class ScoreForm(PageForm):
 
     # The request body and the answer -----------------------------------------------------------
 
-    def body(self) -> dict:
+    def body(self) -> dict[str, Any]:
         """The API request body (API.md) the form describes; the service validates it. The field
         of each path: the card of "hand[2]", the select of a choice (of a wild card's field)."""
-        body: dict = {"hand": list(self.hand)}
+        body: dict[str, Any] = {"hand": list(self.hand)}
         self.paths.update((f"hand[{i}]", hand_card) for i, hand_card in enumerate(self.cards))
         choices = {}
         for control in self.choices:
@@ -593,7 +598,7 @@ class ScoreForm(PageForm):
                           for key, value in control.shown.items()]
         return pairs
 
-    def apply_result(self, response: dict) -> None:
+    def apply_result(self, response: dict[str, Any]) -> None:
         """What the scorer made of each card and each choice."""
         self.scored = True
         for hand_card, result in zip(self.cards, response.get("cards") or [], strict=False):
@@ -608,7 +613,7 @@ class ScoreForm(PageForm):
                 if control.kind == "wild":
                     control.shown = {k: v for k, v in choice.items() if k in WILD_FIELDS and v}
 
-    def _describe(self, control: ChoiceControl, choice: dict) -> str:
+    def _describe(self, control: ChoiceControl, choice: dict[str, Any]) -> str:
         label = self.deck.label
         if control.kind == "wild":
             return ", ".join(label(key, choice[key]) for key in WILD_FIELDS if choice.get(key))
@@ -641,12 +646,12 @@ class PlayerData:
     """One player's fields of the posted form, under the names the score page's ScoreForm reads.
     The buttons that change a hand (add, remove, toggle) act on the current player only."""
 
-    def __init__(self, data, prefix: str | None, *, active: bool, action: str = "",
-                 blocked: tuple[str, ...] = ()):
+    def __init__(self, data: QueryDict | None, prefix: str | None, *, active: bool,
+                 action: str = "", blocked: tuple[str, ...] = ()) -> None:
         self.data, self.prefix, self.active, self.blocked = data, prefix, active, blocked
         self.action = action
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         if key in TABLE_ACTIONS:
             if not self.active or key in self.blocked or self.data is None:
                 return default
@@ -655,7 +660,7 @@ class PlayerData:
             return default
         return self.data.get(self.prefix + key, default)
 
-    def getlist(self, key) -> list:
+    def getlist(self, key: str) -> list[Any]:
         if key in TABLE_ACTIONS or self.prefix is None or self.data is None:
             return []
         return self.data.getlist(self.prefix + key)
@@ -668,9 +673,9 @@ class TablePlayer:
     form: ScoreForm
     current: bool
     name_errors: list[str] = field(default_factory=list)
-    answer: dict | None = None
-    standing: dict = field(default_factory=dict)
-    score: dict | None = None
+    answer: dict[str, Any] | None = None
+    standing: dict[str, Any] = field(default_factory=dict)
+    score: dict[str, Any] | None = None
 
     @property
     def prefix(self) -> str:
@@ -685,14 +690,15 @@ class TablePlayer:
         return any(str(w).startswith("Partial hand") for w in (self.answer or {}).get("warnings", []))
 
 
-def _index(value, upper: int) -> int | None:
+def _index(value: Any, upper: int) -> int | None:
     return plain_int(clean_text(value), most=upper - 1)
 
 
 class TableForm:
     """The players, the current one, the change made by this submit and its problems."""
 
-    def __init__(self, deck: Deck, data=None, *, max_players: int | None):
+    def __init__(self, deck: Deck, data: QueryDict | None = None, *,
+                 max_players: int | None) -> None:
         self.deck = deck
         self.max_players = max_players or 10
         get = data.get if data is not None else (lambda key, default=None: default)
@@ -767,7 +773,7 @@ class TableForm:
             self.errors += player.form.add_card_errors
             self.notes += player.form.notes
 
-    def _blocked(self, get, action: str) -> tuple[str, ...]:
+    def _blocked(self, get: Callable[..., Any], action: str) -> tuple[str, ...]:
         """The hand changes refused because the card is in another player's hand."""
         wanted = {"toggle": clean_text(get("toggle")), "pick": clean_text(get("pick"))}
         if action == "add" and clean_text(get("add")):
@@ -796,7 +802,7 @@ class TableForm:
     def cards_in_play(self) -> int:
         return sum(len(player.form.hand) for player in self.players)
 
-    def picker(self, data) -> dict:
+    def picker(self, data: QueryDict | None) -> dict[str, Any]:
         """The tile picker for the current player: each card pressed (in their hand), held (by
         another player: marked with their name, and not a button that adds it) or free."""
         player = self.current_player
@@ -805,14 +811,14 @@ class TableForm:
         return self.deck.picker(hand=player.form.hand if player else [], holders=holders,
                                 data=data)
 
-    def body(self) -> dict:
+    def body(self) -> dict[str, Any]:
         """The API's table body (API.md), or the single-hand body while one player sits alone."""
         bodies = [{"name": player.name, **player.form.body()} for player in self.players]
         if len(bodies) == 1:
             return {key: value for key, value in bodies[0].items() if key != "name"}
         return {"players": bodies}
 
-    def apply_result(self, response: dict) -> dict:
+    def apply_result(self, response: dict[str, Any]) -> dict[str, Any]:
         """Each player's answer onto their form; the response as a table (one player alone: a
         table of one, with no winner)."""
         if "players" not in response:
@@ -839,7 +845,7 @@ class TableForm:
             pairs += player.form.link_pairs(player.prefix)
         return pairs
 
-    def add_service_errors(self, entries: list[dict]) -> list[dict]:
+    def add_service_errors(self, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Each problem by its player and field; the summary lists them all (field ids under the
         player's prefix)."""
         summary = []
@@ -881,7 +887,7 @@ def table_page(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
     status = 400 if form.errors else 200
     if form.cards_in_play:
 
-        def show(response: dict) -> dict:
+        def show(response: dict[str, Any]) -> dict[str, Any]:
             table = form.apply_result(response)
             return {"result": {"headline": headline(table) if table["winners"] else "",
                                "standings": standing_rows(table),
@@ -889,7 +895,7 @@ def table_page(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
                                "warnings": response.get("warnings") or [],
                                "alone": "players" not in response}}
 
-        def show_errors(error: ApiError) -> dict:
+        def show_errors(error: ApiError) -> dict[str, Any]:
             return {"detail": error.message, "code": error.error_code,
                     "entries": form.add_service_errors(error.errors)}
 
@@ -906,7 +912,8 @@ def table_page(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
                               fragment="star_trek_missions/_stm_table_fragment.html", link=form.link_pairs())
 
 
-def table_result_page(game: Game, body: dict, request_body: dict | None) -> dict:
+def table_result_page(game: Game, body: dict[str, Any],
+                      request_body: dict[str, Any] | None) -> dict[str, Any]:
     """/r/<id> of a saved whole table (GAMES: result_context): the standings lead the page, and
     "Score again" reopens the table with every player."""
     if not is_table(body):

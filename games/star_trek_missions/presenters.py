@@ -5,13 +5,14 @@ its outcome's fields named (the hand, the discard area and the decks after the t
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from cards.models import Game
 from games.wording import listing
 from results import contexts as results_contexts
 
 
-def ruling_view(game: Game, body: dict) -> dict:
+def ruling_view(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     """A ruling response body, with what the template (results/_ruling.html) needs."""
     view = results_contexts.ruling_context(game, body)
     view["alternatives"] = group_moves(body.get("alternatives") or [])
@@ -27,12 +28,12 @@ MOVE_GROUPS = {
 }
 
 
-def group_moves(moves: list) -> list[dict]:
+def group_moves(moves: list[Any]) -> list[dict[str, Any]]:
     """Moves as sentences, grouped by action in the order they come. A move (take or draw, then
     discard) read one line per card taken or drawn, with every discard that
     goes with it, so the shape shows at a glance (issue 23: 18 take-and-discard moves read as 3
     lines); each group says how many moves it holds."""
-    groups: list[dict] = []
+    groups: list[dict[str, Any]] = []
     for move in moves:
         action = move.get("action") if isinstance(move, dict) else None
         label = MOVE_GROUPS.get(str(action), "Moves")
@@ -56,7 +57,7 @@ def group_moves(moves: list) -> list[dict]:
     return groups
 
 
-def _gained(move: dict) -> str:
+def _gained(move: dict[str, Any]) -> str:
     """What a move takes or draws, as the start of its sentence."""
     action = move.get("action")
     if action == "take_discard":
@@ -66,7 +67,7 @@ def _gained(move: dict) -> str:
     return f"Draw {_names(move.get('draw'))}"
 
 
-def _with_discards(first: str, discards: list[list]) -> str:
+def _with_discards(first: str, discards: list[list[Any]]) -> str:
     """ "Take Tricorder, then discard one of: Bridge, Away Team" (pairs apart with ";")."""
     if len(discards) == 1:
         return f"{first}, then discard {_names(discards[0])}"
@@ -75,7 +76,7 @@ def _with_discards(first: str, discards: list[list]) -> str:
             + ("; " if pairs else ", ").join(_names(discard) for discard in discards))
 
 
-def describe_move(move) -> str:
+def describe_move(move: Any) -> str:
     """A move as a sentence; a move of another shape reads as its fields."""
     if not isinstance(move, dict):
         return json.dumps(move, ensure_ascii=False)
@@ -96,7 +97,7 @@ OUTCOME_KNOWN = {
 }
 
 
-def outcome_context(outcome: dict) -> dict:
+def outcome_context(outcome: dict[str, Any]) -> dict[str, Any]:
     """The outcome's well-known fields by name; any other field as a plain row."""
     return {
         **{key: outcome.get(key) for key in OUTCOME_KNOWN},
@@ -110,5 +111,5 @@ def outcome_context(outcome: dict) -> dict:
     }
 
 
-def _names(value) -> str:
+def _names(value: Any) -> str:
     return listing(value) if isinstance(value, list) else str(value)

@@ -19,7 +19,7 @@ permalink.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -83,7 +83,7 @@ class TurnRequest(RequestModel):
                                                           description="an object")
 
 
-def ask(game: Game, request: TurnRequest, context: dict) -> Asked:
+def ask(game: Game, request: TurnRequest, context: dict[str, Any]) -> Asked:
     """A turn request as the engine's position and move (games.services does the rest)."""
     resolver: CardNameResolver = context["cards"]
     position, move = request.position, request.move

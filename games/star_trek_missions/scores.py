@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, ValidationInfo
 from pydantic.functional_validators import BeforeValidator, PlainValidator
@@ -92,7 +92,7 @@ class Hand(RequestModel):
     choices: dict[ChoiceCard, Choice] | None = Field(
         default=None, description="an object: card name to its choice")
 
-    def engine_choices(self) -> dict[str, dict]:
+    def engine_choices(self) -> dict[str, dict[str, Any]]:
         return {name: choice.model_dump(exclude_unset=True)
                 for name, choice in (self.choices or {}).items()}
 
@@ -115,7 +115,7 @@ def provisional_warning(names: list[str]) -> str:
             f"once an admin checks {'it' if one else 'them'}; the card's page says more.")
 
 
-def ask(game: Game, request: Hand | TableHands, context: dict) -> Asked:
+def ask(game: Game, request: Hand | TableHands, context: dict[str, Any]) -> Asked:
     """One final hand, or the whole table, as the engine's position; the provisional scoring
     rules of its cards are said once, after the engine's warnings. A table no finished game can
     have (STM-R16) is a 400 impossible_position, two players of one name a 400 invalid_input."""
@@ -135,7 +135,7 @@ def ask(game: Game, request: Hand | TableHands, context: dict) -> Asked:
 
 
 def answer_fields(game: Game, request: Hand | TableHands, asked: Asked,
-            result: HandScore | engine.TableScore) -> dict:
+            result: HandScore | engine.TableScore) -> dict[str, Any]:
     """A hand's cards and choices; a table's players (each hand's answer, as a single hand's),
     standings and winners."""
     if isinstance(result, engine.TableScore):
@@ -151,8 +151,9 @@ def answer_fields(game: Game, request: Hand | TableHands, asked: Asked,
     return _hand_fields(result)
 
 
-def _hand_position(cards: list[Card], choices: dict[str, dict], vocabulary: dict,
-                   labels: dict) -> engine.HandPosition:
+def _hand_position(cards: list[Card], choices: dict[str, dict[str, Any]],
+                   vocabulary: dict[str, list[str]],
+                   labels: dict[str, dict[str, str]]) -> engine.HandPosition:
     return engine.HandPosition([card_spec(card) for card in cards], vocabulary=vocabulary,
                                labels=labels, choices=choices)
 
@@ -162,7 +163,7 @@ def _provisional(cards: list[Card]) -> list[str]:
     return [provisional_warning(names)] if names else []
 
 
-def _hand_fields(result: HandScore) -> dict:
+def _hand_fields(result: HandScore) -> dict[str, Any]:
     return {
         "cards": [
             {"name": c.name, "points": c.points, "blanked": c.blanked,
@@ -181,7 +182,7 @@ class Seat:
     index: int
     name: str
     cards: list[Card]
-    choices: dict[str, dict]
+    choices: dict[str, dict[str, Any]]
 
     @property
     def prefix(self) -> str:
@@ -275,7 +276,7 @@ def _seats(table: TableHands) -> list[Seat]:
     return seats
 
 
-def standings_of(totals: list[tuple[str, int]]) -> tuple[list[dict], list[str]]:
+def standings_of(totals: list[tuple[str, int]]) -> tuple[list[dict[str, Any]], list[str]]:
     """(standings, winners) of [(name, total)] in seat order: highest total first (seat order
     among equals), each with its rank (tied players share one) and its margin to the winner."""
     if not totals:

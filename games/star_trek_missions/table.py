@@ -6,6 +6,7 @@ table" page and by the saved result's page /r/<id>."""
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from django.urls import reverse
 
@@ -16,12 +17,12 @@ from results.contexts import score_context
 names_sentence = partial(listing, empty="")
 
 
-def is_table(body) -> bool:
+def is_table(body: Any) -> bool:
     return isinstance(body, dict) and isinstance(body.get("players"), list) and \
         isinstance(body.get("standings"), list)
 
 
-def headline(body: dict) -> str:
+def headline(body: dict[str, Any]) -> str:
     """"Ana wins with 66 points." or "Ana and Ben share victory with 13 points each."."""
     winners = body.get("winners") or []
     standings = body.get("standings") or []
@@ -44,7 +45,7 @@ def ordinal(rank: int) -> str:
     return f"{rank}{suffix}"
 
 
-def standing_rows(body: dict) -> list[dict]:
+def standing_rows(body: dict[str, Any]) -> list[dict[str, Any]]:
     """The standings with what a line shows: place ("1st", "=1st" when shared), total, margin,
     whether the player wins."""
     standings = [row for row in body.get("standings") or [] if isinstance(row, dict)]
@@ -63,7 +64,7 @@ def standing_rows(body: dict) -> list[dict]:
     return rows
 
 
-def table_context(game: Game, body: dict) -> dict:
+def table_context(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     """The table's answer for /r/<id>: headline, standings, each player's breakdown."""
     players = [player for player in body.get("players") or [] if isinstance(player, dict)]
     totals = {row.get("name"): row for row in standing_rows(body)}
@@ -83,7 +84,7 @@ def table_context(game: Game, body: dict) -> dict:
     }
 
 
-def table_result_context(game: Game, body: dict) -> dict:
+def table_result_context(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     """What /r/<id> shows for a saved table: the standings as its headline and title, through
     the table's own fragment (star_trek_missions/_table.html)."""
     table = table_context(game, body)

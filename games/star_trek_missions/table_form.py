@@ -55,7 +55,7 @@ def _score_data(deck: Deck, names: list[str], posted: Mapping[str, Any] | None) 
     return data
 
 
-def form_event(posted: Mapping[str, Any], players: list[str]) -> tuple[str, dict]:
+def form_event(posted: Mapping[str, Any], players: list[str]) -> tuple[str, dict[str, Any]]:
     """The seat's `hand` event: the cards typed and the choices fixed (a choice left at "Best"
     is the scorer's)."""
     names = card_lines(str(posted.get("hand", "")))
@@ -66,7 +66,7 @@ def form_event(posted: Mapping[str, Any], players: list[str]) -> tuple[str, dict
     return "hand", {key: body[key] for key in ("hand", "choices") if key in body}
 
 
-def _choice_fields(deck: Deck, hand: list[str], choices: dict) -> QueryDict:
+def _choice_fields(deck: Deck, hand: list[str], choices: dict[str, Any]) -> QueryDict:
     """The controls' fields of the choices a seat entered (the score page's own reading of a
     saved hand: its "Score again" link)."""
     data = QueryDict(mutable=True)
@@ -75,7 +75,7 @@ def _choice_fields(deck: Deck, hand: list[str], choices: dict) -> QueryDict:
     return data
 
 
-def _last_answer(events: list[Any], seat: int) -> dict | None:
+def _last_answer(events: list[Any], seat: int) -> dict[str, Any] | None:
     """The answer to the seat's hand in this game: its last hand event since the last new game."""
     answer = None
     for event in events:
@@ -86,8 +86,8 @@ def _last_answer(events: list[Any], seat: int) -> dict | None:
     return answer
 
 
-def form_context(table_state: dict, players: list[str], seat: int | None,
-                 posted: Mapping[str, Any] | None, events: list[Any]) -> dict:
+def form_context(table_state: dict[str, Any], players: list[str], seat: int | None,
+                 posted: Mapping[str, Any] | None, events: list[Any]) -> dict[str, Any]:
     """What the table's hand form shows: the hand in the textarea and its choice controls (the
     hand just posted, else the seat's entered one with what the scorer made of it)."""
     deck = _deck()
@@ -108,7 +108,7 @@ def form_context(table_state: dict, players: list[str], seat: int | None,
             "hand_seat": seat}
 
 
-def live_context(table_state: dict, whole: dict) -> dict:
+def live_context(table_state: dict[str, Any], whole: dict[str, Any]) -> dict[str, Any]:
     """Once every seat has entered a hand: "Score the table" filled in with every hand and its
     choices (`whole`: the whole table's score body, table_state.job_request_body), the game's page
     for the whole table, to try other choices (the table's standings stay as entered)."""

@@ -10,6 +10,8 @@ scores a hand its own way.
 from __future__ import annotations
 
 import copy
+from types import ModuleType
+from typing import Any
 
 from common.api_errors import ApiError, error_entry
 from games.package import SCORE
@@ -32,7 +34,7 @@ def initial(players: list[str]) -> State:
     }
 
 
-def _hand_body(body: dict) -> dict:
+def _hand_body(body: dict[str, Any]) -> dict[str, Any]:
     """The seat's hand body: {"hand", "choices"} only (a "players" key would ask for a table)."""
     unknown = sorted(set(body) - {"hand", "choices"})
     if unknown:
@@ -43,8 +45,8 @@ def _hand_body(body: dict) -> dict:
     return {key: body[key] for key in ("hand", "choices") if key in body}
 
 
-def hand(ask: Ask, state: State, seat: int | None, body: dict,
-         by_host: bool) -> tuple[State, dict | None]:
+def hand(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
+         by_host: bool) -> tuple[State, dict[str, Any] | None]:
     assert seat is not None  # a seat kind: the caller checked
     names: list[str] = state["players"]
     hand_body = _hand_body(body)
@@ -82,8 +84,8 @@ def hand(ask: Ask, state: State, seat: int | None, body: dict,
     return new, answer
 
 
-def new_game(ask: Ask, state: State, seat: int | None, body: dict,
-             by_host: bool) -> tuple[State, dict | None]:
+def new_game(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
+             by_host: bool) -> tuple[State, dict[str, Any] | None]:
     if not state["winners"]:
         waiting = [name for name, total in zip(state["players"], state["hands"], strict=True)
                    if total is None]
@@ -97,8 +99,8 @@ def new_game(ask: Ask, state: State, seat: int | None, body: dict,
     return new, None
 
 
-def job_request_body(table_state: dict, players: list[str], kind: str,
-                     seat: int | None = None) -> dict | None:
+def job_request_body(table_state: dict[str, Any], players: list[str], kind: str,
+                     seat: int | None = None) -> dict[str, Any] | None:
     """The game's score body filled in from the table: for a seat, its own hand and choices as
     it entered them (the score page opened from the table comes with them, for a correction;
     empty before it entered one); without a seat, the whole table's hands as entered so far (a
@@ -114,7 +116,7 @@ def job_request_body(table_state: dict, players: list[str], kind: str,
                         for name, held, chosen in zip(players, cards, choices, strict=False)]}
 
 
-def held_cards(table_state: dict, players: list[str], seat: int | None) -> dict[str, str]:
+def held_cards(table_state: dict[str, Any], players: list[str], seat: int | None) -> dict[str, str]:
     """The cards the other seats entered ({card name: player}): the score page opened from the
     table marks them as theirs and never suggests them (every card exists once)."""
     cards = table_state.get("cards") or [[] for _ in players]
@@ -129,7 +131,8 @@ def _names(value: object) -> list[str]:
     return [str(name) for name in value] if isinstance(value, list) else []
 
 
-def public_answer(request: dict, answer: dict, state: State) -> tuple[dict, dict] | None:
+def public_answer(request: dict[str, Any], answer: dict[str, Any],
+                  state: State) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """A turn checked at the table (the game's ruling), as every phone may see it (issue 29):
     the cards in the mover's hand and those drawn from a deck are theirs alone until the game's
     end; the card taken from the discard area and the cards discarded are face up ("Spread all
@@ -175,7 +178,7 @@ TABLE = TableGame(
 )
 
 
-def _table_form():
+def _table_form() -> ModuleType:
     """The hand form's module (the score page's form and its Django side: read when a page
     asks, so the API's table never imports the pages)."""
     from . import table_form
@@ -183,12 +186,13 @@ def _table_form():
     return table_form
 
 
-def acting_seat(table_state: dict, players: list[str]) -> int | None:
+def acting_seat(table_state: dict[str, Any], players: list[str]) -> int | None:
     """No seat acts first at this game's table: the host's browser acts for any (None)."""
     return None
 
 
-def job_event(table_state: dict, players: list[str], kind: str, body: dict) -> tuple[str, dict]:
+def job_event(table_state: dict[str, Any], players: list[str], kind: str,
+              body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The table's event for the game's job asked at the table (its page opened from the
     table): a hand scored is the seat's `hand` (its cards and choices); anything else (a turn
     checked) is a `ruling` the table records without reading anything into it."""

@@ -8,6 +8,10 @@ again, with the values kept and each problem next to its field.
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.http import QueryDict
+
 from cards.models import Game
 from games.pages import job_page
 from games.star_trek_missions import engine
@@ -25,12 +29,12 @@ ACTION_LABELS = [
 ]
 
 
-def turn_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+def turn_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
     """The form's fields for a saved request body ("Check again" on /r/<id> opens the form
     filled in): the reverse of TurnForm.body."""
     position, move = as_dict(body.get("position")), as_dict(body.get("move"))
 
-    def names(value) -> list[str]:
+    def names(value: Any) -> list[str]:
         return [str(v) for v in (value if isinstance(value, list) else [value]) if v]
 
     pairs = [("hand", name) for name in names(position.get("hand"))]
@@ -45,7 +49,7 @@ def turn_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     return pairs
 
 
-def page_context(game: Game) -> dict:
+def page_context(game: Game) -> dict[str, Any]:
     """What only the whole page needs: `card_options`, (name, "Galaxy G27") for the <datalist>;
     one query."""
     options = []
@@ -59,7 +63,7 @@ def page_context(game: Game) -> dict:
 class TurnForm(PageForm):
     """The form's fields, their values and errors, and the request body they make."""
 
-    def __init__(self, data=None):
+    def __init__(self, data: QueryDict | None = None) -> None:
         super().__init__(data)
         self.hand = [Field("hand", f"hand-{i + 1}", v, f"Card {i + 1}")
                      for i, v in enumerate(self.texts("hand", HAND_SLOTS))]
@@ -89,9 +93,9 @@ class TurnForm(PageForm):
         ]
         self.actions = ACTION_LABELS
 
-    def body(self) -> dict:
+    def body(self) -> dict[str, Any]:
         """The API request body (API.md) the form describes; the service validates it."""
-        position: dict = {
+        position: dict[str, Any] = {
             "hand": self.names(self.hand, "position.hand"),
             "discard_area": self.names(self.discard_area, "position.discard_area"),
         }
@@ -102,7 +106,7 @@ class TurnForm(PageForm):
             self.paths["position.extra_turn"] = self.extra_turn
         action = self.action.value
         self.paths["move.action"] = self.action
-        move: dict = {"action": action}
+        move: dict[str, Any] = {"action": action}
         if action in (engine.TAKE_DISCARD, engine.DRAW_GALAXY):
             # One card taken from the discard area or drawn, and one discarded.
             key, field = ("take", self.take) if action == engine.TAKE_DISCARD else (
