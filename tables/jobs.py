@@ -109,7 +109,7 @@ def _runner(table: Table, kind: str, version: int, seat: int | str | None,
     entered. A seat's own entry (a hand) is then answered as the game's page answers it, not
     recorded (its score does not depend on the table); any other is the page's 409, and
     `shown["table_fields"]` holds the fields that are the table's alone (the game's `refilled`:
-    an Academy Credits cadet's credits, who starts) from the table as it is now: the page shows
+    a player's credits so far, who starts) from the table as it is now: the page shows
     them in place of the ones it was filled in with, which the table would refuse, so the next
     tap sends what was entered on the table now."""
     jobs = table_jobs(table.game.slug)

@@ -150,7 +150,7 @@ def live_context(table: Table, *, host: bool = False, own_seat: int | None = Non
             "handover_seats": [p for p in players if p["claimed"] and not p["host"]],
             "ended": table_ended(table),
             "waiting": [p["name"] for p in players if not p["entered"]],
-            # The key of an entry sent from the polled part (a Factions defender's answer): its
+            # The key of an entry sent from the polled part (a defender's answer to an attack): its
             # Idempotency-Key, new with each drawing of the part (the page's own form's is set
             # by _page).
             "entry_key": str(uuid.uuid4()),
