@@ -16,7 +16,7 @@ from common.numbers import plain_int
 from common.parsers import request_object
 from common.throttling import EvaluationRateThrottle, TableReadThrottle, client_address
 
-from . import services
+from . import read_cache, services
 from .selectors import (
     TableNotFound,
     change_words,
@@ -132,7 +132,9 @@ class TableApi(APIView):
             response["Cache-Control"] = "no-cache"
             return response
         check_read(self, request)
-        return table_response(table_data(table_get(code=code)))
+        # An unchanged table's read is built once per version (tables.read_cache).
+        return table_response(read_cache.api_table(
+            code, version, lambda: table_data(table_get(code=code))))
 
 
 class SeatClaimApi(APIView):
