@@ -112,6 +112,11 @@ def check_read(view: APIView, request) -> None:
         view.throttled(request, throttle.wait())
 
 
+# A read refused before it reaches the view (config/asgi.py's TableReadsBound).
+BUSY = ("`busy`, with `Retry-After`: too many reads of tables wait in this server process; read "
+        "again after it.")
+
+
 class TableApi(APIView):
     @extend_schema(
         summary="A table, as every phone reads it",
@@ -119,7 +124,8 @@ class TableApi(APIView):
                     "`If-None-Match` and an unchanged table answers 304, from one query.",
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
         responses={200: OpenApiTypes.OBJECT, 304: None,
-                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`.")},
+                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`."),
+                   503: OpenApiResponse(ErrorSerializer, description=BUSY)},
     )
     def get(self, request, code: str):
         version = table_version(code=code)
@@ -215,7 +221,8 @@ class EventsApi(APIView):
         responses={200: OpenApiTypes.OBJECT,
                    400: OpenApiResponse(ErrorSerializer, description="`invalid_input`: "
                                         "`before` is not a number."),
-                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`.")},
+                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`."),
+                   503: OpenApiResponse(ErrorSerializer, description=BUSY)},
     )
     def get(self, request, code: str):
         check_read(self, request)
