@@ -138,9 +138,12 @@ class TableApi(APIView):
             response["Cache-Control"] = "no-cache"
             return response
         check_read(self, request)
-        # An unchanged table's read is built once per version (tables.read_cache).
-        return table_response(read_cache.api_table(
-            code, version, lambda: table_data(table_get(code=code))))
+        try:
+            # An unchanged table's read is built once per version (tables.read_cache).
+            return table_response(read_cache.api_table(
+                code, version, lambda: table_data(table_get(code=code))))
+        except TableNotFound:  # removed since its version was read
+            raise not_found(code) from None
 
 
 class SeatClaimApi(APIView):
@@ -227,12 +230,20 @@ class EventsApi(APIView):
     def get(self, request, code: str):
         check_read(self, request)
         before = history_cursor(request)
-        try:
+        version = table_version(code=code)
+        if version is None:
+            raise not_found(code)
+
+        def history_page() -> dict:
             table = table_get(code=code)
-        except TableNotFound:
+            return {"code": table.code, "version": table.version,
+                    **history_data(table, table_events(table=table, before=before))}
+
+        try:
+            # A page of an unchanged table's history is built once (tables.read_cache).
+            response = Response(read_cache.api_history(code, version, before, history_page))
+        except TableNotFound:  # removed since its version was read
             raise not_found(code) from None
-        response = Response({"code": table.code, "version": table.version,
-                             **history_data(table, table_events(table=table, before=before))})
         response["Cache-Control"] = "no-cache"
         return response
 

@@ -1,11 +1,11 @@
-"""Repeated reads of an unchanged table cost a lookup (issue 30): the API's read of a table and the
-polled part of its page at version v are the same for every reader who sees the table alike, so
-the first read of v builds them and the next ones take them from the cache (Django's "default":
-LocMemCache, one per worker process).
+"""Repeated reads of an unchanged table cost a lookup (issue 30): the API's read of a table (and of
+a page of its history), its page and the page's polled part at version v are the same for every
+reader who sees the table alike, so the first read of v builds them and the next ones take them
+from the cache (Django's "default": LocMemCache, one per worker process).
 
 What a body may differ by is in its key, never left out:
-- the API's read holds no viewer's data (a token never; a seat's hidden cards never, the history
-  holds their public copies): (code, version);
+- the API's read and its pages of the history hold no viewer's data (a token never; a seat's
+  hidden cards never, the history holds their public copies): (code, version, the page);
 - the page and its polled part show the host's buttons to the host and a seat's own answer form
   to that seat: (code, version, host or not, the seat, the history page shown, whether the table
   has ended: its age decides that without a new version; the page also the address it was opened
@@ -65,6 +65,21 @@ def api_table(code: str, version: int, build: Callable[[], dict]) -> dict:
         return data["version"], data
 
     body = _stored(f"table-api:{code}:v{version}", code, built)
+    assert isinstance(body, dict)
+    return body
+
+
+def api_history(code: str, version: int, before: int | None, build: Callable[[], dict]) -> dict:
+    """A page of the table's history through the API at `version` (the newest, or the one before
+    event `before`): the same for every reader."""
+    if not cache_seconds():
+        return build()
+
+    def built() -> tuple[int, object]:
+        data = build()
+        return data["version"], data
+
+    body = _stored(f"table-history:{code}:b{before}:v{version}", code, built)
     assert isinstance(body, dict)
     return body
 
