@@ -15,7 +15,9 @@ past the limit, which that middleware refuses as "more than" the limit.
 """
 
 import asyncio
+import json
 import os
+import re
 import warnings
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, cast
@@ -190,6 +192,90 @@ def refusal_hold(headers: Iterable[tuple[bytes, bytes]]) -> float:
     return REFUSAL_HOLD_SECONDS
 
 
-# a2wsgi types the scope and messages as asgiref's TypedDicts; these layers hand them on as they
-# came, so Django's application is one of theirs.
-application = TablePolls(BodyLimit(HeldRefusals(cast(ASGIApp, django_application))))
+# Full reads of a table (not an unchanged poll: TablePolls answers those) one process hands
+# Django's thread at once; more wait in the event loop, and past TABLE_READS_WAITING of those
+# the next is answered 503 busy (TableReadsBound).
+TABLE_READS_PER_PROCESS = int(os.environ.get("TABLE_READS_PER_PROCESS", "1"))
+TABLE_READS_WAITING = int(os.environ.get("TABLE_READS_WAITING", "32"))
+TABLE_READS = re.compile(r"/api/tables/[a-z0-9]{1,16}/(?:events/)?|/t/[a-z0-9]{1,16}(?:/live)?")
+BUSY_RETRY_SECONDS = 1
+
+
+class TableReadsBound:
+    """Full reads of a table reach Django's thread in this process TABLE_READS_PER_PROCESS at a
+    time; the others wait in the event loop (a coroutine each: no thread, no query), and past
+    TABLE_READS_WAITING waiting one more is answered 503 `busy` with Retry-After, held like a 429
+    (REFUSAL_HOLD_SECONDS), without reaching Django.
+
+    Issue 30: a flood of reads of tables from many addresses (each within its own limit, so every
+    read is real work) queued several reads in each process's thread, and GET /api/games/ waited
+    behind all of them: its p99 went to 5-8 times the quiet one. Now any other request waits
+    behind at most TABLE_READS_PER_PROCESS reads in its process, and a phone's read in a quiet
+    moment waits for nothing. A read holds its place until its answer starts."""
+
+    slots: asyncio.Semaphore | None = None
+    waiting = 0
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (scope["type"] != "http" or scope["method"] not in ("GET", "HEAD")
+                or not TABLE_READS.fullmatch(scope["path"])):
+            await self.app(scope, receive, send)
+            return
+        if TableReadsBound.slots is None:  # made in the process's own event loop
+            TableReadsBound.slots = asyncio.Semaphore(TABLE_READS_PER_PROCESS)
+        slots = TableReadsBound.slots
+        if slots.locked():
+            if TableReadsBound.waiting >= TABLE_READS_WAITING:
+                await busy(scope, send)
+                return
+            TableReadsBound.waiting += 1
+            try:
+                await slots.acquire()
+            finally:
+                TableReadsBound.waiting -= 1
+        else:
+            await slots.acquire()
+        held = True
+
+        async def releasing_send(message: Message) -> None:
+            nonlocal held
+            if held and message["type"] == "http.response.start":
+                held = False
+                slots.release()
+            await send(message)
+
+        try:
+            await self.app(scope, receive, releasing_send)
+        finally:
+            if held:
+                slots.release()
+
+
+async def busy(scope: Scope, send: Send) -> None:
+    """The 503 of a read past the reads waiting: API.md's error body for the API, a line of text
+    for a page; held as a 429 is, so a client that floods sends one a second per connection."""
+    if scope["path"].startswith("/api/"):
+        body = json.dumps({"status": 503, "code": "busy", "detail": (
+            "The server is busy reading other tables: read this one again in "
+            f"{BUSY_RETRY_SECONDS} s."), "errors": []}).encode()
+        kind = b"application/json"
+    else:
+        body = (b"<!doctype html><title>Busy</title><p>The server is busy reading other tables: "
+                b"this page reloads in a moment (or reload it).</p>")
+        kind = b"text/html; charset=utf-8"
+    await asyncio.sleep(min(REFUSAL_HOLD_SECONDS, BUSY_RETRY_SECONDS))
+    await send({"type": "http.response.start", "status": 503, "headers": [
+        (b"content-type", kind), (b"content-length", str(len(body)).encode()),
+        (b"retry-after", str(BUSY_RETRY_SECONDS).encode()), (b"cache-control", b"no-store")]})
+    await send({"type": "http.response.body", "body": body if scope["method"] == "GET" else b""})
+
+
+# The bound inside HeldRefusals: a read refused 429 leaves its place as soon as Django answers,
+# not after the refusal is held. a2wsgi types the scope and messages as asgiref's TypedDicts;
+# these layers hand them on as they came, so Django's application is one of theirs.
+application = TablePolls(
+    BodyLimit(HeldRefusals(TableReadsBound(cast(ASGIApp, django_application))))
+)

@@ -16,7 +16,7 @@ from common.numbers import plain_int
 from common.parsers import request_object
 from common.throttling import EvaluationRateThrottle, TableReadThrottle, client_address
 
-from . import services
+from . import read_cache, services
 from .selectors import (
     TableNotFound,
     change_words,
@@ -112,6 +112,11 @@ def check_read(view: APIView, request) -> None:
         view.throttled(request, throttle.wait())
 
 
+# A read refused before it reaches the view (config/asgi.py's TableReadsBound).
+BUSY = ("`busy`, with `Retry-After`: too many reads of tables wait in this server process; read "
+        "again after it.")
+
+
 class TableApi(APIView):
     @extend_schema(
         summary="A table, as every phone reads it",
@@ -119,7 +124,8 @@ class TableApi(APIView):
                     "`If-None-Match` and an unchanged table answers 304, from one query.",
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
         responses={200: OpenApiTypes.OBJECT, 304: None,
-                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`.")},
+                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`."),
+                   503: OpenApiResponse(ErrorSerializer, description=BUSY)},
     )
     def get(self, request, code: str):
         version = table_version(code=code)
@@ -132,7 +138,12 @@ class TableApi(APIView):
             response["Cache-Control"] = "no-cache"
             return response
         check_read(self, request)
-        return table_response(table_data(table_get(code=code)))
+        try:
+            # An unchanged table's read is built once per version (tables.read_cache).
+            return table_response(read_cache.api_table(
+                code, version, lambda: table_data(table_get(code=code))))
+        except TableNotFound:  # removed since its version was read
+            raise not_found(code) from None
 
 
 class SeatClaimApi(APIView):
@@ -213,17 +224,26 @@ class EventsApi(APIView):
         responses={200: OpenApiTypes.OBJECT,
                    400: OpenApiResponse(ErrorSerializer, description="`invalid_input`: "
                                         "`before` is not a number."),
-                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`.")},
+                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`."),
+                   503: OpenApiResponse(ErrorSerializer, description=BUSY)},
     )
     def get(self, request, code: str):
         check_read(self, request)
         before = history_cursor(request)
-        try:
+        version = table_version(code=code)
+        if version is None:
+            raise not_found(code)
+
+        def history_page() -> dict:
             table = table_get(code=code)
-        except TableNotFound:
+            return {"code": table.code, "version": table.version,
+                    **history_data(table, table_events(table=table, before=before))}
+
+        try:
+            # A page of an unchanged table's history is built once (tables.read_cache).
+            response = Response(read_cache.api_history(code, version, before, history_page))
+        except TableNotFound:  # removed since its version was read
             raise not_found(code) from None
-        response = Response({"code": table.code, "version": table.version,
-                             **history_data(table, table_events(table=table, before=before))})
         response["Cache-Control"] = "no-cache"
         return response
 

@@ -30,7 +30,7 @@ from common.numbers import plain_int
 from common.page_throttle import check_page_throttle, check_read_throttle
 from common.throttling import client_address
 
-from . import services
+from . import read_cache, services
 from .game_states import game_table, table_slugs
 from .glance import phone_glance
 from .jobs import ask_page, job_links
@@ -176,10 +176,15 @@ def live(request: HttpRequest, code: str) -> HttpResponse:
     else:
         check_read_throttle(request)
         table = _table_or_404(code)
-        response = render(request, "tables/_live_response.html",
-                          live_context(table, host=host_token(request, table) is not None,
-                                       own_seat=my_seat(request, table)[0],
-                                       before=history_before(request)))
+        host = host_token(request, table) is not None
+        own_seat = my_seat(request, table)[0]
+        before = history_before(request)
+        # Built once per version and viewer (tables.read_cache): the next reads are a lookup.
+        response = HttpResponse(read_cache.rendered(
+            request, part="live", code=code, version=version,
+            viewer=f"{'host' if host else 'guest'}:{own_seat}:{before}:{bool(table_ended(table))}",
+            template="tables/_live_response.html",
+            context=lambda: live_context(table, host=host, own_seat=own_seat, before=before)))
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
@@ -227,6 +232,14 @@ def form_context(table: Table, context: dict, seat: int | None,
 def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
           posted: QueryDict | None = None, status: int = 200, notice: str = "",
           conflict: dict | None = None) -> HttpResponse:
+    return render(request, "tables/table.html",
+                  _page_context(request, table, errors=errors, posted=posted, notice=notice,
+                                conflict=conflict), status=status)
+
+
+def _page_context(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
+                  posted: QueryDict | None = None, notice: str = "",
+                  conflict: dict | None = None) -> dict:
     seat, _ = my_seat(request, table)
     host = host_token(request, table) is not None
     link = request.build_absolute_uri(reverse("tables:page", args=[table.code]))
@@ -246,13 +259,25 @@ def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
         # the entry was not recorded (sent again, it is still that entry), else a new one.
         "entry_key": (posted.get("entry_key") if posted is not None else "") or str(uuid.uuid4()),
     }
-    return render(request, "tables/table.html", context, status=status)
+    return context
 
 
 @require_GET
 def page(request: HttpRequest, code: str) -> HttpResponse:
     check_read_throttle(request)
-    return _page(request, _table_or_404(code))
+    table = _table_or_404(code)
+    seat = my_seat(request, table)[0]
+    host = host_token(request, table) is not None
+    # Built once per version and viewer (tables.read_cache): everything the page shows
+    # differently is in `viewer` (the address it was opened at: the link, its QR code, the
+    # loopback notice; the seat whose form the host's browser shows; whether the table has
+    # ended, which its age decides without a new version).
+    viewer = (f"{'host' if host else 'guest'}:{seat}:{_shown_seat(request, seat, host, None)}:"
+              f"{history_before(request)}:{bool(table_ended(table))}:"
+              f"{request.scheme}://{request.get_host()}")
+    return HttpResponse(read_cache.rendered(
+        request, part="page", code=code, version=table.version, viewer=viewer,
+        template="tables/table.html", context=lambda: _page_context(request, table)))
 
 
 @require_POST

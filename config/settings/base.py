@@ -288,3 +288,7 @@ TABLE_MAX_EVENTS = int(os.environ.get("TABLE_MAX_EVENTS", "1000"))
 TABLE_MAX_MB = float(os.environ.get("TABLE_MAX_MB", "5"))
 TABLE_MAX_AGE_DAYS = int(os.environ.get("TABLE_MAX_AGE_DAYS", "30"))
 TABLES_PER_ADDRESS_PER_DAY = int(os.environ.get("TABLES_PER_ADDRESS_PER_DAY", "30"))
+# A table's read (the API's, the page, its polled part) is built once per version and viewer and
+# kept this many seconds in the "default" cache (tables.read_cache; 0: never kept). Every change
+# moves the version on, so this bounds only what changes with time alone (a table past its age).
+TABLE_READ_CACHE_SECONDS = int(os.environ.get("TABLE_READ_CACHE_SECONDS", "60"))
