@@ -238,6 +238,30 @@ HUNTED_HANDS_30_CUT = [
      {"lifeform": ["betazoid", "human", "klingon", "romulan"],
       "affiliation": ["federation", "ferengi-alliance", "klingon-empire", "romulan-star-empire"],
       "specialty": ["ambassador", "combat", "command", "medical", "security"]}),
+    # Hands a hunt found against another search order (the Ship's attribute whose bound stays
+    # loosest when open placed last): 5 to 10 times the bounds and totals of the shipped order
+    # on them. Cut to the values their cards print or name and one nobody names (75,600, 150,660
+    # and 60,480 combinations).
+    (["Thought Maker", "Transporter", "Meddlesome Q", "Commander Bruce Maddox",
+      "Unidentified Ship", "Shields", "Ensign Wesley Crusher", "Hand Phaser", "Enemies to Friends"],
+     {"lifeform": ["android", "betazoid", "crystal", "hologram", "human"],
+      "affiliation": ["federation", "ferengi-alliance", "hostile", "klingon-empire",
+                      "romulan-star-empire"],
+      "specialty": ["ambassador", "archaeologist", "combat", "command", "engineer", "security",
+                    "weapon"]}),
+    (["Ensign Wesley Crusher", "Lursa and B'Etor", "Daimon Tog", "Commander Sela",
+      "Lieutenant Worf", "Thought Maker", "Meddlesome Q", "Unidentified Ship", "Mysterious Plague"],
+     {"lifeform": ["human", "klingon", "romulan"],
+      "affiliation": ["federation", "ferengi-alliance", "hostile", "klingon-empire",
+                      "romulan-star-empire"],
+      "specialty": ["combat", "command", "medical", "weapon"]}),
+    (["Thought Maker", "Leah Brahms", "Unidentified Ship", "Meddlesome Q", "Ensign Wesley Crusher",
+      "Shields", "Quarters", "Hand Phaser", "Enemies to Friends"],
+     {"lifeform": ["android", "betazoid", "hologram", "human"],
+      "affiliation": ["federation", "ferengi-alliance", "hostile", "klingon-empire",
+                      "romulan-star-empire"],
+      "specialty": ["ambassador", "archaeologist", "combat", "command", "engineer", "security",
+                    "weapon"]}),
 ]
 
 
