@@ -99,6 +99,10 @@ class HandBounds(HandChoices):
         # Cards whose choice ("choose") only their own rule reads, with the values worth trying.
         self.choosers = {spec.name: self.candidates(spec, effect)
                          for spec, effect in self._choice_cards if effect["kind"] == "choose"}
+        # Each of those values with its key in the caches (`_points`' chosen_key).
+        self.chooser_keys = {name: [(chosen, tuple(chosen.items()) if chosen else ())
+                                    for chosen in values]
+                             for name, values in self.choosers.items()}
 
     # Fast scoring for the search: totals, exact or upper bounds ------------------------------
 
@@ -440,10 +444,20 @@ class HandBounds(HandChoices):
         best = self.chooser_cache.get(key)
         if best is None:
             best = 0
-            for chosen in self.choosers[receiver.name]:
-                live = Live(receiver.spec, receiver.attrs)
-                live.chosen = chosen
-                best = max(best, self._points(live, context))
+            if rule.bonuses:
+                # `_points` for each value, inlined: the same keys, looked up and stored alike
+                # (this runs for each world the open choice is met in: a fifth of the time of
+                # the hunt's slowest hand, issue 30).
+                quick_cache, name = self.quick_cache, receiver.name
+                for chosen, chosen_key in self.chooser_keys[name]:
+                    quick = (name, chosen_key, standing_key, modified, projection)
+                    points = quick_cache.get(quick)
+                    if points is None:
+                        live = Live(receiver.spec, receiver.attrs)
+                        live.chosen = chosen
+                        points = self._settled(live, chosen_key, projection, quick, context)
+                    if points > best:
+                        best = points
             self.chooser_cache[key] = best
         return best
 
