@@ -238,6 +238,32 @@ HUNTED_HANDS_30_CUT = [
      {"lifeform": ["betazoid", "human", "klingon", "romulan"],
       "affiliation": ["federation", "ferengi-alliance", "klingon-empire", "romulan-star-empire"],
       "specialty": ["ambassador", "combat", "command", "medical", "security"]}),
+    # The slowest of the hunt after the open chooser was scored inline (seeds 13, 42 and 57):
+    # Thought Maker and the Ship in Meddlesome Q's nine, two with Mysterious Plague (343,200,
+    # 311,850 and 409,200 combinations), cut to the values their cards print or name and one
+    # nobody names (61,740, 136,080 and 156,240).
+    (["Meddlesome Q", "Lieutenant Worf", "Ambassador Sarek", "Unidentified Ship", "Thought Maker",
+      "Commander Tomalak", "Lwaxana Troi", "Mysterious Plague", "Hand Phaser"],
+     {"lifeform": ["android", "betazoid", "crystal", "hologram", "klingon", "romulan", "vulcan"],
+      "affiliation": ["federation", "ferengi-alliance", "hostile", "romulan-star-empire"],
+      "specialty": ["ambassador", "archaeologist", "combat", "command", "medical", "security",
+                    "weapon"]}),
+    (["Leah Brahms", "Ensign Wesley Crusher", "Unidentified Ship", "Spock", "Thought Maker",
+      "Meddlesome Q", "Hand Phaser", "Tractor Beam", "Enemies to Friends"],
+     {"lifeform": ["android", "betazoid", "hologram", "human", "romulan", "vulcan"],
+      "affiliation": ["federation", "ferengi-alliance", "hostile", "klingon-empire",
+                      "romulan-star-empire"],
+      "specialty": ["ambassador", "archaeologist", "combat", "command", "engineer", "science",
+                    "security", "weapon"]}),
+    (["Commander Bruce Maddox", "Daimon Tog", "Mysterious Plague", "Lieutenant Worf",
+      "Thought Maker", "Unidentified Ship", "Vice Admiral Nakamura", "Lursa and B'Etor",
+      "Meddlesome Q"],
+     {"lifeform": ["android", "betazoid", "crystal", "ferengi", "hologram", "human", "klingon",
+                   "romulan"],
+      "affiliation": ["federation", "ferengi-alliance", "hostile", "klingon-empire",
+                      "romulan-star-empire"],
+      "specialty": ["ambassador", "combat", "command", "engineer", "medical", "security",
+                    "weapon"]}),
     # Hands a hunt found against another search order (the Ship's attribute whose bound stays
     # loosest when open placed last): 5 to 10 times the bounds and totals of the shipped order
     # on them. Cut to the values their cards print or name and one nobody names (75,600, 150,660
