@@ -37,8 +37,8 @@ REPORTED = ["Meddlesome Q", "Enemies to Friends", "Unidentified Ship", "Thought 
 REPORTED_30 = ["Thought Maker", "Unidentified Ship", "Chancellor Gowron", "Lursa and B'Etor",
                "Hand Phaser", "Space Confrontation", "Blossoming Romance"]
 # The slowest hands earlier hunts found (issue 21's seed 21, issue 30's seeds 9, 21, 8, 7, 13, 6, 3,
-# then 9 and 3 again, then 13, 42 and 57), and hands a tried order was slow on, so that each run
-# times them again: a climb may not find its way back.
+# then 9 and 3 again, then 13, 42 and 57, then 3, 57 and 77), and hands a tried order was slow
+# on, so that each run times them again: a climb may not find its way back.
 FOUND = [
     ["Commander Bruce Maddox", "Commander Tomalak", "Enemies to Friends", "Meddlesome Q",
      "Unidentified Ship", "Vash", "Lursa and B'Etor", "Thought Maker", "Chancellor Gowron"],
@@ -72,6 +72,13 @@ FOUND = [
     ["Commander Bruce Maddox", "Daimon Tog", "Mysterious Plague", "Lieutenant Worf",
      "Thought Maker", "Unidentified Ship", "Vice Admiral Nakamura", "Lursa and B'Etor",
      "Meddlesome Q"],
+    # The hunt after that, old and new engines side by side: seeds 3, 57 and 77.
+    ["Mysterious Plague", "Meddlesome Q", "Unidentified Ship", "James Moriarty", "Minuet",
+     "Commander Tomalak", "Ambassador Sarek", "Thought Maker", "Lieutenant Worf"],
+    ["Commander Tomalak", "Unidentified Ship", "Meddlesome Q", "Mysterious Plague",
+     "James Moriarty", "Lieutenant Worf", "Ambassador Sarek", "Thought Maker", "Lore"],
+    ["Ambassador Sarek", "Daimon Tog", "Thought Maker", "Meddlesome Q", "Unidentified Ship",
+     "Mysterious Plague", "Holodeck 2", "Lieutenant Worf", "Commander Tomalak"],
     # Order traps: hands a hunt found against a tried search order (the Ship's attribute that
     # stays loosest while open placed last), 5 to 10 times its bounds and totals there, quick
     # under the shipped order; a new order should be timed on them too.

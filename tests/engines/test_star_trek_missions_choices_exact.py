@@ -264,6 +264,30 @@ HUNTED_HANDS_30_CUT = [
                       "romulan-star-empire"],
       "specialty": ["ambassador", "combat", "command", "engineer", "medical", "security",
                     "weapon"]}),
+    # The slowest of the hunt after that, old and new engines side by side (seeds 3, 57 and 77):
+    # Mysterious Plague, the Ship and Thought Maker with James Moriarty, or Holodeck 2 (409,200,
+    # 409,200 and 343,200 combinations), cut the same way (111,600, 100,440 and 84,672).
+    (["Mysterious Plague", "Meddlesome Q", "Unidentified Ship", "James Moriarty", "Minuet",
+      "Commander Tomalak", "Ambassador Sarek", "Thought Maker", "Lieutenant Worf"],
+     {"lifeform": ["android", "betazoid", "hologram", "klingon", "romulan", "vulcan"],
+      "affiliation": ["federation", "ferengi-alliance", "hostile", "klingon-empire",
+                      "romulan-star-empire"],
+      "specialty": ["ambassador", "archaeologist", "combat", "command", "counselor", "engineer",
+                    "medical", "science", "security", "weapon"]}),
+    (["Commander Tomalak", "Unidentified Ship", "Meddlesome Q", "Mysterious Plague",
+      "James Moriarty", "Lieutenant Worf", "Ambassador Sarek", "Thought Maker", "Lore"],
+     {"lifeform": ["android", "betazoid", "hologram", "klingon", "romulan", "vulcan"],
+      "affiliation": ["federation", "ferengi-alliance", "hostile", "klingon-empire",
+                      "romulan-star-empire"],
+      "specialty": ["ambassador", "archaeologist", "combat", "command", "engineer", "medical",
+                    "science", "security", "weapon"]}),
+    (["Ambassador Sarek", "Daimon Tog", "Thought Maker", "Meddlesome Q", "Unidentified Ship",
+      "Mysterious Plague", "Holodeck 2", "Lieutenant Worf", "Commander Tomalak"],
+     {"lifeform": ["android", "betazoid", "crystal", "ferengi", "hologram", "klingon", "romulan",
+                   "vulcan"],
+      "affiliation": ["federation", "ferengi-alliance", "hostile", "romulan-star-empire"],
+      "specialty": ["ambassador", "archaeologist", "combat", "command", "medical", "security",
+                    "weapon"]}),
     # Hands a hunt found against another search order (the Ship's attribute whose bound stays
     # loosest when open placed last): 5 to 10 times the bounds and totals of the shipped order
     # on them. Cut to the values their cards print or name and one nobody names (75,600, 150,660
