@@ -288,6 +288,15 @@ HUNTED_HANDS_30_CUT = [
       "affiliation": ["federation", "ferengi-alliance", "hostile", "romulan-star-empire"],
       "specialty": ["ambassador", "archaeologist", "combat", "command", "medical", "security",
                     "weapon"]}),
+    # The slowest of the last hunt (seed 21, 23.4 ms of CPU): James Moriarty with Lwaxana Troi
+    # (409,200 combinations), cut the same way (146,475).
+    (["Mysterious Plague", "Thought Maker", "Meddlesome Q", "James Moriarty", "Lwaxana Troi",
+      "Lieutenant Worf", "Ambassador Sarek", "Unidentified Ship", "Commander Tomalak"],
+     {"lifeform": ["android", "betazoid", "crystal", "hologram", "klingon", "romulan", "vulcan"],
+      "affiliation": ["federation", "ferengi-alliance", "hostile", "klingon-empire",
+                      "romulan-star-empire"],
+      "specialty": ["ambassador", "archaeologist", "combat", "command", "engineer", "medical",
+                    "science", "security", "weapon"]}),
     # Hands a hunt found against another search order (the Ship's attribute whose bound stays
     # loosest when open placed last): 5 to 10 times the bounds and totals of the shipped order
     # on them. Cut to the values their cards print or name and one nobody names (75,600, 150,660
