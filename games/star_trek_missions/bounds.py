@@ -83,6 +83,8 @@ class HandBounds(HandChoices):
         # quick_cache's less the choice (`_best_chosen`).
         self.chooser_cache: dict[tuple[Any, ...], int] = {}
         self.may_copy_printed: dict[tuple[str, str], bool] = {}  # (copier, card as printed)
+        # (BLANKED UNLESS card, card as printed): whether it meets the card's criteria (`_world`).
+        self.meets_printed: dict[tuple[str, str], bool] = {}
         self.scoring = frozenset(name for name, rule in self.rules.items() if rule.bonuses)
         # Attributes that decide which cards stand or what a card counts as: a choice setting one
         # re-places every card (sibling_totals).
@@ -99,6 +101,10 @@ class HandBounds(HandChoices):
         # Cards whose choice ("choose") only their own rule reads, with the values worth trying.
         self.choosers = {spec.name: self.candidates(spec, effect)
                          for spec, effect in self._choice_cards if effect["kind"] == "choose"}
+        # Each of those values with its key in the caches (`_points`' chosen_key).
+        self.chooser_keys = {name: [(chosen, tuple(chosen.items()) if chosen else ())
+                                    for chosen in values]
+                             for name, values in self.choosers.items()}
 
     # Fast scoring for the search: totals, exact or upper bounds ------------------------------
 
@@ -258,13 +264,29 @@ class HandBounds(HandChoices):
                     live.attrs["affiliation"] = (self._wild(affiliation | live.attrs["affiliation"])
                                                  if name in maybe_blanked else affiliation)
                     bonus[name] = points
+        # BLANKED UNLESS, in card-number order. Whether a card as printed meets a rule's
+        # criteria is asked once per hand (printed Lives never change): this test, repeated for
+        # every world, was two fifths of the time of the hunt's slowest hands that hold James
+        # Moriarty (issue 30).
+        printed, meets_printed = self.printed, self.meets_printed
         for spec in self.conditional:
-            if spec.name in blanked:
+            name = spec.name
+            if name in blanked:
                 continue
-            rule = self.rules[spec.name]
-            others = [lives[n] for n in lives if n != spec.name and n not in blanked]
-            if not any(match(o, {}) for match in rule.blanked_unless for o in others):
-                blanked.add(spec.name)
+            criteria = self.rules[name].blanked_unless
+            for n, other in lives.items():
+                if n == name or n in blanked:
+                    continue
+                if other is printed[n]:
+                    met = meets_printed.get((name, n))
+                    if met is None:
+                        met = meets_printed[(name, n)] = any(match(other, {}) for match in criteria)
+                else:
+                    met = any(match(other, {}) for match in criteria)
+                if met:
+                    break
+            else:
+                blanked.add(name)
         standing = [n for n in lives if n not in blanked]
         for name, (effect, when) in self.counts_as.items():
             if name in lives and name not in blanked:
@@ -440,10 +462,20 @@ class HandBounds(HandChoices):
         best = self.chooser_cache.get(key)
         if best is None:
             best = 0
-            for chosen in self.choosers[receiver.name]:
-                live = Live(receiver.spec, receiver.attrs)
-                live.chosen = chosen
-                best = max(best, self._points(live, context))
+            if rule.bonuses:
+                # `_points` for each value, inlined: the same keys, looked up and stored alike
+                # (this runs for each world the open choice is met in: a fifth of the time of
+                # the hunt's slowest hand, issue 30).
+                quick_cache, name = self.quick_cache, receiver.name
+                for chosen, chosen_key in self.chooser_keys[name]:
+                    quick = (name, chosen_key, standing_key, modified, projection)
+                    points = quick_cache.get(quick)
+                    if points is None:
+                        live = Live(receiver.spec, receiver.attrs)
+                        live.chosen = chosen
+                        points = self._settled(live, chosen_key, projection, quick, context)
+                    if points > best:
+                        best = points
             self.chooser_cache[key] = best
         return best
 
