@@ -14,7 +14,7 @@ as the worst.
 `hunt_many` runs that climb from many seeds, each from its own starting points (random hands
 rich in choice cards drawn with its seed, and its share of the caller's), within a time bound, and
 times the slowest of each best of seven: a climb ends near the hand it started from, so one seed
-finds one family of slow hands (issue 30: another seed than the README's found a hand 1.5 times
+finds one family of slow hands (issue 30: another seed than the one measured before found a hand 1.5 times
 its worst).
 """
 
@@ -33,7 +33,7 @@ MEDDLESOME_Q = "Meddlesome Q"
 REPORTED = ["Meddlesome Q", "Enemies to Friends", "Unidentified Ship", "Thought Maker",
             "Leah Brahms", "Tractor Beam", "Transporter", "Ambassador Sarek",
             "Lieutenant Commander Data"]
-# The hand issue 30 reported at 32 ms of CPU (another seed than the README's): a starting point too.
+# The hand issue 30 reported at 32 ms of CPU (another seed than the one measured before): a starting point too.
 REPORTED_30 = ["Thought Maker", "Unidentified Ship", "Chancellor Gowron", "Lursa and B'Etor",
                "Hand Phaser", "Space Confrontation", "Blossoming Romance"]
 # The slowest hands earlier hunts found (issue 21's seed 21, issue 30's seeds 9, 21, 8, 7, 13, 6, 3,

@@ -4,7 +4,7 @@ accounts, as one gzipped file (Django's serialisation, natural keys for content 
 The file's first line is a manifest: which project wrote it, how many records of each model it
 holds, and the SHA-256 of the records that follow. A restore checks all of it (a file holding
 only `[]`, or a backup cut short, names what is missing) before it touches the database.
-This is `make backup` for SQLite; on PostgreSQL production backups use pg_dump (README,
+This is `make backup` for SQLite; on PostgreSQL production backups use pg_dump (docs/DEPLOYING.md,
 Deploying).
 """
 

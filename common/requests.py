@@ -1,7 +1,7 @@
 """Request bodies declared, not hand-parsed: a game writes its request as pydantic models and
 `read_body` reads any body against them, answering every problem at once in API.md's error body.
 
-Decision (README): pydantic rather than DRF serializers. Its errors come with the exact place of
+Decision (docs/CODE.md): pydantic rather than DRF serializers. Its errors come with the exact place of
 each problem (`("position", "hand", 2)` → `position.hand[2]`) and a type per kind of problem, which
 map one to one onto the contract's codes; strict mode refuses what a hand-written reader refused
 (a number for a name, "3" for a count, 1 for true); the models are typed, so the engines' callers
