@@ -129,6 +129,7 @@ bench-postgres: install
 # Django, the direction of imports between the apps, no import circles).
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 
 # mypy over the project with django-stubs, the engines under --strict's flags (pyproject.toml:
