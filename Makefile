@@ -42,19 +42,19 @@ run: setup
 chromium:
 	scripts/ensure-chromium
 
-# ruff, import-linter and mypy first (seconds), then the whole suite in parallel: pytest-xdist starts WORKERS
-# workers, each with its own test database, loaded catalog and browser; the report ends with the ten slowest tests. The suite never
-# reads the development database, so this needs no `setup`. PYTEST_ARGS=… replaces the options
+# ruff, import-linter and mypy first (seconds), then the whole suite in parallel: pytest-xdist
+# starts WORKERS workers, each with its own test database, loaded catalog and browser; the report
+# ends with the ten slowest tests. The suite never reads the development database, so this needs
+# no `setup`. PYTEST_ARGS=… replaces the options
 # (e.g. PYTEST_ARGS='-n 0' runs it in one process).
-# Workers steal queued tests from each other (--dist worksteal): with the default plain "load"
-# split, one worker was left alone with a queue of browser tests for the last 70 s (3:54 against
-# 3:32 here). With stealing the suite keeps both cores busy; 2, 3 and 4 workers all take about
-# the same (3:31 to 3:34), and one more than the cores is kept for machines where the browser
-# tests leave a core waiting.
+# Workers steal queued tests from each other (--dist worksteal): with the plain "load" split,
+# one worker could be left alone with a queue of browser tests at the end while the other cores
+# idled. One worker more than the cores is kept for machines where the browser tests leave a core
+# waiting (docs/MEASUREMENTS.md has the figures).
 WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
-# Where PYTHONDONTWRITEBYTECODE=1 is set (as on this machine), every worker would compile every
-# project and test module again on every run: collecting the suite took 17 s a worker against 6 s
-# with bytecode kept. The test runs keep it (__pycache__/ is ignored), compiled once up front.
+# Where PYTHONDONTWRITEBYTECODE=1 is set, every worker would compile every project and test
+# module again on every run (collecting took about three times as long). The test runs keep
+# bytecode (__pycache__/ is ignored), compiled once up front.
 BYTECODE := PYTHONDONTWRITEBYTECODE=
 SOURCES := config cards common web games results scoring adjudicator
 PYTEST_ARGS ?= -n $(WORKERS) --dist worksteal --durations=10
@@ -130,6 +130,7 @@ bench-postgres: install
 # Django, the direction of imports between the apps, no import circles).
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 
 # mypy over the project with django-stubs, the engines under --strict's flags (pyproject.toml:

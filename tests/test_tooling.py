@@ -1,0 +1,43 @@
+"""The tools that keep the code's form: `make lint` and the pre-commit hooks check the same
+things with the same programs, so a commit that passes its hooks passes `make lint`."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def _make_target(name: str) -> list[str]:
+    """The recipe lines of a Makefile target, as written."""
+    text = (ROOT / "Makefile").read_text()
+    match = re.search(rf"^{name}:.*\n((?:\t.*\n)+)", text, re.MULTILINE)
+    assert match, f"Makefile has no {name} target"
+    return [line.strip() for line in match.group(1).splitlines()]
+
+
+def test_the_pre_commit_configuration_is_valid() -> None:
+    done = subprocess.run(
+        [str(BIN / "pre-commit"), "validate-config", ".pre-commit-config.yaml"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_hooks_run_what_make_lint_runs() -> None:
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text())
+    entries = [hook["entry"] for repo in config["repos"] for hook in repo["hooks"]]
+    programs = {" ".join(entry.split()[:3]) for entry in entries}
+    lint = _make_target("lint")
+    assert "$(BIN)/ruff check ." in lint
+    assert "$(BIN)/ruff format --check ." in lint
+    assert "$(BIN)/lint-imports --no-cache" in lint
+    assert {".venv/bin/ruff check --force-exclude", ".venv/bin/ruff format --force-exclude",
+            ".venv/bin/lint-imports --no-cache"} <= programs
+
