@@ -58,11 +58,19 @@ ERROR_EXAMPLES = [
         "No rulings for this game yet",
         response_only=True,
         status_codes=["404"],
-        value={"status": 404, "code": "not_available",
-               "detail": "Tableside does not give rulings for Snap yet.",
-               "errors": [{"path": "game", "code": "not_available",
-                           "detail": "Tableside does not give rulings for Snap yet.",
-                           "suggestions": slugs_with(RULING)}]},
+        value={
+            "status": 404,
+            "code": "not_available",
+            "detail": "Tableside does not give rulings for Snap yet.",
+            "errors": [
+                {
+                    "path": "game",
+                    "code": "not_available",
+                    "detail": "Tableside does not give rulings for Snap yet.",
+                    "suggestions": slugs_with(RULING),
+                }
+            ],
+        },
     ),
 ]
 
@@ -82,7 +90,6 @@ position cannot exist; each entry names one contradiction).
 """
 
 
-
 class RulingSchema(GameJobSchema):
     kind = RULING
     description = DESCRIPTION
@@ -98,15 +105,17 @@ class RulingApi(APIView):
         request=OpenApiTypes.OBJECT,
         responses={
             200: RulingResponseSerializer,
-            400: OpenApiResponse(ErrorSerializer, description="`malformed_request`, "
-                                 "`invalid_input` or `impossible_position`."),
-            404: OpenApiResponse(ErrorSerializer, description="`unknown_game` or "
-                                 "`not_available`."),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="`malformed_request`, `invalid_input` or `impossible_position`.",
+            ),
+            404: OpenApiResponse(ErrorSerializer, description="`unknown_game` or `not_available`."),
         },
     )
     def post(self, request: Request, game: str) -> Response:
         return run_game_service(
-            request, game_slug=game, kind=RULING,
+            request,
+            game_slug=game,
+            kind=RULING,
             unavailable="Tableside does not give rulings for {game} yet.",
         )
-

@@ -58,8 +58,17 @@ def random_text(rng: random.Random, length: int) -> str:
 
 def requests(rng: random.Random) -> list[tuple[str, str, str, bytes | dict[str, Any]]]:
     """(label, method, url, body or query)."""
-    normal = {"hand": ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr",
-                       "Commander Sela", "Diplomatic Conference", "Photon Torpedoes", "Bridge"]}
+    normal = {
+        "hand": [
+            "Lieutenant Worf",
+            "Commander Kurn",
+            "Ambassador K'Ehleyr",
+            "Commander Sela",
+            "Diplomatic Conference",
+            "Photon Torpedoes",
+            "Bridge",
+        ]
+    }
     long_names = {"hand": [random_text(rng, 1_000) for _ in range(60)]}
     one_name = {"hand": [random_text(rng, 60_000)]}
     # Names just within the length limit (3x the longest), as many as a hand may list: the most
@@ -74,10 +83,18 @@ def requests(rng: random.Random) -> list[tuple[str, str, str, bytes | dict[str, 
         ("74 random names of 78 characters", "POST", SCORE, json.dumps(within).encode()),
         ("70 names with a typo each", "POST", SCORE, json.dumps(typos).encode()),
         ("4,000 lone surrogates", "POST", SCORE, surrogates.encode()),
-        ("normal: GET named/?fuzzy=jet renno", "GET",
-         "/api/games/academy-credits/cards/named/", {"fuzzy": "jet renno"}),
-        ("GET named/?fuzzy=<4,000 characters>", "GET",
-         "/api/games/academy-credits/cards/named/", {"fuzzy": random_text(rng, 4_000)}),
+        (
+            "normal: GET named/?fuzzy=jet renno",
+            "GET",
+            "/api/games/academy-credits/cards/named/",
+            {"fuzzy": "jet renno"},
+        ),
+        (
+            "GET named/?fuzzy=<4,000 characters>",
+            "GET",
+            "/api/games/academy-credits/cards/named/",
+            {"fuzzy": random_text(rng, 4_000)},
+        ),
         ("normal: GET /api/games/", "GET", "/api/games/", {}),
     ]
 
@@ -130,18 +147,39 @@ def free_port() -> int:
 
 def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str, int]:
     port = free_port()
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.production",
-           "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
-           "LOCAL_HTTP": "1", "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
-           "PORT": str(port), "WEB_CONCURRENCY": str(WORKERS), "GUNICORN_ACCESS_LOG": "/dev/null",
-           "API_POST_RATE": "100000000/minute"}
-    for command in (["migrate", "--noinput", "-v0"], ["load_catalog"],
-                    ["collectstatic", "--noinput", "-v0"]):
-        subprocess.run([BIN / "python", "manage.py", *command], cwd=ROOT, env=env, check=True,
-                       stdout=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "LOCAL_HTTP": "1",
+        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+        "PORT": str(port),
+        "WEB_CONCURRENCY": str(WORKERS),
+        "GUNICORN_ACCESS_LOG": "/dev/null",
+        "API_POST_RATE": "100000000/minute",
+    }
+    for command in (
+        ["migrate", "--noinput", "-v0"],
+        ["load_catalog"],
+        ["collectstatic", "--noinput", "-v0"],
+    ):
+        subprocess.run(
+            [BIN / "python", "manage.py", *command],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     log = open(folder / "serve.log", "w+")  # noqa: SIM115 - the server's, closed with it
-    server = subprocess.Popen([BIN / "gunicorn", "-c", "config/gunicorn.py"], cwd=ROOT, env=env,
-                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    server = subprocess.Popen(
+        [BIN / "gunicorn", "-c", "config/gunicorn.py"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -157,8 +195,9 @@ def worker_pids(server: subprocess.Popen[bytes]) -> list[int]:
     found = []
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
-            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines()
-                          if ":\t" in line)
+            fields = dict(
+                line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line
+            )
         except OSError:
             continue
         if fields.get("PPid", "").strip() == str(server.pid):
@@ -202,10 +241,15 @@ def dribble(port: int, head: bytes, drip: bytes, stop: threading.Event) -> None:
 def slow_clients(base: str, port: int) -> None:
     stop = threading.Event()
     headers = (b"GET /api/games/ HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"X-Slow: 1\r\n")
-    body = (b"POST /api/games/academy-credits/rulings/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            b"Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{", b" ")
-    clients = [threading.Thread(target=dribble, args=(port, *kind, stop), daemon=True)
-               for kind in [headers] * 5 + [body] * 5]
+    body = (
+        b"POST /api/games/academy-credits/rulings/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{",
+        b" ",
+    )
+    clients = [
+        threading.Thread(target=dribble, args=(port, *kind, stop), daemon=True)
+        for kind in [headers] * 5 + [body] * 5
+    ]
     for client in clients:
         client.start()
     time.sleep(2)
@@ -217,9 +261,11 @@ def slow_clients(base: str, port: int) -> None:
     stop.set()
     answered = [ms for status, ms in times if status == 200]
     worst = max(ms for _, ms in times)
-    print(f"{'GET /api/games/ beside 10 slow clients':<52} answered {len(answered)}/{len(times)}"
-          f" (10 s timeout), p50 {sorted(ms for _, ms in times)[len(times) // 2]:.1f} ms, "
-          f"worst {worst:.1f} ms")
+    print(
+        f"{'GET /api/games/ beside 10 slow clients':<52} answered {len(answered)}/{len(times)}"
+        f" (10 s timeout), p50 {sorted(ms for _, ms in times)[len(times) // 2]:.1f} ms, "
+        f"worst {worst:.1f} ms"
+    )
 
 
 def memory(server: subprocess.Popen[bytes], base: str) -> None:
@@ -227,27 +273,50 @@ def memory(server: subprocess.Popen[bytes], base: str) -> None:
     reported = ('{"' + "k" * 150 + '":') * 200 + "[" + ",".join(["0"] * 15000) + "]" + "}" * 200
     within = ('{"' + "k" * 150 + '":') * 30 + "[" + ",".join(["0"] * 15000) + "]" + "}" * 30
     for _ in range(2 * WORKERS):  # every worker's first ruling imports and builds what it needs
-        timed(urllib.request.Request(url, data=within.encode(), headers={
-            "Content-Type": "application/json"}))
-    for label, body in (("61 kB body, 200 levels of 150-character keys", reported),
-                        ("same, 30 levels (within the depth cap)", within)):
+        timed(
+            urllib.request.Request(
+                url, data=within.encode(), headers={"Content-Type": "application/json"}
+            )
+        )
+    for label, body in (
+        ("61 kB body, 200 levels of 150-character keys", reported),
+        ("same, 30 levels (within the depth cap)", within),
+    ):
         before = workers_rss_mb(server)
-        results = [timed(urllib.request.Request(url, data=body.encode(), headers={
-            "Content-Type": "application/json"})) for _ in range(POSTS)]
+        results = [
+            timed(
+                urllib.request.Request(
+                    url, data=body.encode(), headers={"Content-Type": "application/json"}
+                )
+            )
+            for _ in range(POSTS)
+        ]
         growth = workers_rss_mb(server) - before
         statuses = sorted({status for status, _ in results})
-        print(f"{label:<52} x{POSTS}: status {statuses}, worst {max(ms for _, ms in results):.1f}"
-              f" ms, workers' memory {growth:+.1f} MB")
+        print(
+            f"{label:<52} x{POSTS}: status {statuses}, worst {max(ms for _, ms in results):.1f}"
+            f" ms, workers' memory {growth:+.1f} MB"
+        )
 
 
 def page_forms(base: str) -> None:
     url = base + "/games/star-trek-missions/score/"
-    for label, body in (("page form: 2.6 MB of a=& pairs", b"a=&" * 870_000),
-                        ("page form: 60 kB of a=& pairs (20,000 fields)", b"a=&" * 20_000)):
-        results = [timed(urllib.request.Request(url, data=body, headers={
-            "Content-Type": "application/x-www-form-urlencoded"})) for _ in range(5)]
-        print(f"{label:<52} status {sorted({s for s, _ in results})}, worst "
-              f"{max(ms for _, ms in results):.1f} ms")
+    for label, body in (
+        ("page form: 2.6 MB of a=& pairs", b"a=&" * 870_000),
+        ("page form: 60 kB of a=& pairs (20,000 fields)", b"a=&" * 20_000),
+    ):
+        results = [
+            timed(
+                urllib.request.Request(
+                    url, data=body, headers={"Content-Type": "application/x-www-form-urlencoded"}
+                )
+            )
+            for _ in range(5)
+        ]
+        print(
+            f"{label:<52} status {sorted({s for s, _ in results})}, worst "
+            f"{max(ms for _, ms in results):.1f} ms"
+        )
 
 
 def page_gets(base: str) -> None:
@@ -268,22 +337,28 @@ def page_gets(base: str) -> None:
     pairs = [("players", "10"), ("current", "0")]
     for seat in range(10):
         pairs.append((f"p{seat}-name", f"Player {seat}"))
-        hand = galaxy[seat * 5: seat * 5 + 5] + missions[seat * 2: seat * 2 + 2]
+        hand = galaxy[seat * 5 : seat * 5 + 5] + missions[seat * 2 : seat * 2 + 2]
         pairs += [(f"p{seat}-hand", name) for name in hand]
     url = base + "/games/star-trek-missions/table/?" + urlencode(pairs)
     # Each a new question (the first player's name differs): worked out every time.
     fresh = [timed(url.replace("Player+0", f"Player+0+{run}")) for run in range(10)]
     again = [timed(url) for _ in range(11)][1:]  # the first of these fills the cache
-    for label, runs in (("page GET: ten-player table, a new one each time", fresh),
-                        ("page GET: the same ten-player table again", again)):
+    for label, runs in (
+        ("page GET: ten-player table, a new one each time", fresh),
+        ("page GET: the same ten-player table again", again),
+    ):
         times = sorted(ms for _, ms in runs)
-        print(f"{label:<52} status {sorted({s for s, _ in runs})}, p50 {times[5]:.1f} ms, "
-              f"worst {times[-1]:.1f} ms")
+        print(
+            f"{label:<52} status {sorted({s for s, _ in runs})}, p50 {times[5]:.1f} ms, "
+            f"worst {times[-1]:.1f} ms"
+        )
 
 
 def served() -> None:
     print()
-    print(f"Served: gunicorn -c config/gunicorn.py, production settings, {WORKERS} workers, SQLite.")
+    print(
+        f"Served: gunicorn -c config/gunicorn.py, production settings, {WORKERS} workers, SQLite."
+    )
     with tempfile.TemporaryDirectory(prefix="tableside-bench-served-") as folder:
         server, base, port = start_server(Path(folder))
         try:

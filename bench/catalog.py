@@ -28,8 +28,10 @@ REQUESTS = int(os.environ.get("BENCH_REQUESTS", "200"))
 SLUG = "bench-game"
 FACTIONS = ["red", "blue", "green", "gold", "grey", "violet"]
 TYPES = ["ship", "base", "crew", "event"]
-WORDS = ("star fleet shield cannon trader scout pilot nebula comet harbour raider beacon "
-         "engine drone relay vault lancer frigate corvette outpost").split()
+WORDS = (
+    "star fleet shield cannon trader scout pilot nebula comet harbour raider beacon "
+    "engine drone relay vault lancer frigate corvette outpost"
+).split()
 
 
 def fill() -> Game:
@@ -41,35 +43,61 @@ def fill() -> Game:
         game.delete()
     rng = random.Random(7)
     game = Game.objects.create(slug=SLUG, name="Benchmark Game", min_players=2, max_players=4)
-    AttributeDefinition.objects.bulk_create([
-        AttributeDefinition(game=game, key="faction", label="Faction", kind="choice",
-                            choices=[{"value": f, "label": f.title()} for f in FACTIONS], position=0),
-        AttributeDefinition(game=game, key="type", label="Type", kind="multi_choice",
-                            choices=[{"value": t, "label": t.title()} for t in TYPES], position=1),
-        AttributeDefinition(game=game, key="cost", label="Cost", kind="integer", min_value=0,
-                            position=2),
-    ])
+    AttributeDefinition.objects.bulk_create(
+        [
+            AttributeDefinition(
+                game=game,
+                key="faction",
+                label="Faction",
+                kind="choice",
+                choices=[{"value": f, "label": f.title()} for f in FACTIONS],
+                position=0,
+            ),
+            AttributeDefinition(
+                game=game,
+                key="type",
+                label="Type",
+                kind="multi_choice",
+                choices=[{"value": t, "label": t.title()} for t in TYPES],
+                position=1,
+            ),
+            AttributeDefinition(
+                game=game, key="cost", label="Cost", kind="integer", min_value=0, position=2
+            ),
+        ]
+    )
     batch = 5000
     for start in range(0, CARDS, batch):
         cards = []
         for n in range(start, min(start + batch, CARDS)):
             words = rng.sample(WORDS, 3)
-            attributes = {"faction": rng.choice(FACTIONS), "type": rng.sample(TYPES, rng.randint(1, 2)),
-                          "cost": rng.randint(0, 10)}
-            cards.append(Card(
-                game=game, name=f"{words[0].title()} {words[1].title()} {n:06d}", slug=f"card-{n:06d}",
-                copies=rng.randint(1, 4), attributes=attributes,
-                field_provenance={"copies": "verified"}, provenance="verified",
-                text=f"Gain {rng.randint(1, 5)} {words[2]} for each other {words[0]}.",
-            ))
+            attributes = {
+                "faction": rng.choice(FACTIONS),
+                "type": rng.sample(TYPES, rng.randint(1, 2)),
+                "cost": rng.randint(0, 10),
+            }
+            cards.append(
+                Card(
+                    game=game,
+                    name=f"{words[0].title()} {words[1].title()} {n:06d}",
+                    slug=f"card-{n:06d}",
+                    copies=rng.randint(1, 4),
+                    attributes=attributes,
+                    field_provenance={"copies": "verified"},
+                    provenance="verified",
+                    text=f"Gain {rng.randint(1, 5)} {words[2]} for each other {words[0]}.",
+                )
+            )
         with transaction.atomic():
             created = Card.objects.bulk_create(cards)
-            CardAttributeValue.objects.bulk_create([
-                CardAttributeValue(card=card, key=key, value=str(v))
-                for card in created
-                for key, value in card.attributes.items()
-                for v in (value if isinstance(value, list) else [value])
-            ])
+            CardAttributeValue.objects.bulk_create(
+                [
+                    CardAttributeValue(card=card, key=key, value=str(v))
+                    for card in created
+                    for key, value in card.attributes.items()
+                    for v in (value if isinstance(value, list) else [value])
+                ]
+            )
         print(f"  filled {min(start + batch, CARDS):>7} cards", end="\r", flush=True)
     print()
     if connection.vendor == "postgresql":
@@ -101,13 +129,22 @@ def main() -> None:
     base = f"/api/games/{SLUG}/cards/"
     scenarios = {
         "search (q, name and text)": [f"{base}?q={rng.choice(WORDS)}" for _ in range(REQUESTS)],
-        "search, rare word + filter": [f"{base}?q={rng.choice(WORDS)}%20{rng.choice(WORDS)}&faction={rng.choice(FACTIONS)}" for _ in range(REQUESTS)],
-        "filtered list (faction)": [f"{base}?faction={rng.choice(FACTIONS)}" for _ in range(REQUESTS)],
+        "search, rare word + filter": [
+            f"{base}?q={rng.choice(WORDS)}%20{rng.choice(WORDS)}&faction={rng.choice(FACTIONS)}"
+            for _ in range(REQUESTS)
+        ],
+        "filtered list (faction)": [
+            f"{base}?faction={rng.choice(FACTIONS)}" for _ in range(REQUESTS)
+        ],
         "filtered list (faction+type+cost)": [
             f"{base}?faction={rng.choice(FACTIONS)}&type={rng.choice(TYPES)}&cost={rng.randint(0, 10)}"
-            for _ in range(REQUESTS)],
+            for _ in range(REQUESTS)
+        ],
         "ordered list (-cost), page 3": [f"{base}?ordering=-cost&page=3" for _ in range(REQUESTS)],
-        "autocomplete": [f"/api/games/{SLUG}/cards/autocomplete/?q={rng.choice(WORDS)[:3]}" for _ in range(REQUESTS)],
+        "autocomplete": [
+            f"/api/games/{SLUG}/cards/autocomplete/?q={rng.choice(WORDS)[:3]}"
+            for _ in range(REQUESTS)
+        ],
     }
     client = Client()
     client.get(base)  # warm caches and connections

@@ -58,19 +58,36 @@ MEASURING_CONNECTIONS = 2
 FLOOD_ROUNDS = int(os.environ.get("BENCH_HTTP_FLOOD_ROUNDS", "5"))
 TARGET_FLOOD_P99_RATIO = 2.0
 # The hand issue 30 reported as the costliest to score, in the address of "Score a hand".
-COSTLY_HAND = ["Thought Maker", "Unidentified Ship", "Chancellor Gowron", "Lursa and B'Etor",
-               "Hand Phaser", "Space Confrontation", "Blossoming Romance"]
+COSTLY_HAND = [
+    "Thought Maker",
+    "Unidentified Ship",
+    "Chancellor Gowron",
+    "Lursa and B'Etor",
+    "Hand Phaser",
+    "Space Confrontation",
+    "Blossoming Romance",
+]
 
 
 def start_server(port: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PORT": str(port), "GUNICORN_ACCESS_LOG": "/dev/null",
-           # The benchmark measures serving, not the throttle's refusals.
-           "API_POST_RATE": "100000000/minute"}
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "GUNICORN_ACCESS_LOG": "/dev/null",
+        # The benchmark measures serving, not the throttle's refusals.
+        "API_POST_RATE": "100000000/minute",
+    }
     # The server's log goes to a file: a pipe nobody reads would fill and stall its workers.
     log = tempfile.NamedTemporaryFile("w+", prefix="tableside-serve-", suffix=".log", delete=False)
     print(f"Server log: {log.name}")
-    server = subprocess.Popen(["make", "-s", "serve"], cwd=ROOT, env=env, start_new_session=True,
-                              stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(
+        ["make", "-s", "serve"],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -91,14 +108,20 @@ def post_examples(base: str) -> list[tuple[str, str, dict[str, Any]]]:
     with urllib.request.urlopen(base + "/api/schema/?format=json") as response:
         schema = json.load(response)
     found: list[tuple[str, str, dict[str, Any]]] = []
-    for path, kind in (("/api/games/{game}/score/", "score"), ("/api/games/{game}/rulings/", "ruling")):
+    for path, kind in (
+        ("/api/games/{game}/score/", "score"),
+        ("/api/games/{game}/rulings/", "ruling"),
+    ):
         content = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]
         for example in content.get("examples", {}).values():
             summary = example.get("summary", "")
             game = summary.split(":")[0].strip()
             url = path.replace("{game}", game)
-            request = urllib.request.Request(base + url, data=json.dumps(example["value"]).encode(),
-                                             headers={"Content-Type": "application/json"})
+            request = urllib.request.Request(
+                base + url,
+                data=json.dumps(example["value"]).encode(),
+                headers={"Content-Type": "application/json"},
+            )
             try:
                 with urllib.request.urlopen(request) as response:
                     ok = response.status == 200
@@ -115,9 +138,17 @@ wrk.body = {body}
 """
 
 
-def run_wrk(url: str, body: dict[str, Any] | None, *, seconds: int = SECONDS, connections: int = CONNECTIONS
-            ) -> tuple[float, float, float]:
-    command = ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency", url]
+def run_wrk(
+    url: str, body: dict[str, Any] | None, *, seconds: int = SECONDS, connections: int = CONNECTIONS
+) -> tuple[float, float, float]:
+    command = [
+        "wrk",
+        f"-t{min(2, connections)}",
+        f"-c{connections}",
+        f"-d{seconds}s",
+        "--latency",
+        url,
+    ]
     script = None
     if body is not None:
         script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
@@ -153,21 +184,40 @@ def start_flood_server(port: int, rate: str) -> subprocess.Popen[bytes]:
     if not os.environ.get("DATABASE_URL"):
         sqlite.unlink(missing_ok=True)  # a fresh start: no client refused by an earlier run
     database = os.environ.get("DATABASE_URL") or f"sqlite:///{sqlite}"
-    env = {**os.environ, "PORT": str(port), "GUNICORN_ACCESS_LOG": "/dev/null",
-           "API_POST_RATE": rate, "DATABASE_URL": database, "LOCAL_HTTP": "1",
-           "DJANGO_SETTINGS_MODULE": "config.settings.production",
-           "SECRET_KEY": os.environ.get("SECRET_KEY", "bench-flood-" + "x" * 50),
-           "ALLOWED_HOSTS": "127.0.0.1,localhost"}
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "GUNICORN_ACCESS_LOG": "/dev/null",
+        "API_POST_RATE": rate,
+        "DATABASE_URL": database,
+        "LOCAL_HTTP": "1",
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
+        "SECRET_KEY": os.environ.get("SECRET_KEY", "bench-flood-" + "x" * 50),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    }
     python = str(Path(sys.executable))
-    for command in (["migrate", "--noinput", "-v0"], ["load_catalog"],
-                    ["collectstatic", "--noinput", "-v0"]):
-        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True,
-                       stdout=subprocess.DEVNULL)
+    for command in (
+        ["migrate", "--noinput", "-v0"],
+        ["load_catalog"],
+        ["collectstatic", "--noinput", "-v0"],
+    ):
+        subprocess.run(
+            [python, "manage.py", *command],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     log = tempfile.NamedTemporaryFile("w+", prefix="tableside-flood-", suffix=".log", delete=False)
     print(f"Server log: {log.name}")
-    server = subprocess.Popen([str(Path(sys.executable).parent / "gunicorn"), "-c",
-                               "config/gunicorn.py"], cwd=ROOT, env=env, start_new_session=True,
-                              stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.py"],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
@@ -189,14 +239,20 @@ def flood() -> None:
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    print(f"\nA flood of 429s: gunicorn as make serve runs it, on {base}, with the default "
-          "limit of evaluations …", flush=True)
+    print(
+        f"\nA flood of 429s: gunicorn as make serve runs it, on {base}, with the default "
+        "limit of evaluations …",
+        flush=True,
+    )
     server = start_flood_server(port, os.environ.get("BENCH_HTTP_FLOOD_RATE", "120/minute"))
     try:
         games = base + "/api/games/"
         run_wrk(games, None, seconds=WARM_UP_SECONDS, connections=MEASURING_CONNECTIONS)
-        link = base + "/games/star-trek-missions/score/?" + urlencode(
-            [("hand", name) for name in COSTLY_HAND])
+        link = (
+            base
+            + "/games/star-trek-missions/score/?"
+            + urlencode([("hand", name) for name in COSTLY_HAND])
+        )
         sent = 0
         while True:  # past the limit (bounded: the default limit is 120 a minute)
             sent += 1
@@ -209,11 +265,15 @@ def flood() -> None:
                 raise
             if sent > 10_000:
                 raise SystemExit("the page was never refused: is the limit off?")
-        print(f"{sent} page GETs of the costliest hand to pass the limit; then {FLOOD_ROUNDS} "
-              f"rounds of GET /api/games/ ({MEASURING_CONNECTIONS} connections, {SECONDS} s) "
-              f"quiet, then while {FLOOD_CONNECTIONS} connections flood that page")
-        print(f"{'round':<8}{'quiet p50':>10}{'p99':>8}{'flood p50':>11}{'p99':>8}"
-              f"{'flood answers':>15}{'of them 429':>13}")
+        print(
+            f"{sent} page GETs of the costliest hand to pass the limit; then {FLOOD_ROUNDS} "
+            f"rounds of GET /api/games/ ({MEASURING_CONNECTIONS} connections, {SECONDS} s) "
+            f"quiet, then while {FLOOD_CONNECTIONS} connections flood that page"
+        )
+        print(
+            f"{'round':<8}{'quiet p50':>10}{'p99':>8}{'flood p50':>11}{'p99':>8}"
+            f"{'flood answers':>15}{'of them 429':>13}"
+        )
         quiet: list[float] = []
         flooded: list[float] = []
         quiet_medians: list[float] = []
@@ -222,7 +282,9 @@ def flood() -> None:
             _, quiet_p50, quiet_p99 = run_wrk(games, None, connections=MEASURING_CONNECTIONS)
             flooding = subprocess.Popen(
                 ["wrk", "-t2", f"-c{FLOOD_CONNECTIONS}", f"-d{SECONDS + 2}s", link],
-                stdout=subprocess.PIPE, text=True)
+                stdout=subprocess.PIPE,
+                text=True,
+            )
             try:
                 time.sleep(1)  # the flood under way before the figures start
                 _, flood_p50, flood_p99 = run_wrk(games, None, connections=MEASURING_CONNECTIONS)
@@ -235,18 +297,26 @@ def flood() -> None:
             flooded.append(flood_p99)
             quiet_medians.append(quiet_p50)
             flooded_medians.append(flood_p50)
-            print(f"{round_number:<8}{quiet_p50:>10.1f}{quiet_p99:>8.1f}{flood_p50:>11.1f}"
-                  f"{flood_p99:>8.1f}{answers:>15,}{refused_count:>13,}", flush=True)
+            print(
+                f"{round_number:<8}{quiet_p50:>10.1f}{quiet_p99:>8.1f}{flood_p50:>11.1f}"
+                f"{flood_p99:>8.1f}{answers:>15,}{refused_count:>13,}",
+                flush=True,
+            )
         quiet_p99, flood_p99 = sorted(quiet)[len(quiet) // 2], sorted(flooded)[len(flooded) // 2]
         quiet_p50 = sorted(quiet_medians)[len(quiet) // 2]
         flood_p50 = sorted(flooded_medians)[len(flooded) // 2]
-        print(f"p50 of GET /api/games/, the median of the rounds: quiet {quiet_p50:.1f} ms, during "
-              f"the flood {flood_p50:.1f} ms: {flood_p50 / quiet_p50:.2f}x")
+        print(
+            f"p50 of GET /api/games/, the median of the rounds: quiet {quiet_p50:.1f} ms, during "
+            f"the flood {flood_p50:.1f} ms: {flood_p50 / quiet_p50:.2f}x"
+        )
         ratio = flood_p99 / quiet_p99
         verdict = "met" if ratio <= TARGET_FLOOD_P99_RATIO else "MISSED"
-        print(f"p99 of GET /api/games/, the median of the rounds: quiet {quiet_p99:.1f} ms, during "
-              f"the flood of 429s {flood_p99:.1f} ms: {ratio:.2f}x (target <= "
-              f"{TARGET_FLOOD_P99_RATIO:g}: {verdict})", flush=True)
+        print(
+            f"p99 of GET /api/games/, the median of the rounds: quiet {quiet_p99:.1f} ms, during "
+            f"the flood of 429s {flood_p99:.1f} ms: {ratio:.2f}x (target <= "
+            f"{TARGET_FLOOD_P99_RATIO:g}: {verdict})",
+            flush=True,
+        )
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
@@ -261,8 +331,10 @@ def main() -> None:
     print(f"Starting make serve on {base} …", flush=True)
     server = start_server(port)
     try:
-        endpoints: list[tuple[str, str, dict[str, Any] | None]] = [("GET /api/games/", "/api/games/", None),
-                     ("GET catalog search", "/api/games/star-trek-missions/cards/?q=commander", None)]
+        endpoints: list[tuple[str, str, dict[str, Any] | None]] = [
+            ("GET /api/games/", "/api/games/", None),
+            ("GET catalog search", "/api/games/star-trek-missions/cards/?q=commander", None),
+        ]
         endpoints += [(f"POST {label}", path, body) for label, path, body in post_examples(base)]
         database = os.environ.get("DATABASE_URL", "sqlite").split(":")[0]
         print(f"wrk: {CONNECTIONS} connections, {SECONDS} s per endpoint, database {database}\n")
@@ -278,7 +350,9 @@ def main() -> None:
             if label.startswith("POST"):
                 met = ratio >= TARGET_RATIO and p99 <= TARGET_P99_MS
                 verdict = "met" if met else "MISSED"
-            print(f"{label:<40}{rps:>9.0f}{p50:>9.1f}{p99:>9.1f}{ratio:>8.2f}  {verdict}", flush=True)
+            print(
+                f"{label:<40}{rps:>9.0f}{p50:>9.1f}{p99:>9.1f}{ratio:>8.2f}  {verdict}", flush=True
+            )
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

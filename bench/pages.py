@@ -55,19 +55,38 @@ from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright 
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("TABLESIDE_CHROMIUM", "/usr/bin/chromium-headless-shell")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
-PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 1, "locale": "en-GB", "service_workers": "block"}
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 1,
+    "locale": "en-GB",
+    "service_workers": "block",
+}
 SCREEN = PHONE["viewport"]["height"]
 
 # (a) Ana's first turn. The table knows both players' Health and Coins and that nothing is in
 # play; it does not know her hand nor the shop row (nobody entered it yet).
 SRA_HAND = ["Survey Ship", "Imperial Frigate", "Corvette", "Scout", "Viper"]
 SRA_SHOP = ["Freighter", "Ram", "The Hive", "Barter World", "Trade Pod"]
-SRA_ACTIONS = [("play", "Survey Ship"), ("play", "Imperial Frigate"), ("play", "Corvette"),
-               ("play", "Scout"), ("use_ally", "Imperial Frigate"), ("buy", "Ram"),
-               ("attack", "health"), ("end_turn", "")]
+SRA_ACTIONS = [
+    ("play", "Survey Ship"),
+    ("play", "Imperial Frigate"),
+    ("play", "Corvette"),
+    ("play", "Scout"),
+    ("use_ally", "Imperial Frigate"),
+    ("buy", "Ram"),
+    ("attack", "health"),
+    ("end_turn", ""),
+]
 SRA_REFILL = "Blob World"  # the card that takes Ram's place in the row
 
 # (b) A Factions game in progress: Ana controls Amber Coast, Ben Ashen Peaks with one unit left.
@@ -75,20 +94,37 @@ AMBER = ["Harbour Captain", "Tide Archer", "Dune Rider", "Net Caster", "Lighthou
 ASHEN = ["Peak Sentinel", "Ember Smith", "Cliff Runner", "Ash Seer", "Stone Drummer"]
 FACTIONS_SETUP = {
     "factions": [
-        {"name": "amber-coast", "controller": "Ana",
-         "units": [{"name": n, "alive": True} for n in AMBER]},
-        {"name": "ashen-peaks", "controller": "Ben",
-         "units": [{"name": n, "alive": n == "Peak Sentinel"} for n in ASHEN]}],
-    "players": [{"name": "Ana", "faction": "amber-coast"},
-                {"name": "Ben", "faction": "ashen-peaks"}],
-    "turn": "Ana"}
+        {
+            "name": "amber-coast",
+            "controller": "Ana",
+            "units": [{"name": n, "alive": True} for n in AMBER],
+        },
+        {
+            "name": "ashen-peaks",
+            "controller": "Ben",
+            "units": [{"name": n, "alive": n == "Peak Sentinel"} for n in ASHEN],
+        },
+    ],
+    "players": [
+        {"name": "Ana", "faction": "amber-coast"},
+        {"name": "Ben", "faction": "ashen-peaks"},
+    ],
+    "turn": "Ana",
+}
 FACTIONS_HAND = ["attack@amber-coast", "spy@ashen-peaks", "defence@amber-coast"]
 FACTIONS_BEN_HAND = ["defence@ashen-peaks", "spy@amber-coast"]
 
 # (c) The rulebook's scoring example, 66 points (tests/test_stm_score_api.py), tile by tile in
 # the order of the picker's groups.
-STM_TILES = ["commander-kurn", "commander-sela", "lieutenant-worf", "ambassador-kehleyr",
-             "photon-torpedoes", "bridge", "diplomatic-conference"]
+STM_TILES = [
+    "commander-kurn",
+    "commander-sela",
+    "lieutenant-worf",
+    "ambassador-kehleyr",
+    "photon-torpedoes",
+    "bridge",
+    "diplomatic-conference",
+]
 
 
 # Whether an element is on the screen and its middle is not under anything else (a tap there
@@ -136,8 +172,9 @@ class Walk:
     def _touch(self, control: Locator) -> None:
         """A finger on the control's middle: no scrolling of Playwright's own."""
         if not control.evaluate(ON_SCREEN):
-            raise AssertionError(f"{control} is not on the screen to be tapped: "
-                                 f"{control.evaluate(HIT)}")
+            raise AssertionError(
+                f"{control} is not on the screen to be tapped: {control.evaluate(HIT)}"
+            )
         box = control.bounding_box()
         assert box is not None
         self.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -169,16 +206,27 @@ def free_port() -> int:
 
 
 def serve() -> tuple[subprocess.Popen[bytes], str]:
-    url = os.environ.get("BENCH_DATABASE_URL") or \
-        f"sqlite:///{Path(tempfile.gettempdir()) / 'tableside-bench-pages.sqlite3'}"
-    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.test",
-           "WEB_CONCURRENCY": "1", "GUNICORN_ACCESS_LOG": "/dev/null"}
+    url = (
+        os.environ.get("BENCH_DATABASE_URL")
+        or f"sqlite:///{Path(tempfile.gettempdir()) / 'tableside-bench-pages.sqlite3'}"
+    )
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "WEB_CONCURRENCY": "1",
+        "GUNICORN_ACCESS_LOG": "/dev/null",
+    }
     for command in (["migrate", "--noinput", "-v0"], ["load_catalog", "-v0"]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
     env["PORT"] = str(free_port())
-    process = subprocess.Popen([str(Path(sys.executable).parent / "gunicorn"), "-c",
-                                "config/gunicorn.py"], cwd=ROOT, env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.py"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     site = f"http://127.0.0.1:{env['PORT']}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -253,8 +301,12 @@ def sra_turn(browser: Browser, site: str) -> Walk:
 def factions_move(browser: Browser, site: str) -> tuple[Walk, Walk]:
     created = table(site, "factions")
     code = created["code"]
-    api(site, f"/api/tables/{code}/events/", {"kind": "setup", "seat": 1, "version": 1,
-                                              "body": FACTIONS_SETUP}, created["host"])
+    api(
+        site,
+        f"/api/tables/{code}/events/",
+        {"kind": "setup", "seat": 1, "version": 1, "body": FACTIONS_SETUP},
+        created["host"],
+    )
     page = seat_phone(browser, site, code, 1, "Ana")
     walk = Walk(page)
     open_job(page, walk, "Check a move")
@@ -294,7 +346,8 @@ def tap_tiles(page: Page, walk: Walk, slugs: list[str]) -> None:
         pressed = tile.get_attribute("aria-pressed") == "true"
         walk.tap(tile)
         expect(page.locator(f"#tile-{slug}")).to_have_attribute(
-            "aria-pressed", "false" if pressed else "true")
+            "aria-pressed", "false" if pressed else "true"
+        )
 
 
 def stm_plain(browser: Browser, site: str) -> Walk:
@@ -340,25 +393,33 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             attack, defence = factions_move(browser, site)
-            rows = [("(a) Star Realms Academy turn at a table", sra_turn(browser, site)),
-                    ("(b) Factions move at a table", attack),
-                    ("(b) the defender's DEFENCE, Check a move", defence),
-                    ("(c) 66-point hand, plain Score a hand", stm_plain(browser, site))]
+            rows = [
+                ("(a) Star Realms Academy turn at a table", sra_turn(browser, site)),
+                ("(b) Factions move at a table", attack),
+                ("(b) the defender's DEFENCE, Check a move", defence),
+                ("(c) 66-point hand, plain Score a hand", stm_plain(browser, site)),
+            ]
             at_table, correction = stm_table(browser, site)
-            rows += [("(c) 66-point hand from a table, entered", at_table),
-                     ("(d) that hand corrected from the table", correction)]
+            rows += [
+                ("(c) 66-point hand from a table, entered", at_table),
+                ("(d) that hand corrected from the table", correction),
+            ]
             browser.close()
     finally:
         process.terminate()
         process.wait(timeout=20)
-    print(f"Phone {PHONE['viewport']['width']}×{SCREEN}; "
-          f"scroll in px (a screen is {SCREEN} px), taps as bench/pages.py counts them")
+    print(
+        f"Phone {PHONE['viewport']['width']}×{SCREEN}; "
+        f"scroll in px (a screen is {SCREEN} px), taps as bench/pages.py counts them"
+    )
     print("scroll: in all; on the game's page (screens); on the table's page to its link")
     print(f"{'flow':<44}{'taps':>6}{'scroll':>8}{'page':>7}{'screens':>9}{'table':>7}")
     for label, walk in rows:
         own = walk.scrolled - walk.on_table_page
-        print(f"{label:<44}{walk.taps:>6}{walk.scrolled:>8.0f}{own:>7.0f}{own / SCREEN:>9.2f}"
-              f"{walk.on_table_page:>7.0f}")
+        print(
+            f"{label:<44}{walk.taps:>6}{walk.scrolled:>8.0f}{own:>7.0f}{own / SCREEN:>9.2f}"
+            f"{walk.on_table_page:>7.0f}"
+        )
     if "--steps" in sys.argv:  # each control reached, and the scroll it needed
         for label, walk in rows:
             print(f"\n{label}", *walk.steps, sep="\n  ")

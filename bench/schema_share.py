@@ -50,8 +50,14 @@ def share(operation: Any, cases: int) -> tuple[int, int, Counter[str]]:
     statuses: Counter[int] = Counter()
     refusals: Counter[str] = Counter()
 
-    @settings(max_examples=cases, derandomize=True, database=None, deadline=None,
-              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=cases,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @given(case=operation.as_strategy())
     def send(case: Any) -> None:
         response = case.call()
@@ -66,13 +72,16 @@ def share(operation: Any, cases: int) -> tuple[int, int, Counter[str]]:
 def examples(operation: Any) -> tuple[int, int]:
     """(2xx answers, requests) for the request examples the operation documents."""
     content = operation.definition.raw.get("requestBody", {}).get("content", {})
-    values = [example["value"] for example in
-              content.get("application/json", {}).get("examples", {}).values()
-              if "value" in example]
+    values = [
+        example["value"]
+        for example in content.get("application/json", {}).get("examples", {}).values()
+        if "value" in example
+    ]
     passed = 0
     for value in values:
-        case = operation.Case(body=value, media_type="application/json",
-                              path_parameters=_parameters(operation, value))
+        case = operation.Case(
+            body=value, media_type="application/json", path_parameters=_parameters(operation, value)
+        )
         passed += 200 <= case.call().status_code < 300
     return passed, len(values)
 
@@ -99,17 +108,24 @@ def main() -> None:
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
     # Each result is an Ok or an Err in schemathesis' types; this schema has no Err (ok() would raise).
     every = [result.ok() for result in schema.get_all_operations()]  # type: ignore[union-attr]
-    OPERATIONS.extend(operation for operation in every if operation.method.upper() == "POST"
-                      and operation.path.startswith("/api/games/"))
-    print(f"schemathesis' generated requests answered 2xx, {CASES} cases per operation "
-          f"(derandomized), then the schema's own request examples:")
+    OPERATIONS.extend(
+        operation
+        for operation in every
+        if operation.method.upper() == "POST" and operation.path.startswith("/api/games/")
+    )
+    print(
+        f"schemathesis' generated requests answered 2xx, {CASES} cases per operation "
+        f"(derandomized), then the schema's own request examples:"
+    )
     for operation in OPERATIONS:
         passed, sent, refusals = share(operation, CASES)
         shown = ", ".join(f"{code} ×{count}" for code, count in refusals.most_common(3))
         good, total = examples(operation)
-        print(f"  {operation.method.upper()} {operation.path}: {passed}/{sent} = "
-              f"{passed / max(sent, 1):.0%} 2xx (commonest refusals: {shown or 'none'}); "
-              f"examples {good}/{total} 2xx")
+        print(
+            f"  {operation.method.upper()} {operation.path}: {passed}/{sent} = "
+            f"{passed / max(sent, 1):.0%} 2xx (commonest refusals: {shown or 'none'}); "
+            f"examples {good}/{total} 2xx"
+        )
     sys.stdout.flush()
 
 

@@ -72,8 +72,12 @@ PLAIN_HANDS = int(os.environ.get("BENCH_STM_PLAIN_HANDS", "400"))
 PLAIN_LIMIT = int(os.environ.get("BENCH_STM_PLAIN_LIMIT", "100000"))
 API_HANDS = int(os.environ.get("BENCH_STM_API_HANDS", "1000"))
 HUNT_ROUNDS = int(os.environ.get("BENCH_STM_HUNT_ROUNDS", "1500"))  # per seed
-HUNT_SEEDS = [int(s) for s in os.environ.get(
-    "BENCH_STM_HUNT_SEEDS", "21,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15").split(",")]
+HUNT_SEEDS = [
+    int(s)
+    for s in os.environ.get("BENCH_STM_HUNT_SEEDS", "21,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15").split(
+        ","
+    )
+]
 HUNT_SECONDS = float(os.environ.get("BENCH_STM_HUNT_SECONDS", "300"))  # all seeds together
 ONLY_HUNT = os.environ.get("BENCH_STM_ONLY") == "hunt"
 MEDIAN_HANDS = int(os.environ.get("BENCH_STM_MEDIAN_HANDS", "1000"))  # the hunt alone: its median
@@ -99,8 +103,14 @@ def plain_space(hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]
     return reference_space(hand, vocabulary)
 
 
-def timed(function: Callable[..., Any], hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]],
-          labels: Mapping[str, Mapping[str, str]], into: list[float], cpu_into: list[float]) -> int:
+def timed(
+    function: Callable[..., Any],
+    hand: Sequence[CardSpec],
+    vocabulary: Mapping[str, Sequence[str]],
+    labels: Mapping[str, Mapping[str, str]],
+    into: list[float],
+    cpu_into: list[float],
+) -> int:
     """Runs one hand; appends its wall-clock and CPU milliseconds; returns its total."""
     started, started_cpu = time.perf_counter(), time.process_time()
     result = function(hand, vocabulary=vocabulary, labels=labels)
@@ -117,38 +127,58 @@ def loadavg() -> str:
         return "unknown"
 
 
-HEADER = (f"{'hands':<40}{'count':>7}{'p50 ms':>9}{'p99 ms':>9}{'worst ms':>10}{'total s':>9}"
-          f"{'cpu p99':>9}{'cpu worst':>10}")
+HEADER = (
+    f"{'hands':<40}{'count':>7}{'p50 ms':>9}{'p99 ms':>9}{'worst ms':>10}{'total s':>9}"
+    f"{'cpu p99':>9}{'cpu worst':>10}"
+)
 
 
 def row(label: str, times: list[float], cpu: list[float]) -> str:
-    return (f"{label:<40}{len(times):>7}{percentile(times, 0.5):>9.2f}{percentile(times, 0.99):>9.2f}"
-            f"{max(times):>10.2f}{sum(times) / 1000:>9.2f}{percentile(cpu, 0.99):>9.2f}{max(cpu):>10.2f}")
+    return (
+        f"{label:<40}{len(times):>7}{percentile(times, 0.5):>9.2f}{percentile(times, 0.99):>9.2f}"
+        f"{max(times):>10.2f}{sum(times) / 1000:>9.2f}{percentile(cpu, 0.99):>9.2f}{max(cpu):>10.2f}"
+    )
 
 
 def verdict(met: bool) -> str:
     return "met" if met else "missed"
 
 
-def run_hunt(specs: Sequence[CardSpec], starts: Sequence[Sequence[CardSpec]], vocabulary: Mapping[str, Sequence[str]],
-             labels: Mapping[str, Mapping[str, str]], median_cpu_ms: float) -> tuple[list[Any], float]:
+def run_hunt(
+    specs: Sequence[CardSpec],
+    starts: Sequence[Sequence[CardSpec]],
+    vocabulary: Mapping[str, Sequence[str]],
+    labels: Mapping[str, Mapping[str, str]],
+    median_cpu_ms: float,
+) -> tuple[list[Any], float]:
     """The hunt from every seed (stm_hunt.hunt_many), printed; the slowest of all and its CPU
     milliseconds (best of seven), with its ratio to `median_cpu_ms`, the median hand's."""
     started = time.perf_counter()
     climbs = stm_hunt.hunt_many(
-        specs, starts, lambda hand: score_hand(hand, vocabulary=vocabulary, labels=labels),
-        seeds=HUNT_SEEDS, rounds=HUNT_ROUNDS, seconds=HUNT_SECONDS)
-    print(f"\nHunt for the slowest hand: {len(climbs)} seeds (of {len(HUNT_SEEDS)}), "
-          f"{sum(c.timed for c in climbs):,} legal final hands timed (at most {HUNT_ROUNDS:,} "
-          f"mutations per seed, {HUNT_SECONDS:.0f} s in all: {time.perf_counter() - started:.0f} s)")
+        specs,
+        starts,
+        lambda hand: score_hand(hand, vocabulary=vocabulary, labels=labels),
+        seeds=HUNT_SEEDS,
+        rounds=HUNT_ROUNDS,
+        seconds=HUNT_SECONDS,
+    )
+    print(
+        f"\nHunt for the slowest hand: {len(climbs)} seeds (of {len(HUNT_SEEDS)}), "
+        f"{sum(c.timed for c in climbs):,} legal final hands timed (at most {HUNT_ROUNDS:,} "
+        f"mutations per seed, {HUNT_SECONDS:.0f} s in all: {time.perf_counter() - started:.0f} s)"
+    )
     print(f"{'seed':>6}{'timed':>7}{'cpu ms':>9}  slowest hand of the climb (cpu, best of seven)")
     for climb in climbs:
-        print(f"{climb.seed:>6}{climb.timed:>7}{climb.cpu_ms:>9.2f}  "
-              f"{', '.join(s.name for s in climb.hand)}")
+        print(
+            f"{climb.seed:>6}{climb.timed:>7}{climb.cpu_ms:>9.2f}  "
+            f"{', '.join(s.name for s in climb.hand)}"
+        )
     worst = max(climbs, key=lambda c: c.cpu_ms)
-    print(f"  slowest of all: {worst.cpu_ms:.2f} ms (cpu, best of seven, seed {worst.seed}), "
-          f"{worst.cpu_ms / median_cpu_ms:.0f}x the median hand ({median_cpu_ms:.2f} ms cpu): "
-          f"{', '.join(s.name for s in worst.hand)}")
+    print(
+        f"  slowest of all: {worst.cpu_ms:.2f} ms (cpu, best of seven, seed {worst.seed}), "
+        f"{worst.cpu_ms / median_cpu_ms:.0f}x the median hand ({median_cpu_ms:.2f} ms cpu): "
+        f"{', '.join(s.name for s in worst.hand)}"
+    )
     return worst.hand, worst.cpu_ms
 
 
@@ -171,10 +201,13 @@ def main() -> None:
         sample_cpu: list[float] = []
         for hand in hands[:MEDIAN_HANDS]:
             timed(score_hand, hand, vocabulary, labels, sample_wall, sample_cpu)
-        _, slowest_ms = run_hunt(specs, adversarial, vocabulary, labels,
-                                 percentile(sample_cpu, 0.5))
-        print(f"  worst <= {TARGET_WORST_MS:g} ms per hand (cpu): "
-              f"{verdict(slowest_ms <= TARGET_WORST_MS)}")
+        _, slowest_ms = run_hunt(
+            specs, adversarial, vocabulary, labels, percentile(sample_cpu, 0.5)
+        )
+        print(
+            f"  worst <= {TARGET_WORST_MS:g} ms per hand (cpu): "
+            f"{verdict(slowest_ms <= TARGET_WORST_MS)}"
+        )
         print(f"Load average after: {loadavg()}")
         return
 
@@ -186,23 +219,37 @@ def main() -> None:
         totals[index] = timed(score_hand, hand, vocabulary, labels, wall[kind], cpu[kind])
         wall["random"].append(wall[kind][-1])
         cpu["random"].append(cpu[kind][-1])
-    adversarial_totals = [timed(score_hand, hand, vocabulary, labels, wall["adversarial"],
-                                cpu["adversarial"]) for hand in adversarial]
+    adversarial_totals = [
+        timed(score_hand, hand, vocabulary, labels, wall["adversarial"], cpu["adversarial"])
+        for hand in adversarial
+    ]
 
     plain_wall: dict[str, list[float]] = {"adversarial": [], "sample": [], "engine": []}
     plain_cpu: dict[str, list[float]] = {k: [] for k in plain_wall}
     mismatches = 0
     for hand, total in zip(adversarial, adversarial_totals, strict=True):
-        mismatches += total != timed(score_hand_by_plain_enumeration, hand, vocabulary, labels,
-                                     plain_wall["adversarial"], plain_cpu["adversarial"])
+        mismatches += total != timed(
+            score_hand_by_plain_enumeration,
+            hand,
+            vocabulary,
+            labels,
+            plain_wall["adversarial"],
+            plain_cpu["adversarial"],
+        )
     step = max(1, len(hands) // PLAIN_HANDS) if PLAIN_HANDS else len(hands) + 1
     left_out = 0
     for index in range(0, len(hands), step):
         if plain_space(hands[index], vocabulary) > PLAIN_LIMIT:
             left_out += 1
             continue
-        mismatches += totals[index] != timed(score_hand_by_plain_enumeration, hands[index], vocabulary,
-                                             labels, plain_wall["sample"], plain_cpu["sample"])
+        mismatches += totals[index] != timed(
+            score_hand_by_plain_enumeration,
+            hands[index],
+            vocabulary,
+            labels,
+            plain_wall["sample"],
+            plain_cpu["sample"],
+        )
         plain_wall["engine"].append(wall["random"][index])
         plain_cpu["engine"].append(cpu["random"][index])
 
@@ -219,46 +266,68 @@ def main() -> None:
     print(HEADER)
     print(row("adversarial set", plain_wall["adversarial"], plain_cpu["adversarial"]))
     if plain_wall["sample"]:
-        print(row(f"random sample (every {step}th hand)", plain_wall["sample"], plain_cpu["sample"]))
+        print(
+            row(f"random sample (every {step}th hand)", plain_wall["sample"], plain_cpu["sample"])
+        )
         print(row("  the engine on the same sample", plain_wall["engine"], plain_cpu["engine"]))
-    print(f"Not all {len(hands):,} random hands: plain enumeration of them would take hours; "
-          f"{len(plain_wall['sample'])} sampled, {left_out} sampled hand(s) left out (plain space "
-          f"over {PLAIN_LIMIT:,} combinations).")
+    print(
+        f"Not all {len(hands):,} random hands: plain enumeration of them would take hours; "
+        f"{len(plain_wall['sample'])} sampled, {left_out} sampled hand(s) left out (plain space "
+        f"over {PLAIN_LIMIT:,} combinations)."
+    )
     print(f"Totals that differ from plain enumeration: {mismatches}")
 
-    def ratio(plain: list[float], engine: list[float],
-              statistic: Callable[[list[float]], float]) -> float:
+    def ratio(
+        plain: list[float], engine: list[float], statistic: Callable[[list[float]], float]
+    ) -> float:
         return statistic(plain) / statistic(engine)
 
     total_time = sum
     ratio_wall = ratio(plain_wall["adversarial"], wall["adversarial"], total_time)
     ratio_cpu = ratio(plain_cpu["adversarial"], cpu["adversarial"], total_time)
-    print(f"\nRatio plain / engine on the adversarial set: total time {ratio_wall:.0f}x (cpu "
-          f"{ratio_cpu:.0f}x); p50 {ratio(plain_wall['adversarial'], wall['adversarial'], lambda t: percentile(t, 0.5)):.0f}x, "
-          f"p99 {ratio(plain_wall['adversarial'], wall['adversarial'], lambda t: percentile(t, 0.99)):.0f}x, "
-          f"worst {ratio(plain_wall['adversarial'], wall['adversarial'], max):.0f}x")
+    print(
+        f"\nRatio plain / engine on the adversarial set: total time {ratio_wall:.0f}x (cpu "
+        f"{ratio_cpu:.0f}x); p50 {ratio(plain_wall['adversarial'], wall['adversarial'], lambda t: percentile(t, 0.5)):.0f}x, "
+        f"p99 {ratio(plain_wall['adversarial'], wall['adversarial'], lambda t: percentile(t, 0.99)):.0f}x, "
+        f"worst {ratio(plain_wall['adversarial'], wall['adversarial'], max):.0f}x"
+    )
     if plain_wall["sample"]:
-        print(f"Ratio plain / engine on the random sample: total time "
-              f"{ratio(plain_wall['sample'], plain_wall['engine'], total_time):.0f}x")
+        print(
+            f"Ratio plain / engine on the random sample: total time "
+            f"{ratio(plain_wall['sample'], plain_wall['engine'], total_time):.0f}x"
+        )
 
     # The hunt for the slowest hand (bench/stm_hunt.py): seeded mutations of legal final hands,
     # from many seeds, each from its own starting points and its share of the slowest random and
     # the adversarial hands above.
     slow_start = sorted(range(len(hands)), key=lambda i: -cpu["random"][i])[:16]
-    _, slowest_ms = run_hunt(specs, [hands[i] for i in slow_start] + adversarial,
-                             vocabulary, labels, percentile(cpu["random"], 0.5))
+    _, slowest_ms = run_hunt(
+        specs,
+        [hands[i] for i in slow_start] + adversarial,
+        vocabulary,
+        labels,
+        percentile(cpu["random"], 0.5),
+    )
     p99, worst = percentile(every, 0.99), max(every)
     p99_cpu, worst_cpu = percentile(every_cpu, 0.99), max(every_cpu)
     worst_cpu = max(worst_cpu, slowest_ms)
-    print(f"\nTargets (random + adversarial, {len(every):,} hands, and the hunt's slowest for the "
-          "worst; wall clock, then CPU time):")
-    print(f"  p99 <= {TARGET_P99_MS:g} ms per hand: {p99:.2f} ms, {verdict(p99 <= TARGET_P99_MS)} "
-          f"(cpu {p99_cpu:.2f} ms, {verdict(p99_cpu <= TARGET_P99_MS)})")
-    print(f"  worst <= {TARGET_WORST_MS:g} ms per hand: {worst:.2f} ms without the hunt, "
-          f"{verdict(worst <= TARGET_WORST_MS)}; with the hunt's slowest (cpu) {worst_cpu:.2f} ms, "
-          f"{verdict(worst_cpu <= TARGET_WORST_MS)}")
-    print(f"  >= {TARGET_RATIO:g}x faster than plain enumeration on the adversarial set: {ratio_wall:.0f}x, "
-          f"{verdict(ratio_wall >= TARGET_RATIO)} (cpu {ratio_cpu:.0f}x, {verdict(ratio_cpu >= TARGET_RATIO)})")
+    print(
+        f"\nTargets (random + adversarial, {len(every):,} hands, and the hunt's slowest for the "
+        "worst; wall clock, then CPU time):"
+    )
+    print(
+        f"  p99 <= {TARGET_P99_MS:g} ms per hand: {p99:.2f} ms, {verdict(p99 <= TARGET_P99_MS)} "
+        f"(cpu {p99_cpu:.2f} ms, {verdict(p99_cpu <= TARGET_P99_MS)})"
+    )
+    print(
+        f"  worst <= {TARGET_WORST_MS:g} ms per hand: {worst:.2f} ms without the hunt, "
+        f"{verdict(worst <= TARGET_WORST_MS)}; with the hunt's slowest (cpu) {worst_cpu:.2f} ms, "
+        f"{verdict(worst_cpu <= TARGET_WORST_MS)}"
+    )
+    print(
+        f"  >= {TARGET_RATIO:g}x faster than plain enumeration on the adversarial set: {ratio_wall:.0f}x, "
+        f"{verdict(ratio_wall >= TARGET_RATIO)} (cpu {ratio_cpu:.0f}x, {verdict(ratio_cpu >= TARGET_RATIO)})"
+    )
     print(f"  every total equal to plain enumeration's: {verdict(mismatches == 0)}")
     print(f"Load average after: {loadavg()}")
 
@@ -267,14 +336,19 @@ def main() -> None:
     for hand in hands[:API_HANDS]:
         body = json.dumps({"hand": [s.name for s in hand]})
         started = time.perf_counter()
-        response = client.post("/api/games/star-trek-missions/score/", body,
-                               content_type="application/json")
+        response = client.post(
+            "/api/games/star-trek-missions/score/", body, content_type="application/json"
+        )
         api_times.append((time.perf_counter() - started) * 1000)
         assert response.status_code == 200, response.content[:300]
-    print(f"\nAPI: {len(api_times)} hands through POST /api/games/star-trek-missions/score/ "
-          f"(in-process, {os.environ['DATABASE_URL'].split(':')[0]})")
-    print(f"hands/s {len(api_times) / (sum(api_times) / 1000):.0f}   p50 {percentile(api_times, 0.5):.2f} ms"
-          f"   p99 {percentile(api_times, 0.99):.2f} ms   max {max(api_times):.2f} ms")
+    print(
+        f"\nAPI: {len(api_times)} hands through POST /api/games/star-trek-missions/score/ "
+        f"(in-process, {os.environ['DATABASE_URL'].split(':')[0]})"
+    )
+    print(
+        f"hands/s {len(api_times) / (sum(api_times) / 1000):.0f}   p50 {percentile(api_times, 0.5):.2f} ms"
+        f"   p99 {percentile(api_times, 0.99):.2f} ms   max {max(api_times):.2f} ms"
+    )
 
 
 if __name__ == "__main__":

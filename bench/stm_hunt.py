@@ -26,71 +26,268 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-CHOICE_NAMES = ("Unidentified Ship", "Thought Maker", "Borg Cube", "Mysterious Plague",
-                "Ensign Wesley Crusher")
+CHOICE_NAMES = (
+    "Unidentified Ship",
+    "Thought Maker",
+    "Borg Cube",
+    "Mysterious Plague",
+    "Ensign Wesley Crusher",
+)
 MEDDLESOME_Q = "Meddlesome Q"
 # The hand issue 21 reported at 130-250 ms: one of the hunt's starting points.
-REPORTED = ["Meddlesome Q", "Enemies to Friends", "Unidentified Ship", "Thought Maker",
-            "Leah Brahms", "Tractor Beam", "Transporter", "Ambassador Sarek",
-            "Lieutenant Commander Data"]
+REPORTED = [
+    "Meddlesome Q",
+    "Enemies to Friends",
+    "Unidentified Ship",
+    "Thought Maker",
+    "Leah Brahms",
+    "Tractor Beam",
+    "Transporter",
+    "Ambassador Sarek",
+    "Lieutenant Commander Data",
+]
 # The hand issue 30 reported at 32 ms of CPU (another seed than the one measured before): a starting point too.
-REPORTED_30 = ["Thought Maker", "Unidentified Ship", "Chancellor Gowron", "Lursa and B'Etor",
-               "Hand Phaser", "Space Confrontation", "Blossoming Romance"]
+REPORTED_30 = [
+    "Thought Maker",
+    "Unidentified Ship",
+    "Chancellor Gowron",
+    "Lursa and B'Etor",
+    "Hand Phaser",
+    "Space Confrontation",
+    "Blossoming Romance",
+]
 # The slowest hands earlier hunts found (issue 21's seed 21, issue 30's seeds 9, 21, 8, 7, 13, 6, 3,
 # then 9 and 3 again, then 13, 42 and 57, then 3, 57, 77 and 21), and hands a tried order was slow
 # on, so that each run times them again: a climb may not find its way back.
 FOUND = [
-    ["Commander Bruce Maddox", "Commander Tomalak", "Enemies to Friends", "Meddlesome Q",
-     "Unidentified Ship", "Vash", "Lursa and B'Etor", "Thought Maker", "Chancellor Gowron"],
-    ["Quarters", "Meddlesome Q", "Unidentified Ship", "Computer", "Thought Maker",
-     "Chancellor Gowron", "Borg Cube", "Ensign Wesley Crusher", "Spock"],
-    ["Thought Maker", "Hand Phaser", "Lursa and B'Etor", "Unidentified Ship", "Blossoming Romance",
-     "Enemies to Friends", "Chancellor Gowron"],
-    ["Holodeck 2", "Meddlesome Q", "Mysterious Plague", "Lieutenant Worf", "Ensign Wesley Crusher",
-     "Tox Uthat", "Commander Sela", "Thought Maker", "Unidentified Ship"],
+    [
+        "Commander Bruce Maddox",
+        "Commander Tomalak",
+        "Enemies to Friends",
+        "Meddlesome Q",
+        "Unidentified Ship",
+        "Vash",
+        "Lursa and B'Etor",
+        "Thought Maker",
+        "Chancellor Gowron",
+    ],
+    [
+        "Quarters",
+        "Meddlesome Q",
+        "Unidentified Ship",
+        "Computer",
+        "Thought Maker",
+        "Chancellor Gowron",
+        "Borg Cube",
+        "Ensign Wesley Crusher",
+        "Spock",
+    ],
+    [
+        "Thought Maker",
+        "Hand Phaser",
+        "Lursa and B'Etor",
+        "Unidentified Ship",
+        "Blossoming Romance",
+        "Enemies to Friends",
+        "Chancellor Gowron",
+    ],
+    [
+        "Holodeck 2",
+        "Meddlesome Q",
+        "Mysterious Plague",
+        "Lieutenant Worf",
+        "Ensign Wesley Crusher",
+        "Tox Uthat",
+        "Commander Sela",
+        "Thought Maker",
+        "Unidentified Ship",
+    ],
     # The hunt after issue 30's speed-up: seeds 7 and 13.
-    ["Mysterious Plague", "Lieutenant Worf", "Thought Maker", "Lursa and B'Etor", "Daimon Tog",
-     "Unidentified Ship", "Commander Tomalak", "Vash", "Meddlesome Q"],
-    ["Chancellor Gowron", "Unidentified Ship", "Mysterious Plague", "Daimon Tog", "Meddlesome Q",
-     "Lursa and B'Etor", "Thought Maker", "Crystal Entity", "Vice Admiral Nakamura"],
+    [
+        "Mysterious Plague",
+        "Lieutenant Worf",
+        "Thought Maker",
+        "Lursa and B'Etor",
+        "Daimon Tog",
+        "Unidentified Ship",
+        "Commander Tomalak",
+        "Vash",
+        "Meddlesome Q",
+    ],
+    [
+        "Chancellor Gowron",
+        "Unidentified Ship",
+        "Mysterious Plague",
+        "Daimon Tog",
+        "Meddlesome Q",
+        "Lursa and B'Etor",
+        "Thought Maker",
+        "Crystal Entity",
+        "Vice Admiral Nakamura",
+    ],
     # The hunt after the Ship's bounds were lowered per card: seeds 6 and 3.
-    ["Meddlesome Q", "Mysterious Plague", "Hand Phaser", "Thought Maker", "Shields",
-     "Ensign Wesley Crusher", "Leah Brahms", "Tolian Soran", "Unidentified Ship"],
-    ["Enemies to Friends", "Commander Bruce Maddox", "Hand Phaser", "Counselor Deanna Troi",
-     "Shields", "Thought Maker", "Meddlesome Q", "Unidentified Ship", "Ensign Wesley Crusher"],
+    [
+        "Meddlesome Q",
+        "Mysterious Plague",
+        "Hand Phaser",
+        "Thought Maker",
+        "Shields",
+        "Ensign Wesley Crusher",
+        "Leah Brahms",
+        "Tolian Soran",
+        "Unidentified Ship",
+    ],
+    [
+        "Enemies to Friends",
+        "Commander Bruce Maddox",
+        "Hand Phaser",
+        "Counselor Deanna Troi",
+        "Shields",
+        "Thought Maker",
+        "Meddlesome Q",
+        "Unidentified Ship",
+        "Ensign Wesley Crusher",
+    ],
     # The hunt after that: seeds 9 (35.92 ms) and 3.
-    ["Counselor Deanna Troi", "Commander Sela", "Lursa and B'Etor", "Meddlesome Q",
-     "Unidentified Ship", "Quarters", "Thought Maker", "Lieutenant Worf", "Mysterious Plague"],
-    ["Lieutenant Worf", "Mysterious Plague", "Ambassador Sarek", "Hand Phaser", "Daimon Tog",
-     "Meddlesome Q", "Unidentified Ship", "Commander Tomalak", "Thought Maker"],
+    [
+        "Counselor Deanna Troi",
+        "Commander Sela",
+        "Lursa and B'Etor",
+        "Meddlesome Q",
+        "Unidentified Ship",
+        "Quarters",
+        "Thought Maker",
+        "Lieutenant Worf",
+        "Mysterious Plague",
+    ],
+    [
+        "Lieutenant Worf",
+        "Mysterious Plague",
+        "Ambassador Sarek",
+        "Hand Phaser",
+        "Daimon Tog",
+        "Meddlesome Q",
+        "Unidentified Ship",
+        "Commander Tomalak",
+        "Thought Maker",
+    ],
     # The hunt after the chooser's values were scored inline: seeds 13, 42 and 57 (each 23 to 26
     # ms of CPU under load).
-    ["Meddlesome Q", "Lieutenant Worf", "Ambassador Sarek", "Unidentified Ship", "Thought Maker",
-     "Commander Tomalak", "Lwaxana Troi", "Mysterious Plague", "Hand Phaser"],
-    ["Leah Brahms", "Ensign Wesley Crusher", "Unidentified Ship", "Spock", "Thought Maker",
-     "Meddlesome Q", "Hand Phaser", "Tractor Beam", "Enemies to Friends"],
-    ["Commander Bruce Maddox", "Daimon Tog", "Mysterious Plague", "Lieutenant Worf",
-     "Thought Maker", "Unidentified Ship", "Vice Admiral Nakamura", "Lursa and B'Etor",
-     "Meddlesome Q"],
+    [
+        "Meddlesome Q",
+        "Lieutenant Worf",
+        "Ambassador Sarek",
+        "Unidentified Ship",
+        "Thought Maker",
+        "Commander Tomalak",
+        "Lwaxana Troi",
+        "Mysterious Plague",
+        "Hand Phaser",
+    ],
+    [
+        "Leah Brahms",
+        "Ensign Wesley Crusher",
+        "Unidentified Ship",
+        "Spock",
+        "Thought Maker",
+        "Meddlesome Q",
+        "Hand Phaser",
+        "Tractor Beam",
+        "Enemies to Friends",
+    ],
+    [
+        "Commander Bruce Maddox",
+        "Daimon Tog",
+        "Mysterious Plague",
+        "Lieutenant Worf",
+        "Thought Maker",
+        "Unidentified Ship",
+        "Vice Admiral Nakamura",
+        "Lursa and B'Etor",
+        "Meddlesome Q",
+    ],
     # The hunt after that, old and new engines side by side: seeds 3, 57 and 77.
-    ["Mysterious Plague", "Meddlesome Q", "Unidentified Ship", "James Moriarty", "Minuet",
-     "Commander Tomalak", "Ambassador Sarek", "Thought Maker", "Lieutenant Worf"],
-    ["Commander Tomalak", "Unidentified Ship", "Meddlesome Q", "Mysterious Plague",
-     "James Moriarty", "Lieutenant Worf", "Ambassador Sarek", "Thought Maker", "Lore"],
-    ["Ambassador Sarek", "Daimon Tog", "Thought Maker", "Meddlesome Q", "Unidentified Ship",
-     "Mysterious Plague", "Holodeck 2", "Lieutenant Worf", "Commander Tomalak"],
+    [
+        "Mysterious Plague",
+        "Meddlesome Q",
+        "Unidentified Ship",
+        "James Moriarty",
+        "Minuet",
+        "Commander Tomalak",
+        "Ambassador Sarek",
+        "Thought Maker",
+        "Lieutenant Worf",
+    ],
+    [
+        "Commander Tomalak",
+        "Unidentified Ship",
+        "Meddlesome Q",
+        "Mysterious Plague",
+        "James Moriarty",
+        "Lieutenant Worf",
+        "Ambassador Sarek",
+        "Thought Maker",
+        "Lore",
+    ],
+    [
+        "Ambassador Sarek",
+        "Daimon Tog",
+        "Thought Maker",
+        "Meddlesome Q",
+        "Unidentified Ship",
+        "Mysterious Plague",
+        "Holodeck 2",
+        "Lieutenant Worf",
+        "Commander Tomalak",
+    ],
     # The last hunt's slowest (seed 21, 23.4 ms of CPU after BLANKED UNLESS was cached).
-    ["Mysterious Plague", "Thought Maker", "Meddlesome Q", "James Moriarty", "Lwaxana Troi",
-     "Lieutenant Worf", "Ambassador Sarek", "Unidentified Ship", "Commander Tomalak"],
+    [
+        "Mysterious Plague",
+        "Thought Maker",
+        "Meddlesome Q",
+        "James Moriarty",
+        "Lwaxana Troi",
+        "Lieutenant Worf",
+        "Ambassador Sarek",
+        "Unidentified Ship",
+        "Commander Tomalak",
+    ],
     # Order traps: hands a hunt found against a tried search order (the Ship's attribute that
     # stays loosest while open placed last), 5 to 10 times its bounds and totals there, quick
     # under the shipped order; a new order should be timed on them too.
-    ["Thought Maker", "Transporter", "Meddlesome Q", "Commander Bruce Maddox", "Unidentified Ship",
-     "Shields", "Ensign Wesley Crusher", "Hand Phaser", "Enemies to Friends"],
-    ["Ensign Wesley Crusher", "Lursa and B'Etor", "Daimon Tog", "Commander Sela",
-     "Lieutenant Worf", "Thought Maker", "Meddlesome Q", "Unidentified Ship", "Mysterious Plague"],
-    ["Thought Maker", "Leah Brahms", "Unidentified Ship", "Meddlesome Q", "Ensign Wesley Crusher",
-     "Shields", "Quarters", "Hand Phaser", "Enemies to Friends"],
+    [
+        "Thought Maker",
+        "Transporter",
+        "Meddlesome Q",
+        "Commander Bruce Maddox",
+        "Unidentified Ship",
+        "Shields",
+        "Ensign Wesley Crusher",
+        "Hand Phaser",
+        "Enemies to Friends",
+    ],
+    [
+        "Ensign Wesley Crusher",
+        "Lursa and B'Etor",
+        "Daimon Tog",
+        "Commander Sela",
+        "Lieutenant Worf",
+        "Thought Maker",
+        "Meddlesome Q",
+        "Unidentified Ship",
+        "Mysterious Plague",
+    ],
+    [
+        "Thought Maker",
+        "Leah Brahms",
+        "Unidentified Ship",
+        "Meddlesome Q",
+        "Ensign Wesley Crusher",
+        "Shields",
+        "Quarters",
+        "Hand Phaser",
+        "Enemies to Friends",
+    ],
 ]
 
 
@@ -104,8 +301,14 @@ def _legal(hand: Sequence[Any]) -> bool:
     return len(hand) == 7 and 1 <= len(missions) <= 2
 
 
-def _mutate(hand: list[Any], rng: random.Random, galaxy: list[Any], missions: list[Any],
-            q: Any, choice: list[Any]) -> list[Any]:
+def _mutate(
+    hand: list[Any],
+    rng: random.Random,
+    galaxy: list[Any],
+    missions: list[Any],
+    q: Any,
+    choice: list[Any],
+) -> list[Any]:
     hand = list(hand)
     for _ in range(rng.choice((1, 1, 2, 3))):
         move = rng.random()
@@ -148,9 +351,17 @@ def cpu_ms(run: Callable[[list[Any]], Any], hand: list[Any], repeats: int = 1) -
     return best
 
 
-def hunt(specs: Sequence[Any], seeds: Sequence[Sequence[Any]], run: Callable[[list[Any]], Any], *,
-         rounds: int, seed: int = 21, population: int = 8, deadline: float | None = None,
-         known: bool = True) -> tuple[list[Any], float, int]:
+def hunt(
+    specs: Sequence[Any],
+    seeds: Sequence[Sequence[Any]],
+    run: Callable[[list[Any]], Any],
+    *,
+    rounds: int,
+    seed: int = 21,
+    population: int = 8,
+    deadline: float | None = None,
+    known: bool = True,
+) -> tuple[list[Any], float, int]:
     """The slowest hand found (its specs), its CPU milliseconds (best of three) and how many
     hands were timed. `seeds` are the starting points (with the hands issues 21 and 30 reported
     and the slowest earlier hunts found, unless `known` is False); no new round starts after `deadline` (time.perf_counter)."""
@@ -222,9 +433,16 @@ class Climb:
     timed: int  # legal final hands timed by this climb
 
 
-def hunt_many(specs: Sequence[Any], starts: Sequence[Sequence[Any]], run: Callable[[list[Any]], Any],
-              *, seeds: Sequence[int], rounds: int, seconds: float, own_starts: int = 8
-              ) -> list[Climb]:
+def hunt_many(
+    specs: Sequence[Any],
+    starts: Sequence[Sequence[Any]],
+    run: Callable[[list[Any]], Any],
+    *,
+    seeds: Sequence[int],
+    rounds: int,
+    seconds: float,
+    own_starts: int = 8,
+) -> list[Climb]:
     """One climb (`hunt`) per seed, each from `own_starts` choice-rich hands drawn with its seed
     and its share of `starts` (every len(seeds)-th; the hands issues 21 and 30 reported go to the
     first climb), all within `seconds`: each climb gets an equal share of what is left. The
@@ -236,9 +454,10 @@ def hunt_many(specs: Sequence[Any], starts: Sequence[Sequence[Any]], run: Callab
         if left <= 0:
             break
         deadline = time.perf_counter() + left / (len(seeds) - index)
-        mine = [list(h) for h in starts[index::len(seeds)]]
+        mine = [list(h) for h in starts[index :: len(seeds)]]
         mine += choice_rich_hands(specs, random.Random(seed * 7919), own_starts)
-        hand, _, timed = hunt(specs, mine, run, rounds=rounds, seed=seed, deadline=deadline,
-                              known=index == 0)
+        hand, _, timed = hunt(
+            specs, mine, run, rounds=rounds, seed=seed, deadline=deadline, known=index == 0
+        )
         climbs.append(Climb(seed, hand, cpu_ms(run, hand, repeats=7), timed))
     return climbs

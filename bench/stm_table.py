@@ -41,24 +41,33 @@ def _effects(card: Card) -> set[str]:
 
 def deals(cards: Sequence[Card], count: int, rng: random.Random) -> Iterator[dict[str, Any]]:
     galaxy = [c.name for c in cards if c.attributes.get("deck") == "galaxy"]
-    missions = [c.name for c in cards if c.attributes.get("deck") == "mission"
-                and "hand_size" not in _effects(c)]
+    missions = [
+        c.name
+        for c in cards
+        if c.attributes.get("deck") == "mission" and "hand_size" not in _effects(c)
+    ]
     for _ in range(count):
         rng.shuffle(galaxy)
         rng.shuffle(missions)
-        yield {"players": [
-            {"name": f"Player {seat + 1}",
-             "hand": galaxy[5 * seat: 5 * seat + 5] + missions[2 * seat: 2 * seat + 2]}
-            for seat in range(SEATS)
-        ]}
+        yield {
+            "players": [
+                {
+                    "name": f"Player {seat + 1}",
+                    "hand": galaxy[5 * seat : 5 * seat + 5] + missions[2 * seat : 2 * seat + 2],
+                }
+                for seat in range(SEATS)
+            ]
+        }
 
 
 def report(label: str, times: list[float]) -> None:
     if not times:
         print(f"{label:<34}{0:>7}")
         return
-    print(f"{label:<34}{len(times):>7}{len(times) / (sum(times) / 1000):>10.1f}"
-          f"{harness.percentile(times, 0.5):>9.2f}{harness.percentile(times, 0.99):>9.2f}{max(times):>9.2f}")
+    print(
+        f"{label:<34}{len(times):>7}{len(times) / (sum(times) / 1000):>10.1f}"
+        f"{harness.percentile(times, 0.5):>9.2f}{harness.percentile(times, 0.99):>9.2f}{max(times):>9.2f}"
+    )
 
 
 def main() -> None:
@@ -70,8 +79,10 @@ def main() -> None:
     tables = list(deals(cards, TABLES, random.Random(2026)))
     with_choices = [any(set(p["hand"]) & choosing for p in t["players"]) for t in tables]
     held = sum(len(set(p["hand"]) & choosing) for t in tables for p in t["players"])
-    print(f"Star Trek: Missions tables: {len(tables)} random deals of {SEATS} hands "
-          f"({sum(with_choices)} with a choice card; {held} choice cards dealt in all)")
+    print(
+        f"Star Trek: Missions tables: {len(tables)} random deals of {SEATS} hands "
+        f"({sum(with_choices)} with a choice card; {held} choice cards dealt in all)"
+    )
     print(f"{'':<34}{'tables':>7}{'tables/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
 
     service_times = []
@@ -81,21 +92,26 @@ def main() -> None:
         service_times.append((time.perf_counter() - started) * 1000)
         assert len(answer["standings"]) == SEATS and answer["winners"]
     report("service, all tables", service_times)
-    report("service, tables with choice cards",
-           [t for t, chosen in zip(service_times, with_choices, strict=True) if chosen])
+    report(
+        "service, tables with choice cards",
+        [t for t, chosen in zip(service_times, with_choices, strict=True) if chosen],
+    )
 
     client = Client()
     api_times = []
     for body in tables:
         payload = json.dumps(body)
         started = time.perf_counter()
-        response = client.post("/api/games/star-trek-missions/score/", payload,
-                               content_type="application/json")
+        response = client.post(
+            "/api/games/star-trek-missions/score/", payload, content_type="application/json"
+        )
         api_times.append((time.perf_counter() - started) * 1000)
         assert response.status_code == 200, response.content[:300]
     report(f"API ({os.environ['DATABASE_URL'].split(':')[0]}), all tables", api_times)
-    report("API, tables with choice cards",
-           [t for t, chosen in zip(api_times, with_choices, strict=True) if chosen])
+    report(
+        "API, tables with choice cards",
+        [t for t, chosen in zip(api_times, with_choices, strict=True) if chosen],
+    )
 
 
 if __name__ == "__main__":

@@ -81,10 +81,15 @@ def _script(text: str) -> str:
     return script.name
 
 
-def wrk_command(url: str, *, headers: dict[str, str], seconds: int, connections: int,
-                many_addresses: bool = True) -> list[str]:
-    command = ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s",
-               "--latency"]
+def wrk_command(
+    url: str,
+    *,
+    headers: dict[str, str],
+    seconds: int,
+    connections: int,
+    many_addresses: bool = True,
+) -> list[str]:
+    command = ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency"]
     for name, value in headers.items():
         command += ["-H", f"{name}: {value}"]
     if many_addresses:
@@ -92,8 +97,9 @@ def wrk_command(url: str, *, headers: dict[str, str], seconds: int, connections:
     return [*command, url]
 
 
-def wrk(url: str, *, headers: dict[str, str], seconds: int,
-        connections: int = bench_http.CONNECTIONS) -> tuple[float, float, float]:
+def wrk(
+    url: str, *, headers: dict[str, str], seconds: int, connections: int = bench_http.CONNECTIONS
+) -> tuple[float, float, float]:
     command = wrk_command(url, headers=headers, seconds=seconds, connections=connections)
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     if "Non-2xx" in output:
@@ -105,8 +111,10 @@ def wrk(url: str, *, headers: dict[str, str], seconds: int,
 def flooded(measured: str, floods: list[list[str]], seconds: int) -> tuple[float, float, str]:
     """GET `measured` (2 connections) while the `floods` (wrk commands) run: its p50, p99 and
     what the floods were answered."""
-    running = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                text=True) for command in floods]
+    running = [
+        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        for command in floods
+    ]
     try:
         time.sleep(1)  # the flood under way before the figures start
         _, p50, p99 = wrk(measured, headers={}, seconds=seconds, connections=2)
@@ -117,8 +125,10 @@ def flooded(measured: str, floods: list[list[str]], seconds: int) -> tuple[float
             total = bench_http._match(r"(\d+) requests in", output).group(1)
             errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
             timeouts = re.search(r"timeout (\d+)", output)
-            answered.append(f"{total} answered, {errors.group(1) if errors else 0} of them 429"
-                            + (f", {timeouts.group(1)} timed out" if timeouts else ""))
+            answered.append(
+                f"{total} answered, {errors.group(1) if errors else 0} of them 429"
+                + (f", {timeouts.group(1)} timed out" if timeouts else "")
+            )
     return p50, p99, "; ".join(answered)
 
 
@@ -155,26 +165,42 @@ def build_histories(base: str) -> dict[int, str]:
     hands = [["Holodeck 1", "Leah Brahms"], ["Space Confrontation", "Daimon Bok"]]
     codes = {}
     for count in HISTORIES:
-        table = post_json(base + "/api/tables/", {
-            "game": "star-trek-missions", "players": ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]})
+        table = post_json(
+            base + "/api/tables/",
+            {"game": "star-trek-missions", "players": ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]},
+        )
         code, version = table["code"], table["version"]
         for seat, cards in enumerate(hands[:count], start=1):
             token = post_json(base + f"/api/tables/{code}/seats/{seat}/claim/", {})["seat_token"]
             version += 1
-            answer = post_json(base + f"/api/tables/{code}/events/", {
-                "kind": "hand", "seat": seat, "version": version, "body": {"hand": cards}},
-                token=token)
+            answer = post_json(
+                base + f"/api/tables/{code}/events/",
+                {"kind": "hand", "seat": seat, "version": version, "body": {"hand": cards}},
+                token=token,
+            )
             version = answer["table"]["version"]
         row = Table.objects.get(code=code)
         real = list(Event.objects.filter(table=row).order_by("n"))
-        copies = [Event(table=row, n=n, kind="hand", seat=real[n % 2].seat, by_host=False,
-                        body=real[n % 2].body, version=version + n, result=real[n % 2].result,
-                        state_before=real[n % 2].state_before, size=real[n % 2].size)
-                  for n in range(len(real) + 1, count + 1)]
+        copies = [
+            Event(
+                table=row,
+                n=n,
+                kind="hand",
+                seat=real[n % 2].seat,
+                by_host=False,
+                body=real[n % 2].body,
+                version=version + n,
+                result=real[n % 2].result,
+                state_before=real[n % 2].state_before,
+                size=real[n % 2].size,
+            )
+            for n in range(len(real) + 1, count + 1)
+        ]
         Event.objects.bulk_create(copies, batch_size=500)
         Table.objects.filter(pk=row.pk).update(
-            version=F("version") + 2 * count, stored_bytes=F("stored_bytes") + sum(
-                event.size for event in copies))
+            version=F("version") + 2 * count,
+            stored_bytes=F("stored_bytes") + sum(event.size for event in copies),
+        )
         codes[count] = code
     return codes
 
@@ -183,8 +209,9 @@ def post_json(url: str, body: dict[str, Any], *, token: str | None = None) -> di
     headers = {"Content-Type": "application/json", "X-Forwarded-For": "198.19.0.9"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(url, method="POST", headers=headers,
-                                     data=json.dumps(body).encode())
+    request = urllib.request.Request(
+        url, method="POST", headers=headers, data=json.dumps(body).encode()
+    )
     with urllib.request.urlopen(request) as response:
         answer: dict[str, Any] = json.load(response)
         return answer
@@ -199,8 +226,9 @@ def read_cost(url: str, *, cold: bool = False) -> tuple[float, int]:
     for index in range(READ_SAMPLES):
         if cold:
             url = re.sub(r"before=\d+", f"before={1_000_000 + index}", url)
-        request = urllib.request.Request(url, headers={
-            "X-Forwarded-For": f"198.18.200.{1 + index % 250}"})
+        request = urllib.request.Request(
+            url, headers={"X-Forwarded-For": f"198.18.200.{1 + index % 250}"}
+        )
         start = time.perf_counter()
         with urllib.request.urlopen(request) as response:
             size = len(response.read())
@@ -209,33 +237,49 @@ def read_cost(url: str, *, cold: bool = False) -> tuple[float, int]:
 
 
 def issue_30(base: str) -> None:
-    print("\nIssue 30: reading a table at 2, 200 and 2,000 events (median of "
-          f"{READ_SAMPLES} sequential reads). Cached: the same version read again (a lookup); "
-          "built: each read builds its answer (the first read of a version: a page of the "
-          "history named by a cursor of its own)\n")
+    print(
+        "\nIssue 30: reading a table at 2, 200 and 2,000 events (median of "
+        f"{READ_SAMPLES} sequential reads). Cached: the same version read again (a lookup); "
+        "built: each read builds its answer (the first read of a version: a page of the "
+        "history named by a cursor of its own)\n"
+    )
     codes = build_histories(base)
-    print(f"{'events':>7}{'API read ms':>13}{'API bytes':>11}{'page ms':>9}{'page bytes':>12}"
-          f"{'API built ms':>14}{'page built ms':>15}")
+    print(
+        f"{'events':>7}{'API read ms':>13}{'API bytes':>11}{'page ms':>9}{'page bytes':>12}"
+        f"{'API built ms':>14}{'page built ms':>15}"
+    )
     for count, code in codes.items():
         api_ms, api_bytes = read_cost(base + f"/api/tables/{code}/")
         page_ms, page_bytes = read_cost(base + f"/t/{code}")
         api_built, _ = read_cost(base + f"/api/tables/{code}/events/?before=1", cold=True)
         page_built, _ = read_cost(base + f"/t/{code}?before=1", cold=True)
-        print(f"{count:>7}{api_ms:>13.1f}{api_bytes:>11}{page_ms:>9.1f}{page_bytes:>12}"
-              f"{api_built:>14.1f}{page_built:>15.1f}", flush=True)
+        print(
+            f"{count:>7}{api_ms:>13.1f}{api_bytes:>11}{page_ms:>9.1f}{page_bytes:>12}"
+            f"{api_built:>14.1f}{page_built:>15.1f}",
+            flush=True,
+        )
     longest = codes[HISTORIES[-1]]
     seconds = bench_http.SECONDS
     games = base + "/api/games/"
-    print(f"\nGET /api/games/ (2 connections, {seconds} s) quiet, then while 8 connections flood "
-          f"the {HISTORIES[-1]:,}-event table: {FLOOD_ROUNDS} rounds, the phases interleaved "
-          "(other work on the machine comes and goes: each round's quiet p99 is measured just "
-          "before its floods)\n")
+    print(
+        f"\nGET /api/games/ (2 connections, {seconds} s) quiet, then while 8 connections flood "
+        f"the {HISTORIES[-1]:,}-event table: {FLOOD_ROUNDS} rounds, the phases interleaved "
+        "(other work on the machine comes and goes: each round's quiet p99 is measured just "
+        "before its floods)\n"
+    )
     print(f"{'round':<6}{'while':<40}{'p50 ms':>9}{'p99 ms':>9}{'x quiet p99':>13}  (the flood)")
-    reads = [wrk_command(base + f"/api/tables/{longest}/", headers={}, seconds=seconds + 2,
-                         connections=4),
-             wrk_command(base + f"/t/{longest}", headers={}, seconds=seconds + 2, connections=4)]
-    phases = ("quiet", "a flood of reads from many addresses", "a flood of reads from one address",
-              "a flood of 429s (that address again)")
+    reads = [
+        wrk_command(
+            base + f"/api/tables/{longest}/", headers={}, seconds=seconds + 2, connections=4
+        ),
+        wrk_command(base + f"/t/{longest}", headers={}, seconds=seconds + 2, connections=4),
+    ]
+    phases = (
+        "quiet",
+        "a flood of reads from many addresses",
+        "a flood of reads from one address",
+        "a flood of 429s (that address again)",
+    )
     p99s: dict[str, list[float]] = {phase: [] for phase in phases}
     p50s: dict[str, list[float]] = {phase: [] for phase in phases}
     for round_number in range(1, FLOOD_ROUNDS + 1):
@@ -246,25 +290,40 @@ def issue_30(base: str) -> None:
         # One address (new to the database, whose counters outlive a run, and to this run): its
         # first TABLE_READ_RATE reads served, then 429s; again, only 429s.
         one_address = f"198.19.{random.randint(1, 255)}.{random.randint(1, 254)}"
-        one = [wrk_command(base + f"/api/tables/{longest}/", seconds=seconds + 2, connections=8,
-                           headers={"X-Forwarded-For": one_address}, many_addresses=False)]
+        one = [
+            wrk_command(
+                base + f"/api/tables/{longest}/",
+                seconds=seconds + 2,
+                connections=8,
+                headers={"X-Forwarded-For": one_address},
+                many_addresses=False,
+            )
+        ]
         for label, flood in zip(phases[1:], (reads, one, one), strict=True):
             if flood is one and label == phases[-1]:
                 refuse(base + f"/api/tables/{longest}/", one_address)
             p50, p99, answered = flooded(games, flood, seconds)
             p50s[label].append(p50)
             p99s[label].append(p99)
-            print(f"{round_number:<6}{label:<40}{p50:>9.1f}{p99:>9.1f}{p99 / quiet:>13.2f}  "
-                  f"({answered})", flush=True)
+            print(
+                f"{round_number:<6}{label:<40}{p50:>9.1f}{p99:>9.1f}{p99 / quiet:>13.2f}  "
+                f"({answered})",
+                flush=True,
+            )
     quiet = statistics.median(p99s["quiet"])
-    print(f"\nThe median of the {FLOOD_ROUNDS} rounds (target: p99 <= {FLOOD_TARGET:g} x the "
-          "quiet p99)")
+    print(
+        f"\nThe median of the {FLOOD_ROUNDS} rounds (target: p99 <= {FLOOD_TARGET:g} x the "
+        "quiet p99)"
+    )
     print(f"{'while':<46}{'p50 ms':>9}{'p99 ms':>9}{'x quiet p99':>13}  target")
     for phase in phases:
         p99 = statistics.median(p99s[phase])
         verdict = "" if phase == "quiet" else "met" if p99 <= FLOOD_TARGET * quiet else "MISSED"
-        print(f"{phase:<46}{statistics.median(p50s[phase]):>9.1f}{p99:>9.1f}{p99 / quiet:>13.2f}"
-              f"  {verdict}", flush=True)
+        print(
+            f"{phase:<46}{statistics.median(p50s[phase]):>9.1f}{p99:>9.1f}{p99 / quiet:>13.2f}"
+            f"  {verdict}",
+            flush=True,
+        )
 
 
 def machine() -> str:
@@ -286,27 +345,40 @@ def main() -> None:
     port = bench_http.free_port()
     base = f"http://127.0.0.1:{port}"
     # wrk's X-Forwarded-For is the address a read counts against; a 2,000-event table may exist.
-    os.environ.update({"TRUSTED_PROXY_COUNT": "1", "TABLE_MAX_EVENTS": "100000",
-                       "TABLE_MAX_MB": "1000", "TABLES_PER_ADDRESS_PER_DAY": "0"})
+    os.environ.update(
+        {
+            "TRUSTED_PROXY_COUNT": "1",
+            "TABLE_MAX_EVENTS": "100000",
+            "TABLE_MAX_MB": "1000",
+            "TABLES_PER_ADDRESS_PER_DAY": "0",
+        }
+    )
     print(f"Starting make serve on {base} …", flush=True)
     server = bench_http.start_server(port)
     try:
-        table = post_json(base + "/api/tables/", {
-            "game": "star-trek-missions", "players": ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]})
+        table = post_json(
+            base + "/api/tables/",
+            {"game": "star-trek-missions", "players": ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]},
+        )
         code, etag = table["code"], f'"v{table["version"]}"'
         live_etag = f'"p{table["version"]}"'
         endpoints = [
             ("GET /api/games/", "/api/games/", {}),
-            ("GET /api/tables/<code>/ unchanged (304)", f"/api/tables/{code}/",
-             {"If-None-Match": etag}),
+            (
+                "GET /api/tables/<code>/ unchanged (304)",
+                f"/api/tables/{code}/",
+                {"If-None-Match": etag},
+            ),
             ("GET /t/<code>/live unchanged (304)", f"/t/{code}/live", {"If-None-Match": live_etag}),
             ("GET /api/tables/<code>/ (200)", f"/api/tables/{code}/", {}),
         ]
         cores = os.cpu_count() or 1
         database = os.environ.get("DATABASE_URL", "sqlite").split(":")[0]
-        print(f"wrk: {bench_http.CONNECTIONS} connections, {bench_http.SECONDS} s per endpoint, "
-              f"database {database}, {cores} cores ({machine()}), load average before "
-              f"{load()}\n")
+        print(
+            f"wrk: {bench_http.CONNECTIONS} connections, {bench_http.SECONDS} s per endpoint, "
+            f"database {database}, {cores} cores ({machine()}), load average before "
+            f"{load()}\n"
+        )
         print(f"{'endpoint':<42}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'ratio':>8}  target")
         reference = None
         for label, path, headers in [] if ONLY_ISSUE_30 else endpoints:
@@ -318,12 +390,17 @@ def main() -> None:
             if "304" in label:
                 verdict = "met" if ratio >= TARGET_RATIO else "MISSED"
                 per_core = rps / cores / (PHONES / POLL_SECONDS)
-                verdict += f"  ({per_core:.0f} six-phone tables per core at a {POLL_SECONDS} s poll)"
-            print(f"{label:<42}{rps:>9.0f}{p50:>9.1f}{p99:>9.1f}{ratio:>8.2f}  {verdict}",
-                  flush=True)
+                verdict += (
+                    f"  ({per_core:.0f} six-phone tables per core at a {POLL_SECONDS} s poll)"
+                )
+            print(
+                f"{label:<42}{rps:>9.0f}{p50:>9.1f}{p99:>9.1f}{ratio:>8.2f}  {verdict}", flush=True
+            )
         issue_30(base)
-        print(f"\nLoad average after: {load()} (other work on the machine lowers every figure "
-              "alike; the ratios are the point)")
+        print(
+            f"\nLoad average after: {load()} (other work on the machine lowers every figure "
+            "alike; the ratios are the point)"
+        )
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

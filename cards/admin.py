@@ -74,7 +74,14 @@ class AttributeDefinitionInline(_TabularInline):
     model = AttributeDefinition
     extra = 0
     fields = [
-        "position", "key", "label", "kind", "required", "min_value", "max_value", "choices",
+        "position",
+        "key",
+        "label",
+        "kind",
+        "required",
+        "min_value",
+        "max_value",
+        "choices",
         "filterable",
     ]
 
@@ -131,7 +138,7 @@ class RuleSectionAdmin(SimpleHistoryAdmin):
 
 
 class AttributeValueFilter(admin.SimpleListFilter):
-    """"key = value" options from the attribute definitions (choices) and the attribute index
+    """ "key = value" options from the attribute definitions (choices) and the attribute index
     (integer and text values), scoped to the game the list is filtered to."""
 
     title = "attribute"
@@ -199,8 +206,11 @@ class CardAdmin(SimpleHistoryAdmin):
         renamed_in = getattr(obj, "renamed_in_rules", [])
         if renamed_in:
             names = ", ".join(card.name for card in renamed_in)
-            self.message_user(request, f"The rules naming this card now use its new name "
-                                       f"“{obj.name}”: {names}.", messages.INFO)
+            self.message_user(
+                request,
+                f"The rules naming this card now use its new name “{obj.name}”: {names}.",
+                messages.INFO,
+            )
 
     # ---- list
 
@@ -245,7 +255,9 @@ class CardAdmin(SimpleHistoryAdmin):
         the catalog and the score pages read it (cards.naming: any case, accents, punctuation,
         small typos, unique prefixes), so "kehleyr" or "picrad" finds its card. The typo reading
         comes in only when the plain search finds nothing, as a "did you mean" would."""
-        found: tuple[QuerySet[Card], bool] = super().get_search_results(request, queryset, search_term)
+        found: tuple[QuerySet[Card], bool] = super().get_search_results(
+            request, queryset, search_term
+        )
         results, may_have_duplicates = found
         term = search_term.strip()
         if not term or results.exists():
@@ -353,7 +365,9 @@ class CardAdmin(SimpleHistoryAdmin):
 
     @admin.display(description="attributes (JSON)")
     def stored_attributes(self, card: Card) -> str:
-        return format_html("<pre>{}</pre>", json.dumps(card.attributes, indent=2, ensure_ascii=False))
+        return format_html(
+            "<pre>{}</pre>", json.dumps(card.attributes, indent=2, ensure_ascii=False)
+        )
 
     @admin.display(description="field provenance (JSON)")
     def stored_provenance(self, card: Card) -> str:
@@ -482,7 +496,9 @@ class CardAdmin(SimpleHistoryAdmin):
         context.setdefault("upload_form", upload_form)
         return TemplateResponse(request, "admin/cards/card/import.html", context)
 
-    def _import_preview(self, request: HttpRequest, upload_form: ImportUploadForm, context: dict[str, Any]) -> None:
+    def _import_preview(
+        self, request: HttpRequest, upload_form: ImportUploadForm, context: dict[str, Any]
+    ) -> None:
         game = upload_form.cleaned_data["game"]
         upload = upload_form.cleaned_data["file"]
         try:

@@ -65,7 +65,7 @@ def _multi_choice_error(spec: AttributeSpec, value: Any) -> str | None:
 
 def _abilities_error(spec: AttributeSpec, value: Any) -> str | None:
     if not isinstance(value, dict):
-        return f"{spec.label} must be an object such as {{\"coin\": 2, \"draw\": 1}}; got {value!r}."
+        return f'{spec.label} must be an object such as {{"coin": 2, "draw": 1}}; got {value!r}.'
     for effect, amount in value.items():
         if effect not in ABILITY_EFFECTS:
             return f"{spec.label}: '{effect}' is not an effect; use {', '.join(ABILITY_EFFECTS)}."
@@ -91,7 +91,9 @@ def validate_attributes(specs: list[AttributeSpec], attributes: object) -> dict[
     known = {spec.key for spec in specs}
     for key in attributes:
         if key not in known:
-            errors[key] = f"'{key}' is not an attribute of this game (known: {', '.join(sorted(known))})."
+            errors[key] = (
+                f"'{key}' is not an attribute of this game (known: {', '.join(sorted(known))})."
+            )
     for spec in specs:
         value = attributes.get(spec.key)
         if value is None:
@@ -116,10 +118,14 @@ def validate_field_provenance(
         if key not in fields:
             errors[key] = f"Provenance is given for '{key}', which is not a field of this game."
         elif provenance not in PROVENANCE_VALUES:
-            errors[key] = f"Provenance of {key} must be one of {', '.join(PROVENANCE_VALUES)}; got {provenance!r}."
+            errors[key] = (
+                f"Provenance of {key} must be one of {', '.join(PROVENANCE_VALUES)}; got {provenance!r}."
+            )
         elif provenance == "unknown" and (key == "copies" or attributes.get(key) is not None):
             # Copies always hold a number, so they can be inferred but never unknown.
-            errors[key] = f"{key} is marked unknown but holds a value; clear it or mark it verified."
+            errors[key] = (
+                f"{key} is marked unknown but holds a value; clear it or mark it verified."
+            )
     return errors
 
 
@@ -150,5 +156,9 @@ def describe_abilities(abilities: dict[str, Any] | None) -> str:
     "1 Draw and 2 Coin"."""
     if abilities is None:
         return "unknown (not yet transcribed from the card)"
-    parts = [f"{abilities[effect]} {effect.capitalize()}" for effect in ABILITY_EFFECTS if effect in abilities]
+    parts = [
+        f"{abilities[effect]} {effect.capitalize()}"
+        for effect in ABILITY_EFFECTS
+        if effect in abilities
+    ]
     return " and ".join(parts) if parts else "none"

@@ -64,7 +64,8 @@ def earlier_versions() -> dict[str, dict[str, dict[str, list[str]]]]:
     if not EARLIER_FILE.exists():
         return {}
     data: dict[str, dict[str, dict[str, list[str]]]] = json.loads(
-        EARLIER_FILE.read_text(encoding="utf-8"))
+        EARLIER_FILE.read_text(encoding="utf-8")
+    )
     return data
 
 

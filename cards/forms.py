@@ -70,7 +70,11 @@ class AbilitiesWidget(forms.MultiWidget):
         parts = []
         for effect, suffix, widget, item in zip(
             # widgets_names is set by MultiWidget.__init__ and missing from django-stubs.
-            ABILITY_EFFECTS, self.widgets_names, self.widgets, values, strict=False  # type: ignore[attr-defined]
+            ABILITY_EFFECTS,
+            self.widgets_names,  # type: ignore[attr-defined]
+            self.widgets,
+            values,
+            strict=False,
         ):
             widget_attrs = dict(final_attrs)
             widget_attrs.pop("required", None)
@@ -304,8 +308,11 @@ class CardAdminForm(_CardModelForm):
         instance.field_provenance = provenance
         # The note that said a value was unknown is updated (or flagged) once it is verified,
         # unless the admin rewrote the note in this very save.
-        verified = [key for key, state in provenance.items()
-                    if state == "verified" and old_provenance.get(key) != "verified"]
+        verified = [
+            key
+            for key, state in provenance.items()
+            if state == "verified" and old_provenance.get(key) != "verified"
+        ]
         note = cleaned.get("provenance_note")
         if verified and note is not None and note == (instance.provenance_note or ""):
             labels = {spec.key: spec.label for spec in self.specs}
@@ -424,4 +431,3 @@ class ImportConfirmForm(forms.Form):
     file_format = forms.ChoiceField(choices=[(f, f) for f in FORMATS], widget=forms.HiddenInput)
     content = forms.CharField(widget=forms.HiddenInput, strip=False)
     filename = forms.CharField(widget=forms.HiddenInput, required=False)
-

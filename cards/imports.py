@@ -73,7 +73,15 @@ if TYPE_CHECKING:
 FORMATS = ("json", "csv")
 LEADING_COLUMNS = ("slug", "name", "copies")
 TRAILING_COLUMNS = ("provenance_note", "field_provenance")
-CARD_KEYS = ("slug", "name", "copies", "attributes", "field_provenance", "provenance_note", "rulings")
+CARD_KEYS = (
+    "slug",
+    "name",
+    "copies",
+    "attributes",
+    "field_provenance",
+    "provenance_note",
+    "rulings",
+)
 IGNORED_KEYS = ("game", "text", "provenance", "url")
 KNOWN_PROVENANCE = ("verified", "provisional")
 
@@ -282,7 +290,8 @@ def export_cards_csv(*, game: Game, cards: QuerySet[Card] | None = None) -> str:
     for card in _export_cards(game, cards):
         stored = card.attributes or {}
         writer.writerow(
-            neutralise_cell(cell) for cell in [
+            neutralise_cell(cell)
+            for cell in [
                 card.slug,
                 card.name,
                 card.copies,
@@ -498,7 +507,9 @@ def _parse_rulings(raw: Any, row: int, errors: _Errors) -> list[dict[str, Any]] 
             date = datetime.date.fromisoformat(str(item.get("date", "")))
         except ValueError:
             errors.add(
-                row, "rulings", f"Ruling {n}: the date must be YYYY-MM-DD; got {item.get('date')!r}."
+                row,
+                "rulings",
+                f"Ruling {n}: the date must be YYYY-MM-DD; got {item.get('date')!r}.",
             )
             continue
         text, rule = item.get("text"), item.get("rule") or ""
@@ -519,8 +530,12 @@ def _parse_json(*, content: str, game: Game, errors: _Errors) -> list[ParsedCard
         errors.add(0, "file", f"Not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}).")
         return []
     except RecursionError:
-        errors.add(0, "file", "The JSON is nested too deeply to be a card file (a card file is "
-                              "a list of cards, each a few levels deep).")
+        errors.add(
+            0,
+            "file",
+            "The JSON is nested too deeply to be a card file (a card file is "
+            "a list of cards, each a few levels deep).",
+        )
         return []
     if isinstance(data, dict):
         file_game = data.get("game")
@@ -615,7 +630,11 @@ def _field_errors(card: Card) -> dict[str, list[str]]:
 
 
 def _plan_card(
-    *, game: Game, specs: list[attrs.AttributeSpec], parsed: ParsedCard, card: Card | None,
+    *,
+    game: Game,
+    specs: list[attrs.AttributeSpec],
+    parsed: ParsedCard,
+    card: Card | None,
     errors: _Errors,
 ) -> _Plan:
     row = parsed.row
@@ -646,8 +665,10 @@ def _plan_card(
             attributes[key] = value  # reported by validate_attributes as not an attribute
 
     copies = parsed.copies if parsed.copies is not None else (card.copies if card else None)
-    if card is None and parsed.copies is None and not any(
-        e["row"] == row and e["field"] == "copies" for e in errors.items
+    if (
+        card is None
+        and parsed.copies is None
+        and not any(e["row"] == row and e["field"] == "copies" for e in errors.items)
     ):
         errors.add(row, "copies", "Copies are required for a new card.")
 
@@ -669,8 +690,9 @@ def _plan_card(
         elif new_values.get(key) is not None and (
             given_for(key) is not None or not same_value(old_values.get(key), new_values.get(key))
         ):
-            errors.add(row, key, f"{key} has a value, so it needs a provenance: verified or "
-                                 f"provisional.")
+            errors.add(
+                row, key, f"{key} has a value, so it needs a provenance: verified or provisional."
+            )
     extra = {k: v for k, v in old_provenance.items() if k not in fields}
     extra.update({k: v for k, v in (given or {}).items() if k not in fields})
     provenance.update(extra)  # reported by validate_field_provenance
@@ -692,8 +714,13 @@ def _plan_card(
         errors.add(row, "slug", "The slug is missing.")
     if not parsed.name.strip():
         errors.add(row, "name", "The name is missing.")
-    probe = Card(game=game, slug=parsed.slug or "x", name=parsed.name or "x",
-                 copies=copies or 1, provenance_note=note)
+    probe = Card(
+        game=game,
+        slug=parsed.slug or "x",
+        name=parsed.name or "x",
+        copies=copies or 1,
+        provenance_note=note,
+    )
     for field_name, messages in _field_errors(probe).items():
         for message in messages:
             errors.add(row, field_name, message)
@@ -718,7 +745,8 @@ def _plan_card(
                     rule_ids = set(game.rule_sections.values_list("rule_id", flat=True))
                 if ruling["rule"] not in rule_ids:
                     errors.add(
-                        row, "rulings",
+                        row,
+                        "rulings",
                         f"A ruling cites rule {ruling['rule']!r}, which {game.name} has no "
                         f"section for.",
                     )
@@ -752,7 +780,9 @@ def _describe(plan: _Plan, specs: list[attrs.AttributeSpec]) -> list[FieldChange
         for name in ("name", "copies", "provenance_note"):
             if getattr(card, name) != values[name]:
                 changes.append(
-                    FieldChange(name, display_value(getattr(card, name)), display_value(values[name]))
+                    FieldChange(
+                        name, display_value(getattr(card, name)), display_value(values[name])
+                    )
                 )
         old_attributes = card.attributes or {}
         for key in dict.fromkeys([*old_attributes, *values["attributes"]]):
@@ -788,7 +818,9 @@ def _check_names(
     for plan in firsts.values():
         name = plan.values["name"]
         keeps = plan.card is not None and plan.card.name == name
-        claims.setdefault(name, []).append((0 if keeps else plan.parsed.row, plan.parsed.slug, plan))
+        claims.setdefault(name, []).append(
+            (0 if keeps else plan.parsed.row, plan.parsed.slug, plan)
+        )
     for name, owners in claims.items():
         if not name or len(owners) < 2:
             continue
@@ -797,7 +829,8 @@ def _check_names(
         for _rank, slug, claimant in owners[1:]:
             if claimant is not None:
                 errors.add(
-                    claimant.parsed.row, "name",
+                    claimant.parsed.row,
+                    "name",
                     f"{game.name} would have two cards named {name!r} (slugs {first_slug} and "
                     f"{slug}).",
                 )
@@ -816,7 +849,9 @@ def _prepare(*, game: Game, content: str, file_format: str) -> tuple[ImportPrevi
     seen: dict[str, int] = {}
     for item in parsed:
         if item.slug and item.slug in seen:
-            errors.add(item.row, "slug", f"The slug {item.slug!r} is also on row {seen[item.slug]}.")
+            errors.add(
+                item.row, "slug", f"The slug {item.slug!r} is also on row {seen[item.slug]}."
+            )
         elif item.slug:
             seen[item.slug] = item.row
 

@@ -45,8 +45,14 @@ class Game(models.Model):
         return reverse("pages:game", kwargs={"game": self.slug})
 
     def clean(self) -> None:
-        if self.max_players is not None and self.min_players and self.max_players < self.min_players:
-            raise ValidationError({"max_players": "The most players cannot be fewer than the fewest."})
+        if (
+            self.max_players is not None
+            and self.min_players
+            and self.max_players < self.min_players
+        ):
+            raise ValidationError(
+                {"max_players": "The most players cannot be fewer than the fewest."}
+            )
 
     def attribute_specs(self) -> list[attrs.AttributeSpec]:
         return [definition.as_spec() for definition in self.attribute_definitions.all()]
@@ -74,7 +80,9 @@ class GameOption(models.Model):
     def clean(self) -> None:
         if self.choices is not None:
             if not isinstance(self.choices, list) or not self.choices:
-                raise ValidationError({"choices": "Choices must be a non-empty list, or empty for none."})
+                raise ValidationError(
+                    {"choices": "Choices must be a non-empty list, or empty for none."}
+                )
             if self.value not in self.choices:
                 raise ValidationError({"value": f"The value must be one of {self.choices}."})
 
@@ -92,7 +100,9 @@ class AttributeDefinition(models.Model):
     min_value = models.IntegerField(null=True, blank=True)
     max_value = models.IntegerField(null=True, blank=True)
     choices = models.JSONField(
-        default=list, blank=True, help_text='For choice kinds: [{"value": "slug", "label": "Label"}].'
+        default=list,
+        blank=True,
+        help_text='For choice kinds: [{"value": "slug", "label": "Label"}].',
     )
     filterable = models.BooleanField(default=True)
     position = models.PositiveSmallIntegerField(default=0)
@@ -112,7 +122,9 @@ class AttributeDefinition(models.Model):
                 for c in self.choices
             )
             if not ok or not self.choices:
-                raise ValidationError({"choices": 'List the choices as [{"value": …, "label": …}].'})
+                raise ValidationError(
+                    {"choices": 'List the choices as [{"value": …, "label": …}].'}
+                )
 
     def as_spec(self) -> attrs.AttributeSpec:
         return attrs.AttributeSpec(
@@ -213,8 +225,12 @@ class Card(models.Model):
         with transaction.atomic():
             old_name = None
             if self.pk is not None:
-                old_name = (Card.objects.select_for_update().filter(pk=self.pk)
-                            .values_list("name", flat=True).first())
+                old_name = (
+                    Card.objects.select_for_update()
+                    .filter(pk=self.pk)
+                    .values_list("name", flat=True)
+                    .first()
+                )
             renamed = old_name is not None and old_name != self.name
             language = rule_language(self.game.slug) if renamed else None
             if language is not None and self.rule is not None:
@@ -223,8 +239,11 @@ class Card(models.Model):
             super().save(*args, **kwargs)
             sync_attribute_index(self, specs)
             # The other cards whose rules were changed to follow (the admin lists them).
-            self.renamed_in_rules = (self.rename_in_other_rules(language, old=str(old_name))
-                                     if language is not None else [])
+            self.renamed_in_rules = (
+                self.rename_in_other_rules(language, old=str(old_name))
+                if language is not None
+                else []
+            )
 
     def get_absolute_url(self) -> str:
         return reverse("pages:card", kwargs={"game": self.game.slug, "slug": self.slug})
@@ -234,8 +253,12 @@ class Card(models.Model):
         called now (saved, so its text and history follow); the cards changed. Without it a
         rename would silently change those cards' scores: their rules would name no card."""
         changed = []
-        others = (Card.objects.select_for_update().filter(game_id=self.game_id, rule__isnull=False)
-                  .exclude(pk=self.pk).select_related("game"))
+        others = (
+            Card.objects.select_for_update()
+            .filter(game_id=self.game_id, rule__isnull=False)
+            .exclude(pk=self.pk)
+            .select_related("game")
+        )
         for card in others:
             rule = language.rename_card(card.rule, old=old, new=self.name)
             if rule != card.rule:
@@ -300,7 +323,6 @@ class Card(models.Model):
             rule=self.rule,
             language=rule_language(self.game.slug),
         )
-
 
 
 def sync_attribute_index(card: Card, specs: list[attrs.AttributeSpec]) -> None:

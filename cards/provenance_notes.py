@@ -15,8 +15,11 @@ from collections.abc import Mapping
 
 UNKNOWN_LIST = re.compile(
     r"\s*Not known to this project until an admin transcribes the physical card: "
-    r"(?P<keys>[^()]*?) \((?:null)\)\.")
-DOUBTFUL = re.compile(r"unknown|not known|provisional|inferred|null|not (?:yet )?(?:given|checked)", re.I)
+    r"(?P<keys>[^()]*?) \((?:null)\)\."
+)
+DOUBTFUL = re.compile(
+    r"unknown|not known|provisional|inferred|null|not (?:yet )?(?:given|checked)", re.I
+)
 TRANSCRIBED = "Transcribed from the card and verified by an admin since: "
 FLAGGED = "Verified by an admin since this note was written: "
 
@@ -30,8 +33,12 @@ def note_after_verifying(note: str, verified: list[str], labels: Mapping[str, st
     and marked verified; unchanged when it says nothing of them."""
     if not note or not verified:
         return note
-    named = [key for key in verified if re.search(rf"\b{re.escape(key)}\b", note, re.I)
-             or re.search(rf"\b{re.escape(labels.get(key, key))}\b", note, re.I)]
+    named = [
+        key
+        for key in verified
+        if re.search(rf"\b{re.escape(key)}\b", note, re.I)
+        or re.search(rf"\b{re.escape(labels.get(key, key))}\b", note, re.I)
+    ]
     if not named:
         return note
     match = UNKNOWN_LIST.search(note)
@@ -39,9 +46,15 @@ def note_after_verifying(note: str, verified: list[str], labels: Mapping[str, st
     updated = [key for key in named if key in listed]
     if match and updated:
         left = [key for key in listed if key not in updated]
-        sentence = (f" Not known to this project until an admin transcribes the physical card: "
-                    f"{', '.join(left)} (null).") if left else ""
-        note = note[:match.start()] + sentence + note[match.end():]
+        sentence = (
+            (
+                f" Not known to this project until an admin transcribes the physical card: "
+                f"{', '.join(left)} (null)."
+            )
+            if left
+            else ""
+        )
+        note = note[: match.start()] + sentence + note[match.end() :]
         note = _add(note, TRANSCRIBED, [labels.get(key, key) for key in updated])
     flagged = [key for key in named if key not in updated and DOUBTFUL.search(note)]
     if flagged:
@@ -55,5 +68,5 @@ def _add(note: str, lead: str, names: list[str]) -> str:
     if found:
         have = _split(found.group("names"))
         names = have + [name for name in names if name not in have]
-        return note[:found.start()] + f"{lead}{', '.join(names)}." + note[found.end():]
+        return note[: found.start()] + f"{lead}{', '.join(names)}." + note[found.end() :]
     return f"{note.rstrip()} {lead}{', '.join(names)}."

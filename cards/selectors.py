@@ -101,8 +101,10 @@ def _catalog_stamp(game: Game) -> tuple[Any, ...]:
         columns = []
         for model in _CATALOG_TABLES:
             table = quote(model._meta.db_table)
-            columns += [f"(SELECT COUNT(*) FROM {table} WHERE game_id = %s)",
-                        f"(SELECT MAX(updated_at) FROM {table} WHERE game_id = %s)"]
+            columns += [
+                f"(SELECT COUNT(*) FROM {table} WHERE game_id = %s)",
+                f"(SELECT MAX(updated_at) FROM {table} WHERE game_id = %s)",
+            ]
         with connection.cursor() as cursor:
             cursor.execute("SELECT " + ", ".join(columns), [game.pk] * len(columns))
             stamp = tuple(cursor.fetchone())
@@ -228,8 +230,12 @@ def parse_card_query(*, specs: list[AttributeSpec], params: Mapping[str, Any]) -
         if spec is None:
             known = list(by_key) + list(LIST_PARAMETERS[:-1])
             query.errors.append(
-                FilterError(name, "unknown_parameter", f"'{name}' is not a filter of this game.",
-                            suggest_words(name, known))
+                FilterError(
+                    name,
+                    "unknown_parameter",
+                    f"'{name}' is not a filter of this game.",
+                    suggest_words(name, known),
+                )
             )
             continue
         values = [clean_text(v) for v in getlist(name) if clean_text(v)]
@@ -243,9 +249,12 @@ def parse_card_query(*, specs: list[AttributeSpec], params: Mapping[str, Any]) -
     provenance = (params.get("provenance") or "").strip()
     if provenance and provenance not in PROVENANCES:
         query.errors.append(
-            FilterError("provenance", "invalid_filter",
-                        f"Provenance must be one of {', '.join(PROVENANCES)}; got '{provenance}'.",
-                        list(PROVENANCES))
+            FilterError(
+                "provenance",
+                "invalid_filter",
+                f"Provenance must be one of {', '.join(PROVENANCES)}; got '{provenance}'.",
+                list(PROVENANCES),
+            )
         )
     else:
         query.provenance = provenance
@@ -253,9 +262,12 @@ def parse_card_query(*, specs: list[AttributeSpec], params: Mapping[str, Any]) -
     options = ordering_options(specs)
     if ordering not in options:
         query.errors.append(
-            FilterError("ordering", "invalid_ordering",
-                        f"Cannot order by '{ordering}'; use one of {', '.join(options)}.",
-                        suggest_words(ordering, options))
+            FilterError(
+                "ordering",
+                "invalid_ordering",
+                f"Cannot order by '{ordering}'; use one of {', '.join(options)}.",
+                suggest_words(ordering, options),
+            )
         )
     else:
         query.ordering = ordering
@@ -276,13 +288,15 @@ def _filter_number(value: str) -> int | None:
 def _filter_value_error(spec: AttributeSpec, value: str) -> FilterError | None:
     if spec.kind == "integer":
         if _filter_number(value) is None:
-            return FilterError(spec.key, "invalid_filter",
-                               f"{spec.label} must be a whole number; got '{value}'.")
+            return FilterError(
+                spec.key, "invalid_filter", f"{spec.label} must be a whole number; got '{value}'."
+            )
         return None
     if spec.kind in ("choice", "multi_choice") and value not in spec.choice_values:
         options = list(spec.choice_values)
         return FilterError(
-            spec.key, "invalid_filter",
+            spec.key,
+            "invalid_filter",
             f"'{value}' is not a {spec.label.lower()} of this game; use one of {', '.join(options)}.",
             suggest_words(value, options) or options[:10],
         )
@@ -307,8 +321,10 @@ def card_list(*, game: Game, query: CardQuery, specs: list[AttributeSpec]) -> Qu
             cards = cards.filter(attribute_index_match(filters=query.filters))
     if query.provenance:
         cards = cards.filter(provenance=query.provenance)
-    return _ordered(cards, query.ordering, specs).select_related("game").prefetch_related(
-        dated_rulings_prefetch()
+    return (
+        _ordered(cards, query.ordering, specs)
+        .select_related("game")
+        .prefetch_related(dated_rulings_prefetch())
     )
 
 
@@ -386,8 +402,10 @@ def _ordered(cards: QuerySet[Card], ordering: str, specs: list[AttributeSpec]) -
     # unknown values sort last on every database.
     unknown = Q(**{f"attributes__{key}": None}) | Q(**{f"attributes__{key}__isnull": True})
     cards = cards.annotate(sort_value=Case(When(unknown, then=Value(None)), default=value))
-    expression = F("sort_value").desc(nulls_last=True) if descending else F("sort_value").asc(
-        nulls_last=True
+    expression = (
+        F("sort_value").desc(nulls_last=True)
+        if descending
+        else F("sort_value").asc(nulls_last=True)
     )
     return cards.order_by(expression, "name")
 
@@ -412,8 +430,10 @@ def card_named(*, game: Game, exact: str | None = None, fuzzy: str | None = None
     """One card by name: exact (any case, or the slug) or fuzzy. Raises CardNotFound with
     suggestions when nothing or several cards match."""
     candidates = _named_cards(game)
-    match: NameMatch = match_exact(exact, candidates) if exact is not None else match_fuzzy(
-        fuzzy or "", candidates
+    match: NameMatch = (
+        match_exact(exact, candidates)
+        if exact is not None
+        else match_fuzzy(fuzzy or "", candidates)
     )
     if match.card is None:
         raise CardNotFound(game, exact if exact is not None else fuzzy or "", match.suggestions)
@@ -472,7 +492,7 @@ def _pieces(text: str) -> list[str]:
     """The three-letter pieces of each word typed (a shorter word whole), first ones first."""
     pieces: list[str] = []
     for word in re.split(r"[^a-z0-9]+", normalise_words(text)):
-        grams = [word] if len(word) < 3 else [word[i:i + 3] for i in range(len(word) - 2)]
+        grams = [word] if len(word) < 3 else [word[i : i + 3] for i in range(len(word) - 2)]
         pieces += [gram for gram in grams if gram and gram not in pieces]
     return pieces[:FUZZY_PIECES]
 
@@ -506,9 +526,9 @@ def card_autocomplete(*, game: Game, q: str, limit: int = 20) -> list[str]:
     if not text:
         return list(game.cards.order_by("name").values_list("name", flat=True)[:limit])
     starts = list(
-        game.cards.filter(name__istartswith=text).order_by("name").values_list("name", flat=True)[
-            :limit
-        ]
+        game.cards.filter(name__istartswith=text)
+        .order_by("name")
+        .values_list("name", flat=True)[:limit]
     )
     if len(starts) < limit:
         contains = (

@@ -38,15 +38,21 @@ class LoadReport:
         else:
             done = []
             if self.added:
-                done.append("added " + ", ".join(f"{n} {what}" for what, n in sorted(self.added.items())))
+                done.append(
+                    "added " + ", ".join(f"{n} {what}" for what, n in sorted(self.added.items()))
+                )
             if self.updated:
-                done.append("updated " + ", ".join(
-                    f"{n} {what}" for what, n in sorted(self.updated.items()))
-                    + " to the shipped version")
+                done.append(
+                    "updated "
+                    + ", ".join(f"{n} {what}" for what, n in sorted(self.updated.items()))
+                    + " to the shipped version"
+                )
             lines.append(f"Catalog loaded ({len(self.games)} games): {'; '.join(done)}.")
         if self.kept:
-            lines.append(f"Kept {len(self.kept)} edited here (the shipped version changed since; "
-                         "compare them in the admin):")
+            lines.append(
+                f"Kept {len(self.kept)} edited here (the shipped version changed since; "
+                "compare them in the admin):"
+            )
             lines.extend(f"  {line}" for line in self.kept)
         return "\n".join(lines)
 
@@ -110,8 +116,13 @@ def catalog_load_game(*, data: dict[str, Any], report: LoadReport) -> Game:
     for position, item in enumerate(data.get("rule_sections", [])):
         shipped = versions.fingerprint(versions.rule_section_values(item))
         if item["id"] in existing_rules:
-            _update_rule_section(existing_rules[item["id"]], item, shipped,
-                                 earlier.get("rule_sections", {}).get(item["id"], []), report)
+            _update_rule_section(
+                existing_rules[item["id"]],
+                item,
+                shipped,
+                earlier.get("rule_sections", {}).get(item["id"], []),
+                report,
+            )
             continue
         RuleSection.objects.create(
             game=game,
@@ -156,15 +167,21 @@ def catalog_load_game(*, data: dict[str, Any], report: LoadReport) -> Game:
         _add_missing_rule(card, item, report=None)
     for item in data.get("cards", []):
         if item["slug"] in existing_cards:
-            _update_card(existing_cards[item["slug"]], item,
-                         earlier.get("cards", {}).get(item["slug"], []), report)
+            _update_card(
+                existing_cards[item["slug"]],
+                item,
+                earlier.get("cards", {}).get(item["slug"], []),
+                report,
+            )
     return game
 
 
-def _update_rule_section(section: RuleSection, item: dict[str, Any], shipped: str, earlier: list[str],
-                         report: LoadReport) -> None:
-    row = versions.fingerprint({"title": section.title, "parent": section.parent_id_text,
-                                "text": section.text})
+def _update_rule_section(
+    section: RuleSection, item: dict[str, Any], shipped: str, earlier: list[str], report: LoadReport
+) -> None:
+    row = versions.fingerprint(
+        {"title": section.title, "parent": section.parent_id_text, "text": section.text}
+    )
     verdict = versions.judge(row=row, stored=section.shipped, shipped=shipped, earlier=earlier)
     if verdict == versions.UPDATE:
         section.title, section.parent_id_text = item["title"], item.get("parent") or ""
@@ -181,11 +198,16 @@ def _update_rule_section(section: RuleSection, item: dict[str, Any], shipped: st
 def _update_card(card: Card, item: dict[str, Any], earlier: list[str], report: LoadReport) -> None:
     shipped_values = versions.card_values(item)
     shipped = versions.fingerprint(shipped_values)
-    row = versions.fingerprint({
-        "name": card.name, "copies": card.copies, "attributes": card.attributes,
-        "field_provenance": card.field_provenance, "provenance_note": card.provenance_note,
-        "rule": card.rule,
-    })
+    row = versions.fingerprint(
+        {
+            "name": card.name,
+            "copies": card.copies,
+            "attributes": card.attributes,
+            "field_provenance": card.field_provenance,
+            "provenance_note": card.provenance_note,
+            "rule": card.rule,
+        }
+    )
     verdict = versions.judge(row=row, stored=card.shipped, shipped=shipped, earlier=earlier)
     if verdict == versions.UPDATE:
         before = {name: getattr(card, name) for name in shipped_values}
@@ -196,8 +218,10 @@ def _update_card(card: Card, item: dict[str, Any], earlier: list[str], report: L
         except ValidationError as error:  # e.g. a rule naming a card this database renamed
             for name, value in before.items():
                 setattr(card, name, value)
-            report.kept.append(f"{card.game.name}: card {card.name} (the shipped version does "
-                               f"not fit this database: {'; '.join(error.messages)})")
+            report.kept.append(
+                f"{card.game.name}: card {card.name} (the shipped version does "
+                f"not fit this database: {'; '.join(error.messages)})"
+            )
             verdict = versions.EDITED
         else:
             report.count_update("cards")
@@ -230,8 +254,11 @@ def catalog_files() -> list[Path]:
     order the home page lists games that set no position of their own."""
     from common.games import games
 
-    return [game.catalog_file for game in sorted(games(), key=lambda game: game.slug)
-            if game.catalog_file.exists()]
+    return [
+        game.catalog_file
+        for game in sorted(games(), key=lambda game: game.slug)
+        if game.catalog_file.exists()
+    ]
 
 
 def catalog_load(*, directory: Path | None = None) -> LoadReport:

@@ -176,7 +176,9 @@ def _game_not_found(request: HttpRequest, missing: GameNotFound) -> HttpResponse
 
 
 def _not_found(
-    request: HttpRequest, message: str, suggestions: list[tuple[str, str]],
+    request: HttpRequest,
+    message: str,
+    suggestions: list[tuple[str, str]],
     back: tuple[str, str] | None = None,
 ) -> HttpResponse:
     context = {"message": message, "suggestions": suggestions, "back": back}

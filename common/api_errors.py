@@ -14,7 +14,14 @@ from rest_framework.views import set_rollback
 class ApiError(exceptions.APIException):
     """An error a view raises on purpose, already in the contract's shape."""
 
-    def __init__(self, *, status_code: int, code: str, detail: str, errors: list[dict[str, Any]] | None = None):
+    def __init__(
+        self,
+        *,
+        status_code: int,
+        code: str,
+        detail: str,
+        errors: list[dict[str, Any]] | None = None,
+    ):
         super().__init__(detail=detail, code=code)
         self.status_code = status_code
         self.error_code = code

@@ -76,12 +76,16 @@ def backup_read(*, path: Path) -> str:
         with gzip.open(path, "rt", encoding="utf-8") as file:
             content = file.read()
     except gzip.BadGzipFile as error:
-        raise BackupProblem(f"{path} is not a gzip file or is corrupt ({error}); a backup is "
-                            f"the .json.gz file `make backup` writes.") from None
+        raise BackupProblem(
+            f"{path} is not a gzip file or is corrupt ({error}); a backup is "
+            f"the .json.gz file `make backup` writes."
+        ) from None
     except EOFError:
         raise BackupProblem(f"{path} is truncated: its compressed data ends early.") from None
     except zlib.error as error:
-        raise BackupProblem(f"{path} is corrupt: its compressed data is damaged ({error}).") from None
+        raise BackupProblem(
+            f"{path} is corrupt: its compressed data is damaged ({error})."
+        ) from None
     except UnicodeDecodeError:
         raise BackupProblem(f"{path} does not hold UTF-8 text, so it is not a backup.") from None
     except OSError as error:
@@ -89,28 +93,38 @@ def backup_read(*, path: Path) -> str:
     first, _, records = content.partition("\n")
     manifest = _manifest(path, first)
     if hashlib.sha256(records.encode("utf-8")).hexdigest() != manifest["sha256"]:
-        raise BackupProblem(f"{path} is not whole: its records do not match the checksum of its "
-                            f"manifest (changed or cut short since `make backup` wrote it).")
+        raise BackupProblem(
+            f"{path} is not whole: its records do not match the checksum of its "
+            f"manifest (changed or cut short since `make backup` wrote it)."
+        )
     try:
         data = json.loads(records)
     except (json.JSONDecodeError, RecursionError) as error:
-        where = (f" ({error.msg} at line {error.lineno + 1}, column {error.colno})"
-                 if isinstance(error, json.JSONDecodeError) else "")
+        where = (
+            f" ({error.msg} at line {error.lineno + 1}, column {error.colno})"
+            if isinstance(error, json.JSONDecodeError)
+            else ""
+        )
         raise BackupProblem(f"{path} does not hold valid JSON{where}.") from None
     if not isinstance(data, list) or not all(
         isinstance(item, dict) and isinstance(item.get("model"), str) and "fields" in item
         for item in data
     ):
-        raise BackupProblem(f"{path} is JSON but not a Tableside backup (a list of records, each "
-                            f"with a model and fields).")
+        raise BackupProblem(
+            f"{path} is JSON but not a Tableside backup (a list of records, each "
+            f"with a model and fields)."
+        )
     counts = Counter(item["model"] for item in data)
     if dict(counts) != manifest["counts"]:
         differ = sorted(set(counts) | set(manifest["counts"]))
-        shown = ", ".join(f"{model} {counts.get(model, 0)} of {manifest['counts'].get(model, 0)}"
-                          for model in differ
-                          if counts.get(model, 0) != manifest["counts"].get(model, 0))
-        raise BackupProblem(f"{path} is not whole: its records differ from its manifest's "
-                            f"counts ({shown}).")
+        shown = ", ".join(
+            f"{model} {counts.get(model, 0)} of {manifest['counts'].get(model, 0)}"
+            for model in differ
+            if counts.get(model, 0) != manifest["counts"].get(model, 0)
+        )
+        raise BackupProblem(
+            f"{path} is not whole: its records differ from its manifest's counts ({shown})."
+        )
     return records
 
 
@@ -121,30 +135,44 @@ def _manifest(path: Path, line: str) -> dict[str, Any]:
     except (json.JSONDecodeError, RecursionError):
         manifest = None
     if isinstance(manifest, list) or line.lstrip().startswith("["):
-        raise BackupProblem(f"{path} has no manifest, so it cannot be checked to be a whole "
-                            f"backup: `make backup` writes one on its first line.")
+        raise BackupProblem(
+            f"{path} has no manifest, so it cannot be checked to be a whole "
+            f"backup: `make backup` writes one on its first line."
+        )
     if not isinstance(manifest, dict):
-        raise BackupProblem(f"{path} does not start with a Tableside backup's manifest, so it is "
-                            f"not a backup of this project.")
+        raise BackupProblem(
+            f"{path} does not start with a Tableside backup's manifest, so it is "
+            f"not a backup of this project."
+        )
     if manifest.get("project") != PROJECT:
-        raise BackupProblem(f"{path} is not a Tableside backup (its manifest names the project "
-                            f"{str(manifest.get('project'))[:60]!r}).")
+        raise BackupProblem(
+            f"{path} is not a Tableside backup (its manifest names the project "
+            f"{str(manifest.get('project'))[:60]!r})."
+        )
     if manifest.get("format") != FORMAT:
-        raise BackupProblem(f"{path} is a backup in format {str(manifest.get('format'))[:20]}; "
-                            f"this version reads format {FORMAT}.")
+        raise BackupProblem(
+            f"{path} is a backup in format {str(manifest.get('format'))[:20]}; "
+            f"this version reads format {FORMAT}."
+        )
     counts = manifest.get("counts")
-    if (not isinstance(counts, dict) or not isinstance(manifest.get("sha256"), str)
-            or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
-                       for n in counts.values())):
+    if (
+        not isinstance(counts, dict)
+        or not isinstance(manifest.get("sha256"), str)
+        or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counts.values()
+        )
+    ):
         raise BackupProblem(f"{path} has a damaged manifest (no counts or checksum).")
     unknown = sorted(model for model in counts if not _known_model(model))
     if unknown:
-        raise BackupProblem(f"{path} holds records of models this project does not have: "
-                            f"{', '.join(unknown[:5])}.")
+        raise BackupProblem(
+            f"{path} holds records of models this project does not have: {', '.join(unknown[:5])}."
+        )
     missing = [model for model in REQUIRED_MODELS if not counts.get(model)]
     if missing:
-        raise BackupProblem(f"{path} is not a whole backup: it holds no {', '.join(missing)} "
-                            f"records.")
+        raise BackupProblem(
+            f"{path} is not a whole backup: it holds no {', '.join(missing)} records."
+        )
     return manifest
 
 
@@ -169,8 +197,9 @@ def backup_restore(*, path: Path) -> None:
     folder = Path(tempfile.mkdtemp(prefix="tableside-restore-"))
     tmp = folder / "backup.json"
     try:
-        descriptor = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                             0o600)
+        descriptor = os.open(
+            tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600
+        )
         with os.fdopen(descriptor, "w", encoding="utf-8") as file:
             file.write(content)
         with transaction.atomic():

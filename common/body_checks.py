@@ -43,9 +43,12 @@ def unknown_fields(
     known = tuple(known)
     where = f"of {of}" if of else "here"
     return [
-        error_entry(path=f"{prefix}{shown(key)}", code="unknown_field",
-                    detail=f"'{shown(key)}' is not a field {where}; the fields are "
-                           f"{', '.join(known)}.",
-                    suggestions=difflib.get_close_matches(str(key), known, n=3, cutoff=0.5))
-        for key in raw if key not in known
+        error_entry(
+            path=f"{prefix}{shown(key)}",
+            code="unknown_field",
+            detail=f"'{shown(key)}' is not a field {where}; the fields are {', '.join(known)}.",
+            suggestions=difflib.get_close_matches(str(key), known, n=3, cutoff=0.5),
+        )
+        for key in raw
+        if key not in known
     ]

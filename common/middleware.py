@@ -100,15 +100,26 @@ class MethodMiddleware:
             allowed = "GET, HEAD, POST, OPTIONS"
             response: HttpResponse
             if request.path.startswith("/api/"):
-                response = JsonResponse(error_body(
-                    status_code=405, code="method_not_allowed",
-                    detail=f'Method "{request.method}" not allowed.'), status=405)
+                response = JsonResponse(
+                    error_body(
+                        status_code=405,
+                        code="method_not_allowed",
+                        detail=f'Method "{request.method}" not allowed.',
+                    ),
+                    status=405,
+                )
             else:
-                response = render(request, "problem.html", {
-                    "title": "Method not allowed",
-                    "message": f"This address does not answer {request.method} requests.",
-                    "back": "/", "code": "method_not_allowed",
-                }, status=405)
+                response = render(
+                    request,
+                    "problem.html",
+                    {
+                        "title": "Method not allowed",
+                        "message": f"This address does not answer {request.method} requests.",
+                        "back": "/",
+                        "code": "method_not_allowed",
+                    },
+                    status=405,
+                )
             response["Allow"] = allowed
             return response
         return self.get_response(request)
@@ -148,24 +159,41 @@ class RequestSizeLimitMiddleware:
         return self.get_response(request)
 
 
-def form_refused(request: HttpRequest, *, status: int, title: str, message: str, code: str) -> HttpResponse:
+def form_refused(
+    request: HttpRequest, *, status: int, title: str, message: str, code: str
+) -> HttpResponse:
     """A page form refused before anything parsed it: a page that says why (no session, CSRF
     check or throttle has run yet, so it shows no more than that)."""
-    return render(request, "problem.html", {
-        "title": title, "message": message, "back": request.path, "code": code,
-    }, status=status)
+    return render(
+        request,
+        "problem.html",
+        {
+            "title": title,
+            "message": message,
+            "back": request.path,
+            "code": code,
+        },
+        status=status,
+    )
 
 
-def page_too_large(request: HttpRequest, length: int, limit: int, *, more: bool = False
+def page_too_large(
+    request: HttpRequest, length: int, limit: int, *, more: bool = False
 ) -> HttpResponse:
     """A 413 for a body over the limit: the API's error body, or a page for a form."""
     if request.path.startswith("/api/"):
         return too_large(length, limit, more=more)
     size = f"more than {limit:,}" if more else f"{length:,}"
     return form_refused(
-        request, status=413, title="This form is too large", code="request_too_large",
-        message=(f"The form sent {size} bytes; Tableside takes at most {limit:,} from a form, "
-                 f"so nothing was read, scored or saved."))
+        request,
+        status=413,
+        title="This form is too large",
+        code="request_too_large",
+        message=(
+            f"The form sent {size} bytes; Tableside takes at most {limit:,} from a form, "
+            f"so nothing was read, scored or saved."
+        ),
+    )
 
 
 def too_many_fields(request: HttpRequest) -> HttpResponse | None:
@@ -188,9 +216,15 @@ def too_many_fields(request: HttpRequest) -> HttpResponse | None:
     if fields <= limit:
         return None
     return form_refused(
-        request, status=400, title="This form has too many fields", code="too_many_fields",
-        message=(f"The form sent {fields:,} fields; Tableside takes at most {limit:,}, so "
-                 f"nothing was read, scored or saved."))
+        request,
+        status=400,
+        title="This form has too many fields",
+        code="too_many_fields",
+        message=(
+            f"The form sent {fields:,} fields; Tableside takes at most {limit:,}, so "
+            f"nothing was read, scored or saved."
+        ),
+    )
 
 
 MULTIPART_BOUNDARY = re.compile(r'boundary=("[^"]{1,70}"|[^;\s]{1,70})', re.IGNORECASE)
@@ -234,19 +268,29 @@ class FormTextMiddleware:
         if request.method == "POST" and not request.path.startswith("/api/"):
             if content_type.startswith("application/x-www-form-urlencoded"):
                 field = first_field_not_text(request.body)
-            elif (content_type.startswith("multipart/form-data")
-                  and not request.path.startswith("/admin/")):
+            elif content_type.startswith("multipart/form-data") and not request.path.startswith(
+                "/admin/"
+            ):
                 # A page form sent as multipart (a script can; Django would decode its fields
                 # with U+FFFD just the same). The admin's file uploads are left to Django: they
                 # may be larger than a body read in one piece, and the import checks its file.
                 field = first_multipart_field_not_text(request.body, content_type)
         if field is not None:
-            message = (f"The form field “{field}” holds bytes that are not UTF-8 text, so "
-                       f"nothing was scored or saved. Retype it and send the form again.")
-            return render(request, "problem.html", {
-                "title": "This form holds invalid text", "message": message,
-                "back": request.path, "code": "invalid_text",
-            }, status=400)
+            message = (
+                f"The form field “{field}” holds bytes that are not UTF-8 text, so "
+                f"nothing was scored or saved. Retype it and send the form again."
+            )
+            return render(
+                request,
+                "problem.html",
+                {
+                    "title": "This form holds invalid text",
+                    "message": message,
+                    "back": request.path,
+                    "code": "invalid_text",
+                },
+                status=400,
+            )
         return self.get_response(request)
 
 

@@ -9,7 +9,9 @@ class ThrottleCounter(models.Model):
     database so every app server sees the same count."""
 
     client = models.CharField(max_length=200, primary_key=True)
-    period = models.BigIntegerField(help_text="Which window: seconds since the epoch // its length.")
+    period = models.BigIntegerField(
+        help_text="Which window: seconds since the epoch // its length."
+    )
     hits = models.PositiveIntegerField(help_text="Requests in that window, refused ones included.")
     previous_hits = models.PositiveIntegerField(help_text="Requests in the window before it.")
 

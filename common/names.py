@@ -42,17 +42,23 @@ def _prototypes() -> dict[str, str]:
     class. In the data every source (always one code point) lists its prototype, and each
     prototype lists its sources; so a multi-character member is the prototype, else the member
     listing the most others (the class's hub), the smallest code point on a tie."""
-    classes = {key.translate(_DIRECTION_MARKS): [entry["c"].translate(_DIRECTION_MARKS)
-                                                 for entry in entries]
-               for key, entries in confusables_data.items()}
+    classes = {
+        key.translate(_DIRECTION_MARKS): [
+            entry["c"].translate(_DIRECTION_MARKS) for entry in entries
+        ]
+        for key, entries in confusables_data.items()
+    }
     prototypes: dict[str, str] = {}
     for char, others in classes.items():
         if len(char) != 1:
             continue
         members = [char, *others]
         sequences = [member for member in members if len(member) > 1]
-        prototype = min(sequences) if sequences else min(
-            members, key=lambda member: (-len(classes.get(member, ())), member))
+        prototype = (
+            min(sequences)
+            if sequences
+            else min(members, key=lambda member: (-len(classes.get(member, ())), member))
+        )
         if prototype != char:
             prototypes[char] = prototype
     return prototypes
@@ -69,8 +75,10 @@ def look_alike(one: str, other: str) -> bool:
     """Whether two names look alike: the same skeleton as typed, in capitals ("ΑΝΑ" in Greek and
     "Ana") or in lower case ("Аna" and "ana"). Case is changed before the skeleton is taken, not
     after: the prototype of "I" is "l", and "Ian" is not "Lan"."""
-    return any(skeleton(change(one)) == skeleton(change(other))
-               for change in (str, str.upper, str.casefold))
+    return any(
+        skeleton(change(one)) == skeleton(change(other))
+        for change in (str, str.upper, str.casefold)
+    )
 
 
 def too_many_marks(name: str) -> str:
@@ -81,10 +89,14 @@ def too_many_marks(name: str) -> str:
             run = []
             continue
         if run and run[-1] == char:
-            return (f"A player's name cannot repeat a combining mark on one letter "
-                    f"(U+{ord(char):04X} {unicodedata.name(char, 'mark')} twice).")
+            return (
+                f"A player's name cannot repeat a combining mark on one letter "
+                f"(U+{ord(char):04X} {unicodedata.name(char, 'mark')} twice)."
+            )
         run.append(char)
         if len(run) > MAX_MARKS_IN_A_ROW:
-            return (f"A player's name stacks at most {MAX_MARKS_IN_A_ROW} combining marks on "
-                    "one letter; this one stacks more.")
+            return (
+                f"A player's name stacks at most {MAX_MARKS_IN_A_ROW} combining marks on "
+                "one letter; this one stacks more."
+            )
     return ""

@@ -56,17 +56,22 @@ def throttled_page(request: HttpRequest, wait: int) -> HttpResponse:
     htmx = request.headers.get("HX-Request") == "true"
     context = {
         "title": "Too many submissions",
-        "message": ("This address has sent more scores and rulings in the last minute than "
-                    "Tableside takes; nothing was scored or saved this time."),
-        "retry_after": wait, "back": request.path,
+        "message": (
+            "This address has sent more scores and rulings in the last minute than "
+            "Tableside takes; nothing was scored or saved this time."
+        ),
+        "retry_after": wait,
+        "back": request.path,
     }
     key, now = (request.path, htmx, wait), time.monotonic()
     kept = _kept.get(key)
     if kept is None or now - kept[0] > KEPT_SECONDS:
         if len(_kept) >= KEPT_MAX:
             _kept.clear()
-        kept = _kept[key] = (now, render_to_string("_problem.html" if htmx else "problem.html",
-                                                   context, request))
+        kept = _kept[key] = (
+            now,
+            render_to_string("_problem.html" if htmx else "problem.html", context, request),
+        )
     response = HttpResponse(kept[1], status=429)
     response["Retry-After"] = str(wait)
     if htmx:

@@ -58,7 +58,7 @@ class _Step(NamedTuple):
 
 
 def path_of(place: _Step | None, root: str = "") -> str:
-    """"players[0].hand[2]": the path of a place, keys as escaped() writes them."""
+    """ "players[0].hand[2]": the path of a place, keys as escaped() writes them."""
     parts: list[str] = []
     while place is not None:
         step = place.step
@@ -74,11 +74,16 @@ def nesting_error(depth: int, place: _Step | None) -> ApiError:
     where = path_of(place) if place is not None else "body"
     # The path of a place this deep is long: it is shown shortened, as every echo is.
     shown_where = where if len(where) <= 80 else where[:79] + "…"
-    detail = (f"The request body is nested more than {MAX_DEPTH} levels deep (level {depth} at "
-              f"{shown_where}); at most {MAX_DEPTH} levels of objects and lists are accepted.")
-    return ApiError(status_code=400, code="nested_too_deeply", detail=detail,
-                    errors=[error_entry(path=shown_where, code="nested_too_deeply",
-                                        detail=detail)])
+    detail = (
+        f"The request body is nested more than {MAX_DEPTH} levels deep (level {depth} at "
+        f"{shown_where}); at most {MAX_DEPTH} levels of objects and lists are accepted."
+    )
+    return ApiError(
+        status_code=400,
+        code="nested_too_deeply",
+        detail=detail,
+        errors=[error_entry(path=shown_where, code="nested_too_deeply", detail=detail)],
+    )
 
 
 def invalid_text_entries(data: object, *, root: str = "") -> list[dict[str, Any]]:
@@ -92,13 +97,15 @@ def invalid_text_entries(data: object, *, root: str = "") -> list[dict[str, Any]
         return []
     entries: list[dict[str, Any]] = []
     stack: list[tuple[_Step | None, int, Iterator[tuple[str | int, object]]]] = [
-        (None, 1, _items(data))]
+        (None, 1, _items(data))
+    ]
     while stack and len(entries) < MAX_ENTRIES:
         place, depth, items = stack[-1]
         for step, item in items:
             if isinstance(step, str) and not is_valid_text(step):
-                entries.append(_entry(path_of(_Step(place, step, depth), root),
-                                      "is a key that holds"))
+                entries.append(
+                    _entry(path_of(_Step(place, step, depth), root), "is a key that holds")
+                )
             if isinstance(item, str):
                 if not is_valid_text(item):
                     entries.append(_entry(path_of(_Step(place, step, depth), root), "holds"))
@@ -122,23 +129,32 @@ def _items(value: dict[str, object] | list[object]) -> Iterator[tuple[str | int,
 def _entry(path: str, what: str) -> dict[str, Any]:
     from .api_errors import error_entry
 
-    detail = (f"{path} {what} a lone UTF-16 surrogate (an escape such as \\ud800 without its "
-              f"pair), which is not text.")
+    detail = (
+        f"{path} {what} a lone UTF-16 surrogate (an escape such as \\ud800 without its "
+        f"pair), which is not text."
+    )
     return error_entry(path=path, code="invalid_text", detail=detail)
 
 
 def invalid_text_error(entries: list[dict[str, Any]]) -> ApiError:
     from .api_errors import ApiError
 
-    detail = entries[0]["detail"] if len(entries) == 1 else (
-        f"The request has {len(entries)} strings that are not valid text; each is listed in "
-        f"errors.")
+    detail = (
+        entries[0]["detail"]
+        if len(entries) == 1
+        else (
+            f"The request has {len(entries)} strings that are not valid text; each is listed in "
+            f"errors."
+        )
+    )
     return ApiError(status_code=400, code="invalid_text", detail=detail, errors=entries)
 
 
 class TextJSONParser(JSONParser):
     def parse(
-        self, stream: IO[bytes], media_type: str | None = None,
+        self,
+        stream: IO[bytes],
+        media_type: str | None = None,
         parser_context: dict[str, Any] | None = None,
     ) -> Any:
         try:
@@ -154,6 +170,7 @@ class TextJSONParser(JSONParser):
 def request_object(request: Any) -> dict[str, Any]:
     """The JSON body, which must be an object; a 400 in the contract's shape otherwise."""
     from common.api_errors import ApiError, error_entry
+
     try:
         body = request.data
     except RecursionError:  # absurdly deep nesting: still the client's fault, never a 500
@@ -161,6 +178,10 @@ def request_object(request: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
         kind = "a list" if isinstance(body, list) else "not an object"
         detail = f"The request body must be a JSON object; it is {kind}."
-        raise ApiError(status_code=400, code="invalid_input", detail=detail,
-                       errors=[error_entry(path="body", code="invalid_type", detail=detail)])
+        raise ApiError(
+            status_code=400,
+            code="invalid_input",
+            detail=detail,
+            errors=[error_entry(path="body", code="invalid_type", detail=detail)],
+        )
     return dict(body)

@@ -39,8 +39,9 @@ M = TypeVar("M", bound=BaseModel)
 class RequestModel(BaseModel):
     """A part of a request body: strict types, unknown fields refused, read-only once read."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True,
-                              arbitrary_types_allowed=True)
+    model_config = ConfigDict(
+        strict=True, extra="forbid", frozen=True, arbitrary_types_allowed=True
+    )
 
     @classmethod
     def refused(cls, error: ApiError) -> ApiError:
@@ -51,9 +52,15 @@ class RequestModel(BaseModel):
 
 # What each of pydantic's type errors asked for, in words, when the field says nothing itself.
 TYPE_WORDS = {
-    "int_type": "a whole number", "bool_type": "true or false", "list_type": "a list",
-    "string_type": "text", "model_type": "an object", "dict_type": "an object",
-    "model_attributes_type": "an object", "float_type": "a number", "none_required": "null",
+    "int_type": "a whole number",
+    "bool_type": "true or false",
+    "list_type": "a list",
+    "string_type": "text",
+    "model_type": "an object",
+    "dict_type": "an object",
+    "model_attributes_type": "an object",
+    "float_type": "a number",
+    "none_required": "null",
 }
 
 
@@ -69,9 +76,12 @@ def understood(value: object) -> object:
     this far: the models refuse them."""
     if isinstance(value, BaseModel):
         fields = type(value).model_fields.items()
-        read = {(field.alias or name): understood(getattr(value, name)) for name, field in fields
-                if field.is_required()
-                or getattr(value, name) != field.get_default(call_default_factory=True)}
+        read = {
+            (field.alias or name): understood(getattr(value, name))
+            for name, field in fields
+            if field.is_required()
+            or getattr(value, name) != field.get_default(call_default_factory=True)
+        }
         # A model that takes fields of its own (extra="allow") keeps them as they were read.
         read.update({key: understood(item) for key, item in (value.model_extra or {}).items()})
         return read
@@ -103,21 +113,31 @@ def read_body(model: type[M], body: object, *, context: Mapping[str, Any] | None
     reaches the fields' validators (e.g. "cards": the game's CardNameResolver)."""
     if not isinstance(body, dict):
         kind = "a list" if isinstance(body, list) else json_type(body)
-        raise invalid_body([error_entry(path="body", code="invalid_type",
-                                        detail=f"The request body must be a JSON object; it is "
-                                               f"{kind}.")])
+        raise invalid_body(
+            [
+                error_entry(
+                    path="body",
+                    code="invalid_type",
+                    detail=f"The request body must be a JSON object; it is {kind}.",
+                )
+            ]
+        )
     try:
         read = model.model_validate(body, context=dict(context or {}))
     except ValidationError as error:
-        raise invalid_body([_entry(model, problem) for problem in error.errors(include_url=False)]
-                           ) from None
+        raise invalid_body(
+            [_entry(model, problem) for problem in error.errors(include_url=False)]
+        ) from None
     _UNDERSTOOD.set((body, understood(read)))
     return read
 
 
 def invalid_body(errors: list[dict[str, Any]]) -> ApiError:
-    detail = errors[0]["detail"] if len(errors) == 1 else (
-        f"The request has {len(errors)} problems; each is listed in errors.")
+    detail = (
+        errors[0]["detail"]
+        if len(errors) == 1
+        else (f"The request has {len(errors)} problems; each is listed in errors.")
+    )
     return ApiError(status_code=400, code="invalid_input", detail=detail, errors=errors)
 
 
@@ -129,9 +149,11 @@ def card_name(value: object, info: ValidationInfo) -> Any:
     if problem is not None:
         # The detail goes in the context: as the template it would be read for {placeholders},
         # and a name typed with braces must come back as typed.
-        raise PydanticCustomError(problem["code"], "{detail}",
-                                  {"detail": problem["detail"],
-                                   "suggestions": problem.get("suggestions") or []})
+        raise PydanticCustomError(
+            problem["code"],
+            "{detail}",
+            {"detail": problem["detail"], "suggestions": problem.get("suggestions") or []},
+        )
     return card
 
 
@@ -140,8 +162,10 @@ def not_more_than_the_game_has(value: object, info: ValidationInfo) -> object:
     resolver = (info.context or {})["cards"]
     if isinstance(value, list) and len(value) > len(resolver.cards):
         raise PydanticCustomError(
-            "too_many", f"This list names {len(value)} cards; {resolver.game.name} has only "
-                        f"{len(resolver.cards)}.")
+            "too_many",
+            f"This list names {len(value)} cards; {resolver.game.name} has only "
+            f"{len(resolver.cards)}.",
+        )
     return value
 
 
@@ -152,7 +176,7 @@ CARD_NAME_MARK = "x-card-name"
 CARD_NAME_JSON_SCHEMA = {
     "anyOf": [{"type": "string", "minLength": 1}, {"type": "integer"}],
     "description": "a card: its name in any case or its slug (a number: its value, in a game "
-                   "that numbers its cards)",
+    "that numbers its cards)",
     CARD_NAME_MARK: True,
 }
 CardNameSchema = WithJsonSchema(CARD_NAME_JSON_SCHEMA, mode="validation")
@@ -168,13 +192,13 @@ ATTRIBUTE_CHOICE_MARK = "x-attribute-choice"
 
 
 def attribute_choice_schema(key: str) -> WithJsonSchema:
-    return WithJsonSchema({"type": "string", "pattern": r"\S", ATTRIBUTE_CHOICE_MARK: key},
-                          mode="validation")
+    return WithJsonSchema(
+        {"type": "string", "pattern": r"\S", ATTRIBUTE_CHOICE_MARK: key}, mode="validation"
+    )
 
 
 def number_schema(least: int, most: int) -> WithJsonSchema:
-    return WithJsonSchema({"type": "integer", "minimum": least, "maximum": most},
-                          mode="validation")
+    return WithJsonSchema({"type": "integer", "minimum": least, "maximum": most}, mode="validation")
 
 
 @dataclass(frozen=True)
@@ -214,60 +238,86 @@ def _entry(model: type[BaseModel], problem: Mapping[str, Any]) -> dict[str, Any]
     if kind == "extra_forbidden":
         known = list(parent.model_fields) if parent is not None else []
         name = str(problem["loc"][-1])
-        return error_entry(path=path, code="unknown_field",
-                           detail=f"'{shown(name)}' is not a field here; the fields are "
-                                  f"{', '.join(known)}.",
-                           suggestions=difflib.get_close_matches(name, known, n=3, cutoff=0.5))
+        return error_entry(
+            path=path,
+            code="unknown_field",
+            detail=f"'{shown(name)}' is not a field here; the fields are {', '.join(known)}.",
+            suggestions=difflib.get_close_matches(name, known, n=3, cutoff=0.5),
+        )
     if kind in TYPE_WORDS:
         what = described or TYPE_WORDS[kind]
-        return error_entry(path=path, code="invalid_type",
-                           detail=f"{path} must be {what}; got {json_type(problem.get('input'))}.")
+        return error_entry(
+            path=path,
+            code="invalid_type",
+            detail=f"{path} must be {what}; got {json_type(problem.get('input'))}.",
+        )
     if kind == "greater_than_equal":
         least = context.get("ge")
-        detail = (f"{path} cannot be negative; got {problem.get('input')}." if least == 0 else
-                  f"{path} must be at least {least}; got {problem.get('input')}.")
+        detail = (
+            f"{path} cannot be negative; got {problem.get('input')}."
+            if least == 0
+            else f"{path} must be at least {least}; got {problem.get('input')}."
+        )
         return error_entry(path=path, code="invalid_count", detail=detail)
     if kind == "less_than_equal":
-        return error_entry(path=path, code="invalid_count",
-                           detail=f"{path} must be at most {context.get('le')}; got "
-                                  f"{problem.get('input')}.")
+        return error_entry(
+            path=path,
+            code="invalid_count",
+            detail=f"{path} must be at most {context.get('le')}; got {problem.get('input')}.",
+        )
     if kind in ("union_tag_invalid", "union_tag_not_found", "literal_error"):
         return _choice_entry(problem, path, kind, field)
     if kind in ("value_error", "assertion_error"):
         # A Python exception escaped a validator (int('²') once did): not a code of the contract,
         # and Python's message is not a sentence for a client. The value, refused at its path.
         what = described or "a value this field takes"
-        return error_entry(path=path, code="invalid_input",
-                           detail=f"{path} must be {what}; got {json_type(problem.get('input'))}.")
+        return error_entry(
+            path=path,
+            code="invalid_input",
+            detail=f"{path} must be {what}; got {json_type(problem.get('input'))}.",
+        )
     # A field's own validator: its type is the code, its message the detail.
-    return error_entry(path=path, code=kind, detail=problem["msg"],
-                       suggestions=list(context.get("suggestions") or []))
+    return error_entry(
+        path=path,
+        code=kind,
+        detail=problem["msg"],
+        suggestions=list(context.get("suggestions") or []),
+    )
 
 
-def _choice_entry(problem: Mapping[str, Any], path: str, kind: str,
-                  union: FieldInfo | None = None) -> dict[str, Any]:
+def _choice_entry(
+    problem: Mapping[str, Any], path: str, kind: str, union: FieldInfo | None = None
+) -> dict[str, Any]:
     context = problem.get("ctx") or {}
-    expected = [tag.strip(" '") for tag in
-                str(context.get("expected_tags") or context.get("expected") or "").split(",")]
+    expected = [
+        tag.strip(" '")
+        for tag in str(context.get("expected_tags") or context.get("expected") or "").split(",")
+    ]
     expected = [tag for tag in expected if tag and tag != "or"]
     field = str(context.get("discriminator", "")).strip("'")
     if not expected and union is not None:  # a missing tag: pydantic does not list the choices
         expected = _tags(union.annotation, field)
     where = f"{path}.{field}" if kind.startswith("union_tag") and field else path
     if kind == "union_tag_not_found":
-        return error_entry(path=where, code="required",
-                           detail=f"{where} is required: one of {', '.join(expected)}.")
+        return error_entry(
+            path=where,
+            code="required",
+            detail=f"{where} is required: one of {', '.join(expected)}.",
+        )
     given = context.get("tag", problem.get("input"))
     shown_given = f"'{shown(given)}'" if isinstance(given, str) else json_type(given)
     # The contract names the code after the field: invalid_action for a move's action.
-    return error_entry(path=where, code=f"invalid_{where.rsplit('.', 1)[-1]}",
-                       detail=f"{where} must be one of {', '.join(expected)}; got {shown_given}.",
-                       suggestions=difflib.get_close_matches(str(given), expected, n=3,
-                                                             cutoff=0.5) or expected)
+    return error_entry(
+        path=where,
+        code=f"invalid_{where.rsplit('.', 1)[-1]}",
+        detail=f"{where} must be one of {', '.join(expected)}; got {shown_given}.",
+        suggestions=difflib.get_close_matches(str(given), expected, n=3, cutoff=0.5) or expected,
+    )
 
 
-def _place(model: type[BaseModel], loc: Sequence[str | int]
-           ) -> tuple[str, FieldInfo | None, type[BaseModel] | None]:
+def _place(
+    model: type[BaseModel], loc: Sequence[str | int]
+) -> tuple[str, FieldInfo | None, type[BaseModel] | None]:
     """The path of a problem ("position.hand[2]"), the field it is in and the model holding that
     field, following the models along pydantic's location (whose union tags are not fields)."""
     path = ""

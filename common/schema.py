@@ -35,8 +35,10 @@ COMMON = {
     "406": "The client accepts no format this API answers in (it answers JSON).",
 }
 POST_ONLY = {
-    "400": ("The request is not valid; each problem is listed in `errors` with its path. A body "
-            f"nested more than {MAX_DEPTH} levels deep is `nested_too_deeply`."),
+    "400": (
+        "The request is not valid; each problem is listed in `errors` with its path. A body "
+        f"nested more than {MAX_DEPTH} levels deep is `nested_too_deeply`."
+    ),
     "413": "The request body is larger than the API accepts (64 kB).",
     "415": "The request body is not JSON.",
     "429": "Too many scores or rulings from this client; retry after `Retry-After` seconds.",
@@ -61,7 +63,10 @@ def document_common_errors(
             for status, description in extra.items():
                 responses.setdefault(
                     status,
-                    {"description": description, "content": {"application/json": {"schema": reference}}},
+                    {
+                        "description": description,
+                        "content": {"application/json": {"schema": reference}},
+                    },
                 )
     return result
 
@@ -131,4 +136,5 @@ def openapi_30(node: Any) -> Any:
 
 def _is_null(choice: object) -> bool:
     return isinstance(choice, dict) and (
-        choice.get("type") == "null" or choice == {"nullable": True, "enum": [None]})
+        choice.get("type") == "null" or choice == {"nullable": True, "enum": [None]}
+    )

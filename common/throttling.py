@@ -61,7 +61,9 @@ class WindowCount:
         return self.hits + self.previous_hits * (1 - self.fraction)
 
 
-def record_request(*, client: str, now: float, duration: int, refused_before: int = 0) -> WindowCount:
+def record_request(
+    *, client: str, now: float, duration: int, refused_before: int = 0
+) -> WindowCount:
     """Count one request of `client` at time `now` (seconds) in windows of `duration` seconds,
     with `refused_before` requests this process refused without counting them (`_refused`)."""
     period, offset = divmod(now, duration)
@@ -142,10 +144,15 @@ class EvaluationRateThrottle(SimpleRateThrottle):
             self.seconds_left = refusal.until - now
             return False
         _refused.pop(key, None)
-        self.count = record_request(client=key, now=now, duration=self.duration,
-                                    refused_before=refusal.uncounted if refusal else 0)
-        self.seconds_left = seconds_until_allowed(self.count, limit=self.num_requests,
-                                                  duration=self.duration)
+        self.count = record_request(
+            client=key,
+            now=now,
+            duration=self.duration,
+            refused_before=refusal.uncounted if refusal else 0,
+        )
+        self.seconds_left = seconds_until_allowed(
+            self.count, limit=self.num_requests, duration=self.duration
+        )
         if self.count.estimate <= self.num_requests:
             return True
         if len(_refused) >= REFUSED_MAX:

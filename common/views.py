@@ -14,7 +14,9 @@ def _wants_json(request: HttpRequest) -> bool:
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _wants_json(request):
-        body = error_body(status_code=404, code="not_found", detail="Nothing exists at this address.")
+        body = error_body(
+            status_code=404, code="not_found", detail="Nothing exists at this address."
+        )
         return JsonResponse(body, status=404)
     return render(request, "404.html", status=404)
 
@@ -39,12 +41,21 @@ def login_locked_out(
     cool_off = get_cool_off(request)
     wait = int(cool_off.total_seconds()) if cool_off else 0
     minutes = max(1, -(-wait // 60))
-    message = ("Too many failed logins from your address. Nothing was checked this time; try again "
-               f"in {minutes} minute{'s' if minutes != 1 else ''}, without guessing in between.")
-    response = render(request, "problem.html", {
-        "title": "Too many failed logins", "message": message,
-        "retry_after": wait, "back": request.get_full_path(),
-    }, status=429)
+    message = (
+        "Too many failed logins from your address. Nothing was checked this time; try again "
+        f"in {minutes} minute{'s' if minutes != 1 else ''}, without guessing in between."
+    )
+    response = render(
+        request,
+        "problem.html",
+        {
+            "title": "Too many failed logins",
+            "message": message,
+            "retry_after": wait,
+            "back": request.get_full_path(),
+        },
+        status=429,
+    )
     if wait:
         response["Retry-After"] = str(wait)
     return response

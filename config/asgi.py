@@ -122,15 +122,19 @@ class TablePolls:
             if is_poll(scope["method"], scope["path"], held):
                 try:
                     etag = await sync_to_async(_unchanged_poll, thread_sensitive=True)(
-                        scope["path"], held)
+                        scope["path"], held
+                    )
                 except DatabaseError:
                     etag = None
                 if etag is not None:
-                    headers = [(b"etag", etag.encode()),
-                               *[(name.lower().encode(), value.encode())
-                                 for name, value in POLL_HEADERS.items()]]
-                    await send({"type": "http.response.start", "status": 304,
-                                "headers": headers})
+                    headers = [
+                        (b"etag", etag.encode()),
+                        *[
+                            (name.lower().encode(), value.encode())
+                            for name, value in POLL_HEADERS.items()
+                        ],
+                    ]
+                    await send({"type": "http.response.start", "status": 304, "headers": headers})
                     await send({"type": "http.response.body", "body": b""})
                     return None
         return await self.app(scope, receive, send)
@@ -220,8 +224,11 @@ class TableReadsBound:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (scope["type"] != "http" or scope["method"] not in ("GET", "HEAD")
-                or not TABLE_READS.fullmatch(scope["path"])):
+        if (
+            scope["type"] != "http"
+            or scope["method"] not in ("GET", "HEAD")
+            or not TABLE_READS.fullmatch(scope["path"])
+        ):
             await self.app(scope, receive, send)
             return
         if TableReadsBound.slots is None:  # made in the process's own event loop
@@ -258,18 +265,37 @@ async def busy(scope: Scope, send: Send) -> None:
     """The 503 of a read past the reads waiting: API.md's error body for the API, a line of text
     for a page; held as a 429 is, so a client that floods sends one a second per connection."""
     if scope["path"].startswith("/api/"):
-        body = json.dumps({"status": 503, "code": "busy", "detail": (
-            "The server is busy reading other tables: read this one again in "
-            f"{BUSY_RETRY_SECONDS} s."), "errors": []}).encode()
+        body = json.dumps(
+            {
+                "status": 503,
+                "code": "busy",
+                "detail": (
+                    "The server is busy reading other tables: read this one again in "
+                    f"{BUSY_RETRY_SECONDS} s."
+                ),
+                "errors": [],
+            }
+        ).encode()
         kind = b"application/json"
     else:
-        body = (b"<!doctype html><title>Busy</title><p>The server is busy reading other tables: "
-                b"this page reloads in a moment (or reload it).</p>")
+        body = (
+            b"<!doctype html><title>Busy</title><p>The server is busy reading other tables: "
+            b"this page reloads in a moment (or reload it).</p>"
+        )
         kind = b"text/html; charset=utf-8"
     await asyncio.sleep(min(REFUSAL_HOLD_SECONDS, BUSY_RETRY_SECONDS))
-    await send({"type": "http.response.start", "status": 503, "headers": [
-        (b"content-type", kind), (b"content-length", str(len(body)).encode()),
-        (b"retry-after", str(BUSY_RETRY_SECONDS).encode()), (b"cache-control", b"no-store")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 503,
+            "headers": [
+                (b"content-type", kind),
+                (b"content-length", str(len(body)).encode()),
+                (b"retry-after", str(BUSY_RETRY_SECONDS).encode()),
+                (b"cache-control", b"no-store"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body if scope["method"] == "GET" else b""})
 
 

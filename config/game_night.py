@@ -50,8 +50,10 @@ def default_route_address() -> Address:
             ) from None
         address = ipaddress.ip_address(probe.getsockname()[0])
     if address.is_loopback or address.is_unspecified:
-        raise CannotServe(f"The default route leaves from {address}, which no phone can reach. "
-                        "Say which address: make game-night HOST=192.168.1.20")
+        raise CannotServe(
+            f"The default route leaves from {address}, which no phone can reach. "
+            "Say which address: make game-night HOST=192.168.1.20"
+        )
     return address
 
 
@@ -64,13 +66,21 @@ def machine_address(environ: Mapping[str, str]) -> Address:
     try:
         address = ipaddress.ip_address(chosen.strip("[]"))
     except ValueError:
-        raise CannotServe(f"HOST={chosen} is not an IP address: give this machine's address on "
-                        "the room's network, e.g. HOST=192.168.1.20") from None
+        raise CannotServe(
+            f"HOST={chosen} is not an IP address: give this machine's address on "
+            "the room's network, e.g. HOST=192.168.1.20"
+        ) from None
     # An IPv6 link-local address needs its interface named in the URL, which phones do not take.
-    if (address.is_loopback or address.is_unspecified or address.is_multicast
-            or (address.version == 6 and address.is_link_local)):
-        raise CannotServe(f"HOST={chosen} is not an address phones can reach: give this "
-                        "machine's address on the room's network, e.g. HOST=192.168.1.20")
+    if (
+        address.is_loopback
+        or address.is_unspecified
+        or address.is_multicast
+        or (address.version == 6 and address.is_link_local)
+    ):
+        raise CannotServe(
+            f"HOST={chosen} is not an address phones can reach: give this "
+            "machine's address on the room's network, e.g. HOST=192.168.1.20"
+        )
     return address
 
 
@@ -87,9 +97,11 @@ def announcement(url: str) -> str:
     drawing = io.StringIO()
     segno.make(url, error="m").terminal(out=drawing, compact=True, border=2)
     code = "\n".join(f"\x1b[97;40m{line}\x1b[0m" for line in drawing.getvalue().splitlines())
-    return (f"\nPhones open: {url}\n\n{code}\n\n"
-            "Open it on this laptop too, and start a table there: its link and QR code bring the "
-            "other phones.\nCtrl-C stops the server.\n")
+    return (
+        f"\nPhones open: {url}\n\n{code}\n\n"
+        "Open it on this laptop too, and start a table there: its link and QR code bring the "
+        "other phones.\nCtrl-C stops the server.\n"
+    )
 
 
 def server_environment(environ: Mapping[str, str]) -> tuple[dict[str, str], str]:
@@ -125,8 +137,12 @@ def server_environment(environ: Mapping[str, str]) -> tuple[dict[str, str], str]
 def main() -> None:
     environment, _ = server_environment(os.environ)
     python = sys.executable
-    subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT,
-                   env=environment, check=True)
+    subprocess.run(
+        [python, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=environment,
+        check=True,
+    )
     gunicorn = str(Path(python).parent / "gunicorn")
     os.chdir(ROOT)
     os.execve(gunicorn, [gunicorn, "-c", "config/gunicorn.py"], environment)

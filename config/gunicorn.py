@@ -39,7 +39,8 @@ def bind_addresses(environ: Mapping[str, str]) -> list[str]:
             f"TRUSTED_PROXY_COUNT={proxies} trusts X-Forwarded-For and X-Forwarded-Proto, but "
             f"BIND={','.join(exposed)} lets clients reach the app without the proxy and write "
             f"those headers themselves. Bind to loopback (the default) with the proxy on this "
-            f"machine, or set PROXY_ONLY_NETWORK=1 once only the proxy can reach that address.")
+            f"machine, or set PROXY_ONLY_NETWORK=1 once only the proxy can reach that address."
+        )
     return binds
 
 

@@ -55,8 +55,9 @@ class TimedH11Protocol(H11Protocol):
         if self.transport.is_closing():
             return
         if self.conn.their_state is h11.IDLE or self.conn.their_state is h11.SEND_BODY:
-            self.logger.info("Closed a connection whose request was not whole within %s s.",
-                             REQUEST_READ_TIMEOUT)
+            self.logger.info(
+                "Closed a connection whose request was not whole within %s s.", REQUEST_READ_TIMEOUT
+            )
             self.transport.close()  # the app, if it was waiting for the body, hears a disconnect
 
 

@@ -23,9 +23,16 @@ def run_game_service(request: Request, *, game_slug: str, kind: str, unavailable
     job = package.job(kind) if package else None
     if job is None:
         detail = unavailable.format(game=game.name)
-        raise ApiError(status_code=404, code="not_available", detail=detail,
-                       errors=[error_entry(path="game", code="not_available", detail=detail,
-                                           suggestions=slugs_with(kind))])
+        raise ApiError(
+            status_code=404,
+            code="not_available",
+            detail=detail,
+            errors=[
+                error_entry(
+                    path="game", code="not_available", detail=detail, suggestions=slugs_with(kind)
+                )
+            ],
+        )
     body = request_object(request)
     # No transaction around the flow: it reads the catalog and writes one saved result, a
     # single INSERT (atomic on its own); BEGIN and COMMIT were a third of a ruling's statements.

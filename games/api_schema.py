@@ -59,8 +59,11 @@ def card_names_name(game: GameEntry) -> str:
 def card_names(game: GameEntry) -> list[str]:
     """The names of the cards the game ships (its catalog.json)."""
     catalog = shipped_catalog(game)
-    return [card["name"] for card in catalog.get("cards", [])
-            if isinstance(card, dict) and isinstance(card.get("name"), str)]
+    return [
+        card["name"]
+        for card in catalog.get("cards", [])
+        if isinstance(card, dict) and isinstance(card.get("name"), str)
+    ]
 
 
 def game_path(path: str, game: GameEntry) -> str:
@@ -85,11 +88,16 @@ def card_schema(game: GameEntry) -> dict[str, Any]:
     where the game numbers its cards, its value. The shipped catalog's names are the examples."""
     catalog = shipped_catalog(game)
     names = card_names(game)
-    numbered = any(isinstance(attribute, dict) and attribute.get("key") == VALUE_ATTRIBUTE
-                   and attribute.get("kind") == "integer"
-                   for attribute in catalog.get("attributes", []))
-    description = (f"a card of the game's catalog (GET /api/games/{game.slug}/cards/ lists them): "
-                   f"its name in any case, or its slug")
+    numbered = any(
+        isinstance(attribute, dict)
+        and attribute.get("key") == VALUE_ATTRIBUTE
+        and attribute.get("kind") == "integer"
+        for attribute in catalog.get("attributes", [])
+    )
+    description = (
+        f"a card of the game's catalog (GET /api/games/{game.slug}/cards/ lists them): "
+        f"its name in any case, or its slug"
+    )
     # Any text is read (a slug, another case, a card an admin added), so the shipped names
     # (a component of their own) are one choice beside any other text: together exactly the
     # values read, and a client or a fuzzer sees the names a real request uses. ("Any other
@@ -113,10 +121,17 @@ def attribute_choices(game: GameEntry, key: str) -> list[str]:
     "Amber Coast"), as the game ships them."""
     for attribute in shipped_catalog(game).get("attributes", []):
         if isinstance(attribute, dict) and attribute.get("key") == key:
-            choices = [choice for choice in attribute.get("choices") or []
-                       if isinstance(choice, dict)]
-            return list(dict.fromkeys(str(choice[part]) for choice in choices
-                                      for part in ("label", "value") if part in choice))
+            choices = [
+                choice for choice in attribute.get("choices") or [] if isinstance(choice, dict)
+            ]
+            return list(
+                dict.fromkeys(
+                    str(choice[part])
+                    for choice in choices
+                    for part in ("label", "value")
+                    if part in choice
+                )
+            )
     return []
 
 
@@ -128,8 +143,7 @@ def _choice_schema(node: dict[str, Any], game: GameEntry) -> dict[str, Any]:
     if not choices:
         return plain
     listed = {"type": "string", "enum": choices}
-    other = {key: value for key, value in plain.items()
-             if key in ("type", "pattern", "minLength")}
+    other = {key: value for key, value in plain.items() if key in ("type", "pattern", "minLength")}
     kept = {key: value for key, value in plain.items() if key not in other}
     return {"anyOf": [listed, {**other, "not": listed}], **kept}
 
@@ -144,8 +158,11 @@ def _name_cards(node: Any, card: dict[str, Any], game: GameEntry | None = None) 
     if ATTRIBUTE_CHOICE_MARK in node and game is not None:
         return _choice_schema(node, game)
     if node.get(CARD_NAME_MARK):
-        kept = {key: value for key, value in node.items()
-                if key in ("description", "title", "default", "nullable")}
+        kept = {
+            key: value
+            for key, value in node.items()
+            if key in ("description", "title", "default", "nullable")
+        }
         described = {**card, **kept}
         if kept.get("description") and kept["description"] != CARD_NAME_JSON_SCHEMA["description"]:
             described["description"] = f"{kept['description']}: {card['description']}"
@@ -166,21 +183,27 @@ def request_schemas(game: GameEntry) -> tuple[dict[str, Any], dict[str, dict[str
     bodies: dict[str, dict[str, Any]] = {}
     refs: dict[Any, Any] = {}
     if every:
-        refs, top = models_json_schema([(cls, "validation") for cls in every],
-                                       ref_template=COMPONENTS + prefix + "{model}")
+        refs, top = models_json_schema(
+            [(cls, "validation") for cls in every], ref_template=COMPONENTS + prefix + "{model}"
+        )
         card = card_schema(game)
-        components = {prefix + name: _name_cards(openapi_30(schema), card, game)
-                      for name, schema in top.get("$defs", {}).items()}
+        components = {
+            prefix + name: _name_cards(openapi_30(schema), card, game)
+            for name, schema in top.get("$defs", {}).items()
+        }
         if names := card_names(game):
             components[card_names_name(game)] = {
-                "type": "string", "enum": names,
-                "description": "The names of the cards the game ships, as its catalog spells "
-                               "them."}
+                "type": "string",
+                "enum": names,
+                "description": "The names of the cards the game ships, as its catalog spells them.",
+            }
     for kind, _job in jobs:
         if not classes[kind]:  # a game that declares no model: its body is described in words
-            bodies[kind] = {"type": "object",
-                            "description": "This game declares no request model; the "
-                                           "description gives its body."}
+            bodies[kind] = {
+                "type": "object",
+                "description": "This game declares no request model; the "
+                "description gives its body.",
+            }
             continue
         choices = [dict(refs[(cls, "validation")]) for cls in classes[kind]]
         bodies[kind] = choices[0] if len(choices) == 1 else {"oneOf": choices}
@@ -188,8 +211,9 @@ def request_schemas(game: GameEntry) -> tuple[dict[str, Any], dict[str, dict[str
 
 
 def _request_examples(game: GameEntry, kind: str) -> dict[str, Any]:
-    examples = [example for example in game.docs(f"{kind.upper()}_EXAMPLES")
-                if not example.response_only]
+    examples = [
+        example for example in game.docs(f"{kind.upper()}_EXAMPLES") if not example.response_only
+    ]
     return build_examples_list(examples)
 
 
@@ -200,8 +224,9 @@ def _body(schema: dict[str, Any], examples: dict[str, Any]) -> dict[str, Any]:
     return {"content": {"application/json": content}, "required": True}
 
 
-def publish_game_bodies(result: dict[str, Any], generator: Any, request: Any,
-                        public: bool) -> dict[str, Any]:
+def publish_game_bodies(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
     """The postprocessing hook: see the module's docstring."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     bodies: dict[tuple[str, str], dict[str, Any]] = {}
@@ -222,34 +247,51 @@ def publish_game_bodies(result: dict[str, Any], generator: Any, request: Any,
             games_doing = [game for game in games() if (game.slug, kind) in bodies]
             if not games_doing:
                 continue
-            generic = operation.get("requestBody", {}).get("content", {}).get(
-                "application/json", {})
+            generic = (
+                operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+            )
             for parameter in operation.get("parameters", []):
                 if parameter.get("in") == "path" and parameter.get("name") == "game":
                     # Any other slug is a 404: the games that do this job are the values.
-                    parameter["schema"] = {**parameter.get("schema", {}), "type": "string",
-                                           "enum": [game.slug for game in games_doing]}
+                    parameter["schema"] = {
+                        **parameter.get("schema", {}),
+                        "type": "string",
+                        "enum": [game.slug for game in games_doing],
+                    }
             operation["requestBody"] = _body(
-                {"anyOf": [bodies[(game.slug, kind)] for game in games_doing],
-                 "description": "The body of the game named in the path; each game's is its own "
-                                "operation, at its own path."},
-                generic.get("examples", {}))
+                {
+                    "anyOf": [bodies[(game.slug, kind)] for game in games_doing],
+                    "description": "The body of the game named in the path; each game's is its own "
+                    "operation, at its own path.",
+                },
+                generic.get("examples", {}),
+            )
             for game in games_doing:
                 own = copy.deepcopy(operation)
                 own["operationId"] = operation_id(operation["operationId"], game)
                 own["summary"] = f"{operation.get('summary', '')}: {game.slug}".lstrip(": ")
-                own["description"] = "\n\n".join(
-                    filter(None, [mark["description"].strip(),
-                                  game.docs(f"{kind.upper()}_DOCS").strip()])) + "\n"
-                parameters = [parameter for parameter in own.get("parameters", [])
-                              if not (parameter.get("in") == "path"
-                                      and parameter.get("name") == "game")]
+                own["description"] = (
+                    "\n\n".join(
+                        filter(
+                            None,
+                            [
+                                mark["description"].strip(),
+                                game.docs(f"{kind.upper()}_DOCS").strip(),
+                            ],
+                        )
+                    )
+                    + "\n"
+                )
+                parameters = [
+                    parameter
+                    for parameter in own.get("parameters", [])
+                    if not (parameter.get("in") == "path" and parameter.get("name") == "game")
+                ]
                 if parameters:
                     own["parameters"] = parameters
                 else:
                     own.pop("parameters", None)
-                own["requestBody"] = _body(bodies[(game.slug, kind)],
-                                           _request_examples(game, kind))
+                own["requestBody"] = _body(bodies[(game.slug, kind)], _request_examples(game, kind))
                 paths.setdefault(game_path(path, game), {})[method] = own
     result["paths"] = paths
     return result

@@ -173,8 +173,9 @@ HeldCards = Callable[[State, list[str], "int | None"], dict[str, str]]
 Refilled = Callable[[str], bool]
 
 
-def nothing_known(state: State, players: list[str], kind: str,
-                  seat: int | None = None) -> Body | None:
+def nothing_known(
+    state: State, players: list[str], kind: str, seat: int | None = None
+) -> Body | None:
     return None
 
 

@@ -33,9 +33,15 @@ from web.page_results import (
 
 
 def catalog_not_loaded(request: HttpRequest) -> HttpResponse:
-    return render(request, "404.html", {"message": "This game's cards are not in the catalog yet: "
-                                        "an administrator loads them (manage.py load_catalog)."},
-                  status=404)
+    return render(
+        request,
+        "404.html",
+        {
+            "message": "This game's cards are not in the catalog yet: "
+            "an administrator loads them (manage.py load_catalog)."
+        },
+        status=404,
+    )
 
 
 # --- Asked at a table (issue 25) ---------------------------------------------------------------
@@ -80,8 +86,13 @@ def job_page(
         data = page_input(request)  # posted, or the input in the address
         # At a table, the empty form is the table's: filled in, not yet asked.
         built = form(game, asked.initial if data is None and asked is not None else data)
-        context: dict[str, Any] = {"game": game, "form": built, page_result.name: None,
-                                   "error": None, "asked_at": asked.context if asked else None}
+        context: dict[str, Any] = {
+            "game": game,
+            "form": built,
+            page_result.name: None,
+            "error": None,
+            "asked_at": asked.context if asked else None,
+        }
         # At a table, a submitted answer is the table's event (a GET's is shown, not recorded).
         run = asked.run if asked is not None and request.method == "POST" else SERVICES[kind]
         status = 200
@@ -90,11 +101,18 @@ def job_page(
             local = getattr(built, "local_errors", [])
             if local:
                 status = 400
-                context["error"] = {"detail": local[0]["message"], "code": "invalid_input",
-                                    "entries": local}
+                context["error"] = {
+                    "detail": local[0]["message"],
+                    "code": "invalid_input",
+                    "entries": local,
+                }
             else:
                 status = evaluate_on_page(
-                    request, context, service=run, game=game, body=body,
+                    request,
+                    context,
+                    service=run,
+                    game=game,
+                    body=body,
                     show=lambda answer: {page_result.name: page_result.context(game, answer, body)},
                     show_errors=lambda error: form_errors(error, built),
                 )
@@ -105,8 +123,9 @@ def job_page(
                     context["form"] = form(game, refilled)
         if page_context is not None and not is_htmx_submit(request):
             context.update(page_context(game))
-        return render_result_page(request, context, status=status, page=page,
-                                  fragment=page_result.fragment)
+        return render_result_page(
+            request, context, status=status, page=page, fragment=page_result.fragment
+        )
 
     view.asked_at_table = True  # type: ignore[attr-defined]  # tables/jobs.py serves it at a table
     return view

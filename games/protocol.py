@@ -81,8 +81,15 @@ class Step:
             raise AttributeError(name) from None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"n": self.n, "rule": self.rule, "card": self.card, "detail": self.detail,
-                "points": self.points, "running_total": self.running_total, **self.more}
+        return {
+            "n": self.n,
+            "rule": self.rule,
+            "card": self.card,
+            "detail": self.detail,
+            "points": self.points,
+            "running_total": self.running_total,
+            **self.more,
+        }
 
 
 class Refused(ValueError):
@@ -94,8 +101,9 @@ class Refused(ValueError):
 
     code = "refused"
 
-    def __init__(self, errors: list[dict[str, Any]], *, code: str | None = None,
-                 summary: str | None = None) -> None:
+    def __init__(
+        self, errors: list[dict[str, Any]], *, code: str | None = None, summary: str | None = None
+    ) -> None:
         super().__init__("; ".join(error["detail"] for error in errors))
         self.errors = errors  # [{"path", "code", "detail", …}]
         if code is not None:

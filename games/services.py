@@ -57,8 +57,9 @@ def answer(*, game: Game, kind: str, body: object) -> dict[str, Any]:
                 "game": game.slug,
                 "total": result.total,
                 "steps": [step.as_dict() for step in result.steps],
-                "warnings": asked.warnings + list(board.warnings if engine_warnings is None
-                                                  else engine_warnings) + asked.later_warnings,
+                "warnings": asked.warnings
+                + list(board.warnings if engine_warnings is None else engine_warnings)
+                + asked.later_warnings,
             }
         response.update(job.fields(game, request, asked, result))
     except Refused as refused:
@@ -68,14 +69,14 @@ def answer(*, game: Game, kind: str, body: object) -> dict[str, Any]:
     return result_save(game=game, kind=kind, request_body=body, response_body=response)
 
 
-def public_copy(*, game: Game, kind: str, request_body: dict[str, Any],
-                response_body: dict[str, Any]) -> dict[str, Any]:
+def public_copy(
+    *, game: Game, kind: str, request_body: dict[str, Any], response_body: dict[str, Any]
+) -> dict[str, Any]:
     """A copy of an answer this flow gave, with the cards a seat holds hidden withheld (a table's
     history links it for every phone, issue 29; the game's `public_answer` made it from the whole
     answer): saved as a result of the same job, so every result is still saved here."""
     _job(game.slug, kind)  # a job the game has: LookupError otherwise
-    return result_save(game=game, kind=kind, request_body=request_body,
-                       response_body=response_body)
+    return result_save(game=game, kind=kind, request_body=request_body, response_body=response_body)
 
 
 def rule(*, game: Game, body: object) -> dict[str, Any]:
@@ -96,13 +97,24 @@ def read(job: Job, body: object, context: dict[str, Any]) -> Any:
     first); a 400 invalid_input (or the model's own refusal of it) naming every problem."""
     models: list[type[RequestModel]] = list(job.request_models)
     if not models:
-        raise LookupError("The job declares no request model (Job.request_models): the flow "
-                          "reads every body against one.")
+        raise LookupError(
+            "The job declares no request model (Job.request_models): the flow "
+            "reads every body against one."
+        )
     model = models[0]
     if isinstance(body, dict):
-        model = next((candidate for candidate in models
-                      if all(name in body for name, field in candidate.model_fields.items()
-                             if field.is_required())), model)
+        model = next(
+            (
+                candidate
+                for candidate in models
+                if all(
+                    name in body
+                    for name, field in candidate.model_fields.items()
+                    if field.is_required()
+                )
+            ),
+            model,
+        )
     try:
         return read_body(model, body, context=context)
     except ApiError as error:
@@ -117,7 +129,8 @@ def refusal(refused: Refused, *, at: str) -> ApiError:
         detail = errors[0]["detail"]
     else:
         detail = refused.summary or (
-            "This position cannot exist: " + " ".join(entry["detail"] for entry in errors))
+            "This position cannot exist: " + " ".join(entry["detail"] for entry in errors)
+        )
     return ApiError(status_code=400, code=refused.code, detail=detail, errors=errors)
 
 
@@ -142,5 +155,15 @@ def _job(slug: str, kind: str) -> tuple[GameEntry, Job]:
     return package, job
 
 
-__all__ = ["Asked", "KINDS", "SERVICES", "answer", "join_path", "placed", "read", "refusal",
-           "rule", "score"]
+__all__ = [
+    "Asked",
+    "KINDS",
+    "SERVICES",
+    "answer",
+    "join_path",
+    "placed",
+    "read",
+    "refusal",
+    "rule",
+    "score",
+]

@@ -30,8 +30,9 @@ State = dict[str, Any]
 # ask("score" | "ruling", body) -> the game's answer to that job, saved (with "id" and "url").
 Ask = Callable[[str, dict[str, Any]], dict[str, Any]]
 # (ask, state, seat or None, body, by_host) -> (the new state, the game's answer or None).
-Apply = Callable[[Ask, State, "int | None", dict[str, Any], bool],
-                 "tuple[State, dict[str, Any] | None]"]
+Apply = Callable[
+    [Ask, State, "int | None", dict[str, Any], bool], "tuple[State, dict[str, Any] | None]"
+]
 
 
 @dataclass(frozen=True)
@@ -69,8 +70,12 @@ class TableGame:
     # More of the seat's form's context: (state, players, the seat whose form is shown or None,
     # what was posted or None, the history) -> the names form_template reads (a hand entered,
     # the controls of its choices). None: the page's context is all the form reads.
-    form_context: Callable[[State, list[str], int | None, Mapping[str, Any] | None, list[Any]],
-                           dict[str, Any]] | None = None
+    form_context: (
+        Callable[
+            [State, list[str], int | None, Mapping[str, Any] | None, list[Any]], dict[str, Any]
+        ]
+        | None
+    ) = None
     # Whom the table waits for now and what they enter: (state, players) -> NextEntry, the top
     # of /t/<code> (issue 29, "at a glance"). None: the page's top says only who is who.
     next_entry: Callable[[State, list[str]], NextEntry] | None = None
@@ -80,8 +85,12 @@ class TableGame:
     # history (page and API) then links this public copy, saved as a result of its own; the full
     # answer goes back to the phone that sent the event only. None: nothing a table of the game
     # is given is hidden.
-    public_answer: Callable[[dict[str, Any], dict[str, Any], State],
-                            tuple[dict[str, Any], dict[str, Any]] | None] | None = None
+    public_answer: (
+        Callable[
+            [dict[str, Any], dict[str, Any], State], tuple[dict[str, Any], dict[str, Any]] | None
+        ]
+        | None
+    ) = None
     # The kinds whose answer rules another seat's play (an Academy Credits target's answer
     # rules the mover's play, with the mover's cards): their sender gets the public copy too.
     public_to_sender: frozenset[str] = frozenset()
@@ -90,18 +99,18 @@ class TableGame:
 @dataclass(frozen=True)
 class NextEntry:
     """Whom a table waits for now and what they enter, as the top of /t/<code> shows it: a line
-    naming the players (never a seat number) and the one button of each phone (tables.glance
-    picks it for the phone's seat and role).
+        naming the players (never a seat number) and the one button of each phone (tables.glance
+        picks it for the phone's seat and role).
 
-    `seats` are the seats the table waits for, the first to enter first (empty: nobody, the game
-    is over). A waited-for seat's own phone shows `own` ("Enter your turn"); the host's phone,
-    which acts for any seat, shows `for_seat` with the seat's player named ("Enter {name}'s
-    turn"). `place` is where that button leads: a job of the game asked at the table ("score",
-    "ruling") or an anchor of the table's page ("#hand-form"). A `private` entry needs what only
-    that seat's phone knows (the defender's hand): the host acts for it only when no phone holds
-    the seat. An entry any seat sends (`anyone`: a round's end, the setup) shows `own` on
-every phone with a seat and on the host's. `host_next` is the host's own next step once the game is over ("new_game",
-    "new_match"), shown on the host's phone with `host_words`."""
+        `seats` are the seats the table waits for, the first to enter first (empty: nobody, the game
+        is over). A waited-for seat's own phone shows `own` ("Enter your turn"); the host's phone,
+        which acts for any seat, shows `for_seat` with the seat's player named ("Enter {name}'s
+        turn"). `place` is where that button leads: a job of the game asked at the table ("score",
+        "ruling") or an anchor of the table's page ("#hand-form"). A `private` entry needs what only
+        that seat's phone knows (the defender's hand): the host acts for it only when no phone holds
+        the seat. An entry any seat sends (`anyone`: a round's end, the setup) shows `own` on
+    every phone with a seat and on the host's. `host_next` is the host's own next step once the game is over ("new_game",
+        "new_match"), shown on the host's phone with `host_words`."""
 
     line: str
     seats: tuple[int, ...] = ()
@@ -121,15 +130,32 @@ def listed(names: list[str]) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def refuse(path: str, code: str, detail: str, *, top: str = "invalid_input",
-           status_code: int = 400, **extra: Any) -> ApiError:
+def refuse(
+    path: str,
+    code: str,
+    detail: str,
+    *,
+    top: str = "invalid_input",
+    status_code: int = 400,
+    **extra: Any,
+) -> ApiError:
     """A refused event: API.md's error body with one entry at `path`."""
-    return ApiError(status_code=status_code, code=top, detail=detail,
-                    errors=[error_entry(path=path, code=code, detail=detail, **extra)])
+    return ApiError(
+        status_code=status_code,
+        code=top,
+        detail=detail,
+        errors=[error_entry(path=path, code=code, detail=detail, **extra)],
+    )
 
 
-def only_fields(body: dict[str, Any], allowed: set[str], *, at: str, what: str,
-                knows: frozenset[str] = frozenset()) -> None:
+def only_fields(
+    body: dict[str, Any],
+    allowed: set[str],
+    *,
+    at: str,
+    what: str,
+    knows: frozenset[str] = frozenset(),
+) -> None:
     """Refuse a body holding a field the event does not take: 400 naming the first one, with
     the code `table_knows` for a field the table keeps itself (`knows`), else `unknown_field`."""
     unknown = sorted(set(body) - allowed)
@@ -156,8 +182,9 @@ def disagree(path: str, detail: str) -> ApiError:
     return refuse(path, "table_knows", detail)
 
 
-def next_game(state: State, initial: Callable[[list[str]], State], *,
-              not_finished: str) -> tuple[State, None]:
+def next_game(
+    state: State, initial: Callable[[list[str]], State], *, not_finished: str
+) -> tuple[State, None]:
     """The host's next game at the same table, once the game has a winner: the first state
     again, the game counted and the tally of games won kept; before, a 400 game_not_finished
     saying why (`not_finished`)."""
@@ -169,7 +196,6 @@ def next_game(state: State, initial: Callable[[list[str]], State], *,
     return new, None
 
 
-
 # --- Hidden cards (issue 29) ---------------------------------------------------------------------
 
 # The state's key for what the table keeps for the referee alone (the cards a seat gave in a play
@@ -179,9 +205,14 @@ SEALED = "sealed"
 WITHHELD = "withheld"
 
 
-def withhold(value: Any, labels: Mapping[str, str], *, drop: frozenset[str] = frozenset(),
-             hidden: Callable[[dict[str, Any]], bool] | None = None,
-             keep: frozenset[str] = frozenset({"rule"})) -> Any:
+def withhold(
+    value: Any,
+    labels: Mapping[str, str],
+    *,
+    drop: frozenset[str] = frozenset(),
+    hidden: Callable[[dict[str, Any]], bool] | None = None,
+    keep: frozenset[str] = frozenset({"rule"}),
+) -> Any:
     """`value` (an answer, or a request) with a seat's hidden cards withheld: each label of
     `labels` (a card as the answer words it -> the words said instead, such as "Ana's other
     card") replaced in every text, the longest first (so "Spy (Ashen Peaks)" goes before "Spy"),
@@ -200,8 +231,11 @@ def withhold(value: Any, labels: Mapping[str, str], *, drop: frozenset[str] = fr
         if isinstance(item, dict):
             if hidden is not None and hidden(item):
                 return {WITHHELD: True}
-            return {key: entry if key in keep else walk(entry) for key, entry in item.items()
-                    if key not in drop}
+            return {
+                key: entry if key in keep else walk(entry)
+                for key, entry in item.items()
+                if key not in drop
+            }
         return item
 
     return walk(value)

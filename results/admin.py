@@ -9,8 +9,17 @@ from django.utils.html import format_html
 
 from .models import SavedResult
 
-SHOWN = ("id", "game", "kind", "created_at", "last_opened_at", "size", "permalink", "request_json",
-         "response_json")
+SHOWN = (
+    "id",
+    "game",
+    "kind",
+    "created_at",
+    "last_opened_at",
+    "size",
+    "permalink",
+    "request_json",
+    "response_json",
+)
 
 if TYPE_CHECKING:  # django-stubs' ModelAdmin is generic; Django's own is not subscriptable
     _ModelAdmin = admin.ModelAdmin[SavedResult]

@@ -52,8 +52,9 @@ class GameJobSchema(AutoSchema):
 
     def get_examples(self) -> list[OpenApiExample]:
         prefix = self.kind.upper()
-        return [example for game in games() for example in game.docs(f"{prefix}_EXAMPLES")] + \
-            self.examples
+        return [
+            example for game in games() for example in game.docs(f"{prefix}_EXAMPLES")
+        ] + self.examples
 
 
 class ResultApi(APIView):
@@ -74,9 +75,12 @@ class ResultApi(APIView):
             result = result_get(result_id=result_id)
         except ResultNotFound:
             detail = f"No saved result '{result_id[:40]}'."
-            raise ApiError(status_code=404, code="unknown_result", detail=detail,
-                           errors=[error_entry(path="result_id", code="unknown_result",
-                                               detail=detail)]) from None
+            raise ApiError(
+                status_code=404,
+                code="unknown_result",
+                detail=detail,
+                errors=[error_entry(path="result_id", code="unknown_result", detail=detail)],
+            ) from None
         result_opened(result_id=result.id)
         response = Response(result.response)
         patch_cache_control(response, public=True, max_age=RESULT_MAX_AGE)

@@ -49,8 +49,7 @@ def ruling_context(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     links = _rule_links(game, [check.get("rule") for check in checks])
     outcome = body.get("outcome")
     rule = body.get("rule") or {}
-    failed = " ".join(str(check.get("detail") or "") for check in checks
-                      if not check.get("passed"))
+    failed = " ".join(str(check.get("detail") or "") for check in checks if not check.get("passed"))
     return {
         "body": body,
         "verdict": verdict,
@@ -58,7 +57,8 @@ def ruling_context(game: Game, body: dict[str, Any]) -> dict[str, Any]:
         "verdict_symbol": symbol,
         "rule": rule,
         "rule_quote": rule_quote(rule, f"{body.get('reason') or ''} {failed}")
-        if isinstance(rule, dict) else {"text": "", "whole": True},
+        if isinstance(rule, dict)
+        else {"text": "", "whole": True},
         "checks": [{**check, "link": links.get(check.get("rule"))} for check in checks],
         "alternatives": group_moves(body.get("alternatives") or []),
         "outcome": outcome_context(outcome) if isinstance(outcome, dict) else None,
@@ -71,8 +71,9 @@ def group_moves(moves: list[Any]) -> list[dict[str, Any]]:
     """Alternatives as one group of sentences; a game words its own moves in its presenter."""
     if not moves:
         return []
-    return [{"label": "Moves", "moves": [describe_move(move) for move in moves],
-             "count": len(moves)}]
+    return [
+        {"label": "Moves", "moves": [describe_move(move) for move in moves], "count": len(moves)}
+    ]
 
 
 def describe_move(move: object) -> str:
@@ -93,8 +94,11 @@ def outcome_context(outcome: dict[str, Any]) -> dict[str, Any]:
     fields in its presenter)."""
     return {
         "summary": outcome.get("summary"),
-        "other": [(key.replace("_", " ").capitalize(), plain(value))
-                  for key, value in outcome.items() if key != "summary"],
+        "other": [
+            (key.replace("_", " ").capitalize(), plain(value))
+            for key, value in outcome.items()
+            if key != "summary"
+        ],
     }
 
 
@@ -123,7 +127,8 @@ def score_context(game: Game, body: dict[str, Any]) -> dict[str, Any]:
         "cards": [{**card, "url": card_url(card.get("name"))} for card in cards],
         "warnings": body.get("warnings") or [],
         "choices": [(name, plain(choice)) for name, choice in choices.items()]
-        if isinstance(choices, dict) else [],
+        if isinstance(choices, dict)
+        else [],
         "other": [
             (key.replace("_", " ").capitalize(), plain(value))
             for key, value in body.items()

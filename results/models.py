@@ -96,13 +96,13 @@ class SavedResultQuerySet(models.QuerySet["SavedResult"]):
 class SavedResult(models.Model):
     KIND_CHOICES = [("score", "Score"), ("ruling", "Ruling")]
 
-    id = models.CharField(
-        primary_key=True, max_length=32, default=new_result_id, editable=False
-    )
+    id = models.CharField(primary_key=True, max_length=32, default=new_result_id, editable=False)
     game = models.ForeignKey("cards.Game", on_delete=models.PROTECT, related_name="saved_results")
     kind = models.CharField(max_length=10, choices=KIND_CHOICES)
-    request = JSONTextField(help_text="The request as it was understood: cards by their catalog "
-                                      "names, every field written out, text without padding.")
+    request = JSONTextField(
+        help_text="The request as it was understood: cards by their catalog "
+        "names, every field written out, text without padding."
+    )
     response = JSONTextField(help_text="The response body exactly as first returned.")
     created_at = models.DateTimeField(auto_now_add=True)
     # The same request (as understood) under the same catalog version with the same answer: one
@@ -119,9 +119,10 @@ class SavedResult(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["game", "kind", "created_at"]),
-                   models.Index(fields=["last_opened_at", "created_at"],
-                                name="results_prune_order_idx")]
+        indexes = [
+            models.Index(fields=["game", "kind", "created_at"]),
+            models.Index(fields=["last_opened_at", "created_at"], name="results_prune_order_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.id}"

@@ -12,19 +12,22 @@ import re
 from typing import Any
 
 WHOLE_UP_TO = 280  # characters: a rule this short is quoted whole
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
 a an and are as at be by can cannot do does for from has have if in into is it its may must no
 not of on once one only or so that the their them then there they this to was were when which
 while who will with you your any each other than more those these been being also
-""".split())
+""".split()
+)
 
 
 def sentences(text: str) -> list[str]:
     """The rule's sentences, one list item or line of its own counting as one."""
     out: list[str] = []
     for line in re.split(r"\n+|•", text):
-        out += [part.strip() for part in re.split(r"(?<=[.!?])\s+(?=[A-Z\"'(])", line)
-                if part.strip()]
+        out += [
+            part.strip() for part in re.split(r"(?<=[.!?])\s+(?=[A-Z\"'(])", line) if part.strip()
+        ]
     return out
 
 

@@ -60,8 +60,9 @@ def unsaved() -> Iterator[None]:
 
 
 def _json(value: object) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, cls=DjangoJSONEncoder,
-                      separators=(",", ":"))
+    return json.dumps(
+        value, sort_keys=True, ensure_ascii=False, cls=DjangoJSONEncoder, separators=(",", ":")
+    )
 
 
 def result_key(*, game: Game, kind: str, request: Any, response_body: dict[str, Any]) -> str:
@@ -72,7 +73,9 @@ def result_key(*, game: Game, kind: str, request: Any, response_body: dict[str, 
     return hashlib.sha256(_json(parts).encode("utf-8")).hexdigest()
 
 
-def result_save(*, game: Game, kind: str, request_body: Any, response_body: dict[str, Any]) -> dict[str, Any]:
+def result_save(
+    *, game: Game, kind: str, request_body: Any, response_body: dict[str, Any]
+) -> dict[str, Any]:
     """Save a score or ruling and return its response body with "id" and "url" added (the body
     stored is that final one, so the permalink gives back exactly what was returned). A result
     already saved for the same request under the same catalog version is returned instead."""
@@ -88,8 +91,15 @@ def result_save(*, game: Game, kind: str, request_body: Any, response_body: dict
     for attempt in range(ID_ATTEMPTS):
         result_id = new_result_id()
         body = {**response_body, "id": result_id, "url": reverse("results:page", args=[result_id])}
-        result = SavedResult(id=result_id, game=game, kind=kind, request=request, response=body,
-                             key=key, size=len(_json(request)) + len(_json(body)))
+        result = SavedResult(
+            id=result_id,
+            game=game,
+            kind=kind,
+            request=request,
+            response=body,
+            key=key,
+            size=len(_json(request)) + len(_json(body)),
+        )
         try:
             if transaction.get_connection().in_atomic_block:
                 # A savepoint: a clash (of ids, or with the same result saved a moment ago by
@@ -160,8 +170,12 @@ class Pruned:
     remaining_bytes: int
 
 
-def results_prune(*, now: datetime.datetime | None = None, max_age_days: int | None = None,
-                  max_mb: float | None = None) -> Pruned:
+def results_prune(
+    *,
+    now: datetime.datetime | None = None,
+    max_age_days: int | None = None,
+    max_mb: float | None = None,
+) -> Pruned:
     """Bring the store within its bound: results nobody opened for `max_age_days` (settings'
     RESULTS_MAX_AGE_DAYS; counted from the last opening, or from the saving if never opened) are
     deleted; then, while the store holds more than `max_mb` megabytes (STORE_MAX_MB: the results
@@ -174,17 +188,21 @@ def results_prune(*, now: datetime.datetime | None = None, max_age_days: int | N
     by_age = 0
     if max_age_days:
         cutoff = now - datetime.timedelta(days=max_age_days)
-        stale = (SavedResult.objects.filter(last_opened_at__isnull=True, created_at__lt=cutoff)
-                 | SavedResult.objects.filter(last_opened_at__lt=cutoff))
+        stale = SavedResult.objects.filter(
+            last_opened_at__isnull=True, created_at__lt=cutoff
+        ) | SavedResult.objects.filter(last_opened_at__lt=cutoff)
         by_age = stale.prune()
     by_size = 0
     total = results_bytes() + others_bytes()
     if max_mb and total > max_mb * 1_000_000:
         excess = total - int(max_mb * 1_000_000 * PRUNE_TO)
         victims: list[str] = []
-        order = [SavedResult.objects.filter(last_opened_at__isnull=True).order_by("created_at"),
-                 SavedResult.objects.filter(last_opened_at__isnull=False)
-                 .order_by("last_opened_at", "created_at")]
+        order = [
+            SavedResult.objects.filter(last_opened_at__isnull=True).order_by("created_at"),
+            SavedResult.objects.filter(last_opened_at__isnull=False).order_by(
+                "last_opened_at", "created_at"
+            ),
+        ]
         for queryset in order:
             for result_id, size in queryset.values_list("pk", "size").iterator(chunk_size=2000):
                 if excess <= 0:
@@ -192,7 +210,11 @@ def results_prune(*, now: datetime.datetime | None = None, max_age_days: int | N
                 victims.append(result_id)
                 excess -= size
         for start in range(0, len(victims), 500):
-            by_size += SavedResult.objects.filter(pk__in=victims[start:start + 500]).prune()
+            by_size += SavedResult.objects.filter(pk__in=victims[start : start + 500]).prune()
     remaining = results_bytes()
-    return Pruned(by_age=by_age, by_size=by_size, remaining=SavedResult.objects.count(),
-                  remaining_bytes=remaining)
+    return Pruned(
+        by_age=by_age,
+        by_size=by_size,
+        remaining=SavedResult.objects.count(),
+        remaining_bytes=remaining,
+    )

@@ -22,13 +22,17 @@ def result_page(request: HttpRequest, result_id: str) -> HttpResponse:
     try:
         result = result_get(result_id=result_id)
     except ResultNotFound:
-        message = (f"There is no saved result '{result_id[:40]}'. A permalink is ten letters and "
-                   "digits after /r/: check it was copied whole.")
+        message = (
+            f"There is no saved result '{result_id[:40]}'. A permalink is ten letters and "
+            "digits after /r/: check it was copied whole."
+        )
         return render(request, "404.html", {"message": message}, status=404)
     result_opened(result_id=result.id)
     body = result.response
     game = result.game
-    request_body: dict[str, Any] | None = result.request if isinstance(result.request, dict) else None
+    request_body: dict[str, Any] | None = (
+        result.request if isinstance(result.request, dict) else None
+    )
     context: dict[str, Any] = {
         "game": game,
         "result": result,

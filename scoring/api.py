@@ -35,9 +35,10 @@ class TablePlayerSerializer(serializers.Serializer):
     total = serializers.IntegerField()
     steps = StepSerializer(many=True, help_text="This player's own steps, from zero.")
     warnings = serializers.ListField(child=serializers.CharField())
-    cards = serializers.ListField(child=serializers.DictField(),
-                                  help_text='One per card in hand order: {"name", "points", '
-                                            '"blanked", "blanked_reason"}.')
+    cards = serializers.ListField(
+        child=serializers.DictField(),
+        help_text='One per card in hand order: {"name", "points", "blanked", "blanked_reason"}.',
+    )
     choices = serializers.DictField(help_text="Every choice the scorer made or was given.")
 
 
@@ -47,17 +48,23 @@ class ScoreResponseSerializer(serializers.Serializer):
     steps = StepSerializer(many=True, help_text="In order: the total can be followed from zero.")
     warnings = serializers.ListField(child=serializers.CharField())
     players = TablePlayerSerializer(
-        many=True, required=False,
+        many=True,
+        required=False,
         help_text="A game that scores a whole table (its paragraph above): one single-hand "
-                  "answer per player, with its name, in seat order.")
+        "answer per player, with its name, in seat order.",
+    )
     standings = serializers.ListField(
-        child=serializers.DictField(), required=False,
+        child=serializers.DictField(),
+        required=False,
         help_text="A game that ranks its players: their standings, in the shape its paragraph "
-                  "above gives.")
+        "above gives.",
+    )
     winners = serializers.ListField(
-        child=serializers.CharField(), required=False,
+        child=serializers.CharField(),
+        required=False,
         help_text="A game that names its winners (its paragraph above): every player with the "
-                  "highest total (tied players share victory).")
+        "highest total (tied players share victory).",
+    )
     id = serializers.CharField(help_text="The saved result's id.")
     url = serializers.CharField(help_text="Its page, /r/{id}; GET /api/results/{id}/ for JSON.")
 
@@ -90,15 +97,18 @@ class ScoreApi(APIView):
         request=OpenApiTypes.OBJECT,
         responses={
             200: ScoreResponseSerializer,
-            400: OpenApiResponse(ErrorSerializer, description="`malformed_request`, "
-                                 "`invalid_input` or an impossible hand or position."),
-            404: OpenApiResponse(ErrorSerializer, description="`unknown_game` or "
-                                 "`not_available`."),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="`malformed_request`, "
+                "`invalid_input` or an impossible hand or position.",
+            ),
+            404: OpenApiResponse(ErrorSerializer, description="`unknown_game` or `not_available`."),
         },
     )
     def post(self, request: Request, game: str) -> Response:
         return run_game_service(
-            request, game_slug=game, kind=SCORE,
+            request,
+            game_slug=game,
+            kind=SCORE,
             unavailable="Tableside does not score {game} yet.",
         )
-

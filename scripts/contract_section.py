@@ -52,8 +52,9 @@ def section(game: Any) -> str:
         if job is None:
             continue
         bodies = " or ".join(f"`{shape(model)}`" for model in job.request_models)
-        lines.append(f"- **{job.label}** ({'a ruling' if kind == RULING else 'a score'}): "
-                     f"{bodies}.")
+        lines.append(
+            f"- **{job.label}** ({'a ruling' if kind == RULING else 'a score'}): {bodies}."
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -20,7 +20,7 @@ def inside_spade(x: float, y: float) -> bool:
     """The spade in a unit square (0..1, y down): an upside-down heart and a stem."""
     # The heart's two lobes and the point upwards.
     for cx in (0.37, 0.63):
-        if (x - cx) ** 2 + (y - 0.56) ** 2 <= 0.145 ** 2:
+        if (x - cx) ** 2 + (y - 0.56) ** 2 <= 0.145**2:
             return True
     if 0.18 <= y <= 0.56:
         half = (y - 0.18) * 0.71  # the sides of the point, from its tip at (0.5, 0.18)
@@ -47,7 +47,9 @@ def draw(size: int, *, scale: float, rounded: bool) -> bytes:
                 ux, uy = 0.5 + (x - 0.5) / scale, 0.5 + (y - 0.5) / scale
                 covered += inside_spade(ux, uy)
             share = covered / len(samples)
-            colour = tuple(round(n * (1 - share) + w * share) for n, w in zip(NAVY, WHITE, strict=True))
+            colour = tuple(
+                round(n * (1 - share) + w * share) for n, w in zip(NAVY, WHITE, strict=True)
+            )
             alpha = 255
             if radius:
                 cx = min(max(px + 0.5, radius), size - radius)
@@ -61,19 +63,29 @@ def draw(size: int, *, scale: float, rounded: bool) -> bytes:
 
 def png(width: int, height: int, raw: bytes) -> bytes:
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
 
     header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8-bit RGBA
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw, 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    for name, size, scale, rounded in (("icon-192.png", 192, 0.9, True),
-                                       ("icon-512.png", 512, 0.9, True),
-                                       ("icon-maskable-512.png", 512, 0.7, False)):
+    for name, size, scale, rounded in (
+        ("icon-192.png", 192, 0.9, True),
+        ("icon-512.png", 512, 0.9, True),
+        ("icon-maskable-512.png", 512, 0.7, False),
+    ):
         (OUT / name).write_bytes(draw(size, scale=scale, rounded=rounded))
         print(OUT / name)
 

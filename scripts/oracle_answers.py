@@ -49,11 +49,16 @@ def stable_references(content: object) -> object:
     ids = {int(found) for found in ADMIN_CARD.findall(text)}
     if not ids:
         return content
-    names = {card.pk: json.dumps(f"{card.game.slug}/{card.name}", ensure_ascii=False)[1:-1]
-             for card in Card.objects.filter(pk__in=ids).select_related("game")}
-    return json.loads(ADMIN_CARD.sub(
-        lambda found: f"/admin/cards/card/<{names.get(int(found[1]), 'unknown card')}>/change/",
-        text))
+    names = {
+        card.pk: json.dumps(f"{card.game.slug}/{card.name}", ensure_ascii=False)[1:-1]
+        for card in Card.objects.filter(pk__in=ids).select_related("game")
+    }
+    return json.loads(
+        ADMIN_CARD.sub(
+            lambda found: f"/admin/cards/card/<{names.get(int(found[1]), 'unknown card')}>/change/",
+            text,
+        )
+    )
 
 
 def mutations(body: object) -> list[object]:
@@ -117,8 +122,10 @@ def corpus(recorded: Path | None, only: str | None = None) -> list[tuple[str, st
             for example in game.docs(name):
                 entries.append((game.slug, kind, example.value))
                 entries += [(game.slug, kind, case) for case in mutations(example.value)]
-            entries += [(game.slug, kind, body) for body in ({}, {"position": 5}, {"players": []},
-                                                             {"unknown": 1})]
+            entries += [
+                (game.slug, kind, body)
+                for body in ({}, {"position": 5}, {"players": []}, {"unknown": 1})
+            ]
     published = json.loads((ROOT / "tests/data/star-trek-missions-examples.json").read_text())
     for example in published["examples"] if only is None else []:
         body = {"hand": example["hand"]}
@@ -179,12 +186,16 @@ def main() -> None:
         kept = [item for item in load(OUT) if item["game"] != only]
         requests = corpus(recorded, only)
     else:
-        requests = corpus(recorded) if recorded else [
-            (item["game"], item["kind"], item["body"]) for item in load(OUT)]
+        requests = (
+            corpus(recorded)
+            if recorded
+            else [(item["game"], item["kind"], item["body"]) for item in load(OUT)]
+        )
     client = APIClient()
-    answers = kept + [{"game": game, "kind": kind, "body": body,
-                       "response": answer(client, game, kind, body)}
-                      for game, kind, body in requests]
+    answers = kept + [
+        {"game": game, "kind": kind, "body": body, "response": answer(client, game, kind, body)}
+        for game, kind, body in requests
+    ]
     lines = [json.dumps(item, ensure_ascii=False) for item in answers]
     OUT.write_text("[\n" + ",\n".join(lines) + "\n]\n", encoding="utf-8")
     print(f"{len(answers)} requests answered into {OUT.relative_to(ROOT)}")

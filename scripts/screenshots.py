@@ -23,11 +23,21 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 SIZES = {
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-              "device_scale_factor": 1},
+    "phone": {
+        "viewport": {"width": 390, "height": 844},
+        "is_mobile": True,
+        "has_touch": True,
+        "device_scale_factor": 1,
+    },
     "desktop": {"viewport": {"width": 1366, "height": 900}},
 }
 # (file name, endpoint, the schema example's name): each game's main job.
@@ -45,8 +55,9 @@ def get(url: str) -> bytes:
 
 
 def post(url: str, body: dict) -> dict:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request) as response:  # noqa: S310 (our own server)
         return json.loads(response.read())
 
@@ -68,7 +79,9 @@ def main() -> None:
     schema = json.loads(get(site + "/api/schema/?format=json"))
     OUT.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+        )
         for name, endpoint, example in PAGES:
             url = filled_form_url(site, endpoint, example, schema)
             for size, options in SIZES.items():
@@ -118,8 +131,18 @@ def offline(browser, site: str) -> None:
     page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
     context.set_offline(True)
     page.reload()  # served by the service worker, from its cache
-    tap_tiles(page, ["commander-kurn", "commander-sela", "lieutenant-worf", "ambassador-kehleyr",
-                     "photon-torpedoes", "bridge", "diplomatic-conference"])
+    tap_tiles(
+        page,
+        [
+            "commander-kurn",
+            "commander-sela",
+            "lieutenant-worf",
+            "ambassador-kehleyr",
+            "photon-torpedoes",
+            "bridge",
+            "diplomatic-conference",
+        ],
+    )
     page.evaluate("() => window.scrollTo(0, 0)")
     path = OUT / "star-trek-missions-offline-phone.png"
     page.screenshot(path=str(path))
@@ -133,7 +156,9 @@ def game_night(site: str) -> None:
     serves it (`scripts/screenshots.py --game-night http://ADDR:PORT`, the address it printed),
     with two of four phones in. On a loopback address the page would show no link nor QR code."""
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+        )
         host = browser.new_context(**SIZES["desktop"], locale="en-GB").new_page()
         host.goto(site + "/t/?game=academy-credits")
         host.get_by_label("Players, one name a line, in seat order").fill("Ana\nBen\nCy\nDee")

@@ -34,8 +34,12 @@ def etag_of(version: int) -> str:
 
 def not_found(code: str) -> ApiError:
     detail = f"No table '{code[:40]}'."
-    return ApiError(status_code=404, code="unknown_table", detail=detail,
-                    errors=[error_entry(path="code", code="unknown_table", detail=detail)])
+    return ApiError(
+        status_code=404,
+        code="unknown_table",
+        detail=detail,
+        errors=[error_entry(path="code", code="unknown_table", detail=detail)],
+    )
 
 
 def bearer_token(request) -> str | None:
@@ -60,21 +64,34 @@ def conflict_response(conflict: services.VersionConflict, code: str) -> Response
     client can say what changed next to the entry it keeps."""
     table = table_get(code=code)
     names = {seat.number: seat.name for seat in table.seats.all()}
-    changed = [error_entry(path="version", code="changed_since",
-                           detail=f"Since version {conflict.named}, "
-                                  f"{change_words(event, names, since=conflict.named)}.",
-                           event=event.n, kind=event.kind, seat=event.seat,
-                           undone=event.undone_at is not None
-                           and event.undone_at >= conflict.named)
-               for event in conflict.changes]
+    changed = [
+        error_entry(
+            path="version",
+            code="changed_since",
+            detail=f"Since version {conflict.named}, "
+            f"{change_words(event, names, since=conflict.named)}.",
+            event=event.n,
+            kind=event.kind,
+            seat=event.seat,
+            undone=event.undone_at is not None and event.undone_at >= conflict.named,
+        )
+        for event in conflict.changes
+    ]
     body = error_body(
-        status_code=409, code="version_conflict",
+        status_code=409,
+        code="version_conflict",
         detail=f"The table is at version {conflict.current}, not {conflict.named}, and what "
-               "changed since concerns this change: read it again and decide on what it shows "
-               "now; nothing changed.",
-        errors=changed or [error_entry(path="version", code="version_conflict",
-                                       detail=f"The table has moved on to version "
-                                              f"{conflict.current}.")])
+        "changed since concerns this change: read it again and decide on what it shows "
+        "now; nothing changed.",
+        errors=changed
+        or [
+            error_entry(
+                path="version",
+                code="version_conflict",
+                detail=f"The table has moved on to version {conflict.current}.",
+            )
+        ],
+    )
     return Response({**body, "table": table_data(table)}, status=409)
 
 
@@ -83,22 +100,28 @@ class TableCreateApi(APIView):
 
     @extend_schema(
         summary="Start a table",
-        description="Body: `{\"game\": slug, \"players\": [names in seat order], \"from\": "
-                    "code}` (`from`, optional: a table of the same game whose tally of games won "
-                    "the new table carries over). The answer holds the host's token (shown once: "
-                    "keep it) and the table's link.",
+        description='Body: `{"game": slug, "players": [names in seat order], "from": '
+        "code}` (`from`, optional: a table of the same game whose tally of games won "
+        "the new table carries over). The answer holds the host's token (shown once: "
+        "keep it) and the table's link.",
         request=OpenApiTypes.OBJECT,
-        responses={201: OpenApiTypes.OBJECT,
-                   400: OpenApiResponse(ErrorSerializer, description="`invalid_input`, "
-                                        "`invalid_player_count`, `not_available`."),
-                   429: OpenApiResponse(ErrorSerializer, description="`throttled`, "
-                                        "`too_many_tables`.")},
+        responses={
+            201: OpenApiTypes.OBJECT,
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="`invalid_input`, `invalid_player_count`, `not_available`.",
+            ),
+            429: OpenApiResponse(ErrorSerializer, description="`throttled`, `too_many_tables`."),
+        },
     )
     def post(self, request):
         body = request_object(request)
-        new = services.table_create(game_slug=body.get("game"), players=body.get("players"),
-                                    address=client_address(request),
-                                    carried_from=body.get("from"))
+        new = services.table_create(
+            game_slug=body.get("game"),
+            players=body.get("players"),
+            address=client_address(request),
+            carried_from=body.get("from"),
+        )
         data = {**table_data(new.table), "host_token": new.host_token}
         return table_response(data, status=201)
 
@@ -113,19 +136,24 @@ def check_read(view: APIView, request) -> None:
 
 
 # A read refused before it reaches the view (config/asgi.py's TableReadsBound).
-BUSY = ("`busy`, with `Retry-After`: too many reads of tables wait in this server process; read "
-        "again after it.")
+BUSY = (
+    "`busy`, with `Retry-After`: too many reads of tables wait in this server process; read "
+    "again after it."
+)
 
 
 class TableApi(APIView):
     @extend_schema(
         summary="A table, as every phone reads it",
         description="Never a token. `ETag` changes with `version`; send it back in "
-                    "`If-None-Match` and an unchanged table answers 304, from one query.",
+        "`If-None-Match` and an unchanged table answers 304, from one query.",
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
-        responses={200: OpenApiTypes.OBJECT, 304: None,
-                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`."),
-                   503: OpenApiResponse(ErrorSerializer, description=BUSY)},
+        responses={
+            200: OpenApiTypes.OBJECT,
+            304: None,
+            404: OpenApiResponse(ErrorSerializer, description="`unknown_table`."),
+            503: OpenApiResponse(ErrorSerializer, description=BUSY),
+        },
     )
     def get(self, request, code: str):
         version = table_version(code=code)
@@ -140,8 +168,9 @@ class TableApi(APIView):
         check_read(self, request)
         try:
             # An unchanged table's read is built once per version (tables.read_cache).
-            return table_response(read_cache.api_table(
-                code, version, lambda: table_data(table_get(code=code))))
+            return table_response(
+                read_cache.api_table(code, version, lambda: table_data(table_get(code=code)))
+            )
         except TableNotFound:  # removed since its version was read
             raise not_found(code) from None
 
@@ -152,39 +181,47 @@ class SeatClaimApi(APIView):
     @extend_schema(
         summary="Claim a seat: its token, shown once",
         request=None,
-        responses={201: OpenApiTypes.OBJECT,
-                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`, "
-                                        "`unknown_seat`."),
-                   409: OpenApiResponse(ErrorSerializer, description="`seat_claimed`.")},
+        responses={
+            201: OpenApiTypes.OBJECT,
+            404: OpenApiResponse(ErrorSerializer, description="`unknown_table`, `unknown_seat`."),
+            409: OpenApiResponse(ErrorSerializer, description="`seat_claimed`."),
+        },
     )
     def post(self, request, code: str, seat: int):
         try:
             claimed, token = services.seat_claim(code=code, number=seat)
         except TableNotFound:
             raise not_found(code) from None
-        return Response({"seat": claimed.number, "name": claimed.name, "seat_token": token},
-                        status=201)
+        return Response(
+            {"seat": claimed.number, "name": claimed.name, "seat_token": token}, status=201
+        )
 
     @extend_schema(
         summary="The host releases a seat (a lost phone)",
         description="Header `Authorization: Bearer <host token>`. May name the version it was "
-                    "decided on, as the undo does (`{\"version\": n}` or `If-Match: "
-                    "\"v<n>\"`): a stale one is a 409 `version_conflict`. The seat holding the "
-                    "host role is never released (409 `host_seat`), however the release races "
-                    "a handover.",
+        'decided on, as the undo does (`{"version": n}` or `If-Match: '
+        '"v<n>"`): a stale one is a 409 `version_conflict`. The seat holding the '
+        "host role is never released (409 `host_seat`), however the release races "
+        "a handover.",
         parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
-        responses={200: OpenApiTypes.OBJECT,
-                   400: OpenApiResponse(ErrorSerializer, description="`invalid_input`: a "
-                                        "malformed version or If-Match."),
-                   401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
-                   403: OpenApiResponse(ErrorSerializer, description="`host_only`."),
-                   409: OpenApiResponse(ErrorSerializer, description="`host_seat`: the seat "
-                                        "holds the host role; `version_conflict`.")},
+        responses={
+            200: OpenApiTypes.OBJECT,
+            400: OpenApiResponse(
+                ErrorSerializer, description="`invalid_input`: a malformed version or If-Match."
+            ),
+            401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
+            403: OpenApiResponse(ErrorSerializer, description="`host_only`."),
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description="`host_seat`: the seat holds the host role; `version_conflict`.",
+            ),
+        },
     )
     def delete(self, request, code: str, seat: int):
         try:
-            table = services.seat_release(code=code, number=seat, token=bearer_token(request),
-                                          version=undo_version(request))
+            table = services.seat_release(
+                code=code, number=seat, token=bearer_token(request), version=undo_version(request)
+            )
         except TableNotFound:
             raise not_found(code) from None
         except services.VersionConflict as conflict:
@@ -200,11 +237,13 @@ def history_cursor(request) -> int | None:
         return None
     before = plain_int(raw, least=1)
     if before is None:
-        detail = (f"before is the number of an event (the table's events_before); not "
-                  f"{raw[:20]!r}.")
-        raise ApiError(status_code=400, code="invalid_input", detail=detail,
-                       errors=[error_entry(path="query.before", code="invalid_type",
-                                           detail=detail)])
+        detail = f"before is the number of an event (the table's events_before); not {raw[:20]!r}."
+        raise ApiError(
+            status_code=400,
+            code="invalid_input",
+            detail=detail,
+            errors=[error_entry(path="query.before", code="invalid_type", detail=detail)],
+        )
     return before
 
 
@@ -217,15 +256,18 @@ class EventsApi(APIView):
     @extend_schema(
         summary="A page of a table's history",
         description="`?before=n`: the events numbered below n, at most 20, oldest first within "
-                    "the page (undone events left out), with the cursor of the page before "
-                    "(`events_before`, null at the first). Without it, the newest page (as the "
-                    "table's read carries it).",
+        "the page (undone events left out), with the cursor of the page before "
+        "(`events_before`, null at the first). Without it, the newest page (as the "
+        "table's read carries it).",
         parameters=[OpenApiParameter("before", int, OpenApiParameter.QUERY)],
-        responses={200: OpenApiTypes.OBJECT,
-                   400: OpenApiResponse(ErrorSerializer, description="`invalid_input`: "
-                                        "`before` is not a number."),
-                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`."),
-                   503: OpenApiResponse(ErrorSerializer, description=BUSY)},
+        responses={
+            200: OpenApiTypes.OBJECT,
+            400: OpenApiResponse(
+                ErrorSerializer, description="`invalid_input`: `before` is not a number."
+            ),
+            404: OpenApiResponse(ErrorSerializer, description="`unknown_table`."),
+            503: OpenApiResponse(ErrorSerializer, description=BUSY),
+        },
     )
     def get(self, request, code: str):
         check_read(self, request)
@@ -236,8 +278,11 @@ class EventsApi(APIView):
 
         def history_page() -> dict:
             table = table_get(code=code)
-            return {"code": table.code, "version": table.version,
-                    **history_data(table, table_events(table=table, before=before))}
+            return {
+                "code": table.code,
+                "version": table.version,
+                **history_data(table, table_events(table=table, before=before)),
+            }
 
         try:
             # A page of an unchanged table's history is built once (tables.read_cache).
@@ -250,37 +295,48 @@ class EventsApi(APIView):
     @extend_schema(
         summary="Act at the table: one event",
         description="Header `Authorization: Bearer <token>` (the seat's or the host's), and "
-                    "optionally `Idempotency-Key: <the entry's key>` (sent again with the same "
-                    "key, the entry gets its first answer back and is never added twice). Body "
-                    "`{\"kind\", \"seat\", \"version\", \"body\"}`: `version` is the table "
-                    "version the event was decided on. A seat's own entry (a kind the game names "
-                    "so: a hand entered at game end) may leave it out and is applied to the table as it is; one that "
-                    "names it, and any other event, is a 409 `version_conflict` (its body holds "
-                    "the current `table` and the changes since) only when a change since "
-                    "overlaps it. The answer in the response is the sender's own, whole; the "
-                    "history links its public copy, which names no seat's hidden cards.",
+        "optionally `Idempotency-Key: <the entry's key>` (sent again with the same "
+        "key, the entry gets its first answer back and is never added twice). Body "
+        '`{"kind", "seat", "version", "body"}`: `version` is the table '
+        "version the event was decided on. A seat's own entry (a kind the game names "
+        "so: a hand entered at game end) may leave it out and is applied to the table as it is; one that "
+        "names it, and any other event, is a 409 `version_conflict` (its body holds "
+        "the current `table` and the changes since) only when a change since "
+        "overlaps it. The answer in the response is the sender's own, whole; the "
+        "history links its public copy, which names no seat's hidden cards.",
         request=OpenApiTypes.OBJECT,
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
-        responses={201: OpenApiTypes.OBJECT,
-                   400: OpenApiResponse(ErrorSerializer, description="A refused event."),
-                   401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
-                   403: OpenApiResponse(ErrorSerializer, description="`not_your_seat`, "
-                                        "`host_only`."),
-                   409: OpenApiResponse(ErrorSerializer, description="`version_conflict`; "
-                                        "`table_full`, `table_closed`, `store_full`: the "
-                                        "table's or the store's bound; `awaiting_answer`, "
-                                        "`nothing_to_answer`: a play awaiting (or not) its "
-                                        "target's answer."),
-                   422: OpenApiResponse(ErrorSerializer, description="`idempotency_key_reused`: "
-                                        "the key was used for another entry.")},
+        responses={
+            201: OpenApiTypes.OBJECT,
+            400: OpenApiResponse(ErrorSerializer, description="A refused event."),
+            401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
+            403: OpenApiResponse(ErrorSerializer, description="`not_your_seat`, `host_only`."),
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description="`version_conflict`; "
+                "`table_full`, `table_closed`, `store_full`: the "
+                "table's or the store's bound; `awaiting_answer`, "
+                "`nothing_to_answer`: a play awaiting (or not) its "
+                "target's answer.",
+            ),
+            422: OpenApiResponse(
+                ErrorSerializer,
+                description="`idempotency_key_reused`: the key was used for another entry.",
+            ),
+        },
     )
     def post(self, request, code: str):
         body = request_object(request)
         try:
             event, table = services.event_add(
-                code=code, token=bearer_token(request), kind=body.get("kind"),
-                seat=body.get("seat"), version=body.get("version"), body=body.get("body"),
-                entry_key=request.META.get("HTTP_IDEMPOTENCY_KEY"))
+                code=code,
+                token=bearer_token(request),
+                kind=body.get("kind"),
+                seat=body.get("seat"),
+                version=body.get("version"),
+                body=body.get("body"),
+                entry_key=request.META.get("HTTP_IDEMPOTENCY_KEY"),
+            )
         except TableNotFound:
             raise not_found(code) from None
         except services.VersionConflict as conflict:
@@ -288,8 +344,13 @@ class EventsApi(APIView):
         data = table_data(table)
         # The sender's own answer, whole (issue 29: the history links its public copy).
         own = getattr(event, "own_result", event.result)
-        response = table_response({"event": {"n": event.n, "kind": event.kind, "seat": event.seat,
-                                             "result": own}, "table": data}, status=201)
+        response = table_response(
+            {
+                "event": {"n": event.n, "kind": event.kind, "seat": event.seat, "result": own},
+                "table": data,
+            },
+            status=201,
+        )
         if event.repeated:
             response["Idempotent-Replayed"] = "true"
         return response
@@ -305,16 +366,21 @@ def undo_version(request) -> object:
         match = re.fullmatch(r'(?:W/)?"v([^"]*)"', header)
         from_header = plain_int(match.group(1)) if match is not None else None
         if from_header is None:
-            detail = (f"If-Match holds the table's ETag (\"v<version>\"); not {header[:40]!r}.")
-            raise ApiError(status_code=400, code="invalid_input", detail=detail,
-                           errors=[error_entry(path="If-Match", code="invalid_etag",
-                                               detail=detail)])
+            detail = f'If-Match holds the table\'s ETag ("v<version>"); not {header[:40]!r}.'
+            raise ApiError(
+                status_code=400,
+                code="invalid_input",
+                detail=detail,
+                errors=[error_entry(path="If-Match", code="invalid_etag", detail=detail)],
+            )
         if named is not None and named != from_header:
-            detail = (f"The body names version {named} and If-Match version {from_header}; "
-                      "name one.")
-            raise ApiError(status_code=400, code="invalid_input", detail=detail,
-                           errors=[error_entry(path="version", code="versions_differ",
-                                               detail=detail)])
+            detail = f"The body names version {named} and If-Match version {from_header}; name one."
+            raise ApiError(
+                status_code=400,
+                code="invalid_input",
+                detail=detail,
+                errors=[error_entry(path="version", code="versions_differ", detail=detail)],
+            )
         named = from_header
     return named
 
@@ -322,29 +388,36 @@ def undo_version(request) -> object:
 class LastEventApi(APIView):
     @extend_schema(
         summary="The host undoes the last event",
-        description="Names the version it was decided on, like an event: `{\"version\": n}` in "
-                    "the body or `If-Match: \"v<n>\"` (the table's ETag). A stale one is a 409 "
-                    "`version_conflict` whose body holds the current `table`; nothing changes.",
+        description='Names the version it was decided on, like an event: `{"version": n}` in '
+        'the body or `If-Match: "v<n>"` (the table\'s ETag). A stale one is a 409 '
+        "`version_conflict` whose body holds the current `table`; nothing changes.",
         request=OpenApiTypes.OBJECT,
         parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
-        responses={200: OpenApiTypes.OBJECT,
-                   400: OpenApiResponse(ErrorSerializer, description="`invalid_input`: no "
-                                        "version."),
-                   401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
-                   403: OpenApiResponse(ErrorSerializer, description="`host_only`."),
-                   409: OpenApiResponse(ErrorSerializer, description="`version_conflict`, "
-                                        "`nothing_to_undo`.")},
+        responses={
+            200: OpenApiTypes.OBJECT,
+            400: OpenApiResponse(ErrorSerializer, description="`invalid_input`: no version."),
+            401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
+            403: OpenApiResponse(ErrorSerializer, description="`host_only`."),
+            409: OpenApiResponse(
+                ErrorSerializer, description="`version_conflict`, `nothing_to_undo`."
+            ),
+        },
     )
     def delete(self, request, code: str):
         try:
-            event, table = services.event_undo(code=code, token=bearer_token(request),
-                                               version=undo_version(request))
+            event, table = services.event_undo(
+                code=code, token=bearer_token(request), version=undo_version(request)
+            )
         except TableNotFound:
             raise not_found(code) from None
         except services.VersionConflict as conflict:
             return conflict_response(conflict, code)
-        return table_response({"undone": {"n": event.n, "kind": event.kind, "seat": event.seat},
-                               "table": table_data(table)})
+        return table_response(
+            {
+                "undone": {"n": event.n, "kind": event.kind, "seat": event.seat},
+                "table": table_data(table),
+            }
+        )
 
 
 class HostApi(APIView):
@@ -352,33 +425,48 @@ class HostApi(APIView):
 
     @extend_schema(
         summary="The host hands the host role to a seat",
-        description="Header `Authorization: Bearer <host token>`; body `{\"seat\", "
-                    "\"version\"}`. The seat's own token is the host's from then on; the token "
-                    "that was the host's acts no more. Names the version it was decided on, like "
-                    "an event: a stale one is a 409 `version_conflict` whose body holds the "
-                    "current `table`; nothing changes. Recorded in the history (kind "
-                    "`handover`); the undo passes over it.",
+        description='Header `Authorization: Bearer <host token>`; body `{"seat", '
+        "\"version\"}`. The seat's own token is the host's from then on; the token "
+        "that was the host's acts no more. Names the version it was decided on, like "
+        "an event: a stale one is a 409 `version_conflict` whose body holds the "
+        "current `table`; nothing changes. Recorded in the history (kind "
+        "`handover`); the undo passes over it.",
         request=OpenApiTypes.OBJECT,
-        responses={201: OpenApiTypes.OBJECT,
-                   400: OpenApiResponse(ErrorSerializer, description="`invalid_input`: no "
-                                        "seat or version."),
-                   401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
-                   403: OpenApiResponse(ErrorSerializer, description="`host_only`."),
-                   404: OpenApiResponse(ErrorSerializer, description="`unknown_table`, "
-                                        "`unknown_seat`."),
-                   409: OpenApiResponse(ErrorSerializer, description="`version_conflict`, "
-                                        "`seat_not_claimed`.")},
+        responses={
+            201: OpenApiTypes.OBJECT,
+            400: OpenApiResponse(
+                ErrorSerializer, description="`invalid_input`: no seat or version."
+            ),
+            401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
+            403: OpenApiResponse(ErrorSerializer, description="`host_only`."),
+            404: OpenApiResponse(ErrorSerializer, description="`unknown_table`, `unknown_seat`."),
+            409: OpenApiResponse(
+                ErrorSerializer, description="`version_conflict`, `seat_not_claimed`."
+            ),
+        },
     )
     def post(self, request, code: str):
         body = request_object(request)
         try:
-            event, table = services.host_handover(code=code, token=bearer_token(request),
-                                                  seat=body.get("seat"),
-                                                  version=body.get("version"))
+            event, table = services.host_handover(
+                code=code,
+                token=bearer_token(request),
+                seat=body.get("seat"),
+                version=body.get("version"),
+            )
         except TableNotFound:
             raise not_found(code) from None
         except services.VersionConflict as conflict:
             return conflict_response(conflict, code)
-        return table_response({"event": {"n": event.n, "kind": event.kind, "seat": event.seat,
-                                         "result": event.result}, "table": table_data(table)},
-                              status=201)
+        return table_response(
+            {
+                "event": {
+                    "n": event.n,
+                    "kind": event.kind,
+                    "seat": event.seat,
+                    "result": event.result,
+                },
+                "table": table_data(table),
+            },
+            status=201,
+        )

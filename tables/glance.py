@@ -46,8 +46,14 @@ def _href(entry: NextEntry, links: dict[str, str], seat: int | None) -> str:
     return links.get(entry.place, "")
 
 
-def phone_glance(entry: NextEntry, *, players: list[dict[str, Any]], my_seat: int | None,
-                 host: bool, links: dict[str, str]) -> Glance:
+def phone_glance(
+    entry: NextEntry,
+    *,
+    players: list[dict[str, Any]],
+    my_seat: int | None,
+    host: bool,
+    links: dict[str, str],
+) -> Glance:
     """The line and this phone's button. `players`: the page's players ({seat, name, claimed});
     `links`: the game's jobs asked at the table, by kind ("score", "ruling")."""
     names = {player["seat"]: player["name"] for player in players}

@@ -84,23 +84,37 @@ def job_links(table: Table) -> list[dict]:
     for kind in (RULING, SCORE):
         job, _ = _page_view(table, kind)
         if job is not None:
-            links.append({"kind": kind, "label": job.label,
-                          "url": reverse("tables:ask", args=[table.code, kind, table.version])})
+            links.append(
+                {
+                    "kind": kind,
+                    "label": job.label,
+                    "url": reverse("tables:ask", args=[table.code, kind, table.version]),
+                }
+            )
     return links
 
 
 def _unprefixed(error: ApiError) -> ApiError:
     """The table's refusal with its paths in the page's terms (the event's `body.` dropped), so
     the page puts each problem by its field."""
-    errors = [{**entry, "path": str(entry.get("path", "")).removeprefix("body.")}
-              for entry in error.errors]
-    return ApiError(status_code=error.status_code, code=error.error_code, detail=error.message,
-                    errors=errors)
+    errors = [
+        {**entry, "path": str(entry.get("path", "")).removeprefix("body.")}
+        for entry in error.errors
+    ]
+    return ApiError(
+        status_code=error.status_code, code=error.error_code, detail=error.message, errors=errors
+    )
 
 
-def _runner(table: Table, kind: str, version: int, seat: int | str | None,
-            token: str | None, shown: dict,
-            table_fields: Callable[[dict], list[tuple[str, str]]]) -> Callable[..., dict]:
+def _runner(
+    table: Table,
+    kind: str,
+    version: int,
+    seat: int | str | None,
+    token: str | None,
+    shown: dict,
+    table_fields: Callable[[dict], list[tuple[str, str]]],
+) -> Callable[..., dict]:
     """The page's service at the table: the answer recorded as the table's event. The event
     names the version the form was filled in from; it is refused only when what changed since
     overlaps it (tables.selectors.overlapping_changes: another seat's hand never does). Then
@@ -120,45 +134,62 @@ def _runner(table: Table, kind: str, version: int, seat: int | str | None,
 
     def run(*, game, body: dict) -> dict:
         if token is None:
-            raise ApiError(status_code=401, code="token_required",
-                           detail="Claim your seat at the table first: only a seat's phone (or "
-                                  "the host's) answers for the table.")
+            raise ApiError(
+                status_code=401,
+                code="token_required",
+                detail="Claim your seat at the table first: only a seat's phone (or "
+                "the host's) answers for the table.",
+            )
 
         def moved_on(event_kind: str, current: int, changes: list) -> dict:
             words = [change_words(change, names, since=version) for change in changes]
             shown["conflict"] = {
-                "changes": words, "version": current,
-                "url": reverse("tables:ask", args=[table.code, kind, current])}
+                "changes": words,
+                "version": current,
+                "url": reverse("tables:ask", args=[table.code, kind, current]),
+            }
             shown["version"] = current  # the form's table_version: the next tap sends on it
             if event_kind in own:
                 # Not recorded: the page shows the answer as the game's page does, and the
                 # button sends the entry again on the table now.
                 return answer(game=game, kind=kind, body=body)
             try:
-                shown["table_fields"] = [(field, value) for field, value
-                                         in table_fields(table_get(code=table.code).state)
-                                         if jobs.refilled(field)]
+                shown["table_fields"] = [
+                    (field, value)
+                    for field, value in table_fields(table_get(code=table.code).state)
+                    if jobs.refilled(field)
+                ]
             except TableNotFound:
                 pass  # removed meanwhile: the 409 says what changed; nothing to fill in
-            raise ApiError(status_code=409, code="version_conflict",
-                           detail="Not entered at the table: since this form was filled in, "
-                                  f"{'; '.join(words) or 'the table moved on'}. Check it against "
-                                  "the table now and send it again.")
+            raise ApiError(
+                status_code=409,
+                code="version_conflict",
+                detail="Not entered at the table: since this form was filled in, "
+                f"{'; '.join(words) or 'the table moved on'}. Check it against "
+                "the table now and send it again.",
+            )
 
         try:
             event_kind, event_body = jobs.event(table.state, players, kind, body)
         except ApiError as error:
             # What the form says of the table (a credit) may have been right when it was filled
             # in: a change since is what to show, not the disagreement.
-            changes = overlapping_changes(table=table, game_kind=game_kind, own=own, kind="",
-                                          seat=None, version=version)
+            changes = overlapping_changes(
+                table=table, game_kind=game_kind, own=own, kind="", seat=None, version=version
+            )
             if changes:
                 return moved_on("", table_version(code=table.code) or version, changes)
             raise _unprefixed(error) from None
         try:
-            event, after = services.event_add(code=table.code, token=token, kind=event_kind,
-                                              seat=seat, version=version, body=event_body,
-                                              entry_key=shown.get("entry_key") or None)
+            event, after = services.event_add(
+                code=table.code,
+                token=token,
+                kind=event_kind,
+                seat=seat,
+                version=version,
+                body=event_body,
+                entry_key=shown.get("entry_key") or None,
+            )
         except services.VersionConflict as conflict:
             return moved_on(event_kind, conflict.current, conflict.changes)
         except ApiError as error:
@@ -186,8 +217,9 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
     if request.method != "POST" and not request.GET and version != table.version:
         # An older link: the form is filled in from the table as it is now.
         return redirect("tables:ask", code=table.code, kind=kind, version=table.version)
-    posted_version = plain_int(request.POST.get("table_version", "")) if (
-        request.method == "POST") else None
+    posted_version = (
+        plain_int(request.POST.get("table_version", "")) if (request.method == "POST") else None
+    )
     if posted_version is not None:
         # The version the form was last filled in from (after a conflict, the table's then),
         # rather than the one in the address it posts to (a field that is not a plain number is
@@ -217,14 +249,22 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
     # The host picks the seat in the form (templates/partials/asked_seat.html); a seat's phone
     # has no picker: it acts for its own seat.
     picker = [{"seat": s.number, "name": s.name} for s in seats] if acting.host else []
-    shown = {"code": table.code, "who": who, "seats": picker, "seat": seat,
-             "url": reverse("tables:page", args=[table.code]), "version": version,
-             # The entry's key (its Idempotency-Key): the one posted while it is not recorded
-             # (sent again, by two taps or the offline queue, it is that entry), else a new one.
-             "entry_key": (request.POST.get("entry_key") if request.method == "POST" else "")
-             or str(uuid.uuid4())}
-    asked = AskedAt(initial=initial,
-                    run=_runner(table, kind, version, acting.seat, acting.token, shown,
-                                table_fields),
-                    held=jobs.held_cards(table.state, players, seat), context=shown)
+    shown = {
+        "code": table.code,
+        "who": who,
+        "seats": picker,
+        "seat": seat,
+        "url": reverse("tables:page", args=[table.code]),
+        "version": version,
+        # The entry's key (its Idempotency-Key): the one posted while it is not recorded
+        # (sent again, by two taps or the offline queue, it is that entry), else a new one.
+        "entry_key": (request.POST.get("entry_key") if request.method == "POST" else "")
+        or str(uuid.uuid4()),
+    }
+    asked = AskedAt(
+        initial=initial,
+        run=_runner(table, kind, version, acting.seat, acting.token, shown, table_fields),
+        held=jobs.held_cards(table.state, players, seat),
+        context=shown,
+    )
     return view(request, asked=asked)

@@ -34,8 +34,7 @@ HEADERS = {"Cache-Control": "no-cache"}
 
 def is_poll(method: str, path: str, held: str | None) -> bool:
     """Whether the request may be an unchanged poll (no query asked yet)."""
-    return bool(held) and method == "GET" and any(
-        pattern.fullmatch(path) for pattern, _ in POLLS)
+    return bool(held) and method == "GET" and any(pattern.fullmatch(path) for pattern, _ in POLLS)
 
 
 def unchanged_poll(path: str, held: str | None) -> str | None:

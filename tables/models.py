@@ -49,7 +49,8 @@ class Table(models.Model):
     # (Seat.token_hash) is the host's, and `host_token_hash` is empty (the old token acts no more).
     host_token_hash = models.CharField(max_length=64, blank=True)
     host_seat = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="The seat holding the host role, once handed over.")
+        null=True, blank=True, help_text="The seat holding the host role, once handed over."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     last_active_at = models.DateTimeField(auto_now=True, db_index=True)
     # The bytes its events keep (Event.size, added up as each is stored): the table's bound
@@ -60,8 +61,9 @@ class Table(models.Model):
     started_by = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
-        indexes = [models.Index(fields=["started_by", "created_at"],
-                                name="tables_table_started_by")]
+        indexes = [
+            models.Index(fields=["started_by", "created_at"], name="tables_table_started_by")
+        ]
 
     def __str__(self) -> str:
         return f"{self.game.name} table {self.code}"
@@ -71,8 +73,9 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField(help_text="1, 2, …: the seat order.")
     name = models.CharField(max_length=40)
-    token_hash = models.CharField(max_length=64, blank=True, default="",
-                                  help_text="Empty until a phone claims the seat.")
+    token_hash = models.CharField(
+        max_length=64, blank=True, default="", help_text="Empty until a phone claims the seat."
+    )
 
     class Meta:
         ordering = ["table", "number"]
@@ -125,10 +128,15 @@ class Event(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "n"], name="tables_event_n_unique"),
             # No two events ever apply to the same version of a table.
-            models.UniqueConstraint(fields=["table", "version"], name="tables_event_version_unique"),
+            models.UniqueConstraint(
+                fields=["table", "version"], name="tables_event_version_unique"
+            ),
             # One event per entry key at a table: a repeat can never add a second.
-            models.UniqueConstraint(fields=["table", "entry_key"], condition=~models.Q(entry_key=""),
-                                    name="tables_event_entry_key_unique"),
+            models.UniqueConstraint(
+                fields=["table", "entry_key"],
+                condition=~models.Q(entry_key=""),
+                name="tables_event_entry_key_unique",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -84,8 +84,16 @@ def api_history(code: str, version: int, before: int | None, build: Callable[[],
     return body
 
 
-def rendered(request: HttpRequest, *, part: str, code: str, version: int, viewer: str,
-             context: Callable[[], dict], template: str) -> str:
+def rendered(
+    request: HttpRequest,
+    *,
+    part: str,
+    code: str,
+    version: int,
+    viewer: str,
+    context: Callable[[], dict],
+    template: str,
+) -> str:
     """A page of the table (`part`: the whole page, or its polled part) at `version`, as `viewer`
     sees it (everything the page shows differently goes in it: host or not, the seat, the history
     page shown), rendered once per version and viewer; this request's CSRF token and a new entry

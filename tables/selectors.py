@@ -36,8 +36,7 @@ def table_version(*, code: str) -> int | None:
 def table_get(*, code: str) -> Table:
     if not is_table_code(code):
         raise TableNotFound(code)
-    table = (Table.objects.select_related("game").prefetch_related("seats")
-             .filter(code=code).first())
+    table = Table.objects.select_related("game").prefetch_related("seats").filter(code=code).first()
     if table is None:
         raise TableNotFound(code)
     return table
@@ -57,8 +56,9 @@ class HistoryPage:
     before: int | None
 
 
-def table_events(*, table: Table, before: int | None = None, size: int = HISTORY_PAGE,
-                 with_undone: bool = False) -> HistoryPage:
+def table_events(
+    *, table: Table, before: int | None = None, size: int = HISTORY_PAGE, with_undone: bool = False
+) -> HistoryPage:
     """The newest page of the history (or the page of events numbered below `before`): one query
     of at most size + 1 rows, whatever the history's length. The state each event keeps for the
     undo and the body are not read (no page shows them). Undone events are left out (the API's
@@ -66,7 +66,7 @@ def table_events(*, table: Table, before: int | None = None, size: int = HISTORY
     rows = table.events.all() if with_undone else table.events.filter(undone=False)
     if before is not None:
         rows = rows.filter(n__lt=before)
-    newest = list(rows.defer("state_before", "body").order_by("-n")[:size + 1])
+    newest = list(rows.defer("state_before", "body").order_by("-n")[: size + 1])
     shown = newest[:size]
     shown.reverse()
     return HistoryPage(shown, shown[0].n if len(newest) > size else None)
@@ -75,8 +75,13 @@ def table_events(*, table: Table, before: int | None = None, size: int = HISTORY
 def last_undoable(*, table: Table, passed_over: str) -> Event | None:
     """The event the host's undo takes back: the last not undone, of another kind than
     `passed_over` (the handover, which tables.services.event_undo passes over); one query."""
-    return (table.events.filter(undone=False).exclude(kind=passed_over)
-            .defer("state_before", "body").order_by("-n").first())
+    return (
+        table.events.filter(undone=False)
+        .exclude(kind=passed_over)
+        .defer("state_before", "body")
+        .order_by("-n")
+        .first()
+    )
 
 
 def table_ended(table: Table) -> str:
@@ -84,9 +89,12 @@ def table_ended(table: Table) -> str:
     age, its history's bytes within a tenth of TABLE_MAX_MB; a count of events reached shows as
     the event's refusal); "" while it plays on."""
     if settings.TABLE_MAX_AGE_DAYS and (
-            timezone.now() - table.created_at > timedelta(days=settings.TABLE_MAX_AGE_DAYS)):
-        return (f"This table was started more than {settings.TABLE_MAX_AGE_DAYS} days ago and "
-                "takes no more entries.")
+        timezone.now() - table.created_at > timedelta(days=settings.TABLE_MAX_AGE_DAYS)
+    ):
+        return (
+            f"This table was started more than {settings.TABLE_MAX_AGE_DAYS} days ago and "
+            "takes no more entries."
+        )
     if settings.TABLE_MAX_MB and table.stored_bytes > settings.TABLE_MAX_MB * 900_000:
         return "This table's history is (nearly) as long as a table keeps."
     return ""
@@ -103,25 +111,36 @@ def own_kinds(game_kind: TableGame, asked: frozenset[str]) -> frozenset[str]:
     return game_kind.own_kinds | (asked - set(game_kind.kinds))
 
 
-def overlapping_changes(*, table: Table, game_kind: TableGame, own: frozenset[str], kind: str,
-                        seat: int | None, version: int) -> list[Event]:
+def overlapping_changes(
+    *,
+    table: Table,
+    game_kind: TableGame,
+    own: frozenset[str],
+    kind: str,
+    seat: int | None,
+    version: int,
+) -> list[Event]:
     """The changes since `version` (events applied to it or later, and undos done since) that an
     event of `kind` for `seat` decided on `version` overlaps, oldest first: for a seat's own
     entry (a kind in `own`), a change of the same seat's own entry or a change of the whole
     table (the next game, a round, an undo of one); for any other kind, every change of the
     state. A ruling, a handover, a seat claimed or released, another seat's own entry: never."""
-    since = (table.events.filter(Q(version__gte=version) | Q(undone_at__gte=version))
-             .exclude(kind=HANDOVER).exclude(kind__in=game_kind.unchanging_kinds).order_by("n"))
+    since = (
+        table.events.filter(Q(version__gte=version) | Q(undone_at__gte=version))
+        .exclude(kind=HANDOVER)
+        .exclude(kind__in=game_kind.unchanging_kinds)
+        .order_by("n")
+    )
     mine = kind in own
-    return [event for event in since
-            if not (mine and event.kind in own and event.seat != seat)]
+    return [event for event in since if not (mine and event.kind in own and event.seat != seat)]
 
 
 def change_words(event: Event, names: dict[int, str], *, since: int) -> str:
     """One change since the version `since` a page read, as a player reads it: who sent which
     entry, or that the host undid it."""
-    who = (f"{names.get(event.seat, '')} (seat {event.seat})" if event.seat is not None
-           else "the host")
+    who = (
+        f"{names.get(event.seat, '')} (seat {event.seat})" if event.seat is not None else "the host"
+    )
     what = event.kind.replace("_", " ")
     if event.undone_at is not None and event.undone_at >= since:
         return f"the host undid entry {event.n} ({what}, {who})"
@@ -146,10 +165,13 @@ def event_data(event: Event) -> dict:
 
 def history_data(table: Table, page: HistoryPage) -> dict:
     """A page of the history as API.md gives it: `events` and the cursor of the page before."""
-    return {"events": [event_data(event) for event in page.events],
-            "events_before": page.before,
-            "events_url": (reverse("tables:api-events", args=[table.code])
-                           + f"?before={page.before}") if page.before is not None else None}
+    return {
+        "events": [event_data(event) for event in page.events],
+        "events_before": page.before,
+        "events_url": (reverse("tables:api-events", args=[table.code]) + f"?before={page.before}")
+        if page.before is not None
+        else None,
+    }
 
 
 def shown_state(state: dict) -> dict:
@@ -165,8 +187,10 @@ def table_data(table: Table, *, events: HistoryPage | None = None) -> dict:
         "code": table.code,
         "url": table_url(table),
         "game": table.game.slug,
-        "players": [{"seat": seat.number, "name": seat.name, "claimed": seat.claimed}
-                    for seat in table.seats.all()],
+        "players": [
+            {"seat": seat.number, "name": seat.name, "claimed": seat.claimed}
+            for seat in table.seats.all()
+        ],
         "host_seat": table.host_seat,
         "version": table.version,
         "state": shown_state(table.state),

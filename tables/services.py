@@ -94,22 +94,42 @@ def _entry_key(key: object) -> str:
     characters (a UUID fits)."""
     if key is None or key == "":
         return ""
-    if (not isinstance(key, str) or len(key) > MAX_ENTRY_KEY
-            or not all("!" <= ch <= "~" for ch in key)):
-        raise _invalid("Idempotency-Key", "invalid_key", f"An entry's key is 1 to {MAX_ENTRY_KEY} "
-                       "visible ASCII characters (a UUID, say); not this one.")
+    if (
+        not isinstance(key, str)
+        or len(key) > MAX_ENTRY_KEY
+        or not all("!" <= ch <= "~" for ch in key)
+    ):
+        raise _invalid(
+            "Idempotency-Key",
+            "invalid_key",
+            f"An entry's key is 1 to {MAX_ENTRY_KEY} "
+            "visible ASCII characters (a UUID, say); not this one.",
+        )
     return key
 
 
-def _invalid(path: str, code: str, detail: str, *, top: str = "invalid_input",
-             status_code: int = 400, **extra) -> ApiError:
-    return ApiError(status_code=status_code, code=top, detail=detail,
-                    errors=[error_entry(path=path, code=code, detail=detail, **extra)])
+def _invalid(
+    path: str,
+    code: str,
+    detail: str,
+    *,
+    top: str = "invalid_input",
+    status_code: int = 400,
+    **extra,
+) -> ApiError:
+    return ApiError(
+        status_code=status_code,
+        code=top,
+        detail=detail,
+        errors=[error_entry(path=path, code=code, detail=detail, **extra)],
+    )
 
 
 def _player_names(game: Game, players: object) -> list[str]:
     if not isinstance(players, list):
-        raise _invalid("players", "invalid_type", "Give the players: a list of names in seat order.")
+        raise _invalid(
+            "players", "invalid_type", "Give the players: a list of names in seat order."
+        )
     names: list[str] = []
     errors = []
     for index, raw in enumerate(players):
@@ -128,25 +148,36 @@ def _player_names(game: Game, players: object) -> list[str]:
         elif (alike := next((other for other in names if look_alike(name, other)), None)) is None:
             pass
         elif alike.casefold() == name.casefold():
-            problem = (f"Two players are named '{name}'; give each player a name of their own.")
+            problem = f"Two players are named '{name}'; give each player a name of their own."
         else:
             code = "look_alike_name"
-            problem = (f"'{name}' looks like '{alike}' (seat {names.index(alike) + 1}): the "
-                       "table would show two players no one can tell apart; give each player a "
-                       "name that looks different.")
+            problem = (
+                f"'{name}' looks like '{alike}' (seat {names.index(alike) + 1}): the "
+                "table would show two players no one can tell apart; give each player a "
+                "name that looks different."
+            )
         if problem:
             errors.append(error_entry(path=f"players[{index}]", code=code, detail=problem))
         names.append(name)
     if errors:
-        raise ApiError(status_code=400, code="invalid_input", detail=errors[0]["detail"]
-                       if len(errors) == 1 else f"{len(errors)} names are not right; each is "
-                       "listed in errors.", errors=errors)
+        raise ApiError(
+            status_code=400,
+            code="invalid_input",
+            detail=errors[0]["detail"]
+            if len(errors) == 1
+            else f"{len(errors)} names are not right; each is listed in errors.",
+            errors=errors,
+        )
     low, high = game.min_players, game.max_players
     if len(names) < low or (high is not None and len(names) > high):
         played_by = f"at least {low}" if high is None else f"{low} to {high}"
-        raise _invalid("players", "invalid_player_count",
-                       f"The table has {len(names)} player{'s' if len(names) != 1 else ''}; "
-                       f"{game.name} is played by {played_by}.", top="invalid_player_count")
+        raise _invalid(
+            "players",
+            "invalid_player_count",
+            f"The table has {len(names)} player{'s' if len(names) != 1 else ''}; "
+            f"{game.name} is played by {played_by}.",
+            top="invalid_player_count",
+        )
     return names
 
 
@@ -158,12 +189,21 @@ def table_game(game_slug: object) -> tuple[Game, TableGame]:
     is_slug = isinstance(game_slug, str) and SLUG.fullmatch(game_slug) is not None
     game = Game.objects.filter(slug=game_slug).first() if is_slug else None
     if game is None:
-        raise _invalid("game", "unknown_game", f"No game '{str(game_slug)[:40]}'; a table can "
-                       f"hold {', '.join(offered)}.", suggestions=offered)
+        raise _invalid(
+            "game",
+            "unknown_game",
+            f"No game '{str(game_slug)[:40]}'; a table can hold {', '.join(offered)}.",
+            suggestions=offered,
+        )
     if game.slug not in offered:
-        raise _invalid("game", "not_available", f"Tableside does not keep {game.name} tables yet; "
-                       f"a table can hold {', '.join(offered)}.", top="not_available",
-                       suggestions=offered)
+        raise _invalid(
+            "game",
+            "not_available",
+            f"Tableside does not keep {game.name} tables yet; "
+            f"a table can hold {', '.join(offered)}.",
+            top="not_available",
+            suggestions=offered,
+        )
     return game, game_table(game.slug).carries
 
 
@@ -173,8 +213,9 @@ class NewTable:
     host_token: str
 
 
-def table_create(*, game_slug: object, players: object, address: str = "",
-                 carried_from: object = None) -> NewTable:
+def table_create(
+    *, game_slug: object, players: object, address: str = "", carried_from: object = None
+) -> NewTable:
     """A new table. `address` (the client's, as the throttle counts it) is kept as a keyed hash:
     one address starts at most TABLES_PER_ADDRESS_PER_DAY tables in 24 hours (429
     too_many_tables). `carried_from`, another table's code (of the same game): the new table
@@ -189,11 +230,17 @@ def table_create(*, game_slug: object, players: object, address: str = "",
     for attempt in range(CODE_ATTEMPTS):
         try:
             with transaction.atomic():
-                table = Table.objects.create(code=new_table_code(), game=game, state=state,
-                                             host_token_hash=token_hash(host_token),
-                                             started_by=started_by)
-                Seat.objects.bulk_create(Seat(table=table, number=number, name=name)
-                                         for number, name in enumerate(names, start=1))
+                table = Table.objects.create(
+                    code=new_table_code(),
+                    game=game,
+                    state=state,
+                    host_token_hash=token_hash(host_token),
+                    started_by=started_by,
+                )
+                Seat.objects.bulk_create(
+                    Seat(table=table, number=number, name=name)
+                    for number, name in enumerate(names, start=1)
+                )
         except IntegrityError:  # a code already taken (one in 2**50): draw another
             if attempt == CODE_ATTEMPTS - 1:
                 raise
@@ -207,9 +254,14 @@ def table_create(*, game_slug: object, players: object, address: str = "",
 def _seat_or_404(table: Table, number: object) -> Seat:
     seat = next((s for s in table.seats.all() if s.number == number), None)
     if seat is None:
-        raise _invalid("seat", "unknown_seat", f"Table {table.code} has seats 1 to "
-                       f"{len(table.seats.all())}; there is no seat {number}.",
-                       top="unknown_seat", status_code=404)
+        raise _invalid(
+            "seat",
+            "unknown_seat",
+            f"Table {table.code} has seats 1 to "
+            f"{len(table.seats.all())}; there is no seat {number}.",
+            top="unknown_seat",
+            status_code=404,
+        )
     return seat
 
 
@@ -222,19 +274,29 @@ def seat_claim(*, code: str, number: int) -> tuple[Seat, str]:
         # The table's lock first, as every change to who acts takes it (a release taking the
         # table's lock and then this seat's, while this took the seat's first, could deadlock).
         _take_lock(table)
-        claimed = Seat.objects.filter(pk=seat.pk, token_hash="").update(token_hash=token_hash(token))
+        claimed = Seat.objects.filter(pk=seat.pk, token_hash="").update(
+            token_hash=token_hash(token)
+        )
         if not claimed:
-            raise _invalid("seat", "seat_claimed", f"Seat {seat.number} ({seat.name}) is already "
-                           "claimed by a phone; the host may release it.", top="seat_claimed",
-                           status_code=409)
+            raise _invalid(
+                "seat",
+                "seat_claimed",
+                f"Seat {seat.number} ({seat.name}) is already "
+                "claimed by a phone; the host may release it.",
+                top="seat_claimed",
+                status_code=409,
+            )
     return seat, token
 
 
 def _require_token(token: str | None) -> str:
     if not token:
-        raise ApiError(status_code=401, code="token_required",
-                       detail="Acting at a table needs a seat's token or the host's: send "
-                              "'Authorization: Bearer <token>'.")
+        raise ApiError(
+            status_code=401,
+            code="token_required",
+            detail="Acting at a table needs a seat's token or the host's: send "
+            "'Authorization: Bearer <token>'.",
+        )
     return token
 
 
@@ -249,8 +311,7 @@ def _is_host(table: Table, token: str) -> bool:
     return seat is not None and token_matches(token, seat.token_hash)
 
 
-def seat_release(*, code: str, number: int, token: str | None,
-                 version: object = None) -> Table:
+def seat_release(*, code: str, number: int, token: str | None, version: object = None) -> Table:
     """The host frees a seat (a lost phone): its old token no longer acts. Never the seat holding
     the host role: who is host and which seat it holds are read under the table's lock, so a
     handover of the role to this seat racing its release cannot leave the role on an unclaimed
@@ -260,11 +321,16 @@ def seat_release(*, code: str, number: int, token: str | None,
     seat = _seat_or_404(table, number)
     token = _require_token(token)
     if not _is_host(table, token):
-        raise ApiError(status_code=403, code="host_only",
-                       detail="Only the host's token releases a seat.")
+        raise ApiError(
+            status_code=403, code="host_only", detail="Only the host's token releases a seat."
+        )
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise _invalid("version", "invalid_type", "Give the table version the release was "
-                       "decided on (the version of the table you read): a number, or none.")
+        raise _invalid(
+            "version",
+            "invalid_type",
+            "Give the table version the release was "
+            "decided on (the version of the table you read): a number, or none.",
+        )
     with transaction.atomic():
         if version is None:
             _take_lock(table)
@@ -274,14 +340,22 @@ def seat_release(*, code: str, number: int, token: str | None,
         # stranger's request the transaction.
         table = _locked(table)
         if not _is_host(table, token):
-            raise ApiError(status_code=403, code="host_only",
-                           detail="The host role has just gone to another phone.")
+            raise ApiError(
+                status_code=403,
+                code="host_only",
+                detail="The host role has just gone to another phone.",
+            )
         if seat.number == table.host_seat:
             # Its phone is the host: freed, the table would have no host at all, and the role
             # would wait on an unclaimed seat for whoever claims it.
-            raise _invalid("seat", "host_seat", f"Seat {seat.number} ({seat.name}) holds the "
-                           "host role: hand it to another seat first.", top="host_seat",
-                           status_code=409)
+            raise _invalid(
+                "seat",
+                "host_seat",
+                f"Seat {seat.number} ({seat.name}) holds the "
+                "host role: hand it to another seat first.",
+                top="host_seat",
+                status_code=409,
+            )
         Seat.objects.filter(pk=seat.pk).update(token_hash="")
     return table_get(code=code)
 
@@ -297,7 +371,8 @@ def _take_version(table: Table, version: int) -> None:
     moves to the next version only if it is still at `version` (the UPDATE also takes the table's
     write lock until the transaction ends); else VersionConflict, and nothing changes."""
     moved = Table.objects.filter(pk=table.pk, version=version).update(
-        version=F("version") + 1, last_active_at=timezone.now())
+        version=F("version") + 1, last_active_at=timezone.now()
+    )
     if not moved:
         current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
         raise VersionConflict(named=version, current=current or 0)
@@ -315,14 +390,21 @@ def who_acts(table: Table, token: str | None, seat: int | None) -> bool:
     if _is_host(table, token):
         return True
     if seat is None or own is None:
-        raise ApiError(status_code=403, code="host_only",
-                       detail="Only the host's token acts for the whole table.")
-    raise ApiError(status_code=403, code="not_your_seat",
-                   detail=f"This token cannot act for seat {seat} ({own.name}).")
+        raise ApiError(
+            status_code=403,
+            code="host_only",
+            detail="Only the host's token acts for the whole table.",
+        )
+    raise ApiError(
+        status_code=403,
+        code="not_your_seat",
+        detail=f"This token cannot act for seat {seat} ({own.name}).",
+    )
 
 
-def asked_ruling(ask: Ask, state: State, seat: int | None, body: dict,
-                 by_host: bool) -> tuple[State, dict | None]:
+def asked_ruling(
+    ask: Ask, state: State, seat: int | None, body: dict, by_host: bool
+) -> tuple[State, dict | None]:
     """A ruling asked at the table of a game whose table reads nothing into it (the game's page
     "Check a move" opened from the table): the game's own ruling, recorded in the history; the
     state does not change. A game whose table fills a ruling in (a player's credits the table keeps)
@@ -330,46 +412,80 @@ def asked_ruling(ask: Ask, state: State, seat: int | None, body: dict,
     return copy.deepcopy(state), ask(RULING, body)
 
 
-def host_handover(*, code: str, token: str | None, seat: object,
-                  version: object) -> tuple[Event, Table]:
+def host_handover(
+    *, code: str, token: str | None, seat: object, version: object
+) -> tuple[Event, Table]:
     """The host hands the host role to a claimed seat: that seat's token is the host's from now
     on (its phone sees the host's controls), and the token that was the host's acts no more. Like
     an event it names the version it was decided on (stale: VersionConflict, nothing changes) and
     goes into the history; the undo passes over it (see event_undo)."""
     table = table_get(code=code)
     if not _is_host(table, _require_token(token)):
-        raise ApiError(status_code=403, code="host_only",
-                       detail="Only the host's token hands the host role over.")
+        raise ApiError(
+            status_code=403,
+            code="host_only",
+            detail="Only the host's token hands the host role over.",
+        )
     if isinstance(seat, bool) or not isinstance(seat, int):
-        raise _invalid("seat", "invalid_type" if seat is not None else "missing",
-                       "Name the seat the host role goes to: a number.")
+        raise _invalid(
+            "seat",
+            "invalid_type" if seat is not None else "missing",
+            "Name the seat the host role goes to: a number.",
+        )
     if isinstance(version, bool) or not isinstance(version, int):
-        raise _invalid("version", "invalid_type" if version is not None else "missing",
-                       "Give the table version the handover was decided on (the version of the "
-                       "table you read): a number.")
+        raise _invalid(
+            "version",
+            "invalid_type" if version is not None else "missing",
+            "Give the table version the handover was decided on (the version of the "
+            "table you read): a number.",
+        )
     target = _seat_or_404(table, seat)
     if not target.claimed:
-        raise _invalid("seat", "seat_not_claimed", f"Seat {target.number} ({target.name}) has no "
-                       "phone yet: the host role goes to a claimed seat, whose phone then holds "
-                       "it.", top="seat_not_claimed", status_code=409)
+        raise _invalid(
+            "seat",
+            "seat_not_claimed",
+            f"Seat {target.number} ({target.name}) has no "
+            "phone yet: the host role goes to a claimed seat, whose phone then holds "
+            "it.",
+            top="seat_not_claimed",
+            status_code=409,
+        )
     with transaction.atomic():
         _take_version(table, version)
         # Read again under the table's lock: the role handed elsewhere, or the seat released,
         # between the first reading and this one, and nothing is done.
         table = _locked(table)
         if not _is_host(table, token or ""):
-            raise ApiError(status_code=403, code="host_only",
-                           detail="The host role has just gone to another phone.")
+            raise ApiError(
+                status_code=403,
+                code="host_only",
+                detail="The host role has just gone to another phone.",
+            )
         if not Seat.objects.filter(pk=target.pk).exclude(token_hash="").exists():
-            raise _invalid("seat", "seat_not_claimed", f"Seat {target.number} ({target.name}) "
-                           "was released just now.", top="seat_not_claimed", status_code=409)
+            raise _invalid(
+                "seat",
+                "seat_not_claimed",
+                f"Seat {target.number} ({target.name}) was released just now.",
+                top="seat_not_claimed",
+                status_code=409,
+            )
         last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
         size = _within_bounds(table, events=last, body={"seat": target.number}, result=None)
-        event = Event.objects.create(table=table, n=last + 1, kind=HANDOVER, seat=target.number,
-                                     by_host=True, body={"seat": target.number}, version=version,
-                                     state_before=table.state, result=None, size=size)
-        Table.objects.filter(pk=table.pk).update(host_seat=target.number, host_token_hash="",
-                                                 stored_bytes=F("stored_bytes") + size)
+        event = Event.objects.create(
+            table=table,
+            n=last + 1,
+            kind=HANDOVER,
+            seat=target.number,
+            by_host=True,
+            body={"seat": target.number},
+            version=version,
+            state_before=table.state,
+            result=None,
+            size=size,
+        )
+        Table.objects.filter(pk=table.pk).update(
+            host_seat=target.number, host_token_hash="", stored_bytes=F("stored_bytes") + size
+        )
     return event, table_get(code=code)
 
 
@@ -388,8 +504,16 @@ def entry_kinds(game_kind: TableGame) -> frozenset[str]:
     return own_kinds(game_kind, frozenset(ASKED_KINDS))
 
 
-def event_add(*, code: str, token: str | None, kind: object, seat: object, version: object,
-              body: object, entry_key: object = None) -> tuple[Event, Table]:
+def event_add(
+    *,
+    code: str,
+    token: str | None,
+    kind: object,
+    seat: object,
+    version: object,
+    body: object,
+    entry_key: object = None,
+) -> tuple[Event, Table]:
     """Add the event (see the module's docstring for when it conflicts): the event and the
     table after it. An entry key the table has recorded gives its event back (`repeated` set)
     and adds nothing; the same key with another entry → 422 `idempotency_key_reused`."""
@@ -400,8 +524,13 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
     key = _entry_key(entry_key)
     if not isinstance(kind, str) or kind not in all_kinds:
         kinds = sorted(all_kinds)
-        raise _invalid("kind", "unknown_kind", f"A {table.game.name} table takes the event kinds "
-                       f"{', '.join(kinds)}; not {str(kind)[:30]!r}.", suggestions=kinds)
+        raise _invalid(
+            "kind",
+            "unknown_kind",
+            f"A {table.game.name} table takes the event kinds "
+            f"{', '.join(kinds)}; not {str(kind)[:30]!r}.",
+            suggestions=kinds,
+        )
     if kind in seat_kinds:
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise _invalid("seat", "invalid_type", f"A {kind} event names its seat: a number.")
@@ -411,16 +540,21 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
     if version is None and kind in own:
         pass  # a seat's own entry: applied to the table as it is
     elif isinstance(version, bool) or not isinstance(version, int):
-        raise _invalid("version", "invalid_type", "Give the table version the event was decided "
-                       "on (the version of the table you read): a number.")
+        raise _invalid(
+            "version",
+            "invalid_type",
+            "Give the table version the event was decided "
+            "on (the version of the table you read): a number.",
+        )
     if body is None:
         body = {}
     if not isinstance(body, dict):
         raise _invalid("body", "invalid_type", "The event's body is a JSON object.")
     by_host = who_acts(table, token, seat if isinstance(seat, int) else None)
     if kind in game_kind.host_kinds and not by_host:
-        raise ApiError(status_code=403, code="host_only",
-                       detail=f"Only the host's token sends a {kind} event.")
+        raise ApiError(
+            status_code=403, code="host_only", detail=f"Only the host's token sends a {kind} event."
+        )
     try:
         with transaction.atomic():
             current = _take_lock(table)
@@ -429,15 +563,24 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
             table = _locked(table)
             by_host = who_acts(table, token, seat if isinstance(seat, int) else None)
             if kind in game_kind.host_kinds and not by_host:
-                raise ApiError(status_code=403, code="host_only",
-                               detail=f"Only the host's token sends a {kind} event.")
+                raise ApiError(
+                    status_code=403,
+                    code="host_only",
+                    detail=f"Only the host's token sends a {kind} event.",
+                )
             digest = _entry_digest(kind, seat, body)
             if key:
                 _repeat_of(table, key, kind=kind, seat=seat, digest=digest)
             if isinstance(version, int):
-                _check_overlap(table, game_kind, own, kind=kind,
-                               seat=seat if isinstance(seat, int) else None,
-                               version=version, current=current)
+                _check_overlap(
+                    table,
+                    game_kind,
+                    own,
+                    kind=kind,
+                    seat=seat if isinstance(seat, int) else None,
+                    version=version,
+                    current=current,
+                )
             asked = AskedRequests(asker(table.game))
             new_state, answer = all_kinds[kind](asked, table.state, seat, body, by_host)
             # Issue 29: the history links the answer as every phone may see it; the full one
@@ -453,12 +596,23 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
             body = asked.stored_body(kind, body, game=table.game, state=table.state)
             last = table.events.order_by("-n").values_list("n", flat=True).first() or 0
             size = _within_bounds(table, events=last, body=body, result=answer)
-            event = Event.objects.create(table=table, n=last + 1, kind=kind, seat=seat,
-                                         by_host=by_host, body=body, version=current,
-                                         state_before=table.state, result=answer, size=size,
-                                         entry_key=key, entry_digest=digest if key else "")
-            Table.objects.filter(pk=table.pk).update(state=new_state,
-                                                     stored_bytes=F("stored_bytes") + size)
+            event = Event.objects.create(
+                table=table,
+                n=last + 1,
+                kind=kind,
+                seat=seat,
+                by_host=by_host,
+                body=body,
+                version=current,
+                state_before=table.state,
+                result=answer,
+                size=size,
+                entry_key=key,
+                entry_digest=digest if key else "",
+            )
+            Table.objects.filter(pk=table.pk).update(
+                state=new_state, stored_bytes=F("stored_bytes") + size
+            )
             for result_id in _results_linked(answer, new_state):
                 # The table's history links these answers: they count as shared, so the results
                 # store's bound keeps them as long as what players opened (results.services.prune).
@@ -470,15 +624,22 @@ def event_add(*, code: str, token: str | None, kind: object, seat: object, versi
     return event, table_get(code=code)
 
 
-def _public_copy(game: Game, game_kind: TableGame, asked: AskedRequests, answer: object,
-                 state: State) -> dict | None:
+def _public_copy(
+    game: Game, game_kind: TableGame, asked: AskedRequests, answer: object, state: State
+) -> dict | None:
     """The answer as every phone may see it, saved as a result of its own (issue 29): the game's
     `public_answer` of it and of the request it answered, or None when it names no hidden card
     (the answer itself is then what every phone sees)."""
     if game_kind.public_answer is None or not isinstance(answer, dict):
         return None
-    found = next(((job, request) for job, request, given in asked.answered
-                  if given is answer and isinstance(request, dict)), None)
+    found = next(
+        (
+            (job, request)
+            for job, request, given in asked.answered
+            if given is answer and isinstance(request, dict)
+        ),
+        None,
+    )
     if found is None:
         return None
     job, request = found
@@ -487,8 +648,9 @@ def _public_copy(game: Game, game_kind: TableGame, asked: AskedRequests, answer:
     if shown is None:
         return None
     public_request, public_response = shown
-    return public_copy(game=game, kind=job, request_body=public_request,
-                       response_body=public_response)
+    return public_copy(
+        game=game, kind=job, request_body=public_request, response_body=public_response
+    )
 
 
 def _relinked(state: State, answer: dict, public: dict) -> State:
@@ -515,8 +677,9 @@ def _take_lock(table: Table) -> int:
     write lock until the transaction ends (a refused change rolls it back). Every change to who
     acts takes it before anything else, so such changes are decided one at a time on what the
     last one left. Returns the version the table was at: the one the change is applied to."""
-    Table.objects.filter(pk=table.pk).update(version=F("version") + 1,
-                                             last_active_at=timezone.now())
+    Table.objects.filter(pk=table.pk).update(
+        version=F("version") + 1, last_active_at=timezone.now()
+    )
     moved = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
     return (moved or 1) - 1
 
@@ -536,23 +699,42 @@ def _repeat_of(table: Table, key: str, *, kind: str, seat: object, digest: str) 
     if first is None:
         return
     if (first.kind, first.seat, first.entry_digest) != (kind, seat, digest):
-        raise ApiError(status_code=422, code="idempotency_key_reused", detail=(
-            f"This entry key was used for entry {first.n} ({first.kind}, seat {first.seat}) "
-            "with another body: give each entry a key of its own."),
-            errors=[error_entry(path="Idempotency-Key", code="idempotency_key_reused",
-                                detail=f"Entry {first.n} was recorded with this key.",
-                                event=first.n)])
+        raise ApiError(
+            status_code=422,
+            code="idempotency_key_reused",
+            detail=(
+                f"This entry key was used for entry {first.n} ({first.kind}, seat {first.seat}) "
+                "with another body: give each entry a key of its own."
+            ),
+            errors=[
+                error_entry(
+                    path="Idempotency-Key",
+                    code="idempotency_key_reused",
+                    detail=f"Entry {first.n} was recorded with this key.",
+                    event=first.n,
+                )
+            ],
+        )
     raise _Repeated(first)
 
 
-def _check_overlap(table: Table, game_kind: TableGame, own: frozenset[str], *, kind: str,
-                   seat: int | None, version: int, current: int) -> None:
+def _check_overlap(
+    table: Table,
+    game_kind: TableGame,
+    own: frozenset[str],
+    *,
+    kind: str,
+    seat: int | None,
+    version: int,
+    current: int,
+) -> None:
     """Under the table's lock: VersionConflict when the version named is one the table never had,
     or when a change since it overlaps the event (selectors.overlapping_changes)."""
     if not 1 <= version <= current:
         raise VersionConflict(named=version, current=current)
-    changes = overlapping_changes(table=table, game_kind=game_kind, own=own, kind=kind,
-                                  seat=seat, version=version)
+    changes = overlapping_changes(
+        table=table, game_kind=game_kind, own=own, kind=kind, seat=seat, version=version
+    )
     if changes:
         raise VersionConflict(named=version, current=current, changes=changes)
 
@@ -560,8 +742,11 @@ def _check_overlap(table: Table, game_kind: TableGame, own: frozenset[str], *, k
 def _results_linked(answer: object, state: object) -> list[str]:
     """The saved results an event links: its answer, and those the state links (the whole
     table's score, the last round's)."""
-    linked = [state.get(key) for key in ("table_result", "last_result")] if isinstance(
-        state, dict) else []
+    linked = (
+        [state.get(key) for key in ("table_result", "last_result")]
+        if isinstance(state, dict)
+        else []
+    )
     found = []
     for holder in (answer, *linked):
         if isinstance(holder, dict) and isinstance(holder.get("id"), str):
@@ -580,22 +765,28 @@ def event_undo(*, code: str, token: str | None, version: object) -> tuple[Event,
     if not _is_host(table, _require_token(token)):
         raise ApiError(status_code=403, code="host_only", detail="Only the host undoes an event.")
     if isinstance(version, bool) or not isinstance(version, int):
-        raise _invalid("version", "invalid_type" if version is not None else "missing",
-                       "Give the table version the undo was decided on (the version of the "
-                       "table you read): a number.")
+        raise _invalid(
+            "version",
+            "invalid_type" if version is not None else "missing",
+            "Give the table version the undo was decided on (the version of the "
+            "table you read): a number.",
+        )
     with transaction.atomic():
         _take_version(table, version)
         if not _is_host(_locked(table), token or ""):
-            raise ApiError(status_code=403, code="host_only",
-                           detail="The host role has just gone to another phone.")
+            raise ApiError(
+                status_code=403,
+                code="host_only",
+                detail="The host role has just gone to another phone.",
+            )
         # A handover is not taken back: the new host's undo would give the role back to a
         # phone that may be lost (handing it back is a handover of its own). The undo takes
         # back the last of the game's events, before or after it.
-        event = (table.events.filter(undone=False).exclude(kind=HANDOVER).order_by("-n")
-                 .first())
+        event = table.events.filter(undone=False).exclude(kind=HANDOVER).order_by("-n").first()
         if event is None:
-            raise ApiError(status_code=409, code="nothing_to_undo",
-                           detail="The table has no event to undo.")
+            raise ApiError(
+                status_code=409, code="nothing_to_undo", detail="The table has no event to undo."
+            )
         Event.objects.filter(pk=event.pk).update(undone=True, undone_at=version)
         Table.objects.filter(pk=table.pk).update(state=event.state_before)
     return event, table_get(code=code)
@@ -609,8 +800,10 @@ def tables_remove_idle(*, now=None) -> int:
     now = now or timezone.now()
     cutoff = now - timedelta(days=settings.TABLE_IDLE_DAYS)
     too_old = cutoff - timedelta(days=settings.TABLE_MAX_AGE_DAYS)
-    _, removed = (Table.objects.filter(last_active_at__lt=cutoff)
-                  | Table.objects.filter(created_at__lt=too_old)).delete()
+    _, removed = (
+        Table.objects.filter(last_active_at__lt=cutoff)
+        | Table.objects.filter(created_at__lt=too_old)
+    ).delete()
     return removed.get(Table._meta.label, 0)
 
 
@@ -649,8 +842,9 @@ class AskedRequests:
             to_event = game_table(game.slug).event
             if isinstance(request, dict):
                 try:
-                    event_kind, event_body = to_event(state, list(state.get("players") or []),
-                                                      job, request)
+                    event_kind, event_body = to_event(
+                        state, list(state.get("players") or []), job, request
+                    )
                 except (ApiError, LookupError, TypeError, ValueError):
                     event_kind, event_body = None, None
                 if event_kind == kind and isinstance(event_body, dict):
@@ -658,14 +852,19 @@ class AskedRequests:
             return {job: request}
         if body:
             first = sorted(body)[0]
-            raise _invalid(f"body.{str(first)[:40]}", "unknown_field", f"A {kind} event takes no "
-                           f"body; this one holds {len(body)} field{'s' if len(body) != 1 else ''}.")
+            raise _invalid(
+                f"body.{str(first)[:40]}",
+                "unknown_field",
+                f"A {kind} event takes no "
+                f"body; this one holds {len(body)} field{'s' if len(body) != 1 else ''}.",
+            )
         return {}
 
 
 def _json_size(value: object) -> int:
-    return len(json.dumps(value, ensure_ascii=False, cls=DjangoJSONEncoder,
-                          separators=(",", ":")).encode())
+    return len(
+        json.dumps(value, ensure_ascii=False, cls=DjangoJSONEncoder, separators=(",", ":")).encode()
+    )
 
 
 def tables_stored_bytes() -> int:
@@ -675,8 +874,10 @@ def tables_stored_bytes() -> int:
 
 
 def _new_table_hint(table: Table) -> str:
-    return ("Start a new table (the table's page has a button that carries the tally over; "
-            f"the API: POST /api/tables/ with \"from\": \"{table.code}\").")
+    return (
+        "Start a new table (the table's page has a button that carries the tally over; "
+        f'the API: POST /api/tables/ with "from": "{table.code}").'
+    )
 
 
 def _within_bounds(table: Table, *, events: int, body: object, result: object) -> int:
@@ -689,29 +890,51 @@ def _within_bounds(table: Table, *, events: int, body: object, result: object) -
     size = _json_size(body) + _json_size(result) + _json_size(table.state)
     age = timezone.now() - table.created_at
     if settings.TABLE_MAX_AGE_DAYS and age > timedelta(days=settings.TABLE_MAX_AGE_DAYS):
-        raise _invalid("code", "table_closed", f"Table {table.code} was started "
-                       f"{age.days} days ago and takes no more events after "
-                       f"{settings.TABLE_MAX_AGE_DAYS} days. {_new_table_hint(table)}",
-                       top="table_closed", status_code=409, carry_from=table.code)
+        raise _invalid(
+            "code",
+            "table_closed",
+            f"Table {table.code} was started "
+            f"{age.days} days ago and takes no more events after "
+            f"{settings.TABLE_MAX_AGE_DAYS} days. {_new_table_hint(table)}",
+            top="table_closed",
+            status_code=409,
+            carry_from=table.code,
+        )
     if settings.TABLE_MAX_EVENTS and events >= settings.TABLE_MAX_EVENTS:
-        raise _invalid("code", "table_full", f"Table {table.code} holds {events} events, its "
-                       f"most. {_new_table_hint(table)}", top="table_full", status_code=409,
-                       carry_from=table.code)
+        raise _invalid(
+            "code",
+            "table_full",
+            f"Table {table.code} holds {events} events, its most. {_new_table_hint(table)}",
+            top="table_full",
+            status_code=409,
+            carry_from=table.code,
+        )
     max_bytes = int(settings.TABLE_MAX_MB * 1_000_000)
     if max_bytes and table.stored_bytes + size > max_bytes:
-        raise _invalid("code", "table_full", f"Table {table.code}'s history holds "
-                       f"{table.stored_bytes / 1e6:.1f} MB; this event ({size / 1000:.0f} kB) "
-                       f"would pass its {settings.TABLE_MAX_MB:g} MB. {_new_table_hint(table)}",
-                       top="table_full", status_code=409, carry_from=table.code)
+        raise _invalid(
+            "code",
+            "table_full",
+            f"Table {table.code}'s history holds "
+            f"{table.stored_bytes / 1e6:.1f} MB; this event ({size / 1000:.0f} kB) "
+            f"would pass its {settings.TABLE_MAX_MB:g} MB. {_new_table_hint(table)}",
+            top="table_full",
+            status_code=409,
+            carry_from=table.code,
+        )
     bound = store_bound_bytes()
     if bound and results_bytes() + others_bytes() + size > bound:
         # Room is made from the saved results (for this event too), never from a history.
         results_prune(max_mb=(bound - size) / 1_000_000)
         if results_bytes() + others_bytes() + size > bound:
-            raise _invalid("code", "store_full", "Tableside's store is full (saved results and "
-                           "tables' histories); this event is not kept and nothing changed. Try "
-                           "again later; the operator raises STORE_MAX_MB.", top="store_full",
-                           status_code=409)
+            raise _invalid(
+                "code",
+                "store_full",
+                "Tableside's store is full (saved results and "
+                "tables' histories); this event is not kept and nothing changed. Try "
+                "again later; the operator raises STORE_MAX_MB.",
+                top="store_full",
+                status_code=409,
+            )
     return size
 
 
@@ -729,9 +952,12 @@ def _within_tables_per_address(started_by: str) -> None:
     since = timezone.now() - timedelta(days=1)
     started = Table.objects.filter(started_by=started_by, created_at__gte=since).count()
     if started >= limit:
-        raise ApiError(status_code=429, code="too_many_tables",
-                       detail=f"This address has started {started} tables in the last 24 hours, "
-                              f"the most it may; play on at one of them, or start one tomorrow.")
+        raise ApiError(
+            status_code=429,
+            code="too_many_tables",
+            detail=f"This address has started {started} tables in the last 24 hours, "
+            f"the most it may; play on at one of them, or start one tomorrow.",
+        )
 
 
 def _carried(state: State, carried_from: object, game: Game) -> State:
@@ -740,14 +966,21 @@ def _carried(state: State, carried_from: object, game: Game) -> State:
     carries nothing); None: the first state as it is."""
     if carried_from is None or carried_from == "":
         return state
-    old = (Table.objects.filter(code=carried_from).values_list("game_id", "state").first()
-           if isinstance(carried_from, str) else None)
+    old = (
+        Table.objects.filter(code=carried_from).values_list("game_id", "state").first()
+        if isinstance(carried_from, str)
+        else None
+    )
     if old is None:
-        raise _invalid("from", "unknown_table", f"No table '{str(carried_from)[:40]}' to carry "
-                       "the tally from.")
+        raise _invalid(
+            "from", "unknown_table", f"No table '{str(carried_from)[:40]}' to carry the tally from."
+        )
     if old[0] != game.pk:
-        raise _invalid("from", "other_game", f"Table {carried_from} is not a {game.name} table: "
-                       "its tally does not carry over.")
+        raise _invalid(
+            "from",
+            "other_game",
+            f"Table {carried_from} is not a {game.name} table: its tally does not carry over.",
+        )
     tally = old[1].get("tally") if isinstance(old[1], dict) else None
     if isinstance(state.get("tally"), dict) and isinstance(tally, dict):
         state = {**state, "tally": {name: tally.get(name, 0) for name in state["tally"]}}

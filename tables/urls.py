@@ -7,8 +7,11 @@ app_name = "tables"
 urlpatterns = [
     path("api/tables/", api.TableCreateApi.as_view(), name="api-create"),
     path("api/tables/<str:code>/", api.TableApi.as_view(), name="api-table"),
-    path("api/tables/<str:code>/seats/<int:seat>/claim/", api.SeatClaimApi.as_view(),
-         name="api-claim"),
+    path(
+        "api/tables/<str:code>/seats/<int:seat>/claim/",
+        api.SeatClaimApi.as_view(),
+        name="api-claim",
+    ),
     path("api/tables/<str:code>/events/", api.EventsApi.as_view(), name="api-events"),
     path("api/tables/<str:code>/events/last/", api.LastEventApi.as_view(), name="api-last"),
     path("api/tables/<str:code>/host/", api.HostApi.as_view(), name="api-host"),

@@ -58,8 +58,15 @@ def _table_or_404(code: str) -> Table:
 
 
 def _cookie(response: HttpResponse, request: HttpRequest, name: str, value: str, code: str):
-    response.set_cookie(name, value, max_age=COOKIE_AGE, path=f"/t/{code}", httponly=True,
-                        samesite="Lax", secure=request.is_secure())
+    response.set_cookie(
+        name,
+        value,
+        max_age=COOKIE_AGE,
+        path=f"/t/{code}",
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
 
 
 def qr_svg(url: str) -> str:
@@ -67,9 +74,20 @@ def qr_svg(url: str) -> str:
     by its viewBox alone (omitsize), so the page's CSS scales it whole: small at the top of the
     host's phone, large where the phones are brought in."""
     out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, svgns=True, nl=False,
-                                   scale=5, border=2, dark="#000", light="#fff", omitsize=True,
-                                   title=f"QR code of {url}", svgclass="table-qr__code")
+    segno.make(url, error="m").save(
+        out,
+        kind="svg",
+        xmldecl=False,
+        svgns=True,
+        nl=False,
+        scale=5,
+        border=2,
+        dark="#000",
+        light="#fff",
+        omitsize=True,
+        title=f"QR code of {url}",
+        svgclass="table-qr__code",
+    )
     return out.getvalue().decode()
 
 
@@ -90,8 +108,11 @@ def page_parts(table: Table) -> dict:
     """The game's parts of /t/<code> (its TableGame, found through GAMES): the state at a
     glance (polled) and the form a seat fills in (None: the game has none on this page)."""
     kind = game_table(table.game.slug).carries
-    return {"state_template": kind.state_template, "form_template": kind.form_template,
-            "event_template": kind.event_template}
+    return {
+        "state_template": kind.state_template,
+        "form_template": kind.form_template,
+        "event_template": kind.event_template,
+    }
 
 
 def history_before(request: HttpRequest) -> int | None:
@@ -100,20 +121,25 @@ def history_before(request: HttpRequest) -> int | None:
     return plain_int(request.GET.get("before", ""), least=1)
 
 
-def live_context(table: Table, *, host: bool = False, own_seat: int | None = None,
-                 before: int | None = None) -> dict:
+def live_context(
+    table: Table, *, host: bool = False, own_seat: int | None = None, before: int | None = None
+) -> dict:
     state = shown_state(table.state)
     seats = list(table.seats.all())
     players = []
     for seat in seats:
         index = seat.number - 1
-        players.append({
-            "seat": seat.number, "name": seat.name, "claimed": seat.claimed,
-            "entered": (state.get("hands") or [None] * len(seats))[index] is not None,
-            "tally": state.get("tally", {}).get(seat.name, 0),
-            "credits": state.get("credits", {}).get(seat.name, 0),
-            "host": seat.number == table.host_seat,
-        })
+        players.append(
+            {
+                "seat": seat.number,
+                "name": seat.name,
+                "claimed": seat.claimed,
+                "entered": (state.get("hands") or [None] * len(seats))[index] is not None,
+                "tally": state.get("tally", {}).get(seat.name, 0),
+                "credits": state.get("credits", {}).get(seat.name, 0),
+                "host": seat.number == table.host_seat,
+            }
+        )
     names = {seat.number: seat.name for seat in seats}
     # The history players read numbers every entry, an undone one too (shown as undone): after
     # an undo the numbers go on without a gap, and "entry 3" means one line whatever phone reads.
@@ -127,34 +153,46 @@ def live_context(table: Table, *, host: bool = False, own_seat: int | None = Non
             event.to_name = names.get(event.seat, "")  # type: ignore[attr-defined]
     game_kind = game_table(table.game.slug).carries
     more = game_kind.live_context
-    undoable = (last_undoable(table=table, passed_over=services.HANDOVER) if host else None)
+    undoable = last_undoable(table=table, passed_over=services.HANDOVER) if host else None
     glance = None
     if game_kind.next_entry is not None:
-        glance = phone_glance(game_kind.next_entry(state, [seat.name for seat in seats]),
-                              players=players, my_seat=own_seat, host=host,
-                              links={link["kind"]: link["url"] for link in job_links(table)})
-    return {"table": table, "players": players, "state": state, **page_parts(table),
-            "live_etag": live_etag(table.version),
-            "events": events, "host": host, "my_seat": own_seat,
-            # The history a page at a time: the cursor of the page before this one, and the page
-            # shown (None: the newest, which the polled part follows).
-            "earlier": history.before, "before": before,
-            # The undo passes over a handover (tables.services.event_undo): its button names
-            # the entry it takes back.
-            "undoable": undoable,
-            # A handover after it, which the undo passes over (its button says so).
-            "undo_passes_handover": undoable is not None and table.events.filter(
-                undone=False, n__gt=undoable.n).exists(),
-            "glance": glance,
-            "host_name": names.get(table.host_seat or 0, ""),
-            "handover_seats": [p for p in players if p["claimed"] and not p["host"]],
-            "ended": table_ended(table),
-            "waiting": [p["name"] for p in players if not p["entered"]],
-            # The key of an entry sent from the polled part (a defender's answer to an attack): its
-            # Idempotency-Key, new with each drawing of the part (the page's own form's is set
-            # by _page).
-            "entry_key": str(uuid.uuid4()),
-            **(more(state, [seat.name for seat in seats]) if more is not None else {})}
+        glance = phone_glance(
+            game_kind.next_entry(state, [seat.name for seat in seats]),
+            players=players,
+            my_seat=own_seat,
+            host=host,
+            links={link["kind"]: link["url"] for link in job_links(table)},
+        )
+    return {
+        "table": table,
+        "players": players,
+        "state": state,
+        **page_parts(table),
+        "live_etag": live_etag(table.version),
+        "events": events,
+        "host": host,
+        "my_seat": own_seat,
+        # The history a page at a time: the cursor of the page before this one, and the page
+        # shown (None: the newest, which the polled part follows).
+        "earlier": history.before,
+        "before": before,
+        # The undo passes over a handover (tables.services.event_undo): its button names
+        # the entry it takes back.
+        "undoable": undoable,
+        # A handover after it, which the undo passes over (its button says so).
+        "undo_passes_handover": undoable is not None
+        and table.events.filter(undone=False, n__gt=undoable.n).exists(),
+        "glance": glance,
+        "host_name": names.get(table.host_seat or 0, ""),
+        "handover_seats": [p for p in players if p["claimed"] and not p["host"]],
+        "ended": table_ended(table),
+        "waiting": [p["name"] for p in players if not p["entered"]],
+        # The key of an entry sent from the polled part (a defender's answer to an attack): its
+        # Idempotency-Key, new with each drawing of the part (the page's own form's is set
+        # by _page).
+        "entry_key": str(uuid.uuid4()),
+        **(more(state, [seat.name for seat in seats]) if more is not None else {}),
+    }
 
 
 def live_etag(version: int) -> str:
@@ -180,18 +218,25 @@ def live(request: HttpRequest, code: str) -> HttpResponse:
         own_seat = my_seat(request, table)[0]
         before = history_before(request)
         # Built once per version and viewer (tables.read_cache): the next reads are a lookup.
-        response = HttpResponse(read_cache.rendered(
-            request, part="live", code=code, version=version,
-            viewer=f"{'host' if host else 'guest'}:{own_seat}:{before}:{bool(table_ended(table))}",
-            template="tables/_live_response.html",
-            context=lambda: live_context(table, host=host, own_seat=own_seat, before=before)))
+        response = HttpResponse(
+            read_cache.rendered(
+                request,
+                part="live",
+                code=code,
+                version=version,
+                viewer=f"{'host' if host else 'guest'}:{own_seat}:{before}:{bool(table_ended(table))}",
+                template="tables/_live_response.html",
+                context=lambda: live_context(table, host=host, own_seat=own_seat, before=before),
+            )
+        )
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
 
 
-def _shown_seat(request: HttpRequest, seat: int | None, host: bool,
-                posted: QueryDict | None) -> int | None:
+def _shown_seat(
+    request: HttpRequest, seat: int | None, host: bool, posted: QueryDict | None
+) -> int | None:
     """The seat whose form the page shows: for the host's browser the seat it picked (posted, or
     `?seat=` after it entered something for that seat), else its own seat if it holds one; a
     seat's phone's own."""
@@ -211,35 +256,57 @@ def form_version(raw: str, current: int | None) -> int | None:
         return current
     number = plain_int(raw)
     if number is None:
-        detail = (f"The form names the table version {raw[:20]!r}, which is not a version (a "
-                  "whole number); reload the table and send it again.")
-        raise ApiError(status_code=400, code="invalid_input", detail=detail,
-                       errors=[error_entry(path="version", code="invalid_type", detail=detail)])
+        detail = (
+            f"The form names the table version {raw[:20]!r}, which is not a version (a "
+            "whole number); reload the table and send it again."
+        )
+        raise ApiError(
+            status_code=400,
+            code="invalid_input",
+            detail=detail,
+            errors=[error_entry(path="version", code="invalid_type", detail=detail)],
+        )
     return number
 
 
-def form_context(table: Table, context: dict, seat: int | None,
-                 posted: QueryDict | None) -> dict:
+def form_context(table: Table, context: dict, seat: int | None, posted: QueryDict | None) -> dict:
     """What the game's form on the page reads beyond the page's context (its TableGame's
     form_context), for the seat whose form is shown."""
     more = game_table(table.game.slug).carries.form_context
     if more is None:
         return {}
-    return more(table.state, [s.name for s in table.seats.all()], seat, posted,
-                context["events"])
+    return more(table.state, [s.name for s in table.seats.all()], seat, posted, context["events"])
 
 
-def _page(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
-          posted: QueryDict | None = None, status: int = 200, notice: str = "",
-          conflict: dict | None = None) -> HttpResponse:
-    return render(request, "tables/table.html",
-                  _page_context(request, table, errors=errors, posted=posted, notice=notice,
-                                conflict=conflict), status=status)
+def _page(
+    request: HttpRequest,
+    table: Table,
+    *,
+    errors: ApiError | None = None,
+    posted: QueryDict | None = None,
+    status: int = 200,
+    notice: str = "",
+    conflict: dict | None = None,
+) -> HttpResponse:
+    return render(
+        request,
+        "tables/table.html",
+        _page_context(
+            request, table, errors=errors, posted=posted, notice=notice, conflict=conflict
+        ),
+        status=status,
+    )
 
 
-def _page_context(request: HttpRequest, table: Table, *, errors: ApiError | None = None,
-                  posted: QueryDict | None = None, notice: str = "",
-                  conflict: dict | None = None) -> dict:
+def _page_context(
+    request: HttpRequest,
+    table: Table,
+    *,
+    errors: ApiError | None = None,
+    posted: QueryDict | None = None,
+    notice: str = "",
+    conflict: dict | None = None,
+) -> dict:
     seat, _ = my_seat(request, table)
     host = host_token(request, table) is not None
     link = request.build_absolute_uri(reverse("tables:page", args=[table.code]))
@@ -249,12 +316,18 @@ def _page_context(request: HttpRequest, table: Table, *, errors: ApiError | None
     if errors is not None and errors.error_code in ("table_full", "table_closed"):
         live["ended"] = live["ended"] or "This table is full."
     context = {
-        **live, **form_context(table, live, _shown_seat(request, seat, host, posted), posted),
-        "link": link, "qr": "" if loopback else qr_svg(link), "loopback": loopback,
+        **live,
+        **form_context(table, live, _shown_seat(request, seat, host, posted), posted),
+        "link": link,
+        "qr": "" if loopback else qr_svg(link),
+        "loopback": loopback,
         "my_seat": seat,
         "my_name": next((s.name for s in table.seats.all() if s.number == seat), ""),
-        "error": errors, "posted": posted or {}, "notice": notice,
-        "job_links": job_links(table), "conflict": conflict,
+        "error": errors,
+        "posted": posted or {},
+        "notice": notice,
+        "job_links": job_links(table),
+        "conflict": conflict,
         # The key of the entry the seat's form sends (its Idempotency-Key): the one posted while
         # the entry was not recorded (sent again, it is still that entry), else a new one.
         "entry_key": (posted.get("entry_key") if posted is not None else "") or str(uuid.uuid4()),
@@ -272,12 +345,22 @@ def page(request: HttpRequest, code: str) -> HttpResponse:
     # differently is in `viewer` (the address it was opened at: the link, its QR code, the
     # loopback notice; the seat whose form the host's browser shows; whether the table has
     # ended, which its age decides without a new version).
-    viewer = (f"{'host' if host else 'guest'}:{seat}:{_shown_seat(request, seat, host, None)}:"
-              f"{history_before(request)}:{bool(table_ended(table))}:"
-              f"{request.scheme}://{request.get_host()}")
-    return HttpResponse(read_cache.rendered(
-        request, part="page", code=code, version=table.version, viewer=viewer,
-        template="tables/table.html", context=lambda: _page_context(request, table)))
+    viewer = (
+        f"{'host' if host else 'guest'}:{seat}:{_shown_seat(request, seat, host, None)}:"
+        f"{history_before(request)}:{bool(table_ended(table))}:"
+        f"{request.scheme}://{request.get_host()}"
+    )
+    return HttpResponse(
+        read_cache.rendered(
+            request,
+            part="page",
+            code=code,
+            version=table.version,
+            viewer=viewer,
+            template="tables/table.html",
+            context=lambda: _page_context(request, table),
+        )
+    )
 
 
 @require_POST
@@ -286,8 +369,14 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
     check_page_throttle(request)
     number = plain_int(request.POST.get("seat", ""), least=1)
     if number is None:
-        return _page(request, table, status=400, errors=ApiError(
-            status_code=400, code="invalid_input", detail="Choose a seat to claim."))
+        return _page(
+            request,
+            table,
+            status=400,
+            errors=ApiError(
+                status_code=400, code="invalid_input", detail="Choose a seat to claim."
+            ),
+        )
     try:
         seat, token = services.seat_claim(code=code, number=number)
     except ApiError as error:
@@ -323,9 +412,17 @@ def seat_form(request: HttpRequest, code: str) -> HttpResponse:
     acting = acting_for(request, table)
     seat, token = acting.seat, acting.token
     if token is None:
-        return _page(request, table, posted=posted, status=401, errors=ApiError(
-            status_code=401, code="token_required",
-            detail="Claim your seat first: only a seat's phone (or the host's) acts for a seat."))
+        return _page(
+            request,
+            table,
+            posted=posted,
+            status=401,
+            errors=ApiError(
+                status_code=401,
+                code="token_required",
+                detail="Claim your seat first: only a seat's phone (or the host's) acts for a seat.",
+            ),
+        )
     try:
         kind, body = game_kind.form_event(posted, [s.name for s in table.seats.all()])
         version = form_version(posted.get("version", ""), None)
@@ -338,17 +435,33 @@ def seat_form(request: HttpRequest, code: str) -> HttpResponse:
     if version is None and kind not in services.entry_kinds(game_kind):
         version = table.version
     try:
-        services.event_add(code=code, token=token, kind=kind, seat=seat, version=version,
-                           body=body, entry_key=posted.get("entry_key") or None)
+        services.event_add(
+            code=code,
+            token=token,
+            kind=kind,
+            seat=seat,
+            version=version,
+            body=body,
+            entry_key=posted.get("entry_key") or None,
+        )
     except services.VersionConflict as conflict:
         now = _table_or_404(code)
         names = {s.number: s.name for s in now.seats.all()}
-        return _page(request, now, posted=posted, status=409, conflict={
-            "changes": [change_words(change, names, since=conflict.named)
-                        for change in conflict.changes]})
+        return _page(
+            request,
+            now,
+            posted=posted,
+            status=409,
+            conflict={
+                "changes": [
+                    change_words(change, names, since=conflict.named) for change in conflict.changes
+                ]
+            },
+        )
     except ApiError as error:
-        return _page(request, _table_or_404(code), posted=posted, errors=error,
-                     status=error.status_code)
+        return _page(
+            request, _table_or_404(code), posted=posted, errors=error, status=error.status_code
+        )
     if acting.host and isinstance(seat, int) and game_kind.form_context is not None:
         # The host's page comes back showing the seat it acted for (what was entered, where
         # the game's form shows a seat's own).
@@ -371,8 +484,9 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
         if action == "undo":
             services.event_undo(code=code, token=token, version=form_version(posted, None))
         elif action in ("new_game", "new_match"):
-            services.event_add(code=code, token=token, kind=action, seat=None,
-                               version=version, body={})
+            services.event_add(
+                code=code, token=token, kind=action, seat=None, version=version, body={}
+            )
         elif action == "release" and seat is not None:
             services.seat_release(code=code, number=seat, token=token)
         elif action == "handover":
@@ -380,9 +494,16 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
         else:
             raise ApiError(status_code=400, code="invalid_input", detail="Choose what to do.")
     except services.VersionConflict:
-        return _page(request, _table_or_404(code), status=409, errors=ApiError(
-            status_code=409, code="version_conflict",
-            detail="The table changed just now; look at it again and choose again."))
+        return _page(
+            request,
+            _table_or_404(code),
+            status=409,
+            errors=ApiError(
+                status_code=409,
+                code="version_conflict",
+                detail="The table changed just now; look at it again and choose again.",
+            ),
+        )
     except ApiError as error:
         return _page(request, _table_or_404(code), errors=error, status=error.status_code)
     return redirect("tables:page", code=code)
@@ -399,20 +520,34 @@ def start(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         check_page_throttle(request)
         try:
-            new = services.table_create(game_slug=chosen, players=card_lines(players_text),
-                                        address=client_address(request),
-                                        carried_from=carried_from or None)
+            new = services.table_create(
+                game_slug=chosen,
+                players=card_lines(players_text),
+                address=client_address(request),
+                carried_from=carried_from or None,
+            )
         except ApiError as error:
-            return render(request, "tables/start.html", {
-                "games": games, "chosen": chosen, "players_text": players_text, "error": error,
-                "carried_from": carried_from,
-            }, status=error.status_code)
+            return render(
+                request,
+                "tables/start.html",
+                {
+                    "games": games,
+                    "chosen": chosen,
+                    "players_text": players_text,
+                    "error": error,
+                    "carried_from": carried_from,
+                },
+                status=error.status_code,
+            )
         code = new.table.code
         response = redirect("tables:page", code=code)
         _cookie(response, request, f"host_{code}", new.host_token, code)
         return response
-    return render(request, "tables/start.html",
-                  {"games": games, "chosen": chosen, "players_text": players_text})
+    return render(
+        request,
+        "tables/start.html",
+        {"games": games, "chosen": chosen, "players_text": players_text},
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

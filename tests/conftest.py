@@ -126,7 +126,9 @@ def catalog_for_every_database_test(request):
     plain tests (the back half of its queue): a tables test that created a Star Trek: Missions
     table then found no such game. One `exists()` query per test; the rows come back only when
     a flush took them."""
-    if request.node.get_closest_marker("django_db") or DATABASE_FIXTURES & set(request.fixturenames):
+    if request.node.get_closest_marker("django_db") or DATABASE_FIXTURES & set(
+        request.fixturenames
+    ):
         request.getfixturevalue("catalog")
 
 

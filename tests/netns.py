@@ -39,8 +39,9 @@ def _ip(*argv: str) -> None:
 
 def _free_block() -> ipaddress.IPv4Network:
     """A /30 of 10.213.0.0/16 on no interface of this machine."""
-    shown = subprocess.run(["ip", "-4", "-o", "addr", "show"], capture_output=True, text=True,
-                           timeout=20).stdout
+    shown = subprocess.run(
+        ["ip", "-4", "-o", "addr", "show"], capture_output=True, text=True, timeout=20
+    ).stdout
     blocks = list(BLOCKS.subnets(new_prefix=30))
     while True:
         block = blocks[secrets.randbelow(len(blocks))]

@@ -27,8 +27,15 @@ def pytest_configure(config):
     original = services.read
 
     def read(job, body, context):
-        found = next(((game.slug, kind) for game in GAMES for kind in ("ruling", "score")
-                      if game.job(kind) is job), None)
+        found = next(
+            (
+                (game.slug, kind)
+                for game in GAMES
+                for kind in ("ruling", "score")
+                if game.job(kind) is job
+            ),
+            None,
+        )
         if found is not None and found[0] in SHIPPED:
             try:
                 line = json.dumps({"game": found[0], "kind": found[1], "body": body})

@@ -31,8 +31,13 @@ def tables_site_fixture(tmp_path_factory):
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
         url = f"sqlite:///{tmp_path_factory.mktemp('tables') / 'tables.sqlite3'}"
-    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.test",
-           "WEB_CONCURRENCY": str(WORKERS), "GUNICORN_ACCESS_LOG": "/dev/null"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "WEB_CONCURRENCY": str(WORKERS),
+        "GUNICORN_ACCESS_LOG": "/dev/null",
+    }
     python = sys.executable
     for command in (["migrate", "--noinput", "-v0"], ["load_catalog", "-v0"]):
         subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
@@ -40,7 +45,11 @@ def tables_site_fixture(tmp_path_factory):
     env["PORT"] = str(port)
     process = subprocess.Popen(
         [str(Path(python).parent / "gunicorn"), "-c", "config/gunicorn.py"],  # its app: config.asgi
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

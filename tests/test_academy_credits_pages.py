@@ -17,10 +17,15 @@ SCORE = "/games/academy-credits/score-round/"
 
 def play_form(**extra):
     data = {
-        "player-1-name": "Ana", "player-1-discards": "Lura Thok",
-        "player-2-name": "Ben", "player-2-discards": "Jay-Den Kraag, 1",
-        "turn": "1", "hand": ["Nahla Ake", "Jett Reno"], "deck_count": "14",
-        "play": "Jett Reno", "target": "2",
+        "player-1-name": "Ana",
+        "player-1-discards": "Lura Thok",
+        "player-2-name": "Ben",
+        "player-2-discards": "Jay-Den Kraag, 1",
+        "turn": "1",
+        "hand": ["Nahla Ake", "Jett Reno"],
+        "deck_count": "14",
+        "play": "Jett Reno",
+        "target": "2",
     }
     data.update(extra)
     return data
@@ -28,10 +33,16 @@ def play_form(**extra):
 
 def round_form(**extra):
     data = {
-        "player-1-name": "Ana", "player-1-discards": "Lura Thok, Jay-Den Kraag",
-        "player-1-hand": "Jett Reno", "player-1-credits": "2",
-        "player-2-name": "Ben", "player-2-discards": "Charles Vance", "player-2-hand": "6",
-        "player-2-credits": "1", "deck_count": "0", "charles_vance_bonus": "literal",
+        "player-1-name": "Ana",
+        "player-1-discards": "Lura Thok, Jay-Den Kraag",
+        "player-1-hand": "Jett Reno",
+        "player-1-credits": "2",
+        "player-2-name": "Ben",
+        "player-2-discards": "Charles Vance",
+        "player-2-hand": "6",
+        "player-2-credits": "1",
+        "deck_count": "0",
+        "charles_vance_bonus": "literal",
     }
     data.update(extra)
     return data
@@ -61,19 +72,35 @@ def test_the_empty_pages(client, catalog, url):
         assert f'id="player-{seat}-name"' in html
 
 
-@pytest.mark.parametrize("url, hints", [
-    (CHECK, ["Names or values, separated by commas.", "If known; leave empty if not.",
-             "The card named; only Lura Thok needs one."]),
-    (SCORE, ["Names or values, separated by commas.", "0 when the deck ran out.",
-             "Decides who starts the next round after a shared win (AC-R10)."]),
-])
+@pytest.mark.parametrize(
+    "url, hints",
+    [
+        (
+            CHECK,
+            [
+                "Names or values, separated by commas.",
+                "If known; leave empty if not.",
+                "The card named; only Lura Thok needs one.",
+            ],
+        ),
+        (
+            SCORE,
+            [
+                "Names or values, separated by commas.",
+                "0 when the deck ran out.",
+                "Decides who starts the next round after a shared win (AC-R10).",
+            ],
+        ),
+    ],
+)
 def test_each_field_shows_its_hint_tied_to_its_input(client, catalog, url, hints):
     # The hints went into the fields' CSS class once (a positional argument), so no player saw
     # them; each is now a paragraph the input names in aria-describedby.
     html = client.get(url).content.decode()
     for hint in hints:
-        paragraph = re.search(r'<p class="hint field__hint" id="([\w-]+-hint)">' + re.escape(hint),
-                              html)
+        paragraph = re.search(
+            r'<p class="hint field__hint" id="([\w-]+-hint)">' + re.escape(hint), html
+        )
         assert paragraph, hint
         assert f'aria-describedby="{paragraph.group(1)}"' in html
     assert 'class="Names or values' not in html
@@ -92,13 +119,16 @@ def test_check_a_play_without_javascript(client, catalog):
     assert f"/r/{ruling.id}" in html
     # Saved as understood (issue 22): the card of value 1 by its name, defaults left out.
     assert ruling.request["position"]["players"][1] == {
-        "name": "Ben", "discards": ["Jay-Den Kraag", "Lura Thok"]}
+        "name": "Ben",
+        "discards": ["Jay-Den Kraag", "Lura Thok"],
+    }
     assert ruling.request["move"] == {"play": "Jett Reno", "target": "Ben"}
 
 
 def test_check_a_play_with_htmx_gets_the_fragment(client, catalog):
-    response = client.post(CHECK, play_form(play="Nahla Ake", target=""),
-                           headers={"HX-Request": "true"})
+    response = client.post(
+        CHECK, play_form(play="Nahla Ake", target=""), headers={"HX-Request": "true"}
+    )
     assert response.status_code == 200
     html = response.content.decode()
     assert not html.lstrip().startswith("<!doctype")
@@ -108,8 +138,14 @@ def test_check_a_play_with_htmx_gets_the_fragment(client, catalog):
 
 
 def test_a_conditional_outcome_is_shown_case_by_case(client, catalog):
-    data = play_form(**{"hand": ["Lura Thok", "Jay-Den Kraag"], "play": "Lura Thok",
-                        "guess": "Tarima Sadel", "player-2-discards": ""})
+    data = play_form(
+        **{
+            "hand": ["Lura Thok", "Jay-Den Kraag"],
+            "play": "Lura Thok",
+            "guess": "Tarima Sadel",
+            "player-2-discards": "",
+        }
+    )
     html = client.post(CHECK, data).content.decode()
     assert "It depends on Ben's card" in html
     assert "If Ben holds Tarima Sadel (10):" in html
@@ -122,7 +158,9 @@ def test_problems_are_shown_by_their_fields(client, catalog):
     assert response.status_code == 400
     html = response.content.decode()
     assert "The play could not be checked" in html
-    assert re.search(r'Did you mean <a class="fill-link" href="[^"]*play=Jett\+Reno[^"]*">Jett Reno</a>\?', html)
+    assert re.search(
+        r'Did you mean <a class="fill-link" href="[^"]*play=Jett\+Reno[^"]*">Jett Reno</a>\?', html
+    )
     assert 'hx-swap-oob="true"' in html  # the form comes back with the problem by its field
     assert 'id="play" name="play" value="Jett Zorro"' in html and 'aria-invalid="true"' in html
     assert 'href="#play"' in html
@@ -144,15 +182,20 @@ def test_ac_6_1_check_a_play_asks_for_the_deck_count_only_when_needed(client, ca
     assert "position.deck_count" not in html
     # …a legal play says, in a player's words, that what happens needs the count, and links the
     # field that gives it.
-    response = client.post(CHECK, play_form(deck_count="", play="Nahla Ake", target=""),
-                           headers={"HX-Request": "true"})
+    response = client.post(
+        CHECK, play_form(deck_count="", play="Nahla Ake", target=""), headers={"HX-Request": "true"}
+    )
     assert response.status_code == 200
     html = response.content.decode()
     assert "Ruling: Needs information" in html
-    assert ("Playing Nahla Ake (9) is legal, but what happens depends on how many cards are left "
-            "in the deck") in html
-    assert ('<a href="#deck-count">How many cards are left in the deck, after Ana&#x27;s draw '
-            "this turn? (The set-aside card does not count.)</a>") in html
+    assert (
+        "Playing Nahla Ake (9) is legal, but what happens depends on how many cards are left "
+        "in the deck"
+    ) in html
+    assert (
+        '<a href="#deck-count">How many cards are left in the deck, after Ana&#x27;s draw '
+        "this turn? (The set-aside card does not count.)</a>"
+    ) in html
     assert "position.deck_count" not in html and "is required" not in html
 
 
@@ -160,8 +203,10 @@ def test_a_deck_count_that_is_not_a_number_is_said_in_a_players_words(client, ca
     response = client.post(CHECK, play_form(deck_count="-2"))
     assert response.status_code == 400
     html = response.content.decode()
-    assert ("The cards left in the deck must be a whole number, 0 or more; leave it empty if you "
-            "do not know it.") in html
+    assert (
+        "The cards left in the deck must be a whole number, 0 or more; leave it empty if you "
+        "do not know it."
+    ) in html
     assert 'href="#deck-count"' in html
     assert "position.deck_count" not in html
 
@@ -173,7 +218,7 @@ def test_a_seat_with_cards_but_no_name_and_an_empty_target_seat(client, catalog)
     assert "Seat 3 has cards or marks but no name" in html
     assert "Seat 4 has no cadet to target." in html
     assert not SavedResult.objects.exists()
-    assert "<details class=\"more-slots\" open>" in html
+    assert '<details class="more-slots" open>' in html
 
 
 def test_score_a_round_without_javascript(client, catalog):
@@ -193,9 +238,15 @@ def test_score_a_round_without_javascript(client, catalog):
 
 
 def test_score_a_round_with_the_options_and_htmx(client, catalog):
-    data = round_form(**{"player-2-out": "on", "player-2-hand": "",
-                         "charles_vance_bonus": "still_in_round", "credits_target": "3",
-                         "deck_count": "5"})
+    data = round_form(
+        **{
+            "player-2-out": "on",
+            "player-2-hand": "",
+            "charles_vance_bonus": "still_in_round",
+            "credits_target": "3",
+            "deck_count": "5",
+        }
+    )
     response = client.post(SCORE, data, headers={"HX-Request": "true"})
     assert response.status_code == 200, response.content.decode()
     html = response.content.decode()
@@ -203,8 +254,10 @@ def test_score_a_round_with_the_options_and_htmx(client, catalog):
     assert "Ana wins the match" in html
     assert "only cadets still in the round at its end count" in html
     score = SavedResult.objects.get(kind="score")
-    assert score.request["options"] == {"charles_vance_bonus": "still_in_round",
-                                        "credits_target": {"2": 3}}
+    assert score.request["options"] == {
+        "charles_vance_bonus": "still_in_round",
+        "credits_target": {"2": 3},
+    }
 
 
 def test_score_problems_by_field(client, catalog):
@@ -213,8 +266,9 @@ def test_score_problems_by_field(client, catalog):
     html = response.content.decode()
     assert "The round could not be scored" in html
     assert "the round is not over" in html
-    missing = client.post(SCORE, round_form(**{"player-2-hand": ""}),
-                          headers={"HX-Request": "true"}).content.decode()
+    missing = client.post(
+        SCORE, round_form(**{"player-2-hand": ""}), headers={"HX-Request": "true"}
+    ).content.decode()
     assert "Ben is still in the deck-out showdown" in missing
     assert 'href="#player-2-hand"' in missing
 
@@ -226,8 +280,9 @@ def test_score_a_round_asks_for_the_deck_count_in_a_players_words(client, catalo
     response = client.post(SCORE, round_form(deck_count=count))
     assert response.status_code == 400
     html = response.content.decode()
-    assert ("Give the number of cards left in the deck as a whole number: 0 when the deck ran "
-            "out.") in html
+    assert (
+        "Give the number of cards left in the deck as a whole number: 0 when the deck ran out."
+    ) in html
     assert 'href="#deck-count"' in html
     assert "deck_count is required" not in html and "deck_count must" not in html
     assert not SavedResult.objects.exists()
@@ -250,17 +305,24 @@ def test_the_share_links_show_the_saved_ruling_and_score(client, catalog):
 def test_ac_r12_impossible_positions_are_shown_by_their_fields(client, catalog):
     # Issue 21: Tarima Sadel in front of a cadet still in, and a shielded cadet who is out, are
     # each a problem by the field that contradicts the cards (not a 500).
-    tarima = client.post(CHECK, play_form(**{"player-2-discards": "Tarima Sadel"}),
-                         headers={"HX-Request": "true"})
+    tarima = client.post(
+        CHECK, play_form(**{"player-2-discards": "Tarima Sadel"}), headers={"HX-Request": "true"}
+    )
     assert tarima.status_code == 400
     html = tarima.content.decode()
     assert "is out of the round (AC-R12)" in html and 'href="#player-2-out"' in html
-    shielded = client.post(CHECK, play_form(**{
-        "player-3-name": "Cy", "player-2-out": "on", "player-2-shielded": "on"}),
-        headers={"HX-Request": "true"})
+    shielded = client.post(
+        CHECK,
+        play_form(**{"player-3-name": "Cy", "player-2-out": "on", "player-2-shielded": "on"}),
+        headers={"HX-Request": "true"},
+    )
     assert shielded.status_code == 400
     html = shielded.content.decode()
     assert "never shielded (AC-R12)" in html and 'href="#player-2-shielded"' in html
     # The neighbour: Ben out, not shielded, is ruled.
-    assert client.post(CHECK, play_form(**{"player-3-name": "Cy", "player-2-out": "on",
-                                           "deck_count": "13"})).status_code == 200
+    assert (
+        client.post(
+            CHECK, play_form(**{"player-3-name": "Cy", "player-2-out": "on", "deck_count": "13"})
+        ).status_code
+        == 200
+    )

@@ -86,19 +86,32 @@ def change_url(card: Card) -> str:
 
 
 def form_errors(response) -> dict[str, list[str]]:
-    return {name: list(errors) for name, errors in response.context["adminform"].form.errors.items()}
+    return {
+        name: list(errors) for name, errors in response.context["adminform"].form.errors.items()
+    }
 
 
 @pytest.fixture
 def game():
     game = GameFactory(slug="test-game", name="Test Game")
     AttributeDefinitionFactory(
-        game=game, key="power", label="Power", kind="integer", required=True, min_value=0,
-        max_value=10, choices=[], position=0,
+        game=game,
+        key="power",
+        label="Power",
+        kind="integer",
+        required=True,
+        min_value=0,
+        max_value=10,
+        choices=[],
+        position=0,
     )
     AttributeDefinitionFactory(game=game, key="colour", label="Colour", position=1)
     AttributeDefinitionFactory(
-        game=game, key="traits", label="Traits", kind="multi_choice", position=2,
+        game=game,
+        key="traits",
+        label="Traits",
+        kind="multi_choice",
+        position=2,
         choices=[{"value": "brave", "label": "Brave"}, {"value": "sly", "label": "Sly"}],
     )
     AttributeDefinitionFactory(
@@ -116,7 +129,10 @@ def card(game):
         copies=2,
         attributes={"power": 3, "colour": "red", "traits": ["sly", "brave"], "note": None},
         field_provenance={
-            "copies": "verified", "power": "verified", "colour": "provisional", "traits": "verified",
+            "copies": "verified",
+            "power": "verified",
+            "colour": "provisional",
+            "traits": "verified",
         },
     )
 
@@ -128,10 +144,16 @@ def test_changelist_filters_per_game_attribute_and_search(admin_client, card, ga
     other_game = GameFactory(slug="other-game", name="Other Game")
     CardFactory(game=other_game, name="Stranger")
     CardFactory(
-        game=game, name="Blue Mage", slug="blue-mage",
+        game=game,
+        name="Blue Mage",
+        slug="blue-mage",
         attributes={"power": 5, "colour": "blue", "traits": [], "note": None},
-        field_provenance={"copies": "verified", "power": "verified", "colour": "verified",
-                          "traits": "verified"},
+        field_provenance={
+            "copies": "verified",
+            "power": "verified",
+            "colour": "verified",
+            "traits": "verified",
+        },
     )
     url = reverse("admin:cards_card_changelist")
 
@@ -176,7 +198,9 @@ def test_attribute_filter_is_scoped_to_the_filtered_game(admin_client, game, cat
     assert lookups["effect=guess_card"] == "Effect = Guess a card"
     assert "value=10" in lookups
     assert not any(key.startswith("colour=") for key in lookups)
-    guessers = admin_client.get(url, {"game__id__exact": academy.pk, "attribute": "effect=guess_card"})
+    guessers = admin_client.get(
+        url, {"game__id__exact": academy.pk, "attribute": "effect=guess_card"}
+    )
     assert [c.name for c in guessers.context["cl"].result_list] == ["Lura Thok"]
 
 
@@ -241,17 +265,20 @@ def test_a_required_attribute_cannot_be_cleared(admin_client, card):
 
 
 def test_a_duplicate_name_is_reported_on_the_name(admin_client, card, game):
-    CardFactory(game=game, name="Taken", slug="taken",
-                attributes={"power": 1}, field_provenance={"copies": "verified", "power": "verified"})
+    CardFactory(
+        game=game,
+        name="Taken",
+        slug="taken",
+        attributes={"power": 1},
+        field_provenance={"copies": "verified", "power": "verified"},
+    )
     data = form_data(admin_client.get(change_url(card)))
     data["name"] = ["Taken"]
     response = admin_client.post(change_url(card), data)
     assert "already has a card with the name 'Taken'" in form_errors(response)["name"][0]
 
 
-def test_a_valid_edit_saves_marks_the_field_verified_and_recomputes_provenance(
-    admin_client, card
-):
+def test_a_valid_edit_saves_marks_the_field_verified_and_recomputes_provenance(admin_client, card):
     assert card.provenance == "provisional"
     data = form_data(admin_client.get(change_url(card)))
     data["attr__colour"] = ["blue"]
@@ -259,11 +286,20 @@ def test_a_valid_edit_saves_marks_the_field_verified_and_recomputes_provenance(
     response = admin_client.post(change_url(card), data)
     assert response.status_code == 302, form_errors(response)
     card.refresh_from_db()
-    assert card.attributes == {"power": 3, "colour": "blue", "traits": ["sly", "brave"], "note": None}
+    assert card.attributes == {
+        "power": 3,
+        "colour": "blue",
+        "traits": ["sly", "brave"],
+        "note": None,
+    }
     assert card.field_provenance["colour"] == "verified"
     assert card.provenance == "verified"
     assert set(card.attribute_values.values_list("key", "value")) == {
-        ("power", "3"), ("colour", "blue"), ("traits", "sly"), ("traits", "brave"), ("note", "")
+        ("power", "3"),
+        ("colour", "blue"),
+        ("traits", "sly"),
+        ("traits", "brave"),
+        ("note", ""),
     } - {("note", "")}
 
 
@@ -302,8 +338,14 @@ def test_transcribing_a_star_realms_card_makes_it_verified(admin_client, catalog
     page = admin_client.get(change_url(shuttle))
     assert 'name="attr__primary_coin"' in page.content.decode()
     data = form_data(page)
-    data.update({"attr__cost": ["1"], "attr__primary_coin": ["2"], "attr__ally_health": ["4"],
-                 "attr__ally_draw": ["0"]})
+    data.update(
+        {
+            "attr__cost": ["1"],
+            "attr__primary_coin": ["2"],
+            "attr__ally_health": ["4"],
+            "attr__ally_draw": ["0"],
+        }
+    )
     response = admin_client.post(change_url(shuttle), data)
     assert response.status_code == 302, form_errors(response)
     shuttle.refresh_from_db()
@@ -321,21 +363,28 @@ def test_an_abilities_error_is_per_field(admin_client, catalog):
     data = form_data(admin_client.get(change_url(shuttle)))
     data["attr__primary_combat"] = ["-1"]
     response = admin_client.post(change_url(shuttle), data)
-    assert form_errors(response) == {"attr__primary": ["Primary ability: combat cannot be negative."]}
+    assert form_errors(response) == {
+        "attr__primary": ["Primary ability: combat cannot be negative."]
+    }
 
 
 def test_rulings_inline_saves(admin_client, card):
     data = form_data(admin_client.get(change_url(card)))
     assert data["rulings-TOTAL_FORMS"] == ["1"]
     data.update(
-        {"rulings-0-date": ["2026-12-01"], "rulings-0-rule_id": ["TG-1"],
-         "rulings-0-text": ["Counts twice at night."]}
+        {
+            "rulings-0-date": ["2026-12-01"],
+            "rulings-0-rule_id": ["TG-1"],
+            "rulings-0-text": ["Counts twice at night."],
+        }
     )
     response = admin_client.post(change_url(card), data)
     assert response.status_code == 302, form_errors(response)
     ruling = card.rulings.get()
     assert (ruling.date, ruling.rule_id, ruling.text) == (
-        datetime.date(2026, 12, 1), "TG-1", "Counts twice at night."
+        datetime.date(2026, 12, 1),
+        "TG-1",
+        "Counts twice at night.",
     )
 
 
@@ -358,7 +407,10 @@ def test_history_records_the_author_and_revert_restores(admin_client, admin_user
     content = history.content.decode()
     assert history.status_code == 200
     assert admin_user.username in content
-    assert "colour: red → (empty)" in content and "provenance of colour: provisional → unknown" in content
+    assert (
+        "colour: red → (empty)" in content
+        and "provenance of colour: provisional → unknown" in content
+    )
 
     revert_url = reverse("admin:cards_card_simple_history", args=[card.pk, original.history_id])
     revert_page = admin_client.get(revert_url)
@@ -385,7 +437,10 @@ def test_revert_recomputes_the_rendered_text(admin_client, catalog):
     original = card.history.order_by("history_date")[0]
     revert_url = reverse("admin:cards_card_simple_history", args=[card.pk, original.history_id])
     revert_page = admin_client.get(revert_url)
-    assert admin_client.post(revert_url, form_data(revert_page, "historicalcard_form")).status_code == 302
+    assert (
+        admin_client.post(revert_url, form_data(revert_page, "historicalcard_form")).status_code
+        == 302
+    )
     card.refresh_from_db()
     assert card.text == text and card.attributes["effect"] == "guess_card"
 
@@ -400,8 +455,9 @@ def test_add_asks_for_the_game_first_then_its_attributes(admin_client, game):
     assert not any(name.startswith("attr__") for name in page.context["adminform"].form.fields)
 
     data = form_data(page)
-    data.update({"game": [str(game.pk)], "name": ["New Squire"], "slug": ["new-squire"],
-                 "copies": ["3"]})
+    data.update(
+        {"game": [str(game.pk)], "name": ["New Squire"], "slug": ["new-squire"], "copies": ["3"]}
+    )
     second = admin_client.post(url, data)
     assert second.status_code == 200
     assert not Card.objects.filter(slug="new-squire").exists()
@@ -415,26 +471,36 @@ def test_add_asks_for_the_game_first_then_its_attributes(admin_client, game):
     assert third.status_code == 302, form_errors(third)
     card = Card.objects.get(slug="new-squire")
     assert card.attributes == {"power": 4, "colour": None, "traits": ["brave"], "note": None}
-    assert card.field_provenance == {"copies": "verified", "power": "verified", "traits": "verified"}
+    assert card.field_provenance == {
+        "copies": "verified",
+        "power": "verified",
+        "traits": "verified",
+    }
     assert card.provenance == "verified"
 
 
 def test_add_link_of_a_filtered_list_goes_straight_to_the_attributes(admin_client, game):
-    changelist = admin_client.get(reverse("admin:cards_card_changelist"), {"game__id__exact": game.pk})
+    changelist = admin_client.get(
+        reverse("admin:cards_card_changelist"), {"game__id__exact": game.pk}
+    )
     assert changelist.status_code == 200
     add_url = reverse("admin:cards_card_add") + f"?game={game.pk}"
     page = admin_client.get(add_url)
     form = page.context["adminform"].form
     assert "attr__power" in form.fields and form["game"].value() == game.pk
     data = form_data(page)
-    data.update({"name": ["Quick Add"], "slug": ["quick-add"], "copies": ["1"], "attr__power": ["11"]})
+    data.update(
+        {"name": ["Quick Add"], "slug": ["quick-add"], "copies": ["1"], "attr__power": ["11"]}
+    )
     response = admin_client.post(add_url, data)
     assert form_errors(response) == {"attr__power": ["Power must be at most 10."]}
     data["attr__power"] = ["0"]
     assert admin_client.post(add_url, data).status_code == 302
     assert Card.objects.get(slug="quick-add").attributes["power"] == 0
 
-    preserved = reverse("admin:cards_card_add") + f"?_changelist_filters=game__id__exact%3D{game.pk}"
+    preserved = (
+        reverse("admin:cards_card_add") + f"?_changelist_filters=game__id__exact%3D{game.pk}"
+    )
     assert "attr__power" in admin_client.get(preserved).context["adminform"].form.fields
 
 
@@ -466,15 +532,24 @@ def test_rule_sections_list_search_and_filter(admin_client, catalog):
 
 def test_ruling_admin_and_history_pages_load(admin_client, card):
     ruling = CardRulingFactory(card=card)
-    assert admin_client.get(reverse("admin:cards_cardruling_change", args=[ruling.pk])).status_code == 200
-    assert admin_client.get(reverse("admin:cards_cardruling_history", args=[ruling.pk])).status_code == 200
+    assert (
+        admin_client.get(reverse("admin:cards_cardruling_change", args=[ruling.pk])).status_code
+        == 200
+    )
+    assert (
+        admin_client.get(reverse("admin:cards_cardruling_history", args=[ruling.pk])).status_code
+        == 200
+    )
 
 
 def test_the_admin_is_staff_only(client, card, django_user_model):
     user = django_user_model.objects.create_user("visitor", password="pw")
     client.force_login(user)
-    for url in (change_url(card), reverse("admin:cards_card_import"),
-                reverse("admin:cards_card_export", args=[card.game_id, "json"])):
+    for url in (
+        change_url(card),
+        reverse("admin:cards_card_import"),
+        reverse("admin:cards_card_export", args=[card.game_id, "json"]),
+    ):
         response = client.get(url)
         assert response.status_code == 302 and "/admin/login/" in response["Location"]
 
@@ -508,8 +583,10 @@ def test_a_card_rule_is_edited_in_the_admin_with_errors_by_path(admin_client, ca
     bad = {"bonuses": [{"kind": "for_each", "points": 3, "match": {"name": "Lore Android"}}]}
     response = admin_client.post(change_url(data_card), {**data, "rule": [json.dumps(bad)]})
     assert response.status_code == 200
-    assert any("rule.bonuses[0].match.name: no card named 'Lore Android'" in message
-               for message in form_errors(response)["rule"])
+    assert any(
+        "rule.bonuses[0].match.name: no card named 'Lore Android'" in message
+        for message in form_errors(response)["rule"]
+    )
     data_card.refresh_from_db()
     assert data_card.rule == {"bonuses": []}  # nothing saved
 
@@ -531,8 +608,11 @@ def test_the_card_list_reads_effects_in_words_and_forgives_typos(admin_client, c
     assert "Primary ability: 1 Draw and 2 Coin" in page  # Survey Ship
     assert "draw:" not in page and "coin:" not in page
     star_trek_missions = Game.objects.get(slug="star-trek-missions")
-    for typed, name in (("kehleyr", "Ambassador K'Ehleyr"), ("Comander Kurn", "Commander Kurn"),
-                        ("picrad", "Captain Jean-Luc Picard")):
+    for typed, name in (
+        ("kehleyr", "Ambassador K'Ehleyr"),
+        ("Comander Kurn", "Commander Kurn"),
+        ("picrad", "Captain Jean-Luc Picard"),
+    ):
         found = admin_client.get(url, {"game__id__exact": star_trek_missions.pk, "q": typed})
         assert name in [c.name for c in found.context["cl"].result_list], typed
     # The neighbour: what names no card still finds nothing.

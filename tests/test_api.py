@@ -29,7 +29,9 @@ def test_game_list(api, catalog):
     from games.registry import GAMES
 
     assert [g["slug"] for g in body] == sorted(game.slug for game in GAMES)
-    assert {"academy-credits", "factions", "star-realms-academy", "star-trek-missions"} <= set(by_slug)
+    assert {"academy-credits", "factions", "star-realms-academy", "star-trek-missions"} <= set(
+        by_slug
+    )
 
 
 def test_game_detail_has_rule_sections_options_and_attributes(api, catalog):
@@ -51,7 +53,9 @@ def test_rule_section(api, catalog):
 
 
 def test_unknown_rule_section_suggests_ids(api, catalog):
-    body = assert_error_body(api.get("/api/games/academy-credits/rules/AC-99/"), 404, "unknown_rule")
+    body = assert_error_body(
+        api.get("/api/games/academy-credits/rules/AC-99/"), 404, "unknown_rule"
+    )
     assert body["errors"][0]["path"] == "rule_id"
     assert body["errors"][0]["suggestions"]
 
@@ -67,8 +71,23 @@ def test_card_list_is_paginated_with_flat_attributes(api, catalog):
     assert body["previous"] is None and "page=2" in body["next"]
     assert len(body["results"]) == 10
     card = body["results"][0]
-    for field in ("slug", "name", "game", "copies", "text", "provenance", "provenance_note",
-                  "rulings", "url", "number", "deck", "type", "specialty", "lifeform", "affiliation"):
+    for field in (
+        "slug",
+        "name",
+        "game",
+        "copies",
+        "text",
+        "provenance",
+        "provenance_note",
+        "rulings",
+        "url",
+        "number",
+        "deck",
+        "type",
+        "specialty",
+        "lifeform",
+        "affiliation",
+    ):
         assert field in card
 
 
@@ -82,24 +101,40 @@ def test_card_list_search_and_filters(api, catalog):
     assert names("faction=blob&kind=base") == {"The Hive", "Blob World"}
     assert names("cost=1") == {"Ram"}
     assert names("faction=blob&faction=star-empire&kind=base") == {
-        "The Hive", "Blob World", "Recycling Station", "Fleet HQ"}
+        "The Hive",
+        "Blob World",
+        "Recycling Station",
+        "Fleet HQ",
+    }
     assert names("provenance=verified") == set()
     # `q` also searches the rendered text.
     assert "Jett Reno" in {
-        c["name"] for c in api.get("/api/games/academy-credits/cards/?q=trade hands").json()["results"]
+        c["name"]
+        for c in api.get("/api/games/academy-credits/cards/?q=trade hands").json()["results"]
     }
 
 
 def test_card_list_multi_valued_filter(api, catalog):
-    body = api.get("/api/games/star-trek-missions/cards/?specialty=command&affiliation=klingon-empire").json()
+    body = api.get(
+        "/api/games/star-trek-missions/cards/?specialty=command&affiliation=klingon-empire"
+    ).json()
     assert {c["name"] for c in body["results"]} >= {"Chancellor Gowron", "Commander Kurn"}
-    assert all("command" in c["specialty"] and "klingon-empire" in c["affiliation"] for c in body["results"])
+    assert all(
+        "command" in c["specialty"] and "klingon-empire" in c["affiliation"]
+        for c in body["results"]
+    )
 
 
 def test_card_list_ordering(api, catalog):
-    values = [c["value"] for c in api.get("/api/games/academy-credits/cards/?ordering=-value").json()["results"]]
+    values = [
+        c["value"]
+        for c in api.get("/api/games/academy-credits/cards/?ordering=-value").json()["results"]
+    ]
     assert values == sorted(values, reverse=True) and values[0] == 10
-    costs = [c["cost"] for c in api.get("/api/games/star-realms-academy/cards/?ordering=cost").json()["results"]]
+    costs = [
+        c["cost"]
+        for c in api.get("/api/games/star-realms-academy/cards/?ordering=cost").json()["results"]
+    ]
     assert costs[0] == 1 and costs[-1] is None  # unknown values sort last
 
 
@@ -115,7 +150,9 @@ def test_card_list_ordering(api, catalog):
     ],
 )
 def test_bad_filters_are_400_naming_the_parameter(api, catalog, query, path, code):
-    body = assert_error_body(api.get(f"/api/games/star-realms-academy/cards/?{query}"), 400, "invalid_filter")
+    body = assert_error_body(
+        api.get(f"/api/games/star-realms-academy/cards/?{query}"), 400, "invalid_filter"
+    )
     assert body["errors"][0]["path"] == path and body["errors"][0]["code"] == code
 
 
@@ -144,7 +181,9 @@ def test_one_card_lists_unknown_fields(api, catalog):
 
 
 def test_unknown_card_slug_suggests(api, catalog):
-    body = assert_error_body(api.get("/api/games/academy-credits/cards/jet-reno/"), 404, "unknown_card")
+    body = assert_error_body(
+        api.get("/api/games/academy-credits/cards/jet-reno/"), 404, "unknown_card"
+    )
     assert body["errors"][0]["suggestions"][0] == "Jett Reno"
 
 
@@ -165,28 +204,34 @@ def test_named_exact_and_fuzzy(api, catalog, query, name):
 
 
 def test_named_fuzzy_forgives_accents_and_punctuation(api, catalog):
-    body = api.get("/api/games/star-trek-missions/cards/named/?fuzzy=ambassador%20k%C3%A9hleyr").json()
+    body = api.get(
+        "/api/games/star-trek-missions/cards/named/?fuzzy=ambassador%20k%C3%A9hleyr"
+    ).json()
     assert body["name"] == "Ambassador K'Ehleyr"
     body = api.get("/api/games/star-trek-missions/cards/named/?fuzzy=batleth").json()
     assert body["name"] == "Bat'leth"
 
 
 def test_named_ambiguous_prefix_is_404_with_suggestions(api, catalog):
-    body = assert_error_body(api.get("/api/games/star-trek-missions/cards/named/?fuzzy=commander"),
-                             404, "unknown_card")
+    body = assert_error_body(
+        api.get("/api/games/star-trek-missions/cards/named/?fuzzy=commander"), 404, "unknown_card"
+    )
     suggestions = body["errors"][0]["suggestions"]
     assert "Commander Kurn" in suggestions and "Commander Sela" in suggestions
 
 
 def test_named_exact_does_not_guess(api, catalog):
-    body = assert_error_body(api.get("/api/games/academy-credits/cards/named/?exact=jet%20reno"),
-                             404, "unknown_card")
+    body = assert_error_body(
+        api.get("/api/games/academy-credits/cards/named/?exact=jet%20reno"), 404, "unknown_card"
+    )
     assert body["errors"][0]["suggestions"] == ["Jett Reno"]
 
 
 @pytest.mark.parametrize("query", ["", "exact=", "exact=a&fuzzy=b"])
 def test_named_needs_exactly_one_name(api, catalog, query):
-    assert_error_body(api.get(f"/api/games/academy-credits/cards/named/?{query}"), 400, "invalid_input")
+    assert_error_body(
+        api.get(f"/api/games/academy-credits/cards/named/?{query}"), 400, "invalid_input"
+    )
 
 
 def test_autocomplete(api, catalog):
@@ -240,8 +285,12 @@ def test_schema_and_docs_are_served_offline(api, catalog):
 def test_card_list_of_100_cards_takes_a_fixed_number_of_queries(api, django_assert_num_queries):
     game = GameFactory(slug="big-game", name="Big Game")
     AttributeDefinitionFactory(game=game)
-    cards = CardFactory.create_batch(100, game=game, attributes={"colour": "red"},
-                                     field_provenance={"copies": "verified", "colour": "verified"})
+    cards = CardFactory.create_batch(
+        100,
+        game=game,
+        attributes={"colour": "red"},
+        field_provenance={"copies": "verified", "colour": "verified"},
+    )
     for card in cards[:10]:
         CardRulingFactory(card=card)
     # game lookup, attribute definitions, count, page of cards (with game), rulings
@@ -271,5 +320,7 @@ def test_openapi_schema_is_valid(tmp_path):
     from django.core.management import call_command
 
     # --validate raises on any schema that breaks the OpenAPI 3 specification.
-    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml"))
+    call_command(
+        "spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml")
+    )
     assert (tmp_path / "schema.yaml").read_text().startswith("openapi: 3")

@@ -35,8 +35,12 @@ def schema() -> dict:
 
 
 def operations(schema: dict) -> set[tuple[str, str]]:
-    return {(method.upper(), path) for path, item in schema["paths"].items()
-            for method in item if method in METHODS}
+    return {
+        (method.upper(), path)
+        for path, item in schema["paths"].items()
+        for method in item
+        if method in METHODS
+    }
 
 
 def pattern(path: str) -> re.Pattern:
@@ -50,15 +54,23 @@ def test_the_contracts_endpoints_are_the_schemas(schema):
     documented = set(DOCUMENTED.findall(CONTRACT))
     generated = operations(schema)
     undocumented = sorted(
-        (method, path) for method, path in generated
-        if not any(method == doc_method and pattern(doc_path).match(path)
-                   for doc_method, doc_path in documented))
+        (method, path)
+        for method, path in generated
+        if not any(
+            method == doc_method and pattern(doc_path).match(path)
+            for doc_method, doc_path in documented
+        )
+    )
     assert undocumented == [], f"in the schema, not in docs/API.md: {undocumented}"
     missing = sorted(
-        (method, path) for method, path in documented - ABOUT_THE_API
-        if not any(method == generated_method and (pattern(path).match(generated_path)
-                                                    or pattern(generated_path).match(path))
-                   for generated_method, generated_path in generated))
+        (method, path)
+        for method, path in documented - ABOUT_THE_API
+        if not any(
+            method == generated_method
+            and (pattern(path).match(generated_path) or pattern(generated_path).match(path))
+            for generated_method, generated_path in generated
+        )
+    )
     assert missing == [], f"in docs/API.md, not in the schema: {missing}"
 
 
@@ -71,8 +83,10 @@ def test_each_game_has_its_own_score_and_ruling_operation(schema):
     """The {game} paths' bodies are typed per game: each game that does a job has its own
     operation, whose body is that game's (never a bare object) and whose examples are its own."""
     for game in GAMES:
-        for kind, job_path in ((RULING, "/api/games/{game}/rulings/"),
-                               (SCORE, "/api/games/{game}/score/")):
+        for kind, job_path in (
+            (RULING, "/api/games/{game}/rulings/"),
+            (SCORE, "/api/games/{game}/score/"),
+        ):
             if game.job(kind) is None:
                 assert game_path(job_path, game) not in schema["paths"]
                 continue
@@ -82,8 +96,11 @@ def test_each_game_has_its_own_score_and_ruling_operation(schema):
             content = body["content"]["application/json"]
             assert content["schema"] != {"type": "object"}
             examples = [example["value"] for example in content.get("examples", {}).values()]
-            own = [example.value for example in game.docs(f"{kind.upper()}_EXAMPLES")
-                   if not example.response_only]
+            own = [
+                example.value
+                for example in game.docs(f"{kind.upper()}_EXAMPLES")
+                if not example.response_only
+            ]
             assert examples == own
             generic = schema["paths"][job_path]["post"]["requestBody"]["content"]
             assert content["schema"] in generic["application/json"]["schema"]["anyOf"]
@@ -96,12 +113,20 @@ def test_the_bodies_refuse_what_the_models_refuse(schema):
     checked = 0
     for game in GAMES:
         prefix = component_prefix(game)
-        models = {model for kind in (RULING, SCORE) if game.job(kind)
-                  for cls in game.job(kind).request_models for model in _models(cls)}
+        models = {
+            model
+            for kind in (RULING, SCORE)
+            if game.job(kind)
+            for cls in game.job(kind).request_models
+            for model in _models(cls)
+        }
         for model in models:
             component = components[prefix + model.__name__]
-            shaped = next(choice for choice in [component, *component.get("anyOf", [])]
-                          if choice.get("type") == "object")
+            shaped = next(
+                choice
+                for choice in [component, *component.get("anyOf", [])]
+                if choice.get("type") == "object"
+            )
             expected = model.model_config.get("extra") != "forbid"
             assert shaped["additionalProperties"] is expected, (game.slug, model.__name__)
             checked += 1
@@ -149,8 +174,12 @@ def error_codes(schema: dict) -> dict[str, set[str]]:
                 if paragraph.startswith("**Errors.**"):
                     for code in CODE.findall(paragraph):
                         add(code, where)
-                for part in re.findall(r"(?:`impossible_position` entries:|400s?:)(.*?)"
-                                       r"(?:\.\s|\.\Z|\Z)", paragraph, re.S):
+                for part in re.findall(
+                    r"(?:`impossible_position` entries:|400s?:)(.*?)"
+                    r"(?:\.\s|\.\Z|\Z)",
+                    paragraph,
+                    re.S,
+                ):
                     for code in CODE.findall(part):
                         add(code, where)
             for status, response in operation.get("responses", {}).items():
@@ -206,8 +235,7 @@ def test_each_games_body_fields_are_in_the_contract(game):
     for kind in (RULING, SCORE):
         job = game.job(kind)
         for cls in job.request_models if job else []:
-            missing = sorted(field for field in documented_fields(cls)
-                             if f'"{field}"' not in text)
+            missing = sorted(field for field in documented_fields(cls) if f'"{field}"' not in text)
             assert missing == [], f"{name} {kind} ({cls.__name__}): not in docs/API.md: {missing}"
 
 
@@ -217,8 +245,9 @@ def _enum_values(node) -> set[str]:
     if not isinstance(node, dict):
         return set()
     own = {value for value in node.get("enum", []) if isinstance(value, str)}
-    return own | {value for key, item in node.items() if key != "enum"
-                  for value in _enum_values(item)}
+    return own | {
+        value for key, item in node.items() if key != "enum" for value in _enum_values(item)
+    }
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda game: game.slug)
@@ -227,13 +256,21 @@ def test_the_contract_names_no_field_the_game_does_not_read(game, schema):
     models (at any depth) or a value its schema lists (an action, "health"); where a model takes
     fields of its own (a card's choice), those are the catalog's attributes."""
     text = bodies_section()[shipped_name(game)]
-    models = {model for kind in (RULING, SCORE) if game.job(kind)
-              for cls in game.job(kind).request_models for model in _models(cls)}
+    models = {
+        model
+        for kind in (RULING, SCORE)
+        if game.job(kind)
+        for cls in game.job(kind).request_models
+        for model in _models(cls)
+    }
     known = {info.alias or name for model in models for name, info in model.model_fields.items()}
     prefix = component_prefix(game)
-    known |= {value for name, component in schema["components"]["schemas"].items()
-              if name.startswith(prefix) and not name.endswith("CardName")
-              for value in _enum_values(component)}
+    known |= {
+        value
+        for name, component in schema["components"]["schemas"].items()
+        if name.startswith(prefix) and not name.endswith("CardName")
+        for value in _enum_values(component)
+    }
     if any(model.model_config.get("extra") == "allow" for model in models):
         catalog = json.loads(game.catalog_file.read_text(encoding="utf-8"))
         known |= {attribute["key"] for attribute in catalog.get("attributes", [])}
@@ -254,22 +291,24 @@ def json_schema(node):
 
 
 def validator(schema: dict, body: dict) -> Draft4Validator:
-    return Draft4Validator({**json_schema(body),
-                            "components": json_schema(schema["components"])})
+    return Draft4Validator({**json_schema(body), "components": json_schema(schema["components"])})
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda game: game.slug)
 def test_each_games_examples_are_bodies_of_its_schema(game, schema):
     """The examples the schema gives a game's operation are valid against that operation's body,
     and a body the models refuse as a whole (an unknown field) is not."""
-    for kind, job_path in ((RULING, "/api/games/{game}/rulings/"),
-                           (SCORE, "/api/games/{game}/score/")):
+    for kind, job_path in (
+        (RULING, "/api/games/{game}/rulings/"),
+        (SCORE, "/api/games/{game}/score/"),
+    ):
         if game.job(kind) is None or not game.job(kind).request_models:
             continue
         content = schema["paths"][game_path(job_path, game)]["post"]["requestBody"]["content"]
         check = validator(schema, content["application/json"]["schema"])
-        examples = [example["value"] for example in content["application/json"]["examples"]
-                    .values()]
+        examples = [
+            example["value"] for example in content["application/json"]["examples"].values()
+        ]
         assert examples
         for example in examples:
             assert list(check.iter_errors(example)) == [], example
@@ -281,8 +320,9 @@ def test_a_card_named_any_way_the_api_reads_is_valid(game, schema):
     """Where a body names a card, the schema takes every way the API reads: the catalog's name,
     its slug, the name in another case; and refuses what it refuses (no text at all)."""
     cards = json.loads(game.catalog_file.read_text(encoding="utf-8"))["cards"]
-    check = Draft4Validator({**json_schema(card_schema(game)),
-                             "components": json_schema(schema["components"])})
+    check = Draft4Validator(
+        {**json_schema(card_schema(game)), "components": json_schema(schema["components"])}
+    )
     card = cards[0]
     for name in (card["name"], card["slug"], card["name"].upper()):
         assert check.is_valid(name), name
@@ -294,12 +334,20 @@ def test_pydantic_json_schema_reads_as_openapi_30():
     ref = {"$ref": "#/components/schemas/Move"}
     assert openapi_30({"const": "play", "type": "string"}) == {"type": "string", "enum": ["play"]}
     assert openapi_30({"anyOf": [ref, {"type": "null"}], "description": "a move"}) == {
-        "allOf": [ref], "description": "a move", "nullable": True}
-    assert openapi_30({"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}],
-                       "le": 9}) == {"type": "integer", "minimum": 0, "maximum": 9,
-                                     "nullable": True}
-    assert openapi_30({"type": "integer", "minimum": 0, "ge": 2}) == {"type": "integer",
-                                                                      "minimum": 2}
+        "allOf": [ref],
+        "description": "a move",
+        "nullable": True,
+    }
+    assert openapi_30(
+        {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}], "le": 9}
+    ) == {"type": "integer", "minimum": 0, "maximum": 9, "nullable": True}
+    assert openapi_30({"type": "integer", "minimum": 0, "ge": 2}) == {
+        "type": "integer",
+        "minimum": 2,
+    }
     assert openapi_30({"anyOf": [{"enum": ["a"], "type": "string"}, {"type": "null"}]}) == {
-        "enum": ["a", None], "type": "string", "nullable": True}
+        "enum": ["a", None],
+        "type": "string",
+        "nullable": True,
+    }
     assert openapi_30({**ref, "description": "x"}) == {"allOf": [ref], "description": "x"}

@@ -29,14 +29,19 @@ def snapshot():
     }
 
 
-def test_backup_and_restore_round_trip_the_whole_database(api, catalog, tmp_path, django_user_model):
+def test_backup_and_restore_round_trip_the_whole_database(
+    api, catalog, tmp_path, django_user_model
+):
     django_user_model.objects.create_superuser("editor", "editor@example.org", "secret-pass-123")
     reno = Card.objects.get(game__slug="academy-credits", slug="jett-reno")
     reno.copies = 2
     reno.provenance_note = "Counted twice on our deck."
     reno.save()
-    api.post("/api/games/star-trek-missions/score/", {"hand": ["Lieutenant Worf", "Commander Kurn"]},
-             format="json")
+    api.post(
+        "/api/games/star-trek-missions/score/",
+        {"hand": ["Lieutenant Worf", "Commander Kurn"]},
+        format="json",
+    )
     before = snapshot()
     path = backup_write(path=tmp_path / "backup.json.gz")
 
@@ -54,15 +59,23 @@ def with_manifest(path, records: str, **changes):
     """A backup file whose manifest matches `records` (its counts and checksum), as `make backup`
     would write it, with `changes` made to the manifest."""
     counts = Counter(item["model"] for item in json.loads(records))
-    manifest = {"project": "tableside", "format": 1, "created": "2026-12-01T00:00:00+00:00",
-                "records": sum(counts.values()), "counts": dict(counts),
-                "sha256": hashlib.sha256(records.encode()).hexdigest(), **changes}
+    manifest = {
+        "project": "tableside",
+        "format": 1,
+        "created": "2026-12-01T00:00:00+00:00",
+        "records": sum(counts.values()),
+        "counts": dict(counts),
+        "sha256": hashlib.sha256(records.encode()).hexdigest(),
+        **changes,
+    }
     with gzip.open(path, "wt") as file:
         file.write(json.dumps(manifest) + "\n" + records)
 
 
-BAD_RECORDS = ('[{"model": "cards.game", "fields": {"name": "x"}}, '
-               '{"model": "cards.card", "fields": {"name": "No game"}}]')
+BAD_RECORDS = (
+    '[{"model": "cards.game", "fields": {"name": "x"}}, '
+    '{"model": "cards.card", "fields": {"name": "No game"}}]'
+)
 
 
 def test_a_restore_that_fails_leaves_the_database_unchanged(catalog, tmp_path):
@@ -85,7 +98,7 @@ def _truncated(path, good):
 def _corrupt(path, good):
     data = bytearray(good.read_bytes())
     middle = len(data) // 2
-    data[middle:middle + 64] = bytes(255 - b for b in data[middle:middle + 64])
+    data[middle : middle + 64] = bytes(255 - b for b in data[middle : middle + 64])
     path.write_bytes(bytes(data))
 
 
@@ -147,21 +160,24 @@ def _no_cards(path, good):
     with_manifest(path, '[{"model": "cards.game", "fields": {"name": "x"}}]')
 
 
-@pytest.mark.parametrize("make, says", [
-    (_truncated, "is truncated"),
-    (_corrupt, "corrupt"),
-    (_not_gzip, "is not a gzip file"),
-    (_not_json, "does not start with a Tableside backup's manifest"),
-    (_wrong_json, "not a Tableside backup"),
-    (_wrong_records, "could not be loaded"),
-    # Issue 22: a partial file is refused before the database is touched.
-    (_only_an_empty_list, "has no manifest"),
-    (_records_without_a_manifest, "has no manifest"),
-    (_a_record_dropped, "do not match the checksum"),
-    (_a_record_dropped_and_the_checksum_redone, "differ from its manifest's counts"),
-    (_another_projects, "is not a Tableside backup"),
-    (_no_cards, "holds no cards.card records"),
-])
+@pytest.mark.parametrize(
+    "make, says",
+    [
+        (_truncated, "is truncated"),
+        (_corrupt, "corrupt"),
+        (_not_gzip, "is not a gzip file"),
+        (_not_json, "does not start with a Tableside backup's manifest"),
+        (_wrong_json, "not a Tableside backup"),
+        (_wrong_records, "could not be loaded"),
+        # Issue 22: a partial file is refused before the database is touched.
+        (_only_an_empty_list, "has no manifest"),
+        (_records_without_a_manifest, "has no manifest"),
+        (_a_record_dropped, "do not match the checksum"),
+        (_a_record_dropped_and_the_checksum_redone, "differ from its manifest's counts"),
+        (_another_projects, "is not a Tableside backup"),
+        (_no_cards, "holds no cards.card records"),
+    ],
+)
 def test_a_bad_backup_is_refused_in_one_line_and_changes_nothing(catalog, tmp_path, make, says):
     from django.core.management import CommandError, call_command
 
@@ -187,15 +203,24 @@ def test_make_restore_with_a_truncated_file_prints_one_line_and_fails(tmp_path):
     with gzip.open(tmp_path / "whole.json.gz", "wt") as file:
         file.write('[{"model": "cards.game", "fields": {"name": "x"}}]' * 50)
     bad.write_bytes((tmp_path / "whole.json.gz").read_bytes()[:40])
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
-           "DATABASE_URL": f"sqlite:///{tmp_path / 'untouched.sqlite3'}"}
-    done = subprocess.run([sys.executable, "manage.py", "restore_database", str(bad)],
-                          cwd=Path(__file__).resolve().parent.parent, env=env,
-                          capture_output=True, text=True, timeout=120)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'untouched.sqlite3'}",
+    }
+    done = subprocess.run(
+        [sys.executable, "manage.py", "restore_database", str(bad)],
+        cwd=Path(__file__).resolve().parent.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode != 0
     assert done.stdout == ""
     assert done.stderr.splitlines() == [
-        f"CommandError: {bad} is truncated: its compressed data ends early. Nothing was changed."]
+        f"CommandError: {bad} is truncated: its compressed data ends early. Nothing was changed."
+    ]
 
 
 def test_the_manifest_counts_every_record_and_checks_them(catalog, tmp_path):

@@ -45,8 +45,9 @@ def post(client, url, body):
     return client.post(url, json.dumps(body), content_type="application/json")
 
 
-def test_sixty_names_of_a_thousand_characters_are_refused_without_fuzzy_work(client, catalog,
-                                                                             full_comparisons):
+def test_sixty_names_of_a_thousand_characters_are_refused_without_fuzzy_work(
+    client, catalog, full_comparisons
+):
     names = [random_text(1000, seed) for seed in range(60)]
     response = post(client, SCORE, {"hand": names})
     body = response.json()
@@ -57,8 +58,9 @@ def test_sixty_names_of_a_thousand_characters_are_refused_without_fuzzy_work(cli
     assert full_comparisons == []
 
 
-def test_one_name_of_sixty_thousand_characters_is_refused_without_fuzzy_work(client, catalog,
-                                                                             full_comparisons):
+def test_one_name_of_sixty_thousand_characters_is_refused_without_fuzzy_work(
+    client, catalog, full_comparisons
+):
     response = post(client, SCORE, {"hand": ["Lieutenant Worf", "x" * 60_000]})
     errors = response.json()["errors"]
     assert response.status_code == 400
@@ -67,8 +69,10 @@ def test_one_name_of_sixty_thousand_characters_is_refused_without_fuzzy_work(cli
 
 
 def test_a_name_within_the_limit_still_gets_suggestions(client, catalog):
-    longest = max(len(n) for n in Card.objects.filter(game__slug="star-trek-missions")
-                  .values_list("name", flat=True))
+    longest = max(
+        len(n)
+        for n in Card.objects.filter(game__slug="star-trek-missions").values_list("name", flat=True)
+    )
     typed = "Lieutenant Worff".ljust(3 * longest, "f")  # as long as the limit allows
     response = post(client, SCORE, {"hand": ["Lieutenant Worff"]})
     entry = response.json()["errors"][0]
@@ -96,8 +100,9 @@ def test_a_body_gets_suggestions_for_its_first_names_only(client, catalog, monke
 
 
 @pytest.mark.parametrize("url, example", _examples())
-def test_every_score_and_ruling_body_refuses_a_card_name_too_long(url, example, catalog,
-                                                                   full_comparisons):
+def test_every_score_and_ruling_body_refuses_a_card_name_too_long(
+    url, example, catalog, full_comparisons
+):
     game = url.split("/")[3]
     names = set(Card.objects.filter(game__slug=game).values_list("name", flat=True))
 
@@ -106,9 +111,11 @@ def test_every_score_and_ruling_body_refuses_a_card_name_too_long(url, example, 
             body = body[step]
         return body
 
-    spots = [path for path in _paths(example)
-             if path and isinstance(value_at(example, path), str)
-             and value_at(example, path) in names]
+    spots = [
+        path
+        for path in _paths(example)
+        if path and isinstance(value_at(example, path), str) and value_at(example, path) in names
+    ]
     assert spots, "the example names a card somewhere"
     body = _replace(example, spots[0], "Q" * 5_000)
     response = Client().post(url, json.dumps(body), content_type="application/json")
@@ -119,14 +126,17 @@ def test_every_score_and_ruling_body_refuses_a_card_name_too_long(url, example, 
 
 
 @pytest.mark.parametrize("parameter", ["fuzzy", "exact"])
-def test_the_named_lookup_refuses_text_longer_than_any_name(client, catalog, parameter,
-                                                            full_comparisons):
-    response = client.get("/api/games/academy-credits/cards/named/",
-                          {parameter: random_text(4_000)})
+def test_the_named_lookup_refuses_text_longer_than_any_name(
+    client, catalog, parameter, full_comparisons
+):
+    response = client.get(
+        "/api/games/academy-credits/cards/named/", {parameter: random_text(4_000)}
+    )
     body = response.json()
     assert response.status_code == 400 and body["code"] == "too_long"
-    assert body["errors"] == [{"path": f"query.{parameter}", "code": "too_long",
-                               "detail": body["detail"]}]
+    assert body["errors"] == [
+        {"path": f"query.{parameter}", "code": "too_long", "detail": body["detail"]}
+    ]
     assert "4000 characters" in body["detail"]
     assert full_comparisons == []
 
@@ -179,8 +189,9 @@ def test_a_lone_surrogate_in_any_value_is_a_400_naming_its_path(url, example, ca
         answer = response.json()
         assert response.status_code == 400, answer
         assert answer["code"] == "invalid_text"
-        assert answer["errors"] == [{"path": shown_path(spot), "code": "invalid_text",
-                                     "detail": answer["detail"]}]
+        assert answer["errors"] == [
+            {"path": shown_path(spot), "code": "invalid_text", "detail": answer["detail"]}
+        ]
 
 
 @pytest.mark.parametrize("url, example", _examples())
@@ -194,8 +205,12 @@ def test_a_lone_surrogate_in_a_key_is_a_400_naming_it(url, example, catalog):
 
 
 def test_a_player_named_with_a_lone_surrogate_is_a_400(catalog):
-    body = {"players": [{"name": "Ana\ud800", "hand": ["Lieutenant Worf"]},
-                        {"name": "Ben", "hand": ["Commander Kurn"]}]}
+    body = {
+        "players": [
+            {"name": "Ana\ud800", "hand": ["Lieutenant Worf"]},
+            {"name": "Ben", "hand": ["Commander Kurn"]},
+        ]
+    }
     answer = raw_post(SCORE, json.dumps(body)).json()
     assert answer["status"] == 400 and answer["code"] == "invalid_text"
     assert [e["path"] for e in answer["errors"]] == ["players[0].name"]
@@ -218,8 +233,9 @@ def test_a_body_nested_too_deeply_is_malformed_not_a_crash(catalog):
 def test_a_page_form_field_that_is_not_utf8_text_is_a_400_page_naming_it(url, catalog):
     # A browser cannot send a lone surrogate; a script can send its UTF-8-like bytes (%ED%A0%80),
     # which are not UTF-8. They are refused, not silently turned into U+FFFD and scored.
-    response = Client().post(url, "hand=Ana%ED%A0%80&action=add",
-                             content_type="application/x-www-form-urlencoded")
+    response = Client().post(
+        url, "hand=Ana%ED%A0%80&action=add", content_type="application/x-www-form-urlencoded"
+    )
     assert response.status_code == 400
     assert response["Content-Type"].startswith("text/html")
     html = response.content.decode()
@@ -228,8 +244,11 @@ def test_a_page_form_field_that_is_not_utf8_text_is_a_400_page_naming_it(url, ca
 
 @pytest.mark.parametrize("url", PAGES)
 def test_a_page_form_of_ordinary_text_is_not_refused(url, catalog):
-    response = Client().post(url, "hand=Ana%C3%AF%F0%9F%98%80&action=add",
-                             content_type="application/x-www-form-urlencoded")
+    response = Client().post(
+        url,
+        "hand=Ana%C3%AF%F0%9F%98%80&action=add",
+        content_type="application/x-www-form-urlencoded",
+    )
     assert response.status_code in (200, 400)
     assert "not UTF-8 text" not in response.content.decode()
 
@@ -241,9 +260,15 @@ def chunked_post(url, data: bytes, content_type="application/json"):
     # As gunicorn hands such a request on: no CONTENT_LENGTH, and the chunks joined in a
     # wsgi.input that reads until they end (the test client's own input refuses reads past a
     # Content-Length).
-    return Client().generic("POST", url, data, content_type=content_type,
-                            HTTP_TRANSFER_ENCODING="chunked", CONTENT_LENGTH="",
-                            **{"wsgi.input": io.BytesIO(data)})
+    return Client().generic(
+        "POST",
+        url,
+        data,
+        content_type=content_type,
+        HTTP_TRANSFER_ENCODING="chunked",
+        CONTENT_LENGTH="",
+        **{"wsgi.input": io.BytesIO(data)},
+    )
 
 
 def test_a_chunked_body_is_read_not_taken_for_empty(catalog):
@@ -267,8 +292,11 @@ def test_a_chunked_body_with_bad_text_gets_the_same_answer_as_any_body(catalog):
 
 
 def test_a_chunked_page_form_is_read(catalog):
-    response = chunked_post("/games/star-trek-missions/score/", b"hand=Lieutenant+Worf&hand=Commander+Kurn",
-                            content_type="application/x-www-form-urlencoded")
+    response = chunked_post(
+        "/games/star-trek-missions/score/",
+        b"hand=Lieutenant+Worf&hand=Commander+Kurn",
+        content_type="application/x-www-form-urlencoded",
+    )
     assert response.status_code == 200
     saved = SavedResult.objects.get()  # the hand was scored, and saved
     assert [c["name"] for c in saved.response["cards"]] == ["Lieutenant Worf", "Commander Kurn"]

@@ -34,8 +34,10 @@ def test_a_seat_of_superscript_two_on_check_a_play_is_shown_by_its_field(client,
     response = client.post(CHECK, play_form(**{field: SUPERSCRIPT_TWO}))
     assert response.status_code == 400
     assert not SavedResult.objects.exists()
-    assert client.post(CHECK, play_form(**{field: "2" if field == "target" else "1"})
-                       ).status_code == 200
+    assert (
+        client.post(CHECK, play_form(**{field: "2" if field == "target" else "1"})).status_code
+        == 200
+    )
 
 
 def test_a_starter_of_superscript_two_on_score_a_round_is_shown_by_its_field(client, catalog):
@@ -48,8 +50,12 @@ def test_a_starter_of_superscript_two_on_score_a_round_is_shown_by_its_field(cli
 def test_a_credits_target_keyed_by_superscript_two_is_an_invalid_option(client, catalog):
     body = {
         "players": [
-            {"name": "Ana", "discards": ["Lura Thok", "Jay-Den Kraag"], "hand": "Jett Reno",
-             "credits": 2},
+            {
+                "name": "Ana",
+                "discards": ["Lura Thok", "Jay-Den Kraag"],
+                "hand": "Jett Reno",
+                "credits": 2,
+            },
             {"name": "Ben", "discards": ["Charles Vance"], "hand": "The Doctor", "credits": 1},
         ],
         "deck_count": 0,
@@ -70,8 +76,9 @@ def test_a_credits_target_keyed_by_superscript_two_is_an_invalid_option(client, 
 def _preview(admin_client, name: str, content: bytes):
     game = Game.objects.get(slug="academy-credits")
     upload = SimpleUploadedFile(name, content)
-    return admin_client.post(reverse("admin:cards_card_import"),
-                             {"game": game.pk, "file": upload, "_preview": "1"})
+    return admin_client.post(
+        reverse("admin:cards_card_import"), {"game": game.pk, "file": upload, "_preview": "1"}
+    )
 
 
 def test_the_admin_import_with_copies_of_superscript_two_reports_the_row(admin_client, catalog):
@@ -81,8 +88,12 @@ def test_the_admin_import_with_copies_of_superscript_two_reports_the_row(admin_c
     assert page.context["confirm_form"] is None
     assert "Copies must be a whole number of at least 1" in page.content.decode()
     cards[0]["copies"] = "2"
-    assert _preview(admin_client, "cards.json", json.dumps({"cards": cards}).encode()
-                    ).context["confirm_form"] is not None
+    assert (
+        _preview(admin_client, "cards.json", json.dumps({"cards": cards}).encode()).context[
+            "confirm_form"
+        ]
+        is not None
+    )
 
 
 def test_the_admin_import_of_json_nested_100000_deep_reports_the_file(admin_client, catalog):
@@ -98,11 +109,14 @@ def test_the_admin_import_of_json_nested_100000_deep_reports_the_file(admin_clie
 
 def test_a_multipart_page_form_with_a_lone_surrogate_is_refused_and_nothing_saved(catalog):
     boundary = "----tableside"
-    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"hand\"\r\n\r\n").encode()
+    body = (f'--{boundary}\r\nContent-Disposition: form-data; name="hand"\r\n\r\n').encode()
     body += b"Bridge\xed\xa0\x80\r\n"
     body += f"--{boundary}--\r\n".encode()
-    response = Client().post("/games/star-trek-missions/score/", body,
-                             content_type=f"multipart/form-data; boundary={boundary}")
+    response = Client().post(
+        "/games/star-trek-missions/score/",
+        body,
+        content_type=f"multipart/form-data; boundary={boundary}",
+    )
     assert response.status_code == 400
     html = response.content.decode()
     assert "not UTF-8 text" in html and "“hand”" in html
@@ -110,8 +124,9 @@ def test_a_multipart_page_form_with_a_lone_surrogate_is_refused_and_nothing_save
 
 
 def test_a_multipart_page_form_of_ordinary_text_is_scored(catalog):
-    response = Client().post("/games/star-trek-missions/score/",
-                             {"hand": ["Lieutenant Worf", "Commander Kurn"]})  # multipart
+    response = Client().post(
+        "/games/star-trek-missions/score/", {"hand": ["Lieutenant Worf", "Commander Kurn"]}
+    )  # multipart
     assert response.status_code == 200
     assert SavedResult.objects.count() == 1
 
@@ -119,8 +134,9 @@ def test_a_multipart_page_form_of_ordinary_text_is_scored(catalog):
 # --- Methods ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("url", ["/", "/games/star-trek-missions/score/",
-                                 "/games/academy-credits/check-play/"])
+@pytest.mark.parametrize(
+    "url", ["/", "/games/star-trek-missions/score/", "/games/academy-credits/check-play/"]
+)
 def test_head_on_a_page_answers_like_get_without_a_body(client, catalog, url):
     get = client.get(url)
     head = client.head(url)
@@ -129,8 +145,7 @@ def test_head_on_a_page_answers_like_get_without_a_body(client, catalog, url):
     assert head["Content-Type"] == get["Content-Type"]
 
 
-@pytest.mark.parametrize("url", ["/", "/games/star-trek-missions/score/",
-                                 "/api/games/"])
+@pytest.mark.parametrize("url", ["/", "/games/star-trek-missions/score/", "/api/games/"])
 def test_trace_is_not_allowed(client, catalog, url):
     response = client.generic("TRACE", url)
     assert response.status_code == 405

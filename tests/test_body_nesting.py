@@ -22,7 +22,9 @@ RULINGS = "/api/games/academy-credits/rulings/"
 
 def nested(levels: int, inner: str = "0", key: str = "k" * 150) -> str:
     """`levels` objects, one inside the other, each with one long key, around `inner`."""
-    return (json.dumps(key) + ":").join(["{"] * levels) + json.dumps(key) + ":" + inner + "}" * levels
+    return (
+        (json.dumps(key) + ":").join(["{"] * levels) + json.dumps(key) + ":" + inner + "}" * levels
+    )
 
 
 def test_the_reported_body_is_a_400_naming_the_depth(client, catalog):
@@ -34,9 +36,11 @@ def test_the_reported_body_is_a_400_naming_the_depth(client, catalog):
     assert set(answer) == {"status", "code", "detail", "errors"} and answer["status"] == 400
     assert answer["code"] == "nested_too_deeply"
     assert answer["detail"].startswith(
-        f"The request body is nested more than {MAX_DEPTH} levels deep (level {MAX_DEPTH + 1} at ")
+        f"The request body is nested more than {MAX_DEPTH} levels deep (level {MAX_DEPTH + 1} at "
+    )
     assert answer["detail"].endswith(
-        f"at most {MAX_DEPTH} levels of objects and lists are accepted.")
+        f"at most {MAX_DEPTH} levels of objects and lists are accepted."
+    )
     [entry] = answer["errors"]
     assert entry["code"] == "nested_too_deeply" and entry["path"].startswith("k" * 79)
 

@@ -40,13 +40,15 @@ def _ids(game: Game, condition) -> list[int]:
 
 def _random_filters(rng: random.Random, options: dict[str, list[str]]) -> dict[str, list[str]]:
     keys = rng.sample(sorted(options), rng.randint(1, min(3, len(options))))
-    return {key: rng.sample(options[key], rng.randint(1, min(2, len(options[key])))) for key in keys}
+    return {
+        key: rng.sample(options[key], rng.randint(1, min(2, len(options[key])))) for key in keys
+    }
 
 
 @pytest.mark.skipif(
     not connection.features.supports_json_field_contains,
     reason="JSON containment is the PostgreSQL path; this database filters with the index table "
-           "only, which every other filter test exercises (make test-postgres runs this one).",
+    "only, which every other filter test exercises (make test-postgres runs this one).",
 )
 def test_containment_and_index_table_give_the_same_cards(catalog):
     rng = random.Random(5)
@@ -56,7 +58,9 @@ def test_containment_and_index_table_give_the_same_cards(catalog):
         options = _filter_options(game)
         single = [{key: [value]} for key, values in options.items() for value in values]
         for filters in single + [_random_filters(rng, options) for _ in range(60)]:
-            by_containment = _ids(game, selectors.attribute_containment(filters=filters, specs=specs))
+            by_containment = _ids(
+                game, selectors.attribute_containment(filters=filters, specs=specs)
+            )
             by_index = _ids(game, selectors.attribute_index_match(filters=filters))
             assert by_containment == by_index, (game.slug, filters)
             compared += 1
@@ -103,7 +107,9 @@ def test_card_representation_matches_the_declared_fields(catalog):
     compared = 0
     for game in Game.objects.all():
         keys = [spec.key for spec in game.attribute_specs()]
-        for card in Card.objects.filter(game=game).select_related("game").prefetch_related("rulings"):
+        for card in (
+            Card.objects.filter(game=game).select_related("game").prefetch_related("rulings")
+        ):
             assert CardSerializer(card, context={"attribute_keys": keys}).data == _declared_fields(
                 card, keys
             ), card.name

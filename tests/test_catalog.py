@@ -28,7 +28,9 @@ def test_four_games_with_player_ranges(catalog):
 
     games = {g.slug: g for g in Game.objects.all()}
     assert set(games) == {game.slug for game in GAMES}  # a game added to GAMES is loaded too
-    assert {"academy-credits", "star-realms-academy", "factions", "star-trek-missions"} <= set(games)
+    assert {"academy-credits", "star-realms-academy", "factions", "star-trek-missions"} <= set(
+        games
+    )
     assert (games["academy-credits"].min_players, games["academy-credits"].max_players) == (2, 4)
     assert (games["star-realms-academy"].min_players, games["star-realms-academy"].max_players) == (
         2,
@@ -64,7 +66,9 @@ def test_star_realms_academy_shop_and_starting_cards(catalog):
 
 def test_star_realms_academy_knows_only_the_rulebook_values(catalog):
     cards = {c.name: c for c in cards_of("star-realms-academy")}
-    ram, frigate, hive, survey = (cards[n] for n in ("Ram", "Imperial Frigate", "The Hive", "Survey Ship"))
+    ram, frigate, hive, survey = (
+        cards[n] for n in ("Ram", "Imperial Frigate", "The Hive", "Survey Ship")
+    )
     assert ram.attributes["cost"] == 1 and ram.field_provenance["cost"] == "verified"
     assert frigate.attributes["primary"] == {"combat": 2}
     assert frigate.field_provenance["primary"] == "verified"
@@ -74,11 +78,15 @@ def test_star_realms_academy_knows_only_the_rulebook_values(catalog):
     assert survey.attributes["primary"] == {"coin": 2, "draw": 1}
     # Nothing else is invented: every other cost is unknown, and the inferred factions are
     # provisional.
-    unknown_costs = [n for n, c in cards.items() if c.attributes["cost"] is None and n not in ("Scout", "Viper")]
+    unknown_costs = [
+        n for n, c in cards.items() if c.attributes["cost"] is None and n not in ("Scout", "Viper")
+    ]
     assert len(unknown_costs) == 14
     assert all(cards[n].field_provenance["cost"] == "unknown" for n in unknown_costs)
     assert all(c.field_provenance["faction"] == "provisional" for c in cards.values())
-    assert all(c.provenance == "incomplete" for n, c in cards.items() if n not in ("Scout", "Viper"))
+    assert all(
+        c.provenance == "incomplete" for n, c in cards.items() if n not in ("Scout", "Viper")
+    )
 
 
 def test_factions_has_seven_action_kinds_of_twenty_and_sample_factions(catalog):
@@ -116,8 +124,12 @@ def test_star_trek_missions_has_all_74_cards_from_the_data_file(catalog):
 
 
 def test_rule_sections_cover_each_games_ids(catalog):
-    prefixes = {"academy-credits": "AC-", "star-realms-academy": "SRA-", "factions": "FAC-",
-                "star-trek-missions": "STM-"}
+    prefixes = {
+        "academy-credits": "AC-",
+        "star-realms-academy": "SRA-",
+        "factions": "FAC-",
+        "star-trek-missions": "STM-",
+    }
     for slug, prefix in prefixes.items():
         ids = list(RuleSection.objects.filter(game__slug=slug).values_list("rule_id", flat=True))
         assert ids and all(i.startswith(prefix) for i in ids)
@@ -162,8 +174,11 @@ def test_reload_adds_a_missing_rule_but_keeps_an_edited_one(catalog):
     worf.rule = None  # loaded before rules were encoded
     worf.field_provenance = {k: v for k, v in worf.field_provenance.items() if k != "rule"}
     worf.save()
-    kurn.rule = {"bonuses": [{"kind": "with", "points": 12, "requires": [
-        {"match": {"name": "Lieutenant Worf"}}]}]}
+    kurn.rule = {
+        "bonuses": [
+            {"kind": "with", "points": 12, "requires": [{"match": {"name": "Lieutenant Worf"}}]}
+        ]
+    }
     kurn.save()
 
     report = catalog_load()
@@ -179,14 +194,20 @@ def test_a_bad_rule_is_reported_by_path(catalog):
     from django.core.exceptions import ValidationError
 
     card = Card.objects.get(game__slug="star-trek-missions", slug="commander-kurn")
-    card.rule = {"bonuses": [{"kind": "with", "points": -1, "requires": [
-        {"match": {"name": "Lieutenant Worff"}}]}, {"kind": "sometimes"}]}
+    card.rule = {
+        "bonuses": [
+            {"kind": "with", "points": -1, "requires": [{"match": {"name": "Lieutenant Worff"}}]},
+            {"kind": "sometimes"},
+        ]
+    }
     with pytest.raises(ValidationError) as raised:
         card.full_clean()
     messages = raised.value.message_dict["rule"]
     assert any(m.startswith("rule.bonuses[0].points:") for m in messages)
-    assert any("rule.bonuses[0].requires[0].match.name: no card named 'Lieutenant Worff'" in m
-               for m in messages)
+    assert any(
+        "rule.bonuses[0].requires[0].match.name: no card named 'Lieutenant Worff'" in m
+        for m in messages
+    )
     assert any(m.startswith("rule.bonuses[1].kind:") for m in messages)
 
 
@@ -308,8 +329,10 @@ def test_an_admin_edit_is_kept_and_reported_when_the_shipped_version_changes(cat
     assert rule.text == "Our table's reading."
     assert (card.provenance_note, card.copies) == ("Counted on our deck.", 1)
     assert report.updated == {}
-    assert report.kept == ["Academy Credits: rule AC-R5 (No target available)",
-                           "Academy Credits: card Jett Reno"]
+    assert report.kept == [
+        "Academy Credits: rule AC-R5 (No target available)",
+        "Academy Credits: card Jett Reno",
+    ]
     assert "Kept 2 edited here" in report.summary()
     assert load_shipped(data).kept == []  # reported once
 
@@ -327,14 +350,22 @@ def test_a_row_loaded_before_fingerprints_is_updated_only_from_an_earlier_shippe
     old_path = "/".join(["shared", "data", "star-trek-missions-cards.json"])
     old_note = f"All fields come from the project's card data file ({old_path})."
     # The shipped note's first sentence says where the fields come from; the old one named the file.
-    for card, note in ((worf, old_note + shipped_note[shipped_note.index(". ") + 1:]),
-                       (kurn, "Our own note.")):
+    for card, note in (
+        (worf, old_note + shipped_note[shipped_note.index(". ") + 1 :]),
+        (kurn, "Our own note."),
+    ):
         Card.objects.filter(pk=card.pk).update(shipped="", provenance_note=note)
     worf.refresh_from_db()
-    row = catalog_versions.fingerprint({
-        "name": worf.name, "copies": worf.copies, "attributes": worf.attributes,
-        "field_provenance": worf.field_provenance, "provenance_note": worf.provenance_note,
-        "rule": worf.rule})
+    row = catalog_versions.fingerprint(
+        {
+            "name": worf.name,
+            "copies": worf.copies,
+            "attributes": worf.attributes,
+            "field_provenance": worf.field_provenance,
+            "provenance_note": worf.provenance_note,
+            "rule": worf.rule,
+        }
+    )
     assert row in earlier  # the test's old row is one the project really shipped
 
     report = catalog_load()

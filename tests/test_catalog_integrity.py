@@ -32,12 +32,16 @@ def rename(admin_client, card: Card, new_name: str):
 
 
 def test_renaming_a_card_in_the_admin_keeps_the_scores_of_the_cards_naming_it(
-        admin_client, client, catalog):
+    admin_client, client, catalog
+):
     before = score(client, ["Captain Jean-Luc Picard", "Bridge"])
     assert before["total"] == 5 and before["steps"][0]["detail"] == "5 with Bridge"
     bridge = Card.objects.get(game__slug=STM, name="Bridge")
-    naming = sorted(card.name for card in Card.objects.filter(game__slug=STM)
-                    if "Bridge" in json.dumps(card.rule))
+    naming = sorted(
+        card.name
+        for card in Card.objects.filter(game__slug=STM)
+        if "Bridge" in json.dumps(card.rule)
+    )
     assert "Captain Jean-Luc Picard" in naming
 
     page = rename(admin_client, bridge, "Main Bridge")
@@ -51,8 +55,11 @@ def test_renaming_a_card_in_the_admin_keeps_the_scores_of_the_cards_naming_it(
     for card in Card.objects.filter(game__slug=STM):
         rule = json.dumps(card.rule)
         assert '"Bridge"' not in rule, card.name
-    renamed = sorted(card.name for card in Card.objects.filter(game__slug=STM)
-                     if '"Main Bridge"' in json.dumps(card.rule))
+    renamed = sorted(
+        card.name
+        for card in Card.objects.filter(game__slug=STM)
+        if '"Main Bridge"' in json.dumps(card.rule)
+    )
     assert renamed == naming
     picard = Card.objects.get(game__slug=STM, name="Captain Jean-Luc Picard")
     assert "Main Bridge" in picard.text
@@ -78,8 +85,10 @@ def test_renaming_a_star_realms_academy_card_follows_in_the_ally_rules(admin_cli
 # --- CSV export: no live formulas ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ['=HYPERLINK("https://evil.example","Click")', "+1+2", "-2+3",
-                                  "@SUM(A1)", "'=already quoted"])
+@pytest.mark.parametrize(
+    "name",
+    ['=HYPERLINK("https://evil.example","Click")', "+1+2", "-2+3", "@SUM(A1)", "'=already quoted"],
+)
 def test_the_csv_export_neutralises_cells_a_spreadsheet_would_run(admin_client, catalog, name):
     game = Game.objects.get(slug="academy-credits")
     card = Card.objects.get(game=game, slug="lura-thok")
@@ -100,10 +109,11 @@ def test_the_csv_export_neutralises_cells_a_spreadsheet_would_run(admin_client, 
 def test_a_neutralised_export_imports_back_unchanged(catalog):
     game = Game.objects.get(slug="academy-credits")
     card = Card.objects.get(game=game, slug="lura-thok")
-    card.name = "=HYPERLINK(\"x\")"
+    card.name = '=HYPERLINK("x")'
     card.provenance_note = "'quoted"
     card.save()
-    preview = imports.preview_import(game=game, content=imports.export_cards_csv(game=game),
-                                     file_format="csv")
+    preview = imports.preview_import(
+        game=game, content=imports.export_cards_csv(game=game), file_format="csv"
+    )
     assert preview.errors == []
     assert preview.counts["changed"] == 0 and preview.counts["added"] == 0

@@ -51,7 +51,9 @@ def test_a_search_that_finds_cards_offers_nothing_and_asks_nothing_more(client, 
         html = search(client, "academy-credits", "Jett").content.decode()
     assert "Did you mean" not in html
     assert "Jett Reno" in html
-    assert not any("similarity" in q["sql"] or "set_config" in q["sql"] for q in plain.captured_queries)
+    assert not any(
+        "similarity" in q["sql"] or "set_config" in q["sql"] for q in plain.captured_queries
+    )
 
 
 def test_text_like_no_name_offers_nothing(client, catalog):

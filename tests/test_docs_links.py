@@ -89,8 +89,13 @@ def test_every_relative_link_reaches_a_file_and_its_heading(page: Path):
 
 def test_the_pages_are_found_and_link_to_each_other():
     names = {page.relative_to(ROOT).as_posix() for page in PAGES}
-    assert {"README.md", "docs/DECISIONS.md", "docs/MEASUREMENTS.md", "docs/DEPLOYING.md",
-            "games/README.md"} <= names
+    assert {
+        "README.md",
+        "docs/DECISIONS.md",
+        "docs/MEASUREMENTS.md",
+        "docs/DEPLOYING.md",
+        "games/README.md",
+    } <= names
     readme = relative_links(ROOT / "README.md")
     for doc in ("docs/DEPLOYING.md", "docs/API.md", "docs/DECISIONS.md", "docs/MEASUREMENTS.md"):
         assert doc in readme, f"the README does not link {doc}"
@@ -121,6 +126,8 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path):
         encoding="utf-8",
     )
     assert broken_links(page) == [
-        "missing.png: no such file", "there.md#nowhere: no heading with that anchor"]
+        "missing.png: no such file",
+        "there.md#nowhere: no heading with that anchor",
+    ]
     assert anchor("Tables' bounds") == "tables-bounds"
     assert anchor("The rules: free of Django, and typed") == "the-rules-free-of-django-and-typed"

@@ -13,8 +13,10 @@ def test_fac_r9_the_rule_section_and_the_rejection_agree(api, catalog):
     assert "An eliminated player's hand is discarded at once" in rule["text"]
 
     position = with_a_hand_for_an_absent_player()
-    body = error_of(api, {"position": position, "move": {"action": "pass"}},
-                    code="impossible_position")
+    body = error_of(
+        api, {"position": position, "move": {"action": "pass"}}, code="impossible_position"
+    )
     assert entries(body) == [("position.players[1].hand", "hand_for_absent_player")]
     assert body["errors"][0]["detail"].endswith(
-        "an eliminated player's hand is discarded at once, so they never hold cards (FAC-R9).")
+        "an eliminated player's hand is discarded at once, so they never hold cards (FAC-R9)."
+    )

@@ -17,8 +17,13 @@ pytestmark = pytest.mark.django_db
 
 CHECK = "/games/factions/check-move/"
 STANDINGS = "/games/factions/standings/"
-BASE = {"p1-name": "Ana", "p2-name": "Ben", "f-amber-coast-controller": "1",
-        "f-ashen-peaks-controller": "2", "turn": "1"}
+BASE = {
+    "p1-name": "Ana",
+    "p2-name": "Ben",
+    "f-amber-coast-controller": "1",
+    "f-ashen-peaks-controller": "2",
+    "turn": "1",
+}
 
 
 def test_the_url_names():
@@ -39,8 +44,7 @@ def test_the_pages_render_the_catalog(client, catalog, url):
     assert not re.search(r'(src|href)="(https?:)?//', html)
     assert 'name="csrfmiddlewaretoken"' in html
     # The first two seats control the first two factions to start with.
-    assert re.search(r'id="f-amber-coast-controller".*?<option value="1" selected>', html,
-                     re.S)
+    assert re.search(r'id="f-amber-coast-controller".*?<option value="1" selected>', html, re.S)
 
 
 def test_check_move_lists_the_action_cards_per_faction(client, catalog):
@@ -48,14 +52,16 @@ def test_check_move_lists_the_action_cards_per_faction(client, catalog):
     assert '<option value="attack@amber-coast">Attack (Amber Coast)</option>' in html
     assert '<option value="ambush@frost-reach">Ambush (Frost Reach)</option>' in html
     # The pending attack lists only ATTACK and AMBUSH cards.
-    pending = html[html.index('id="pending_card"'):html.index('id="pending_target"')]
+    pending = html[html.index('id="pending_card"') : html.index('id="pending_target"')]
     assert "Attack (Amber Coast)" in pending and "Spy (" not in pending
 
 
 def test_a_renamed_faction_shows_its_new_name(client, catalog):
     definition = AttributeDefinition.objects.get(game__slug="factions", key="faction")
-    definition.choices = [{**c, "label": "The Gilded Shore"} if c["value"] == "amber-coast"
-                          else c for c in definition.choices]
+    definition.choices = [
+        {**c, "label": "The Gilded Shore"} if c["value"] == "amber-coast" else c
+        for c in definition.choices
+    ]
     definition.save()
     html = client.get(CHECK).content.decode()
     assert "The Gilded Shore" in html and "Amber Coast" not in html
@@ -63,35 +69,60 @@ def test_a_renamed_faction_shows_its_new_name(client, catalog):
 
 def test_the_form_makes_the_api_body(catalog):
     catalog_ = PageCatalog(Game.objects.get(slug="factions"))
-    data = {**BASE, "p1-hand-1": "attack@amber-coast", "p1-hand-3": "spy@ashen-peaks",
-            "p2-lost": "2", "p3-own": "frost-reach", "f-ashen-peaks-peak-sentinel-defeated": "on",
-            "turn_lost": "", "action": "play", "card": "attack@amber-coast",
-            "target_unit": "ashen-peaks@ash-seer", "target_player": "2"}
+    data = {
+        **BASE,
+        "p1-hand-1": "attack@amber-coast",
+        "p1-hand-3": "spy@ashen-peaks",
+        "p2-lost": "2",
+        "p3-own": "frost-reach",
+        "f-ashen-peaks-peak-sentinel-defeated": "on",
+        "turn_lost": "",
+        "action": "play",
+        "card": "attack@amber-coast",
+        "target_unit": "ashen-peaks@ash-seer",
+        "target_player": "2",
+    }
     body = TableForm(catalog_, data, with_move=True).body()
     position = body["position"]
     assert [p["name"] for p in position["players"]] == ["Ana", "Ben", "Player 3"]
-    assert position["players"][0]["hand"] == [{"card": "attack", "faction": "amber-coast"},
-                                              {"card": "spy", "faction": "ashen-peaks"}]
+    assert position["players"][0]["hand"] == [
+        {"card": "attack", "faction": "amber-coast"},
+        {"card": "spy", "faction": "ashen-peaks"},
+    ]
     assert position["players"][1]["lost_turns"] == 2
-    assert position["players"][2] == {"name": "Player 3", "hand": [], "lost_turns": 0,
-                                      "faction": "frost-reach"}
+    assert position["players"][2] == {
+        "name": "Player 3",
+        "hand": [],
+        "lost_turns": 0,
+        "faction": "frost-reach",
+    }
     # Player 3's own faction is theirs: the controller follows the choice.
     assert [(f["name"], f["controller"]) for f in position["factions"]] == [
-        ("amber-coast", "Ana"), ("ashen-peaks", "Ben"), ("frost-reach", "Player 3")]
+        ("amber-coast", "Ana"),
+        ("ashen-peaks", "Ben"),
+        ("frost-reach", "Player 3"),
+    ]
     peak = next(u for u in position["factions"][1]["units"] if u["name"] == "Peak Sentinel")
     assert peak == {"name": "Peak Sentinel", "alive": False}
     assert position["turn"] == "Ana" and "pending" not in position
-    assert body["move"] == {"action": "play", "card": {"card": "attack", "faction": "amber-coast"},
-                            "target_player": "Ben",
-                            "target_unit": {"faction": "ashen-peaks", "unit": "ash-seer"}}
+    assert body["move"] == {
+        "action": "play",
+        "card": {"card": "attack", "faction": "amber-coast"},
+        "target_player": "Ben",
+        "target_unit": {"faction": "ashen-peaks", "unit": "ash-seer"},
+    }
     standings = TableForm(catalog_, data, with_move=False).body()
     assert set(standings) == {"factions", "players"}
     assert "hand" not in standings["players"][0]
 
 
 def test_a_plain_post_shows_the_ruling_and_saves_it(client, catalog):
-    data = {**BASE, "p1-hand-1": "sabotage@ashen-peaks", "action": "discard",
-            "card": "sabotage@ashen-peaks"}
+    data = {
+        **BASE,
+        "p1-hand-1": "sabotage@ashen-peaks",
+        "action": "discard",
+        "card": "sabotage@ashen-peaks",
+    }
     response = client.post(CHECK, data)
     assert response.status_code == 200
     html = response.content.decode()
@@ -100,15 +131,21 @@ def test_a_plain_post_shows_the_ruling_and_saves_it(client, catalog):
     assert "Ana&#x27;s next turn is lost" in html
     result = SavedResult.objects.get(kind="ruling")
     assert f'href="http://testserver/r/{result.id}"' in html
-    assert result.request["move"] == {"action": "discard",
-                                      "card": {"card": "Sabotage", "faction": "ashen-peaks"}}
+    assert result.request["move"] == {
+        "action": "discard",
+        "card": {"card": "Sabotage", "faction": "ashen-peaks"},
+    }
     # The form keeps the values.
     assert '<option value="sabotage@ashen-peaks" selected>' in html
 
 
 def test_an_illegal_move_describes_the_alternatives(client, catalog):
-    data = {**BASE, "p1-hand-1": "defence@amber-coast", "action": "play",
-            "card": "defence@amber-coast"}
+    data = {
+        **BASE,
+        "p1-hand-1": "defence@amber-coast",
+        "action": "play",
+        "card": "defence@amber-coast",
+    }
     html = client.post(CHECK, data).content.decode()
     assert "Ruling: Illegal" in html and "defence_is_reactive" in html
     assert "<li>Discard Defence (Amber Coast)</li>" in html
@@ -116,8 +153,13 @@ def test_an_illegal_move_describes_the_alternatives(client, catalog):
 
 
 def test_a_pending_attack_and_its_answer(client, catalog):
-    data = {**BASE, "p2-hand-1": "defence@ashen-peaks", "pending_card": "attack@amber-coast",
-            "pending_target": "ashen-peaks@ember-smith", "action": "pass"}
+    data = {
+        **BASE,
+        "p2-hand-1": "defence@ashen-peaks",
+        "pending_card": "attack@amber-coast",
+        "pending_target": "ashen-peaks@ember-smith",
+        "action": "pass",
+    }
     html = client.post(CHECK, data).content.decode()
     assert "Ruling: Legal" in html and "legal_let_through" in html
     assert "Ember Smith (Ashen Peaks) is defeated (FAC-6)." in html
@@ -130,8 +172,13 @@ def test_a_pending_attack_and_its_answer(client, catalog):
 
 
 def test_problems_are_shown_by_their_field(client, catalog):
-    data = {**BASE, "p1-hand-1": "spy@amber-coast", "p1-hand-2": "spy@amber-coast",
-            "p2-hand-5": "spy@amber-coast", "action": "pass"}
+    data = {
+        **BASE,
+        "p1-hand-1": "spy@amber-coast",
+        "p1-hand-2": "spy@amber-coast",
+        "p2-hand-5": "spy@amber-coast",
+        "action": "pass",
+    }
     response = client.post(CHECK, data)
     assert response.status_code == 400
     html = response.content.decode()
@@ -141,8 +188,13 @@ def test_problems_are_shown_by_their_field(client, catalog):
 
 
 def test_a_required_target_needs_information(client, catalog):
-    data = {**BASE, "p1-hand-1": "doctor@amber-coast", "f-amber-coast-tide-archer-defeated": "on",
-            "action": "play", "card": "doctor@amber-coast"}
+    data = {
+        **BASE,
+        "p1-hand-1": "doctor@amber-coast",
+        "f-amber-coast-tide-archer-defeated": "on",
+        "action": "play",
+        "card": "doctor@amber-coast",
+    }
     html = client.post(CHECK, data).content.decode()
     assert "Ruling: Needs information" in html and "Missing information" in html
     assert "one of Tide Archer (Amber Coast)" in html
@@ -155,8 +207,11 @@ def test_htmx_gets_the_fragment_and_the_form_out_of_band_on_errors(client, catal
     assert response.status_code == 200 and "<html" not in html
     assert "Ruling: Legal" in html and 'hx-swap-oob="true"' not in html
     assert response["Vary"] and "HX-Request" in response["Vary"]
-    response = client.post(CHECK, {**BASE, "p1-own": "amber-coast", "p2-own": "amber-coast",
-                                   "action": "pass"}, headers=headers)
+    response = client.post(
+        CHECK,
+        {**BASE, "p1-own": "amber-coast", "p2-own": "amber-coast", "action": "pass"},
+        headers=headers,
+    )
     html = response.content.decode()
     assert response.status_code == 400
     assert 'id="move-form" method="post" hx-swap-oob="true"' in html
@@ -188,21 +243,34 @@ def test_standings_errors_by_field(client, catalog):
 
 # The page's defaults (seat 1 controls the first faction, seat 2 the second) as a browser without
 # JavaScript sends them: each controller with the hidden field saying the page chose it.
-DEFAULTS = {"f-amber-coast-controller": "1", "f-amber-coast-controller-auto": "1",
-            "f-ashen-peaks-controller": "2", "f-ashen-peaks-controller-auto": "2",
-            "f-frost-reach-controller": "", "f-frost-reach-controller-auto": "",
-            "f-verdant-march-controller": "", "f-verdant-march-controller-auto": ""}
+DEFAULTS = {
+    "f-amber-coast-controller": "1",
+    "f-amber-coast-controller-auto": "1",
+    "f-ashen-peaks-controller": "2",
+    "f-ashen-peaks-controller-auto": "2",
+    "f-frost-reach-controller": "",
+    "f-frost-reach-controller-auto": "",
+    "f-verdant-march-controller": "",
+    "f-verdant-march-controller-auto": "",
+}
 
 
 def test_the_controller_follows_each_players_own_faction(client, catalog):
     """Issue 23: Ana chooses Frost Reach and Ben Verdant March, leaving the controllers as the
     page set them by seat order; the table is an ordinary one, not "cannot exist"."""
-    data = {**DEFAULTS, "p1-name": "Ana", "p2-name": "Ben", "p1-own": "frost-reach",
-            "p2-own": "verdant-march"}
+    data = {
+        **DEFAULTS,
+        "p1-name": "Ana",
+        "p2-name": "Ben",
+        "p1-own": "frost-reach",
+        "p2-own": "verdant-march",
+    }
     catalog_ = PageCatalog(Game.objects.get(slug="factions"))
     standings = TableForm(catalog_, data, with_move=False).body()
     assert sorted((f["name"], f["controller"]) for f in standings["factions"]) == [
-        ("frost-reach", "Ana"), ("verdant-march", "Ben")]
+        ("frost-reach", "Ana"),
+        ("verdant-march", "Ben"),
+    ]
     response = client.post(STANDINGS, data)
     html = response.content.decode()
     assert "cannot exist" not in html and "could not be" not in html
@@ -218,17 +286,30 @@ def test_the_controller_follows_each_players_own_faction(client, catalog):
 def test_a_controller_a_person_chose_stays_chosen(catalog):
     """Ana's own Frost Reach was conquered by Ben: the controller chosen by hand (no longer the
     page's default) is kept, and Ana's default faction still gives way."""
-    data = {**DEFAULTS, "p1-name": "Ana", "p2-name": "Ben", "p1-own": "frost-reach",
-            "p2-own": "ashen-peaks", "f-frost-reach-controller": "2",
-            "f-frost-reach-controller-auto": "chosen"}
+    data = {
+        **DEFAULTS,
+        "p1-name": "Ana",
+        "p2-name": "Ben",
+        "p1-own": "frost-reach",
+        "p2-own": "ashen-peaks",
+        "f-frost-reach-controller": "2",
+        "f-frost-reach-controller-auto": "chosen",
+    }
     catalog_ = PageCatalog(Game.objects.get(slug="factions"))
     body = TableForm(catalog_, data, with_move=False).body()
     assert sorted((f["name"], f["controller"]) for f in body["factions"]) == [
-        ("ashen-peaks", "Ben"), ("frost-reach", "Ben")]
+        ("ashen-peaks", "Ben"),
+        ("frost-reach", "Ben"),
+    ]
 
 
 def test_the_neighbour_two_players_choosing_one_faction_is_still_refused(client, catalog):
-    data = {**DEFAULTS, "p1-name": "Ana", "p2-name": "Ben", "p1-own": "frost-reach",
-            "p2-own": "frost-reach"}
+    data = {
+        **DEFAULTS,
+        "p1-name": "Ana",
+        "p2-name": "Ben",
+        "p1-own": "frost-reach",
+        "p2-own": "frost-reach",
+    }
     html = client.post(STANDINGS, data).content.decode()
     assert "Ana and Ben both chose Frost Reach" in html

@@ -12,8 +12,17 @@ from tests.test_factions_rulings_api import AMBER, ASHEN, c, table, units
 pytestmark = pytest.mark.django_db
 
 URL = "/api/games/factions/score/"
-SCORE_KEYS = {"game", "total", "steps", "warnings", "standings", "eliminated", "winner", "id",
-              "url"}
+SCORE_KEYS = {
+    "game",
+    "total",
+    "steps",
+    "warnings",
+    "standings",
+    "eliminated",
+    "winner",
+    "id",
+    "url",
+}
 
 
 def post(api, data):
@@ -29,16 +38,29 @@ def test_standings_of_a_game_in_progress(api, catalog):
     assert response.status_code == 200, body
     assert set(body) == SCORE_KEYS
     assert (body["game"], body["total"], body["winner"], body["eliminated"]) == (
-        "factions", None, None, [])
+        "factions",
+        None,
+        None,
+        [],
+    )
     ana, ben = body["standings"]
     assert ana["factions"][0]["own"] is True and ana["surviving_units"] == 5
     assert ben["surviving_units"] == 2 and ben["defeated_units"] == 3
     assert ben["factions"][0]["defeated"] == ASHEN[:3]
     for step in body["steps"]:
-        assert set(step) == {"n", "rule", "player", "faction", "card", "detail", "points",
-                             "running_total"}
-    assert body["steps"][-1]["detail"] == ("2 players still control a surviving unit (Ana and "
-                                           "Ben): no winner yet (FAC-18).")
+        assert set(step) == {
+            "n",
+            "rule",
+            "player",
+            "faction",
+            "card",
+            "detail",
+            "points",
+            "running_total",
+        }
+    assert body["steps"][-1]["detail"] == (
+        "2 players still control a surviving unit (Ana and Ben): no winner yet (FAC-18)."
+    )
     assert api.get(f"/api/results/{body['id']}/").json() == body
 
 
@@ -58,7 +80,8 @@ def test_errors_name_paths_in_the_body(api, catalog):
     body = post(api, position).json()
     assert body["code"] == "invalid_input"
     assert [(e["path"], e["code"]) for e in body["errors"]] == [
-        ("factions[0].name", "unknown_faction")]
+        ("factions[0].name", "unknown_faction")
+    ]
 
 
 def test_an_impossible_table(api, catalog):
@@ -68,7 +91,8 @@ def test_an_impossible_table(api, catalog):
     body = response.json()
     assert response.status_code == 400 and body["code"] == "impossible_position"
     assert [(e["path"], e["code"]) for e in body["errors"]] == [
-        ("factions[1].units[5]", "unit_in_two_factions")]
+        ("factions[1].units[5]", "unit_in_two_factions")
+    ]
     position = table(dead_ashen=ASHEN)
     position["factions"][0]["units"] = units(AMBER, dead=AMBER)
     body = post(api, position).json()

@@ -55,8 +55,10 @@ def test_a_card_higher_than_the_table_is_legal_and_moves_onto_it():
     ruling = board.rule(Play(THREE))
     assert (ruling.verdict, ruling.code, ruling.rule) == (LEGAL, "legal_play", "HC-2")
     assert ruling.reason == "Three (3) is higher than Two (2)."
-    assert checks(ruling) == [("HC-1", True, "Three is in the hand (One and Three)."),
-                              ("HC-2", True, "Three (3) is higher than Two (2).")]
+    assert checks(ruling) == [
+        ("HC-1", True, "Three is in the hand (One and Three)."),
+        ("HC-2", True, "Three (3) is higher than Two (2)."),
+    ]
     assert ruling.outcome == {"table": "Three", "hand": ["One"]}
     assert ruling.warnings == []
 
@@ -92,17 +94,24 @@ def test_a_player_passes_only_holding_no_higher_card():
     assert stuck.legal_moves() == [Pass()]
     passed = stuck.rule(Pass())
     assert (passed.verdict, passed.code, passed.rule) == (LEGAL, "legal_pass", "HC-4")
-    assert passed.reason == ("No card of the hand (One (1) and Two (2)) is higher than Three (3): "
-                             "the player passes.")
+    assert passed.reason == (
+        "No card of the hand (One (1) and Two (2)) is higher than Three (3): the player passes."
+    )
     refused = engine.check(Position(hand=(ONE, THREE), table=TWO)).rule(Pass())
     assert (refused.verdict, refused.code, refused.rule) == (ILLEGAL, "must_play", "HC-4")
-    assert checks(refused) == [("HC-4", False, "Three (3) in the hand is higher than Two (2): "
-                                               "a player who can play must play.")]
+    assert checks(refused) == [
+        (
+            "HC-4",
+            False,
+            "Three (3) in the hand is higher than Two (2): a player who can play must play.",
+        )
+    ]
     assert refused.alternatives == [{"play": "Three"}]
     assert engine.check(Position(hand=(), table=None)).rule(Pass()).verdict == LEGAL
     assert engine.check(Position(hand=(TWO, ONE), table=None)).rule(Pass()).reason == (
         "The table is empty and the hand holds One (1) and Two (2): a player who can play must "
-        "play.")
+        "play."
+    )
 
 
 def test_its_legal_moves_are_the_moves_it_rules_legal_in_every_small_position():
@@ -124,26 +133,35 @@ def test_its_legal_moves_are_the_moves_it_rules_legal_in_every_small_position():
                 boards += 1
                 legal = [move for move in candidates if board.rule(move).verdict == LEGAL]
                 assert list(board.legal_moves()) == legal, (hand, table)
-                assert_board_conforms(board, illegal_moves=tuple(
-                    move for move in candidates if move not in legal))
+                assert_board_conforms(
+                    board, illegal_moves=tuple(move for move in candidates if move not in legal)
+                )
     assert boards > 50  # 89 positions the copies allow
 
 
 def test_more_copies_than_the_game_has_is_an_impossible_position_and_one_fewer_is_not():
     with pytest.raises(ImpossiblePosition) as refused:
         engine.check(Position(hand=(THREE,), table=THREE))
-    assert refused.value.errors == [{
-        "path": "table", "code": "too_many_copies",
-        "detail": "Three is in the position 2 times (1 in the hand and 1 on the table); "
-                  "the game has 1 copy (HC-1)."}]
+    assert refused.value.errors == [
+        {
+            "path": "table",
+            "code": "too_many_copies",
+            "detail": "Three is in the position 2 times (1 in the hand and 1 on the table); "
+            "the game has 1 copy (HC-1).",
+        }
+    ]
     # Its legal neighbour: the same hand, another card on the table.
     assert engine.check(Position(hand=(THREE,), table=TWO)).rule(Play(THREE)).verdict == LEGAL
     # Every contradiction at once, each at the first copy too many.
     with pytest.raises(ImpossiblePosition) as both:
         engine.check(Position(hand=(ONE, ONE, FOUR, ONE, FOUR), table=None))
     assert [(e["path"], e["detail"]) for e in both.value.errors] == [
-        ("hand[3]", "One is in the position 3 times (3 in the hand); the game has 2 copies (HC-1)."),
-        ("hand[4]", "Four is in the position 2 times (2 in the hand); the game has 1 copy (HC-1).")]
+        (
+            "hand[3]",
+            "One is in the position 3 times (3 in the hand); the game has 2 copies (HC-1).",
+        ),
+        ("hand[4]", "Four is in the position 2 times (2 in the hand); the game has 1 copy (HC-1)."),
+    ]
     assert engine.check(Position(hand=(ONE, ONE, FOUR), table=None)).score().total == 6
 
 
@@ -153,8 +171,10 @@ def test_a_hand_scores_the_sum_of_its_values_step_by_step():
     assert isinstance(scored, Scored)
     assert scored.total == 6
     assert [(s.n, s.rule, s.card, s.points, s.running_total, s.detail) for s in scored.steps] == [
-        (1, "HC-3", "Two", 2, 2, "2 for Two"), (2, "HC-3", "Three", 3, 5, "3 for Three"),
-        (3, "HC-3", "One", 1, 6, "1 for One")]
+        (1, "HC-3", "Two", 2, 2, "2 for Two"),
+        (2, "HC-3", "Three", 3, 5, "3 for Three"),
+        (3, "HC-3", "One", 1, 6, "1 for One"),
+    ]
     assert engine.check(Position(hand=())).score().total == 0
     with pytest.raises(NotScored):
         board.score([Play(TWO)])
@@ -162,19 +182,26 @@ def test_a_hand_scores_the_sum_of_its_values_step_by_step():
 
 def test_a_provisional_value_is_a_warning_on_every_answer_resting_on_it():
     board = engine.check(Position(hand=(ONE, FOUR), table=THREE))
-    warning = ("Four's value (4) is provisional: it has not been checked against the printed "
-               "card.")
+    warning = "Four's value (4) is provisional: it has not been checked against the printed card."
     assert board.warnings == [warning]
     assert board.rule(Play(FOUR)).warnings == [warning]
     assert engine.check(Position(hand=(ONE, TWO), table=THREE)).warnings == []
 
 
 def test_its_engine_and_model_load_without_django():
-    code = (f"import sys, {PACKAGE}.engine, {PACKAGE}.model\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "{'django', 'rest_framework', 'pydantic', 'cards', 'common', 'results'}))")
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         env={"PATH": "/usr/bin:/bin"}, check=True)
+    code = (
+        f"import sys, {PACKAGE}.engine, {PACKAGE}.model\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "{'django', 'rest_framework', 'pydantic', 'cards', 'common', 'results'}))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin"},
+        check=True,
+    )
     assert run.stdout.strip() == "[]"
 
 
@@ -194,8 +221,9 @@ def registered(catalog):
     its package installed as the app it is (a package under games/ is installed by its apps.py,
     config/settings/base.py's GAME_APPS; this one lives in tests/)."""
     added = GAME not in GAMES
-    installed = (modify_settings(INSTALLED_APPS={"append": PACKAGE}) if added
-                 else contextlib.nullcontext())
+    installed = (
+        modify_settings(INSTALLED_APPS={"append": PACKAGE}) if added else contextlib.nullcontext()
+    )
     with installed:
         if added:
             GAMES.append(GAME)
@@ -246,7 +274,12 @@ def test_its_answers_come_from_the_one_flow(api, client, registered, monkeypatch
 
 
 def test_its_catalog_loads_from_its_package_and_its_pages_are_linked(client, registered):
-    assert sorted(registered.cards.values_list("name", flat=True)) == ["Four", "One", "Three", "Two"]
+    assert sorted(registered.cards.values_list("name", flat=True)) == [
+        "Four",
+        "One",
+        "Three",
+        "Two",
+    ]
     assert registered.rule_sections.get(rule_id="HC-2").title == "Higher"
     page = client.get("/games/ascent/")
     assert page.status_code == 200
@@ -258,9 +291,11 @@ def test_its_catalog_loads_from_its_package_and_its_pages_are_linked(client, reg
 
 
 def test_its_ruling_comes_from_its_board_and_quotes_its_rule(api, registered):
-    response = api.post("/api/games/ascent/rulings/",
-                        {"position": {"hand": ["One", "Three"], "table": "Two"},
-                         "move": {"play": "One"}}, format="json")
+    response = api.post(
+        "/api/games/ascent/rulings/",
+        {"position": {"hand": ["One", "Three"], "table": "Two"}, "move": {"play": "One"}},
+        format="json",
+    )
     assert response.status_code == 200, response.content
     body = response.json()
     assert (body["verdict"], body["code"]) == ("illegal", "not_higher")
@@ -269,58 +304,82 @@ def test_its_ruling_comes_from_its_board_and_quotes_its_rule(api, registered):
     assert body["alternatives"] == [{"play": "Three"}]
     assert body["checks"] == [
         {"rule": "HC-1", "passed": True, "detail": "One is in the hand (One and Three)."},
-        {"rule": "HC-2", "passed": False, "detail": "One (1) is not higher than Two (2)."}]
-    passed = api.post("/api/games/ascent/rulings/",
-                      {"position": {"hand": ["one", "Four"], "table": "Three"},
-                       "move": {"pass": True}}, format="json").json()
+        {"rule": "HC-2", "passed": False, "detail": "One (1) is not higher than Two (2)."},
+    ]
+    passed = api.post(
+        "/api/games/ascent/rulings/",
+        {"position": {"hand": ["one", "Four"], "table": "Three"}, "move": {"pass": True}},
+        format="json",
+    ).json()
     assert (passed["verdict"], passed["code"], passed["rule"]["id"]) == (
-        "illegal", "must_play", "HC-4")
-    assert passed["reason"] == ("Four (4) in the hand is higher than Three (3): a player who can "
-                                "play must play.")
-    assert passed["warnings"] == ["Four's value (4) is provisional: it has not been checked "
-                                  "against the printed card."]
+        "illegal",
+        "must_play",
+        "HC-4",
+    )
+    assert passed["reason"] == (
+        "Four (4) in the hand is higher than Three (3): a player who can play must play."
+    )
+    assert passed["warnings"] == [
+        "Four's value (4) is provisional: it has not been checked against the printed card."
+    ]
 
 
 def test_its_request_errors_have_the_shape_of_every_games(api, registered):
-    bad = api.post("/api/games/ascent/rulings/",
-                   {"position": {"hand": ["Thre"]}, "move": {"play": "One"}, "extra": 1},
-                   format="json").json()
+    bad = api.post(
+        "/api/games/ascent/rulings/",
+        {"position": {"hand": ["Thre"]}, "move": {"play": "One"}, "extra": 1},
+        format="json",
+    ).json()
     assert bad["code"] == "invalid_input"
     assert {(e["path"], e["code"]) for e in bad["errors"]} == {
-        ("extra", "unknown_field"), ("position.hand[0]", "unknown_card")}
+        ("extra", "unknown_field"),
+        ("position.hand[0]", "unknown_card"),
+    }
     assert next(e for e in bad["errors"] if e["code"] == "unknown_card")["suggestions"] == ["Three"]
     for move, given in (({}, "neither"), ({"play": "One", "pass": True}, "both")):
-        refused = api.post("/api/games/ascent/rulings/",
-                           {"position": {"hand": ["One"]}, "move": move}, format="json").json()
+        refused = api.post(
+            "/api/games/ascent/rulings/",
+            {"position": {"hand": ["One"]}, "move": move},
+            format="json",
+        ).json()
         assert [(e["path"], e["code"]) for e in refused["errors"]] == [("move", "invalid_move")]
-        assert refused["detail"] == ('A move is {"play": a card name} or {"pass": true}; this one '
-                                     f"gives {given}.")
+        assert refused["detail"] == (
+            f'A move is {{"play": a card name}} or {{"pass": true}}; this one gives {given}.'
+        )
 
 
 def test_an_impossible_position_is_refused_where_it_is_and_its_neighbour_ruled(api, registered):
-    refused = api.post("/api/games/ascent/rulings/",
-                       {"position": {"hand": ["Three"], "table": "Three"},
-                        "move": {"play": "Three"}}, format="json")
+    refused = api.post(
+        "/api/games/ascent/rulings/",
+        {"position": {"hand": ["Three"], "table": "Three"}, "move": {"play": "Three"}},
+        format="json",
+    )
     assert refused.status_code == 400
     assert refused.json()["code"] == "impossible_position"
     assert [(e["path"], e["code"]) for e in refused.json()["errors"]] == [
-        ("position.table", "too_many_copies")]
-    neighbour = api.post("/api/games/ascent/rulings/",
-                         {"position": {"hand": ["Three"], "table": "Two"},
-                          "move": {"play": "Three"}}, format="json")
+        ("position.table", "too_many_copies")
+    ]
+    neighbour = api.post(
+        "/api/games/ascent/rulings/",
+        {"position": {"hand": ["Three"], "table": "Two"}, "move": {"play": "Three"}},
+        format="json",
+    )
     assert neighbour.status_code == 200 and neighbour.json()["verdict"] == "legal"
     # A hand to score is a position too: its paths are the request's own.
     score = api.post("/api/games/ascent/score/", {"hand": ["Four", "Four"]}, format="json")
     assert score.status_code == 400
     assert [(e["path"], e["code"]) for e in score.json()["errors"]] == [
-        ("hand[1]", "too_many_copies")]
+        ("hand[1]", "too_many_copies")
+    ]
 
 
 def test_its_score_has_steps_to_follow(api, registered):
     body = api.post("/api/games/ascent/score/", {"hand": ["Two", "Three"]}, format="json").json()
     assert body["total"] == 5
     assert [(s["card"], s["points"], s["running_total"]) for s in body["steps"]] == [
-        ("Two", 2, 2), ("Three", 3, 5)]
+        ("Two", 2, 2),
+        ("Three", 3, 5),
+    ]
     assert body["warnings"] == []
     four = api.post("/api/games/ascent/score/", {"hand": ["Four"]}, format="json").json()
     assert (four["total"], len(four["warnings"])) == (4, 1)
@@ -339,16 +398,21 @@ def test_its_schema_entry(client, registered):
 def test_its_pages_and_the_saved_result(client, registered):
     form = client.get("/games/ascent/check-play/")
     assert form.status_code == 200 and "Check a move (Ascent)" in form.content.decode()
-    answer = client.post("/games/ascent/check-play/",
-                         {"hand": "One, Three", "table": "Two", "play": "Three"})
+    answer = client.post(
+        "/games/ascent/check-play/", {"hand": "One, Three", "table": "Two", "play": "Three"}
+    )
     words = text(answer)
     assert "Legal" in words and "Three (3) is higher than Two (2)." in words
     saved = re.search(r"/r/([a-z0-9]{10})", answer.content.decode()).group(1)
     permalink = text(client.get(f"/r/{saved}"))
     assert "Ruling: Legal" in permalink and "Check again" in permalink
-    assert "/games/ascent/check-play/?hand=One%2C+Three" in client.get(f"/r/{saved}").content.decode()
+    assert (
+        "/games/ascent/check-play/?hand=One%2C+Three" in client.get(f"/r/{saved}").content.decode()
+    )
     passed = client.post("/games/ascent/check-play/", {"hand": "One", "table": "Two", "pass": "on"})
-    assert "No card of the hand (One (1)) is higher than Two (2): the player passes." in text(passed)
+    assert "No card of the hand (One (1)) is higher than Two (2): the player passes." in text(
+        passed
+    )
     saved = re.search(r"/r/([a-z0-9]{10})", passed.content.decode()).group(1)
     again = client.get(f"/r/{saved}").content.decode()
     assert "/games/ascent/check-play/?hand=One&amp;table=Two&amp;pass=on" in again
@@ -363,7 +427,10 @@ def test_its_pages_and_the_saved_result(client, registered):
     # the form kept, and to an htmx submit the result fragment alone.
     refused = client.post("/games/ascent/score/", {"hand": "One, Zebra"})
     assert refused.status_code == 400
-    assert "No card named 'Zebra'" in text(refused) and 'value="One, Zebra"' in refused.content.decode()
+    assert (
+        "No card named 'Zebra'" in text(refused)
+        and 'value="One, Zebra"' in refused.content.decode()
+    )
     fragment = client.post("/games/ascent/score/", {"hand": "Three"}, HTTP_HX_REQUEST="true")
     assert "<form" not in fragment.content.decode() and "Saved:" in text(fragment)
 

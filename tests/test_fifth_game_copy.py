@@ -29,20 +29,32 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 SECTION = "## Adding a game"
 # What a copy of the project leaves behind: the environment, caches, databases, built files.
-NOT_COPIED = {".venv", ".git", "db.sqlite3", "db.sqlite3-wal", "db.sqlite3-shm",
-              "db.sqlite3-journal", "staticfiles", "backups", "build", "tmp"}
+NOT_COPIED = {
+    ".venv",
+    ".git",
+    "db.sqlite3",
+    "db.sqlite3-wal",
+    "db.sqlite3-shm",
+    "db.sqlite3-journal",
+    "staticfiles",
+    "backups",
+    "build",
+    "tmp",
+}
 
 
 def adding_a_game() -> str:
     text = (ROOT / "games" / "README.md").read_text(encoding="utf-8")
     start = text.index(SECTION)
     end = text.find("\n## ", start + len(SECTION))
-    return text[start:end if end != -1 else None]
+    return text[start : end if end != -1 else None]
 
 
 def blocks(section: str, language: str) -> list[str]:
-    return [textwrap.dedent(block) for block in
-            re.findall(rf"^ *```{language}\n(.*?)^ *```", section, flags=re.S | re.M)]
+    return [
+        textwrap.dedent(block)
+        for block in re.findall(rf"^ *```{language}\n(.*?)^ *```", section, flags=re.S | re.M)
+    ]
 
 
 def recipe(target: str) -> list[str]:
@@ -50,7 +62,7 @@ def recipe(target: str) -> list[str]:
     lines = (ROOT / "Makefile").read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(f"{target}:"))
     commands = []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if not line.startswith("\t"):
             break
         commands.append(line.strip().replace("$(BIN)", str(BIN)))
@@ -61,10 +73,15 @@ def recipe(target: str) -> list[str]:
 def _ignore(directory: str, names: list[str]) -> set[str]:
     # mypy's cache is copied (with the files' times, as copytree keeps them): the copy's check
     # then reads again only what the copy changed, instead of the whole project from nothing.
-    skipped = {name for name in names if name == "__pycache__" or name.endswith(".pyc")
-               or (name.startswith(".") and name.endswith("_cache") and name != ".mypy_cache")
-               or name == ".hypothesis"
-               or name.endswith(".egg-info")}
+    skipped = {
+        name
+        for name in names
+        if name == "__pycache__"
+        or name.endswith(".pyc")
+        or (name.startswith(".") and name.endswith("_cache") and name != ".mypy_cache")
+        or name == ".hypothesis"
+        or name.endswith(".egg-info")
+    }
     if Path(directory) == ROOT:
         skipped |= NOT_COPIED & set(names)
     return skipped
@@ -72,11 +89,15 @@ def _ignore(directory: str, names: list[str]) -> set[str]:
 
 def run(command: list[str] | str, cwd: Path, **options) -> subprocess.CompletedProcess:
     # The copy's own test database (SQLite) and settings: nothing of the outer run's.
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("PYTEST_", "DJANGO_")) and key != "DATABASE_URL"}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("PYTEST_", "DJANGO_")) and key != "DATABASE_URL"
+    }
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '/usr/bin:/bin')}"
-    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=600, **options)
+    return subprocess.run(
+        command, cwd=cwd, env=env, capture_output=True, text=True, timeout=600, **options
+    )
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +110,8 @@ def copied(tmp_path_factory) -> tuple[Path, str]:
     section = adding_a_game()
     shell, python = blocks(section, "sh"), blocks(section, "python")
     assert len(shell) == 2 and len(python) == 1, (
-        "step 1 is one shell block, step 2 one import, step 3 one shell block")
+        "step 1 is one shell block, step 2 one import, step 3 one shell block"
+    )
     done = run(["bash", "-euo", "pipefail", "-c", shell[0]], project)
     assert done.returncode == 0, done.stderr
     variables = re.search(r"^PACKAGE=.*$", shell[0], flags=re.M).group(0)
@@ -101,9 +123,13 @@ def copied(tmp_path_factory) -> tuple[Path, str]:
     constant = re.fullmatch(rf"from games\.{package}\.game import GAME as (\w+)", line).group(1)
     imports = re.search(r"^(from games\..*\n)+", source, flags=re.M)  # sorted, as ruff wants
     block = "".join(sorted([*imports.group(0).splitlines(keepends=True), line + "\n"]))
-    source = source[:imports.start()] + block + source[imports.end():]
-    source = re.sub(r"^(GAMES: list\[GamePackage\] = \[\n(?:    .*\n)*)\]", rf"\1    {constant},\n]",
-                    source, flags=re.M)
+    source = source[: imports.start()] + block + source[imports.end() :]
+    source = re.sub(
+        r"^(GAMES: list\[GamePackage\] = \[\n(?:    .*\n)*)\]",
+        rf"\1    {constant},\n]",
+        source,
+        flags=re.M,
+    )
     registry.write_text(source, encoding="utf-8")
     # Step 3, with step 1's variables: the game's recorded answers and its contract section.
     done = run(["bash", "-euo", "pipefail", "-c", f"{variables}\n{shell[1]}"], project)
@@ -115,13 +141,24 @@ def test_the_copy_is_a_game_of_its_own(copied):
     project, package = copied
     game = project / "games" / package
     assert sorted(path.name for path in game.glob("*.py")) == [
-        "__init__.py", "api_docs.py", "apps.py", "engine.py", "game.py", "model.py", "pages.py",
-        "rulings.py", "scores.py", "urls.py"]
+        "__init__.py",
+        "api_docs.py",
+        "apps.py",
+        "engine.py",
+        "game.py",
+        "model.py",
+        "pages.py",
+        "rulings.py",
+        "scores.py",
+        "urls.py",
+    ]
     assert (game / "templates" / package / "page.html").is_file()
     # Nothing of it names the package it was copied from.
-    named = [path.relative_to(project).as_posix() for path in [*game.rglob("*"),
-             project / "tests" / f"test_{package}.py"]
-             if path.is_file() and re.search("fifth_game|ascent|Ascent", path.read_text("utf-8"))]
+    named = [
+        path.relative_to(project).as_posix()
+        for path in [*game.rglob("*"), project / "tests" / f"test_{package}.py"]
+        if path.is_file() and re.search("fifth_game|ascent|Ascent", path.read_text("utf-8"))
+    ]
     assert named == []
     registry = (project / "games" / "registry.py").read_text(encoding="utf-8")
     assert f"from games.{package}.game import GAME as" in registry
@@ -130,8 +167,9 @@ def test_the_copy_is_a_game_of_its_own(copied):
     answers = json.loads((project / "tests" / "data" / "answers-before.json").read_text("utf-8"))
     assert {item["response"]["status"] for item in answers if item["game"] == slug} >= {200, 400}
     contract = (project / "docs" / "API.md").read_text(encoding="utf-8")
-    assert re.search(r'^### .+\n\n- \*\*Check a move\*\* \(a ruling\): `\{"position"', contract,
-                     flags=re.M)
+    assert re.search(
+        r'^### .+\n\n- \*\*Check a move\*\* \(a ruling\): `\{"position"', contract, flags=re.M
+    )
 
 
 @pytest.mark.parametrize("target", ["lint", "typecheck"])
@@ -148,10 +186,24 @@ def test_make_lint_and_typecheck_pass_on_the_copy(copied, target):
 
 def test_the_copied_tests_and_the_contract_tests_pass_on_the_copy(copied):
     project, package = copied
-    done = run([str(BIN / "pytest"), "-p", "no:randomly", "-p", "no:cacheprovider", "-n", "0",
-                "-q", f"tests/test_{package}.py", "tests/test_import_contracts.py",
-                "tests/test_api_contract.py", "tests/test_one_flow.py", "tests/test_game_apps.py"],
-               project)
+    done = run(
+        [
+            str(BIN / "pytest"),
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            "-n",
+            "0",
+            "-q",
+            f"tests/test_{package}.py",
+            "tests/test_import_contracts.py",
+            "tests/test_api_contract.py",
+            "tests/test_one_flow.py",
+            "tests/test_game_apps.py",
+        ],
+        project,
+    )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert re.search(r"\b\d+ passed\b", done.stdout) and " failed" not in done.stdout
     assert "skipped" not in done.stdout

@@ -31,15 +31,21 @@ def _examples():
         content = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]
         for example in content.get("examples", {}).values():
             game = example.get("summary", "").split(":")[0].strip()
-            found.append(pytest.param(path.replace("{game}", game), example["value"],
-                                      id=f"{game}-{path.split('/')[-2]}-{len(found)}"))
+            found.append(
+                pytest.param(
+                    path.replace("{game}", game),
+                    example["value"],
+                    id=f"{game}-{path.split('/')[-2]}-{len(found)}",
+                )
+            )
     return found
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=12),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children,
-                                                                         max_size=4),
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=12),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=10,
 )
 
@@ -111,19 +117,29 @@ def mutated(draw, body, names):
 @pytest.mark.parametrize("url, example", _examples())
 def test_random_positions_get_a_result_or_a_4xx_never_an_exception(url, example, catalog):
     game = url.split("/")[3]
-    names = list(Card.objects.filter(game__slug=game).values_list("name", flat=True)) + ["Nobody", ""]
+    names = list(Card.objects.filter(game__slug=game).values_list("name", flat=True)) + [
+        "Nobody",
+        "",
+    ]
     client = Client(raise_request_exception=True)
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck),
-              database=None)
+    @settings(
+        max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None
+    )
     @given(mutated(example, names), st.booleans())
     def check(body, chunked):
         data = json.dumps(body).encode()
         if chunked:
             # As gunicorn passes a chunked body on: no Content-Length, the chunks joined.
-            response = client.generic("POST", url, data, content_type="application/json",
-                                      HTTP_TRANSFER_ENCODING="chunked", CONTENT_LENGTH="",
-                                      **{"wsgi.input": io.BytesIO(data)})
+            response = client.generic(
+                "POST",
+                url,
+                data,
+                content_type="application/json",
+                HTTP_TRANSFER_ENCODING="chunked",
+                CONTENT_LENGTH="",
+                **{"wsgi.input": io.BytesIO(data)},
+            )
         else:
             response = client.post(url, data, content_type="application/json")
         assert response.status_code in (200, 400, 404, 413), (response.status_code, body)

@@ -31,7 +31,8 @@ def test_no_loader_or_finder_of_the_projects_own():
     assert engine["APP_DIRS"] is True and "loaders" not in engine["OPTIONS"]
     assert settings.STATICFILES_FINDERS == [
         "django.contrib.staticfiles.finders.FileSystemFinder",
-        "django.contrib.staticfiles.finders.AppDirectoriesFinder"]
+        "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    ]
     assert not (ROOT / "games" / "template_loader.py").exists()
     assert not (ROOT / "games" / "static_finder.py").exists()
 

@@ -17,7 +17,7 @@ from games.registry import GAMES
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
-WRONG = '''\
+WRONG = """\
 from common.games import GameEntry
 from games.academy_credits import engine, pages, rulings, scores
 from games.package import GamePackage, Job, PageResult
@@ -32,18 +32,27 @@ GAME = GamePackage(
               page_result=PageResult(pages.play_link_pairs, "score", "x.html")),
 )
 ENTRY: GameEntry = GAME  # what the apps read of an entry (common.games): a GamePackage is one
-'''
+"""
 
 
 def test_mypy_refuses_a_game_declaring_functions_of_the_wrong_shape(tmp_path):
     snippet = tmp_path / "wrong_game.py"
     snippet.write_text(WRONG, encoding="utf-8")
-    done = subprocess.run([str(BIN / "mypy"), "--no-incremental", str(snippet)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [str(BIN / "mypy"), "--no-incremental", str(snippet)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     wrong = re.findall(r'wrong_game\.py:(\d+): error: Argument "?(\w+)"? to "(\w+)"', done.stdout)
-    assert sorted(wrong) == [("10", "answer_fields", "Job"), ("11", "link_pairs", "Job"),
-                             ("12", "1", "PageResult"), ("9", "ask", "Job")], done.stdout
+    assert sorted(wrong) == [
+        ("10", "answer_fields", "Job"),
+        ("11", "link_pairs", "Job"),
+        ("12", "1", "PageResult"),
+        ("9", "ask", "Job"),
+    ], done.stdout
     assert done.stdout.count(": error:") == 4, done.stdout  # and GAME is a GameEntry
 
 
@@ -55,7 +64,11 @@ def test_every_game_declares_references_not_dotted_strings():
             assert job is not None
             assert all(isinstance(model, type) for model in job.request_models)
             assert callable(job.ask)
-            for function in (job.answer_fields, job.reading, job.link_pairs,
-                             job.result_context,
-                             job.page_result.shape if job.page_result else None):
+            for function in (
+                job.answer_fields,
+                job.reading,
+                job.link_pairs,
+                job.result_context,
+                job.page_result.shape if job.page_result else None,
+            ):
                 assert function is None or callable(function), (game.slug, function)

@@ -45,8 +45,15 @@ def scan_terminal_code(text: str) -> list[str]:
     image = Image.new("L", (width * scale + 2 * margin, len(rows) * scale + 2 * margin), 255)
     for y, row in enumerate(rows):
         for x, shade in enumerate(row):
-            image.paste(shade, (margin + x * scale, margin + y * scale,
-                                margin + (x + 1) * scale, margin + (y + 1) * scale))
+            image.paste(
+                shade,
+                (
+                    margin + x * scale,
+                    margin + y * scale,
+                    margin + (x + 1) * scale,
+                    margin + (y + 1) * scale,
+                ),
+            )
     return [code.text for code in zxingcpp.read_barcodes(image)]
 
 
@@ -55,12 +62,15 @@ def test_the_terminal_shows_the_address_and_a_qr_code_a_phone_reads_as_it():
     assert "Phones open: http://10.213.0.1:8000/" in text
     assert scan_terminal_code(text) == ["http://10.213.0.1:8000/"]
     # Its neighbour: another address draws another code, read as that one.
-    assert scan_terminal_code(announcement("http://10.213.0.5:8000/")) == ["http://10.213.0.5:8000/"]
+    assert scan_terminal_code(announcement("http://10.213.0.5:8000/")) == [
+        "http://10.213.0.5:8000/"
+    ]
 
 
 def test_host_chooses_the_address_and_the_server_is_set_for_it_alone():
-    environment, url = server_environment({"HOST": "10.213.7.1", "PORT": "8123",
-                                           "SECRET_KEY": "k" * 50})
+    environment, url = server_environment(
+        {"HOST": "10.213.7.1", "PORT": "8123", "SECRET_KEY": "k" * 50}
+    )
     assert url == "http://10.213.7.1:8123/"
     assert environment["DJANGO_SETTINGS_MODULE"] == "config.settings.production"
     assert environment["ALLOWED_HOSTS"] == "10.213.7.1"
@@ -76,13 +86,16 @@ def test_an_ipv6_address_is_written_in_brackets():
     assert url_host(machine_address({"HOST": "[fd00::5]"})) == "[fd00::5]"
 
 
-@pytest.mark.parametrize("chosen, said", [
-    ("127.0.0.1", "not an address phones can reach"),
-    ("::1", "not an address phones can reach"),
-    ("0.0.0.0", "not an address phones can reach"),
-    ("fe80::1", "not an address phones can reach"),
-    ("my-laptop", "is not an IP address"),
-])
+@pytest.mark.parametrize(
+    "chosen, said",
+    [
+        ("127.0.0.1", "not an address phones can reach"),
+        ("::1", "not an address phones can reach"),
+        ("0.0.0.0", "not an address phones can reach"),
+        ("fe80::1", "not an address phones can reach"),
+        ("my-laptop", "is not an IP address"),
+    ],
+)
 def test_an_address_no_phone_can_reach_is_refused_with_what_to_type(chosen, said):
     with pytest.raises(CannotServe) as refused:
         machine_address({"HOST": chosen})
@@ -96,16 +109,20 @@ def test_a_port_that_is_no_port_is_refused():
         server_environment({"HOST": "10.213.7.1", "PORT": "80a", "SECRET_KEY": "k" * 50})
 
 
-FIND = [sys.executable, "-c", "from config.game_night import machine_address; "
-        "print(machine_address({}))"]
+FIND = [
+    sys.executable,
+    "-c",
+    "from config.game_night import machine_address; print(machine_address({}))",
+]
 
 
 def test_without_host_the_address_is_the_default_routes_interface():
     """In a namespace of the test's own, whose default route leaves by its veth end: the address
     found is that end's. Finding it sends nothing (a UDP socket's connect)."""
     with veth_namespace(default_route=True) as namespace:
-        found = subprocess.run(namespace.command(*FIND), cwd=ROOT, capture_output=True,
-                               text=True, timeout=60)
+        found = subprocess.run(
+            namespace.command(*FIND), cwd=ROOT, capture_output=True, text=True, timeout=60
+        )
     assert found.returncode == 0, found.stderr
     assert found.stdout.strip() == namespace.inner
 
@@ -114,24 +131,27 @@ def test_without_a_network_the_command_says_how_to_choose_an_address():
     """The same namespace without its default route: no address to find, and the message says
     what to do (exit status 1)."""
     with veth_namespace() as namespace:
-        found = subprocess.run(namespace.command(*FIND), cwd=ROOT, capture_output=True,
-                               text=True, timeout=60)
+        found = subprocess.run(
+            namespace.command(*FIND), cwd=ROOT, capture_output=True, text=True, timeout=60
+        )
     assert found.returncode == 1
     assert "This machine is on no network" in found.stderr
     assert "make game-night HOST=192.168.1.20" in found.stderr
 
 
 def start(client: Client, host: str) -> str:
-    response = client.post("/t/", {"game": "academy-credits", "players": "Ana\nBen"},
-                           HTTP_HOST=host)
+    response = client.post(
+        "/t/", {"game": "academy-credits", "players": "Ana\nBen"}, HTTP_HOST=host
+    )
     assert response.status_code == 302, response.content.decode()[:500]
     return response["Location"].rsplit("/", 1)[1]
 
 
 @pytest.mark.django_db
 @override_settings(ALLOWED_HOSTS=["*"])
-@pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost:8000", "127.8.9.1", "[::1]:8000",
-                                  "localhost"])
+@pytest.mark.parametrize(
+    "host", ["127.0.0.1:8000", "localhost:8000", "127.8.9.1", "[::1]:8000", "localhost"]
+)
 def test_a_table_opened_on_loopback_says_how_to_let_the_phones_in(host):
     client = Client()
     code = start(client, host)
@@ -143,8 +163,9 @@ def test_a_table_opened_on_loopback_says_how_to_let_the_phones_in(host):
 
 @pytest.mark.django_db
 @override_settings(ALLOWED_HOSTS=["*"])
-@pytest.mark.parametrize("host", ["10.213.0.1:8000", "192.168.1.20", "[fd00::5]:8000",
-                                  "128.0.0.1:8000"])
+@pytest.mark.parametrize(
+    "host", ["10.213.0.1:8000", "192.168.1.20", "[fd00::5]:8000", "128.0.0.1:8000"]
+)
 def test_a_table_opened_on_the_rooms_address_shows_its_link_and_qr_code(host):
     client = Client()
     code = start(client, host)

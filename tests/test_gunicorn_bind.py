@@ -17,8 +17,9 @@ def test_without_a_proxy_count_any_bind_is_taken():
     assert bind_addresses({"BIND": "0.0.0.0:8000", "TRUSTED_PROXY_COUNT": "0"}) == ["0.0.0.0:8000"]
 
 
-@pytest.mark.parametrize("bind", ["0.0.0.0:8000", "[::]:8000", "192.0.2.10:8000",
-                                  "127.0.0.1:8000,0.0.0.0:8001"])
+@pytest.mark.parametrize(
+    "bind", ["0.0.0.0:8000", "[::]:8000", "192.0.2.10:8000", "127.0.0.1:8000,0.0.0.0:8001"]
+)
 def test_with_a_proxy_count_a_bind_others_can_reach_is_refused(bind):
     with pytest.raises(SystemExit) as refused:
         bind_addresses({"BIND": bind, "TRUSTED_PROXY_COUNT": "1"})
@@ -26,8 +27,9 @@ def test_with_a_proxy_count_a_bind_others_can_reach_is_refused(bind):
     assert "TRUSTED_PROXY_COUNT=1" in message and "PROXY_ONLY_NETWORK=1" in message
 
 
-@pytest.mark.parametrize("bind", ["127.0.0.1:8000", "[::1]:8000", "localhost:8000",
-                                  "unix:/run/tableside.sock"])
+@pytest.mark.parametrize(
+    "bind", ["127.0.0.1:8000", "[::1]:8000", "localhost:8000", "unix:/run/tableside.sock"]
+)
 def test_with_a_proxy_count_loopback_and_sockets_are_taken(bind):
     assert bind_addresses({"BIND": bind, "TRUSTED_PROXY_COUNT": "1"}) == [bind]
 

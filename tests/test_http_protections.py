@@ -37,7 +37,9 @@ def test_a_body_over_the_limit_is_a_413_with_the_error_body(client, catalog, set
     assert body["code"] == "request_too_large" and "at most 1000" in body["detail"]
 
 
-@pytest.mark.parametrize("url", ["/", "/games/academy-credits/cards/", "/api/games/", "/admin/login/"])
+@pytest.mark.parametrize(
+    "url", ["/", "/games/academy-credits/cards/", "/api/games/", "/admin/login/"]
+)
 def test_every_response_carries_a_strict_content_security_policy(client, catalog, url):
     response = client.get(url)
     assert response["Content-Security-Policy"] == STRICT_HEADER

@@ -40,28 +40,46 @@ def matches(pattern: str, module: str) -> bool:
 
 @pytest.fixture(scope="module")
 def graph() -> grimp.ImportGraph:
-    return grimp.build_graph("games", "cards", "common", "web", "results", include_external_packages=True,
-                             exclude_type_checking_imports=False)
+    return grimp.build_graph(
+        "games",
+        "cards",
+        "common",
+        "web",
+        "results",
+        include_external_packages=True,
+        exclude_type_checking_imports=False,
+    )
 
 
 def game_modules(graph: grimp.ImportGraph) -> list[str]:
     """Every module of games/ but the packages' __init__ (a docstring each) and migrations."""
     packages = {module.rpartition(".")[0] for module in graph.modules}
-    return sorted(module for module in graph.modules
-                  if module.startswith("games.") and module not in packages
-                  and ".migrations" not in module)
+    return sorted(
+        module
+        for module in graph.modules
+        if module.startswith("games.") and module not in packages and ".migrations" not in module
+    )
 
 
 def engines(graph: grimp.ImportGraph) -> list[str]:
-    return [module for module in game_modules(graph)
-            if any(matches(pattern, module) for pattern in ENGINE_PATTERNS)]
+    return [
+        module
+        for module in game_modules(graph)
+        if any(matches(pattern, module) for pattern in ENGINE_PATTERNS)
+    ]
 
 
 def test_the_engines_are_every_game_and_the_shared_rules(graph):
     found = set(engines(graph))
-    assert {"games.protocol", "games.wording", "games.star_trek_missions.language",
-            "games.star_trek_missions.explain", "games.star_realms_academy.card_rules",
-            "games.academy_credits.model", "games.factions.model"} <= found
+    assert {
+        "games.protocol",
+        "games.wording",
+        "games.star_trek_missions.language",
+        "games.star_trek_missions.explain",
+        "games.star_realms_academy.card_rules",
+        "games.academy_credits.model",
+        "games.factions.model",
+    } <= found
     for game in ("academy_credits", "factions", "star_realms_academy", "star_trek_missions"):
         assert {f"games.{game}.engine", f"games.{game}.scorer"} <= found
 
@@ -69,13 +87,15 @@ def test_the_engines_are_every_game_and_the_shared_rules(graph):
 def test_every_module_of_games_is_an_engine_or_on_the_django_side(graph):
     engine_set = set(engines(graph))
     unclassified = [
-        module for module in game_modules(graph)
+        module
+        for module in game_modules(graph)
         if module not in engine_set
         and not any(graph.chain_exists(importer=module, imported=name) for name in DJANGO)
     ]
     assert unclassified == [], (
         "plain-Python modules of games/ outside the engines contract: name them in "
-        "[tool.importlinter] 'engines' and in mypy's strict overrides (pyproject.toml)")
+        "[tool.importlinter] 'engines' and in mypy's strict overrides (pyproject.toml)"
+    )
 
 
 def test_every_engine_pattern_names_a_module(graph):
@@ -84,26 +104,40 @@ def test_every_engine_pattern_names_a_module(graph):
 
 
 def test_mypy_is_strict_on_exactly_the_engines_of_the_contract():
-    strict = [override for override in CONFIG["tool"]["mypy"]["overrides"]
-              if override.get("disallow_untyped_defs")]
+    strict = [
+        override
+        for override in CONFIG["tool"]["mypy"]["overrides"]
+        if override.get("disallow_untyped_defs")
+    ]
     engines_strict = [override for override in strict if "games.protocol" in override["module"]]
     assert len(engines_strict) == 1
     assert sorted(engines_strict[0]["module"]) == sorted(ENGINE_PATTERNS)
     # The other strict override: the games' declarations (games/package.py, registry.py, and
     # each game's game.py), under the same flags.
     declarations = [override for override in strict if override not in engines_strict]
-    assert [sorted(override["module"]) for override in declarations] == [sorted(
-        ["games.package", "games.registry", "games.*.game"])]
+    assert [sorted(override["module"]) for override in declarations] == [
+        sorted(["games.package", "games.registry", "games.*.game"])
+    ]
     assert {key: value for key, value in declarations[0].items() if key != "module"} == {
-        key: value for key, value in engines_strict[0].items() if key != "module"}
+        key: value for key, value in engines_strict[0].items() if key != "module"
+    }
 
 
 def test_the_engines_load_without_django(graph):
-    code = ("import sys\n" + "".join(f"import {name}\n" for name in engines(graph))
-            + "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-              f"{set(DJANGO)!r}))")
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, env={"PATH": "/usr/bin:/bin"}, check=True)
+    code = (
+        "import sys\n"
+        + "".join(f"import {name}\n" for name in engines(graph))
+        + "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        f"{set(DJANGO)!r}))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin"},
+        check=True,
+    )
     assert run.stdout.strip() == "[]"
 
 
@@ -125,22 +159,31 @@ def contract_checks(graph: grimp.ImportGraph) -> dict[str, bool]:
     from importlinter.contracts.independence import IndependenceContract
     from importlinter.contracts.layers import LayersContract
 
-    kinds = {"forbidden": ForbiddenContract, "layers": LayersContract,
-             "independence": IndependenceContract, "acyclic_siblings": AcyclicSiblingsContract}
+    kinds = {
+        "forbidden": ForbiddenContract,
+        "layers": LayersContract,
+        "independence": IndependenceContract,
+        "acyclic_siblings": AcyclicSiblingsContract,
+    }
     config = read_configuration(str(ROOT / "pyproject.toml"))
     kept = {}
     for options in config["contracts_options"]:
         contract = kinds[options["type"]](
-            options["name"], config["session_options"],
-            {k: v for k, v in options.items() if k not in ("id", "name", "type")})
+            options["name"],
+            config["session_options"],
+            {k: v for k, v in options.items() if k not in ("id", "name", "type")},
+        )
         kept[options["id"]] = contract.check(copy.deepcopy(graph), verbose=False).kept
     return kept
 
 
 @pytest.fixture(scope="module")
 def project_graph() -> grimp.ImportGraph:
-    return grimp.build_graph(*CONFIG["tool"]["importlinter"]["root_packages"],
-                             include_external_packages=True, exclude_type_checking_imports=False)
+    return grimp.build_graph(
+        *CONFIG["tool"]["importlinter"]["root_packages"],
+        include_external_packages=True,
+        exclude_type_checking_imports=False,
+    )
 
 
 WRONG_WAYS = [
@@ -163,15 +206,18 @@ WRONG_WAYS = [
 
 def test_every_contract_holds_on_the_project(project_graph):
     assert contract_checks(project_graph) == {
-        contract["id"]: True for contract in CONFIG["tool"]["importlinter"]["contracts"]}
+        contract["id"]: True for contract in CONFIG["tool"]["importlinter"]["contracts"]
+    }
 
 
-@pytest.mark.parametrize("importer, imported, contract", WRONG_WAYS,
-                         ids=[f"{a}->{b}" for a, b, _ in WRONG_WAYS])
+@pytest.mark.parametrize(
+    "importer, imported, contract", WRONG_WAYS, ids=[f"{a}->{b}" for a, b, _ in WRONG_WAYS]
+)
 def test_a_wrong_import_breaks_its_contract(project_graph, importer, imported, contract):
     graph = copy.deepcopy(project_graph)
-    graph.add_import(importer=importer, imported=imported, line_number=1,
-                     line_contents=f"import {imported}")
+    graph.add_import(
+        importer=importer, imported=imported, line_number=1, line_contents=f"import {imported}"
+    )
     assert contract_checks(graph)[contract] is False
 
 
@@ -194,19 +240,26 @@ def test_the_contracts_cover_every_package_of_the_project():
 def package_circles(graph: grimp.ImportGraph) -> list[tuple[str, str]]:
     """Pairs of root packages each of which imports the other, directly or through others."""
     roots = sorted(root_packages_on_disk())
-    return [(a, b) for a in roots for b in roots if a < b
-            and graph.chain_exists(importer=a, imported=b, as_packages=True)
-            and graph.chain_exists(importer=b, imported=a, as_packages=True)]
+    return [
+        (a, b)
+        for a in roots
+        for b in roots
+        if a < b
+        and graph.chain_exists(importer=a, imported=b, as_packages=True)
+        and graph.chain_exists(importer=b, imported=a, as_packages=True)
+    ]
 
 
 def module_circles(graph: grimp.ImportGraph) -> list[tuple[str, str]]:
     """Each import of a module of the project by one that the imported module reaches back to."""
     project = tuple(f"{root}." for root in root_packages_on_disk())
-    return [(module, imported)
-            for module in sorted(graph.modules) if module.startswith(project)
-            for imported in sorted(graph.find_modules_directly_imported_by(module))
-            if imported.startswith(project)
-            and graph.chain_exists(importer=imported, imported=module)]
+    return [
+        (module, imported)
+        for module in sorted(graph.modules)
+        if module.startswith(project)
+        for imported in sorted(graph.find_modules_directly_imported_by(module))
+        if imported.startswith(project) and graph.chain_exists(importer=imported, imported=module)
+    ]
 
 
 def test_no_two_packages_import_each_other(project_graph):
@@ -221,7 +274,11 @@ def test_the_circle_checks_see_a_circle(project_graph):
     graph = copy.deepcopy(project_graph)
     # The catalog's models reaching the pages' forms, which read the catalog: a circle of two
     # packages and of modules.
-    graph.add_import(importer="cards.models", imported="web.page_forms", line_number=1,
-                     line_contents="import web.page_forms")
+    graph.add_import(
+        importer="cards.models",
+        imported="web.page_forms",
+        line_number=1,
+        line_contents="import web.page_forms",
+    )
     assert ("cards", "web") in package_circles(graph)
     assert ("cards.models", "web.page_forms") in module_circles(graph)

@@ -30,8 +30,16 @@ def game_named(slug: str) -> Game:
 def snapshot(game: Game) -> list[tuple]:
     """Everything an import may write, to prove that nothing was."""
     cards = [
-        (c.slug, c.name, c.copies, json.dumps(c.attributes, sort_keys=True),
-         json.dumps(c.field_provenance, sort_keys=True), c.provenance_note, c.provenance, c.text)
+        (
+            c.slug,
+            c.name,
+            c.copies,
+            json.dumps(c.attributes, sort_keys=True),
+            json.dumps(c.field_provenance, sort_keys=True),
+            c.provenance_note,
+            c.provenance,
+            c.text,
+        )
         for c in Card.objects.filter(game=game).order_by("slug")
     ]
     rulings = list(
@@ -67,7 +75,13 @@ def test_json_export_has_the_catalog_card_shape(catalog):
     assert len(cards) == 17
     frigate = cards["imperial-frigate"]
     assert set(frigate) == {
-        "slug", "name", "copies", "attributes", "field_provenance", "provenance_note", "rulings"
+        "slug",
+        "name",
+        "copies",
+        "attributes",
+        "field_provenance",
+        "provenance_note",
+        "rulings",
     }
     assert list(frigate["attributes"]) == ["faction", "kind", "cost", "primary", "ally", "defense"]
     assert frigate["attributes"]["primary"] == {"combat": 2}
@@ -79,14 +93,24 @@ def test_csv_export_has_one_column_per_attribute(catalog):
     content = imports.export_cards_csv(game=game)
     rows = csv_rows(content)
     assert list(rows[0]) == [
-        "slug", "name", "copies", "number", "deck", "type", "specialty", "lifeform", "affiliation",
-        "provenance_note", "field_provenance",
+        "slug",
+        "name",
+        "copies",
+        "number",
+        "deck",
+        "type",
+        "specialty",
+        "lifeform",
+        "affiliation",
+        "provenance_note",
+        "field_provenance",
     ]
     kehleyr = next(r for r in rows if r["slug"] == "ambassador-kehleyr")
     assert kehleyr["lifeform"] == "klingon|human" and kehleyr["copies"] == "1"
     assert kehleyr["field_provenance"].startswith("copies:verified|number:verified|")
     shuttle = next(
-        r for r in csv_rows(imports.export_cards_csv(game=game_named("star-realms-academy")))
+        r
+        for r in csv_rows(imports.export_cards_csv(game=game_named("star-realms-academy")))
         if r["slug"] == "survey-ship"
     )
     assert shuttle["primary"] == "draw:1|coin:2" and shuttle["cost"] == "" and shuttle["ally"] == ""
@@ -122,8 +146,18 @@ def test_preview_lists_added_changed_and_unchanged_and_writes_nothing(catalog):
     changed = next(r for r in rows if r["slug"] == "lura-thok")
     changed["copies"] = "5"
     changed["name"] = "Lura Thok the Bold"
-    rows.append({**rows[0], "slug": "cadet-new", "name": "Cadet New", "copies": "1", "value": "4",
-                 "effect": "protection", "provenance_note": "", "field_provenance": ""})
+    rows.append(
+        {
+            **rows[0],
+            "slug": "cadet-new",
+            "name": "Cadet New",
+            "copies": "1",
+            "value": "4",
+            "effect": "protection",
+            "provenance_note": "",
+            "field_provenance": "",
+        }
+    )
     before = snapshot(game)
 
     preview = imports.preview_import(game=game, content=to_csv(rows), file_format="csv")
@@ -173,12 +207,18 @@ def test_a_file_provenance_wins_and_a_new_card_without_one_is_verified(catalog):
     vance["field_provenance"]["copies"] = "provisional"  # unchanged provenance: auto -> verified
     lura = next(c for c in cards if c["slug"] == "lura-thok")
     lura["field_provenance"]["effect"] = "provisional"  # explicit change of provenance only
-    new = {"slug": "cadet-zed", "name": "Cadet Zed", "copies": 1,
-           "attributes": {"value": 4, "effect": "protection"}}
+    new = {
+        "slug": "cadet-zed",
+        "name": "Cadet Zed",
+        "copies": 1,
+        "attributes": {"value": 4, "effect": "protection"},
+    }
     imports.apply_import(
         game=game, content=json.dumps({"cards": [vance, lura, new]}), file_format="json"
     )
-    assert Card.objects.get(game=game, slug="charles-vance").field_provenance["copies"] == "verified"
+    assert (
+        Card.objects.get(game=game, slug="charles-vance").field_provenance["copies"] == "verified"
+    )
     lura_card = Card.objects.get(game=game, slug="lura-thok")
     assert lura_card.field_provenance["effect"] == "provisional"
     zed = Card.objects.get(game=game, slug="cadet-zed")
@@ -211,10 +251,13 @@ def test_multi_choice_cells_and_provenance(catalog):
     preview = imports.preview_import(game=game, content=to_csv([worf]), file_format="csv")
     assert [str(c) for c in preview.cards[0].changes] == ["lifeform: (none) -> klingon"]
     worf["lifeform"] = ""
-    worf["field_provenance"] = worf["field_provenance"].replace("lifeform:verified", "lifeform:unknown")
+    worf["field_provenance"] = worf["field_provenance"].replace(
+        "lifeform:verified", "lifeform:unknown"
+    )
     preview = imports.preview_import(game=game, content=to_csv([worf]), file_format="csv")
     assert {str(c) for c in preview.cards[0].changes} == {
-        "lifeform: (none) -> (empty)", "provenance of lifeform: verified -> unknown"
+        "lifeform: (none) -> (empty)",
+        "provenance of lifeform: verified -> unknown",
     }
 
 
@@ -236,8 +279,15 @@ def test_bad_rows_are_reported_by_row_and_field_and_nothing_is_applied(catalog):
     before = snapshot(game)
     preview = imports.preview_import(game=game, content=content, file_format="csv")
     assert errors_at(preview) == {
-        (2, "value"), (3, "copies"), (3, "effect"), (4, "name"), (4, "effect"), (5, "slug"),
-        (6, "slug"), (6, "size"), (7, "name"),
+        (2, "value"),
+        (3, "copies"),
+        (3, "effect"),
+        (4, "name"),
+        (4, "effect"),
+        (5, "slug"),
+        (6, "slug"),
+        (6, "size"),
+        (7, "name"),
     }
     messages = {(e["row"], e["field"]): e["message"] for e in preview.errors}
     assert messages[(2, "value")] == "Value must be at most 10; got 11."
@@ -269,7 +319,10 @@ def test_file_level_errors_are_row_zero(catalog):
     other_game = imports.preview_import(
         game=game, content='{"game": {"slug": "factions"}, "cards": []}', file_format="json"
     )
-    assert other_game.errors[0]["message"] == "The file is for the game 'factions', not 'academy-credits'."
+    assert (
+        other_game.errors[0]["message"]
+        == "The file is for the game 'factions', not 'academy-credits'."
+    )
 
     empty = imports.preview_import(game=game, content="", file_format="csv")
     assert errors_at(empty) == {(0, "file")}
@@ -280,14 +333,27 @@ def test_json_rows_report_unknown_attributes_and_bad_values(catalog):
     cards = [
         {"slug": "ram", "name": "Ram", "copies": 0, "attributes": {"colour": "red"}},
         {"slug": "viper", "name": "Viper", "attributes": {"primary": {"laser": 1}}, "flavour": "x"},
-        {"slug": "scout", "name": "Scout", "attributes": {"ally": {"coin": 1}},
-         "field_provenance": {"copies": "verified", "ally": "maybe"}},
-        {"slug": "new-ship", "name": "New Ship", "copies": 1,
-         "rulings": [{"date": "yesterday", "text": "x"}]},
+        {
+            "slug": "scout",
+            "name": "Scout",
+            "attributes": {"ally": {"coin": 1}},
+            "field_provenance": {"copies": "verified", "ally": "maybe"},
+        },
+        {
+            "slug": "new-ship",
+            "name": "New Ship",
+            "copies": 1,
+            "rulings": [{"date": "yesterday", "text": "x"}],
+        },
     ]
     preview = imports.preview_import(game=game, content=json.dumps(cards), file_format="json")
     assert errors_at(preview) == {
-        (1, "copies"), (1, "colour"), (2, "primary"), (2, "flavour"), (3, "ally"), (4, "rulings"),
+        (1, "copies"),
+        (1, "colour"),
+        (2, "primary"),
+        (2, "flavour"),
+        (3, "ally"),
+        (4, "rulings"),
     }
     messages = {(e["row"], e["field"]): e["message"] for e in preview.errors}
     assert messages[(1, "colour")].startswith("'colour' is not an attribute of this game")
@@ -370,12 +436,17 @@ def test_admin_import_shows_row_errors_and_offers_no_confirm(admin_client, catal
 def test_admin_apply_revalidates_the_confirmed_content(admin_client, catalog):
     game = game_named("academy-credits")
     bad = imports.export_cards_csv(game=game).replace("lura-thok,Lura Thok,6,1", "lura-thok,,6,99")
-    data = {"game": game.pk, "file_format": "csv", "_apply": "1",
-            "content": base64.b64encode(bad.encode()).decode()}
+    data = {
+        "game": game.pk,
+        "file_format": "csv",
+        "_apply": "1",
+        "content": base64.b64encode(bad.encode()).decode(),
+    }
     page = admin_client.post(reverse("admin:cards_card_import"), data)
     assert page.status_code == 200
     assert {(e["row"], e["field"]) for e in page.context["preview"].errors} == {
-        (6, "name"), (6, "value")
+        (6, "name"),
+        (6, "value"),
     }
     assert Card.objects.get(game=game, slug="lura-thok").attributes["value"] == 1
 
@@ -396,7 +467,10 @@ def test_admin_export_downloads_and_action(admin_client, catalog):
     assert response.content.decode() == imports.export_cards_csv(game=game)
     as_json = admin_client.get(reverse("admin:cards_card_export", args=[game.pk, "json"]))
     assert json.loads(as_json.content)["game"]["slug"] == "factions"
-    assert admin_client.get(reverse("admin:cards_card_export", args=[game.pk, "xml"])).status_code == 404
+    assert (
+        admin_client.get(reverse("admin:cards_card_export", args=[game.pk, "xml"])).status_code
+        == 404
+    )
 
     picked = list(Card.objects.filter(game=game).values_list("pk", flat=True)[:2])
     action = admin_client.post(
@@ -440,8 +514,15 @@ def test_export_and_import_commands(catalog, tmp_path):
     assert Card.objects.get(slug="lura-thok").copies == 5
 
     json_path = tmp_path / "cards.json"
-    call_command("export_cards", "academy-credits", "--format", "json", "--output", str(json_path),
-                 stderr=io.StringIO())
+    call_command(
+        "export_cards",
+        "academy-credits",
+        "--format",
+        "json",
+        "--output",
+        str(json_path),
+        stderr=io.StringIO(),
+    )
     assert len(json.loads(json_path.read_text())["cards"]) == 11
 
 
@@ -450,8 +531,14 @@ def test_import_command_reports_errors_and_writes_nothing(catalog, tmp_path):
     path.write_text("slug,name,copies,value\nlura-thok,Lura Thok,6,42\n", encoding="utf-8")
     errors = io.StringIO()
     with pytest.raises(CommandError, match="nothing was imported"):
-        call_command("import_cards", "academy-credits", str(path), "--apply",
-                     stdout=io.StringIO(), stderr=errors)
+        call_command(
+            "import_cards",
+            "academy-credits",
+            str(path),
+            "--apply",
+            stdout=io.StringIO(),
+            stderr=errors,
+        )
     assert "row 1, value: Value must be at most 10; got 42." in errors.getvalue()
     assert Card.objects.get(slug="lura-thok").attributes["value"] == 1
     with pytest.raises(CommandError, match="No game 'nope'"):
@@ -464,8 +551,13 @@ def test_import_command_reports_errors_and_writes_nothing(catalog, tmp_path):
 def test_import_into_a_small_made_up_game():
     game = GameFactory(slug="tiny", name="Tiny")
     AttributeDefinitionFactory(game=game)  # colour: red | blue
-    CardFactory(game=game, name="Old", slug="old", attributes={"colour": "red"},
-                field_provenance={"copies": "verified", "colour": "verified"})
+    CardFactory(
+        game=game,
+        name="Old",
+        slug="old",
+        attributes={"colour": "red"},
+        field_provenance={"copies": "verified", "colour": "verified"},
+    )
     content = "slug,name,copies,colour\nold,Old,1,blue\nfresh,Fresh,2,\n"
     preview = imports.apply_import(game=game, content=content, file_format="csv")
     assert preview.counts == {"added": 1, "changed": 1, "unchanged": 0}
@@ -476,8 +568,12 @@ def test_import_into_a_small_made_up_game():
 
 def test_json_provenance_lists_only_what_it_sets(catalog):
     game = game_named("star-realms-academy")
-    card = {"slug": "federation-shuttle", "name": "Federation Shuttle",
-            "attributes": {"cost": 2, "defense": None}, "field_provenance": {"kind": "verified"}}
+    card = {
+        "slug": "federation-shuttle",
+        "name": "Federation Shuttle",
+        "attributes": {"cost": 2, "defense": None},
+        "field_provenance": {"kind": "verified"},
+    }
     imports.apply_import(game=game, content=json.dumps([card]), file_format="json")
     shuttle = Card.objects.get(game=game, slug="federation-shuttle")
     assert shuttle.field_provenance["kind"] == "verified"  # given

@@ -28,14 +28,19 @@ def internal_words(text: str) -> list[str]:
 
 
 def test_a_table_page_and_its_history_speak_of_players(client, api, catalog):
-    created = api.post("/api/tables/", data=json.dumps(
-        {"game": "star-trek-missions", "players": ["Ana", "Ben"]}),
-        content_type="application/json").json()
+    created = api.post(
+        "/api/tables/",
+        data=json.dumps({"game": "star-trek-missions", "players": ["Ana", "Ben"]}),
+        content_type="application/json",
+    ).json()
     code = created["code"]
     token = api.post(f"/api/tables/{code}/seats/1/claim/").json()["seat_token"]
-    entered = api.post(f"/api/tables/{code}/events/", data=json.dumps(
-        {"kind": "hand", "seat": 1, "body": {"hand": ["Commander Tomalak"]}}),
-        content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
+    entered = api.post(
+        f"/api/tables/{code}/events/",
+        data=json.dumps({"kind": "hand", "seat": 1, "body": {"hand": ["Commander Tomalak"]}}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
     assert entered.status_code == 201, entered.json()
     client.cookies[f"host_{code}"] = created["host_token"]
     page = visible(client.get(f"/t/{code}"))

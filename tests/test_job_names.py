@@ -11,13 +11,24 @@ pytestmark = pytest.mark.django_db
 
 
 def job_links(html: str) -> list[tuple[str, str]]:
-    return [(href, unescape(re.sub(r"<[^>]+>", "", text)).strip())
-            for href, text in re.findall(r'<a class="job job--ready" href="([^"]+)">(.*?)</a>',
-                                         html, re.S)]
+    return [
+        (href, unescape(re.sub(r"<[^>]+>", "", text)).strip())
+        for href, text in re.findall(
+            r'<a class="job job--ready" href="([^"]+)">(.*?)</a>', html, re.S
+        )
+    ]
 
 
-@pytest.mark.parametrize("where", ["/", "/games/star-trek-missions/", "/games/academy-credits/",
-                                   "/games/factions/", "/games/star-realms-academy/"])
+@pytest.mark.parametrize(
+    "where",
+    [
+        "/",
+        "/games/star-trek-missions/",
+        "/games/academy-credits/",
+        "/games/factions/",
+        "/games/star-realms-academy/",
+    ],
+)
 def test_every_job_link_names_its_page_as_the_page_does(client, catalog, where):
     links = job_links(client.get(where).content.decode())
     assert links, f"{where} links no job"

@@ -30,8 +30,9 @@ def editor(django_user_model):
 
 
 def attempt(client, username, password, address=ADDRESS, **headers):
-    return client.post(LOGIN, {"username": username, "password": password},
-                       REMOTE_ADDR=address, **headers)
+    return client.post(
+        LOGIN, {"username": username, "password": password}, REMOTE_ADDR=address, **headers
+    )
 
 
 def logged_in(client) -> bool:
@@ -39,8 +40,10 @@ def logged_in(client) -> bool:
 
 
 def lock(client, address=ADDRESS, **headers):
-    answers = [attempt(client, f"nobody-{i}", "wrong", address, **headers).status_code
-               for i in range(LIMIT)]
+    answers = [
+        attempt(client, f"nobody-{i}", "wrong", address, **headers).status_code
+        for i in range(LIMIT)
+    ]
     # Every guess was checked and refused as usual; the 20th locks the address.
     assert answers == [200] * (LIMIT - 1) + [429]
 
@@ -70,13 +73,18 @@ def test_past_the_limit_even_the_right_password_is_refused_with_a_429(client, ed
 def test_no_amount_of_api_posts_unlocks_an_address(client, editor, monkeypatch):
     lock(client)
     # The API throttle at a rate the posts exceed (429s included), pruning its rows every time.
-    monkeypatch.setattr(throttling.EvaluationRateThrottle, "THROTTLE_RATES",
-                        {"evaluations": "5/minute"})
+    monkeypatch.setattr(
+        throttling.EvaluationRateThrottle, "THROTTLE_RATES", {"evaluations": "5/minute"}
+    )
     monkeypatch.setattr(throttling, "PRUNE_CHANCE", 1.0)
     statuses = set()
     for _ in range(120):
-        response = client.post(SCORE, json.dumps({"hand": ["Lieutenant Worf"]}),
-                               content_type="application/json", REMOTE_ADDR=ADDRESS)
+        response = client.post(
+            SCORE,
+            json.dumps({"hand": ["Lieutenant Worf"]}),
+            content_type="application/json",
+            REMOTE_ADDR=ADDRESS,
+        )
         statuses.add(response.status_code)
     assert 429 in statuses
     ThrottleCounter.objects.all().delete()  # even the throttle table emptied
@@ -103,14 +111,21 @@ def test_behind_one_proxy_the_address_is_the_one_the_proxy_appended(client, edit
     proxy = "10.0.0.2"
     # The client writes its own first entry each time; the proxy appends the address it saw.
     for i in range(LIMIT):
-        attempt(client, "nobody", "wrong", address=proxy,
-                HTTP_X_FORWARDED_FOR=f"192.0.2.{i}, {ADDRESS}")
+        attempt(
+            client, "nobody", "wrong", address=proxy, HTTP_X_FORWARDED_FOR=f"192.0.2.{i}, {ADDRESS}"
+        )
     assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {ADDRESS}
-    assert attempt(client, "editor", RIGHT, address=proxy,
-                   HTTP_X_FORWARDED_FOR=f"192.0.2.200, {ADDRESS}").status_code == 429
+    assert (
+        attempt(
+            client, "editor", RIGHT, address=proxy, HTTP_X_FORWARDED_FOR=f"192.0.2.200, {ADDRESS}"
+        ).status_code
+        == 429
+    )
     # Another client behind the same proxy is not locked.
-    assert attempt(client, "editor", RIGHT, address=proxy,
-                   HTTP_X_FORWARDED_FOR=ELSEWHERE).status_code == 302
+    assert (
+        attempt(client, "editor", RIGHT, address=proxy, HTTP_X_FORWARDED_FOR=ELSEWHERE).status_code
+        == 302
+    )
 
 
 def test_the_lockout_and_the_api_throttle_count_the_same_address(rf, settings):

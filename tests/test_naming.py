@@ -15,10 +15,14 @@ CARDS = [
 
 
 def test_normalise_drops_case_accents_and_punctuation():
-    assert normalise("Ambassador K'Éhleyr ") == normalise("ambassador kehleyr") == "ambassadorkehleyr"
+    assert (
+        normalise("Ambassador K'Éhleyr ") == normalise("ambassador kehleyr") == "ambassadorkehleyr"
+    )
 
 
-@pytest.mark.parametrize("query", ["Jett Reno", "jett reno", "JETT RENO", "jett-reno", " Jett Reno "])
+@pytest.mark.parametrize(
+    "query", ["Jett Reno", "jett reno", "JETT RENO", "jett-reno", " Jett Reno "]
+)
 def test_exact_accepts_any_case_or_the_slug(query):
     assert match_exact(query, CARDS).card.name == "Jett Reno"
 
@@ -132,8 +136,24 @@ def test_names_that_cannot_reach_the_threshold_are_not_compared_in_full(full_com
 
 @pytest.mark.parametrize(
     "query",
-    ["jet reno", "Jett", "kurn", "comander sela", "ambasador", "picrad", "jean luc", "kraag",
-     "zzz", "reno jett", "Captain", "sela kurn", "j", "xjettrenox", "deN KRAag", "lieutenant"],
+    [
+        "jet reno",
+        "Jett",
+        "kurn",
+        "comander sela",
+        "ambasador",
+        "picrad",
+        "jean luc",
+        "kraag",
+        "zzz",
+        "reno jett",
+        "Captain",
+        "sela kurn",
+        "j",
+        "xjettrenox",
+        "deN KRAag",
+        "lieutenant",
+    ],
 )
 def test_the_bounded_search_suggests_exactly_what_comparing_every_name_did(query):
     assert suggest(query, CARDS) == _reference_suggest(query, CARDS)

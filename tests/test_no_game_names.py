@@ -33,9 +33,21 @@ EXEMPT = {
 # A migration is a frozen record of what was done once (cards/0007 corrected one game's rulings).
 # staticfiles/ (collectstatic's output, every game's files copied side by side), backups/ and the
 # caches are made by commands, never written (all in .gitignore).
-SKIPPED_PARTS = {".venv", ".git", "node_modules", "__pycache__", "migrations", ".grimp_cache",
-                 ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", "build",
-                 "staticfiles", "backups"}
+SKIPPED_PARTS = {
+    ".venv",
+    ".git",
+    "node_modules",
+    "__pycache__",
+    "migrations",
+    ".grimp_cache",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".hypothesis",
+    "build",
+    "staticfiles",
+    "backups",
+}
 KINDS = (".py", ".html", ".js", ".css")
 
 
@@ -44,8 +56,12 @@ def game_words() -> dict[str, set[str]]:
     words = {}
     for game in GAMES:
         catalog = json.loads(game.catalog_file.read_text(encoding="utf-8"))["game"]
-        words[game.slug] = {game.slug, catalog["name"], game.package,
-                            game.package.rpartition(".")[2]}
+        words[game.slug] = {
+            game.slug,
+            catalog["name"],
+            game.package,
+            game.package.rpartition(".")[2],
+        }
     return words
 
 
@@ -85,11 +101,22 @@ def test_every_game_has_words_to_look_for():
 
 def test_the_apps_are_read():
     files = {path.as_posix() for path in project_files()}
-    for expected in ("cards/rendering.py", "results/views.py", "scoring/api.py",
-                     "adjudicator/api.py", "web/offline.py", "common/games.py",
-                     "templates/results/_ruling.html", "templates/home.html",
-                     "templates/sw.js", "static/js/offline.js", "static/js/site.js",
-                     "static/css/site.css", "static/css/results.css", "static/css/tables.css"):
+    for expected in (
+        "cards/rendering.py",
+        "results/views.py",
+        "scoring/api.py",
+        "adjudicator/api.py",
+        "web/offline.py",
+        "common/games.py",
+        "templates/results/_ruling.html",
+        "templates/home.html",
+        "templates/sw.js",
+        "static/js/offline.js",
+        "static/js/site.js",
+        "static/css/site.css",
+        "static/css/results.css",
+        "static/css/tables.css",
+    ):
         assert expected in files
     assert not any(name.startswith(("games/", "tests/", "static/vendor/")) for name in files)
 
@@ -104,17 +131,25 @@ def test_no_module_or_template_outside_games_names_a_game():
     assert named == {}, "per-game code belongs in games/<game>/, reached through GAMES"
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("GAME = 'star-trek-missions'", ["star-trek-missions"]),
-    ("{% include 'factions/_seat.html' %}", ["factions"]),
-    ("Score a hand (Academy Credits)", ["Academy Credits"]),
-    ("from games.star_realms_academy import engine", ["games.star_realms_academy",
-                                                       "star_realms_academy"]),
-    ('"unit_in_two_factions", "faction"', []),
-    ("Two factions of units", ["factions"]),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("GAME = 'star-trek-missions'", ["star-trek-missions"]),
+        ("{% include 'factions/_seat.html' %}", ["factions"]),
+        ("Score a hand (Academy Credits)", ["Academy Credits"]),
+        (
+            "from games.star_realms_academy import engine",
+            ["games.star_realms_academy", "star_realms_academy"],
+        ),
+        ('"unit_in_two_factions", "faction"', []),
+        ("Two factions of units", ["factions"]),
+    ],
+)
 def test_a_name_is_found_as_a_word_of_its_own(text, expected):
-    words = {"star-trek-missions": {"star-trek-missions"}, "factions": {"factions"},
-             "academy-credits": {"Academy Credits"},
-             "star-realms-academy": {"games.star_realms_academy", "star_realms_academy"}}
+    words = {
+        "star-trek-missions": {"star-trek-missions"},
+        "factions": {"factions"},
+        "academy-credits": {"Academy Credits"},
+        "star-realms-academy": {"games.star_realms_academy", "star_realms_academy"},
+    }
     assert naming(text, words) == expected

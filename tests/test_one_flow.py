@@ -51,12 +51,17 @@ def test_the_oracle_covers_every_job_with_answers_and_refusals(oracle):
                 continue
             assert seen[(game.slug, kind, 200)] >= 1, (game.slug, kind, "record its answers")
             assert seen[(game.slug, kind, 400)] >= 1, (game.slug, kind, "record its answers")
-    well_covered = [slug for slug in {item["game"] for item in oracle}
-                    if all(seen[(slug, kind, status)] >= 5
-                           for kind in ("ruling", "score") for status in (200, 400))]
+    well_covered = [
+        slug
+        for slug in {item["game"] for item in oracle}
+        if all(
+            seen[(slug, kind, status)] >= 5 for kind in ("ruling", "score") for status in (200, 400)
+        )
+    ]
     assert len(well_covered) >= 4
-    codes = {item["response"]["body"].get("code") for item in oracle
-             if item["response"]["status"] == 400}
+    codes = {
+        item["response"]["body"].get("code") for item in oracle if item["response"]["status"] == 400
+    }
     assert {"invalid_input", "impossible_position", "illegal_hand"} <= codes
     assert len(oracle) > 1000
 
@@ -82,15 +87,26 @@ def test_every_request_of_the_oracle_is_answered_as_before(api, catalog, oracle)
         if now != before:
             different.append((game, kind, json.dumps(body)[:200], before, now))
     print(f"{len(oracle)} requests compared with the answers before the one flow")
-    assert not different, f"{len(different)} of {len(oracle)} answers changed; the first: " \
-                          f"{different[0]}"
+    assert not different, (
+        f"{len(different)} of {len(oracle)} answers changed; the first: {different[0]}"
+    )
 
 
 # --- Nothing but the flow saves a result; every job goes through it --------------------------------
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("cards", "common", "results", "scoring", "adjudicator", "tables", "games", "config",
-            "bench", "scripts")
+PACKAGES = (
+    "cards",
+    "common",
+    "results",
+    "scoring",
+    "adjudicator",
+    "tables",
+    "games",
+    "config",
+    "bench",
+    "scripts",
+)
 FLOW = "games/services.py"
 DEFINES = "results/services.py"
 
@@ -112,16 +128,22 @@ def names_used(path: Path) -> set[str]:
             names |= {alias.name for alias in node.names}
         elif isinstance(node, ast.Call):
             func = node.func
-            names.add(func.id if isinstance(func, ast.Name) else
-                      func.attr if isinstance(func, ast.Attribute) else "")
+            names.add(
+                func.id
+                if isinstance(func, ast.Name)
+                else func.attr
+                if isinstance(func, ast.Attribute)
+                else ""
+            )
     return names
 
 
 def test_no_module_but_the_flow_saves_a_result():
     modules = project_modules()
     assert len(modules) > 100 and ROOT / FLOW in modules
-    savers = sorted(str(path.relative_to(ROOT)) for path in modules
-                    if "result_save" in names_used(path))
+    savers = sorted(
+        str(path.relative_to(ROOT)) for path in modules if "result_save" in names_used(path)
+    )
     assert savers == [FLOW], savers
     # results/services.py defines it (and calls nothing of it).
     assert "def result_save(" in (ROOT / DEFINES).read_text(encoding="utf-8")
@@ -130,8 +152,10 @@ def test_no_module_but_the_flow_saves_a_result():
 def test_the_api_the_pages_and_the_tables_ask_the_flow():
     for module in ("games/api.py", "games/pages.py", "tables/game_states.py"):
         tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
-        assert any(isinstance(node, ast.ImportFrom) and node.module == "games.services"
-                   for node in ast.walk(tree)), module
+        assert any(
+            isinstance(node, ast.ImportFrom) and node.module == "games.services"
+            for node in ast.walk(tree)
+        ), module
     # And no module names a job's own service: a Job has none.
     from games.package import Job
 
@@ -145,7 +169,8 @@ def test_every_job_declares_what_the_flow_needs_and_its_engine_one_check():
     for game in GAMES:
         parameters = list(inspect.signature(game.check).parameters.values())
         assert [p.kind for p in parameters] == [inspect.Parameter.POSITIONAL_OR_KEYWORD], (
-            f"{game.slug}: check(position) takes the position alone")
+            f"{game.slug}: check(position) takes the position alone"
+        )
         assert game.check.__module__ == f"{game.package}.engine", game.slug
         for kind in (RULING, SCORE):
             job = game.job(kind)
@@ -168,11 +193,16 @@ def test_every_job_of_every_game_is_saved_by_the_flow(api, catalog, monkeypatch,
     monkeypatch.setattr(services, "result_save", spy)
     for game in GAMES:
         for kind in ("ruling", "score"):
-            item = next(item for item in oracle if (item["game"], item["kind"]) == (game.slug, kind)
-                        and item["response"]["status"] == 200)
+            item = next(
+                item
+                for item in oracle
+                if (item["game"], item["kind"]) == (game.slug, kind)
+                and item["response"]["status"] == 200
+            )
             path = f"/api/games/{game.slug}/{'rulings' if kind == 'ruling' else 'score'}/"
-            response = api.post(path, data=json.dumps(item["body"]),
-                                content_type="application/json")
+            response = api.post(
+                path, data=json.dumps(item["body"]), content_type="application/json"
+            )
             assert response.status_code == 200 and response.json()["id"]
             assert saved[-1] == (game.slug, kind)
     assert len(saved) == 2 * len(GAMES)

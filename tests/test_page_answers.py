@@ -15,8 +15,15 @@ from results.models import SavedResult
 pytestmark = pytest.mark.django_db
 
 PAGE = "/games/star-trek-missions/score/"
-HAND = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
-        "Diplomatic Conference", "Photon Torpedoes", "Bridge"]
+HAND = [
+    "Lieutenant Worf",
+    "Commander Kurn",
+    "Ambassador K'Ehleyr",
+    "Commander Sela",
+    "Diplomatic Conference",
+    "Photon Torpedoes",
+    "Bridge",
+]
 LINK = PAGE + "?" + urlencode([("hand", name) for name in HAND])
 
 
@@ -35,8 +42,9 @@ def service_calls(monkeypatch):
 
 
 def total(response) -> str:
-    return re.search(r'<strong class="score-total__value">(\d+)</strong>',
-                     response.content.decode()).group(1)
+    return re.search(
+        r'<strong class="score-total__value">(\d+)</strong>', response.content.decode()
+    ).group(1)
 
 
 def without_token(response) -> str:
@@ -54,8 +62,7 @@ def test_the_same_link_twice_is_worked_out_once(client, catalog, service_calls):
     assert SavedResult.objects.count() == 0  # a GET saves nothing, cached or not
 
 
-def test_the_same_hand_in_another_order_of_fields_is_a_new_question(client, catalog,
-                                                                     service_calls):
+def test_the_same_hand_in_another_order_of_fields_is_a_new_question(client, catalog, service_calls):
     client.get(LINK)
     client.get(PAGE + "?" + urlencode([("hand", name) for name in reversed(HAND)]))
     assert len(service_calls) == 2  # the hand's order is the request's (API.md): not the same
@@ -79,7 +86,8 @@ def test_a_refused_question_is_kept_too(client, catalog, service_calls):
     assert again.status_code == 400 and calls >= 1
     assert len(service_calls) == calls
     assert "The hand has 3 Missions (Away Team, Borg Cube, Mysterious Plague)" in (
-        again.content.decode())
+        again.content.decode()
+    )
 
 
 def test_a_post_is_never_answered_from_the_cache(client, catalog, service_calls):
@@ -92,18 +100,27 @@ def test_a_post_is_never_answered_from_the_cache(client, catalog, service_calls)
 
 # The hand issue 30 reported as the costliest (32 ms of scoring, a page of 74 tiles drawn again
 # at every repeat: 106 ms of CPU).
-COSTLY = ["Thought Maker", "Unidentified Ship", "Chancellor Gowron", "Lursa and B'Etor",
-          "Hand Phaser", "Space Confrontation", "Blossoming Romance"]
+COSTLY = [
+    "Thought Maker",
+    "Unidentified Ship",
+    "Chancellor Gowron",
+    "Lursa and B'Etor",
+    "Hand Phaser",
+    "Space Confrontation",
+    "Blossoming Romance",
+]
 COSTLY_LINK = PAGE + "?" + urlencode([("hand", name) for name in COSTLY])
 
 
 def token(response) -> str:
-    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"',
-                     response.content.decode()).group(1)
+    return re.search(
+        r'name="csrfmiddlewaretoken" value="([^"]+)"', response.content.decode()
+    ).group(1)
 
 
-def test_a_repeat_of_the_costliest_hand_is_a_lookup(client, catalog, service_calls,
-                                                    django_assert_max_num_queries):
+def test_a_repeat_of_the_costliest_hand_is_a_lookup(
+    client, catalog, service_calls, django_assert_max_num_queries
+):
     first = client.get(COSTLY_LINK)
     assert first.status_code == 200 and total(first) == "57"
     assert [t.name for t in first.templates][:1] == ["star_trek_missions/stm_score.html"]
@@ -131,8 +148,9 @@ def test_a_kept_page_carries_each_visitors_own_working_token(catalog):
     # Its neighbour: a token taken from another visitor's page is refused.
     stranger = Client(enforce_csrf_checks=True)
     stranger.get(PAGE)
-    assert stranger.post(PAGE, {"hand": COSTLY, "csrfmiddlewaretoken": token(kept)}
-                         ).status_code == 403
+    assert (
+        stranger.post(PAGE, {"hand": COSTLY, "csrfmiddlewaretoken": token(kept)}).status_code == 403
+    )
 
 
 def test_a_kept_page_is_drawn_again_after_an_edit_of_the_catalog(client, catalog, service_calls):
@@ -164,17 +182,22 @@ def test_page_gets_with_input_count_against_the_submission_limit(client, catalog
     assert "Too many submissions" in refused.content.decode()
     # The same counter as a submission's and the API's.
     assert client.post(PAGE, {"hand": HAND}).status_code == 429
-    assert client.post("/api/games/star-trek-missions/score/", {"hand": HAND},
-                       content_type="application/json").status_code == 429
+    assert (
+        client.post(
+            "/api/games/star-trek-missions/score/", {"hand": HAND}, content_type="application/json"
+        ).status_code
+        == 429
+    )
 
 
 def test_a_ten_player_table_in_the_address_counts_once(client, catalog, three_a_minute):
-    names = sorted(Card.objects.filter(game__slug="star-trek-missions")
-                   .values_list("name", flat=True))
+    names = sorted(
+        Card.objects.filter(game__slug="star-trek-missions").values_list("name", flat=True)
+    )
     pairs = [("players", "10"), ("current", "0")]
     for seat in range(10):
         pairs.append((f"p{seat}-name", f"Player {seat}"))
-        pairs += [(f"p{seat}-hand", name) for name in names[seat * 7: seat * 7 + 7]]
+        pairs += [(f"p{seat}-hand", name) for name in names[seat * 7 : seat * 7 + 7]]
     link = "/games/star-trek-missions/table/?" + urlencode(pairs)
     statuses = [client.get(link).status_code for _ in range(4)]
     assert statuses[:3] != [429] * 3 and 429 not in statuses[:3] and statuses[3] == 429

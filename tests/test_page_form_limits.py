@@ -25,7 +25,8 @@ def lede(response) -> str:
 
 
 def test_a_page_form_over_the_size_limit_is_a_413_page_before_the_csrf_check(
-        strict_client, catalog, settings, monkeypatch):
+    strict_client, catalog, settings, monkeypatch
+):
     from common import middleware
 
     def never(body):  # the text check splits every field: it must not see such a body
@@ -36,19 +37,24 @@ def test_a_page_form_over_the_size_limit_is_a_413_page_before_the_csrf_check(
     response = strict_client.post(PAGE, body, content_type=FORM)
     assert response.status_code == 413
     assert "<h1>This form is too large</h1>" in response.content.decode()
-    assert lede(response) == (f"The form sent {len(body):,} bytes; Tableside takes at most "
-                              f"{settings.PAGE_MAX_BODY_BYTES:,} from a form, so nothing was "
-                              f"read, scored or saved.")
+    assert lede(response) == (
+        f"The form sent {len(body):,} bytes; Tableside takes at most "
+        f"{settings.PAGE_MAX_BODY_BYTES:,} from a form, so nothing was "
+        f"read, scored or saved."
+    )
 
 
 def test_a_page_form_of_too_many_fields_is_a_400_page_before_the_csrf_check(
-        strict_client, catalog, settings):
+    strict_client, catalog, settings
+):
     body = "a=&" * 5000  # 15 kB: within the size limit, 5,000 fields
     response = strict_client.post(PAGE, body, content_type=FORM)
     assert response.status_code == 400
     assert "<h1>This form has too many fields</h1>" in response.content.decode()
-    assert lede(response) == ("The form sent 5,001 fields; Tableside takes at most 1,000, so "
-                              "nothing was read, scored or saved.")
+    assert lede(response) == (
+        "The form sent 5,001 fields; Tableside takes at most 1,000, so "
+        "nothing was read, scored or saved."
+    )
 
 
 def test_a_multipart_page_form_of_too_many_fields_is_a_400_page(strict_client, catalog):
@@ -58,8 +64,10 @@ def test_a_multipart_page_form_of_too_many_fields_is_a_400_page(strict_client, c
     assert len(encode_multipart(BOUNDARY, fields)) < 128 * 1024
     response = strict_client.post(PAGE, fields)  # the test client's default: multipart
     assert response.status_code == 400
-    assert lede(response) == ("The form sent 1,500 fields; Tableside takes at most 1,000, so "
-                              "nothing was read, scored or saved.")
+    assert lede(response) == (
+        "The form sent 1,500 fields; Tableside takes at most 1,000, so "
+        "nothing was read, scored or saved."
+    )
     assert strict_client.post(PAGE, {f"f{i}": "" for i in range(900)}).status_code == 403
 
 
@@ -74,12 +82,15 @@ def test_the_largest_page_form_is_well_within_the_limits(client, catalog, settin
     scored (or refused by the game's rules, never by the limits)."""
     from cards.models import Card
 
-    longest = sorted(Card.objects.filter(game__slug="star-trek-missions")
-                     .values_list("name", flat=True), key=len, reverse=True)[:90]
+    longest = sorted(
+        Card.objects.filter(game__slug="star-trek-missions").values_list("name", flat=True),
+        key=len,
+        reverse=True,
+    )[:90]
     data: dict[str, object] = {"players": "10", "current": "0"}
     for seat in range(10):
         data[f"p{seat}-name"] = f"Player with a long name number {seat}"
-        data[f"p{seat}-hand"] = longest[seat * 9: seat * 9 + 9]
+        data[f"p{seat}-hand"] = longest[seat * 9 : seat * 9 + 9]
     from urllib.parse import urlencode
 
     size = len(urlencode(data, doseq=True))
@@ -95,9 +106,14 @@ def test_a_chunked_page_form_over_the_limit_is_a_413_page(client, catalog, setti
     import io
 
     data = b"hand=" + b"x" * settings.PAGE_MAX_BODY_BYTES
-    response = client.generic("POST", PAGE, b"", content_type=FORM,
-                              HTTP_TRANSFER_ENCODING="chunked",
-                              **{"wsgi.input": io.BytesIO(data)})
+    response = client.generic(
+        "POST",
+        PAGE,
+        b"",
+        content_type=FORM,
+        HTTP_TRANSFER_ENCODING="chunked",
+        **{"wsgi.input": io.BytesIO(data)},
+    )
     assert response.status_code == 413
     assert f"more than {settings.PAGE_MAX_BODY_BYTES:,} bytes" in lede(response)
 
@@ -111,6 +127,7 @@ def test_the_admin_keeps_its_larger_limit(client, catalog, settings):
 
 
 def test_the_api_keeps_its_json_413(client, catalog, settings):
-    response = client.post("/api/games/star-trek-missions/score/", "x" * 70_000,
-                           content_type="application/json")
+    response = client.post(
+        "/api/games/star-trek-missions/score/", "x" * 70_000, content_type="application/json"
+    )
     assert response.status_code == 413 and response.json()["code"] == "request_too_large"

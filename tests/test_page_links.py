@@ -66,8 +66,11 @@ def shown_fields(html: str) -> list[tuple[str, str]]:
 
 
 def entered(data: dict) -> list[tuple[str, str]]:
-    return [(name, value) for name, values in data.items()
-            for value in (values if isinstance(values, list) else [values])]
+    return [
+        (name, value)
+        for name, values in data.items()
+        for value in (values if isinstance(values, list) else [values])
+    ]
 
 
 def again_link(html: str) -> str:
@@ -81,8 +84,9 @@ TEXT_FORMS = [form for form in FORMS if form.id != "star-trek-missions-score"]
 
 
 @pytest.mark.parametrize("game_form", TEXT_FORMS, ids=[form.id for form in TEXT_FORMS])
-def test_a_get_with_the_fields_in_the_query_fills_the_form_and_saves_nothing(client, catalog,
-                                                                              game_form):
+def test_a_get_with_the_fields_in_the_query_fills_the_form_and_saves_nothing(
+    client, catalog, game_form
+):
     data = game_form.valid[-1]
     response = client.get(game_form.url + "?" + urlencode(entered(data)))
     assert response.status_code == 200
@@ -134,12 +138,14 @@ def test_check_again_and_score_again_open_the_form_filled_in(client, catalog, ga
 
 def test_score_again_on_a_saved_hand_opens_the_score_page_with_the_hand(client, catalog):
     for name in STAR_TREK_MISSIONS_EXAMPLE:
-        before = STAR_TREK_MISSIONS_EXAMPLE[:STAR_TREK_MISSIONS_EXAMPLE.index(name)]
-        response = client.post(STAR_TREK_MISSIONS_SCORE,
-                               {"hand": before, "action": "add", "add": name}, headers=HTMX)
+        before = STAR_TREK_MISSIONS_EXAMPLE[: STAR_TREK_MISSIONS_EXAMPLE.index(name)]
+        response = client.post(
+            STAR_TREK_MISSIONS_SCORE, {"hand": before, "action": "add", "add": name}, headers=HTMX
+        )
     address = response.headers["HX-Replace-Url"]
     assert address == STAR_TREK_MISSIONS_SCORE + "?" + urlencode(
-        [("hand", n) for n in STAR_TREK_MISSIONS_EXAMPLE])
+        [("hand", n) for n in STAR_TREK_MISSIONS_EXAMPLE]
+    )
     saved = SavedResult.objects.latest("created_at")
     again = again_link(client.get(f"/r/{saved.id}").content.decode())
     assert again == address
@@ -149,15 +155,23 @@ def test_score_again_on_a_saved_hand_opens_the_score_page_with_the_hand(client, 
     assert f'<strong class="score-total__value">{saved.response["total"]}</strong>' in html
 
 
-def test_score_the_table_again_on_a_saved_table_opens_the_table_with_every_player(api, client,
-                                                                                   catalog):
+def test_score_the_table_again_on_a_saved_table_opens_the_table_with_every_player(
+    api, client, catalog
+):
     import json
 
-    players = [{"name": "Ana", "hand": STAR_TREK_MISSIONS_EXAMPLE},
-               {"name": "Ben", "hand": ["Space Confrontation", "Daimon Bok", "Daimon Tog",
-                                        "Vice Admiral Nakamura"]}]
-    saved = api.post("/api/games/star-trek-missions/score/", data=json.dumps({"players": players}),
-                     content_type="application/json").json()
+    players = [
+        {"name": "Ana", "hand": STAR_TREK_MISSIONS_EXAMPLE},
+        {
+            "name": "Ben",
+            "hand": ["Space Confrontation", "Daimon Bok", "Daimon Tog", "Vice Admiral Nakamura"],
+        },
+    ]
+    saved = api.post(
+        "/api/games/star-trek-missions/score/",
+        data=json.dumps({"players": players}),
+        content_type="application/json",
+    ).json()
     again = again_link(client.get(saved["url"]).content.decode())
     assert again.startswith(STAR_TREK_MISSIONS_TABLE + "?")
     html = client.get(again).content.decode()

@@ -15,8 +15,10 @@ TURN = "/games/star-trek-missions/check-turn/"
 
 
 def field_errors(html: str) -> dict[str, str]:
-    return {m.group(1): m.group(2) for m in
-            re.finditer(r'<p class="field__error" id="([^"]+)-error">(.*?)</p>', html, re.S)}
+    return {
+        m.group(1): m.group(2)
+        for m in re.finditer(r'<p class="field__error" id="([^"]+)-error">(.*?)</p>', html, re.S)
+    }
 
 
 def turn(client, **fields):
@@ -30,10 +32,21 @@ def star_trek_missions_names():
 
 
 LEGAL_TURN = {
-    "hand": ["Captain Jean-Luc Picard", "Commander William Riker", "worf", "Photon Torpedoes",
-             "Bridge", "Away Team", "Borg Cube"],
-    "discard_area": ["Tricorder", "Time Distortion"], "galaxy_deck": "30", "mission_deck": "14",
-    "action": "take_discard", "take": "tricorder", "discard": "bridge",
+    "hand": [
+        "Captain Jean-Luc Picard",
+        "Commander William Riker",
+        "worf",
+        "Photon Torpedoes",
+        "Bridge",
+        "Away Team",
+        "Borg Cube",
+    ],
+    "discard_area": ["Tricorder", "Time Distortion"],
+    "galaxy_deck": "30",
+    "mission_deck": "14",
+    "action": "take_discard",
+    "take": "tricorder",
+    "discard": "bridge",
 }
 
 
@@ -42,8 +55,13 @@ def test_check_turn_reads_worf_and_kurn_as_the_score_page_does(client, catalog):
     for typed in ("worf", "kurn"):
         card, problem = deck.find(typed)
         assert card is not None, problem
-        response = client.post(TURN, {**LEGAL_TURN, "hand": [
-            typed if name == "worf" else name for name in LEGAL_TURN["hand"]]})
+        response = client.post(
+            TURN,
+            {
+                **LEGAL_TURN,
+                "hand": [typed if name == "worf" else name for name in LEGAL_TURN["hand"]],
+            },
+        )
         html = unescape(response.content.decode())
         assert response.status_code == 200, field_errors(html)
         assert "Ruling: Legal" in html
@@ -69,10 +87,13 @@ def test_a_name_that_names_no_card_offers_links_that_fill_the_field(client, cata
 
 
 def test_the_api_keeps_exact_names(client, catalog):
-    body = {"position": {"hand": ["worf"], "discard_area": [], "galaxy_deck": 10,
-                         "mission_deck": 10}, "move": {"action": "take_discard"}}
-    response = client.post("/api/games/star-trek-missions/rulings/", body,
-                           content_type="application/json")
+    body = {
+        "position": {"hand": ["worf"], "discard_area": [], "galaxy_deck": 10, "mission_deck": 10},
+        "move": {"action": "take_discard"},
+    }
+    response = client.post(
+        "/api/games/star-trek-missions/rulings/", body, content_type="application/json"
+    )
     assert response.status_code == 400
     assert response.json()["errors"][0]["code"] == "unknown_card"
 
@@ -81,8 +102,9 @@ def test_score_page_suggestions_are_buttons_that_add_the_card(client, catalog):
     url = "/games/star-trek-missions/score/"
     html = client.post(url, {"add": "jet renno zz", "action": "add"}).content.decode()
     error = field_errors(html).get("add-card", "")
-    buttons = re.findall(r'<button type="submit" class="fill-button" name="pick" value="([^"]+)"',
-                         error)
+    buttons = re.findall(
+        r'<button type="submit" class="fill-button" name="pick" value="([^"]+)"', error
+    )
     assert buttons, error
     name = unescape(buttons[0])
     html = client.post(url, {"add": "jet renno zz", "pick": name}).content.decode()
@@ -95,14 +117,19 @@ def test_score_page_suggestions_are_buttons_that_add_the_card(client, catalog):
 def test_filled_pairs_replace_a_whole_field_or_one_item_of_a_list():
     pairs = [("hand", "wrof"), ("discards", "Jett Reno, wrof"), ("name", "wrofx")]
     assert filled_pairs(pairs, "wrof", "Worf") == [
-        ("hand", "Worf"), ("discards", "Jett Reno, Worf"), ("name", "wrofx")]
+        ("hand", "Worf"),
+        ("discards", "Jett Reno, Worf"),
+        ("name", "wrofx"),
+    ]
 
 
 def test_read_name_is_exact_then_prefix_then_word_then_close(catalog):
     from cards.naming import NamedCard
 
-    named = [NamedCard(n, n.lower().replace(" ", "-")) for n in ("Jett Reno", "Jean Picard",
-                                                                 "Jean Luc", "Worf")]
+    named = [
+        NamedCard(n, n.lower().replace(" ", "-"))
+        for n in ("Jett Reno", "Jean Picard", "Jean Luc", "Worf")
+    ]
     assert read_name("jett-reno", named).card.name == "Jett Reno"
     assert read_name("jet", named).card.name == "Jett Reno"
     assert read_name("picard", named).card.name == "Jean Picard"
@@ -127,10 +154,13 @@ def test_every_game_page_reads_a_typo_it_can(client, catalog):
     ac = client.post(AC_CHECK, play_form(play="Jet Reno"))
     assert "No card named" not in unescape(ac.content.decode())
     assert "Jett Reno" in unescape(ac.content.decode())
-    sra = client.post(SRA_CHECK, board(action_0="play", card_0="Scout", hand=["Imperial Frigat"],
-                                       active_health="16"))
+    sra = client.post(
+        SRA_CHECK,
+        board(action_0="play", card_0="Scout", hand=["Imperial Frigat"], active_health="16"),
+    )
     assert "No card named" not in unescape(sra.content.decode())
-    sra_turn = client.post(SRA_TURN, board(action_1="play", card_1="Scout", action_3="play",
-                                           card_3="Survay Ship"))
+    sra_turn = client.post(
+        SRA_TURN, board(action_1="play", card_1="Scout", action_3="play", card_3="Survay Ship")
+    )
     assert "No card named" not in unescape(sra_turn.content.decode())
     assert "Survey Ship" in unescape(sra_turn.content.decode())

@@ -45,7 +45,9 @@ def test_home_lists_every_game_with_its_jobs(client, catalog):
     for label in ("Score a round", "Break down a turn", "Score a hand", "Check a move"):
         assert label in html
     # Pages that exist are linked (from GAMES); the rest are coming soon.
-    built = [url for game in GAMES for job in (game.ruling, game.score) if job and (url := job.url())]
+    built = [
+        url for game in GAMES for job in (game.ruling, game.score) if job and (url := job.url())
+    ]
     assert 'href="/games/star-trek-missions/check-turn/"' in html
     assert all(f'href="{url}"' in html for url in built)
     assert html.count("coming soon") == 2 * len(GAMES) - len(built)
@@ -65,8 +67,11 @@ def test_home_offers_to_start_a_table(client, catalog):
     """A game night starts from the home page: "Start a table" is among the first links."""
     html = client.get("/").content.decode()
     quick = re.search(r'<nav class="quick-jobs".*?</nav>', html, re.S).group(0)
-    first = re.search(r'<a class="quick-job[^"]*" href="([^"]+)"><span class="quick-job__label">'
-                      r'([^<]+)</span>', quick)
+    first = re.search(
+        r'<a class="quick-job[^"]*" href="([^"]+)"><span class="quick-job__label">'
+        r"([^<]+)</span>",
+        quick,
+    )
     assert first.groups() == ("/t/", "Start a table")
     start = client.get("/t/")
     assert start.status_code == 200 and "Start the table" in start.content.decode()
@@ -146,13 +151,20 @@ def test_any_unknown_address_gets_the_friendly_404(client, db):
     assert "Nothing exists at this address." in response.content.decode()
 
 
-@pytest.mark.parametrize("url", [
-    "/games/academy-credits/check-play/", "/games/academy-credits/score-round/",
-    "/games/star-realms-academy/check-move/", "/games/star-realms-academy/turn/",
-    "/games/factions/check-move/", "/games/factions/standings/",
-    "/games/star-trek-missions/check-turn/", "/games/star-trek-missions/score/",
-    "/games/star-trek-missions/table/",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/games/academy-credits/check-play/",
+        "/games/academy-credits/score-round/",
+        "/games/star-realms-academy/check-move/",
+        "/games/star-realms-academy/turn/",
+        "/games/factions/check-move/",
+        "/games/factions/standings/",
+        "/games/star-trek-missions/check-turn/",
+        "/games/star-trek-missions/score/",
+        "/games/star-trek-missions/table/",
+    ],
+)
 def test_a_game_page_before_its_catalog_is_loaded_says_so(client, db, url):
     # The pages of a game whose catalog is not loaded yet (a fresh database before load_catalog):
     # no game of that slug. Cards protect their game from deletion, so the games are renamed.
@@ -426,17 +438,24 @@ def test_navigation_marks_the_current_game(client, catalog, url):
         assert re.search(r'href="/games/factions/" aria-current="(page|true)"', html)
 
 
-FORM_PAGES = ["/games/academy-credits/check-play/", "/games/academy-credits/score-round/",
-              "/games/star-realms-academy/check-move/", "/games/star-realms-academy/turn/",
-              "/games/factions/check-move/", "/games/factions/standings/",
-              "/games/star-trek-missions/check-turn/", "/games/star-trek-missions/score/",
-              "/games/star-trek-missions/table/"]
+FORM_PAGES = [
+    "/games/academy-credits/check-play/",
+    "/games/academy-credits/score-round/",
+    "/games/star-realms-academy/check-move/",
+    "/games/star-realms-academy/turn/",
+    "/games/factions/check-move/",
+    "/games/factions/standings/",
+    "/games/star-trek-missions/check-turn/",
+    "/games/star-trek-missions/score/",
+    "/games/star-trek-missions/table/",
+]
 
 
 @pytest.mark.parametrize("url", FORM_PAGES)
 def test_a_shared_link_with_tracking_parameters_opens_the_empty_form(client, catalog, url):
     """What a messenger or a newsletter adds to a link (utm_…, fbclid) is not form input: the
     page is the empty form, not a form of problems."""
+
     def without_token(response):
         return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", response.content.decode())
 
@@ -446,18 +465,30 @@ def test_a_shared_link_with_tracking_parameters_opens_the_empty_form(client, cat
     assert without_token(tracked) == without_token(plain)
 
 
-@pytest.mark.parametrize("url, shown", [
-    ("/games/star-trek-missions/check-turn/?hand=Bridge&galaxy_deck=-4&mission_deck=abc"
-     "&action=draw_galaxy",
-     ["Galaxy deck cannot be negative; got -4.", "Mission deck must be the number of cards",
-      "Card drawn is required.", "Card discarded is required."]),
-    ("/games/star-realms-academy/check-move/?active_health=abc&action_0=attack&target_0=health"
-     "&amount_0=-5",
-     ["Health must be the player's Health (0 to 15); got the text 'abc'.",
-      "Combat used must be at least 1; got -5."]),
-    ("/games/factions/check-move/?p1-name=A&p2-name=B&action=play",
-     ["The card is required."]),
-])
+@pytest.mark.parametrize(
+    "url, shown",
+    [
+        (
+            "/games/star-trek-missions/check-turn/?hand=Bridge&galaxy_deck=-4&mission_deck=abc"
+            "&action=draw_galaxy",
+            [
+                "Galaxy deck cannot be negative; got -4.",
+                "Mission deck must be the number of cards",
+                "Card drawn is required.",
+                "Card discarded is required.",
+            ],
+        ),
+        (
+            "/games/star-realms-academy/check-move/?active_health=abc&action_0=attack&target_0=health"
+            "&amount_0=-5",
+            [
+                "Health must be the player's Health (0 to 15); got the text 'abc'.",
+                "Combat used must be at least 1; got -5.",
+            ],
+        ),
+        ("/games/factions/check-move/?p1-name=A&p2-name=B&action=play", ["The card is required."]),
+    ],
+)
 def test_a_problem_names_the_field_not_the_request_path(client, catalog, url, shown):
     # The services word problems for the API ("position.galaxy_deck is required: the number of
     # cards …", with the JSON it wants); a page names the field by its label instead.

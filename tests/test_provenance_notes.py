@@ -6,9 +6,11 @@ import pytest
 from cards.models import Card
 from cards.provenance_notes import FLAGGED, TRANSCRIBED, note_after_verifying
 
-NOTE = ("Copies from the rulebook's Card List. Faction Trade Federation is inferred from the rules "
-        "file's grouping of card names. Not known to this project until an admin transcribes the "
-        "physical card: cost, primary, ally (null). Defense is null: ships have no Defense.")
+NOTE = (
+    "Copies from the rulebook's Card List. Faction Trade Federation is inferred from the rules "
+    "file's grouping of card names. Not known to this project until an admin transcribes the "
+    "physical card: cost, primary, ally (null). Defense is null: ships have no Defense."
+)
 LABELS = {"cost": "Cost", "primary": "Primary ability", "ally": "Ally ability"}
 
 
@@ -29,13 +31,15 @@ def test_a_note_in_other_words_is_flagged():
 
 def test_a_note_that_says_nothing_of_the_value_is_left_alone():
     assert note_after_verifying("All fields come from the card list.", ["cost"], LABELS) == (
-        "All fields come from the card list.")
+        "All fields come from the card list."
+    )
     assert note_after_verifying(NOTE, [], LABELS) == NOTE
 
 
 @pytest.mark.django_db
 def test_transcribing_in_the_admin_updates_the_note(admin_client, catalog):
     from tests.test_admin import change_url, form_data, form_errors
+
     shuttle = Card.objects.get(game__slug="star-realms-academy", slug="federation-shuttle")
     assert "physical card: cost, primary, ally (null)" in shuttle.provenance_note
     data = form_data(admin_client.get(change_url(shuttle)))

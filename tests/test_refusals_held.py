@@ -49,8 +49,13 @@ def test_a_held_refusal_holds_nobody_else(monkeypatch, hold):
 
     async def django(scope, receive, send):  # stands for Django's handler: answers at once
         status = 429 if scope["path"] == "/refused" else 200
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"retry-after", b"12")] if status == 429 else []})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(b"retry-after", b"12")] if status == 429 else [],
+            }
+        )
         await send({"type": "http.response.body", "body": b""})
 
     events = run_together(HeldRefusals(django), ["/refused", "/games"])

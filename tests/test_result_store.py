@@ -18,11 +18,24 @@ pytestmark = pytest.mark.django_db
 
 STAR_TREK_MISSIONS_SCORE = "/api/games/star-trek-missions/score/"
 AC_RULING = "/api/games/academy-credits/rulings/"
-HAND = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
-        "Diplomatic Conference", "Photon Torpedoes", "Bridge"]
-PLAY = {"position": {"players": [{"name": "Ana"}, {"name": "Ben"}], "turn": "Ana",
-                     "hand": ["Nahla Ake", "Jett Reno"], "deck_count": 18},
-        "move": {"play": "Nahla Ake"}}
+HAND = [
+    "Lieutenant Worf",
+    "Commander Kurn",
+    "Ambassador K'Ehleyr",
+    "Commander Sela",
+    "Diplomatic Conference",
+    "Photon Torpedoes",
+    "Bridge",
+]
+PLAY = {
+    "position": {
+        "players": [{"name": "Ana"}, {"name": "Ben"}],
+        "turn": "Ana",
+        "hand": ["Nahla Ake", "Jett Reno"],
+        "deck_count": 18,
+    },
+    "move": {"play": "Nahla Ake"},
+}
 
 
 def post(client, url, body):
@@ -37,16 +50,24 @@ def backdate(result_id, **fields):
 
 
 def test_the_saved_request_is_the_request_as_understood(client, catalog):
-    sent = ["  lieutenant worf ", "commander-kurn", "AMBASSADOR K'EHLEYR", "Commander Sela",
-            "diplomatic-conference", "photon torpedoes", "bridge"]
+    sent = [
+        "  lieutenant worf ",
+        "commander-kurn",
+        "AMBASSADOR K'EHLEYR",
+        "Commander Sela",
+        "diplomatic-conference",
+        "photon torpedoes",
+        "bridge",
+    ]
     answer = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": sent})
     assert SavedResult.objects.get(pk=answer["id"]).request == {"hand": HAND}
 
 
 def test_identical_requests_share_one_result(client, catalog):
     first = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND})
-    spelled_otherwise = post(client, STAR_TREK_MISSIONS_SCORE,
-                             {"hand": [name.upper() for name in HAND]})
+    spelled_otherwise = post(
+        client, STAR_TREK_MISSIONS_SCORE, {"hand": [name.upper() for name in HAND]}
+    )
     again = post(client, STAR_TREK_MISSIONS_SCORE, {"hand": HAND})
     assert first["id"] == spelled_otherwise["id"] == again["id"]
     assert first == again
@@ -132,7 +153,7 @@ def test_past_the_size_bound_results_never_opened_go_first(client, catalog, sett
     assert pruned.by_size >= 3 and pruned.remaining_bytes <= settings.STORE_MAX_MB * 1_000_000
     # The newest of the never-opened ones are the ones kept beside it.
     newest_first = [answer["id"] for answer in reversed(answers[1:])]
-    assert kept - {opened["id"]} == set(newest_first[:len(kept) - 1])
+    assert kept - {opened["id"]} == set(newest_first[: len(kept) - 1])
 
 
 def test_a_save_prunes_now_and_then(client, catalog, settings):

@@ -19,9 +19,18 @@ pytestmark = pytest.mark.django_db
 RULING_URL = "/api/games/star-trek-missions/rulings/"
 TURN = {
     "position": {
-        "hand": ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
-                 "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"],
-        "discard_area": ["Tricorder"], "galaxy_deck": 30, "mission_deck": 14,
+        "hand": [
+            "Captain Jean-Luc Picard",
+            "Commander William Riker",
+            "Lieutenant Worf",
+            "Photon Torpedoes",
+            "Bridge",
+            "Away Team",
+            "Borg Cube",
+        ],
+        "discard_area": ["Tricorder"],
+        "galaxy_deck": 30,
+        "mission_deck": 14,
     },
     "move": {"action": "take_discard", "take": "Tricorder", "discard": ["Tricorder"]},
 }
@@ -29,15 +38,33 @@ SCORE = {
     "game": "star-trek-missions",
     "total": 12,
     "steps": [
-        {"n": 1, "rule": "STM-9.3", "card": "Lieutenant Worf", "detail": "4 for Photon Torpedoes",
-         "points": 4, "running_total": 4},
-        {"n": 2, "rule": "STM-9.3", "card": "Bridge", "detail": "8 with a Captain",
-         "points": 8, "running_total": 12},
+        {
+            "n": 1,
+            "rule": "STM-9.3",
+            "card": "Lieutenant Worf",
+            "detail": "4 for Photon Torpedoes",
+            "points": 4,
+            "running_total": 4,
+        },
+        {
+            "n": 2,
+            "rule": "STM-9.3",
+            "card": "Bridge",
+            "detail": "8 with a Captain",
+            "points": 8,
+            "running_total": 12,
+        },
     ],
     "warnings": ["Provisional card data used."],
-    "cards": [{"name": "Lieutenant Worf", "points": 4, "blanked": False, "blanked_reason": None},
-              {"name": "Away Team", "points": 0, "blanked": True,
-               "blanked_reason": "Blanked unless with a Klingon."}],
+    "cards": [
+        {"name": "Lieutenant Worf", "points": 4, "blanked": False, "blanked_reason": None},
+        {
+            "name": "Away Team",
+            "points": 0,
+            "blanked": True,
+            "blanked_reason": "Blanked unless with a Klingon.",
+        },
+    ],
     "choices": {"Borg Cube": {"blank": []}},
 }
 
@@ -58,8 +85,12 @@ def ruling(api, catalog):
 
 
 def test_result_save_adds_id_and_url_and_stores_the_final_body(star_trek_missions):
-    body = result_save(game=star_trek_missions, kind="score", request_body={"hand": []},
-                       response_body={"game": star_trek_missions.slug, "total": 0})
+    body = result_save(
+        game=star_trek_missions,
+        kind="score",
+        request_body={"hand": []},
+        response_body={"game": star_trek_missions.slug, "total": 0},
+    )
     assert list(body) == ["game", "total", "id", "url"]
     assert len(body["id"]) == 10 and set(body["id"]) <= set(ID_ALPHABET)
     assert body["url"] == f"/r/{body['id']}"
@@ -70,19 +101,25 @@ def test_result_save_adds_id_and_url_and_stores_the_final_body(star_trek_mission
 
 
 def test_an_id_clash_is_retried(star_trek_missions, monkeypatch):
-    first = result_save(game=star_trek_missions, kind="score", request_body={"n": 1},
-                        response_body={})
+    first = result_save(
+        game=star_trek_missions, kind="score", request_body={"n": 1}, response_body={}
+    )
     ids = iter([first["id"], "abcdefghij"])
     monkeypatch.setattr("results.services.new_result_id", lambda: next(ids))
-    second = result_save(game=star_trek_missions, kind="score", request_body={"n": 2},
-                         response_body={})
+    second = result_save(
+        game=star_trek_missions, kind="score", request_body={"n": 2}, response_body={}
+    )
     assert second["id"] == "abcdefghij"
     assert SavedResult.objects.count() == 2
 
 
 def test_key_order_survives_the_database(star_trek_missions):
-    body = result_save(game=star_trek_missions, kind="ruling", request_body={"z": 1, "a": 2},
-                       response_body={"zebra": 1, "apple": {"y": 1, "b": 2}})
+    body = result_save(
+        game=star_trek_missions,
+        kind="ruling",
+        request_body={"z": 1, "a": 2},
+        response_body={"zebra": 1, "apple": {"y": 1, "b": 2}},
+    )
     saved = SavedResult.objects.get(pk=body["id"])
     assert json.dumps(saved.response) == json.dumps(body)
     assert list(saved.request) == ["z", "a"]
@@ -100,8 +137,9 @@ def test_result_get(star_trek_missions):
 
 
 def test_a_saved_result_cannot_be_updated_or_deleted(star_trek_missions):
-    body = result_save(game=star_trek_missions, kind="score", request_body={},
-                       response_body={"total": 1})
+    body = result_save(
+        game=star_trek_missions, kind="score", request_body={}, response_body={"total": 1}
+    )
     saved = SavedResult.objects.get(pk=body["id"])
     saved.response = {"total": 99}
     with pytest.raises(ResultImmutable):
@@ -124,8 +162,9 @@ def test_a_game_with_saved_results_cannot_be_deleted(star_trek_missions):
 
 
 def test_the_admin_shows_results_read_only(client, star_trek_missions):
-    body = result_save(game=star_trek_missions, kind="score", request_body={"hand": []},
-                       response_body={"total": 3})
+    body = result_save(
+        game=star_trek_missions, kind="score", request_body={"hand": []}, response_body={"total": 3}
+    )
     admin = get_user_model().objects.create_superuser("admin", "a@example.com", "pw")
     client.force_login(admin)
     assert client.get("/admin/results/savedresult/").status_code == 200
@@ -169,7 +208,10 @@ def test_the_page_of_a_ruling(client, ruling):
     assert response.status_code == 200
     html = response.content.decode()
     assert "Ruling: Star Trek: Missions" in html
-    assert '<span class="verdict verdict--illegal"><span class="verdict__icon" aria-hidden="true">✗</span> Illegal</span>' in html
+    assert (
+        '<span class="verdict verdict--illegal"><span class="verdict__icon" aria-hidden="true">✗</span> Illegal</span>'
+        in html
+    )
     assert "takes Tricorder and discards it again" in html
     # The rule quoted, with its link.
     assert 'href="/games/star-trek-missions/#rule-STM-6.1"' in html
@@ -218,8 +260,9 @@ def test_the_page_of_a_legal_ruling_shows_the_outcome(client, api, catalog):
 
 
 def test_the_page_of_a_score(client, star_trek_missions):
-    body = result_save(game=star_trek_missions, kind="score", request_body={"hand": []},
-                       response_body=SCORE)
+    body = result_save(
+        game=star_trek_missions, kind="score", request_body={"hand": []}, response_body=SCORE
+    )
     response = client.get(body["url"])
     html = response.content.decode()
     assert response.status_code == 200
@@ -250,10 +293,20 @@ def test_ids_are_random(monkeypatch):
 
 
 def test_a_real_score_is_saved_and_shown(api, client, catalog):
-    hand = ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
-            "Photon Torpedoes", "Bridge", "Away Team", "Time Distortion"]
-    response = api.post("/api/games/star-trek-missions/score/", data=json.dumps({"hand": hand}),
-                        content_type="application/json")
+    hand = [
+        "Captain Jean-Luc Picard",
+        "Commander William Riker",
+        "Lieutenant Worf",
+        "Photon Torpedoes",
+        "Bridge",
+        "Away Team",
+        "Time Distortion",
+    ]
+    response = api.post(
+        "/api/games/star-trek-missions/score/",
+        data=json.dumps({"hand": hand}),
+        content_type="application/json",
+    )
     assert response.status_code == 200, response.json()
     score = response.json()
     assert api.get(f"/api/results/{score['id']}/").content == response.content
@@ -317,22 +370,33 @@ def test_a_rulings_code_sits_in_a_details_disclosure(client, ruling):
     html = client.get(ruling.json()["url"]).content.decode()
     verdict = re.search(r'<p class="ruling-result__verdict">.*?</p>', html, re.S).group(0)
     assert "same_card" not in verdict
-    assert re.search(r'<details class="code-details"><summary>Details</summary><p>[^<]*'
-                     r'<code class="ruling-result__code">same_card</code></p></details>', html)
+    assert re.search(
+        r'<details class="code-details"><summary>Details</summary><p>[^<]*'
+        r'<code class="ruling-result__code">same_card</code></p></details>',
+        html,
+    )
 
 
 def test_a_long_warning_shows_its_first_sentence_and_the_rest_on_demand(client, star_trek_missions):
-    long_warning = ("The position accounts for 14 of the 22 cards (1 set aside, 5 in the deck, "
-                    "2 in hands, 6 face up): 8 cards are missing. What the position tells about "
-                    "unseen cards may be off.")
-    body = result_save(game=star_trek_missions, kind="score", request_body={},
-                       response_body={**SCORE, "warnings": ["Short one.", long_warning]})
+    long_warning = (
+        "The position accounts for 14 of the 22 cards (1 set aside, 5 in the deck, "
+        "2 in hands, 6 face up): 8 cards are missing. What the position tells about "
+        "unseen cards may be off."
+    )
+    body = result_save(
+        game=star_trek_missions,
+        kind="score",
+        request_body={},
+        response_body={**SCORE, "warnings": ["Short one.", long_warning]},
+    )
     html = client.get(body["url"]).content.decode()
     assert "<li>Short one.</li>" in html
-    assert ('<details class="warning-more"><summary class="warning-more__summary">The position '
-            'accounts for 14 of the 22 cards (1 set aside, 5 in the deck, 2 in hands, 6 face up):'
-            ' 8 cards are missing.</summary><p class="warning-more__rest">What the position '
-            'tells about unseen cards may be off.</p></details>') in html
+    assert (
+        '<details class="warning-more"><summary class="warning-more__summary">The position '
+        "accounts for 14 of the 22 cards (1 set aside, 5 in the deck, 2 in hands, 6 face up):"
+        ' 8 cards are missing.</summary><p class="warning-more__rest">What the position '
+        "tells about unseen cards may be off.</p></details>"
+    ) in html
 
 
 def test_warning_parts():
@@ -358,8 +422,9 @@ def test_a_saved_score_stacks_its_steps_on_a_phone(client, star_trek_missions):
 
 def test_the_share_button_is_hidden_until_its_script_runs(client, ruling):
     html = client.get(ruling.json()["url"]).content.decode()
-    button = re.search(r'<button type="button" class="button button--quiet share__button"[^>]*>',
-                       html).group(0)
+    button = re.search(
+        r'<button type="button" class="button button--quiet share__button"[^>]*>', html
+    ).group(0)
     assert f'data-share-url="http://testserver{ruling.json()["url"]}"' in button
     assert " hidden" in button
     assert '<script src="/static/js/share.js" defer></script>' in html

@@ -78,31 +78,31 @@ def never_fails_and_keeps_to_its_schema(case, passed) -> None:
 
 @pytest.mark.django_db
 @schema.exclude(method="POST", path_regex=GAME_JOBS_PATH).parametrize()
-@settings(max_examples=MAX_EXAMPLES, deadline=None,
-          suppress_health_check=list(HealthCheck))
+@settings(max_examples=MAX_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 def test_the_api_never_fails_and_keeps_to_its_schema(case, catalog, passed):
     never_fails_and_keeps_to_its_schema(case, passed)
 
 
 @pytest.mark.django_db
 @schema.include(method="POST", path_regex=ONE_GAME).parametrize()
-@settings(max_examples=ONE_GAME_EXAMPLES, deadline=None,
-          suppress_health_check=list(HealthCheck))
+@settings(max_examples=ONE_GAME_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 def test_each_games_operations_never_fail_and_keep_to_their_schema(case, catalog, passed):
     never_fails_and_keeps_to_its_schema(case, passed)
 
 
 @pytest.mark.django_db
 @schema.include(method="POST", path_regex=ANY_GAME).parametrize()
-@settings(max_examples=ANY_GAME_EXAMPLES, deadline=None,
-          suppress_health_check=list(HealthCheck))
+@settings(max_examples=ANY_GAME_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 def test_any_games_operations_never_fail_and_keep_to_their_schema(case, catalog, passed):
     never_fails_and_keeps_to_its_schema(case, passed)
 
 
 # The score and ruling operations, the {game} ones and each game's own.
-GAME_JOBS = [result.ok() for result in schema.get_all_operations()
-             if result.ok().method.upper() == "POST" and result.ok().path.startswith("/api/games/")]
+GAME_JOBS = [
+    result.ok()
+    for result in schema.get_all_operations()
+    if result.ok().method.upper() == "POST" and result.ok().path.startswith("/api/games/")
+]
 SHARE_CASES = 60
 
 
@@ -119,8 +119,14 @@ def test_generated_bodies_reach_valid_requests(operation, catalog):
     bench/schema_share.py) is printed, and a draw of 60 may hold no match at all."""
     answers: Counter = Counter()
 
-    @settings(max_examples=SHARE_CASES, derandomize=True, database=None, deadline=None,
-              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=SHARE_CASES,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @given(case=operation.as_strategy())
     def send(case):
         status = case.call().status_code
@@ -129,7 +135,9 @@ def test_generated_bodies_reach_valid_requests(operation, catalog):
 
     send()
     sent = sum(answers.values())
-    print(f"\n{operation.label}: {answers[True]}/{sent} generated requests answered 2xx "
-          f"({answers[True] / sent:.0%})")
+    print(
+        f"\n{operation.label}: {answers[True]}/{sent} generated requests answered 2xx "
+        f"({answers[True] / sent:.0%})"
+    )
     if "{game}" not in operation.path:
         assert answers[True] > 0

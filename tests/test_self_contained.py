@@ -18,9 +18,12 @@ THIS = Path(__file__).resolve().relative_to(ROOT).as_posix()
 # Each pattern is a way of reaching outside; the names are what the failure says.
 OUTSIDE = {
     "a parent folder named shared": re.compile(r"\.\./+shared\b"),
-    "the brief's folders (shared/…)": re.compile(r"(?<![\w-])shared/+(?:data|rules|hooks|API\.md)\b"),
+    "the brief's folders (shared/…)": re.compile(
+        r"(?<![\w-])shared/+(?:data|rules|hooks|API\.md)\b"
+    ),
     "a path built to a folder named shared": re.compile(
-        r"""/\s*["']shared["']|["']shared["']\s*/|parents?\b[^\n]{0,40}["']\.\.["']"""),
+        r"""/\s*["']shared["']|["']shared["']\s*/|parents?\b[^\n]{0,40}["']\.\.["']"""
+    ),
     "a parent's data folder": re.compile(r"\.\./+data/"),
     "an absolute path on a developer's machine": re.compile(r"(?<![\w.])/work/"),
 }
@@ -63,7 +66,8 @@ BRIEF = "sha" + "red"
 
 def test_the_check_finds_each_way_out_and_passes_the_projects_own_paths():
     assert [what for _, what in reaches_outside(f"See ../{BRIEF}/API.md.")] == [
-        "a parent folder named shared"]
+        "a parent folder named shared"
+    ]
     assert reaches_outside("rules in `shared/rules/<slug>.md`")
     assert reaches_outside(f'BASE_DIR.parent / "{BRIEF}" / "data" / "cards.json"')
     assert reaches_outside('Path(__file__).parents[2] / ".." / "data.json"')

@@ -51,11 +51,18 @@ def production_server(tmp_path):
         "GUNICORN_ACCESS_LOG": "/dev/null",
         "REQUEST_READ_TIMEOUT": "4",
     }
-    subprocess.run([BIN / "python", "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
-                   env=env, check=True)
+    subprocess.run(
+        [BIN / "python", "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
     log = open(tmp_path / "serve.log", "w+")  # noqa: SIM115 - closed below
-    server = subprocess.Popen([BIN / "gunicorn", "-c", "config/gunicorn.py"], cwd=ROOT, env=env,
-                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    server = subprocess.Popen(
+        [BIN / "gunicorn", "-c", "config/gunicorn.py"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -96,10 +103,15 @@ def test_ten_slow_clients_leave_the_site_answering(production_server):
     base, port = production_server
     stop = threading.Event()
     slow_headers = (b"GET /api/games/ HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"X-Slow: 1\r\n")
-    slow_body = (b"POST /api/games/academy-credits/rulings/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                 b"Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{", b" ")
-    clients = [threading.Thread(target=dribble, args=(port, *kind, stop), daemon=True)
-               for kind in [slow_headers] * 5 + [slow_body] * 5]
+    slow_body = (
+        b"POST /api/games/academy-credits/rulings/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{",
+        b" ",
+    )
+    clients = [
+        threading.Thread(target=dribble, args=(port, *kind, stop), daemon=True)
+        for kind in [slow_headers] * 5 + [slow_body] * 5
+    ]
     for client in clients:
         client.start()
     try:

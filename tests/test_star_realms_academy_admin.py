@@ -37,7 +37,8 @@ def corvette():
 
 
 def test_entering_corvettes_cost_in_the_admin_turns_the_ruling_into_a_verdict(
-        api, admin_client, catalog):
+    api, admin_client, catalog
+):
     before = rule(api, buy_corvette(coins=4))
     assert (before["verdict"], before["code"]) == ("needs_information", "card_value_unknown")
     assert [(m["card"], m["field"]) for m in before["missing"]] == [("Corvette", "cost")]
@@ -62,9 +63,14 @@ def test_entering_corvettes_cost_in_the_admin_turns_the_ruling_into_a_verdict(
 
 
 def test_a_saved_value_is_seen_by_the_next_ruling_and_turn(api, catalog):
-    turn = {**buy_corvette(coins=5)["position"],
-            "actions": [{"action": "play", "card": "Scout"},
-                        {"action": "buy", "card": "Corvette"}, {"action": "end_turn"}]}
+    turn = {
+        **buy_corvette(coins=5)["position"],
+        "actions": [
+            {"action": "play", "card": "Scout"},
+            {"action": "buy", "card": "Corvette"},
+            {"action": "end_turn"},
+        ],
+    }
     first = api.post(SCORE, data=json.dumps(turn), content_type="application/json").json()
     assert first["stopped_at"] == 1 and first["ruling"]["verdict"] == "needs_information"
     assert rule(api, buy_corvette(coins=5))["verdict"] == "needs_information"
@@ -77,8 +83,10 @@ def test_a_saved_value_is_seen_by_the_next_ruling_and_turn(api, catalog):
     ruling = rule(api, buy_corvette(coins=5))
     assert (ruling["verdict"], ruling["outcome"]["coins"]) == ("legal", 3)
     # A provisional value is used, and the ruling says so.
-    assert any(w.startswith("Provisional (inferred") and "Corvette's cost (2)" in w
-               for w in ruling["warnings"])
+    assert any(
+        w.startswith("Provisional (inferred") and "Corvette's cost (2)" in w
+        for w in ruling["warnings"]
+    )
     second = api.post(SCORE, data=json.dumps(turn), content_type="application/json").json()
     assert second["stopped_at"] is None and second["turn_over"] is True
     assert [s["coins"] for s in second["steps"]] == [6, 4, 4]
@@ -86,9 +94,14 @@ def test_a_saved_value_is_seen_by_the_next_ruling_and_turn(api, catalog):
 
 def test_clearing_a_value_makes_it_unknown_again(api, admin_client, catalog):
     ram = Card.objects.get(game__slug="star-realms-academy", slug="ram")
-    data = {"position": {"active": {"health": 15, "coins": 3, "hand": []},
-                         "opponent": {"health": 15}, "shop_row": ["Ram"]},
-            "move": {"action": "buy", "card": "Ram"}}
+    data = {
+        "position": {
+            "active": {"health": 15, "coins": 3, "hand": []},
+            "opponent": {"health": 15},
+            "shop_row": ["Ram"],
+        },
+        "move": {"action": "buy", "card": "Ram"},
+    }
     assert rule(api, data)["verdict"] == "legal"
     form = form_data(admin_client.get(change_url(ram)))
     form["attr__cost"] = [""]

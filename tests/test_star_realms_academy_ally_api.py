@@ -15,12 +15,16 @@ URL = "/api/games/star-realms-academy/rulings/"
 
 
 def rule_on(api, in_play, card):
-    position = {"active": {"name": "Ana", "health": 15, "coins": 0, "hand": [],
-                           "in_play": in_play},
-                "opponent": {"name": "Ben", "health": 15}, "shop_row": []}
-    response = api.post(URL, data=json.dumps({"position": position,
-                                              "move": {"action": "use_ally", "card": card}}),
-                        content_type="application/json")
+    position = {
+        "active": {"name": "Ana", "health": 15, "coins": 0, "hand": [], "in_play": in_play},
+        "opponent": {"name": "Ben", "health": 15},
+        "shop_row": [],
+    }
+    response = api.post(
+        URL,
+        data=json.dumps({"position": position, "move": {"action": "use_ally", "card": card}}),
+        content_type="application/json",
+    )
     assert response.status_code == 200, response.json()
     return response.json()
 
@@ -55,8 +59,10 @@ def test_sra_9_1_rulings_on_frigate_and_corvette_carry_no_provisional_warning(ap
     # With Survey Ship only the inferred factions match: that ruling does warn.
     inferred = rule_on(api, ["Imperial Frigate", "Survey Ship"], "Imperial Frigate")
     assert inferred["verdict"] == "legal"
-    assert any(w.startswith("Provisional (inferred") and "Survey Ship's faction (Star Empire)"
-               in w for w in inferred["warnings"])
+    assert any(
+        w.startswith("Provisional (inferred") and "Survey Ship's faction (Star Empire)" in w
+        for w in inferred["warnings"]
+    )
 
 
 def test_sra_9_scout_has_no_ally_ability_in_a_ruling(api, catalog):

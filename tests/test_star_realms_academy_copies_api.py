@@ -12,8 +12,16 @@ SCORE = "/api/games/star-realms-academy/score/"
 
 
 def active(**changes):
-    side = {"name": "Ana", "health": 15, "coins": 0, "hand": [], "in_play": [], "bases": [],
-            "combat": 0, "used": []}
+    side = {
+        "name": "Ana",
+        "health": 15,
+        "coins": 0,
+        "hand": [],
+        "in_play": [],
+        "bases": [],
+        "combat": 0,
+        "used": [],
+    }
     side.update(changes)
     return side
 
@@ -29,11 +37,17 @@ def post(api, url, data):
 
 
 def test_sra_2_a_ruling_refuses_a_fifth_ram_as_the_refill(api, catalog):
-    position = {"active": active(coins=1, hand=["Ram", "Ram", "Ram"]), "opponent": OPPONENT,
-                "shop_row": ["Ram", "Freighter", "Corvette"]}
+    position = {
+        "active": active(coins=1, hand=["Ram", "Ram", "Ram"]),
+        "opponent": OPPONENT,
+        "shop_row": ["Ram", "Freighter", "Corvette"],
+    }
     body = post(api, RULINGS, {"position": position, "move": BUY_RAM})
     assert (body["verdict"], body["code"], body["rule"]["id"]) == (
-        "illegal", "too_many_copies", "SRA-2")
+        "illegal",
+        "too_many_copies",
+        "SRA-2",
+    )
     assert "all 4 copies" in body["reason"]
     assert {"action": "buy", "card": "Ram"} in body["alternatives"]
     # With one Ram fewer in the hand, the refill is the fourth: legal.
@@ -42,8 +56,16 @@ def test_sra_2_a_ruling_refuses_a_fifth_ram_as_the_refill(api, catalog):
 
 
 def test_sra_2_a_whole_turn_never_holds_more_rams_than_the_card_list(api, catalog):
-    body = post(api, SCORE, {"active": active(coins=8), "opponent": OPPONENT,
-                             "shop_row": ["Ram"], "actions": [BUY_RAM] * 6})
+    body = post(
+        api,
+        SCORE,
+        {
+            "active": active(coins=8),
+            "opponent": OPPONENT,
+            "shop_row": ["Ram"],
+            "actions": [BUY_RAM] * 6,
+        },
+    )
     assert [s["verdict"] for s in body["steps"]] == ["legal", "legal", "legal", "illegal"]
     assert body["stopped_at"] == 3
     assert (body["ruling"]["code"], body["ruling"]["rule"]["id"]) == ("too_many_copies", "SRA-2")

@@ -18,11 +18,19 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def board(**extra):
-    data = {"active_name": "Ana", "active_health": "15", "active_coins": "0",
-            "active_combat": "0", "hand": ["Imperial Frigate", "Scout"],
-            "opponent_name": "Ben", "opponent_health": "15", "opponent_coins": "1",
-            "opponent_base_1": "The Hive", "opponent_base_1_damage": "0",
-            "shop_row": ["Ram", "Corvette", "Freighter"]}
+    data = {
+        "active_name": "Ana",
+        "active_health": "15",
+        "active_coins": "0",
+        "active_combat": "0",
+        "hand": ["Imperial Frigate", "Scout"],
+        "opponent_name": "Ben",
+        "opponent_health": "15",
+        "opponent_coins": "1",
+        "opponent_base_1": "The Hive",
+        "opponent_base_1_damage": "0",
+        "shop_row": ["Ram", "Corvette", "Freighter"],
+    }
     data.update(extra)
     return data
 
@@ -55,7 +63,8 @@ def test_a_move_without_javascript_gives_the_whole_page(client, catalog):
     assert response.status_code == 200
     assert "<html" in content and "Ruling: Legal" in content
     assert "ship_played" in content and "Legal: Ana plays Imperial Frigate and gets 2 Combat." in (
-        content)
+        content
+    )
     assert 'href="/games/star-realms-academy/#rule-SRA-6"' in content
     assert "After the move" in content
     result = SavedResult.objects.latest("created_at")
@@ -66,8 +75,13 @@ def test_a_move_without_javascript_gives_the_whole_page(client, catalog):
 
 
 def test_htmx_gets_the_fragment(client, catalog):
-    data = board(action_0="attack", target_0="health", amount_0="1", active_combat="2",
-                 in_play=["Imperial Frigate"])
+    data = board(
+        action_0="attack",
+        target_0="health",
+        amount_0="1",
+        active_combat="2",
+        in_play=["Imperial Frigate"],
+    )
     response = client.post(CHECK, data, **HTMX)
     content = response.content.decode()
     assert response.status_code == 200 and "<html" not in content
@@ -96,7 +110,9 @@ def test_problems_show_by_their_fields(client, catalog):
     assert response.status_code == 400
     assert "The move could not be checked" in content
     assert re.search(r'id="hand-1"[^>]*aria-invalid="true"', content)
-    assert re.search(r'Did you mean <a class="fill-link" href="[^"]*">Imperial Frigate</a>\?', content)
+    assert re.search(
+        r'Did you mean <a class="fill-link" href="[^"]*">Imperial Frigate</a>\?', content
+    )
     assert '<a href="#hand-1">' in content
     # Fixed: an impossible position names its field too.
     data["hand"] = ["Imperial Frigate"]
@@ -108,31 +124,46 @@ def test_problems_show_by_their_fields(client, catalog):
 
 
 def test_the_turn_page_breaks_a_turn_down(client, catalog):
-    data = board(action_1="play", card_1="Imperial Frigate", action_2="attack",
-                 target_2="The Hive", amount_2="1", action_3="attack", target_3="health",
-                 action_4="end_turn")
+    data = board(
+        action_1="play",
+        card_1="Imperial Frigate",
+        action_2="attack",
+        target_2="The Hive",
+        amount_2="1",
+        action_3="attack",
+        target_3="health",
+        action_4="end_turn",
+    )
     response = client.post(TURN, data)
     content = response.content.decode()
     assert response.status_code == 200
     assert "Every action is legal" in content
     assert "Ben lost 1 Health this turn; it is Ben's turn." in content
-    rows = re.findall(r'<tr class="sra-steps__row sra-steps__row--legal">(.*?)</tr>', content,
-                      re.S)
+    rows = re.findall(r'<tr class="sra-steps__row sra-steps__row--legal">(.*?)</tr>', content, re.S)
     assert len(rows) == 4
     numbers = [re.findall(r'<td class="num">(\d+)</td>', row) for row in rows]
     # Coins, Combat, drawn, Health, the opponent's Health after each action.
-    assert numbers == [["0", "2", "0", "15", "15"], ["0", "1", "0", "15", "15"],
-                       ["0", "0", "0", "15", "14"], ["0", "0", "3", "15", "14"]]
+    assert numbers == [
+        ["0", "2", "0", "15", "15"],
+        ["0", "1", "0", "15", "15"],
+        ["0", "0", "0", "15", "14"],
+        ["0", "0", "3", "15", "14"],
+    ]
     assert "The Hive, 0 of 1" in content
     result = SavedResult.objects.latest("created_at")
     assert result.kind == "score" and f"/r/{result.id}" in content
     assert [a["action"] for a in result.request["actions"]] == [
-        "play", "attack", "attack", "end_turn"]
+        "play",
+        "attack",
+        "attack",
+        "end_turn",
+    ]
 
 
 def test_the_turn_page_shows_where_it_stops(client, catalog):
-    data = board(action_1="play", card_1="Scout", action_2="buy", card_2="Corvette",
-                 action_3="end_turn")
+    data = board(
+        action_1="play", card_1="Scout", action_2="buy", card_2="Corvette", action_3="end_turn"
+    )
     response = client.post(TURN, data, **HTMX)
     content = response.content.decode()
     assert response.status_code == 200 and "<html" not in content
@@ -186,12 +217,20 @@ def test_sra_r8_a_pool_with_no_source_is_shown_by_the_combat_field(client, catal
     assert "whether Corvette&#x27;s primary ability explains the rest is not known" in unknown
 
 
-@pytest.mark.parametrize("typed", ["health", "Health", "their Health", "Ben", "ben's health",
-                                   "the opponent", "Ben’s Health"])
+@pytest.mark.parametrize(
+    "typed",
+    ["health", "Health", "their Health", "Ben", "ben's health", "the opponent", "Ben’s Health"],
+)
 def test_an_attack_on_the_opponent_by_their_name_or_their_health(client, catalog, typed):
     """Issue 23: the opponent's name, or "their Health", is the opponent's Health on the page."""
-    data = board(action_0="attack", target_0=typed, amount_0="1", active_combat="2",
-                 opponent_base_1="", in_play=["Imperial Frigate"])
+    data = board(
+        action_0="attack",
+        target_0=typed,
+        amount_0="1",
+        active_combat="2",
+        opponent_base_1="",
+        in_play=["Imperial Frigate"],
+    )
     content = client.post(CHECK, data, **HTMX).content.decode()
     assert "Ruling: Legal" in content
     assert SavedResult.objects.latest("created_at").request["move"]["target"] == "health"
@@ -200,8 +239,14 @@ def test_an_attack_on_the_opponent_by_their_name_or_their_health(client, catalog
 def test_another_name_is_still_read_as_a_base(client, catalog):
     """The neighbour: a name that is not the opponent's stays a base's name (and is refused as
     one, with the bases it could be)."""
-    data = board(action_0="attack", target_0="Bob", amount_0="1", active_combat="2",
-                 opponent_base_1="", in_play=["Imperial Frigate"])
+    data = board(
+        action_0="attack",
+        target_0="Bob",
+        amount_0="1",
+        active_combat="2",
+        opponent_base_1="",
+        in_play=["Imperial Frigate"],
+    )
     content = client.post(CHECK, data, **HTMX).content.decode()
     assert "Ruling: Legal" not in content and "Bob" in content
 
@@ -215,14 +260,18 @@ def test_the_check_page_shows_a_draw_the_counts_decide(client, catalog):
     content = client.post(CHECK, board(hand=KEPT_ALL, action_0="end_turn")).content.decode()
     assert "Ruling: Legal" in content
     assert "Ana draws up to 3 cards (give the deck and discard pile counts to know how many)" in (
-        content)
+        content
+    )
     assert re.search(r"<dt>Cards drawn</dt><dd>up to 3</dd>", content)
-    assert "and up to 3 drawn cards not named (the deck and discard pile counts decide how " \
-           "many)" in content
+    assert (
+        "and up to 3 drawn cards not named (the deck and discard pile counts decide how "
+        "many)" in content
+    )
     assert "SRA-R9" in content
     # Its neighbour: the counts given, the number they fix.
-    counted = client.post(CHECK, board(hand=KEPT_ALL, action_0="end_turn", active_deck="0",
-                                       active_discard_pile="0")).content.decode()
+    counted = client.post(
+        CHECK, board(hand=KEPT_ALL, action_0="end_turn", active_deck="0", active_discard_pile="0")
+    ).content.decode()
     assert "Ana draws 0 cards;" in counted
     assert re.search(r"<dt>Cards drawn</dt><dd>0</dd>", counted)
     assert "drawn cards not named" not in counted
@@ -230,8 +279,9 @@ def test_the_check_page_shows_a_draw_the_counts_decide(client, catalog):
 
 def test_the_turn_page_asks_for_a_refill_not_named(client, catalog):
     row = ["Recycling Station", "Federation Shuttle", "Trade Escort", "Ram", "Corvette"]
-    data = board(active_coins="2", shop_row=row, action_1="buy", card_1="Ram", action_2="buy",
-                 card_2="Ram")
+    data = board(
+        active_coins="2", shop_row=row, action_1="buy", card_1="Ram", action_2="buy", card_2="Ram"
+    )
     content = client.post(TURN, data).content.decode()
     assert "Stopped at action 2: needs information" in content
     assert "Missing information" in content and "Missing card values" not in content
@@ -242,12 +292,20 @@ def test_the_turn_page_asks_for_a_refill_not_named(client, catalog):
 
 
 def test_the_turn_page_keeps_combat_beyond_a_bases_defense_in_the_pool(client, catalog):
-    data = board(in_play=["Imperial Frigate"], active_combat="2", action_1="attack",
-                 target_1="The Hive", amount_1="2", action_2="attack", target_2="health")
+    data = board(
+        in_play=["Imperial Frigate"],
+        active_combat="2",
+        action_1="attack",
+        target_1="The Hive",
+        amount_1="2",
+        action_2="attack",
+        target_2="health",
+    )
     content = client.post(TURN, data).content.decode()
     assert "Every action is legal" in content
     assert "The Hive needed only 1 Combat to fall; the other 1 stays in the pool (SRA-R11)." in (
-        content)
+        content
+    )
     assert "Ben lost 1 Health this turn" in content
     exact = client.post(TURN, {**data, "amount_1": "1"}).content.decode()
     assert "Every action is legal" in exact and "SRA-R11" not in exact

@@ -17,16 +17,40 @@ pytestmark = pytest.mark.django_db
 
 URL = "/api/games/star-trek-missions/rulings/"
 PAGE = "/games/star-trek-missions/check-turn/"
-HAND = ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
-        "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"]
-RULING_KEYS = {"game", "verdict", "code", "reason", "rule", "checks", "alternatives", "outcome",
-               "missing", "warnings", "id", "url"}
+HAND = [
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "Lieutenant Worf",
+    "Photon Torpedoes",
+    "Bridge",
+    "Away Team",
+    "Borg Cube",
+]
+RULING_KEYS = {
+    "game",
+    "verdict",
+    "code",
+    "reason",
+    "rule",
+    "checks",
+    "alternatives",
+    "outcome",
+    "missing",
+    "warnings",
+    "id",
+    "url",
+}
 
 
 def body(move, **position):
     return {
-        "position": {"hand": HAND, "discard_area": ["Tricorder", "Time Distortion"],
-                     "galaxy_deck": 30, "mission_deck": 14, **position},
+        "position": {
+            "hand": HAND,
+            "discard_area": ["Tricorder", "Time Distortion"],
+            "galaxy_deck": 30,
+            "mission_deck": 14,
+            **position,
+        },
         "move": move,
     }
 
@@ -48,8 +72,9 @@ def assert_error_body(response, status, code):
 
 
 def test_a_legal_turn(api, catalog):
-    response = post(api, body({"action": "take_discard", "take": "Tricorder",
-                               "discard": ["Bridge"]}))
+    response = post(
+        api, body({"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]})
+    )
     assert response.status_code == 200, response.json()
     ruling = response.json()
     assert set(ruling) == RULING_KEYS
@@ -70,28 +95,54 @@ def test_a_legal_turn(api, catalog):
 
 
 def test_an_illegal_turn_quotes_its_rule_and_lists_alternatives(api, catalog):
-    response = post(api, body({"action": "draw_missions", "draw": ["Computer Virus", "Distress Call"],
-                               "discard": ["Bridge", "Lieutenant Worf"]}))
+    response = post(
+        api,
+        body(
+            {
+                "action": "draw_missions",
+                "draw": ["Computer Virus", "Distress Call"],
+                "discard": ["Bridge", "Lieutenant Worf"],
+            }
+        ),
+    )
     ruling = response.json()
     assert response.status_code == 200
     assert (ruling["verdict"], ruling["code"]) == ("illegal", "mission_count")
     assert ruling["rule"]["id"] == "STM-6.3"
     assert ruling["rule"]["text"].startswith("Check your Mission count after discarding.")
-    assert "4 Mission cards (Away Team, Borg Cube, Computer Virus and Distress Call)" in ruling[
-        "reason"]
+    assert (
+        "4 Mission cards (Away Team, Borg Cube, Computer Virus and Distress Call)"
+        in ruling["reason"]
+    )
     assert ruling["checks"][-1] == {"rule": "STM-6.3", "passed": False, "detail": ruling["reason"]}
     assert ruling["outcome"] is None
     actions = [move["action"] for move in ruling["alternatives"]]
     assert actions[0] == "draw_missions" and "take_discard" in actions
-    assert {"action": "draw_missions", "draw": ["Computer Virus", "Distress Call"],
-            "discard": ["Away Team", "Borg Cube"]} in ruling["alternatives"]
+    assert {
+        "action": "draw_missions",
+        "draw": ["Computer Virus", "Distress Call"],
+        "discard": ["Away Team", "Borg Cube"],
+    } in ruling["alternatives"]
 
 
 def test_card_names_in_any_case_or_as_slugs(api, catalog):
-    hand = ["captain-jean-luc-picard", "COMMANDER WILLIAM RIKER", "lieutenant worf",
-            "photon-torpedoes", "bridge", "Away team", "borg-cube"]
-    response = post(api, body({"action": "draw_galaxy", "draw": "spock", "discard": ["SPOCK"]},
-                              hand=hand, discard_area=[]))
+    hand = [
+        "captain-jean-luc-picard",
+        "COMMANDER WILLIAM RIKER",
+        "lieutenant worf",
+        "photon-torpedoes",
+        "bridge",
+        "Away team",
+        "borg-cube",
+    ]
+    response = post(
+        api,
+        body(
+            {"action": "draw_galaxy", "draw": "spock", "discard": ["SPOCK"]},
+            hand=hand,
+            discard_area=[],
+        ),
+    )
     ruling = response.json()
     assert ruling["verdict"] == "legal", ruling
     assert ruling["outcome"]["hand"] == HAND
@@ -104,8 +155,12 @@ def test_time_distortion_taken_grants_an_extra_turn(api, catalog):
     card.rule = {"effects": [{"kind": "extra_turn_from_discard"}]}
     card.save()  # as the admin does: the services see the new rule at once
     hand = HAND[:6] + ["Lieutenant Commander Data"]  # one Mission
-    response = post(api, body({"action": "take_discard", "take": "Time Distortion",
-                               "discard": ["Bridge"]}, hand=hand))
+    response = post(
+        api,
+        body(
+            {"action": "take_discard", "take": "Time Distortion", "discard": ["Bridge"]}, hand=hand
+        ),
+    )
     ruling = response.json()
     assert ruling["verdict"] == "legal"
     assert ruling["outcome"]["extra_turn"] is True
@@ -118,8 +173,13 @@ def test_time_distortion_taken_grants_an_extra_turn(api, catalog):
 def test_unknown_card_names_have_suggestions(api, catalog):
     hand = HAND[:2] + ["Leiutenant Worf"] + HAND[3:]
     payload = assert_error_body(
-        post(api, body({"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]},
-                       hand=hand)), 400, "invalid_input")
+        post(
+            api,
+            body({"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]}, hand=hand),
+        ),
+        400,
+        "invalid_input",
+    )
     [entry] = payload["errors"]
     assert entry["path"] == "position.hand[2]"
     assert entry["code"] == "unknown_card"
@@ -131,38 +191,59 @@ def test_unknown_card_names_have_suggestions(api, catalog):
 
 def test_every_bad_name_is_reported_at_once(api, catalog):
     payload = assert_error_body(
-        post(api, body({"action": "draw_missions", "draw": ["Nope", 7], "discard": [None, "Bridge"]})),
-        400, "invalid_input")
+        post(
+            api, body({"action": "draw_missions", "draw": ["Nope", 7], "discard": [None, "Bridge"]})
+        ),
+        400,
+        "invalid_input",
+    )
     assert [(e["path"], e["code"]) for e in payload["errors"]] == [
-        ("move.draw[0]", "unknown_card"), ("move.draw[1]", "invalid_card"),
-        ("move.discard[0]", "invalid_card")]
+        ("move.draw[0]", "unknown_card"),
+        ("move.draw[1]", "invalid_card"),
+        ("move.discard[0]", "invalid_card"),
+    ]
 
 
 def test_an_impossible_position_names_the_contradiction(api, catalog):
     payload = assert_error_body(
-        post(api, body({"action": "draw_galaxy", "draw": "Spock", "discard": ["Bridge"]},
-                       discard_area=["Bridge"])), 400, "impossible_position")
-    assert payload["errors"] == [{
-        "path": "position.discard_area[0]", "code": "card_in_two_places",
-        "detail": "Bridge is both in the hand and in the discard area; every card exists once."}]
+        post(
+            api,
+            body(
+                {"action": "draw_galaxy", "draw": "Spock", "discard": ["Bridge"]},
+                discard_area=["Bridge"],
+            ),
+        ),
+        400,
+        "impossible_position",
+    )
+    assert payload["errors"] == [
+        {
+            "path": "position.discard_area[0]",
+            "code": "card_in_two_places",
+            "detail": "Bridge is both in the hand and in the discard area; every card exists once.",
+        }
+    ]
     assert payload["detail"] == payload["errors"][0]["detail"]
 
 
 def test_stm_r16_a_turn_leaves_cards_for_another_player(api, catalog):
     # 5 Galaxy cards in the hand, 1 in the discard area, 40 in the deck: 4 for the others.
     move = {"action": "draw_galaxy", "draw": "Spock", "discard": ["Bridge"]}
-    payload = assert_error_body(post(api, body(move, galaxy_deck=40)), 400,
-                                "impossible_position")
-    assert payload["errors"] == [{
-        "path": "position.galaxy_deck", "code": "no_other_hand",
-        "detail": "The position leaves 4 of the 50 Galaxy cards for the other players (5 in the "
-                  "hand, 1 in the discard area, 40 in the Galaxy deck), but the game has at least "
-                  "one other player, whose hand holds at least 5 Galaxy cards (STM-R16)."}]
+    payload = assert_error_body(post(api, body(move, galaxy_deck=40)), 400, "impossible_position")
+    assert payload["errors"] == [
+        {
+            "path": "position.galaxy_deck",
+            "code": "no_other_hand",
+            "detail": "The position leaves 4 of the 50 Galaxy cards for the other players (5 in the "
+            "hand, 1 in the discard area, 40 in the Galaxy deck), but the game has at least "
+            "one other player, whose hand holds at least 5 Galaxy cards (STM-R16).",
+        }
+    ]
     # 2 Missions in the hand, 1 in the discard area, 21 in the deck: none for the others.
-    missions = assert_error_body(post(api, body(move, mission_deck=21)), 400,
-                                 "impossible_position")
+    missions = assert_error_body(post(api, body(move, mission_deck=21)), 400, "impossible_position")
     assert [(e["path"], e["code"]) for e in missions["errors"]] == [
-        ("position.mission_deck", "no_other_hand")]
+        ("position.mission_deck", "no_other_hand")
+    ]
     assert "leaves 0 of the 24 Mission cards" in missions["detail"]
     # The legal neighbours: one card fewer in either deck.
     for neighbour in ({"galaxy_deck": 39}, {"mission_deck": 20}):
@@ -171,11 +252,23 @@ def test_stm_r16_a_turn_leaves_cards_for_another_player(api, catalog):
 
 
 def test_the_game_is_over_when_the_discard_area_is_at_the_trigger(api, catalog):
-    galaxy = list(Card.objects.filter(game__slug="star-trek-missions", attributes__deck="galaxy")
-                  .exclude(name__in=HAND).values_list("name", flat=True)[:8])
+    galaxy = list(
+        Card.objects.filter(game__slug="star-trek-missions", attributes__deck="galaxy")
+        .exclude(name__in=HAND)
+        .values_list("name", flat=True)[:8]
+    )
     payload = assert_error_body(
-        post(api, body({"action": "draw_galaxy", "draw": "Spock", "discard": ["Bridge"]},
-                       discard_area=galaxy, galaxy_deck=10)), 400, "impossible_position")
+        post(
+            api,
+            body(
+                {"action": "draw_galaxy", "draw": "Spock", "discard": ["Bridge"]},
+                discard_area=galaxy,
+                galaxy_deck=10,
+            ),
+        ),
+        400,
+        "impossible_position",
+    )
     assert [e["code"] for e in payload["errors"]] == ["game_over"]
 
 
@@ -192,10 +285,21 @@ def test_the_body_must_be_an_object(api, catalog, data):
 
 def test_missing_and_unknown_fields(api, catalog):
     payload = assert_error_body(
-        post(api, {"position": {"hand": HAND, "discard_aera": [], "galaxy_deck": -1,
-                                "mission_deck": "many"},
-                   "move": {"action": "take_discard", "discard": "Bridge"}}),
-        400, "invalid_input")
+        post(
+            api,
+            {
+                "position": {
+                    "hand": HAND,
+                    "discard_aera": [],
+                    "galaxy_deck": -1,
+                    "mission_deck": "many",
+                },
+                "move": {"action": "take_discard", "discard": "Bridge"},
+            },
+        ),
+        400,
+        "invalid_input",
+    )
     entries = {(e["path"], e["code"]) for e in payload["errors"]}
     assert entries == {
         ("position.discard_aera", "unknown_field"),
@@ -233,8 +337,13 @@ def test_the_deck_counts_are_optional(api, catalog):
 
 
 def test_the_page_asks_for_a_decks_count_only_for_a_draw(client, catalog):
-    data = form({"action": "draw_missions", "draw": ["Computer Virus", "Distress Call"],
-                 "discard": ["Bridge", "Lieutenant Worf"]})
+    data = form(
+        {
+            "action": "draw_missions",
+            "draw": ["Computer Virus", "Distress Call"],
+            "discard": ["Bridge", "Lieutenant Worf"],
+        }
+    )
     data["mission_deck"] = ""
     html = client.post(PAGE, data, headers={"HX-Request": "true"}).content.decode()
     assert "Ruling: Needs information" in html
@@ -247,16 +356,23 @@ def test_the_page_asks_for_a_decks_count_only_for_a_draw(client, catalog):
 
 
 def test_an_unknown_action(api, catalog):
-    payload = assert_error_body(post(api, body({"action": "draw_galaxi", "draw": "Spock",
-                                                "discard": ["Bridge"]})), 400, "invalid_input")
+    payload = assert_error_body(
+        post(api, body({"action": "draw_galaxi", "draw": "Spock", "discard": ["Bridge"]})),
+        400,
+        "invalid_input",
+    )
     [entry] = payload["errors"]
     assert (entry["path"], entry["code"]) == ("move.action", "invalid_action")
     assert entry["suggestions"][0] == "draw_galaxy"
 
 
 def test_two_options_at_once_are_illegal_not_malformed(api, catalog):
-    ruling = post(api, body({"action": "take_discard", "take": "Tricorder", "draw": "Spock",
-                             "discard": ["Bridge"]})).json()
+    ruling = post(
+        api,
+        body(
+            {"action": "take_discard", "take": "Tricorder", "draw": "Spock", "discard": ["Bridge"]}
+        ),
+    ).json()
     assert (ruling["verdict"], ruling["code"]) == ("illegal", "one_option_only")
 
 
@@ -264,22 +380,25 @@ def test_two_options_at_once_are_illegal_not_malformed(api, catalog):
 
 
 def test_unknown_game(api, catalog):
-    payload = assert_error_body(post(api, body({}), url="/api/games/star-trek-mission/rulings/"),
-                                404, "unknown_game")
+    payload = assert_error_body(
+        post(api, body({}), url="/api/games/star-trek-mission/rulings/"), 404, "unknown_game"
+    )
     assert "star-trek-missions" in payload["errors"][0]["suggestions"]
 
 
 def test_a_game_without_a_ruling_service(api, catalog):
     game = GameFactory(name="Snap")
-    payload = assert_error_body(post(api, {}, url=f"/api/games/{game.slug}/rulings/"),
-                                404, "not_available")
+    payload = assert_error_body(
+        post(api, {}, url=f"/api/games/{game.slug}/rulings/"), 404, "not_available"
+    )
     assert payload["detail"] == "Tableside does not give rulings for Snap yet."
 
 
 def test_a_game_without_a_score_service(api, catalog):
     game = GameFactory(name="Snap")
-    payload = assert_error_body(post(api, {"hand": []}, url=f"/api/games/{game.slug}/score/"),
-                                404, "not_available")
+    payload = assert_error_body(
+        post(api, {"hand": []}, url=f"/api/games/{game.slug}/score/"), 404, "not_available"
+    )
     assert payload["detail"] == "Tableside does not score Snap yet."
     assert_error_body(post(api, {}, url="/api/games/nope/score/"), 404, "unknown_game")
 
@@ -288,8 +407,9 @@ class SnapHand(RequestModel):
     hand: list[str]
 
 
-def test_the_score_endpoint_answers_a_registered_game_through_the_one_flow(api, catalog,
-                                                                          register_game):
+def test_the_score_endpoint_answers_a_registered_game_through_the_one_flow(
+    api, catalog, register_game
+):
     from games.package import Asked
     from tests.fifth_game import engine as snap_engine
 
@@ -298,12 +418,20 @@ def test_the_score_endpoint_answers_a_registered_game_through_the_one_flow(api, 
 
     def ask(game, request, context):
         calls.append(request.hand)
-        return Asked(position=snap_engine.Position(
-            tuple(snap_engine.Card(name, 3, 1) for name in request.hand), None))
+        return Asked(
+            position=snap_engine.Position(
+                tuple(snap_engine.Card(name, 3, 1) for name in request.hand), None
+            )
+        )
 
-    register_game(GamePackage(slug=game.slug, package="games", check=snap_engine.check,
-                              score=Job(request_models=(SnapHand,), ask=ask,
-                                        page="snap:score", label="Score")))
+    register_game(
+        GamePackage(
+            slug=game.slug,
+            package="games",
+            check=snap_engine.check,
+            score=Job(request_models=(SnapHand,), ask=ask, page="snap:score", label="Score"),
+        )
+    )
     response = post(api, {"hand": ["x"]}, url=f"/api/games/{game.slug}/score/")
     assert response.status_code == 200
     assert calls == [["x"]]
@@ -311,8 +439,9 @@ def test_the_score_endpoint_answers_a_registered_game_through_the_one_flow(api, 
     saved = api.get(f"/api/results/{response.json()['id']}/")
     assert saved.content == response.content
     assert_error_body(post(api, [1], url=f"/api/games/{game.slug}/score/"), 400, "invalid_input")
-    assert_error_body(post(api, {"hand": "x"}, url=f"/api/games/{game.slug}/score/"), 400,
-                      "invalid_input")
+    assert_error_body(
+        post(api, {"hand": "x"}, url=f"/api/games/{game.slug}/score/"), 400, "invalid_input"
+    )
 
 
 # --- Saved results ------------------------------------------------------------------------------
@@ -327,8 +456,9 @@ def test_the_saved_ruling_is_exactly_the_response(api, catalog):
     assert saved.json() == ruling
     result = SavedResult.objects.get(pk=ruling["id"])
     assert result.kind == "ruling" and result.game.slug == "star-trek-missions"
-    assert result.request == body({"action": "draw_galaxy", "draw": "Spock",
-                                   "discard": ["Away Team"]})
+    assert result.request == body(
+        {"action": "draw_galaxy", "draw": "Spock", "discard": ["Away Team"]}
+    )
 
 
 def test_a_ruling_takes_a_bounded_number_of_queries(api, catalog, django_assert_max_num_queries):
@@ -347,21 +477,32 @@ def test_the_schema_documents_both_endpoints_with_examples(api, catalog):
     assert "/api/results/{result_id}/" in schema["paths"]
     for operation in (rulings, score):
         examples = operation["requestBody"]["content"]["application/json"]["examples"]
-        assert any("star-trek-missions" in (e.get("summary") or name)
-                   for name, e in examples.items())
+        assert any(
+            "star-trek-missions" in (e.get("summary") or name) for name, e in examples.items()
+        )
         assert {"200", "400", "404"} <= set(operation["responses"])
-    for code in ("one_option_only", "mission_count", "game_over", "impossible_position",
-                 "not_available"):
+    for code in (
+        "one_option_only",
+        "mission_count",
+        "game_over",
+        "impossible_position",
+        "not_available",
+    ):
         assert code in rulings["description"]
 
 
 # --- The check-a-turn page ------------------------------------------------------------------------
 
 
-def form(move_fields, hand=HAND, discard_area=("Tricorder", "Time Distortion"), galaxy="30",
-         mission="14"):
-    data = {"hand": list(hand), "discard_area": list(discard_area), "galaxy_deck": galaxy,
-            "mission_deck": mission}
+def form(
+    move_fields, hand=HAND, discard_area=("Tricorder", "Time Distortion"), galaxy="30", mission="14"
+):
+    data = {
+        "hand": list(hand),
+        "discard_area": list(discard_area),
+        "galaxy_deck": galaxy,
+        "mission_deck": mission,
+    }
     data.update(move_fields)
     return data
 
@@ -379,8 +520,9 @@ def test_the_page_has_the_form_and_the_card_list(client, catalog):
 
 
 def test_a_plain_post_renders_the_whole_page_with_the_ruling(client, catalog):
-    response = client.post(PAGE, form({"action": "take_discard", "take": "Tricorder",
-                                       "discard": ["Bridge"]}))
+    response = client.post(
+        PAGE, form({"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]})
+    )
     assert response.status_code == 200
     html = response.content.decode()
     assert "<html" in html and "Ruling: Legal" in html
@@ -392,24 +534,32 @@ def test_a_plain_post_renders_the_whole_page_with_the_ruling(client, catalog):
 
 
 def test_an_htmx_post_gets_the_fragment(client, catalog):
-    response = client.post(PAGE, form({"action": "draw_galaxy", "draw": ["Spock"],
-                                       "discard": ["Away Team", "ignored"]}),
-                           headers={"HX-Request": "true"})
+    response = client.post(
+        PAGE,
+        form({"action": "draw_galaxy", "draw": ["Spock"], "discard": ["Away Team", "ignored"]}),
+        headers={"HX-Request": "true"},
+    )
     html = response.content.decode()
     assert response.status_code == 200
     assert "<html" not in html
     assert "Ruling: Legal" in html
     assert SavedResult.objects.get().request["move"] == {
-        "action": "draw_galaxy", "draw": "Spock", "discard": ["Away Team"]}
+        "action": "draw_galaxy",
+        "draw": "Spock",
+        "discard": ["Away Team"],
+    }
 
 
 def test_the_page_shows_an_illegal_ruling_with_alternatives(client, catalog):
-    response = client.post(PAGE, form({"action": "take_discard", "take": "Tricorder",
-                                       "discard": ["Tricorder"]}), headers={"HX-Request": "true"})
+    response = client.post(
+        PAGE,
+        form({"action": "take_discard", "take": "Tricorder", "discard": ["Tricorder"]}),
+        headers={"HX-Request": "true"},
+    )
     html = response.content.decode()
     assert "Ruling: Illegal" in html
     # Grouped: one line per card taken, every discard that goes with it (issue 23).
-    assert "Take from the discard area <span class=\"alternatives__count\">(" in html
+    assert 'Take from the discard area <span class="alternatives__count">(' in html
     assert "Take Tricorder, then discard one of: Captain Jean-Luc Picard, " in html
     assert "Take Time Distortion, then discard one of: Away Team, Borg Cube" in html
     assert "Failed" in html
@@ -417,8 +567,14 @@ def test_the_page_shows_an_illegal_ruling_with_alternatives(client, catalog):
 
 def test_form_problems_are_shown_by_field(client, catalog):
     hand = HAND[:2] + ["Wrof"] + HAND[3:]
-    response = client.post(PAGE, form({"action": "take_discard", "take": "Tricorder",
-                                       "discard": ["Bridge"]}, hand=hand, galaxy="lots"))
+    response = client.post(
+        PAGE,
+        form(
+            {"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]},
+            hand=hand,
+            galaxy="lots",
+        ),
+    )
     assert response.status_code == 400
     html = response.content.decode()
     assert "The turn could not be checked" in html
@@ -429,9 +585,11 @@ def test_form_problems_are_shown_by_field(client, catalog):
 
 
 def test_the_page_reports_an_impossible_position(client, catalog):
-    response = client.post(PAGE, form({"action": "draw_galaxy", "draw": ["Spock"],
-                                       "discard": ["Bridge"]}, hand=HAND[:6]),
-                           headers={"HX-Request": "true"})
+    response = client.post(
+        PAGE,
+        form({"action": "draw_galaxy", "draw": ["Spock"], "discard": ["Bridge"]}, hand=HAND[:6]),
+        headers={"HX-Request": "true"},
+    )
     assert response.status_code == 400
     html = response.content.decode()
     assert "The hand holds 6 cards" in html
@@ -440,48 +598,84 @@ def test_the_page_reports_an_impossible_position(client, catalog):
     assert 'aria-describedby="hand-1-error"' in html
 
 
-def test_stm_r16_the_page_shows_a_deck_with_no_room_for_another_hand_by_its_field(client,
-                                                                               catalog):
-    response = client.post(PAGE, form({"action": "draw_galaxy", "draw": ["Spock"],
-                                       "discard": ["Bridge"]}, galaxy="40"),
-                           headers={"HX-Request": "true"})
+def test_stm_r16_the_page_shows_a_deck_with_no_room_for_another_hand_by_its_field(client, catalog):
+    response = client.post(
+        PAGE,
+        form({"action": "draw_galaxy", "draw": ["Spock"], "discard": ["Bridge"]}, galaxy="40"),
+        headers={"HX-Request": "true"},
+    )
     assert response.status_code == 400
     html = response.content.decode()
     assert "The position leaves 4 of the 50 Galaxy cards for the other players" in html
     assert 'href="#galaxy-deck"' in html and 'aria-describedby="galaxy-deck-error"' in html
-    assert client.post(PAGE, form({"action": "draw_galaxy", "draw": ["Spock"],
-                                   "discard": ["Bridge"]}, galaxy="39")).status_code == 200
+    assert (
+        client.post(
+            PAGE,
+            form({"action": "draw_galaxy", "draw": ["Spock"], "discard": ["Bridge"]}, galaxy="39"),
+        ).status_code
+        == 200
+    )
 
 
 # --- No input produces a 5xx --------------------------------------------------------------------
 
-NAMES = HAND + ["Tricorder", "Time Distortion", "Spock", "Computer Virus", "Distress Call",
-                "Meddlesome Q", "spock", "nope", "", "7"]
+NAMES = HAND + [
+    "Tricorder",
+    "Time Distortion",
+    "Spock",
+    "Computer Virus",
+    "Distress Call",
+    "Meddlesome Q",
+    "spock",
+    "nope",
+    "",
+    "7",
+]
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.floats(allow_nan=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=False)
     | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8),
-                                                                      children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=10,
 )
 name_lists = st.lists(st.sampled_from(NAMES) | json_values, max_size=9)
 positions = st.fixed_dictionaries(
-    {}, optional={"hand": name_lists | json_values, "discard_area": name_lists | json_values,
-                  "galaxy_deck": st.integers(-2, 80) | json_values,
-                  "mission_deck": st.integers(-2, 30) | json_values,
-                  "extra_turn": st.booleans() | json_values})
+    {},
+    optional={
+        "hand": name_lists | json_values,
+        "discard_area": name_lists | json_values,
+        "galaxy_deck": st.integers(-2, 80) | json_values,
+        "mission_deck": st.integers(-2, 30) | json_values,
+        "extra_turn": st.booleans() | json_values,
+    },
+)
 moves = st.fixed_dictionaries(
-    {}, optional={"action": st.sampled_from(["take_discard", "draw_galaxy", "draw_missions"])
-                  | json_values,
-                  "take": st.sampled_from(NAMES) | json_values,
-                  "draw": st.sampled_from(NAMES) | name_lists | json_values,
-                  "discard": name_lists | json_values})
-bodies = st.fixed_dictionaries({"position": positions | json_values, "move": moves | json_values},
-                               optional={"extra": json_values}) | json_values
+    {},
+    optional={
+        "action": st.sampled_from(["take_discard", "draw_galaxy", "draw_missions"]) | json_values,
+        "take": st.sampled_from(NAMES) | json_values,
+        "draw": st.sampled_from(NAMES) | name_lists | json_values,
+        "discard": name_lists | json_values,
+    },
+)
+bodies = (
+    st.fixed_dictionaries(
+        {"position": positions | json_values, "move": moves | json_values},
+        optional={"extra": json_values},
+    )
+    | json_values
+)
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(data=bodies)
 def test_no_body_produces_a_server_error(api, catalog, data):
     response = post(api, data)
@@ -512,8 +706,11 @@ def test_resolve_cards_by_name_slug_or_value(catalog, django_assert_max_num_quer
     cards, errors = resolve_cards(game=academy, names=["Jet Reno", 42, True, {"a": 1}], path="p")
     assert cards[0] is None
     assert [(e["path"], e["code"]) for e in errors] == [
-        ("p[0]", "unknown_card"), ("p[1]", "unknown_card"), ("p[2]", "invalid_card"),
-        ("p[3]", "invalid_card")]
+        ("p[0]", "unknown_card"),
+        ("p[1]", "unknown_card"),
+        ("p[2]", "invalid_card"),
+        ("p[3]", "invalid_card"),
+    ]
     assert errors[0]["detail"] == "No card named 'Jet Reno' in Academy Credits."
     assert "Jett Reno" in errors[0]["suggestions"]
     # Values name cards only in a game whose cards carry a whole-number "value".
@@ -530,23 +727,56 @@ def test_ruling_response_quotes_the_rule_or_links_a_missing_one(catalog):
     from games.responses import ruling_response
 
     star_trek_missions = Game.objects.get(slug="star-trek-missions")
-    ruling = Ruling(verdict="legal", code="x", reason="Because.", rule="STM-6.4",
-                    checks=[Check(rule="STM-6.4", passed=True, detail="ok")])
+    ruling = Ruling(
+        verdict="legal",
+        code="x",
+        reason="Because.",
+        rule="STM-6.4",
+        checks=[Check(rule="STM-6.4", passed=True, detail="ok")],
+    )
     body = ruling_response(game=star_trek_missions, ruling=ruling)
     assert body["rule"]["title"] == "End of the game"
     assert body["checks"] == [{"rule": "STM-6.4", "passed": True, "detail": "ok"}]
-    assert list(body) == ["game", "verdict", "code", "reason", "rule", "checks", "alternatives",
-                          "outcome", "missing", "warnings"]
-    missing = ruling_response(game=star_trek_missions,
-                              ruling=Ruling("legal", "x", "r", rule="STM-99"))
-    assert missing["rule"] == {"id": "STM-99", "title": "", "text": "",
-                               "url": "/games/star-trek-missions/#rule-STM-99"}
+    assert list(body) == [
+        "game",
+        "verdict",
+        "code",
+        "reason",
+        "rule",
+        "checks",
+        "alternatives",
+        "outcome",
+        "missing",
+        "warnings",
+    ]
+    missing = ruling_response(
+        game=star_trek_missions, ruling=Ruling("legal", "x", "r", rule="STM-99")
+    )
+    assert missing["rule"] == {
+        "id": "STM-99",
+        "title": "",
+        "text": "",
+        "url": "/games/star-trek-missions/#rule-STM-99",
+    }
 
 
 def test_a_name_typed_with_braces_comes_back_as_typed(api, catalog):
-    position = {"hand": ["{Worf}", *HAND[1:]], "discard_area": [], "galaxy_deck": 30,
-                "mission_deck": 14}
-    payload = assert_error_body(post(api, {"position": position, "move": {
-        "action": "take_discard", "take": "Bridge", "discard": ["Bridge"]}}), 400, "invalid_input")
+    position = {
+        "hand": ["{Worf}", *HAND[1:]],
+        "discard_area": [],
+        "galaxy_deck": 30,
+        "mission_deck": 14,
+    }
+    payload = assert_error_body(
+        post(
+            api,
+            {
+                "position": position,
+                "move": {"action": "take_discard", "take": "Bridge", "discard": ["Bridge"]},
+            },
+        ),
+        400,
+        "invalid_input",
+    )
     entry = next(e for e in payload["errors"] if e["path"] == "position.hand[0]")
     assert entry["detail"] == "No card named '{Worf}' in Star Trek: Missions."

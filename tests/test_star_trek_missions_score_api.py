@@ -17,10 +17,24 @@ pytestmark = pytest.mark.django_db
 
 URL = "/api/games/star-trek-missions/score/"
 # The rulebook's scoring example: 66 points.
-EXAMPLE = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
-           "Diplomatic Conference", "Photon Torpedoes", "Bridge"]
-BORG_HAND = ["Unidentified Ship", "Captain Jean-Luc Picard", "Lieutenant Worf",
-             "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"]
+EXAMPLE = [
+    "Lieutenant Worf",
+    "Commander Kurn",
+    "Ambassador K'Ehleyr",
+    "Commander Sela",
+    "Diplomatic Conference",
+    "Photon Torpedoes",
+    "Bridge",
+]
+BORG_HAND = [
+    "Unidentified Ship",
+    "Captain Jean-Luc Picard",
+    "Lieutenant Worf",
+    "Photon Torpedoes",
+    "Bridge",
+    "Away Team",
+    "Borg Cube",
+]
 SCORE_KEYS = {"game", "total", "steps", "warnings", "cards", "choices", "id", "url"}
 STEP_KEYS = {"n", "rule", "card", "detail", "points", "running_total"}
 
@@ -66,7 +80,9 @@ def assert_steps_add_up(result: dict) -> None:
     assert running == result["total"]
     # Each card's points are the sum of its steps.
     for card in result["cards"]:
-        assert card["points"] == sum(s["points"] for s in result["steps"] if s["card"] == card["name"])
+        assert card["points"] == sum(
+            s["points"] for s in result["steps"] if s["card"] == card["name"]
+        )
 
 
 # --- The rulebook example ------------------------------------------------------------------------
@@ -79,16 +95,26 @@ def test_the_rulebook_example_scores_66_step_by_step(api, catalog):
     assert result["total"] == 66
     assert_steps_add_up(result)
     assert [card["name"] for card in result["cards"]] == EXAMPLE  # hand order
-    assert all(set(card) == {"name", "points", "blanked", "blanked_reason"}
-               for card in result["cards"])
+    assert all(
+        set(card) == {"name", "points", "blanked", "blanked_reason"} for card in result["cards"]
+    )
     assert not any(card["blanked"] for card in result["cards"])
     assert {card["name"]: card["points"] for card in result["cards"]} == {
-        "Lieutenant Worf": 8, "Commander Kurn": 10, "Ambassador K'Ehleyr": 10,
-        "Commander Sela": 4, "Diplomatic Conference": 15, "Photon Torpedoes": 10, "Bridge": 9,
+        "Lieutenant Worf": 8,
+        "Commander Kurn": 10,
+        "Ambassador K'Ehleyr": 10,
+        "Commander Sela": 4,
+        "Diplomatic Conference": 15,
+        "Photon Torpedoes": 10,
+        "Bridge": 9,
     }
     first = result["steps"][0]
     assert (first["card"], first["detail"], first["points"], first["running_total"]) == (
-        "Lieutenant Worf", "4 for Photon Torpedoes (Combat)", 4, 4)
+        "Lieutenant Worf",
+        "4 for Photon Torpedoes (Combat)",
+        4,
+        4,
+    )
     assert result["choices"] == {}  # no card of this hand makes a choice
     assert result["warnings"] == []
     assert re.fullmatch(r"[a-z2-7]{10}", result["id"])
@@ -96,8 +122,15 @@ def test_the_rulebook_example_scores_66_step_by_step(api, catalog):
 
 
 def test_names_in_any_case_or_as_slugs(api, catalog):
-    hand = ["LIEUTENANT WORF", "commander-kurn", "ambassador k'ehleyr", "Commander Sela",
-            "diplomatic-conference", "photon torpedoes", "bridge"]
+    hand = [
+        "LIEUTENANT WORF",
+        "commander-kurn",
+        "ambassador k'ehleyr",
+        "Commander Sela",
+        "diplomatic-conference",
+        "photon torpedoes",
+        "bridge",
+    ]
     result = score(api, {"hand": hand})
     assert result["total"] == 66
     assert [card["name"] for card in result["cards"]] == EXAMPLE
@@ -121,8 +154,15 @@ def test_an_empty_hand_is_a_partial_hand_of_nothing(api, catalog):
 
 
 def test_a_blanked_card_says_why_and_scores_nothing(api, catalog):
-    hand = ["James Moriarty", "Lieutenant Worf", "Photon Torpedoes", "Bridge", "Away Team",
-            "Spock", "Vash"]
+    hand = [
+        "James Moriarty",
+        "Lieutenant Worf",
+        "Photon Torpedoes",
+        "Bridge",
+        "Away Team",
+        "Spock",
+        "Vash",
+    ]
     result = score(api, {"hand": hand})
     moriarty = result["cards"][0]
     assert moriarty["blanked"] is True and moriarty["points"] == 0
@@ -136,8 +176,17 @@ def test_a_blanked_card_says_why_and_scores_nothing(api, catalog):
 
 # --- Meddlesome Q ----------------------------------------------------------------------------------
 
-MEDDLESOME = ["Meddlesome Q", "Away Team", "Lieutenant Worf", "Photon Torpedoes", "Bridge",
-              "Spock", "Vash", "Sickbay", "Computer"]
+MEDDLESOME = [
+    "Meddlesome Q",
+    "Away Team",
+    "Lieutenant Worf",
+    "Photon Torpedoes",
+    "Bridge",
+    "Spock",
+    "Vash",
+    "Sickbay",
+    "Computer",
+]
 
 
 def test_meddlesome_q_makes_a_legal_hand_of_nine(api, catalog):
@@ -166,8 +215,9 @@ def test_eight_cards_without_meddlesome_q(api, catalog):
     response = post(api, {"hand": EXAMPLE + ["Spock"]})
     entry = the_error(response, 400, "illegal_hand")
     assert (entry["path"], entry["code"]) == ("hand", "too_many_cards")
-    assert entry["detail"] == ("The hand has 8 cards; a final hand holds 7 cards with one or two "
-                               "Missions.")
+    assert entry["detail"] == (
+        "The hand has 8 cards; a final hand holds 7 cards with one or two Missions."
+    )
     assert response.json()["detail"] == entry["detail"]
     assert SavedResult.objects.count() == 0  # nothing is saved for a 400
 
@@ -177,19 +227,28 @@ def test_three_missions(api, catalog):
     entry = the_error(post(api, {"hand": hand}), 400, "illegal_hand")
     assert (entry["path"], entry["code"]) == ("hand", "too_many_missions")
     assert entry["detail"].startswith(
-        "The hand has 3 Missions (Away Team, Borg Cube, Mysterious Plague); a final hand holds")
+        "The hand has 3 Missions (Away Team, Borg Cube, Mysterious Plague); a final hand holds"
+    )
 
 
 def test_seven_galaxy_cards_and_no_mission(api, catalog):
-    hand = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
-            "Photon Torpedoes", "Bridge", "Spock"]
+    hand = [
+        "Lieutenant Worf",
+        "Commander Kurn",
+        "Ambassador K'Ehleyr",
+        "Commander Sela",
+        "Photon Torpedoes",
+        "Bridge",
+        "Spock",
+    ]
     entry = the_error(post(api, {"hand": hand}), 400, "illegal_hand")
     assert entry["path"] == "hand"
 
 
 def test_a_card_twice(api, catalog):
-    entry = the_error(post(api, {"hand": ["Bridge", "Lieutenant Worf", "bridge"]}), 400,
-                      "illegal_hand")
+    entry = the_error(
+        post(api, {"hand": ["Bridge", "Lieutenant Worf", "bridge"]}), 400, "illegal_hand"
+    )
     assert (entry["path"], entry["code"]) == ("hand[2]", "duplicate_card")
     assert entry["detail"] == "Bridge is in the hand twice; every card is unique."
 
@@ -202,8 +261,9 @@ def test_an_unknown_card_has_suggestions(api, catalog):
 
 
 def test_every_bad_name_is_reported_at_once(api, catalog):
-    payload = assert_error_body(post(api, {"hand": ["Wrof", "Bridge", 7, "Brige"]}), 400,
-                                "invalid_input")
+    payload = assert_error_body(
+        post(api, {"hand": ["Wrof", "Bridge", 7, "Brige"]}), 400, "invalid_input"
+    )
     assert [e["path"] for e in payload["errors"]] == ["hand[0]", "hand[2]", "hand[3]"]
 
 
@@ -246,60 +306,92 @@ def test_choices_must_be_an_object(api, catalog, choices):
 
 
 def test_a_choice_must_be_an_object(api, catalog):
-    entry = the_error(post(api, {"hand": BORG_HAND, "choices": {"Borg Cube": ["Bridge"]}}), 400,
-                      "invalid_input")
+    entry = the_error(
+        post(api, {"hand": BORG_HAND, "choices": {"Borg Cube": ["Bridge"]}}), 400, "invalid_input"
+    )
     assert (entry["path"], entry["code"]) == ("choices['Borg Cube']", "invalid_type")
 
 
 def test_a_choice_for_a_card_not_in_the_hand(api, catalog):
-    entry = the_error(post(api, {"hand": EXAMPLE, "choices": {"Borg Cube": {"blank": []}}}), 400,
-                      "invalid_choice")
+    entry = the_error(
+        post(api, {"hand": EXAMPLE, "choices": {"Borg Cube": {"blank": []}}}), 400, "invalid_choice"
+    )
     assert entry["path"] == "choices['Borg Cube']"
     assert entry["detail"] == "Borg Cube is not in the hand."
 
 
 def test_a_choice_for_an_unknown_card(api, catalog):
-    entry = the_error(post(api, {"hand": EXAMPLE, "choices": {"Borg Cub": {"blank": []}}}), 400,
-                      "invalid_input")
+    entry = the_error(
+        post(api, {"hand": EXAMPLE, "choices": {"Borg Cub": {"blank": []}}}), 400, "invalid_input"
+    )
     assert (entry["path"], entry["code"]) == ("choices['Borg Cub']", "unknown_card")
     assert "Borg Cube" in entry["suggestions"]
 
 
 def test_a_choice_for_a_card_that_makes_none(api, catalog):
-    entry = the_error(post(api, {"hand": EXAMPLE, "choices": {"Lieutenant Worf": {}}}), 400,
-                      "invalid_choice")
+    entry = the_error(
+        post(api, {"hand": EXAMPLE, "choices": {"Lieutenant Worf": {}}}), 400, "invalid_choice"
+    )
     assert entry["path"] == "choices['Lieutenant Worf']"
     assert entry["detail"] == "Lieutenant Worf makes no choice."
 
 
 def test_an_invalid_unidentified_ship_type(api, catalog):
-    choice = {"type": "starship", "lifeform": "human", "affiliation": "federation",
-              "specialty": "command"}
-    entry = the_error(post(api, {"hand": BORG_HAND, "choices": {"Unidentified Ship": choice}}),
-                      400, "invalid_choice")
+    choice = {
+        "type": "starship",
+        "lifeform": "human",
+        "affiliation": "federation",
+        "specialty": "command",
+    }
+    entry = the_error(
+        post(api, {"hand": BORG_HAND, "choices": {"Unidentified Ship": choice}}),
+        400,
+        "invalid_choice",
+    )
     assert entry["path"] == "choices['Unidentified Ship'].type"
     assert "personnel, civilian, captain" in entry["detail"]
 
 
 def test_an_unidentified_ship_choice_needs_every_field(api, catalog):
-    entry = the_error(post(api, {"hand": BORG_HAND,
-                                 "choices": {"Unidentified Ship": {"type": "captain"}}}),
-                      400, "invalid_choice")
+    entry = the_error(
+        post(api, {"hand": BORG_HAND, "choices": {"Unidentified Ship": {"type": "captain"}}}),
+        400,
+        "invalid_choice",
+    )
     assert entry["path"] == "choices['Unidentified Ship'].lifeform"
 
 
 def test_thought_maker_cannot_target_a_card_without_a_lifeform(api, catalog):
-    hand = ["Thought Maker", "Commander William Riker", "Lieutenant Worf", "Photon Torpedoes",
-            "Bridge", "Away Team", "Mysterious Plague"]
-    entry = the_error(post(api, {"hand": hand, "choices": {
-        "Thought Maker": {"target": "Bridge", "affiliation": "hostile"}}}), 400, "invalid_choice")
+    hand = [
+        "Thought Maker",
+        "Commander William Riker",
+        "Lieutenant Worf",
+        "Photon Torpedoes",
+        "Bridge",
+        "Away Team",
+        "Mysterious Plague",
+    ]
+    entry = the_error(
+        post(
+            api,
+            {
+                "hand": hand,
+                "choices": {"Thought Maker": {"target": "Bridge", "affiliation": "hostile"}},
+            },
+        ),
+        400,
+        "invalid_choice",
+    )
     assert entry["path"] == "choices['Thought Maker'].target"
     assert "Lifeform" in entry["detail"]
 
 
 def test_a_borg_cube_choice_naming_a_card_outside_the_hand(api, catalog):
-    entry = the_error(post(api, {"hand": BORG_HAND, "choices": {"Borg Cube": {"blank": ["Spock"]}}}),
-                      400, "invalid_choice")
+    entry = the_error(
+        post(api, {"hand": BORG_HAND, "choices": {"Borg Cube": {"blank": ["Spock"]}}}),
+        400,
+        "invalid_choice",
+    )
     assert entry["path"] == "choices['Borg Cube'].blank[0]"
 
 
@@ -331,32 +423,63 @@ def test_a_fixed_choice_is_honoured(api, catalog):
 
 
 def test_a_fixed_unidentified_ship_and_other_choices(api, catalog):
-    ship = {"type": "captain", "lifeform": "human", "affiliation": "federation",
-            "specialty": "command"}
-    result = score(api, {"hand": BORG_HAND, "choices": {"unidentified-ship": ship,
-                                                        "borg cube": {"blank": ["bridge"]}}})
+    ship = {
+        "type": "captain",
+        "lifeform": "human",
+        "affiliation": "federation",
+        "specialty": "command",
+    }
+    result = score(
+        api,
+        {
+            "hand": BORG_HAND,
+            "choices": {"unidentified-ship": ship, "borg cube": {"blank": ["bridge"]}},
+        },
+    )
     assert result["choices"]["Unidentified Ship"] == ship
     assert result["choices"]["Borg Cube"] == {"blank": ["Bridge"]}  # names resolved
     assert [card["name"] for card in result["cards"] if card["blanked"]] == ["Bridge"]
 
 
 def test_thought_maker_mysterious_plague_and_wesley_crusher(api, catalog):
-    hand = ["Thought Maker", "Commander William Riker", "Lieutenant Worf", "Photon Torpedoes",
-            "Bridge", "Away Team", "Mysterious Plague"]
+    hand = [
+        "Thought Maker",
+        "Commander William Riker",
+        "Lieutenant Worf",
+        "Photon Torpedoes",
+        "Bridge",
+        "Away Team",
+        "Mysterious Plague",
+    ]
     best = score(api, {"hand": hand})
     assert set(best["choices"]) == {"Thought Maker", "Mysterious Plague"}
-    fixed = score(api, {"hand": hand, "choices": {
-        "Thought Maker": {"target": "Commander William Riker", "affiliation": "hostile"},
-        "Mysterious Plague": {"lifeform": "human"}}})
+    fixed = score(
+        api,
+        {
+            "hand": hand,
+            "choices": {
+                "Thought Maker": {"target": "Commander William Riker", "affiliation": "hostile"},
+                "Mysterious Plague": {"lifeform": "human"},
+            },
+        },
+    )
     assert fixed["choices"] == {
         "Thought Maker": {"target": "Commander William Riker", "affiliation": "hostile"},
-        "Mysterious Plague": {"lifeform": "human"}}
+        "Mysterious Plague": {"lifeform": "human"},
+    }
     assert fixed["total"] <= best["total"]
     unused = score(api, {"hand": hand, "choices": {"Thought Maker": {}}})
     assert unused["choices"]["Thought Maker"] == {}
 
-    wesley = ["Ensign Wesley Crusher", "Engine Room", "Lieutenant Worf", "Photon Torpedoes",
-              "Bridge", "Away Team", "Spock"]
+    wesley = [
+        "Ensign Wesley Crusher",
+        "Engine Room",
+        "Lieutenant Worf",
+        "Photon Torpedoes",
+        "Bridge",
+        "Away Team",
+        "Spock",
+    ]
     result = score(api, {"hand": wesley})
     assert result["choices"] == {"Ensign Wesley Crusher": {"copies": "Engine Room"}}
     points = {card["name"]: card["points"] for card in result["cards"]}
@@ -370,7 +493,8 @@ def test_a_provisional_rule_gives_a_warning(api, catalog):
     assert provisional == [
         "Provisional: Lieutenant Commander Data's scoring rule is not yet checked against the "
         "printed card, so the score may change once an admin checks it; the card's page says "
-        "more."]
+        "more."
+    ]
     assert ".json" not in provisional[0] and "shared/" not in provisional[0]
 
 
@@ -402,22 +526,28 @@ def test_the_saved_score_is_exactly_the_response(api, catalog, client):
 
 
 def test_an_unknown_game(api, catalog):
-    payload = assert_error_body(post(api, {"hand": EXAMPLE}, url="/api/games/star-trek-mission/score/"),
-                                404, "unknown_game")
+    payload = assert_error_body(
+        post(api, {"hand": EXAMPLE}, url="/api/games/star-trek-mission/score/"), 404, "unknown_game"
+    )
     assert "star-trek-missions" in payload["errors"][0]["suggestions"]
 
 
 def test_a_game_without_a_scorer(api, catalog):
-    unscored = [slug for slug in Game.objects.order_by("slug").values_list("slug", flat=True)
-                if not game_package(slug) or not game_package(slug).score]
+    unscored = [
+        slug
+        for slug in Game.objects.order_by("slug").values_list("slug", flat=True)
+        if not game_package(slug) or not game_package(slug).score
+    ]
     if unscored:
         # academy-credits first, while it has none.
-        game = Game.objects.get(slug="academy-credits" if "academy-credits" in unscored
-                                else unscored[0])
+        game = Game.objects.get(
+            slug="academy-credits" if "academy-credits" in unscored else unscored[0]
+        )
     else:  # every game of the catalog has its scorer: one made up for the test has none
         game = GameFactory(name="Snap")
-    payload = assert_error_body(post(api, {"hand": []}, url=f"/api/games/{game.slug}/score/"), 404,
-                                "not_available")
+    payload = assert_error_body(
+        post(api, {"hand": []}, url=f"/api/games/{game.slug}/score/"), 404, "not_available"
+    )
     assert payload["detail"] == f"Tableside does not score {game.name} yet."
     assert payload["errors"][0]["path"] == "game"
     assert "star-trek-missions" in payload["errors"][0]["suggestions"]
@@ -426,76 +556,146 @@ def test_a_game_without_a_scorer(api, catalog):
 # --- STM-R15: a fixed choice the card does not allow is refused, for every choice card -----------
 
 # A legal final hand holding all five choice cards (two Missions).
-ALL_CHOOSERS = ["Unidentified Ship", "Thought Maker", "Ensign Wesley Crusher", "Lieutenant Worf",
-                "Engine Room", "Borg Cube", "Mysterious Plague"]
-SHIP = {"type": "personnel", "lifeform": "human", "affiliation": "federation", "specialty": "command"}
+ALL_CHOOSERS = [
+    "Unidentified Ship",
+    "Thought Maker",
+    "Ensign Wesley Crusher",
+    "Lieutenant Worf",
+    "Engine Room",
+    "Borg Cube",
+    "Mysterious Plague",
+]
+SHIP = {
+    "type": "personnel",
+    "lifeform": "human",
+    "affiliation": "federation",
+    "specialty": "command",
+}
 
 
-@pytest.mark.parametrize(("card", "choice", "others", "path"), [
-    # The Unidentified Ship: one of its three types, and a value of the game for each attribute.
-    ("Unidentified Ship", {**SHIP, "type": "system"}, {}, ".type"),
-    ("Unidentified Ship", {**SHIP, "lifeform": "gorn"}, {}, ".lifeform"),
-    ("Unidentified Ship", {**SHIP, "affiliation": "borg"}, {}, ".affiliation"),
-    ("Unidentified Ship", {**SHIP, "specialty": "pilot"}, {}, ".specialty"),
-    ("Unidentified Ship", {"type": "captain", "lifeform": "human", "affiliation": "hostile"}, {},
-     ".specialty"),
-    # Thought Maker: another card with a Lifeform, given an Affiliation it does not have.
-    ("Thought Maker", {"target": "Thought Maker", "affiliation": "hostile"}, {}, ".target"),
-    ("Thought Maker", {"target": "Engine Room", "affiliation": "hostile"}, {}, ".target"),
-    ("Thought Maker", {"affiliation": "hostile"}, {}, ".target"),
-    ("Thought Maker", {"target": "Lieutenant Worf", "affiliation": "federation"}, {}, ".affiliation"),
-    ("Thought Maker", {"target": "Lieutenant Worf", "affiliation": "borg"}, {}, ".affiliation"),
-    ("Thought Maker", {"target": "Unidentified Ship", "affiliation": "federation"},
-     {"Unidentified Ship": SHIP}, ".affiliation"),
-    # Borg Cube: up to two other Galaxy cards, each once.
-    ("Borg Cube", {"blank": ["Borg Cube"]}, {}, ".blank[0]"),
-    ("Borg Cube", {"blank": ["Lieutenant Worf", "Mysterious Plague"]}, {}, ".blank[1]"),
-    ("Borg Cube", {"blank": ["Lieutenant Worf", "Engine Room", "Thought Maker"]}, {}, ".blank"),
-    ("Borg Cube", {"blank": ["Lieutenant Worf", "Lieutenant Worf"]}, {}, ".blank"),
-    # Mysterious Plague: any Lifeform of the game but Hologram and Android.
-    ("Mysterious Plague", {"lifeform": "hologram"}, {}, ".lifeform"),
-    ("Mysterious Plague", {"lifeform": "android"}, {}, ".lifeform"),
-    ("Mysterious Plague", {"lifeform": "gorn"}, {}, ".lifeform"),
-    # Ensign Wesley Crusher: a System or another Engineer (before issue 21: a silent 200 with
-    # "copies": null and Wesley at 0).
-    ("Ensign Wesley Crusher", {"copies": "Lieutenant Worf"}, {}, ".copies"),
-    ("Ensign Wesley Crusher", {"copies": "Ensign Wesley Crusher"}, {}, ".copies"),
-    ("Ensign Wesley Crusher", {"copies": "Unidentified Ship"}, {"Unidentified Ship": SHIP}, ".copies"),
-    ("Ensign Wesley Crusher", {"copies": "Spock"}, {}, ".copies"),
-])
-def test_stm_r15_a_choice_the_card_does_not_allow_is_refused(api, catalog, card, choice, others,
-                                                            path):
-    entry = the_error(post(api, {"hand": ALL_CHOOSERS, "choices": {**others, card: choice}}), 400,
-                      "invalid_choice")
+@pytest.mark.parametrize(
+    ("card", "choice", "others", "path"),
+    [
+        # The Unidentified Ship: one of its three types, and a value of the game for each attribute.
+        ("Unidentified Ship", {**SHIP, "type": "system"}, {}, ".type"),
+        ("Unidentified Ship", {**SHIP, "lifeform": "gorn"}, {}, ".lifeform"),
+        ("Unidentified Ship", {**SHIP, "affiliation": "borg"}, {}, ".affiliation"),
+        ("Unidentified Ship", {**SHIP, "specialty": "pilot"}, {}, ".specialty"),
+        (
+            "Unidentified Ship",
+            {"type": "captain", "lifeform": "human", "affiliation": "hostile"},
+            {},
+            ".specialty",
+        ),
+        # Thought Maker: another card with a Lifeform, given an Affiliation it does not have.
+        ("Thought Maker", {"target": "Thought Maker", "affiliation": "hostile"}, {}, ".target"),
+        ("Thought Maker", {"target": "Engine Room", "affiliation": "hostile"}, {}, ".target"),
+        ("Thought Maker", {"affiliation": "hostile"}, {}, ".target"),
+        (
+            "Thought Maker",
+            {"target": "Lieutenant Worf", "affiliation": "federation"},
+            {},
+            ".affiliation",
+        ),
+        ("Thought Maker", {"target": "Lieutenant Worf", "affiliation": "borg"}, {}, ".affiliation"),
+        (
+            "Thought Maker",
+            {"target": "Unidentified Ship", "affiliation": "federation"},
+            {"Unidentified Ship": SHIP},
+            ".affiliation",
+        ),
+        # Borg Cube: up to two other Galaxy cards, each once.
+        ("Borg Cube", {"blank": ["Borg Cube"]}, {}, ".blank[0]"),
+        ("Borg Cube", {"blank": ["Lieutenant Worf", "Mysterious Plague"]}, {}, ".blank[1]"),
+        ("Borg Cube", {"blank": ["Lieutenant Worf", "Engine Room", "Thought Maker"]}, {}, ".blank"),
+        ("Borg Cube", {"blank": ["Lieutenant Worf", "Lieutenant Worf"]}, {}, ".blank"),
+        # Mysterious Plague: any Lifeform of the game but Hologram and Android.
+        ("Mysterious Plague", {"lifeform": "hologram"}, {}, ".lifeform"),
+        ("Mysterious Plague", {"lifeform": "android"}, {}, ".lifeform"),
+        ("Mysterious Plague", {"lifeform": "gorn"}, {}, ".lifeform"),
+        # Ensign Wesley Crusher: a System or another Engineer (before issue 21: a silent 200 with
+        # "copies": null and Wesley at 0).
+        ("Ensign Wesley Crusher", {"copies": "Lieutenant Worf"}, {}, ".copies"),
+        ("Ensign Wesley Crusher", {"copies": "Ensign Wesley Crusher"}, {}, ".copies"),
+        (
+            "Ensign Wesley Crusher",
+            {"copies": "Unidentified Ship"},
+            {"Unidentified Ship": SHIP},
+            ".copies",
+        ),
+        ("Ensign Wesley Crusher", {"copies": "Spock"}, {}, ".copies"),
+    ],
+)
+def test_stm_r15_a_choice_the_card_does_not_allow_is_refused(
+    api, catalog, card, choice, others, path
+):
+    entry = the_error(
+        post(api, {"hand": ALL_CHOOSERS, "choices": {**others, card: choice}}),
+        400,
+        "invalid_choice",
+    )
     assert entry["path"] == f"choices[{card!r}]{path}"
     assert isinstance(entry["detail"], str) and entry["detail"]
 
 
 def test_stm_r15_wesley_copying_worf_or_himself_names_the_cards_he_may_copy(api, catalog):
-    entry = the_error(post(api, {"hand": ALL_CHOOSERS, "choices": {
-        "Ensign Wesley Crusher": {"copies": "Lieutenant Worf"}}}), 400, "invalid_choice")
-    assert entry["detail"] == ("Ensign Wesley Crusher cannot copy Lieutenant Worf: it scores as a "
-                               "card that is a System or Engineer, and Lieutenant Worf is not one.")
-    entry = the_error(post(api, {"hand": ALL_CHOOSERS, "choices": {
-        "Ensign Wesley Crusher": {"copies": "Ensign Wesley Crusher"}}}), 400, "invalid_choice")
+    entry = the_error(
+        post(
+            api,
+            {
+                "hand": ALL_CHOOSERS,
+                "choices": {"Ensign Wesley Crusher": {"copies": "Lieutenant Worf"}},
+            },
+        ),
+        400,
+        "invalid_choice",
+    )
+    assert entry["detail"] == (
+        "Ensign Wesley Crusher cannot copy Lieutenant Worf: it scores as a "
+        "card that is a System or Engineer, and Lieutenant Worf is not one."
+    )
+    entry = the_error(
+        post(
+            api,
+            {
+                "hand": ALL_CHOOSERS,
+                "choices": {"Ensign Wesley Crusher": {"copies": "Ensign Wesley Crusher"}},
+            },
+        ),
+        400,
+        "invalid_choice",
+    )
     assert "cannot copy itself" in entry["detail"]
 
 
-@pytest.mark.parametrize(("card", "choice", "others"), [
-    ("Unidentified Ship", SHIP, {}),
-    ("Thought Maker", {"target": "Lieutenant Worf", "affiliation": "hostile"}, {}),
-    ("Thought Maker", {"target": "Unidentified Ship", "affiliation": "hostile"},
-     {"Unidentified Ship": SHIP}),
-    ("Thought Maker", {}, {}),
-    ("Borg Cube", {"blank": ["Lieutenant Worf", "Engine Room"]}, {}),
-    ("Borg Cube", {"blank": []}, {}),
-    ("Mysterious Plague", {"lifeform": "klingon"}, {}),
-    ("Ensign Wesley Crusher", {"copies": "Engine Room"}, {}),
-    ("Ensign Wesley Crusher", {"copies": None}, {}),
-    ("Ensign Wesley Crusher", {"copies": "Unidentified Ship"},
-     {"Unidentified Ship": {**SHIP, "specialty": "engineer"}}),
-    ("Ensign Wesley Crusher", {"copies": "Unidentified Ship"}, {}),  # the Ship may be an Engineer
-])
+@pytest.mark.parametrize(
+    ("card", "choice", "others"),
+    [
+        ("Unidentified Ship", SHIP, {}),
+        ("Thought Maker", {"target": "Lieutenant Worf", "affiliation": "hostile"}, {}),
+        (
+            "Thought Maker",
+            {"target": "Unidentified Ship", "affiliation": "hostile"},
+            {"Unidentified Ship": SHIP},
+        ),
+        ("Thought Maker", {}, {}),
+        ("Borg Cube", {"blank": ["Lieutenant Worf", "Engine Room"]}, {}),
+        ("Borg Cube", {"blank": []}, {}),
+        ("Mysterious Plague", {"lifeform": "klingon"}, {}),
+        ("Ensign Wesley Crusher", {"copies": "Engine Room"}, {}),
+        ("Ensign Wesley Crusher", {"copies": None}, {}),
+        (
+            "Ensign Wesley Crusher",
+            {"copies": "Unidentified Ship"},
+            {"Unidentified Ship": {**SHIP, "specialty": "engineer"}},
+        ),
+        (
+            "Ensign Wesley Crusher",
+            {"copies": "Unidentified Ship"},
+            {},
+        ),  # the Ship may be an Engineer
+    ],
+)
 def test_stm_r15_each_allowed_neighbour_is_scored_as_fixed(api, catalog, card, choice, others):
     result = score(api, {"hand": ALL_CHOOSERS, "choices": {**others, card: choice}})
     assert_steps_add_up(result)
@@ -509,9 +709,20 @@ def test_stm_r15_each_allowed_neighbour_is_scored_as_fixed(api, catalog, card, c
 def test_no_doubled_brackets_in_a_step(api, catalog):
     """Issue 23: "3 for Captain Jean-Luc Picard (Federation (Personnel or System))" read as
     doubled brackets; a phrase with brackets of its own follows a dash."""
-    result = score(api, {"hand": ["Bridge", "Captain Jean-Luc Picard", "Commander William Riker",
-                                  "Away Team", "Photon Torpedoes", "Lieutenant Worf",
-                                  "Diplomatic Conference"]})
+    result = score(
+        api,
+        {
+            "hand": [
+                "Bridge",
+                "Captain Jean-Luc Picard",
+                "Commander William Riker",
+                "Away Team",
+                "Photon Torpedoes",
+                "Lieutenant Worf",
+                "Diplomatic Conference",
+            ]
+        },
+    )
     details = [step["detail"] for step in result["steps"]]
     assert not [d for d in details if "))" in d or re.search(r"\([^)]*\(", d)], details
     assert any(d.endswith(" — Federation (Personnel or System)") for d in details), details

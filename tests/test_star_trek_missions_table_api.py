@@ -16,12 +16,23 @@ pytestmark = pytest.mark.django_db
 URL = "/api/games/star-trek-missions/score/"
 # Published examples (tests/data/star-trek-missions-examples.json): their totals are the
 # rulebook's and FAQ's own, so a table made of them ties for reasons the engine cannot change.
-TOMALAK = ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
-           "Lieutenant Commander Data"]  # 13
+TOMALAK = [
+    "Commander Tomalak",
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "Lieutenant Commander Data",
+]  # 13
 HOLODECK = ["Holodeck 1", "Leah Brahms"]  # 13
 CONFRONTATION = ["Space Confrontation", "Daimon Bok", "Daimon Tog", "Vice Admiral Nakamura"]  # 12
-EXAMPLE = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
-           "Diplomatic Conference", "Photon Torpedoes", "Bridge"]  # 66
+EXAMPLE = [
+    "Lieutenant Worf",
+    "Commander Kurn",
+    "Ambassador K'Ehleyr",
+    "Commander Sela",
+    "Diplomatic Conference",
+    "Photon Torpedoes",
+    "Bridge",
+]  # 66
 PLAYER_KEYS = {"name", "total", "steps", "warnings", "cards", "choices"}
 TABLE_KEYS = {"game", "total", "steps", "warnings", "players", "standings", "winners", "id", "url"}
 
@@ -62,15 +73,27 @@ def without_permalink(answer: dict) -> dict:
 def test_a_four_player_table_with_a_tie_shares_victory(api, catalog):
     sickbay = ["Sickbay", "Lieutenant Worf"]
     # The single-hand scores of the four hands, as the single-hand body gives them.
-    alone = {name: single(api, hand)["total"] for name, hand in
-             [("Ana", HOLODECK), ("Ben", TOMALAK), ("Cy", CONFRONTATION), ("Dee", sickbay)]}
+    alone = {
+        name: single(api, hand)["total"]
+        for name, hand in [
+            ("Ana", HOLODECK),
+            ("Ben", TOMALAK),
+            ("Cy", CONFRONTATION),
+            ("Dee", sickbay),
+        ]
+    }
     assert alone["Ana"] == alone["Ben"] == 13 and alone["Cy"] == 12 and alone["Dee"] < 12
-    result = ok(api, {"players": [
-        {"name": "Ana", "hand": HOLODECK},
-        {"name": "Cy", "hand": CONFRONTATION},
-        {"name": "Dee", "hand": sickbay},
-        {"name": "Ben", "hand": TOMALAK},
-    ]})
+    result = ok(
+        api,
+        {
+            "players": [
+                {"name": "Ana", "hand": HOLODECK},
+                {"name": "Cy", "hand": CONFRONTATION},
+                {"name": "Dee", "hand": sickbay},
+                {"name": "Ben", "hand": TOMALAK},
+            ]
+        },
+    )
     assert set(result) == TABLE_KEYS
     assert result["winners"] == ["Ana", "Ben"]  # both: tied players share victory
     assert result["standings"] == [
@@ -89,11 +112,14 @@ def test_a_four_player_table_with_a_tie_shares_victory(api, catalog):
 
 
 def test_one_winner_and_the_margins(api, catalog):
-    result = ok(api, {"players": [{"name": "Ana", "hand": HOLODECK},
-                                  {"name": "Ben", "hand": EXAMPLE}]})
+    result = ok(
+        api, {"players": [{"name": "Ana", "hand": HOLODECK}, {"name": "Ben", "hand": EXAMPLE}]}
+    )
     assert result["winners"] == ["Ben"]
     assert [(s["name"], s["total"], s["margin"], s["rank"]) for s in result["standings"]] == [
-        ("Ben", 66, 0, 1), ("Ana", 13, 53, 2)]
+        ("Ben", 66, 0, 1),
+        ("Ana", 13, 53, 2),
+    ]
 
 
 def test_every_player_ties_at_nothing(api, catalog):
@@ -108,9 +134,13 @@ def test_every_player_ties_at_nothing(api, catalog):
 def _random_table(rng, galaxy, missions, seats):
     rng.shuffle(galaxy)
     rng.shuffle(missions)
-    return [{"name": f"Player {i + 1}",
-             "hand": galaxy[5 * i: 5 * i + 5] + missions[2 * i: 2 * i + 1 + rng.randint(0, 1)]}
-            for i in range(seats)]
+    return [
+        {
+            "name": f"Player {i + 1}",
+            "hand": galaxy[5 * i : 5 * i + 5] + missions[2 * i : 2 * i + 1 + rng.randint(0, 1)],
+        }
+        for i in range(seats)
+    ]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -133,13 +163,28 @@ def test_each_total_is_the_single_hand_score_of_the_same_hand(api, catalog, seed
 
 
 def test_a_player_s_fixed_choice_is_theirs_alone(api, catalog):
-    hand = ["Unidentified Ship", "Captain Jean-Luc Picard", "Lieutenant Worf",
-            "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"]
+    hand = [
+        "Unidentified Ship",
+        "Captain Jean-Luc Picard",
+        "Lieutenant Worf",
+        "Photon Torpedoes",
+        "Bridge",
+        "Away Team",
+        "Borg Cube",
+    ]
     choices = {"Borg Cube": {"blank": ["Bridge"]}}
-    result = ok(api, {"players": [
-        {"name": "Ana", "hand": hand, "choices": choices},
-        {"name": "Ben", "hand": ["Commander Kurn", "Commander Sela", "Diplomatic Conference"]},
-    ]})
+    result = ok(
+        api,
+        {
+            "players": [
+                {"name": "Ana", "hand": hand, "choices": choices},
+                {
+                    "name": "Ben",
+                    "hand": ["Commander Kurn", "Commander Sela", "Diplomatic Conference"],
+                },
+            ]
+        },
+    )
     ana = result["players"][0]
     assert ana["choices"]["Borg Cube"] == {"blank": ["Bridge"]}
     assert ana["total"] == single(api, hand, choices)["total"]
@@ -151,10 +196,15 @@ def test_a_player_s_fixed_choice_is_theirs_alone(api, catalog):
 
 
 def test_a_card_in_two_hands_names_both_players_and_the_card(api, catalog):
-    response = post(api, {"players": [
-        {"name": "Ana", "hand": EXAMPLE},
-        {"name": "Ben", "hand": ["Commander Tomalak", "photon torpedoes", "Leah Brahms"]},
-    ]})
+    response = post(
+        api,
+        {
+            "players": [
+                {"name": "Ana", "hand": EXAMPLE},
+                {"name": "Ben", "hand": ["Commander Tomalak", "photon torpedoes", "Leah Brahms"]},
+            ]
+        },
+    )
     payload = error(response, "card_in_two_hands")
     [entry] = payload["errors"]
     assert entry["path"] == "players[1].hand[1]"
@@ -166,21 +216,48 @@ def test_a_card_in_two_hands_names_both_players_and_the_card(api, catalog):
 
 
 def test_a_card_in_three_hands_is_one_problem_per_extra_hand(api, catalog):
-    payload = error(post(api, {"players": [
-        {"name": "Ana", "hand": ["Bridge"]}, {"name": "Ben", "hand": ["Bridge"]},
-        {"name": "Cy", "hand": ["bridge"]}]}), "card_in_two_hands")
+    payload = error(
+        post(
+            api,
+            {
+                "players": [
+                    {"name": "Ana", "hand": ["Bridge"]},
+                    {"name": "Ben", "hand": ["Bridge"]},
+                    {"name": "Cy", "hand": ["bridge"]},
+                ]
+            },
+        ),
+        "card_in_two_hands",
+    )
     assert [(e["path"], e["players"]) for e in payload["errors"]] == [
-        ("players[1].hand[0]", ["Ana", "Ben"]), ("players[2].hand[0]", ["Ana", "Cy"])]
+        ("players[1].hand[0]", ["Ana", "Ben"]),
+        ("players[2].hand[0]", ["Ana", "Cy"]),
+    ]
 
 
 def test_an_illegal_hand_names_its_player(api, catalog):
-    three_missions = ["Diplomatic Conference", "Klingon Civil War", "Personnel Issues",
-                      "Lieutenant Worf", "Commander Kurn", "Bridge", "Engine Room"]
-    payload = error(post(api, {"players": [
-        {"name": "Ana", "hand": TOMALAK},
-        {"name": "Ben", "hand": three_missions},
-        {"name": "Cy", "hand": HOLODECK},
-    ]}), "illegal_hand")
+    three_missions = [
+        "Diplomatic Conference",
+        "Klingon Civil War",
+        "Personnel Issues",
+        "Lieutenant Worf",
+        "Commander Kurn",
+        "Bridge",
+        "Engine Room",
+    ]
+    payload = error(
+        post(
+            api,
+            {
+                "players": [
+                    {"name": "Ana", "hand": TOMALAK},
+                    {"name": "Ben", "hand": three_missions},
+                    {"name": "Cy", "hand": HOLODECK},
+                ]
+            },
+        ),
+        "illegal_hand",
+    )
     [entry] = payload["errors"]
     assert entry["path"] == "players[1].hand"
     assert entry["code"] == "too_many_missions"
@@ -190,24 +267,48 @@ def test_an_illegal_hand_names_its_player(api, catalog):
 
 
 def test_a_card_twice_in_one_hand_is_that_hand_s_problem(api, catalog):
-    payload = error(post(api, {"players": [
-        {"name": "Ana", "hand": ["Bridge", "Bridge"]}, {"name": "Ben", "hand": []}]}),
-        "illegal_hand")
+    payload = error(
+        post(
+            api,
+            {
+                "players": [
+                    {"name": "Ana", "hand": ["Bridge", "Bridge"]},
+                    {"name": "Ben", "hand": []},
+                ]
+            },
+        ),
+        "illegal_hand",
+    )
     [entry] = payload["errors"]
     assert (entry["path"], entry["code"], entry["player"]) == (
-        "players[0].hand[1]", "duplicate_card", "Ana")
+        "players[0].hand[1]",
+        "duplicate_card",
+        "Ana",
+    )
 
 
 def test_every_contradiction_is_listed(api, catalog):
-    payload = error(post(api, {"players": [
-        {"name": "Ana", "hand": EXAMPLE + ["Leah Brahms"]},
-        {"name": "Ben", "hand": ["Bridge"]}]}), "card_in_two_hands")
+    payload = error(
+        post(
+            api,
+            {
+                "players": [
+                    {"name": "Ana", "hand": EXAMPLE + ["Leah Brahms"]},
+                    {"name": "Ben", "hand": ["Bridge"]},
+                ]
+            },
+        ),
+        "card_in_two_hands",
+    )
     assert {(e["path"], e["code"]) for e in payload["errors"]} == {
-        ("players[1].hand[0]", "card_in_two_hands"), ("players[0].hand", "too_many_cards")}
+        ("players[1].hand[0]", "card_in_two_hands"),
+        ("players[0].hand", "too_many_cards"),
+    }
 
 
-@pytest.mark.parametrize("count, code", [(0, "too_few_players"), (1, "too_few_players"),
-                                         (11, "too_many_players")])
+@pytest.mark.parametrize(
+    "count, code", [(0, "too_few_players"), (1, "too_few_players"), (11, "too_many_players")]
+)
 def test_the_player_count_lies_in_the_game_s_range(api, catalog, count, code):
     game = Game.objects.get(slug="star-trek-missions")
     assert (game.min_players, game.max_players) == (2, 10)
@@ -222,18 +323,25 @@ def test_the_player_count_lies_in_the_game_s_range(api, catalog, count, code):
 def test_stm_r16_a_final_table_of_nine_or_more_players_never_finished(api, catalog, count):
     # Nine or ten may sit down (the game's range is 2 to 10), but their hands would hold at
     # least 45 Galaxy cards and 13 Missions: the discard area never reaches its end trigger.
-    payload = error(post(api, {"players": [{"name": f"P{i}", "hand": []}
-                                           for i in range(count)]}), "impossible_position")
-    assert payload["errors"] == [{
-        "path": "players", "code": "game_cannot_end",
-        "detail": payload["detail"]}]
-    assert payload["detail"].startswith(f"A final table of {count} players cannot come from a "
-                                        "finished game: their hands hold at least ")
-    assert payload["detail"].endswith("the game never ends (STM-R16). A finished game has at "
-                                      "most 8 players.")
+    payload = error(
+        post(api, {"players": [{"name": f"P{i}", "hand": []} for i in range(count)]}),
+        "impossible_position",
+    )
+    assert payload["errors"] == [
+        {"path": "players", "code": "game_cannot_end", "detail": payload["detail"]}
+    ]
+    assert payload["detail"].startswith(
+        f"A final table of {count} players cannot come from a "
+        "finished game: their hands hold at least "
+    )
+    assert payload["detail"].endswith(
+        "the game never ends (STM-R16). A finished game has at most 8 players."
+    )
     if count == 9:
-        assert "at least 45 of the 50 Galaxy cards and at least 13 of the 24 Missions" in \
-            payload["detail"]
+        assert (
+            "at least 45 of the 50 Galaxy cards and at least 13 of the 24 Missions"
+            in payload["detail"]
+        )
 
 
 def test_stm_r16_eight_players_is_a_full_final_table(api, catalog):
@@ -242,8 +350,10 @@ def test_stm_r16_eight_players_is_a_full_final_table(api, catalog):
 
 
 def test_two_players_with_one_name_is_a_400(api, catalog):
-    payload = error(post(api, {"players": [
-        {"name": "Ana", "hand": []}, {"name": " ana ", "hand": []}]}), "invalid_input")
+    payload = error(
+        post(api, {"players": [{"name": "Ana", "hand": []}, {"name": " ana ", "hand": []}]}),
+        "invalid_input",
+    )
     [entry] = payload["errors"]
     assert (entry["path"], entry["code"]) == ("players[1].name", "duplicate_player")
     # The detail names both players by their place at the table, counted from 1 as a player counts
@@ -251,26 +361,47 @@ def test_two_players_with_one_name_is_a_400(api, catalog):
     assert "(players 1 and 2)" in entry["detail"]
 
 
-@pytest.mark.parametrize("name, code", [(None, "invalid_name"), ("", "invalid_name"),
-                                        ("   ", "invalid_name"), (7, "invalid_name"),
-                                        ("A\x00na", "invalid_name"), ("x" * 41, "invalid_name")])
+@pytest.mark.parametrize(
+    "name, code",
+    [
+        (None, "invalid_name"),
+        ("", "invalid_name"),
+        ("   ", "invalid_name"),
+        (7, "invalid_name"),
+        ("A\x00na", "invalid_name"),
+        ("x" * 41, "invalid_name"),
+    ],
+)
 def test_a_player_needs_a_name(api, catalog, name, code):
-    payload = error(post(api, {"players": [
-        {"name": name, "hand": []}, {"name": "Ben", "hand": []}]}), "invalid_input")
+    payload = error(
+        post(api, {"players": [{"name": name, "hand": []}, {"name": "Ben", "hand": []}]}),
+        "invalid_input",
+    )
     [entry] = payload["errors"]
     assert (entry["path"], entry["code"]) == ("players[0].name", code)
 
 
 def test_a_name_is_tidied(api, catalog):
-    result = ok(api, {"players": [{"name": "  Ana   Lee ", "hand": []},
-                                  {"name": "Ben", "hand": []}]})
+    result = ok(
+        api, {"players": [{"name": "  Ana   Lee ", "hand": []}, {"name": "Ben", "hand": []}]}
+    )
     assert result["winners"] == ["Ana Lee", "Ben"]
 
 
 def test_shape_problems_are_listed_by_path(api, catalog):
-    payload = error(post(api, {"players": [
-        {"hand": ["Brdge"]}, "Ben", {"name": "Cy", "hand": "Bridge", "colour": "red"}]}),
-        "invalid_input")
+    payload = error(
+        post(
+            api,
+            {
+                "players": [
+                    {"hand": ["Brdge"]},
+                    "Ben",
+                    {"name": "Cy", "hand": "Bridge", "colour": "red"},
+                ]
+            },
+        ),
+        "invalid_input",
+    )
     by_path = {e["path"]: e for e in payload["errors"]}
     assert by_path["players[0].name"]["code"] == "required"
     assert by_path["players[0].hand[0]"]["code"] == "unknown_card"
@@ -287,9 +418,18 @@ def test_players_must_be_a_list(api, catalog, players):
 
 
 def test_a_wrong_choice_names_its_player(api, catalog):
-    payload = error(post(api, {"players": [
-        {"name": "Ana", "hand": HOLODECK},
-        {"name": "Ben", "hand": TOMALAK, "choices": {"Bridge": {}}}]}), "invalid_choice")
+    payload = error(
+        post(
+            api,
+            {
+                "players": [
+                    {"name": "Ana", "hand": HOLODECK},
+                    {"name": "Ben", "hand": TOMALAK, "choices": {"Bridge": {}}},
+                ]
+            },
+        ),
+        "invalid_choice",
+    )
     [entry] = payload["errors"]
     assert entry["path"].startswith("players[1].choices")
     assert entry["player"] == "Ben" and entry["detail"].startswith("Ben: ")
@@ -314,15 +454,21 @@ def test_the_table_is_saved_as_returned(api, catalog):
 def test_a_provisional_card_is_said_once_for_the_table(api, catalog):
     """Issue 23: the table's warnings say the provisional rule once, in words, not once per hand
     with a file path; the hand's own answer says it too."""
-    result = ok(api, {"players": [
-        {"name": "Ana", "hand": ["Lieutenant Commander Data", "Bridge"]},
-        {"name": "Ben", "hand": HOLODECK},
-    ]})
+    result = ok(
+        api,
+        {
+            "players": [
+                {"name": "Ana", "hand": ["Lieutenant Commander Data", "Bridge"]},
+                {"name": "Ben", "hand": HOLODECK},
+            ]
+        },
+    )
     provisional = [w for w in result["warnings"] if "rovisional" in w]
     assert provisional == [
         "Provisional: Lieutenant Commander Data's scoring rule is not yet checked against the "
         "printed card, so the score may change once an admin checks it; the card's page says "
-        "more."]
+        "more."
+    ]
     ana = next(p for p in result["players"] if p["name"] == "Ana")
     assert provisional[0] in ana["warnings"]
     assert not any(".json" in w or "shared/" in w for w in result["warnings"])

@@ -12,8 +12,15 @@ from results.models import SavedResult
 pytestmark = pytest.mark.django_db
 
 PAGE = "/games/star-trek-missions/table/"
-EXAMPLE = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
-           "Diplomatic Conference", "Photon Torpedoes", "Bridge"]
+EXAMPLE = [
+    "Lieutenant Worf",
+    "Commander Kurn",
+    "Ambassador K'Ehleyr",
+    "Commander Sela",
+    "Diplomatic Conference",
+    "Photon Torpedoes",
+    "Bridge",
+]
 HOLODECK = ["Holodeck 1", "Leah Brahms"]
 
 
@@ -24,8 +31,12 @@ def fields(html: str) -> list[tuple[str, str]]:
         name = re.search(r'name="([^"]*)"', tag)
         value = re.search(r'value="([^"]*)"', tag)
         kind = re.search(r'type="([^"]*)"', tag)
-        if name and kind and kind.group(1) in {"hidden", "text"} and \
-                name.group(1) not in {"csrfmiddlewaretoken", "add", "new_name"}:
+        if (
+            name
+            and kind
+            and kind.group(1) in {"hidden", "text"}
+            and name.group(1) not in {"csrfmiddlewaretoken", "add", "new_name"}
+        ):
             found.append((name.group(1), value.group(1) if value else ""))
     return found
 
@@ -124,8 +135,12 @@ def test_a_tie_shares_victory(client, catalog):
     for name in HOLODECK:
         table.type_card(name)
     table.add_player("Ben")
-    for name in ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
-                 "Lieutenant Commander Data"]:
+    for name in [
+        "Commander Tomalak",
+        "Captain Jean-Luc Picard",
+        "Commander William Riker",
+        "Lieutenant Commander Data",
+    ]:
         table.type_card(name)
     text = table.text()
     assert "Ana and Ben share victory with 13 points each." in text
@@ -159,8 +174,15 @@ def test_unnamed_and_duplicate_players(client, catalog):
 
 def test_choices_per_player(client, catalog):
     table = TablePage(client).add_player("Ana")
-    for name in ["Unidentified Ship", "Captain Jean-Luc Picard", "Lieutenant Worf",
-                 "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"]:
+    for name in [
+        "Unidentified Ship",
+        "Captain Jean-Luc Picard",
+        "Lieutenant Worf",
+        "Photon Torpedoes",
+        "Bridge",
+        "Away Team",
+        "Borg Cube",
+    ]:
         table.type_card(name)
     assert 'name="p0-choice-borg-cube"' in table.html
     table.press(**{"p0-choice-borg-cube": "bridge", "action": "choose"})
@@ -173,19 +195,25 @@ def test_choices_per_player(client, catalog):
 
 
 def test_htmx_gets_the_form_content(client, catalog):
-    response = client.post(PAGE, {"action": "add_player", "new_name": "Ana", "players": "0"},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(
+        PAGE, {"action": "add_player", "new_name": "Ana", "players": "0"}, HTTP_HX_REQUEST="true"
+    )
     html = response.content.decode()
     assert response.status_code == 200
     assert "<h1>" not in html and 'id="table-status" hx-swap-oob' in html
     assert 'name="p0-name"' in html
 
 
-@pytest.mark.parametrize("data", [
-    {"players": "999", "current": "x"}, {"players": "-1"}, {"players": "2", "p0-hand": "Nope"},
-    {"players": "2", "current": "1", "edit": "7", "remove_player": "9"},
-    {"players": "1", "current": "0", "p0-name": "A\x00", "toggle": "\x00"},
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"players": "999", "current": "x"},
+        {"players": "-1"},
+        {"players": "2", "p0-hand": "Nope"},
+        {"players": "2", "current": "1", "edit": "7", "remove_player": "9"},
+        {"players": "1", "current": "0", "p0-name": "A\x00", "toggle": "\x00"},
+    ],
+)
 def test_odd_posts_are_never_a_500(client, catalog, data):
     response = client.post(PAGE, data)
     assert response.status_code in {200, 400}
@@ -193,9 +221,11 @@ def test_odd_posts_are_never_a_500(client, catalog, data):
 
 def test_the_saved_table_has_the_standings_as_its_headline(client, api, catalog):
     import json
+
     body = {"players": [{"name": "Ana", "hand": HOLODECK}, {"name": "Ben", "hand": EXAMPLE}]}
-    result = api.post("/api/games/star-trek-missions/score/", json.dumps(body),
-                      content_type="application/json").json()
+    result = api.post(
+        "/api/games/star-trek-missions/score/", json.dumps(body), content_type="application/json"
+    ).json()
     response = client.get(result["url"])
     assert response.status_code == 200
     html = response.content.decode()
@@ -212,8 +242,9 @@ def test_the_saved_table_has_the_standings_as_its_headline(client, api, catalog)
 
 
 @pytest.mark.parametrize("count, status", [(9, 400), (8, 200)])
-def test_stm_r16_a_table_of_nine_is_a_problem_by_the_players_not_a_500(client, catalog, count,
-                                                                      status):
+def test_stm_r16_a_table_of_nine_is_a_problem_by_the_players_not_a_500(
+    client, catalog, count, status
+):
     data = {"players": str(count), "current": "0"}
     for seat in range(count):
         data[f"p{seat}-name"] = f"P{seat + 1}"
@@ -240,8 +271,11 @@ def test_a_reloaded_table_has_a_save_button_and_its_links(client, catalog):
     assert table.response.status_code == 200
     assert SavedResult.objects.count() == saved  # a GET saves nothing
     assert "Not saved" in table.text() and "1st Ana 66 points" in table.text()
-    assert re.search(r'<button type="submit" class="button share__save" name="save" value="1" '
-                     r'form="table-form">Save and get a link</button>', table.html)
+    assert re.search(
+        r'<button type="submit" class="button share__save" name="save" value="1" '
+        r'form="table-form">Save and get a link</button>',
+        table.html,
+    )
     assert 'class="share__form-url"' in table.html
     assert 'class="share__url"' not in table.html
     table.press(save="1")

@@ -78,7 +78,14 @@ def test_take_from_the_discard_area_is_legal_with_its_outcome():
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "legal_turn", "STM-R9")
     assert all(check.passed for check in ruling.checks)
     assert [c.rule for c in ruling.checks] == [
-        "STM-6.1", "STM-6.1", "STM-6.1", "STM-6.1", "STM-6.1", "STM-6.3", "STM-5"]
+        "STM-6.1",
+        "STM-6.1",
+        "STM-6.1",
+        "STM-6.1",
+        "STM-6.1",
+        "STM-6.3",
+        "STM-5",
+    ]
     assert ruling.alternatives == []
     outcome = ruling.outcome
     assert outcome["hand"] == ["Riker", "Worf", "Data", "Troi", "Away Team", "Borg Cube", "Bridge"]
@@ -100,8 +107,7 @@ def test_draw_galaxy_may_discard_the_drawn_card():
 
 
 def test_draw_missions_discarding_two_keeps_one_or_two_missions():
-    ruling = rule(position(hand=hand_of(AWAY)),
-                  draw_missions([VIRUS, PLAGUE], [AWAY, PICARD]))
+    ruling = rule(position(hand=hand_of(AWAY)), draw_missions([VIRUS, PLAGUE], [AWAY, PICARD]))
     assert ruling.verdict == "legal", ruling.reason
     assert ruling.outcome["hand"] == ["Riker", "Worf", "Data", "Troi", "Spock", "Virus", "Plague"]
     assert ruling.outcome["mission_deck"] == 13
@@ -118,8 +124,7 @@ def test_a_turn_may_swap_a_mission_for_a_galaxy_card():
 
 
 def test_one_option_only():
-    ruling = rule(position(discard_area=[BRIDGE]),
-                  take(BRIDGE, [PICARD], other_fields=["draw"]))
+    ruling = rule(position(discard_area=[BRIDGE]), take(BRIDGE, [PICARD], other_fields=["draw"]))
     assert_illegal(ruling, "one_option_only", "STM-6.1")
     assert "move.draw" in ruling.reason
     assert len(ruling.checks) == 1
@@ -147,8 +152,11 @@ def test_discard_count(move):
 
 
 def test_duplicate_card_in_draws_or_discards():
-    assert_illegal(rule(position(), draw_missions([VIRUS, VIRUS], [PICARD, RIKER])),
-                   "duplicate_card", "STM-6.1")
+    assert_illegal(
+        rule(position(), draw_missions([VIRUS, VIRUS], [PICARD, RIKER])),
+        "duplicate_card",
+        "STM-6.1",
+    )
     ruling = rule(position(), draw_missions([VIRUS, PLAGUE], [PICARD, PICARD]))
     assert_illegal(ruling, "duplicate_card", "STM-6.1")
     assert "discards Picard twice" in ruling.reason
@@ -157,8 +165,10 @@ def test_duplicate_card_in_draws_or_discards():
 def test_not_in_discard_area():
     ruling = rule(position(discard_area=[BRIDGE, SHIELDS]), take(VASH, [PICARD]))
     assert_illegal(ruling, "not_in_discard_area", "STM-6.1")
-    assert ruling.reason == ("Vash is not in the discard area, so it cannot be taken from it. "
-                             "The discard area holds Bridge and Shields.")
+    assert ruling.reason == (
+        "Vash is not in the discard area, so it cannot be taken from it. "
+        "The discard area holds Bridge and Shields."
+    )
     ruling = rule(position(discard_area=[BRIDGE]), take(PICARD, [RIKER]))
     assert "(it is in the hand)" in ruling.reason
 
@@ -173,22 +183,30 @@ def test_galaxy_deck_empty():
 
 
 def test_a_take_from_the_discard_area_needs_no_deck_count():
-    ruling = rule(position(discard_area=[BRIDGE], galaxy_deck=None, mission_deck=None),
-                  take(BRIDGE, [PICARD]))
+    ruling = rule(
+        position(discard_area=[BRIDGE], galaxy_deck=None, mission_deck=None), take(BRIDGE, [PICARD])
+    )
     assert (ruling.verdict, ruling.code) == ("legal", "legal_turn")
     assert ruling.outcome["galaxy_deck"] is None and ruling.outcome["mission_deck"] is None
 
 
-@pytest.mark.parametrize("move, key, deck", [
-    (draw_galaxy(VASH, [PICARD]), "galaxy_deck", "Galaxy"),
-    (draw_missions([VIRUS, PLAGUE], [AWAY, BORG]), "mission_deck", "Mission"),
-])
+@pytest.mark.parametrize(
+    "move, key, deck",
+    [
+        (draw_galaxy(VASH, [PICARD]), "galaxy_deck", "Galaxy"),
+        (draw_missions([VIRUS, PLAGUE], [AWAY, BORG]), "mission_deck", "Mission"),
+    ],
+)
 def test_a_draw_without_its_decks_count_needs_information(move, key, deck):
     ruling = rule(position(**{key: None}), move)
     assert (ruling.verdict, ruling.code, ruling.rule) == (
-        "needs_information", "deck_count_required", "STM-6.1")
-    assert ruling.missing == [{"path": f"position.{key}",
-                               "detail": f"The number of cards left in the {deck} deck."}]
+        "needs_information",
+        "deck_count_required",
+        "STM-6.1",
+    )
+    assert ruling.missing == [
+        {"path": f"position.{key}", "detail": f"The number of cards left in the {deck} deck."}
+    ]
     assert f"How many cards the {deck} deck holds was not given" in ruling.reason
     assert ruling.alternatives == [] and ruling.outcome is None
     # The neighbour: the same draw with the count given is ruled.
@@ -202,8 +220,9 @@ def test_a_draw_needs_only_its_own_decks_count():
 
 
 def test_an_illegal_take_lists_no_draw_it_cannot_rule():
-    ruling = rule(position(discard_area=[BRIDGE], galaxy_deck=None, mission_deck=None),
-                  take(BRIDGE, [BRIDGE]))
+    ruling = rule(
+        position(discard_area=[BRIDGE], galaxy_deck=None, mission_deck=None), take(BRIDGE, [BRIDGE])
+    )
     assert ruling.verdict == "illegal"
     assert ruling.alternatives and all(m["action"] == "take_discard" for m in ruling.alternatives)
 
@@ -285,31 +304,39 @@ def test_alternatives_list_every_legal_take_in_order():
     # Two Missions in hand: taking Virus needs a Mission discarded; Bridge allows any discard.
     ruling = rule(position(discard_area=[BRIDGE, VIRUS]), take(SHIELDS, [PICARD]))
     assert ruling.code == "not_in_discard_area"
-    takes_bridge = [{"action": "take_discard", "take": "Bridge", "discard": [c.name]}
-                    for c in hand_of(AWAY, BORG)]
-    takes_virus = [{"action": "take_discard", "take": "Virus", "discard": [name]}
-                   for name in ("Away Team", "Borg Cube")]
+    takes_bridge = [
+        {"action": "take_discard", "take": "Bridge", "discard": [c.name]}
+        for c in hand_of(AWAY, BORG)
+    ]
+    takes_virus = [
+        {"action": "take_discard", "take": "Virus", "discard": [name]}
+        for name in ("Away Team", "Borg Cube")
+    ]
     assert ruling.alternatives == takes_bridge + takes_virus
 
 
 def test_alternatives_of_a_draw_are_the_legal_discards_given_that_draw_then_takes():
-    ruling = rule(position(hand=hand_of(AWAY), discard_area=[BRIDGE]),
-                  draw_galaxy(VASH, [AWAY]))
+    ruling = rule(position(hand=hand_of(AWAY), discard_area=[BRIDGE]), draw_galaxy(VASH, [AWAY]))
     assert ruling.code == "mission_count"
-    draws = [{"action": "draw_galaxy", "draw": "Vash", "discard": [name]}
-             for name in ("Picard", "Riker", "Worf", "Data", "Troi", "Spock", "Vash")]
-    takes = [{"action": "take_discard", "take": "Bridge", "discard": [name]}
-             for name in ("Picard", "Riker", "Worf", "Data", "Troi", "Spock")]
+    draws = [
+        {"action": "draw_galaxy", "draw": "Vash", "discard": [name]}
+        for name in ("Picard", "Riker", "Worf", "Data", "Troi", "Spock", "Vash")
+    ]
+    takes = [
+        {"action": "take_discard", "take": "Bridge", "discard": [name]}
+        for name in ("Picard", "Riker", "Worf", "Data", "Troi", "Spock")
+    ]
     assert ruling.alternatives == draws + takes
 
 
 def test_alternatives_of_drawing_missions_are_every_legal_pair():
     ruling = rule(position(), draw_missions([VIRUS, PLAGUE], [PICARD, RIKER]))
-    pairs = [tuple(move["discard"]) for move in ruling.alternatives
-             if move["action"] == "draw_missions"]
+    pairs = [
+        tuple(move["discard"]) for move in ruling.alternatives if move["action"] == "draw_missions"
+    ]
     # Four Missions after drawing: the two discards must hold at least two of them.
     missions = ["Away Team", "Borg Cube", "Virus", "Plague"]
-    assert pairs == [(a, b) for i, a in enumerate(missions) for b in missions[i + 1:]]
+    assert pairs == [(a, b) for i, a in enumerate(missions) for b in missions[i + 1 :]]
     assert all(move["draw"] == ["Virus", "Plague"] for move in ruling.alternatives)
 
 
@@ -329,8 +356,7 @@ def test_every_alternative_is_itself_legal():
 
 
 def test_no_draw_alternatives_when_the_draw_itself_is_wrong():
-    ruling = rule(position(discard_area=[BRIDGE], galaxy_deck=0),
-                  draw_galaxy(VASH, [PICARD]))
+    ruling = rule(position(discard_area=[BRIDGE], galaxy_deck=0), draw_galaxy(VASH, [PICARD]))
     assert ruling.code == "galaxy_deck_empty"
     assert {move["action"] for move in ruling.alternatives} == {"take_discard"}
 
@@ -358,8 +384,10 @@ def test_the_game_ends_at_eight_galaxy_cards():
 
 def test_the_game_ends_at_twelve_missions_after_both_discards():
     discard_area = [*ELEVEN_MISSIONS[:10], BRIDGE]
-    ruling = rule(position(discard_area=discard_area, mission_deck=10),
-                  draw_missions([VIRUS, PLAGUE], [AWAY, BORG]))
+    ruling = rule(
+        position(discard_area=discard_area, mission_deck=10),
+        draw_missions([VIRUS, PLAGUE], [AWAY, BORG]),
+    )
     assert ruling.verdict == "legal"
     assert ruling.outcome["discard_counts"] == {"galaxy": 1, "mission": 12}
     assert ruling.outcome["game_ends"] is True
@@ -374,8 +402,9 @@ def test_taking_a_card_back_can_keep_the_game_going():
 
 
 def test_meddlesome_q_is_a_warning_when_the_game_ends():
-    ruling = rule(position(hand=hand_of(AWAY, Q), discard_area=SEVEN_GALAXY),
-                  draw_galaxy(VASH, [PICARD]))
+    ruling = rule(
+        position(hand=hand_of(AWAY, Q), discard_area=SEVEN_GALAXY), draw_galaxy(VASH, [PICARD])
+    )
     assert ruling.outcome["game_ends"] is True
     assert len(ruling.warnings) == 1 and "Meddlesome Q" in ruling.warnings[0]
     # During the game it changes nothing: the turn still ends with seven cards.
@@ -395,8 +424,9 @@ def test_time_distortion_taken_from_the_discard_area_grants_an_extra_turn():
 
 
 def test_time_distortion_extra_turn_even_when_the_turn_ends_the_game():
-    ruling = rule(position(hand=hand_of(AWAY), discard_area=[*SEVEN_GALAXY, TIME]),
-                  take(TIME, [PICARD]))
+    ruling = rule(
+        position(hand=hand_of(AWAY), discard_area=[*SEVEN_GALAXY, TIME]), take(TIME, [PICARD])
+    )
     assert ruling.outcome["game_ends"] is True
     assert ruling.outcome["extra_turn"] is True
     assert "even though this turn ends the game" in ruling.outcome["extra_turn_reason"]
@@ -432,9 +462,12 @@ def impossible(pos):
 def test_a_card_twice_in_the_hand():
     hand = [PICARD, PICARD, WORF, DATA, TROI, AWAY, BORG]
     [error] = impossible(position(hand=hand))
-    assert error == {"path": "hand[1]", "code": "duplicate_card", "detail":
-                     "Picard is in the hand twice (position.hand[0] and position.hand[1]); every "
-                     "card exists once."}
+    assert error == {
+        "path": "hand[1]",
+        "code": "duplicate_card",
+        "detail": "Picard is in the hand twice (position.hand[0] and position.hand[1]); every "
+        "card exists once.",
+    }
 
 
 def test_a_card_twice_in_the_discard_area():
@@ -465,20 +498,25 @@ def test_a_hand_with_no_or_three_missions(missions):
 def test_more_cards_than_the_game_has():
     errors = impossible(position(galaxy_deck=46, mission_deck=23))
     assert [(e["path"], e["code"]) for e in errors] == [
-        ("galaxy_deck", "too_many_cards"), ("mission_deck", "too_many_cards")]
+        ("galaxy_deck", "too_many_cards"),
+        ("mission_deck", "too_many_cards"),
+    ]
     assert errors[0]["detail"] == (
         "The position accounts for 51 Galaxy cards (5 in the hand, 0 in the discard area, 46 in "
-        "the Galaxy deck), but the game has 50.")
+        "the Galaxy deck), but the game has 50."
+    )
 
 
 def test_stm_r16_a_turn_leaves_five_galaxy_cards_for_another_player():
     # 5 Galaxy cards in the hand and 41 in the deck leave 4 for the others: no other hand.
     [error] = impossible(position(galaxy_deck=41))
     assert error == {
-        "path": "galaxy_deck", "code": "no_other_hand",
+        "path": "galaxy_deck",
+        "code": "no_other_hand",
         "detail": "The position leaves 4 of the 50 Galaxy cards for the other players (5 in the "
-                  "hand, 0 in the discard area, 41 in the Galaxy deck), but the game has at least "
-                  "one other player, whose hand holds at least 5 Galaxy cards (STM-R16)."}
+        "hand, 0 in the discard area, 41 in the Galaxy deck), but the game has at least "
+        "one other player, whose hand holds at least 5 Galaxy cards (STM-R16).",
+    }
     # The legal neighbour: 40 in the deck leave exactly five.
     assert rule(position(galaxy_deck=40), draw_galaxy(VASH, [PICARD])).verdict == "legal"
 
@@ -487,10 +525,12 @@ def test_stm_r16_a_turn_leaves_one_mission_for_another_player():
     # 2 Missions in the hand, 3 in the discard area and 19 in the deck: none for the others.
     [error] = impossible(position(discard_area=[VIRUS, PLAGUE, TIME], mission_deck=19))
     assert error == {
-        "path": "mission_deck", "code": "no_other_hand",
+        "path": "mission_deck",
+        "code": "no_other_hand",
         "detail": "The position leaves 0 of the 24 Mission cards for the other players (2 in the "
-                  "hand, 3 in the discard area, 19 in the Mission deck), but the game has at "
-                  "least one other player, whose hand holds at least 1 Mission card (STM-R16)."}
+        "hand, 3 in the discard area, 19 in the Mission deck), but the game has at "
+        "least one other player, whose hand holds at least 1 Mission card (STM-R16).",
+    }
     neighbour = position(discard_area=[VIRUS, PLAGUE, TIME], mission_deck=18)
     assert rule(neighbour, take(VIRUS, [AWAY])).verdict == "legal"
 
@@ -511,7 +551,11 @@ def test_every_contradiction_is_named_at_once():
     hand = [PICARD, PICARD, WORF, DATA, TROI, SPOCK]
     errors = impossible(position(hand=hand, discard_area=[WORF]))
     assert {e["code"] for e in errors} == {
-        "duplicate_card", "card_in_two_places", "hand_size", "mission_count"}
+        "duplicate_card",
+        "card_in_two_places",
+        "hand_size",
+        "mission_count",
+    }
 
 
 def test_the_engine_imports_no_django():
@@ -520,8 +564,12 @@ def test_the_engine_imports_no_django():
 
     tree = ast.parse(inspect.getsource(engine))
     modules = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
-    modules += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
-                for alias in node.names]
+    modules += [
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    ]
     assert not [m for m in modules if m.startswith("django")]
 
 
@@ -534,6 +582,8 @@ def test_stm_r16_a_final_table_of_nine_or_more_never_finished(players):
 
 def test_stm_r16_the_numbers_of_the_ruling_and_eight_players_finish():
     # The ruling's own figures for nine: at least 45 of the 50 Galaxy cards, 13 of the 24 Missions.
-    assert "at least 45 of the 50 Galaxy cards and at least 13 of the 24 Missions" in \
-        engine.table_contradiction(9)["detail"]
+    assert (
+        "at least 45 of the 50 Galaxy cards and at least 13 of the 24 Missions"
+        in engine.table_contradiction(9)["detail"]
+    )
     assert [engine.table_contradiction(n) for n in range(2, 9)] == [None] * 7

@@ -17,14 +17,18 @@ STATIC_TAG = re.compile(r"""\{% static ['"]([^'"]+)['"] %\}""")
 
 
 def games_own_files():
-    return [(game, path) for game in GAMES if game.static.is_dir()
-            for path in sorted(game.static.rglob("*")) if path.is_file()]
+    return [
+        (game, path)
+        for game in GAMES
+        if game.static.is_dir()
+        for path in sorted(game.static.rglob("*"))
+        if path.is_file()
+    ]
 
 
 def test_each_games_files_are_found_under_its_package_name():
     files = games_own_files()
-    assert {game.slug for game, _ in files} == {game.slug for game in GAMES
-                                                 if game.static.is_dir()}
+    assert {game.slug for game, _ in files} == {game.slug for game in GAMES if game.static.is_dir()}
     assert len(files) >= 10
     for game, path in files:
         name = path.relative_to(game.static).as_posix()
@@ -48,8 +52,11 @@ def test_every_static_file_a_template_names_is_found():
 def test_the_shared_static_folder_holds_no_games_script_or_stylesheet():
     """What only one game's pages use lives in that game: no file of the shared static/js/ or
     static/css/ is named by one game's templates alone."""
-    shared = {path.relative_to(ROOT / "static").as_posix()
-              for kind in ("js", "css") for path in (ROOT / "static" / kind).iterdir()}
+    shared = {
+        path.relative_to(ROOT / "static").as_posix()
+        for kind in ("js", "css")
+        for path in (ROOT / "static" / kind).iterdir()
+    }
     users: dict[str, set[str]] = {name: set() for name in shared}
     for game in GAMES:
         for template in game.templates.rglob("*.html"):

@@ -60,8 +60,9 @@ def test_a_read_past_the_bound_waits_and_other_requests_pass_it(bound):
                 else:
                     sent["body"] = message.get("body", b"")
 
-            await app({"type": "http", "method": method, "path": path, "headers": []},
-                      receive, send)
+            await app(
+                {"type": "http", "method": method, "path": path, "headers": []}, receive, send
+            )
             answers[f"{method} {path}"] = (sent["status"], sent["headers"], sent["body"])
 
         first = asyncio.create_task(one("/api/tables/first/"))
@@ -81,13 +82,15 @@ def test_a_read_past_the_bound_waits_and_other_requests_pass_it(bound):
     asyncio.run(main())
     assert events == [
         "GET /api/tables/first/ reached Django",
-        "GET /api/games/ reached Django", "GET /api/games/ answered 200",
+        "GET /api/games/ reached Django",
+        "GET /api/games/ answered 200",
         "POST /api/tables/first/events/ reached Django",
         "POST /api/tables/first/events/ answered 200",
         "GET /api/tables/third/events/ answered 503",
         "GET /t/fourth answered 503",
         "GET /api/tables/first/ answered 200",
-        "GET /t/second/live reached Django", "GET /t/second/live answered 200",
+        "GET /t/second/live reached Django",
+        "GET /t/second/live answered 200",
     ]
     status, headers, body = answers["GET /api/tables/third/events/"]
     assert headers[b"retry-after"] == b"1" and headers[b"content-type"] == b"application/json"
@@ -106,8 +109,9 @@ def test_a_read_that_fails_gives_its_place_back(bound):
         app = TableReadsBound(django)
         for _ in range(3):
             with pytest.raises(RuntimeError):
-                await app({"type": "http", "method": "GET", "path": "/t/abc", "headers": []},
-                          None, None)
+                await app(
+                    {"type": "http", "method": "GET", "path": "/t/abc", "headers": []}, None, None
+                )
         assert not TableReadsBound.slots.locked()
 
     asyncio.run(main())
@@ -122,10 +126,14 @@ def test_phones_reading_at_once_are_all_answered(tables_site):
         def read() -> tuple[int, str]:
             with urllib.request.urlopen(tables_site + path, timeout=60) as response:
                 return response.status, response.read().decode()
+
         return read
 
-    jobs = [(lambda: call(tables_site, "GET", f"/api/tables/{code}/")), page(f"/t/{code}"),
-            page(f"/t/{code}/live")] * 8
+    jobs = [
+        (lambda: call(tables_site, "GET", f"/api/tables/{code}/")),
+        page(f"/t/{code}"),
+        page(f"/t/{code}/live"),
+    ] * 8
     answers = together(jobs)
     assert [status for status, _ in answers] == [200] * len(jobs), answers
     assert all(read["code"] == code for _, read in answers[0::3])

@@ -18,8 +18,12 @@ from tables.tokens import token_hash
 
 pytestmark = pytest.mark.django_db
 
-TOMALAK = ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
-           "Lieutenant Commander Data"]  # 13
+TOMALAK = [
+    "Commander Tomalak",
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "Lieutenant Commander Data",
+]  # 13
 HOLODECK = ["Holodeck 1", "Leah Brahms"]  # 13
 CONFRONTATION = ["Space Confrontation", "Daimon Bok", "Daimon Tog", "Vice Admiral Nakamura"]  # 12
 ERROR_KEYS = {"status", "code", "detail", "errors"}
@@ -51,8 +55,12 @@ def read(api, code) -> dict:
 def act(api, code, token, *, kind="hand", seat=1, version=None, body=None):
     if version is None:
         version = read(api, code)["version"]
-    return post(api, f"/api/tables/{code}/events/",
-                {"kind": kind, "seat": seat, "version": version, "body": body or {}}, token)
+    return post(
+        api,
+        f"/api/tables/{code}/events/",
+        {"kind": kind, "seat": seat, "version": version, "body": body or {}},
+        token,
+    )
 
 
 def hand(api, code, token, seat, cards, version=None):
@@ -75,9 +83,11 @@ def test_a_new_table_has_its_players_a_link_and_the_host_token_once(api):
     table = create(api)
     assert table["url"] == f"/t/{table['code']}"
     assert table["game"] == "star-trek-missions"
-    assert table["players"] == [{"seat": 1, "name": "Ana", "claimed": False},
-                                {"seat": 2, "name": "Ben", "claimed": False},
-                                {"seat": 3, "name": "Cy", "claimed": False}]
+    assert table["players"] == [
+        {"seat": 1, "name": "Ana", "claimed": False},
+        {"seat": 2, "name": "Ben", "claimed": False},
+        {"seat": 3, "name": "Cy", "claimed": False},
+    ]
     assert table["events"] == []
     assert table["state"]["hands"] == [None, None, None]
     assert table["state"]["tally"] == {"Ana": 0, "Ben": 0, "Cy": 0}
@@ -95,15 +105,21 @@ def test_two_tables_have_different_codes_and_tokens(api):
     assert first["host_token"] != second["host_token"]
 
 
-@pytest.mark.parametrize(("body", "status", "code"), [
-    ({"game": "star-trek-missions", "players": ["Ana"]}, 400, "invalid_player_count"),
-    ({"game": "star-trek-missions", "players": ["Ana", "ana"]}, 400, "invalid_input"),
-    ({"game": "star-trek-missions", "players": ["Ana", ""]}, 400, "invalid_input"),
-    ({"game": "star-trek-missions", "players": "Ana, Ben"}, 400, "invalid_input"),
-    ({"game": "chess", "players": ["Ana", "Ben"]}, 400, "invalid_input"),
-    ({"game": "star-realms-academy", "players": ["Ana", "Ben", "Cy"]}, 400,
-     "invalid_player_count"),
-])
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"game": "star-trek-missions", "players": ["Ana"]}, 400, "invalid_player_count"),
+        ({"game": "star-trek-missions", "players": ["Ana", "ana"]}, 400, "invalid_input"),
+        ({"game": "star-trek-missions", "players": ["Ana", ""]}, 400, "invalid_input"),
+        ({"game": "star-trek-missions", "players": "Ana, Ben"}, 400, "invalid_input"),
+        ({"game": "chess", "players": ["Ana", "Ben"]}, 400, "invalid_input"),
+        (
+            {"game": "star-realms-academy", "players": ["Ana", "Ben", "Cy"]},
+            400,
+            "invalid_player_count",
+        ),
+    ],
+)
 def test_a_table_that_cannot_be_started_is_refused_and_nothing_is_kept(api, body, status, code):
     refused(post(api, "/api/tables/", body), status, code)
     assert not Table.objects.exists()
@@ -146,10 +162,14 @@ def test_a_seat_is_claimed_once_and_the_host_may_release_it(api):
     refused(api.post(f"/api/tables/{code}/seats/2/claim/"), 409, "seat_claimed")
     refused(api.post(f"/api/tables/{code}/seats/4/claim/"), 404, "unknown_seat")
     # Only the host releases; then the seat is claimed anew and the old token no longer acts.
-    refused(api.delete(f"/api/tables/{code}/seats/2/claim/", HTTP_AUTHORIZATION=f"Bearer {token}"),
-            403, "host_only")
-    released = api.delete(f"/api/tables/{code}/seats/2/claim/",
-                          HTTP_AUTHORIZATION=f"Bearer {table['host_token']}")
+    refused(
+        api.delete(f"/api/tables/{code}/seats/2/claim/", HTTP_AUTHORIZATION=f"Bearer {token}"),
+        403,
+        "host_only",
+    )
+    released = api.delete(
+        f"/api/tables/{code}/seats/2/claim/", HTTP_AUTHORIZATION=f"Bearer {table['host_token']}"
+    )
     assert released.status_code == 200
     new_token = claim(api, code, 2)
     refused(hand(api, code, token, 2, HOLODECK), 403, "not_your_seat")
@@ -206,11 +226,14 @@ def test_the_same_seats_entry_changed_since_the_version_read_is_a_409_naming_it(
     payload = refused(stale, 409, "version_conflict")
     assert payload["table"]["version"] == version + 1
     assert payload["table"]["state"]["hands"] == [13, None, None]
-    assert [(e["path"], e["code"], e["event"], e["kind"], e["seat"], e["undone"])
-            for e in payload["errors"]] == [("version", "changed_since", 1, "hand", 1, False)]
+    assert [
+        (e["path"], e["code"], e["event"], e["kind"], e["seat"], e["undone"])
+        for e in payload["errors"]
+    ] == [("version", "changed_since", 1, "hand", 1, False)]
     assert "Ana (seat 1) sent entry 1 (hand)" in payload["errors"][0]["detail"]
     assert read(api, code)["state"]["cards"][0] == [
-        card["name"] for card in first.json()["event"]["result"]["cards"]]
+        card["name"] for card in first.json()["event"]["result"]["cards"]
+    ]
     # Its neighbour: the same entry on the version it now reads applies.
     again = hand(api, code, host, 1, HOLODECK, version=payload["table"]["version"])
     assert again.status_code == 201
@@ -222,8 +245,12 @@ def test_a_seats_entry_without_a_version_goes_on_the_table_as_it_is(api):
     table = create(api)
     code, host = table["code"], table["host_token"]
     assert hand(api, code, host, 1, TOMALAK).status_code == 201
-    response = post(api, f"/api/tables/{code}/events/",
-                    {"kind": "hand", "seat": 1, "body": {"hand": HOLODECK}}, host)
+    response = post(
+        api,
+        f"/api/tables/{code}/events/",
+        {"kind": "hand", "seat": 1, "body": {"hand": HOLODECK}},
+        host,
+    )
     assert response.status_code == 201, response.json()
     assert response.json()["table"]["state"]["cards"][0] == ["Holodeck 1", "Leah Brahms"]
 
@@ -232,8 +259,9 @@ def test_a_version_the_table_never_had_is_a_409(api):
     table = create(api)
     code, host = table["code"], table["host_token"]
     version = read(api, code)["version"]
-    payload = refused(hand(api, code, host, 1, TOMALAK, version=version + 1), 409,
-                      "version_conflict")
+    payload = refused(
+        hand(api, code, host, 1, TOMALAK, version=version + 1), 409, "version_conflict"
+    )
     assert payload["table"]["events"] == []
     assert hand(api, code, host, 1, TOMALAK, version=version).status_code == 201
 
@@ -245,8 +273,9 @@ def test_the_host_next_game_since_the_version_read_conflicts_with_a_hand(api):
     assert hand(api, code, host, 2, CONFRONTATION).status_code == 201
     read_before = read(api, code)["version"]
     assert act(api, code, host, kind="new_game", seat=None).status_code == 201
-    payload = refused(hand(api, code, host, 2, HOLODECK, version=read_before), 409,
-                      "version_conflict")
+    payload = refused(
+        hand(api, code, host, 2, HOLODECK, version=read_before), 409, "version_conflict"
+    )
     assert [(e["kind"], e["seat"]) for e in payload["errors"]] == [("new_game", None)]
     assert payload["table"]["state"]["hands"] == [None, None]
 
@@ -260,8 +289,9 @@ def test_an_undo_since_the_version_read_conflicts_only_with_the_seat_it_took_bac
     # Seat 2's entry decided before the undo: the undo took back no entry of seat 2's.
     assert hand(api, code, host, 2, HOLODECK, version=read_before).status_code == 201
     # Seat 1's, decided on the hand the undo took back: refused, naming the undo.
-    payload = refused(hand(api, code, host, 1, CONFRONTATION, version=read_before), 409,
-                      "version_conflict")
+    payload = refused(
+        hand(api, code, host, 1, CONFRONTATION, version=read_before), 409, "version_conflict"
+    )
     assert [(e["event"], e["seat"], e["undone"]) for e in payload["errors"]] == [(1, 1, True)]
     assert "the host undid entry 1 (hand, Ana (seat 1))" in payload["errors"][0]["detail"]
 
@@ -277,8 +307,11 @@ def test_a_whole_table_event_is_not_refused_for_a_seat_claimed_since(api):
     assert response.status_code == 201, response.json()
     # Its neighbour: a hand entered since the version read does conflict with the next game.
     assert hand(api, code, host, 1, HOLODECK).status_code == 201
-    refused(act(api, code, host, kind="new_game", seat=None, version=read_before), 409,
-            "version_conflict")
+    refused(
+        act(api, code, host, kind="new_game", seat=None, version=read_before),
+        409,
+        "version_conflict",
+    )
 
 
 def test_an_entry_sent_again_with_its_key_is_recorded_once(api):
@@ -287,9 +320,13 @@ def test_an_entry_sent_again_with_its_key_is_recorded_once(api):
     event = {"kind": "hand", "seat": 2, "body": {"hand": HOLODECK}}
 
     def send(data):
-        return api.post(f"/api/tables/{code}/events/", data=json.dumps(data),
-                        content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {host}",
-                        HTTP_IDEMPOTENCY_KEY="b7c1e0d2-entry")
+        return api.post(
+            f"/api/tables/{code}/events/",
+            data=json.dumps(data),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {host}",
+            HTTP_IDEMPOTENCY_KEY="b7c1e0d2-entry",
+        )
 
     first = send(event)
     assert first.status_code == 201 and "Idempotent-Replayed" not in first
@@ -308,25 +345,33 @@ def test_an_entry_sent_again_with_its_key_is_recorded_once(api):
 @pytest.mark.parametrize("key", ["x" * 101, "two words", "caf\u00e9"])
 def test_a_malformed_entry_key_is_a_400(api, key):
     table = create(api)
-    response = api.post(f"/api/tables/{table['code']}/events/", content_type="application/json",
-                        data=json.dumps({"kind": "hand", "seat": 1, "body": {"hand": TOMALAK}}),
-                        HTTP_AUTHORIZATION=f"Bearer {table['host_token']}",
-                        HTTP_IDEMPOTENCY_KEY=key)
+    response = api.post(
+        f"/api/tables/{table['code']}/events/",
+        content_type="application/json",
+        data=json.dumps({"kind": "hand", "seat": 1, "body": {"hand": TOMALAK}}),
+        HTTP_AUTHORIZATION=f"Bearer {table['host_token']}",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
     assert refused(response, 400, "invalid_input")["errors"][0]["path"] == "Idempotency-Key"
     assert read(api, table["code"])["events"] == []
 
 
 def test_a_whole_table_event_without_a_version_is_refused(api):
     table = create(api, players=("Ana", "Ben"))
-    response = post(api, f"/api/tables/{table['code']}/events/",
-                    {"kind": "new_game", "seat": None, "body": {}}, table["host_token"])
+    response = post(
+        api,
+        f"/api/tables/{table['code']}/events/",
+        {"kind": "new_game", "seat": None, "body": {}},
+        table["host_token"],
+    )
     assert refused(response, 400, "invalid_input")["errors"][0]["path"] == "version"
 
 
 def test_an_unknown_kind_is_refused_with_the_kinds(api):
     table = create(api)
-    payload = refused(act(api, table["code"], table["host_token"], kind="turn"), 400,
-                      "invalid_input")
+    payload = refused(
+        act(api, table["code"], table["host_token"], kind="turn"), 400, "invalid_input"
+    )
     assert payload["errors"][0]["suggestions"] == ["hand", "new_game", "ruling"]
 
 
@@ -350,15 +395,28 @@ def test_each_seat_enters_its_hand_and_the_standings_are_the_whole_table_score(a
         entered.append(event)
     state = read(api, code)["state"]
     assert state["hands"] == [13, 13, 12]
-    whole = api.post("/api/games/star-trek-missions/score/", data=json.dumps({"players": [
-        {"name": "Ana", "hand": TOMALAK}, {"name": "Ben", "hand": HOLODECK},
-        {"name": "Cy", "hand": CONFRONTATION}]}), content_type="application/json").json()
+    whole = api.post(
+        "/api/games/star-trek-missions/score/",
+        data=json.dumps(
+            {
+                "players": [
+                    {"name": "Ana", "hand": TOMALAK},
+                    {"name": "Ben", "hand": HOLODECK},
+                    {"name": "Cy", "hand": CONFRONTATION},
+                ]
+            }
+        ),
+        content_type="application/json",
+    ).json()
     assert state["standings"] == whole["standings"]
     assert state["winners"] == whole["winners"] == ["Ana", "Ben"]
     assert state["table_result"]["url"] == f"/r/{state['table_result']['id']}"
     history = read(api, code)["events"]
-    assert [(e["n"], e["kind"], e["seat"]) for e in history] == [(1, "hand", 1), (2, "hand", 2),
-                                                                  (3, "hand", 3)]
+    assert [(e["n"], e["kind"], e["seat"]) for e in history] == [
+        (1, "hand", 1),
+        (2, "hand", 2),
+        (3, "hand", 3),
+    ]
 
 
 def test_a_card_in_another_seats_hand_is_refused_naming_both_seats(api):
@@ -366,8 +424,11 @@ def test_a_card_in_another_seats_hand_is_refused_naming_both_seats(api):
     code, host = table["code"], table["host_token"]
     assert hand(api, code, host, 1, TOMALAK).status_code == 201
     results_before = SavedResult.objects.count()
-    payload = refused(hand(api, code, host, 2, ["Leah Brahms", "Commander William Riker"]),
-                      400, "card_in_two_hands")
+    payload = refused(
+        hand(api, code, host, 2, ["Leah Brahms", "Commander William Riker"]),
+        400,
+        "card_in_two_hands",
+    )
     entry = payload["errors"][0]
     assert entry["card"] == "Commander William Riker"
     assert entry["seats"] == [1, 2] and entry["players"] == ["Ana", "Ben"]
@@ -409,8 +470,12 @@ def undo(api, code, token, version=None, **headers):
         headers["HTTP_AUTHORIZATION"] = f"Bearer {token}"
     if version is None:
         return api.delete(f"/api/tables/{code}/events/last/", **headers)
-    return api.delete(f"/api/tables/{code}/events/last/", data=json.dumps({"version": version}),
-                      content_type="application/json", **headers)
+    return api.delete(
+        f"/api/tables/{code}/events/last/",
+        data=json.dumps({"version": version}),
+        content_type="application/json",
+        **headers,
+    )
 
 
 def test_the_host_undoes_the_last_event(api):
@@ -448,7 +513,10 @@ def test_an_undo_names_the_version_it_read(api):
     assert hand(api, code, host, 1, TOMALAK).status_code == 201
     seen = read(api, code)["version"]
     assert hand(api, code, host, 2, HOLODECK).status_code == 201
-    for response in (undo(api, code, host, seen), undo(api, code, host, HTTP_IF_MATCH=f'"v{seen}"')):
+    for response in (
+        undo(api, code, host, seen),
+        undo(api, code, host, HTTP_IF_MATCH=f'"v{seen}"'),
+    ):
         refused(response, 409, "version_conflict")
         assert response.json()["table"]["state"]["hands"] == [13, 13, None]
         assert response.json()["table"]["version"] == seen + 1
@@ -474,6 +542,9 @@ def test_the_answers_a_table_links_are_kept_as_shared_results(api):
     whole = read(api, code)["state"]["table_result"]["id"]
     assert SavedResult.objects.get(pk=whole).last_opened_at is not None
     # The neighbour: the same hand scored outside any table is saved but not marked opened.
-    alone = api.post("/api/games/star-trek-missions/score/", data=json.dumps(
-        {"hand": CONFRONTATION}), content_type="application/json").json()["id"]
+    alone = api.post(
+        "/api/games/star-trek-missions/score/",
+        data=json.dumps({"hand": CONFRONTATION}),
+        content_type="application/json",
+    ).json()["id"]
     assert SavedResult.objects.get(pk=alone).last_opened_at is None

@@ -42,7 +42,8 @@ def field(html: str, name: str) -> str | None:
 def ac_table(players="Ana\nBen") -> tuple[str, Client, Client]:
     host = Client()
     code = host.post("/t/", {"game": "academy-credits", "players": players})["Location"].rsplit(
-        "/", 1)[1]
+        "/", 1
+    )[1]
     ben = Client()
     assert ben.post(f"/t/{code}/claim", {"seat": "2"}).status_code == 302
     return code, host, ben
@@ -51,19 +52,27 @@ def ac_table(players="Ana\nBen") -> tuple[str, Client, Client]:
 def ask_links(client: Client, code: str) -> dict[str, str]:
     """The table page's links to the game's pages: {label: address}."""
     page = client.get(f"/t/{code}").content.decode()
-    return {label: url for url, label in
-            re.findall(r'<a href="(/t/[a-z0-9]+/ask/[a-z]+/\d+)">([^<]+)</a>', page)}
+    return {
+        label: url
+        for url, label in re.findall(r'<a href="(/t/[a-z0-9]+/ask/[a-z]+/\d+)">([^<]+)</a>', page)
+    }
 
 
 # Ana is the last cadet standing (Ben out): the round's score gives her a credit.
-ROUND = {"player-1-discards": "1, 4", "player-2-discards": "Lura Thok", "player-2-out": "on",
-         "deck_count": "7"}
+ROUND = {
+    "player-1-discards": "1, 4",
+    "player-2-discards": "Lura Thok",
+    "player-2-out": "on",
+    "deck_count": "7",
+}
 
 
 def the_form(html: str) -> dict[str, str]:
     """The round form's fields as the page filled them in (names and credits)."""
-    return {name: field(html, name) or "" for name in
-            ("player-1-name", "player-1-credits", "player-2-name", "player-2-credits")}
+    return {
+        name: field(html, name) or ""
+        for name in ("player-1-name", "player-1-credits", "player-2-name", "player-2-credits")
+    }
 
 
 def test_a_round_scored_on_the_games_page_at_the_table_is_the_tables_round():
@@ -79,11 +88,17 @@ def test_a_round_scored_on_the_games_page_at_the_table_is_the_tables_round():
     assert f"At table {code}" in words and "as Ben (seat 2)" in words
     assert "Back to the table" in words
     filled = the_form(page.content.decode())
-    assert filled == {"player-1-name": "Ana", "player-1-credits": "0", "player-2-name": "Ben",
-                      "player-2-credits": "0"}
+    assert filled == {
+        "player-1-name": "Ana",
+        "player-1-credits": "0",
+        "player-2-name": "Ben",
+        "player-2-credits": "0",
+    }
     # Opening the page asks nothing yet: the table is as it was.
-    assert Table.objects.get(code=code).version == version and not Table.objects.get(
-        code=code).events.exists()
+    assert (
+        Table.objects.get(code=code).version == version
+        and not Table.objects.get(code=code).events.exists()
+    )
 
     answer = ben.post(links["Score a round"], {**filled, **ROUND})
     assert answer.status_code == 200, text(answer)[:800]
@@ -124,9 +139,16 @@ def test_a_credit_changed_on_the_form_a_stale_form_and_a_phone_without_a_seat_ar
     assert not Table.objects.get(code=code).events.exists()
 
     # The host scores the round from the table's own form: Ben's open page is now stale.
-    host.post(f"/t/{code}/form", {"in_round_1": "1", "discards_1": "1, 4",
-                                   "discards_2": "Lura Thok", "deck_count": "7",
-                                   "version": str(Table.objects.get(code=code).version)})
+    host.post(
+        f"/t/{code}/form",
+        {
+            "in_round_1": "1",
+            "discards_1": "1, 4",
+            "discards_2": "Lura Thok",
+            "deck_count": "7",
+            "version": str(Table.objects.get(code=code).version),
+        },
+    )
     assert Table.objects.get(code=code).state["round"] == 1
     stale = ben.post(url, {**filled, **ROUND})
     assert stale.status_code == 400
@@ -143,7 +165,9 @@ def test_a_credit_changed_on_the_form_a_stale_form_and_a_phone_without_a_seat_ar
     assert Table.objects.get(code=code).state["round"] == 1
     # The old link opens the form again from the table as it is now.
     reopened = ben.get(url, follow=True)
-    assert reopened.redirect_chain and the_form(reopened.content.decode())["player-1-credits"] == "1"
+    assert (
+        reopened.redirect_chain and the_form(reopened.content.decode())["player-1-credits"] == "1"
+    )
 
 
 def test_after_a_conflict_the_round_page_shows_the_tables_credits_and_keeps_the_round():
@@ -154,17 +178,28 @@ def test_after_a_conflict_the_round_page_shows_the_tables_credits_and_keeps_the_
     url = ask_links(ben, code)["Score a round"]
     filled = the_form(ben.get(url).content.decode())
     assert filled["player-1-credits"] == "0"
-    host.post(f"/t/{code}/form", {"in_round_1": "1", "discards_1": "1, 4",
-                                   "discards_2": "Lura Thok", "deck_count": "7",
-                                   "version": str(Table.objects.get(code=code).version)})
+    host.post(
+        f"/t/{code}/form",
+        {
+            "in_round_1": "1",
+            "discards_1": "1, 4",
+            "discards_2": "Lura Thok",
+            "deck_count": "7",
+            "version": str(Table.objects.get(code=code).version),
+        },
+    )
     credits = Table.objects.get(code=code).state["credits"]
     assert credits["Ana"] == 1
 
     stale = ben.post(url, {**filled, **ROUND})
     assert stale.status_code == 400 and 'id="form-conflict"' in stale.content.decode()
     shown = stale.content.decode()
-    assert the_form(shown) == {"player-1-name": "Ana", "player-1-credits": "1",
-                               "player-2-name": "Ben", "player-2-credits": "0"}
+    assert the_form(shown) == {
+        "player-1-name": "Ana",
+        "player-1-credits": "1",
+        "player-2-name": "Ben",
+        "player-2-credits": "0",
+    }
     assert re.search(r'<option value="1" selected>', shown)  # who starts: Ana, as the table
     assert field(shown, "player-1-discards") == "1, 4"
     assert field(shown, "player-2-discards") == "Lura Thok"
@@ -177,8 +212,16 @@ def test_after_a_conflict_the_round_page_shows_the_tables_credits_and_keeps_the_
     old = ben.post(url, {**filled, **ROUND, "table_version": now})
     assert old.status_code == 400 and "The table has Ana at 1 credit" in text(old)
     # The form as shown: one tap.
-    again = ben.post(url, {**the_form(shown), **ROUND, "starter": "1", "table_version": now,
-                           "entry_key": field(shown, "entry_key")})
+    again = ben.post(
+        url,
+        {
+            **the_form(shown),
+            **ROUND,
+            "starter": "1",
+            "table_version": now,
+            "entry_key": field(shown, "entry_key"),
+        },
+    )
     assert again.status_code == 200, text(again)[:600]
     assert Table.objects.get(code=code).state["round"] == 2
 
@@ -191,9 +234,17 @@ def test_a_ruling_asked_at_the_table_starts_from_its_cadets_and_is_in_the_histor
     assert "as the host" in words
     html = page.content.decode()
     assert field(html, "player-1-name") == "Ana" and field(html, "player-2-name") == "Ben"
-    answer = host.post(url, {"player-1-name": "Ana", "player-2-name": "Ben", "turn": "1",
-                             "hand": ["Jay-Den Kraag", "Jett Reno"], "play": "Jay-Den Kraag",
-                             "deck_count": "5"})
+    answer = host.post(
+        url,
+        {
+            "player-1-name": "Ana",
+            "player-2-name": "Ben",
+            "turn": "1",
+            "hand": ["Jay-Den Kraag", "Jett Reno"],
+            "play": "Jay-Den Kraag",
+            "deck_count": "5",
+        },
+    )
     assert answer.status_code == 200, text(answer)[:800]
     event = Table.objects.get(code=code).events.get()
     assert (event.kind, event.seat, event.by_host) == ("ruling", 1, True)
@@ -205,30 +256,43 @@ def test_a_ruling_asked_at_the_table_starts_from_its_cadets_and_is_in_the_histor
     assert event.result["url"] in host.get(f"/t/{code}").content.decode()
 
 
-STAR_TREK_MISSIONS_HAND = ["Captain Jean-Luc Picard", "Commander William Riker",
-                           "Lieutenant Worf", "Photon Torpedoes", "Bridge", "Away Team",
-                           "Borg Cube"]
+STAR_TREK_MISSIONS_HAND = [
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "Lieutenant Worf",
+    "Photon Torpedoes",
+    "Bridge",
+    "Away Team",
+    "Borg Cube",
+]
 
 
 def test_a_star_trek_missions_turn_checked_at_the_table_is_in_its_history():
     host = Client()
     code = host.post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen"})[
-        "Location"].rsplit("/", 1)[1]
+        "Location"
+    ].rsplit("/", 1)[1]
     ana = Client()
     assert ana.post(f"/t/{code}/claim", {"seat": "1"}).status_code == 302
     links = ask_links(ana, code)
     assert "Check a move" in links
     page = ana.get(links["Check a move"])
     assert page.status_code == 200 and "as Ana (seat 1)" in text(page)
-    turn = {"position": {"hand": STAR_TREK_MISSIONS_HAND,
-                         "discard_area": ["Tricorder", "Time Distortion"],
-                         "galaxy_deck": 30, "mission_deck": 14},
-            "move": {"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]}}
+    turn = {
+        "position": {
+            "hand": STAR_TREK_MISSIONS_HAND,
+            "discard_area": ["Tricorder", "Time Distortion"],
+            "galaxy_deck": 30,
+            "mission_deck": 14,
+        },
+        "move": {"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]},
+    }
     data = QueryDict(mutable=True)
     for name, value in turn_link_pairs(None, turn):
         data.appendlist(name, value)
-    answer = ana.post(links["Check a move"], data.urlencode(),
-                      content_type="application/x-www-form-urlencoded")
+    answer = ana.post(
+        links["Check a move"], data.urlencode(), content_type="application/x-www-form-urlencoded"
+    )
     assert answer.status_code == 200, text(answer)[:800]
     event = Table.objects.get(code=code).events.get()
     assert (event.kind, event.seat) == ("ruling", 1)
@@ -238,10 +302,19 @@ def test_a_star_trek_missions_turn_checked_at_the_table_is_in_its_history():
     assert Table.objects.get(code=code).state["hands"] == [None, None]
 
 
-THOUGHT_MAKER = ["Thought Maker", "Commander William Riker", "Lieutenant Worf",
-                 "Photon Torpedoes", "Bridge", "Away Team", "Mysterious Plague"]
-CHOICES = {"Thought Maker": {"target": "Commander William Riker", "affiliation": "hostile"},
-           "Mysterious Plague": {"lifeform": "human"}}
+THOUGHT_MAKER = [
+    "Thought Maker",
+    "Commander William Riker",
+    "Lieutenant Worf",
+    "Photon Torpedoes",
+    "Bridge",
+    "Away Team",
+    "Mysterious Plague",
+]
+CHOICES = {
+    "Thought Maker": {"target": "Commander William Riker", "affiliation": "hostile"},
+    "Mysterious Plague": {"lifeform": "human"},
+}
 
 
 def test_a_hand_with_its_choices_entered_on_score_a_hand_at_the_table():
@@ -253,7 +326,8 @@ def test_a_hand_with_its_choices_entered_on_score_a_hand_at_the_table():
 
     host = Client()
     code = host.post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen"})[
-        "Location"].rsplit("/", 1)[1]
+        "Location"
+    ].rsplit("/", 1)[1]
     ana = Client()
     assert ana.post(f"/t/{code}/claim", {"seat": "1"}).status_code == 302
     url = ask_links(ana, code)["Score a hand"]
@@ -262,8 +336,9 @@ def test_a_hand_with_its_choices_entered_on_score_a_hand_at_the_table():
     assert "Enter this hand at the table" in text(page) and "as Ana (seat 1)" in text(page)
 
     data = QueryDict(mutable=True)
-    for name, value in score_link_pairs(Game.objects.get(slug="star-trek-missions"),
-                                        {"hand": THOUGHT_MAKER, "choices": CHOICES}):
+    for name, value in score_link_pairs(
+        Game.objects.get(slug="star-trek-missions"), {"hand": THOUGHT_MAKER, "choices": CHOICES}
+    ):
         data.appendlist(name, value)
     scored = ana.post(url, data.urlencode(), content_type="application/x-www-form-urlencoded")
     assert scored.status_code == 200, text(scored)[:600]
@@ -284,16 +359,21 @@ def test_a_hand_with_its_choices_entered_on_score_a_hand_at_the_table():
     # Opened again from the table, the page comes with the seat's hand as entered (to correct
     # it), its choices set; a seat that has entered nothing opens empty.
     again = ana.get(ask_links(ana, code)["Score a hand"]).content.decode()
-    assert [html_lib.unescape(name) for name in re.findall(
-        r'<span class="hand-card__name">([^<]+)</span>', again)] == THOUGHT_MAKER
-    for name, value in score_link_pairs(Game.objects.get(slug="star-trek-missions"),
-                                        {"hand": THOUGHT_MAKER, "choices": CHOICES}):
+    assert [
+        html_lib.unescape(name)
+        for name in re.findall(r'<span class="hand-card__name">([^<]+)</span>', again)
+    ] == THOUGHT_MAKER
+    for name, value in score_link_pairs(
+        Game.objects.get(slug="star-trek-missions"), {"hand": THOUGHT_MAKER, "choices": CHOICES}
+    ):
         if name != "hand":  # each choice control comes with the seat's choice selected
-            control = re.search(rf'<select[^>]*name="{re.escape(name)}".*?</select>', again,
-                                flags=re.S)
+            control = re.search(
+                rf'<select[^>]*name="{re.escape(name)}".*?</select>', again, flags=re.S
+            )
             assert control is not None, name
-            assert re.search(rf'<option value="{re.escape(value)}"[^>]*\bselected\b',
-                             control.group(0)), (name, value)
+            assert re.search(
+                rf'<option value="{re.escape(value)}"[^>]*\bselected\b', control.group(0)
+            ), (name, value)
     ben = Client()
     assert ben.post(f"/t/{code}/claim", {"seat": "2"}).status_code == 302
     empty = ben.get(ask_links(ben, code)["Score a hand"]).content.decode()
@@ -315,8 +395,9 @@ def test_a_job_the_game_has_no_page_for_and_an_unknown_table_are_404s():
     assert ben.get(f"/t/{code}/ask/score/2").status_code == 200
 
 
-@pytest.mark.parametrize("game", ["star-trek-missions", "academy-credits", "star-realms-academy",
-                                  "factions"])
+@pytest.mark.parametrize(
+    "game", ["star-trek-missions", "academy-credits", "star-realms-academy", "factions"]
+)
 def test_every_tables_game_pages_open_at_the_table_filled_in(game):
     """Each game's jobs open from its table (the host's browser here), with the way back."""
     host = Client()

@@ -21,8 +21,9 @@ SUPERSCRIPT_TWO = "\u00b2"  # "²": isdigit() says yes, int() refuses it
 CIRCLED_ONE = "\u2460"  # "①": likewise
 NOT_INTS = [SUPERSCRIPT_TWO, CIRCLED_ONE]
 FIVE_THOUSAND_DIGITS = "1" * 5000  # past Python's 4,300-digit limit on int()
-HAND = "Commander Tomalak\nCaptain Jean-Luc Picard\nCommander William Riker\n" \
-       "Lieutenant Commander Data"
+HAND = (
+    "Commander Tomalak\nCaptain Jean-Luc Picard\nCommander William Riker\nLieutenant Commander Data"
+)
 
 
 @pytest.fixture
@@ -73,8 +74,12 @@ def test_the_seat_form_naming_a_version_that_is_no_number_is_a_400(host, code, p
     assert response.status_code == 400
     assert "which is not a version" in response.content.decode()
     assert not Event.objects.exists()
-    assert host.post(f"/t/{code}/form", {"hand": HAND, "seat": "1", "version": str(version(code))}
-                     ).status_code == 302
+    assert (
+        host.post(
+            f"/t/{code}/form", {"hand": HAND, "seat": "1", "version": str(version(code))}
+        ).status_code
+        == 302
+    )
 
 
 @pytest.mark.parametrize("action", ["undo", "new_game", "handover"])
@@ -95,8 +100,9 @@ def test_the_legal_neighbours_of_the_host_actions_act(host, code):
     assert "have not entered a hand" in response.content.decode()
     assert "which is not a version" not in response.content.decode()
     for action in ("undo", "handover"):
-        response = host.post(f"/t/{code}/host", {"action": action, "version": str(version(code)),
-                                                  "seat": "2"})
+        response = host.post(
+            f"/t/{code}/host", {"action": action, "version": str(version(code)), "seat": "2"}
+        )
         assert response.status_code == 302, (action, response.content.decode()[-600:])
     assert Table.objects.get(code=code).host_seat == 2
 
@@ -129,8 +135,10 @@ def test_the_hosts_page_asked_for_seat_of_a_non_ascii_digit_shows_the_table(host
 
 # A server hands a header over (WSGI) as its bytes read as Latin-1: "²" is the byte B2 on the
 # wire, "①" its UTF-8 bytes (three Latin-1 characters, none a digit).
-@pytest.mark.parametrize("number", [SUPERSCRIPT_TWO, "\u00b9\u00b3", FIVE_THOUSAND_DIGITS,
-                                    CIRCLED_ONE.encode().decode("latin-1")])
+@pytest.mark.parametrize(
+    "number",
+    [SUPERSCRIPT_TWO, "\u00b9\u00b3", FIVE_THOUSAND_DIGITS, CIRCLED_ONE.encode().decode("latin-1")],
+)
 def test_a_seat_cookie_of_a_non_ascii_digit_is_no_seat(code, number):
     phone = Client()
     phone.cookies[f"seat_{code}"] = f"{number}:sometoken"
@@ -152,23 +160,32 @@ def test_an_if_match_of_5000_digits_is_a_400_invalid_etag(api, host, code):
     table = Table.objects.get(code=code)
     token = host.cookies[f"host_{code}"].value
     before = table.version
-    response = api.delete(f"/api/tables/{code}/events/last/", HTTP_AUTHORIZATION=f"Bearer {token}",
-                          HTTP_IF_MATCH=f'"v{FIVE_THOUSAND_DIGITS}"')
+    response = api.delete(
+        f"/api/tables/{code}/events/last/",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+        HTTP_IF_MATCH=f'"v{FIVE_THOUSAND_DIGITS}"',
+    )
     body = response.json()
     assert response.status_code == 400, body
     assert body["errors"][0]["code"] == "invalid_etag"
     assert version(code) == before
     # Its neighbour: a plain version, the table's own, reaches the undo (nothing to undo yet).
-    response = api.delete(f"/api/tables/{code}/events/last/", HTTP_AUTHORIZATION=f"Bearer {token}",
-                          HTTP_IF_MATCH=f'"v{before}"')
+    response = api.delete(
+        f"/api/tables/{code}/events/last/",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+        HTTP_IF_MATCH=f'"v{before}"',
+    )
     assert response.status_code == 409 and response.json()["code"] == "nothing_to_undo"
 
 
 @pytest.mark.parametrize("header", [f'"v{SUPERSCRIPT_TWO}"', '"v\u0663"', '"v-1"', '"v1.0"'])
 def test_an_if_match_of_anything_but_ascii_digits_is_a_400_invalid_etag(api, host, code, header):
     token = host.cookies[f"host_{code}"].value
-    response = api.delete(f"/api/tables/{code}/events/last/", HTTP_AUTHORIZATION=f"Bearer {token}",
-                          HTTP_IF_MATCH=header)
+    response = api.delete(
+        f"/api/tables/{code}/events/last/",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+        HTTP_IF_MATCH=header,
+    )
     assert response.status_code == 400 and response.json()["errors"][0]["code"] == "invalid_etag"
 
 
@@ -186,21 +203,26 @@ def test_a_nul_in_the_table_code_of_the_api_answers_unknown_table(api, code):
 
 
 def test_a_nul_in_the_game_is_an_unknown_game(api):
-    response = api.post("/api/tables/", json.dumps({"game": "star-trek\u0000missions",
-                                                    "players": ["Ana", "Ben"]}),
-                        content_type="application/json")
+    response = api.post(
+        "/api/tables/",
+        json.dumps({"game": "star-trek\u0000missions", "players": ["Ana", "Ben"]}),
+        content_type="application/json",
+    )
     body = response.json()
     assert response.status_code == 400, body
     assert body["errors"][0]["code"] == "unknown_game"
     page = Client().post("/t/", {"game": "star-trek\x00missions", "players": "Ana\nBen"})
     assert page.status_code == 400
     assert not Table.objects.exists()
-    assert Client().post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen"}
-                         ).status_code == 302
+    assert (
+        Client().post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen"}).status_code
+        == 302
+    )
 
 
-@pytest.mark.parametrize("url", ["/api/games/academy-credits/cards/",
-                                 "/games/academy-credits/cards/"])
+@pytest.mark.parametrize(
+    "url", ["/api/games/academy-credits/cards/", "/games/academy-credits/cards/"]
+)
 def test_a_catalog_page_size_of_5000_digits_is_a_400(client, url):
     response = client.get(url, {"page_size": FIVE_THOUSAND_DIGITS})
     assert response.status_code == 400
@@ -217,5 +239,7 @@ def test_a_catalog_number_filter_of_anything_but_ascii_digits_is_a_400(client, v
     found = client.get("/api/games/academy-credits/cards/", {"value": "3"})
     assert found.status_code == 200 and found.json()["count"] >= 1
     for spelled in ("03", "+3"):
-        assert client.get("/api/games/academy-credits/cards/", {"value": spelled}).json()[
-            "count"] == found.json()["count"]
+        assert (
+            client.get("/api/games/academy-credits/cards/", {"value": spelled}).json()["count"]
+            == found.json()["count"]
+        )

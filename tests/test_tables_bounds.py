@@ -19,8 +19,12 @@ from tables.services import tables_remove_idle
 
 pytestmark = pytest.mark.django_db
 
-TOMALAK = ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
-           "Lieutenant Commander Data"]  # 13
+TOMALAK = [
+    "Commander Tomalak",
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "Lieutenant Commander Data",
+]  # 13
 CONFRONTATION = ["Space Confrontation", "Daimon Bok", "Daimon Tog", "Vice Admiral Nakamura"]  # 12
 
 
@@ -31,8 +35,9 @@ def post(api, url, data, token=None, **headers):
 
 
 def create(api, players=("Ana", "Ben"), **more) -> dict:
-    response = post(api, "/api/tables/", {"game": "star-trek-missions", "players": list(players),
-                                          **more})
+    response = post(
+        api, "/api/tables/", {"game": "star-trek-missions", "players": list(players), **more}
+    )
     assert response.status_code == 201, response.json()
     return response.json()
 
@@ -40,8 +45,10 @@ def create(api, players=("Ana", "Ben"), **more) -> dict:
 def seated(api) -> tuple[str, str, list[str]]:
     created = create(api)
     code = created["code"]
-    tokens = [post(api, f"/api/tables/{code}/seats/{seat}/claim/", {}).json()["seat_token"]
-              for seat in (1, 2)]
+    tokens = [
+        post(api, f"/api/tables/{code}/seats/{seat}/claim/", {}).json()["seat_token"]
+        for seat in (1, 2)
+    ]
     return code, created["host_token"], tokens
 
 
@@ -50,13 +57,26 @@ def version(api, code) -> int:
 
 
 def hand(api, code, token, seat, cards):
-    return post(api, f"/api/tables/{code}/events/", {"kind": "hand", "seat": seat,
-                "version": version(api, code), "body": {"hand": cards}}, token)
+    return post(
+        api,
+        f"/api/tables/{code}/events/",
+        {"kind": "hand", "seat": seat, "version": version(api, code), "body": {"hand": cards}},
+        token,
+    )
 
 
 def new_game(api, code, host, body=None):
-    return post(api, f"/api/tables/{code}/events/", {"kind": "new_game", "seat": None,
-                "version": version(api, code), "body": body if body is not None else {}}, host)
+    return post(
+        api,
+        f"/api/tables/{code}/events/",
+        {
+            "kind": "new_game",
+            "seat": None,
+            "version": version(api, code),
+            "body": body if body is not None else {},
+        },
+        host,
+    )
 
 
 def refused(response, status, code) -> dict:
@@ -69,7 +89,10 @@ def unchanged(api, code, before: dict, results: int) -> None:
     """Nothing changed: the same table (version, state, history) and no result saved."""
     now = api.get(f"/api/tables/{code}/").json()
     assert (now["version"], now["state"], now["events"]) == (
-        before["version"], before["state"], before["events"])
+        before["version"],
+        before["state"],
+        before["events"],
+    )
     assert SavedResult.objects.count() == results
 
 
@@ -103,8 +126,9 @@ def test_a_tables_history_is_bounded_in_bytes_and_counted_as_stored(api, setting
     refused(hand(api, code, ana, 1, TOMALAK), 409, "table_full")
     unchanged(api, code, before, results)
     table.refresh_from_db()
-    assert table.stored_bytes == sum(Event.objects.filter(table=table).values_list("size",
-                                                                                  flat=True))
+    assert table.stored_bytes == sum(
+        Event.objects.filter(table=table).values_list("size", flat=True)
+    )
 
 
 def test_a_table_in_use_still_ends_at_its_most_age(api, settings):
@@ -172,32 +196,55 @@ def test_a_full_store_refuses_a_tables_event_rather_than_drop_history(api, setti
 
 def test_one_address_starts_a_bounded_number_of_tables_a_day(api, settings):
     settings.TABLES_PER_ADDRESS_PER_DAY = 2
-    first = post(api, "/api/tables/", {"game": "star-trek-missions", "players": ["Ana", "Ben"]},
-                 REMOTE_ADDR="203.0.113.5")
-    second = post(api, "/api/tables/", {"game": "star-trek-missions", "players": ["Ana", "Ben"]},
-                  REMOTE_ADDR="203.0.113.5")
+    first = post(
+        api,
+        "/api/tables/",
+        {"game": "star-trek-missions", "players": ["Ana", "Ben"]},
+        REMOTE_ADDR="203.0.113.5",
+    )
+    second = post(
+        api,
+        "/api/tables/",
+        {"game": "star-trek-missions", "players": ["Ana", "Ben"]},
+        REMOTE_ADDR="203.0.113.5",
+    )
     assert first.status_code == second.status_code == 201
-    third = post(api, "/api/tables/", {"game": "star-trek-missions", "players": ["Ana", "Ben"]},
-                 REMOTE_ADDR="203.0.113.5")
+    third = post(
+        api,
+        "/api/tables/",
+        {"game": "star-trek-missions", "players": ["Ana", "Ben"]},
+        REMOTE_ADDR="203.0.113.5",
+    )
     assert "24 hours" in refused(third, 429, "too_many_tables")["detail"]
     assert Table.objects.count() == 2
-    other = post(api, "/api/tables/", {"game": "star-trek-missions", "players": ["Ana", "Ben"]},
-                 REMOTE_ADDR="203.0.113.6")
+    other = post(
+        api,
+        "/api/tables/",
+        {"game": "star-trek-missions", "players": ["Ana", "Ben"]},
+        REMOTE_ADDR="203.0.113.6",
+    )
     assert other.status_code == 201
     # A day later the first no longer counts; the address is kept only as a keyed hash.
     Table.objects.filter(code=first.json()["code"]).update(
-        created_at=timezone.now() - timedelta(hours=24, minutes=1))
+        created_at=timezone.now() - timedelta(hours=24, minutes=1)
+    )
     assert not Table.objects.filter(started_by__contains="203.0.113").exists()
-    again = post(api, "/api/tables/", {"game": "star-trek-missions", "players": ["Ana", "Ben"]},
-                 REMOTE_ADDR="203.0.113.5")
+    again = post(
+        api,
+        "/api/tables/",
+        {"game": "star-trek-missions", "players": ["Ana", "Ben"]},
+        REMOTE_ADDR="203.0.113.5",
+    )
     assert again.status_code == 201
 
 
 def test_the_start_page_says_when_an_address_started_too_many_tables(settings):
     settings.TABLES_PER_ADDRESS_PER_DAY = 1
     browser = Client(REMOTE_ADDR="203.0.113.7")
-    assert browser.post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen"}
-                        ).status_code == 302
+    assert (
+        browser.post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen"}).status_code
+        == 302
+    )
     page = browser.post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen"})
     assert page.status_code == 429
     assert "tables in the last 24 hours" in page.content.decode()
@@ -223,16 +270,38 @@ def test_a_new_game_takes_no_body_and_stores_none(api):
 
 def test_an_event_stores_its_body_as_the_games_model_read_it(api):
     code, host, (ana, ben) = seated(api)
-    sent = ["  commander tomalak ", "CAPTAIN JEAN-LUC PICARD", "Commander William Riker",
-            "Lieutenant Commander Data"]
-    response = post(api, f"/api/tables/{code}/events/", {"kind": "hand", "seat": 1,
-                    "version": version(api, code), "body": {"hand": sent, "choices": {}}}, ana)
+    sent = [
+        "  commander tomalak ",
+        "CAPTAIN JEAN-LUC PICARD",
+        "Commander William Riker",
+        "Lieutenant Commander Data",
+    ]
+    response = post(
+        api,
+        f"/api/tables/{code}/events/",
+        {
+            "kind": "hand",
+            "seat": 1,
+            "version": version(api, code),
+            "body": {"hand": sent, "choices": {}},
+        },
+        ana,
+    )
     assert response.status_code == 201, response.json()
     stored = Event.objects.get(table__code=code, kind="hand").body
     assert stored["hand"] == TOMALAK and set(stored) <= {"hand", "choices"}
     # Refused by the game's model (a field no hand has): nothing stored.
-    bad = post(api, f"/api/tables/{code}/events/", {"kind": "ruling", "seat": 2,
-               "version": version(api, code), "body": {"turn": [], "junk": "x" * 1000}}, ben)
+    bad = post(
+        api,
+        f"/api/tables/{code}/events/",
+        {
+            "kind": "ruling",
+            "seat": 2,
+            "version": version(api, code),
+            "body": {"turn": [], "junk": "x" * 1000},
+        },
+        ben,
+    )
     assert bad.status_code == 400
     assert Event.objects.filter(table__code=code).count() == 1
 
@@ -254,11 +323,15 @@ def test_a_new_table_carries_the_tally_over_from_another(api):
     carried = create(api, players=("Ana", "Ben", "Cy"), **{"from": code})
     assert carried["state"]["tally"] == {"Ana": 1, "Ben": 0, "Cy": 0}
     assert create(api)["state"]["tally"] == {"Ana": 0, "Ben": 0}
-    unknown = post(api, "/api/tables/", {"game": "star-trek-missions", "players": ["Ana", "Ben"],
-                                         "from": "nosuchtable"})
+    unknown = post(
+        api,
+        "/api/tables/",
+        {"game": "star-trek-missions", "players": ["Ana", "Ben"], "from": "nosuchtable"},
+    )
     assert refused(unknown, 400, "invalid_input")["errors"][0]["path"] == "from"
-    other = post(api, "/api/tables/", {"game": "academy-credits", "players": ["Ana", "Ben"],
-                                       "from": code})
+    other = post(
+        api, "/api/tables/", {"game": "academy-credits", "players": ["Ana", "Ben"], "from": code}
+    )
     assert refused(other, 400, "invalid_input")["errors"][0]["code"] == "other_game"
 
 
@@ -270,8 +343,7 @@ def test_a_closed_tables_page_offers_a_new_table_with_the_tally(api):
     Table.objects.filter(code=code).update(created_at=timezone.now() - timedelta(days=400))
     page = host.get(f"/t/{code}").content.decode()
     assert "Start a new table with these players" in page
-    started = host.post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen",
-                                "from": code})
+    started = host.post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen", "from": code})
     assert started.status_code == 302
     new_code = started["Location"].rsplit("/", 1)[1]
     assert Table.objects.get(code=new_code).state["tally"] == {"Ana": 1, "Ben": 0}

@@ -15,8 +15,12 @@ import threading
 import urllib.error
 import urllib.request
 
-TOMALAK = ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
-           "Lieutenant Commander Data"]  # 13
+TOMALAK = [
+    "Commander Tomalak",
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "Lieutenant Commander Data",
+]  # 13
 HOLODECK = ["Holodeck 1", "Leah Brahms"]  # 13
 CONFRONTATION = ["Space Confrontation", "Daimon Bok", "Daimon Tog", "Vice Admiral Nakamura"]  # 12
 
@@ -52,8 +56,12 @@ def together(jobs):
 
 
 def new_table(base):
-    status, table = call(base, "POST", "/api/tables/",
-                         {"game": "star-trek-missions", "players": ["Ana", "Ben", "Cy"]})
+    status, table = call(
+        base,
+        "POST",
+        "/api/tables/",
+        {"game": "star-trek-missions", "players": ["Ana", "Ben", "Cy"]},
+    )
     assert status == 201, table
     return table
 
@@ -61,22 +69,78 @@ def new_table(base):
 # Eight hands of seven cards (six Galaxy cards and a Mission, the last two Missions), no card in
 # two hands: the catalog's order, leaving out the cards whose text asks for a choice.
 EIGHT_HANDS = [
-    ["Ambassador K'Ehleyr", "Ambassador Sarek", "Bat'leth", "Bridge", "Captain Jean-Luc Picard",
-     "Chancellor Gowron", "Away Team"],
-    ["Commander Bruce Maddox", "Commander Kurn", "Commander Sela", "Commander Tomalak",
-     "Commander William Riker", "Computer", "Computer Virus"],
-    ["Counselor Deanna Troi", "Crystal Entity", "Daimon Bok", "Daimon Tog",
-     "Doctor Beverly Crusher", "Engine Room", "Conflicting Orders"],
-    ["Hand Phaser", "Holodeck 1", "Holodeck 2", "James Moriarty", "Leah Brahms",
-     "Lieutenant Commander Data", "Diplomatic Conference"],
-    ["Lieutenant Geordi La Forge", "Lieutenant Worf", "Lore", "Lursa and B'Etor", "Lwaxana Troi",
-     "Minuet", "Distress Call"],
-    ["Photon Torpedoes", "Quarters", "Shields", "Sickbay", "Sovak", "Spock",
-     "Do Machines Have Rights?"],
-    ["Stone of Gol", "Ten-Forward", "The Traveler", "Tolian Soran", "Tox Uthat", "Tractor Beam",
-     "Enemies to Friends"],
-    ["Transporter", "Tricorder", "Turbolift", "Vash", "Vice Admiral Nakamura",
-     "Enterprise Goes Haywire", "Ethical Dilemma"],
+    [
+        "Ambassador K'Ehleyr",
+        "Ambassador Sarek",
+        "Bat'leth",
+        "Bridge",
+        "Captain Jean-Luc Picard",
+        "Chancellor Gowron",
+        "Away Team",
+    ],
+    [
+        "Commander Bruce Maddox",
+        "Commander Kurn",
+        "Commander Sela",
+        "Commander Tomalak",
+        "Commander William Riker",
+        "Computer",
+        "Computer Virus",
+    ],
+    [
+        "Counselor Deanna Troi",
+        "Crystal Entity",
+        "Daimon Bok",
+        "Daimon Tog",
+        "Doctor Beverly Crusher",
+        "Engine Room",
+        "Conflicting Orders",
+    ],
+    [
+        "Hand Phaser",
+        "Holodeck 1",
+        "Holodeck 2",
+        "James Moriarty",
+        "Leah Brahms",
+        "Lieutenant Commander Data",
+        "Diplomatic Conference",
+    ],
+    [
+        "Lieutenant Geordi La Forge",
+        "Lieutenant Worf",
+        "Lore",
+        "Lursa and B'Etor",
+        "Lwaxana Troi",
+        "Minuet",
+        "Distress Call",
+    ],
+    [
+        "Photon Torpedoes",
+        "Quarters",
+        "Shields",
+        "Sickbay",
+        "Sovak",
+        "Spock",
+        "Do Machines Have Rights?",
+    ],
+    [
+        "Stone of Gol",
+        "Ten-Forward",
+        "The Traveler",
+        "Tolian Soran",
+        "Tox Uthat",
+        "Tractor Beam",
+        "Enemies to Friends",
+    ],
+    [
+        "Transporter",
+        "Tricorder",
+        "Turbolift",
+        "Vash",
+        "Vice Admiral Nakamura",
+        "Enterprise Goes Haywire",
+        "Ethical Dilemma",
+    ],
 ]
 EIGHT = ["Ana", "Ben", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal"]
 
@@ -85,12 +149,20 @@ def test_the_same_seats_entry_sent_three_times_on_one_version_applies_once(table
     table = new_table(tables_site)
     code, host, version = table["code"], table["host_token"], table["version"]
     hands = [TOMALAK, HOLODECK, CONFRONTATION]
-    answers = together([
-        (lambda hand=hand: call(tables_site, "POST", f"/api/tables/{code}/events/",
-                                {"kind": "hand", "seat": 1, "version": version,
-                                 "body": {"hand": hand}}, host))
-        for hand in hands
-    ])
+    answers = together(
+        [
+            (
+                lambda hand=hand: call(
+                    tables_site,
+                    "POST",
+                    f"/api/tables/{code}/events/",
+                    {"kind": "hand", "seat": 1, "version": version, "body": {"hand": hand}},
+                    host,
+                )
+            )
+            for hand in hands
+        ]
+    )
     statuses = sorted(status for status, _ in answers)
     assert statuses == [201, 409, 409], answers
     _, winner = next(answer for answer in answers if answer[0] == 201)
@@ -99,8 +171,9 @@ def test_the_same_seats_entry_sent_three_times_on_one_version_applies_once(table
             assert payload["code"] == "version_conflict"
             assert payload["table"]["version"] == version + 1
             # The change that overlaps: seat 1's entry, the one that was applied.
-            assert [(entry["code"], entry["event"], entry["seat"]) for entry in payload["errors"]] \
-                == [("changed_since", winner["event"]["n"], 1)]
+            assert [
+                (entry["code"], entry["event"], entry["seat"]) for entry in payload["errors"]
+            ] == [("changed_since", winner["event"]["n"], 1)]
     _, now = call(tables_site, "GET", f"/api/tables/{code}/")
     assert now["version"] == version + 1
     assert [e["seat"] for e in now["events"]] == [1]
@@ -108,8 +181,9 @@ def test_the_same_seats_entry_sent_three_times_on_one_version_applies_once(table
 
 
 def test_eight_seats_entering_their_hands_in_one_moment_are_all_recorded(tables_site):
-    status, table = call(tables_site, "POST", "/api/tables/",
-                         {"game": "star-trek-missions", "players": EIGHT})
+    status, table = call(
+        tables_site, "POST", "/api/tables/", {"game": "star-trek-missions", "players": EIGHT}
+    )
     assert status == 201, table
     code = table["code"]
     tokens = {}
@@ -135,9 +209,16 @@ def test_eight_seats_entering_their_hands_in_one_moment_are_all_recorded(tables_
     assert len(set(versions)) == 8
     assert final["version"] == start["version"] + 8
     # The standings are the stateless whole-table score of the eight hands, whatever the order.
-    status, whole = call(tables_site, "POST", "/api/games/star-trek-missions/score/", {
-        "players": [{"name": name, "hand": hand}
-                    for name, hand in zip(EIGHT, EIGHT_HANDS, strict=True)]})
+    status, whole = call(
+        tables_site,
+        "POST",
+        "/api/games/star-trek-missions/score/",
+        {
+            "players": [
+                {"name": name, "hand": hand} for name, hand in zip(EIGHT, EIGHT_HANDS, strict=True)
+            ]
+        },
+    )
     assert status == 200, whole
     assert final["state"]["standings"] == whole["standings"]
     assert final["state"]["winners"] == whole["winners"]
@@ -151,14 +232,23 @@ def test_an_entry_sent_four_times_with_its_key_is_recorded_once(tables_site):
     assert status == 201
 
     def send():
-        headers = {"Content-Type": "application/json", "Idempotency-Key": "entry-2-a",
-                   "Authorization": f"Bearer {claimed['seat_token']}"}
+        headers = {
+            "Content-Type": "application/json",
+            "Idempotency-Key": "entry-2-a",
+            "Authorization": f"Bearer {claimed['seat_token']}",
+        }
         request = urllib.request.Request(
-            tables_site + f"/api/tables/{code}/events/", method="POST", headers=headers,
-            data=json.dumps({"kind": "hand", "seat": 2, "body": {"hand": HOLODECK}}).encode())
+            tables_site + f"/api/tables/{code}/events/",
+            method="POST",
+            headers=headers,
+            data=json.dumps({"kind": "hand", "seat": 2, "body": {"hand": HOLODECK}}).encode(),
+        )
         with urllib.request.urlopen(request, timeout=30) as response:
-            return (response.status, response.headers.get("Idempotent-Replayed"),
-                    json.loads(response.read()))
+            return (
+                response.status,
+                response.headers.get("Idempotent-Replayed"),
+                json.loads(response.read()),
+            )
 
     answers = together([send for _ in range(4)])
     assert sorted(replayed or "" for _, replayed, _ in answers) == ["", "true", "true", "true"]

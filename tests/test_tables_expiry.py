@@ -16,8 +16,11 @@ pytestmark = pytest.mark.django_db
 
 
 def new_table(api) -> dict:
-    response = api.post("/api/tables/", data=json.dumps(
-        {"game": "star-trek-missions", "players": ["Ana", "Ben"]}), content_type="application/json")
+    response = api.post(
+        "/api/tables/",
+        data=json.dumps({"game": "star-trek-missions", "players": ["Ana", "Ben"]}),
+        content_type="application/json",
+    )
     assert response.status_code == 201
     return response.json()
 
@@ -25,9 +28,19 @@ def new_table(api) -> dict:
 def test_an_idle_table_goes_and_its_saved_results_stay(api, settings):
     settings.TABLE_IDLE_DAYS = 30
     old, fresh = new_table(api), new_table(api)
-    entered = api.post(f"/api/tables/{old['code']}/events/", data=json.dumps(
-        {"kind": "hand", "seat": 1, "version": 1, "body": {"hand": ["Holodeck 1", "Leah Brahms"]}}),
-        content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {old['host_token']}")
+    entered = api.post(
+        f"/api/tables/{old['code']}/events/",
+        data=json.dumps(
+            {
+                "kind": "hand",
+                "seat": 1,
+                "version": 1,
+                "body": {"hand": ["Holodeck 1", "Leah Brahms"]},
+            }
+        ),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {old['host_token']}",
+    )
     result_id = entered.json()["event"]["result"]["id"]
     now = timezone.now()
     Table.objects.filter(code=old["code"]).update(last_active_at=now - timedelta(days=31))

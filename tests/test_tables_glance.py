@@ -20,19 +20,31 @@ LINKS = {"score": "/t/abc/ask/score/4", "ruling": "/t/abc/ask/ruling/4"}
 
 def players(*claimed: bool) -> list[dict]:
     names = ["Ana", "Ben", "Cy"]
-    return [{"seat": n, "name": names[n - 1], "claimed": taken}
-            for n, taken in enumerate(claimed, start=1)]
+    return [
+        {"seat": n, "name": names[n - 1], "claimed": taken}
+        for n, taken in enumerate(claimed, start=1)
+    ]
 
 
-def button(entry: NextEntry, *, seat: int | None = None, host: bool = False,
-           claimed: tuple[bool, ...] = (True, True)) -> GlanceButton | None:
-    return phone_glance(entry, players=players(*claimed), my_seat=seat, host=host,
-                        links=LINKS).button
+def button(
+    entry: NextEntry,
+    *,
+    seat: int | None = None,
+    host: bool = False,
+    claimed: tuple[bool, ...] = (True, True),
+) -> GlanceButton | None:
+    return phone_glance(
+        entry, players=players(*claimed), my_seat=seat, host=host, links=LINKS
+    ).button
 
 
 def test_names_are_listed_as_a_sentence_lists_them():
-    assert [listed([]), listed(["Ana"]), listed(["Ana", "Ben"]),
-            listed(["Ana", "Ben", "Cy"])] == ["", "Ana", "Ana and Ben", "Ana, Ben and Cy"]
+    assert [listed([]), listed(["Ana"]), listed(["Ana", "Ben"]), listed(["Ana", "Ben", "Cy"])] == [
+        "",
+        "Ana",
+        "Ana and Ben",
+        "Ana, Ben and Cy",
+    ]
 
 
 def test_star_trek_missions_waits_for_the_hands_not_entered():
@@ -78,8 +90,10 @@ def test_star_realms_academy_waits_for_the_active_players_turn():
     assert button(entry, seat=1) == GlanceButton("Enter your turn", href=LINKS["score"])
     assert button(entry, seat=2) is None
     assert button(entry, host=True) == GlanceButton("Enter Ana's turn", href=LINKS["score"])
-    state["board"]["active"], state["board"]["opponent"] = (state["board"]["opponent"],
-                                                            state["board"]["active"])
+    state["board"]["active"], state["board"]["opponent"] = (
+        state["board"]["opponent"],
+        state["board"]["active"],
+    )
     state["turn"] = 2
     entry = star_realms_academy.TABLE.next_entry(state, ["Ana", "Ben"])
     assert entry.line == "Turn 2: Ben's turn."
@@ -90,10 +104,15 @@ def test_star_realms_academy_waits_for_the_active_players_turn():
 def set_up_factions() -> dict:
     state = factions.initial(["Ana", "Ben"])
     state["position"] = {
-        "factions": [{"name": "amber-coast", "controller": "Ana", "units": []},
-                     {"name": "ashen-peaks", "controller": "Ben", "units": []}],
+        "factions": [
+            {"name": "amber-coast", "controller": "Ana", "units": []},
+            {"name": "ashen-peaks", "controller": "Ben", "units": []},
+        ],
         "players": [{"name": "Ana", "lost_turns": 0}, {"name": "Ben", "lost_turns": 0}],
-        "turn": "Ana", "turn_lost": False, "pending": None}
+        "turn": "Ana",
+        "turn_lost": False,
+        "pending": None,
+    }
     return state
 
 
@@ -109,15 +128,18 @@ def test_factions_waits_for_its_setup_from_any_seat_then_for_the_mover():
     assert button(entry, seat=1) == GlanceButton("Enter your move", href=LINKS["ruling"])
     assert button(entry, seat=2) is None
     state["position"]["turn_lost"] = True
-    assert factions.TABLE.next_entry(state, ["Ana", "Ben"]).line == \
-        "Move 1: Ana's turn (a lost turn)."
+    assert (
+        factions.TABLE.next_entry(state, ["Ana", "Ben"]).line == "Move 1: Ana's turn (a lost turn)."
+    )
 
 
 def test_only_the_defenders_phone_answers_an_attack_while_a_phone_holds_the_seat():
     state = set_up_factions()
     state["moves"] = 1
     state["position"]["pending"] = {
-        "by": "Ana", "target_unit": {"faction": "ashen-peaks", "unit": "Peak Sentinel"}}
+        "by": "Ana",
+        "target_unit": {"faction": "ashen-peaks", "unit": "Peak Sentinel"},
+    }
     entry = factions.TABLE.next_entry(state, ["Ana", "Ben"])
     assert entry.line == "Ben answers Ana's attack on Peak Sentinel."
     assert button(entry, seat=2) == GlanceButton("Answer Ana's attack", href="#answer-heading")
@@ -126,16 +148,18 @@ def test_only_the_defenders_phone_answers_an_attack_while_a_phone_holds_the_seat
     assert button(entry, host=True, claimed=(True, True)) is None
     # ...unless no phone holds his seat (a lost phone): then the host answers for him.
     assert button(entry, host=True, claimed=(True, False)) == GlanceButton(
-        "Answer Ana's attack for Ben", href="?seat=2#answer-heading")
+        "Answer Ana's attack for Ben", href="?seat=2#answer-heading"
+    )
 
 
 def test_a_phone_without_a_seat_is_offered_one_while_a_seat_is_free():
     entry = star_realms_academy.TABLE.next_entry(
-        star_realms_academy.initial(["Ana", "Ben"]), ["Ana", "Ben"])
-    assert button(entry, claimed=(True, False)) == GlanceButton("Take a seat",
-                                                                href="#claim-heading")
-    full = phone_glance(entry, players=players(True, True), my_seat=None, host=False,
-                        links=LINKS)
+        star_realms_academy.initial(["Ana", "Ben"]), ["Ana", "Ben"]
+    )
+    assert button(entry, claimed=(True, False)) == GlanceButton(
+        "Take a seat", href="#claim-heading"
+    )
+    full = phone_glance(entry, players=players(True, True), my_seat=None, host=False, links=LINKS)
     assert full.button is None
     assert full.waiting == "Every seat is taken: this phone follows the table."
 

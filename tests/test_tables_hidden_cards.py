@@ -30,8 +30,12 @@ def seated(api, game: str, players: list[str]) -> dict:
     (by the player's name in lower case)."""
     created = post(api, "/api/tables/", {"game": game, "players": players}).json()
     code = created["code"]
-    tokens = {name.lower(): post(api, f"/api/tables/{code}/seats/{number}/claim/", {}).json()[
-        "seat_token"] for number, name in enumerate(players, start=1)}
+    tokens = {
+        name.lower(): post(api, f"/api/tables/{code}/seats/{number}/claim/", {}).json()[
+            "seat_token"
+        ]
+        for number, name in enumerate(players, start=1)
+    }
     return {"code": code, "host": created["host_token"], "api": api, **tokens}
 
 
@@ -45,8 +49,13 @@ def factions(api):
 def test_a_conquests_public_answer_names_the_ambush_not_the_rest_of_anas_hand(factions, client):
     t = factions
     spy, defence = c("Spy", "ashen-peaks"), c("Defence", "ashen-peaks")
-    sent = event(t, "move", 1, {"position": hands([c("Ambush", "amber-coast"), spy, defence]),
-                                "move": AMBUSH}, t["ana"])
+    sent = event(
+        t,
+        "move",
+        1,
+        {"position": hands([c("Ambush", "amber-coast"), spy, defence]), "move": AMBUSH},
+        t["ana"],
+    )
     assert sent.status_code == 201, sent.json()
     own = sent.json()["event"]["result"]
     # Ana's phone gets its answer whole: the conquest names the Ashen Peaks cards in her hand.
@@ -57,8 +66,10 @@ def test_a_conquests_public_answer_names_the_ambush_not_the_rest_of_anas_hand(fa
     text = json.dumps(public)
     assert "Spy" not in text and "Defence" not in text
     assert "Ambush (Amber Coast)" in text  # played: every phone saw it
-    assert public["outcome"]["conquests"][0]["no_longer_enemy"] == [{"withheld": True},
-                                                                    {"withheld": True}]
+    assert public["outcome"]["conquests"][0]["no_longer_enemy"] == [
+        {"withheld": True},
+        {"withheld": True},
+    ]
     assert public["outcome"]["conquests"][0]["to"] == "Ana" and "withheld" in public
     # The same through the result's API and its page, as anyone (Ben's phone, or nobody's).
     api = t["api"].get(f"/api/results/{public['id']}/").json()
@@ -73,9 +84,13 @@ def test_a_conquests_public_answer_names_the_ambush_not_the_rest_of_anas_hand(fa
 
 def test_an_illegal_moves_public_answer_does_not_list_the_hand(factions, client):
     t = factions
-    sent = event(t, "move", 1, {"position": hands([c("Spy", "ashen-peaks"),
-                                                   c("Doctor", "amber-coast")]),
-                                "move": ATTACK}, t["ana"])
+    sent = event(
+        t,
+        "move",
+        1,
+        {"position": hands([c("Spy", "ashen-peaks"), c("Doctor", "amber-coast")]), "move": ATTACK},
+        t["ana"],
+    )
     own = sent.json()["event"]["result"]
     assert own["code"] == "card_not_in_hand" and "Spy (Ashen Peaks)" in own["reason"]
     assert own["alternatives"]
@@ -93,8 +108,9 @@ def test_a_move_whose_hand_holds_only_the_played_card_is_linked_as_answered(fact
     """The neighbour: nothing hidden (Ana's hand is the ATTACK she plays), so the history links
     the answer itself."""
     t = factions
-    sent = event(t, "move", 1, {"position": hands([c("Attack", "amber-coast")]),
-                                "move": ATTACK}, t["ana"])
+    sent = event(
+        t, "move", 1, {"position": hands([c("Attack", "amber-coast")]), "move": ATTACK}, t["ana"]
+    )
     own = sent.json()["event"]["result"]
     assert history_result(t) == own and "withheld" not in own
 
@@ -108,10 +124,16 @@ def ac_play(t, hand, play, target=None, guess=None, *, seat=1, token=None, disca
     players = [{"name": "Ana"}, {"name": "Ben"}]
     for name, cards in (discards or {}).items():
         next(p for p in players if p["name"] == name)["discards"] = cards
-    return event(t, "ruling", seat, {"position": {"players": players, "turn": "Ana", "hand": hand,
-                                                  "deck_count": 10},
-                                     "move": {"play": play, "target": target, "guess": guess}},
-                 token or t["ana"])
+    return event(
+        t,
+        "ruling",
+        seat,
+        {
+            "position": {"players": players, "turn": "Ana", "hand": hand, "deck_count": 10},
+            "move": {"play": play, "target": target, "guess": guess},
+        },
+        token or t["ana"],
+    )
 
 
 def page_of(client, t, seat_token: str | None, seat: int) -> str:
@@ -122,8 +144,9 @@ def page_of(client, t, seat_token: str | None, seat: int) -> str:
 
 
 def buttons(page: str) -> list[str]:
-    return [html.unescape(label) for label in
-            re.findall(r'name="answer" value="[^"]+">([^<]+)<', page)]
+    return [
+        html.unescape(label) for label in re.findall(r'name="answer" value="[^"]+">([^<]+)<', page)
+    ]
 
 
 def test_a_guess_waits_for_the_targets_yes_or_no_and_no_phone_sees_the_kept_card(api, client):
@@ -134,8 +157,12 @@ def test_a_guess_waits_for_the_targets_yes_or_no_and_no_phone_sees_the_kept_card
     assert own["verdict"] == "legal" and own["outcome"]["cases"]  # it depends on Ben's card
     state = read(t)["state"]
     pending = state["pending"]
-    assert (pending["by"], pending["target"], pending["seat"], pending["question"]) == \
-        ("Ana", "Ben", 2, "guess")
+    assert (pending["by"], pending["target"], pending["seat"], pending["question"]) == (
+        "Ana",
+        "Ben",
+        2,
+        "guess",
+    )
     assert pending["rule"] == "AC-R4" and "depends on Ben's card" in pending["reason"]
     assert "sealed" not in state and "Caleb Mir" not in json.dumps(read(t))
     # Every phone sees whom the table waits for; Ben's phone alone offers his two answers.
@@ -152,8 +179,9 @@ def test_a_guess_waits_for_the_targets_yes_or_no_and_no_phone_sees_the_kept_card
     assert "Caleb Mir" not in json.dumps(public) and "The Doctor" in json.dumps(public)
     assert "Caleb Mir" not in words(client.get(public["url"]))
     # Nothing else goes on until Ben answers; Ana cannot answer for him, nor Ben off the list.
-    round_end = event(t, "round", 1, {"players": [{"name": "Ana"}, {"name": "Ben"}],
-                                      "deck_count": 0}, t["ana"])
+    round_end = event(
+        t, "round", 1, {"players": [{"name": "Ana"}, {"name": "Ben"}], "deck_count": 0}, t["ana"]
+    )
     assert round_end.status_code == 409 and round_end.json()["code"] == "awaiting_answer"
     assert event(t, "answer", 1, {"answer": "no"}, t["ana"]).json()["code"] == "not_your_turn"
     wrong = event(t, "answer", 2, {"answer": "maybe"}, t["ben"])
@@ -161,8 +189,9 @@ def test_a_guess_waits_for_the_targets_yes_or_no_and_no_phone_sees_the_kept_card
     # Ben answers from his phone's page: he holds it, and is out.
     version = read(t)["version"]
     client.cookies[f"seat_{t['code']}"] = f"2:{t['ben']}"
-    posted = client.post(f"/t/{t['code']}/form", {"answer": "yes", "seat": "2",
-                                                  "version": str(version)})
+    posted = client.post(
+        f"/t/{t['code']}/form", {"answer": "yes", "seat": "2", "version": str(version)}
+    )
     assert posted.status_code == 302, posted.content.decode()[:1500]
     state = read(t)["state"]
     assert state["pending"] is None
@@ -182,8 +211,14 @@ def test_a_guess_no_cadet_can_hold_is_ruled_at_once(api):
     """The neighbour: both copies of The Doctor are face up, so Ben cannot hold it and the
     table rules the play without asking him."""
     t = seated(api, AC, ["Ana", "Ben"])
-    sent = ac_play(t, ["Lura Thok", "Jett Reno"], "Lura Thok", "Ben", "The Doctor",
-                   discards={"Ben": ["The Doctor", "The Doctor"]})
+    sent = ac_play(
+        t,
+        ["Lura Thok", "Jett Reno"],
+        "Lura Thok",
+        "Ben",
+        "The Doctor",
+        discards={"Ben": ["The Doctor", "The Doctor"]},
+    )
     assert sent.status_code == 201, sent.json()
     assert not sent.json()["event"]["result"]["outcome"]["cases"]
     assert read(t)["state"]["pending"] is None
@@ -225,28 +260,42 @@ def test_a_look_does_not_wait_and_a_card_of_another_cadet_is_not_taken(api):
     t = seated(api, AC, ["Ana", "Ben"])
     sent = ac_play(t, ["Unnamed card (2)", "Jett Reno"], "Unnamed card (2)", "Ben")
     assert sent.status_code == 201 and read(t)["state"]["pending"] is None
-    told = event(t, "ruling", 1, {"position": {
-        "players": [{"name": "Ana"}, {"name": "Ben", "hand": "The Doctor"}], "turn": "Ana",
-        "hand": ["Unnamed card (3)", "Jett Reno"], "deck_count": 10},
-        "move": {"play": "Unnamed card (3)", "target": "Ben"}}, t["ana"])
+    told = event(
+        t,
+        "ruling",
+        1,
+        {
+            "position": {
+                "players": [{"name": "Ana"}, {"name": "Ben", "hand": "The Doctor"}],
+                "turn": "Ana",
+                "hand": ["Unnamed card (3)", "Jett Reno"],
+                "deck_count": 10,
+            },
+            "move": {"play": "Unnamed card (3)", "target": "Ben"},
+        },
+        t["ana"],
+    )
     assert told.status_code == 400
     assert told.json()["errors"][0]["path"] == "body.position.players[1].hand"
     assert told.json()["errors"][0]["code"] == "hidden_card"
     # Nor can Ben's phone give Ana's two cards: they are hers.
-    bens = ac_play(t, ["Unnamed card (2)", "Jett Reno"], "Unnamed card (2)", "Ben", seat=2,
-                   token=t["ben"])
+    bens = ac_play(
+        t, ["Unnamed card (2)", "Jett Reno"], "Unnamed card (2)", "Ben", seat=2, token=t["ben"]
+    )
     assert bens.status_code == 400
     assert bens.json()["errors"][0]["code"] == "not_your_cards"
 
 
 def test_the_host_answers_only_for_a_target_seat_no_phone_holds(api, client):
     t = seated(api, AC, ["Ana", "Ben"])
-    assert ac_play(t, ["Lura Thok", "Caleb Mir"], "Lura Thok", "Ben",
-                   "The Doctor").status_code == 201
+    assert (
+        ac_play(t, ["Lura Thok", "Caleb Mir"], "Lura Thok", "Ben", "The Doctor").status_code == 201
+    )
     client.cookies[f"host_{t['code']}"] = t["host"]
     assert buttons(client.get(f"/t/{t['code']}").content.decode()) == []
-    released = api.delete(f"/api/tables/{t['code']}/seats/2/claim/",
-                          HTTP_AUTHORIZATION=f"Bearer {t['host']}")
+    released = api.delete(
+        f"/api/tables/{t['code']}/seats/2/claim/", HTTP_AUTHORIZATION=f"Bearer {t['host']}"
+    )
     assert released.status_code == 200
     page = client.get(f"/t/{t['code']}").content.decode()
     assert "No phone holds Ben's seat: as the host, you answer for Ben." in words_of(page)
@@ -262,8 +311,14 @@ def test_a_guess_of_the_card_the_mover_keeps_does_not_say_where_it_is(api):
     table rules at once; the public copy does not say every copy is accounted for (that would
     point at Ana's hand)."""
     t = seated(api, AC, ["Ana", "Ben"])
-    sent = ac_play(t, ["Lura Thok", "The Doctor"], "Lura Thok", "Ben", "The Doctor",
-                   discards={"Ben": ["The Doctor"]})
+    sent = ac_play(
+        t,
+        ["Lura Thok", "The Doctor"],
+        "Lura Thok",
+        "Ben",
+        "The Doctor",
+        discards={"Ben": ["The Doctor"]},
+    )
     assert sent.status_code == 201, sent.json()
     own = sent.json()["event"]["result"]
     assert "accounted for" in json.dumps(own) and read(t)["state"]["pending"] is None
@@ -274,15 +329,28 @@ def test_a_guess_of_the_card_the_mover_keeps_does_not_say_where_it_is(api):
 
 # --- Star Trek: Missions: a turn checked at the table names the mover's hand --------------------
 
-STM_HAND = ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
-            "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"]
+STM_HAND = [
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "Lieutenant Worf",
+    "Photon Torpedoes",
+    "Bridge",
+    "Away Team",
+    "Borg Cube",
+]
 
 
 def test_a_star_trek_missions_turns_public_answer_names_the_discard_area_only(api, client):
     t = seated(api, "star-trek-missions", ["Ana", "Ben"])
-    turn = {"position": {"hand": STM_HAND, "discard_area": ["Tricorder", "Time Distortion"],
-                         "galaxy_deck": 30, "mission_deck": 14},
-            "move": {"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]}}
+    turn = {
+        "position": {
+            "hand": STM_HAND,
+            "discard_area": ["Tricorder", "Time Distortion"],
+            "galaxy_deck": 30,
+            "mission_deck": 14,
+        },
+        "move": {"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]},
+    }
     sent = event(t, "ruling", 1, turn, t["ana"])
     assert sent.status_code == 201, sent.json()
     own = sent.json()["event"]["result"]
@@ -307,11 +375,15 @@ def test_a_star_trek_missions_hand_at_game_end_is_shown_as_entered(api):
 
 # --- Star Realms Academy: the cards a player keeps in hand are theirs ---------------------------
 
-SRA_TURN = {"active": {"hand": ["Viper", "Scout", "Imperial Frigate"]},
-            "shop_row": ["Ram", "Corvette", "The Hive", "Barter World", "Survey Ship"],
-            "actions": [{"action": "play", "card": "Viper"},
-                        {"action": "attack", "target": "health", "amount": 1},
-                        {"action": "end_turn"}]}
+SRA_TURN = {
+    "active": {"hand": ["Viper", "Scout", "Imperial Frigate"]},
+    "shop_row": ["Ram", "Corvette", "The Hive", "Barter World", "Survey Ship"],
+    "actions": [
+        {"action": "play", "card": "Viper"},
+        {"action": "attack", "target": "health", "amount": 1},
+        {"action": "end_turn"},
+    ],
+}
 
 
 def test_a_star_realms_turn_keeps_the_cards_left_in_hand_from_the_other_phone(api, client):

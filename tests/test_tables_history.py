@@ -20,13 +20,20 @@ HISTORY_PAGE = 20  # tables.selectors.HISTORY_PAGE: a page of the history
 
 pytestmark = pytest.mark.django_db
 
-ANSWER = {"game": "star-trek-missions", "total": 13, "steps": [{"rule": "STM-1",
-          "reason": "x" * 200}] * 5, "warnings": []}
+ANSWER = {
+    "game": "star-trek-missions",
+    "total": 13,
+    "steps": [{"rule": "STM-1", "reason": "x" * 200}] * 5,
+    "warnings": [],
+}
 
 
 def create(api, players=("Ana", "Ben")) -> dict:
-    response = api.post("/api/tables/", data=json.dumps(
-        {"game": "star-trek-missions", "players": list(players)}), content_type="application/json")
+    response = api.post(
+        "/api/tables/",
+        data=json.dumps({"game": "star-trek-missions", "players": list(players)}),
+        content_type="application/json",
+    )
     assert response.status_code == 201, response.json()
     return response.json()
 
@@ -36,9 +43,18 @@ def with_history(code: str, count: int) -> Table:
     (each with the game's answer and the state before it); the version moves on with them."""
     table = Table.objects.get(code=code)
     Event.objects.bulk_create(
-        Event(table=table, n=n, kind="hand", seat=1 + n % 2, version=n, body={"hand": ["Q"]},
-              state_before=table.state, result={**ANSWER, "total": n})
-        for n in range(1, count + 1))
+        Event(
+            table=table,
+            n=n,
+            kind="hand",
+            seat=1 + n % 2,
+            version=n,
+            body={"hand": ["Q"]},
+            state_before=table.state,
+            result={**ANSWER, "total": n},
+        )
+        for n in range(1, count + 1)
+    )
     Table.objects.filter(pk=table.pk).update(version=count + 1)
     return table
 
@@ -100,8 +116,10 @@ def test_reading_costs_the_same_queries_and_bytes_at_2_and_2000_events(api, monk
         page_queries, page = queries(browser, f"/t/{code}")
         live_queries, live = queries(browser, f"/t/{code}/live")
         assert read.status_code == page.status_code == live.status_code == 200
-        costs[count] = {"queries": (api_queries, page_queries, live_queries),
-                        "bytes": (len(read.content), len(page.content), len(live.content))}
+        costs[count] = {
+            "queries": (api_queries, page_queries, live_queries),
+            "bytes": (len(read.content), len(page.content), len(live.content)),
+        }
     assert costs[2]["queries"] == costs[2000]["queries"], costs
     # The answers grow with the numbers written in them (n, the version), not with the history.
     for small, large in zip(costs[30]["bytes"], costs[2000]["bytes"], strict=True):
@@ -124,16 +142,24 @@ def test_an_event_answer_and_a_409_carry_one_page(api):
     code, host = created["code"], created["host_token"]
     with_history(code, 100)
     # The host's new_game before every hand is in: the game's 400, so read a conflict instead.
-    stale = api.post(f"/api/tables/{code}/events/", data=json.dumps(
-        {"kind": "new_game", "seat": None, "version": 1, "body": {}}),
-        content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {host}")
+    stale = api.post(
+        f"/api/tables/{code}/events/",
+        data=json.dumps({"kind": "new_game", "seat": None, "version": 1, "body": {}}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {host}",
+    )
     assert stale.status_code == 409
     assert len(stale.json()["table"]["events"]) == HISTORY_PAGE
     assert stale.json()["table"]["events_before"] == 100 - HISTORY_PAGE + 1
     token = api.post(f"/api/tables/{code}/seats/1/claim/").json()["seat_token"]
-    entered = api.post(f"/api/tables/{code}/events/", data=json.dumps(
-        {"kind": "hand", "seat": 1, "version": 102, "body": {"hand": ["Holodeck 1"]}}),
-        content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
+    entered = api.post(
+        f"/api/tables/{code}/events/",
+        data=json.dumps(
+            {"kind": "hand", "seat": 1, "version": 102, "body": {"hand": ["Holodeck 1"]}}
+        ),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
     assert entered.status_code == 201, entered.json()
     events = entered.json()["table"]["events"]
     assert len(events) == HISTORY_PAGE and events[-1]["n"] == 101
@@ -165,9 +191,12 @@ def test_reads_of_a_table_are_throttled_per_address(api, monkeypatch):
     # The refused addresses this process remembers: this test's own (never another test's).
     monkeypatch.setattr(throttling.TableReadThrottle, "refused_until", {})
     browser = Client()
-    answers = [api.get(f"/api/tables/{code}/").status_code, browser.get(f"/t/{code}").status_code,
-               browser.get(f"/t/{code}/live").status_code,
-               api.get(f"/api/tables/{code}/events/").status_code]
+    answers = [
+        api.get(f"/api/tables/{code}/").status_code,
+        browser.get(f"/t/{code}").status_code,
+        browser.get(f"/t/{code}/live").status_code,
+        api.get(f"/api/tables/{code}/events/").status_code,
+    ]
     assert answers == [200, 200, 200, 200]
     refused = api.get(f"/api/tables/{code}/")
     assert refused.status_code == 429 and refused.json()["code"] == "throttled"

@@ -23,8 +23,12 @@ from tables.models import Table
 pytestmark = pytest.mark.django_db
 
 ERROR_KEYS = {"status", "code", "detail", "errors"}
-HAND = ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
-        "Lieutenant Commander Data"]
+HAND = [
+    "Commander Tomalak",
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "Lieutenant Commander Data",
+]
 
 
 def post(api, url, data, token=None):
@@ -51,10 +55,13 @@ def refused(response, status, code) -> dict:
 def table(api):
     """A Star Trek: Missions table of three, seats 1 and 2 claimed: (code, host token, seat
     tokens by seat)."""
-    made = post(api, "/api/tables/", {"game": "star-trek-missions",
-                                      "players": ["Ana", "Ben", "Cy"]}).json()
-    tokens = {seat: api.post(f"/api/tables/{made['code']}/seats/{seat}/claim/").json()[
-        "seat_token"] for seat in (1, 2)}
+    made = post(
+        api, "/api/tables/", {"game": "star-trek-missions", "players": ["Ana", "Ben", "Cy"]}
+    ).json()
+    tokens = {
+        seat: api.post(f"/api/tables/{made['code']}/seats/{seat}/claim/").json()["seat_token"]
+        for seat in (1, 2)
+    }
     return made["code"], made["host_token"], tokens
 
 
@@ -67,7 +74,10 @@ def handover(api, code, token, seat, version=None):
 def unchanged(api, code, before: dict) -> None:
     after = read(api, code)
     assert (after["version"], after["host_seat"], after["events"]) == (
-        before["version"], before["host_seat"], before["events"])
+        before["version"],
+        before["host_seat"],
+        before["events"],
+    )
 
 
 # --- The API ---------------------------------------------------------------------------------------
@@ -84,35 +94,69 @@ def test_the_host_hands_the_role_to_a_seat_whose_token_is_the_hosts_from_then_on
     assert response["ETag"] == f'"v{before["version"] + 1}"'
     assert body["table"]["host_seat"] == 2 and body["table"]["version"] == before["version"] + 1
     assert [(e["kind"], e["seat"], e["by_host"]) for e in body["table"]["events"]] == [
-        ("handover", 2, True)]
+        ("handover", 2, True)
+    ]
     assert "host_token" not in body["table"] and "token" not in json.dumps(body["table"])
 
     # The old host token acts no more: not for the whole table, not for a seat.
     version = body["table"]["version"]
-    refused(post(api, f"/api/tables/{code}/events/",
-                 {"kind": "hand", "seat": 3, "version": version, "body": {"hand": HAND}}, host),
-            403, "not_your_seat")
-    refused(api.delete(f"/api/tables/{code}/seats/1/claim/", HTTP_AUTHORIZATION=f"Bearer {host}"),
-            403, "host_only")
+    refused(
+        post(
+            api,
+            f"/api/tables/{code}/events/",
+            {"kind": "hand", "seat": 3, "version": version, "body": {"hand": HAND}},
+            host,
+        ),
+        403,
+        "not_your_seat",
+    )
+    refused(
+        api.delete(f"/api/tables/{code}/seats/1/claim/", HTTP_AUTHORIZATION=f"Bearer {host}"),
+        403,
+        "host_only",
+    )
     # Seat 2's token acts for any seat as the host, and for its own seat as that seat.
-    for_cy = post(api, f"/api/tables/{code}/events/",
-                  {"kind": "hand", "seat": 3, "version": version, "body": {"hand": HAND}},
-                  seats[2])
+    for_cy = post(
+        api,
+        f"/api/tables/{code}/events/",
+        {"kind": "hand", "seat": 3, "version": version, "body": {"hand": HAND}},
+        seats[2],
+    )
     assert for_cy.status_code == 201, for_cy.json()
-    own = post(api, f"/api/tables/{code}/events/",
-               {"kind": "hand", "seat": 2, "version": version + 1,
-                "body": {"hand": ["Holodeck 1", "Leah Brahms"]}}, seats[2])
+    own = post(
+        api,
+        f"/api/tables/{code}/events/",
+        {
+            "kind": "hand",
+            "seat": 2,
+            "version": version + 1,
+            "body": {"hand": ["Holodeck 1", "Leah Brahms"]},
+        },
+        seats[2],
+    )
     assert own.status_code == 201, own.json()
     assert [(e["kind"], e["seat"], e["by_host"]) for e in own.json()["table"]["events"]] == [
-        ("handover", 2, True), ("hand", 3, True), ("hand", 2, False)]
+        ("handover", 2, True),
+        ("hand", 3, True),
+        ("hand", 2, False),
+    ]
     # The other seats still act for their own seats, and only theirs.
-    ana = post(api, f"/api/tables/{code}/events/",
-               {"kind": "hand", "seat": 1, "version": version + 2,
-                "body": {"hand": ["Space Confrontation", "Daimon Bok"]}}, seats[1])
+    ana = post(
+        api,
+        f"/api/tables/{code}/events/",
+        {
+            "kind": "hand",
+            "seat": 1,
+            "version": version + 2,
+            "body": {"hand": ["Space Confrontation", "Daimon Bok"]},
+        },
+        seats[1],
+    )
     assert ana.status_code == 201, ana.json()
     # The new host releases a seat; and hands the role on: then it is an ordinary seat again.
-    released = api.delete(f"/api/tables/{code}/seats/1/claim/",
-                          HTTP_AUTHORIZATION=f"Bearer {seats[2]}")
+    released = api.delete(
+        f"/api/tables/{code}/seats/1/claim/", HTTP_AUTHORIZATION=f"Bearer {seats[2]}"
+    )
     assert released.status_code == 200 and released.json()["players"][0]["claimed"] is False
     cy = api.post(f"/api/tables/{code}/seats/3/claim/").json()["seat_token"]
     assert handover(api, code, seats[2], 3).status_code == 201
@@ -145,9 +189,15 @@ def test_a_stale_version_is_refused_with_the_current_table(api, table):
     code, host, seats = table
     read_version = read(api, code)["version"]
     # Another phone acts in between: the host decided on a table that has moved on.
-    assert post(api, f"/api/tables/{code}/events/",
-                {"kind": "hand", "seat": 1, "version": read_version, "body": {"hand": HAND}},
-                seats[1]).status_code == 201
+    assert (
+        post(
+            api,
+            f"/api/tables/{code}/events/",
+            {"kind": "hand", "seat": 1, "version": read_version, "body": {"hand": HAND}},
+            seats[1],
+        ).status_code
+        == 201
+    )
     before = read(api, code)
     payload = refused(handover(api, code, host, 2, version=read_version), 409, "version_conflict")
     assert payload["table"]["version"] == before["version"] == read_version + 1
@@ -163,26 +213,42 @@ def test_an_unknown_or_unclaimed_seat_and_a_missing_field_are_refused(api, table
     payload = refused(handover(api, code, host, 7), 404, "unknown_seat")
     assert payload["errors"][0]["path"] == "seat"
     refused(handover(api, code, host, 3), 409, "seat_not_claimed")  # Cy has no phone yet
-    refused(post(api, f"/api/tables/{code}/host/", {"version": before["version"]}, host),
-            400, "invalid_input")
-    refused(post(api, f"/api/tables/{code}/host/", {"seat": "2", "version": before["version"]},
-                 host), 400, "invalid_input")
+    refused(
+        post(api, f"/api/tables/{code}/host/", {"version": before["version"]}, host),
+        400,
+        "invalid_input",
+    )
+    refused(
+        post(api, f"/api/tables/{code}/host/", {"seat": "2", "version": before["version"]}, host),
+        400,
+        "invalid_input",
+    )
     refused(post(api, f"/api/tables/{code}/host/", {"seat": 2}, host), 400, "invalid_input")
-    refused(post(api, "/api/tables/nosuchtable/host/", {"seat": 2, "version": 1}, host),
-            404, "unknown_table")
+    refused(
+        post(api, "/api/tables/nosuchtable/host/", {"seat": 2, "version": 1}, host),
+        404,
+        "unknown_table",
+    )
     unchanged(api, code, before)
 
 
 def test_the_undo_passes_over_a_handover_and_the_hosts_seat_is_not_released(api, table):
     code, host, seats = table
-    first = post(api, f"/api/tables/{code}/events/",
-                 {"kind": "hand", "seat": 1, "version": read(api, code)["version"],
-                  "body": {"hand": HAND}}, seats[1])
+    first = post(
+        api,
+        f"/api/tables/{code}/events/",
+        {"kind": "hand", "seat": 1, "version": read(api, code)["version"], "body": {"hand": HAND}},
+        seats[1],
+    )
     assert first.status_code == 201
     assert handover(api, code, host, 2).status_code == 201
     version = read(api, code)["version"]
-    undone = api.delete(f"/api/tables/{code}/events/last/", data=json.dumps({"version": version}),
-                        content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {seats[2]}")
+    undone = api.delete(
+        f"/api/tables/{code}/events/last/",
+        data=json.dumps({"version": version}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {seats[2]}",
+    )
     assert undone.status_code == 200, undone.json()
     body = undone.json()
     assert body["undone"] == {"n": 1, "kind": "hand", "seat": 1}
@@ -191,17 +257,30 @@ def test_the_undo_passes_over_a_handover_and_the_hosts_seat_is_not_released(api,
     assert [(e["kind"], e["seat"]) for e in body["table"]["events"]] == [("handover", 2)]
     assert body["table"]["host_seat"] == 2
     # Only the handover left: nothing to undo.
-    refused(api.delete(f"/api/tables/{code}/events/last/",
-                       data=json.dumps({"version": body["table"]["version"]}),
-                       content_type="application/json",
-                       HTTP_AUTHORIZATION=f"Bearer {seats[2]}"), 409, "nothing_to_undo")
+    refused(
+        api.delete(
+            f"/api/tables/{code}/events/last/",
+            data=json.dumps({"version": body["table"]["version"]}),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {seats[2]}",
+        ),
+        409,
+        "nothing_to_undo",
+    )
     # The seat holding the role is not released (the table would have no host); another is.
     before = read(api, code)
-    refused(api.delete(f"/api/tables/{code}/seats/2/claim/",
-                       HTTP_AUTHORIZATION=f"Bearer {seats[2]}"), 409, "host_seat")
+    refused(
+        api.delete(f"/api/tables/{code}/seats/2/claim/", HTTP_AUTHORIZATION=f"Bearer {seats[2]}"),
+        409,
+        "host_seat",
+    )
     unchanged(api, code, before)
-    assert api.delete(f"/api/tables/{code}/seats/1/claim/",
-                      HTTP_AUTHORIZATION=f"Bearer {seats[2]}").status_code == 200
+    assert (
+        api.delete(
+            f"/api/tables/{code}/seats/1/claim/", HTTP_AUTHORIZATION=f"Bearer {seats[2]}"
+        ).status_code
+        == 200
+    )
 
 
 # --- The pages -------------------------------------------------------------------------------------
@@ -234,8 +313,9 @@ def test_the_host_hands_over_on_the_tables_page_and_bens_phone_then_holds_the_co
     assert '<label for="handover-seat">' in page
 
     version = Table.objects.get(code=code).version
-    done = host.post(f"/t/{code}/host", {"action": "handover", "seat": "2",
-                                         "version": str(version)})
+    done = host.post(
+        f"/t/{code}/host", {"action": "handover", "seat": "2", "version": str(version)}
+    )
     assert done.status_code == 302
     table = Table.objects.get(code=code)
     assert table.host_seat == 2 and table.version == version + 1
@@ -248,8 +328,9 @@ def test_the_host_hands_over_on_the_tables_page_and_bens_phone_then_holds_the_co
     assert "The host handed the host role to Ben (seat 2)" in words
     # The old host's browser acts no more: its cookie holds no token that acts, so its handover
     # back is refused.
-    again = host.post(f"/t/{code}/host", {"action": "handover", "seat": "2",
-                                          "version": str(table.version)})
+    again = host.post(
+        f"/t/{code}/host", {"action": "handover", "seat": "2", "version": str(table.version)}
+    )
     assert again.status_code == 401 and Table.objects.get(code=code).version == table.version
 
 
@@ -257,20 +338,32 @@ def test_a_stale_handover_on_the_page_asks_again():
     code, host, ben = page_table()
     version = Table.objects.get(code=code).version
     Client().post(f"/t/{code}/claim", {"seat": "3"})  # another phone: the table moves on
-    stale = host.post(f"/t/{code}/host", {"action": "handover", "seat": "2",
-                                          "version": str(version)})
+    stale = host.post(
+        f"/t/{code}/host", {"action": "handover", "seat": "2", "version": str(version)}
+    )
     assert stale.status_code == 409
     assert "The table changed just now" in text(stale)
     assert Table.objects.get(code=code).host_seat is None
 
 
-STAR_TREK_MISSIONS_HAND = ["Captain Jean-Luc Picard", "Commander William Riker",
-                           "Lieutenant Worf", "Photon Torpedoes", "Bridge", "Away Team",
-                           "Borg Cube"]
-TURN = {"position": {"hand": STAR_TREK_MISSIONS_HAND,
-                     "discard_area": ["Tricorder", "Time Distortion"],
-                     "galaxy_deck": 30, "mission_deck": 14},
-        "move": {"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]}}
+STAR_TREK_MISSIONS_HAND = [
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "Lieutenant Worf",
+    "Photon Torpedoes",
+    "Bridge",
+    "Away Team",
+    "Borg Cube",
+]
+TURN = {
+    "position": {
+        "hand": STAR_TREK_MISSIONS_HAND,
+        "discard_area": ["Tricorder", "Time Distortion"],
+        "galaxy_deck": 30,
+        "mission_deck": 14,
+    },
+    "move": {"action": "take_discard", "take": "Tricorder", "discard": ["Bridge"]},
+}
 
 
 def turn_data(**extra) -> str:
@@ -287,8 +380,10 @@ def picker(html: str) -> list[tuple[str, bool]]:
     found = re.search(r'<select id="asked-seat" name="seat">(.*?)</select>', html, flags=re.S)
     if found is None:
         return []
-    return [(value, bool(selected)) for value, selected in
-            re.findall(r'<option value="(\d+)"( selected)?>', found.group(1))]
+    return [
+        (value, bool(selected))
+        for value, selected in re.findall(r'<option value="(\d+)"( selected)?>', found.group(1))
+    ]
 
 
 def test_the_host_picks_the_seat_on_a_games_page_at_the_table():
@@ -318,8 +413,9 @@ def test_a_seats_phone_naming_another_seat_is_refused_and_nothing_changes():
     assert "This token cannot act for seat 1 (Ana)" in text(wrong)
     table = Table.objects.get(code=code)
     assert table.version == version and not table.events.exists()
-    not_a_seat = host.post(url, turn_data(seat="9"),
-                           content_type="application/x-www-form-urlencoded")
+    not_a_seat = host.post(
+        url, turn_data(seat="9"), content_type="application/x-www-form-urlencoded"
+    )
     assert not_a_seat.status_code in (400, 404) and "there is no seat 9" in text(not_a_seat)
     assert not Table.objects.get(code=code).events.exists()
     # Its legal neighbour: its own seat.
@@ -350,12 +446,14 @@ def test_the_tables_own_form_shares_the_picker_and_its_check():
     assert re.search(r'<label for="hand-seat">Act for the seat</label>', page)
     assert 'id="hand-seat"' not in ben.get(f"/t/{code}").content.decode()
     version = Table.objects.get(code=code).version
-    wrong = ben.post(f"/t/{code}/form", {"seat": "1", "hand": "\n".join(HAND),
-                                        "version": str(version)})
+    wrong = ben.post(
+        f"/t/{code}/form", {"seat": "1", "hand": "\n".join(HAND), "version": str(version)}
+    )
     assert wrong.status_code == 403 and "cannot act for seat 1" in text(wrong)
     assert not Table.objects.get(code=code).events.exists()
-    done = host.post(f"/t/{code}/form", {"seat": "3", "hand": "\n".join(HAND),
-                                         "version": str(version)})
+    done = host.post(
+        f"/t/{code}/form", {"seat": "3", "hand": "\n".join(HAND), "version": str(version)}
+    )
     assert done.status_code == 302
     event = Table.objects.get(code=code).events.get()
     assert (event.kind, event.seat, event.by_host) == ("hand", 3, True)
@@ -367,19 +465,44 @@ def test_a_table_whose_host_phone_is_lost_plays_on_from_its_seats(api, table):
     release, the next game) cannot be done."""
     code, host, seats = table
     cy = api.post(f"/api/tables/{code}/seats/3/claim/").json()["seat_token"]
-    hands = {1: HAND, 2: ["Holodeck 1", "Leah Brahms"],
-             3: ["Space Confrontation", "Daimon Bok", "Daimon Tog", "Vice Admiral Nakamura"]}
+    hands = {
+        1: HAND,
+        2: ["Holodeck 1", "Leah Brahms"],
+        3: ["Space Confrontation", "Daimon Bok", "Daimon Tog", "Vice Admiral Nakamura"],
+    }
     for seat, token in ((1, seats[1]), (2, seats[2]), (3, cy)):
-        entered = post(api, f"/api/tables/{code}/events/",
-                       {"kind": "hand", "seat": seat, "version": read(api, code)["version"],
-                        "body": {"hand": hands[seat]}}, token)
+        entered = post(
+            api,
+            f"/api/tables/{code}/events/",
+            {
+                "kind": "hand",
+                "seat": seat,
+                "version": read(api, code)["version"],
+                "body": {"hand": hands[seat]},
+            },
+            token,
+        )
         assert entered.status_code == 201, entered.json()
     state = read(api, code)["state"]
     assert state["hands"] == [13, 13, 12] and state["winners"] == ["Ana", "Ben"]
     version = read(api, code)["version"]
-    refused(post(api, f"/api/tables/{code}/events/",
-                 {"kind": "new_game", "seat": None, "version": version, "body": {}}, seats[1]),
-            403, "host_only")
-    refused(api.delete(f"/api/tables/{code}/events/last/", data=json.dumps({"version": version}),
-                       content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {cy}"),
-            403, "host_only")
+    refused(
+        post(
+            api,
+            f"/api/tables/{code}/events/",
+            {"kind": "new_game", "seat": None, "version": version, "body": {}},
+            seats[1],
+        ),
+        403,
+        "host_only",
+    )
+    refused(
+        api.delete(
+            f"/api/tables/{code}/events/last/",
+            data=json.dumps({"version": version}),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {cy}",
+        ),
+        403,
+        "host_only",
+    )

@@ -10,22 +10,49 @@ from tests.test_tables_concurrency import TOMALAK, call, new_table, together
 def test_a_handover_and_other_host_acts_naming_one_version_exactly_one_applies(tables_site):
     table = new_table(tables_site)
     code, host = table["code"], table["host_token"]
-    tokens = {seat: call(tables_site, "POST", f"/api/tables/{code}/seats/{seat}/claim/")[1][
-        "seat_token"] for seat in (1, 2, 3)}
-    status, _ = call(tables_site, "POST", f"/api/tables/{code}/events/",
-                     {"kind": "hand", "seat": 1, "version": call(
-                         tables_site, "GET", f"/api/tables/{code}/")[1]["version"],
-                      "body": {"hand": TOMALAK}}, tokens[1])
+    tokens = {
+        seat: call(tables_site, "POST", f"/api/tables/{code}/seats/{seat}/claim/")[1]["seat_token"]
+        for seat in (1, 2, 3)
+    }
+    status, _ = call(
+        tables_site,
+        "POST",
+        f"/api/tables/{code}/events/",
+        {
+            "kind": "hand",
+            "seat": 1,
+            "version": call(tables_site, "GET", f"/api/tables/{code}/")[1]["version"],
+            "body": {"hand": TOMALAK},
+        },
+        tokens[1],
+    )
     assert status == 201
     version = call(tables_site, "GET", f"/api/tables/{code}/")[1]["version"]
-    answers = together([
-        lambda: call(tables_site, "POST", f"/api/tables/{code}/host/",
-                     {"seat": 2, "version": version}, host),
-        lambda: call(tables_site, "POST", f"/api/tables/{code}/host/",
-                     {"seat": 3, "version": version}, host),
-        lambda: call(tables_site, "DELETE", f"/api/tables/{code}/events/last/",
-                     {"version": version}, host),
-    ])
+    answers = together(
+        [
+            lambda: call(
+                tables_site,
+                "POST",
+                f"/api/tables/{code}/host/",
+                {"seat": 2, "version": version},
+                host,
+            ),
+            lambda: call(
+                tables_site,
+                "POST",
+                f"/api/tables/{code}/host/",
+                {"seat": 3, "version": version},
+                host,
+            ),
+            lambda: call(
+                tables_site,
+                "DELETE",
+                f"/api/tables/{code}/events/last/",
+                {"version": version},
+                host,
+            ),
+        ]
+    )
     statuses = [status for status, _ in answers]
     applied = [i for i, status in enumerate(statuses) if status in (200, 201)]
     assert len(applied) == 1, answers
@@ -45,4 +72,6 @@ def test_a_handover_and_other_host_acts_naming_one_version_exactly_one_applies(t
     else:  # one handover: the hand stays, the role with its seat
         assert now["host_seat"] == (2, 3)[winner]
         assert [(e["kind"], e["seat"]) for e in now["events"]] == [
-            ("hand", 1), ("handover", (2, 3)[winner])]
+            ("hand", 1),
+            ("handover", (2, 3)[winner]),
+        ]

@@ -20,8 +20,11 @@ ZALGO = "a" + "".join(chr(0x0300 + i) for i in range(39))  # one letter, 39 diff
 
 
 def create(api, players):
-    return api.post("/api/tables/", json.dumps({"game": "star-trek-missions", "players": players}),
-                    content_type="application/json")
+    return api.post(
+        "/api/tables/",
+        json.dumps({"game": "star-trek-missions", "players": players}),
+        content_type="application/json",
+    )
 
 
 def refused_name(response, index: int) -> dict:
@@ -84,8 +87,9 @@ def test_names_with_up_to_4_marks_on_a_letter_sit_at_the_table(api, name):
 
 
 def test_the_start_page_says_which_name_looks_like_which():
-    response = Client().post("/t/", {"game": "star-trek-missions",
-                                     "players": f"Ana\nBen\n{CYRILLIC_ANA}"})
+    response = Client().post(
+        "/t/", {"game": "star-trek-missions", "players": f"Ana\nBen\n{CYRILLIC_ANA}"}
+    )
     assert response.status_code == 400
     assert "&#x27;Аna&#x27; looks like &#x27;Ana&#x27; (seat 1)" in response.content.decode()
     assert not Table.objects.exists()
@@ -94,17 +98,32 @@ def test_the_start_page_says_which_name_looks_like_which():
 # --- The rule itself, on pairs a person would and would not confuse --------------------------------
 
 
-@pytest.mark.parametrize(("one", "other"), [
-    ("Ana", CYRILLIC_ANA), ("Ana", GREEK_ANA), ("Ben", "\u0412\u0435n"), ("Ian", "lan"),
-    ("Ana", "ana"), ("m", "rn"), ("\ufb01ona", "fiona"),
-])
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Ana", CYRILLIC_ANA),
+        ("Ana", GREEK_ANA),
+        ("Ben", "\u0412\u0435n"),
+        ("Ian", "lan"),
+        ("Ana", "ana"),
+        ("m", "rn"),
+        ("\ufb01ona", "fiona"),
+    ],
+)
 def test_look_alike_pairs(one, other):
     assert look_alike(one, other) and look_alike(other, one)
 
 
-@pytest.mark.parametrize(("one", "other"), [
-    ("Ian", "Lan"), ("Ana", "Anna"), ("José", "Jose"), ("Даша", "Dasha"), ("Li", "Lí"),
-])
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Ian", "Lan"),
+        ("Ana", "Anna"),
+        ("José", "Jose"),
+        ("Даша", "Dasha"),
+        ("Li", "Lí"),
+    ],
+)
 def test_pairs_that_look_different(one, other):
     assert not look_alike(one, other) and not look_alike(other, one)
 

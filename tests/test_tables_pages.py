@@ -16,8 +16,12 @@ from tables.models import Table
 
 pytestmark = pytest.mark.django_db
 
-TOMALAK = ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
-           "Lieutenant Commander Data"]  # 13
+TOMALAK = [
+    "Commander Tomalak",
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "Lieutenant Commander Data",
+]  # 13
 HOLODECK = ["Holodeck 1", "Leah Brahms"]  # 13
 
 
@@ -92,13 +96,20 @@ def test_three_browsers_claim_their_seats_and_see_the_standings():
 def test_a_card_already_in_another_hand_is_shown_and_nothing_changes():
     host = Client()
     code = start(host)
-    assert host.post(f"/t/{code}/form", {"seat": "1", "hand": "\n".join(TOMALAK)}).status_code == 302
-    response = host.post(f"/t/{code}/form", {"seat": "2", "hand": "Leah Brahms\nCommander William Riker"})
+    assert (
+        host.post(f"/t/{code}/form", {"seat": "1", "hand": "\n".join(TOMALAK)}).status_code == 302
+    )
+    response = host.post(
+        f"/t/{code}/form", {"seat": "2", "hand": "Leah Brahms\nCommander William Riker"}
+    )
     assert response.status_code == 400
     words = text(response)
     assert "Commander William Riker is in Ana's hand (seat 1) and in Ben's hand (seat 2)" in words
     # What was typed stays in the form to be corrected.
-    assert "Leah Brahms" in response.content.decode().split('id="hand-cards"')[1].split("</textarea>")[0]
+    assert (
+        "Leah Brahms"
+        in response.content.decode().split('id="hand-cards"')[1].split("</textarea>")[0]
+    )
 
 
 def test_a_browser_without_a_seat_cannot_enter_a_hand():
@@ -182,9 +193,15 @@ def test_academy_credits_rounds_from_the_page_to_a_match_winner():
     assert Table.objects.get(code=code).state["round"] == 4
 
 
-@pytest.mark.parametrize(("game", "offered"), [("star-trek-missions", True),
-                                               ("academy-credits", True), ("factions", True),
-                                               ("star-realms-academy", True)])
+@pytest.mark.parametrize(
+    ("game", "offered"),
+    [
+        ("star-trek-missions", True),
+        ("academy-credits", True),
+        ("factions", True),
+        ("star-realms-academy", True),
+    ],
+)
 def test_a_games_page_offers_a_table_where_tables_of_it_are_kept(game, offered):
     page = Client().get(f"/games/{game}/")
     assert page.status_code == 200

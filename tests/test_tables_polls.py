@@ -20,8 +20,11 @@ from tables.models import Table
 
 
 def create(client) -> dict:
-    response = client.post("/api/tables/", data=json.dumps(
-        {"game": "academy-credits", "players": ["Ana", "Ben"]}), content_type="application/json")
+    response = client.post(
+        "/api/tables/",
+        data=json.dumps({"game": "academy-credits", "players": ["Ana", "Ben"]}),
+        content_type="application/json",
+    )
     assert response.status_code == 201
     return response.json()
 
@@ -54,9 +57,19 @@ def test_an_unchanged_poll_costs_one_query_on_the_codes_index(client):
 
 
 def asgi_get(app, path: str, headers: list[tuple[bytes, bytes]], method: str = "GET"):
-    scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(),
-             "query_string": b"", "headers": headers, "http_version": "1.1", "scheme": "http",
-             "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 1234), "root_path": ""}
+    scope = {
+        "type": "http",
+        "method": method,
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": headers,
+        "http_version": "1.1",
+        "scheme": "http",
+        "server": ("127.0.0.1", 80),
+        "client": ("127.0.0.1", 1234),
+        "root_path": "",
+    }
 
     async def run():
         communicator = ApplicationCommunicator(app, scope)
@@ -80,8 +93,9 @@ def test_the_served_app_answers_an_unchanged_poll_before_django(client, django_d
     passed = []
 
     async def django(scope, receive, send):  # stands for Django's handler: records what reaches it
-        passed.append((scope["method"], scope["path"], dict(scope["headers"]).get(
-            b"if-none-match")))
+        passed.append(
+            (scope["method"], scope["path"], dict(scope["headers"]).get(b"if-none-match"))
+        )
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b"{}"})
 

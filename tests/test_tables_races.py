@@ -54,23 +54,32 @@ class Model:
 # An action: its name, what it sends (given the round), and the model's reading of it: the codes
 # that would refuse it in a state (any of them may be the one given: a request checks some
 # things before the lock and again under it), or the state it leaves.
-def refusals_and_next(action: str, state: Model, version: int) -> tuple[set[tuple[int, str]],
-                                                                         Model | None]:
+def refusals_and_next(
+    action: str, state: Model, version: int
+) -> tuple[set[tuple[int, str]], Model | None]:
     reasons: set[tuple[int, str]] = set()
     stale = state.version != version
     if action == "claim 3":
         if 3 in state.claimed:
             return {(409, "seat_claimed")}, None
-        return set(), replace(state, version=state.version + 1, claimed=state.claimed | {3},
-                              since=(*state.since, ("claim", 3)))
+        return set(), replace(
+            state,
+            version=state.version + 1,
+            claimed=state.claimed | {3},
+            since=(*state.since, ("claim", 3)),
+        )
     if action.startswith("release "):
         seat = int(action.split()[1])
         if not state.starting_phone_hosts:
             return {(403, "host_only")}, None
         if seat == state.host_seat:
             return {(409, "host_seat")}, None
-        return set(), replace(state, version=state.version + 1, claimed=state.claimed - {seat},
-                              since=(*state.since, ("release", seat)))
+        return set(), replace(
+            state,
+            version=state.version + 1,
+            claimed=state.claimed - {seat},
+            since=(*state.since, ("release", seat)),
+        )
     if action.startswith("handover to "):
         seat = int(action.split()[-1])
         if stale:
@@ -81,9 +90,13 @@ def refusals_and_next(action: str, state: Model, version: int) -> tuple[set[tupl
             reasons.add((409, "seat_not_claimed"))
         if reasons:
             return reasons, None
-        return set(), replace(state, version=state.version + 1, host_seat=seat,
-                              events=(*state.events, ("handover", seat)),
-                              since=(*state.since, ("handover", seat)))
+        return set(), replace(
+            state,
+            version=state.version + 1,
+            host_seat=seat,
+            events=(*state.events, ("handover", seat)),
+            since=(*state.since, ("handover", seat)),
+        )
     if action.startswith("hand of seat "):
         seat = int(action.split()[-1])
         # A seat's own entry conflicts only with a change of the same seat's entry since the
@@ -95,9 +108,12 @@ def refusals_and_next(action: str, state: Model, version: int) -> tuple[set[tupl
             reasons.add((403, "not_your_seat"))
         if reasons:
             return reasons, None
-        return set(), replace(state, version=state.version + 1,
-                              events=(*state.events, ("hand", seat)),
-                              since=(*state.since, ("hand", seat)))
+        return set(), replace(
+            state,
+            version=state.version + 1,
+            events=(*state.events, ("hand", seat)),
+            since=(*state.since, ("hand", seat)),
+        )
     if action == "undo":
         if stale:
             reasons.add((409, "version_conflict"))
@@ -109,46 +125,76 @@ def refusals_and_next(action: str, state: Model, version: int) -> tuple[set[tupl
         if reasons:
             return reasons, None
         last = game_events[-1]
-        return set(), replace(state, version=state.version + 1,
-                              events=state.events[:last] + state.events[last + 1:],
-                              since=(*state.since, ("undo", state.events[last][1])))
+        return set(), replace(
+            state,
+            version=state.version + 1,
+            events=state.events[:last] + state.events[last + 1 :],
+            since=(*state.since, ("undo", state.events[last][1])),
+        )
     raise AssertionError(action)
 
 
-ACTIONS = ["claim 3", "release 1", "release 2", "handover to 2", "handover to 3",
-           "hand of seat 1", "hand of seat 2", "undo"]
+ACTIONS = [
+    "claim 3",
+    "release 1",
+    "release 2",
+    "handover to 2",
+    "handover to 3",
+    "hand of seat 1",
+    "hand of seat 2",
+    "undo",
+]
 HANDS = {1: TOMALAK, 2: HOLODECK}
 
 
-def send(base: str, code: str, host: str, tokens: dict[int, str], action: str,
-         version: int) -> tuple[int, dict]:
+def send(
+    base: str, code: str, host: str, tokens: dict[int, str], action: str, version: int
+) -> tuple[int, dict]:
     if action == "claim 3":
         return call(base, "POST", f"/api/tables/{code}/seats/3/claim/")
     if action.startswith("release "):
-        return call(base, "DELETE", f"/api/tables/{code}/seats/{action.split()[1]}/claim/",
-                    None, host)
+        return call(
+            base, "DELETE", f"/api/tables/{code}/seats/{action.split()[1]}/claim/", None, host
+        )
     if action.startswith("handover to "):
-        return call(base, "POST", f"/api/tables/{code}/host/",
-                    {"seat": int(action.split()[-1]), "version": version}, host)
+        return call(
+            base,
+            "POST",
+            f"/api/tables/{code}/host/",
+            {"seat": int(action.split()[-1]), "version": version},
+            host,
+        )
     if action.startswith("hand of seat "):
         seat = int(action.split()[-1])
-        return call(base, "POST", f"/api/tables/{code}/events/",
-                    {"kind": "hand", "seat": seat, "version": version,
-                     "body": {"hand": HANDS[seat]}}, tokens[seat])
+        return call(
+            base,
+            "POST",
+            f"/api/tables/{code}/events/",
+            {"kind": "hand", "seat": seat, "version": version, "body": {"hand": HANDS[seat]}},
+            tokens[seat],
+        )
     if action == "undo":
         return call(base, "DELETE", f"/api/tables/{code}/events/last/", {"version": version}, host)
     raise AssertionError(action)
 
 
 def observed(table: dict) -> Model:
-    return Model(version=table["version"],
-                 claimed=frozenset(p["seat"] for p in table["players"] if p["claimed"]),
-                 host_seat=table["host_seat"],
-                 events=tuple((e["kind"], e["seat"]) for e in table["events"]))
+    return Model(
+        version=table["version"],
+        claimed=frozenset(p["seat"] for p in table["players"] if p["claimed"]),
+        host_seat=table["host_seat"],
+        events=tuple((e["kind"], e["seat"]) for e in table["events"]),
+    )
 
 
-def serial_orders_match(first: str, second: str, start: Model, version: int,
-                        answers: list[tuple[int, dict]], after: Model) -> list[str]:
+def serial_orders_match(
+    first: str,
+    second: str,
+    start: Model,
+    version: int,
+    answers: list[tuple[int, dict]],
+    after: Model,
+) -> list[str]:
     """The serial orders (first then second, second then first) that give these answers and
     leave this table."""
     matching = []
@@ -171,19 +217,30 @@ def serial_orders_match(first: str, second: str, start: Model, version: int,
 def one_round(base: str, first: str, second: str) -> None:
     table = new_table(base)
     code, host = table["code"], table["host_token"]
-    tokens = {seat: call(base, "POST", f"/api/tables/{code}/seats/{seat}/claim/")[1]["seat_token"]
-              for seat in (1, 2)}
+    tokens = {
+        seat: call(base, "POST", f"/api/tables/{code}/seats/{seat}/claim/")[1]["seat_token"]
+        for seat in (1, 2)
+    }
     _, now = call(base, "GET", f"/api/tables/{code}/")
-    status, _ = call(base, "POST", f"/api/tables/{code}/events/",
-                     {"kind": "hand", "seat": 2, "version": now["version"],
-                      "body": {"hand": CONFRONTATION}}, tokens[2])
+    status, _ = call(
+        base,
+        "POST",
+        f"/api/tables/{code}/events/",
+        {"kind": "hand", "seat": 2, "version": now["version"], "body": {"hand": CONFRONTATION}},
+        tokens[2],
+    )
     assert status == 201
     _, now = call(base, "GET", f"/api/tables/{code}/")
     start, version = observed(now), now["version"]
-    answers = together([lambda: send(base, code, host, tokens, first, version),
-                        lambda: send(base, code, host, tokens, second, version)])
-    said = [(status, payload.get("code") if status >= 400 else "applied")
-            for status, payload in answers]
+    answers = together(
+        [
+            lambda: send(base, code, host, tokens, first, version),
+            lambda: send(base, code, host, tokens, second, version),
+        ]
+    )
+    said = [
+        (status, payload.get("code") if status >= 400 else "applied") for status, payload in answers
+    ]
     assert all(status < 500 for status, _ in answers), answers
     _, table_after = call(base, "GET", f"/api/tables/{code}/")
     after = observed(table_after)
@@ -193,7 +250,8 @@ def one_round(base: str, first: str, second: str) -> None:
     applied = sum(status in (200, 201) for status, _ in answers)
     assert after.version == version + applied, seen
     assert serial_orders_match(first, second, start, version, answers, after), (
-        f"{seen}: fits neither serial order")
+        f"{seen}: fits neither serial order"
+    )
     if after.host_seat is not None:
         # The host's seat cannot be taken by a stranger with the link.
         status, payload = call(base, "POST", f"/api/tables/{code}/seats/{after.host_seat}/claim/")

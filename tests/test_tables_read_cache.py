@@ -40,8 +40,9 @@ def per_request_blanked(response) -> str:
 
 
 @pytest.mark.parametrize("path", ["/", "/events/", "/events/?before=31"])
-def test_a_cached_api_read_is_the_uncached_one_byte_for_byte_and_reads_no_history(api, settings,
-                                                                                 path):
+def test_a_cached_api_read_is_the_uncached_one_byte_for_byte_and_reads_no_history(
+    api, settings, path
+):
     code = create(api)["code"]
     with_history(code, 50)
     url = f"/api/tables/{code}{path}"
@@ -75,8 +76,10 @@ def test_a_cached_page_is_the_uncached_one_but_for_its_own_tokens(settings, path
     assert first_history and again_history == []
     if path != "/live":  # the seat's form (the polled part of this game has none)
         # Each drawing has an entry key of its own.
-        keys = [re.findall(r'name="entry_key" value="([^"]+)"', r.content.decode())
-                for r in (first, again)]
+        keys = [
+            re.findall(r'name="entry_key" value="([^"]+)"', r.content.decode())
+            for r in (first, again)
+        ]
         assert all(keys) and not set(keys[0]) & set(keys[1]), keys
     assert "placeholder" not in again.content.decode()
 
@@ -85,13 +88,15 @@ def test_a_cached_pages_csrf_token_is_the_readers_own():
     """Two browsers read the same cached page; each one's form posts with its own token."""
     host = Client()
     code = host.post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen"})[
-        "Location"].rsplit("/", 1)[1]
+        "Location"
+    ].rsplit("/", 1)[1]
     phones = [Client(enforce_csrf_checks=True) for _ in range(2)]
     pages = [phone.get(f"/t/{code}").content.decode() for phone in phones]
     tokens = [re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', p).group(1) for p in pages]
     for number, (phone, token) in enumerate(zip(phones, tokens, strict=True), start=1):
-        claimed = phone.post(f"/t/{code}/claim", {"seat": str(number),
-                                                  "csrfmiddlewaretoken": token})
+        claimed = phone.post(
+            f"/t/{code}/claim", {"seat": str(number), "csrfmiddlewaretoken": token}
+        )
         assert claimed.status_code == 302, claimed.content.decode()[:500]
 
 
@@ -104,9 +109,17 @@ def test_a_read_right_after_a_change_shows_the_change(api):
     assert api.get(f"/api/tables/{code}/events/").json()["events"] == []
     live_before = browser.get(f"/t/{code}/live")
     assert before["events"] == [] and browser.get(f"/t/{code}/live").status_code == 200
-    entered = api.post(f"/api/tables/{code}/events/", data={
-        "kind": "hand", "seat": 1, "version": before["version"],
-        "body": {"hand": ["Holodeck 1"]}}, format="json", HTTP_AUTHORIZATION=f"Bearer {token}")
+    entered = api.post(
+        f"/api/tables/{code}/events/",
+        data={
+            "kind": "hand",
+            "seat": 1,
+            "version": before["version"],
+            "body": {"hand": ["Holodeck 1"]},
+        },
+        format="json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
     assert entered.status_code == 201, entered.json()
     after = api.get(f"/api/tables/{code}/").json()
     assert after["version"] == entered.json()["table"]["version"] > before["version"]
@@ -116,8 +129,12 @@ def test_a_read_right_after_a_change_shows_the_change(api):
     assert live_after.status_code == 200 and '<li value="1">' in live_after.content.decode()
     assert '<li value="1">' in browser.get(f"/t/{code}").content.decode()
     # And the host's undo: the entry shows as undone at once.
-    undone = api.delete(f"/api/tables/{code}/events/last/", data={"version": after["version"]},
-                        format="json", HTTP_AUTHORIZATION=f"Bearer {created['host_token']}")
+    undone = api.delete(
+        f"/api/tables/{code}/events/last/",
+        data={"version": after["version"]},
+        format="json",
+        HTTP_AUTHORIZATION=f"Bearer {created['host_token']}",
+    )
     assert undone.status_code == 200, undone.json()
     assert api.get(f"/api/tables/{code}/").json()["events"] == []
     assert api.get(f"/api/tables/{code}/events/").json()["events"] == []
@@ -133,9 +150,15 @@ def set_up(api):
     """A Factions table set up, both seats claimed (as tests/test_tables_factions.py's)."""
     created = post(api, "/api/tables/", {"game": "factions", "players": ["Ana", "Ben"]}).json()
     code = created["code"]
-    t = {"code": code, "host": created["host_token"], "api": api,
-         **{name: post(api, f"/api/tables/{code}/seats/{n}/claim/", {}).json()["seat_token"]
-            for n, name in ((1, "ana"), (2, "ben"))}}
+    t = {
+        "code": code,
+        "host": created["host_token"],
+        "api": api,
+        **{
+            name: post(api, f"/api/tables/{code}/seats/{n}/claim/", {}).json()["seat_token"]
+            for n, name in ((1, "ana"), (2, "ben"))
+        },
+    }
     assert event(t, "setup", 1, SETUP, t["ana"]).status_code == 201
     return t
 
@@ -145,8 +168,16 @@ def test_the_defenders_answer_form_reaches_the_defenders_phone_alone(set_up, fir
     """Ben's phone is offered his answers to Ana's attack (which name his DEFENCE cards); read in
     any order, cached, no other phone is: not Ana's, not the host's, not one holding no seat."""
     t = set_up
-    assert event(t, "move", 1, {"position": hands([c("Attack", "amber-coast")]),
-                                "move": ATTACK}, t["ana"]).status_code == 201
+    assert (
+        event(
+            t,
+            "move",
+            1,
+            {"position": hands([c("Attack", "amber-coast")]), "move": ATTACK},
+            t["ana"],
+        ).status_code
+        == 201
+    )
     code = t["code"]
     phones = {name: Client() for name in ("ben", "ana", "host", "nobody")}
     phones["ben"].cookies[f"seat_{code}"] = f"2:{t['ben']}"

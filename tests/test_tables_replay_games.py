@@ -18,9 +18,11 @@ from games.factions.rulings import RulingRequest, move_for_engine, reading
 
 pytestmark = pytest.mark.django_db
 
-SETTINGS = settings(max_examples=15, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                           HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 PLAYERS = ["Ana", "Ben"]
 
 
@@ -36,15 +38,20 @@ def new_table(api, game):
 
 def send(api, code, host, kind, seat, body):
     version = api.get(f"/api/tables/{code}/").json()["version"]
-    return post(api, f"/api/tables/{code}/events/",
-                {"kind": kind, "seat": seat, "version": version, "body": body}, host)
+    return post(
+        api,
+        f"/api/tables/{code}/events/",
+        {"kind": kind, "seat": seat, "version": version, "body": body},
+        host,
+    )
 
 
 def undo(api, code, host):
     # The undo names the version it read (its ETag in If-Match), like an event.
     etag = api.get(f"/api/tables/{code}/")["ETag"]
-    return api.delete(f"/api/tables/{code}/events/last/", HTTP_AUTHORIZATION=f"Bearer {host}",
-                      HTTP_IF_MATCH=etag)
+    return api.delete(
+        f"/api/tables/{code}/events/last/", HTTP_AUTHORIZATION=f"Bearer {host}", HTTP_IF_MATCH=etag
+    )
 
 
 def state_of(api, code):
@@ -59,28 +66,57 @@ def without_link(body):
 
 # Round ends (without credits: the table fills them): the last cadet standing, or a showdown.
 ROUNDS = [
-    {"players": [{"name": "Ana", "discards": [1, 4]},
-                 {"name": "Ben", "in_round": False, "discards": ["Lura Thok"]}], "deck_count": 7},
-    {"players": [{"name": "Ana", "in_round": False, "discards": ["Lura Thok"]},
-                 {"name": "Ben", "discards": [1, 4]}], "deck_count": 7},
-    {"players": [{"name": "Ana", "discards": ["Charles Vance", 1], "hand": 7},
-                 {"name": "Ben", "discards": [2], "hand": 5}], "deck_count": 0},
-    {"players": [{"name": "Ana", "discards": [3], "hand": 6},
-                 {"name": "Ben", "discards": [1, "Charles Vance"], "hand": 8}], "deck_count": 0},
+    {
+        "players": [
+            {"name": "Ana", "discards": [1, 4]},
+            {"name": "Ben", "in_round": False, "discards": ["Lura Thok"]},
+        ],
+        "deck_count": 7,
+    },
+    {
+        "players": [
+            {"name": "Ana", "in_round": False, "discards": ["Lura Thok"]},
+            {"name": "Ben", "discards": [1, 4]},
+        ],
+        "deck_count": 7,
+    },
+    {
+        "players": [
+            {"name": "Ana", "discards": ["Charles Vance", 1], "hand": 7},
+            {"name": "Ben", "discards": [2], "hand": 5},
+        ],
+        "deck_count": 0,
+    },
+    {
+        "players": [
+            {"name": "Ana", "discards": [3], "hand": 6},
+            {"name": "Ben", "discards": [1, "Charles Vance"], "hand": 8},
+        ],
+        "deck_count": 0,
+    },
 ]
-AC_EVENTS = st.lists(st.one_of(
-    st.tuples(st.just("round"), st.integers(0, len(ROUNDS) - 1)),
-    st.tuples(st.just("undo"), st.none()),
-    st.tuples(st.just("new_match"), st.none()),
-), min_size=1, max_size=10)
+AC_EVENTS = st.lists(
+    st.one_of(
+        st.tuples(st.just("round"), st.integers(0, len(ROUNDS) - 1)),
+        st.tuples(st.just("undo"), st.none()),
+        st.tuples(st.just("new_match"), st.none()),
+    ),
+    min_size=1,
+    max_size=10,
+)
 
 
 @SETTINGS
 @given(series=AC_EVENTS)
 def test_academy_credits_series_equal_the_stateless_round_scores(api, series):
     code, host = new_table(api, "academy-credits")
-    start = {"credits": {"Ana": 0, "Ben": 0}, "starter": None, "round": 0, "target": None,
-             "match_winners": []}
+    start = {
+        "credits": {"Ana": 0, "Ben": 0},
+        "starter": None,
+        "round": 0,
+        "target": None,
+        "match_winners": [],
+    }
     history, now = [], start
     for kind, which in series:
         if kind == "undo":
@@ -97,10 +133,18 @@ def test_academy_credits_series_equal_the_stateless_round_scores(api, series):
             if now["match_winners"]:
                 assert response.status_code == 400 and response.json()["code"] == "match_over"
                 continue
-            stateless = post(api, "/api/games/academy-credits/score/", {**body, "players": [
-                {**player, "credits": now["credits"][player["name"]]}
-                for player in body["players"]],
-                **({"starter": now["starter"]} if now["starter"] else {})})
+            stateless = post(
+                api,
+                "/api/games/academy-credits/score/",
+                {
+                    **body,
+                    "players": [
+                        {**player, "credits": now["credits"][player["name"]]}
+                        for player in body["players"]
+                    ],
+                    **({"starter": now["starter"]} if now["starter"] else {}),
+                },
+            )
             event(f"round: {stateless.status_code}")
             if stateless.status_code != 200:
                 assert response.status_code == stateless.status_code, response.json()
@@ -109,9 +153,13 @@ def test_academy_credits_series_equal_the_stateless_round_scores(api, series):
             answer = stateless.json()
             assert without_link(response.json()["event"]["result"]) == without_link(answer)
             history.append(now)
-            now = {"credits": {row["player"]: row["credits"] for row in answer["standings"]},
-                   "starter": answer["next_starter"], "round": now["round"] + 1,
-                   "target": answer["target"], "match_winners": answer["match_winners"]}
+            now = {
+                "credits": {row["player"]: row["credits"] for row in answer["standings"]},
+                "starter": answer["next_starter"],
+                "round": now["round"] + 1,
+                "target": answer["target"],
+                "match_winners": answer["match_winners"],
+            }
         state = state_of(api, code)
         assert {key: state[key] for key in now} == now
 
@@ -119,8 +167,15 @@ def test_academy_credits_series_equal_the_stateless_round_scores(api, series):
 # --- Star Realms Academy ------------------------------------------------------------------------
 
 # Cards whose values the rulebook gives (The Hive's primary is not known: needs information).
-CARDS = ["Scout", "Scout", "Viper", "Imperial Frigate", "Imperial Frigate", "Survey Ship",
-         "The Hive"]
+CARDS = [
+    "Scout",
+    "Scout",
+    "Viper",
+    "Imperial Frigate",
+    "Imperial Frigate",
+    "Survey Ship",
+    "The Hive",
+]
 SHOP = ["Ram", "Corvette", "The Hive", "Barter World", "Survey Ship"]
 turns = st.tuples(
     st.lists(st.sampled_from(CARDS), min_size=1, max_size=3),  # the hand
@@ -129,24 +184,35 @@ turns = st.tuples(
     st.integers(0, 3),  # 0: buy Ram
     st.integers(0, 9),  # 0: the turn does not end
 )
-SRA_EVENTS = st.lists(st.one_of(st.tuples(st.just("turn"), turns),
-                                st.tuples(st.just("undo"), st.none())), min_size=1, max_size=8)
+SRA_EVENTS = st.lists(
+    st.one_of(st.tuples(st.just("turn"), turns), st.tuples(st.just("undo"), st.none())),
+    min_size=1,
+    max_size=8,
+)
 
 
 def side(player):
     """A player as a board carries them from turn to turn (the reference's own reading)."""
-    return {"name": player["name"], "health": player["health"], "coins": player["coins"],
-            "bases": [{"card": base["card"], "damage": base["damage"]}
-                      for base in player["bases"]]}
+    return {
+        "name": player["name"],
+        "health": player["health"],
+        "coins": player["coins"],
+        "bases": [{"card": base["card"], "damage": base["damage"]} for base in player["bases"]],
+    }
 
 
 @SETTINGS
 @given(series=SRA_EVENTS)
 def test_star_realms_academy_series_equal_the_stateless_turn_scores(api, series):
     code, host = new_table(api, "star-realms-academy")
-    start = {"board": {"active": {"name": "Ana", "health": 15, "coins": 0, "bases": []},
-                       "opponent": {"name": "Ben", "health": 15, "coins": 1, "bases": []},
-                       "shop_row": []}, "winner": None}
+    start = {
+        "board": {
+            "active": {"name": "Ana", "health": 15, "coins": 0, "bases": []},
+            "opponent": {"name": "Ben", "health": 15, "coins": 1, "bases": []},
+            "shop_row": [],
+        },
+        "winner": None,
+    }
     history, now = [], start
     for kind, drawn in series:
         if kind == "undo":
@@ -157,8 +223,9 @@ def test_star_realms_academy_series_equal_the_stateless_turn_scores(api, series)
         hand, plays, combat, buy, ends = drawn
         actions = [{"action": "play", "card": hand[i]} for i in plays if i < len(hand)]
         if combat >= 4:
-            combat = sum({"Viper": 1, "Imperial Frigate": 2}.get(play["card"], 0)
-                         for play in actions)
+            combat = sum(
+                {"Viper": 1, "Imperial Frigate": 2}.get(play["card"], 0) for play in actions
+            )
         if combat:
             actions.append({"action": "attack", "target": "health", "amount": combat})
         if not buy:
@@ -173,24 +240,47 @@ def test_star_realms_academy_series_equal_the_stateless_turn_scores(api, series)
         if now["winner"]:
             assert response.status_code == 400 and response.json()["code"] == "game_over"
             continue
-        stateless = post(api, "/api/games/star-realms-academy/score/", {
-            "active": {**board["active"], "bases": [{**b, "used": []}
-                                                    for b in board["active"]["bases"]],
-                       "hand": hand, "in_play": [], "combat": 0, "used": []},
-            "opponent": board["opponent"], "shop_row": shop, "actions": actions})
+        stateless = post(
+            api,
+            "/api/games/star-realms-academy/score/",
+            {
+                "active": {
+                    **board["active"],
+                    "bases": [{**b, "used": []} for b in board["active"]["bases"]],
+                    "hand": hand,
+                    "in_play": [],
+                    "combat": 0,
+                    "used": [],
+                },
+                "opponent": board["opponent"],
+                "shop_row": shop,
+                "actions": actions,
+            },
+        )
         if stateless.status_code != 200:
             event(f"turn refused: {stateless.json()['code']}")
             assert response.status_code == stateless.status_code
             continue
         answer = stateless.json()
-        event("turn: a winner" if answer["winner"] else
-              f"turn: stopped ({answer['ruling']['code']})" if answer["stopped_at"] is not None
-              else "turn: ends" if answer["turn_over"] else "turn: not over")
+        event(
+            "turn: a winner"
+            if answer["winner"]
+            else f"turn: stopped ({answer['ruling']['code']})"
+            if answer["stopped_at"] is not None
+            else "turn: ends"
+            if answer["turn_over"]
+            else "turn: not over"
+        )
         final = answer["final"]
         if answer["winner"]:
-            after = {"board": {"active": side(final["active"]),
-                               "opponent": side(final["opponent"]),
-                               "shop_row": final["shop_row"]}, "winner": answer["winner"]}
+            after = {
+                "board": {
+                    "active": side(final["active"]),
+                    "opponent": side(final["opponent"]),
+                    "shop_row": final["shop_row"],
+                },
+                "winner": answer["winner"],
+            }
         elif answer["stopped_at"] is not None:
             after = now  # answered, nothing changes
         elif not answer["turn_over"]:
@@ -198,17 +288,24 @@ def test_star_realms_academy_series_equal_the_stateless_turn_scores(api, series)
             assert response.json()["code"] == "turn_not_over"
             continue
         else:
-            after = {"board": {"active": side(final["opponent"]),
-                               "opponent": side(final["active"]),
-                               "shop_row": final["shop_row"]}, "winner": None}
+            after = {
+                "board": {
+                    "active": side(final["opponent"]),
+                    "opponent": side(final["active"]),
+                    "shop_row": final["shop_row"],
+                },
+                "winner": None,
+            }
         assert response.status_code == 201, response.json()
         assert without_link(response.json()["event"]["result"]) == without_link(answer)
         history.append(now)
         now = after
         state = state_of(api, code)
         assert {"board": state["board"], "winner": state["winner"]} == now
-        health = {now["board"]["active"]["name"]: now["board"]["active"]["health"],
-                  now["board"]["opponent"]["name"]: now["board"]["opponent"]["health"]}
+        health = {
+            now["board"]["active"]["name"]: now["board"]["active"]["health"],
+            now["board"]["opponent"]["name"]: now["board"]["opponent"]["health"],
+        }
         assert state["health"] == health
 
 
@@ -217,13 +314,25 @@ def test_star_realms_academy_series_equal_the_stateless_turn_scores(api, series)
 AMBER = ["Harbour Captain", "Tide Archer", "Dune Rider", "Net Caster", "Lighthouse Keeper"]
 ASHEN = ["Peak Sentinel", "Ember Smith", "Cliff Runner", "Ash Seer", "Stone Drummer"]
 FACTION_OF = {"Ana": "amber-coast", "Ben": "ashen-peaks"}
-SETUP = {"factions": [
-    {"name": "amber-coast", "controller": "Ana",
-     "units": [{"name": n, "alive": n != "Dune Rider"} for n in AMBER]},
-    {"name": "ashen-peaks", "controller": "Ben",
-     "units": [{"name": n, "alive": n in ("Peak Sentinel", "Ember Smith")} for n in ASHEN]}],
-    "players": [{"name": "Ana", "faction": "amber-coast"},
-                {"name": "Ben", "faction": "ashen-peaks"}], "turn": "Ana"}
+SETUP = {
+    "factions": [
+        {
+            "name": "amber-coast",
+            "controller": "Ana",
+            "units": [{"name": n, "alive": n != "Dune Rider"} for n in AMBER],
+        },
+        {
+            "name": "ashen-peaks",
+            "controller": "Ben",
+            "units": [{"name": n, "alive": n in ("Peak Sentinel", "Ember Smith")} for n in ASHEN],
+        },
+    ],
+    "players": [
+        {"name": "Ana", "faction": "amber-coast"},
+        {"name": "Ben", "faction": "ashen-peaks"},
+    ],
+    "turn": "Ana",
+}
 ACTIONS = ["Attack", "Defence", "Doctor", "Sabotage", "Spy", "Ambush"]
 UNITS = [("amber-coast", n) for n in AMBER] + [("ashen-peaks", n) for n in ASHEN]
 moves = st.tuples(
@@ -233,18 +342,23 @@ moves = st.tuples(
     st.integers(0, 2),  # the card the move names: the mover's first, second or third
     st.sampled_from(UNITS),  # its target unit (ATTACK, AMBUSH, DOCTOR)
 )
-FACTIONS_EVENTS = st.lists(st.one_of(st.tuples(st.just("move"), moves),
-                                     st.tuples(st.just("undo"), st.none())),
-                           min_size=1, max_size=8)
+FACTIONS_EVENTS = st.lists(
+    st.one_of(st.tuples(st.just("move"), moves), st.tuples(st.just("undo"), st.none())),
+    min_size=1,
+    max_size=8,
+)
 
 
 def comparable(position):
     """What a table carries of a position, in a form that ignores list order and hands."""
     return {
-        "factions": {f["name"]: (f["controller"], {u["name"]: u["alive"] for u in f["units"]})
-                     for f in position["factions"]},
+        "factions": {
+            f["name"]: (f["controller"], {u["name"]: u["alive"] for u in f["units"]})
+            for f in position["factions"]
+        },
         "lost_turns": {p["name"]: p.get("lost_turns") or 0 for p in position["players"]},
-        "turn": position["turn"], "turn_lost": bool(position.get("turn_lost")),
+        "turn": position["turn"],
+        "turn_lost": bool(position.get("turn_lost")),
         "pending": position.get("pending"),
     }
 
@@ -270,13 +384,18 @@ def test_factions_series_equal_the_stateless_rulings_and_standings(api, series):
             continue
         position, winner = now
         ana, ben, action, which, (faction, unit) = drawn
-        hands = {"Ana": [{"card": c, "faction": "amber-coast"} for c in ana],
-                 "Ben": [{"card": c, "faction": "ashen-peaks"} for c in ben]}
+        hands = {
+            "Ana": [{"card": c, "faction": "amber-coast"} for c in ana],
+            "Ben": [{"card": c, "faction": "ashen-peaks"} for c in ben],
+        }
         pending = position.get("pending")
         mover = position["turn"]
         if pending:
-            mover = next(f["controller"] for f in position["factions"]
-                         if f["name"] == pending["target_unit"]["faction"])
+            mover = next(
+                f["controller"]
+                for f in position["factions"]
+                if f["name"] == pending["target_unit"]["faction"]
+            )
         held = [held["card"] for held in hands[mover]] or ["Attack"]
         card = held[which % len(held)]
         move = {"action": action}
@@ -286,25 +405,35 @@ def test_factions_series_equal_the_stateless_rulings_and_standings(api, series):
             move["target_unit"] = {"faction": faction, "unit": unit}
         if action == "play" and card in ("Sabotage", "Spy"):
             move["target_player"] = "Ben" if mover == "Ana" else "Ana"
-        body = {"position": {"players": [{"name": n, "hand": hands[n]} for n in PLAYERS]},
-                "move": move}
+        body = {
+            "position": {"players": [{"name": n, "hand": hands[n]} for n in PLAYERS]},
+            "move": move,
+        }
         response = send(api, code, host, "move", PLAYERS.index(mover) + 1, body)
         if winner:
             assert response.status_code == 400 and response.json()["code"] == "game_over"
             continue
-        ruling_body = {"position": {
-            "factions": position["factions"], "turn": position["turn"],
-            # At the table only the mover's hand is given: every other is another phone's
-            # (hand_complete false, FAC-R4's defender answering for itself).
-            "players": [{**p, "hand": hands[p["name"]], "hand_complete": True}
-                        if p["name"] == mover else
-                        {**p, "hand": [], "hand_complete": False}
-                        for p in position["players"]],
-            **({"turn_lost": True} if position.get("turn_lost") else {}),
-            **({"pending": pending} if pending else {})}, "move": move}
+        ruling_body = {
+            "position": {
+                "factions": position["factions"],
+                "turn": position["turn"],
+                # At the table only the mover's hand is given: every other is another phone's
+                # (hand_complete false, FAC-R4's defender answering for itself).
+                "players": [
+                    {**p, "hand": hands[p["name"]], "hand_complete": True}
+                    if p["name"] == mover
+                    else {**p, "hand": [], "hand_complete": False}
+                    for p in position["players"]
+                ],
+                **({"turn_lost": True} if position.get("turn_lost") else {}),
+                **({"pending": pending} if pending else {}),
+            },
+            "move": move,
+        }
         stateless = post(api, "/api/games/factions/rulings/", ruling_body)
-        assert response.status_code == (201 if stateless.status_code == 200 else
-                                         stateless.status_code), response.json()
+        assert response.status_code == (
+            201 if stateless.status_code == 200 else stateless.status_code
+        ), response.json()
         if stateless.status_code != 200:
             event(f"move refused: {stateless.json()['code']}")
             continue
@@ -318,15 +447,28 @@ def test_factions_series_equal_the_stateless_rulings_and_standings(api, series):
             context = reading(game)
             request = read_body(RulingRequest, ruling_body, context=context)
             catalog = context["catalog"]
-            applied = factions_engine.apply_move(catalog, request.position.for_engine(catalog),
-                                                 move_for_engine(request.move))
+            applied = factions_engine.apply_move(
+                catalog, request.position.for_engine(catalog), move_for_engine(request.move)
+            )
             assert applied.position is not None
             after = factions_engine.position_body(applied.position)
-            standings = post(api, "/api/games/factions/score/", {
-                "factions": after["factions"], "turn": after.get("turn"),
-                "players": [{**p, "hand": []} for p in after["players"]]}).json()
-            now = ({**after, "turn_lost": after.get("turn_lost", False),
-                    "pending": after.get("pending")}, standings["winner"])
+            standings = post(
+                api,
+                "/api/games/factions/score/",
+                {
+                    "factions": after["factions"],
+                    "turn": after.get("turn"),
+                    "players": [{**p, "hand": []} for p in after["players"]],
+                },
+            ).json()
+            now = (
+                {
+                    **after,
+                    "turn_lost": after.get("turn_lost", False),
+                    "pending": after.get("pending"),
+                },
+                standings["winner"],
+            )
         state = state_of(api, code)
         assert comparable(state["position"]) == comparable(now[0])
         assert state["winner"] == now[1]

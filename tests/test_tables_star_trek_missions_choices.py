@@ -19,16 +19,22 @@ pytestmark = pytest.mark.django_db
 # William Riker 0 (no Transporter, Troi or Away Team), Vice Admiral Nakamura 7 (Riker is another
 # Federation Command). Vulcan (Sarek, Spock) 2 × 8 = 16, the best; Human (Riker, Nakamura)
 # 2 × 5 = 10. So 29 with the best choice, 23 with Human.
-PLAGUE = ["Mysterious Plague", "Ambassador Sarek", "Spock", "Commander William Riker",
-          "Vice Admiral Nakamura"]
+PLAGUE = [
+    "Mysterious Plague",
+    "Ambassador Sarek",
+    "Spock",
+    "Commander William Riker",
+    "Vice Admiral Nakamura",
+]
 BEST, HUMAN = 29, 23
 HOLODECK = ["Holodeck 1", "Leah Brahms"]  # 13
 
 
 def stateless(hand, choices=None) -> dict:
     body = {"hand": hand, **({"choices": choices} if choices else {})}
-    response = Client().post("/api/games/star-trek-missions/score/", body,
-                             content_type="application/json")
+    response = Client().post(
+        "/api/games/star-trek-missions/score/", body, content_type="application/json"
+    )
     assert response.status_code == 200, response.content.decode()[:500]
     return response.json()
 
@@ -60,8 +66,9 @@ def test_a_seat_shows_its_hands_choices_picks_one_and_the_standings_use_it():
     # The cards typed stay in the textarea.
     assert "Vice Admiral Nakamura" in html.split('id="hand-cards"')[1].split("</textarea>")[0]
 
-    entered = ana.post(f"/t/{code}/form", {"hand": "\n".join(PLAGUE),
-                                           "choice-mysterious-plague": "human"})
+    entered = ana.post(
+        f"/t/{code}/form", {"hand": "\n".join(PLAGUE), "choice-mysterious-plague": "human"}
+    )
     assert entered.status_code == 302
     table = Table.objects.get(code=code)
     assert table.state["hands"] == [HUMAN, None]
@@ -79,7 +86,9 @@ def test_a_seat_shows_its_hands_choices_picks_one_and_the_standings_use_it():
     assert ben.post(f"/t/{code}/form", {"hand": "\n".join(HOLODECK)}).status_code == 302
     table = Table.objects.get(code=code)
     assert [(row["name"], row["total"]) for row in table.state["standings"]] == [
-        ("Ana", HUMAN), ("Ben", 13)]
+        ("Ana", HUMAN),
+        ("Ben", 13),
+    ]
     assert "Ana wins." in text(ben.get(f"/t/{code}"))
 
 
@@ -95,8 +104,12 @@ def test_a_hand_entered_without_a_choice_gets_the_best_shown_as_tablesides():
     assert "Mysterious Plague: Vulcan Tableside's choice" in words
     # The correction: a card changed, the choice picked; the new entry replaces the old.
     corrected = [*PLAGUE[:3], "Commander Bruce Maddox", PLAGUE[4]]
-    assert ana.post(f"/t/{code}/form", {"hand": "\n".join(corrected),
-                                        "choice-mysterious-plague": "human"}).status_code == 302
+    assert (
+        ana.post(
+            f"/t/{code}/form", {"hand": "\n".join(corrected), "choice-mysterious-plague": "human"}
+        ).status_code
+        == 302
+    )
     expected = stateless(corrected, {"Mysterious Plague": {"lifeform": "human"}})["total"]
     # Maddox scores 0 (no Android or Hologram) and is no Command: Nakamura 0; Spock 6; Human
     # (Maddox, Nakamura) 2 × 5 = 10.
@@ -109,8 +122,10 @@ def test_a_choice_the_form_does_not_offer_is_read_as_the_best_as_on_score_a_hand
     # Wesley copies a System or another Engineer; Riker is neither. The control never offers
     # him, and a value the control does not hold is read as "Best", as "Score a hand" reads it.
     hand = ["Ensign Wesley Crusher", "Commander William Riker", "Away Team"]
-    response = ana.post(f"/t/{code}/form", {"hand": "\n".join(hand),
-                                            "choice-ensign-wesley-crusher": "commander-william-riker"})
+    response = ana.post(
+        f"/t/{code}/form",
+        {"hand": "\n".join(hand), "choice-ensign-wesley-crusher": "commander-william-riker"},
+    )
     assert response.status_code == 302
     table = Table.objects.get(code=code)
     assert table.state["choices"][0] == {}
@@ -119,8 +134,10 @@ def test_a_choice_the_form_does_not_offer_is_read_as_the_best_as_on_score_a_hand
 
 def test_the_host_enters_a_seats_hand_with_its_choice_and_sees_that_seat_again():
     code, host, _, _ = seated()
-    response = host.post(f"/t/{code}/form", {"seat": "2", "hand": "\n".join(PLAGUE),
-                                             "choice-mysterious-plague": "human"})
+    response = host.post(
+        f"/t/{code}/form",
+        {"seat": "2", "hand": "\n".join(PLAGUE), "choice-mysterious-plague": "human"},
+    )
     assert response.status_code == 302 and response["Location"] == f"/t/{code}?seat=2"
     page = host.get(response["Location"])
     words = text(page)
@@ -132,8 +149,12 @@ def test_the_host_enters_a_seats_hand_with_its_choice_and_sees_that_seat_again()
 
 def test_once_every_hand_is_in_the_table_offers_score_the_table_filled_in():
     code, _, ana, ben = seated()
-    assert ana.post(f"/t/{code}/form", {"hand": "\n".join(PLAGUE),
-                                        "choice-mysterious-plague": "human"}).status_code == 302
+    assert (
+        ana.post(
+            f"/t/{code}/form", {"hand": "\n".join(PLAGUE), "choice-mysterious-plague": "human"}
+        ).status_code
+        == 302
+    )
     html = ana.get(f"/t/{code}").content.decode()
     assert 'id="score-the-table"' not in html  # Ben has not entered a hand yet
     assert ben.post(f"/t/{code}/form", {"hand": "\n".join(HOLODECK)}).status_code == 302

@@ -15,7 +15,9 @@ START = 1_800_000_000.0  # a whole number of minutes since the epoch
 
 
 def test_requests_in_one_window_are_counted_one_by_one():
-    counts = [record_request(client="a", now=START + second, duration=MINUTE) for second in range(5)]
+    counts = [
+        record_request(client="a", now=START + second, duration=MINUTE) for second in range(5)
+    ]
     assert [c.hits for c in counts] == [1, 2, 3, 4, 5]
     assert {c.previous_hits for c in counts} == {0}
     assert counts[-1].fraction == pytest.approx(4 / MINUTE)
@@ -99,40 +101,61 @@ def test_the_default_trusts_no_proxy_and_the_number_is_a_setting(settings):
 
 
 def test_with_no_trusted_proxy_a_changing_forwarded_for_does_not_escape_the_limit(
-        api, catalog, three_a_minute):
+    api, catalog, three_a_minute
+):
     # The settings as shipped (TRUSTED_PROXY_COUNT unset): the socket's address is the client.
     statuses = [
-        api.post(SCORE, HAND, format="json", HTTP_X_FORWARDED_FOR=f"203.0.113.{i}",
-                 REMOTE_ADDR="198.51.100.9").status_code
+        api.post(
+            SCORE,
+            HAND,
+            format="json",
+            HTTP_X_FORWARDED_FOR=f"203.0.113.{i}",
+            REMOTE_ADDR="198.51.100.9",
+        ).status_code
         for i in range(5)
     ]
     assert statuses == [200, 200, 200, 429, 429]
     assert list(ThrottleCounter.objects.values_list("client", flat=True)) == [
-        "throttle_evaluations_198.51.100.9"]
+        "throttle_evaluations_198.51.100.9"
+    ]
 
 
 def test_with_one_trusted_proxy_the_right_most_forwarded_address_is_the_client(
-        api, catalog, settings, three_a_minute):
+    api, catalog, settings, three_a_minute
+):
     trusting(settings, 1)
     # The client writes anything on the left; the proxy appends the address it saw on the right.
     statuses = [
-        api.post(SCORE, HAND, format="json", REMOTE_ADDR="10.0.0.2",
-                 HTTP_X_FORWARDED_FOR=f"spoofed-{i}, 203.0.113.7").status_code
+        api.post(
+            SCORE,
+            HAND,
+            format="json",
+            REMOTE_ADDR="10.0.0.2",
+            HTTP_X_FORWARDED_FOR=f"spoofed-{i}, 203.0.113.7",
+        ).status_code
         for i in range(4)
     ]
     assert statuses == [200, 200, 200, 429]
-    other = api.post(SCORE, HAND, format="json", REMOTE_ADDR="10.0.0.2",
-                     HTTP_X_FORWARDED_FOR="203.0.113.7, 203.0.113.8")
+    other = api.post(
+        SCORE,
+        HAND,
+        format="json",
+        REMOTE_ADDR="10.0.0.2",
+        HTTP_X_FORWARDED_FOR="203.0.113.7, 203.0.113.8",
+    )
     assert other.status_code == 200
     assert sorted(ThrottleCounter.objects.values_list("client", flat=True)) == [
-        "throttle_evaluations_203.0.113.7", "throttle_evaluations_203.0.113.8"]
+        "throttle_evaluations_203.0.113.7",
+        "throttle_evaluations_203.0.113.8",
+    ]
 
 
 # --- Pages share the API's limit (issue 12) ----------------------------------------------------------
 
 
-def test_page_submissions_share_the_api_limit_and_get_a_friendly_429(client, api, catalog,
-                                                                     three_a_minute):
+def test_page_submissions_share_the_api_limit_and_get_a_friendly_429(
+    client, api, catalog, three_a_minute
+):
     from results.models import SavedResult
 
     assert api.post(SCORE, HAND, format="json").status_code == 200
@@ -150,8 +173,9 @@ def test_page_submissions_share_the_api_limit_and_get_a_friendly_429(client, api
     assert api.post(SCORE, HAND, format="json").status_code == 429
 
 
-def test_an_htmx_submission_past_the_limit_gets_the_message_in_place(client, catalog,
-                                                                     three_a_minute):
+def test_an_htmx_submission_past_the_limit_gets_the_message_in_place(
+    client, catalog, three_a_minute
+):
     for _ in range(3):
         client.post(PAGE, PAGE_FORM, HTTP_HX_REQUEST="true")
     refused = client.post(PAGE, PAGE_FORM, HTTP_HX_REQUEST="true")
@@ -173,10 +197,13 @@ def _factions_end_turn():
     return {**BASE, "action": "end_turn"}
 
 
-@pytest.mark.parametrize("url, form", [
-    ("/games/academy-credits/check-play/", _academy_credits_play),
-    ("/games/factions/check-move/", _factions_end_turn),
-])
+@pytest.mark.parametrize(
+    "url, form",
+    [
+        ("/games/academy-credits/check-play/", _academy_credits_play),
+        ("/games/factions/check-move/", _factions_end_turn),
+    ],
+)
 def test_other_games_pages_count_against_the_same_limit(client, catalog, monkeypatch, url, form):
     from common.throttling import EvaluationRateThrottle
 
@@ -193,14 +220,27 @@ def test_reading_a_page_is_never_counted(client, catalog, three_a_minute):
 
 # --- A refusal is cheap (issue 30) ------------------------------------------------------------------
 
-COSTLY_LINK = PAGE + "?" + "&".join(
-    "hand=" + name.replace(" ", "+").replace("'", "%27") for name in (
-        "Thought Maker", "Unidentified Ship", "Chancellor Gowron", "Lursa and B'Etor",
-        "Hand Phaser", "Space Confrontation", "Blossoming Romance"))
+COSTLY_LINK = (
+    PAGE
+    + "?"
+    + "&".join(
+        "hand=" + name.replace(" ", "+").replace("'", "%27")
+        for name in (
+            "Thought Maker",
+            "Unidentified Ship",
+            "Chancellor Gowron",
+            "Lursa and B'Etor",
+            "Hand Phaser",
+            "Space Confrontation",
+            "Blossoming Romance",
+        )
+    )
+)
 
 
-def test_a_client_refused_again_costs_no_write_nor_any_work(client, api, catalog, three_a_minute,
-                                                           django_assert_max_num_queries):
+def test_a_client_refused_again_costs_no_write_nor_any_work(
+    client, api, catalog, three_a_minute, django_assert_max_num_queries
+):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -226,8 +266,11 @@ def test_a_client_refused_again_costs_no_write_nor_any_work(client, api, catalog
     finally:
         pages.Deck = real_deck
     assert statuses == [429] * 7
-    writes = [q["sql"] for q in queries.captured_queries
-              if q["sql"].lstrip().split()[0].upper() in ("INSERT", "UPDATE", "DELETE")]
+    writes = [
+        q["sql"]
+        for q in queries.captured_queries
+        if q["sql"].lstrip().split()[0].upper() in ("INSERT", "UPDATE", "DELETE")
+    ]
     assert writes == [] and decks == []  # no count written, no page's cards laid out
     assert ThrottleCounter.objects.get().hits == row.hits
     # A refused page is drawn once and kept (common.page_throttle): nothing is read for it.
@@ -239,7 +282,8 @@ def test_a_client_refused_again_costs_no_write_nor_any_work(client, api, catalog
 
 
 def test_a_client_that_keeps_hammering_stays_refused_and_one_that_waits_gets_in(
-        api, catalog, three_a_minute, monkeypatch):
+    api, catalog, three_a_minute, monkeypatch
+):
     from common.throttling import EvaluationRateThrottle
 
     clock = [START + 10]
@@ -247,8 +291,9 @@ def test_a_client_that_keeps_hammering_stays_refused_and_one_that_waits_gets_in(
     hammering = {"REMOTE_ADDR": "203.0.113.1"}
     waiting = {"REMOTE_ADDR": "203.0.113.2"}
     for who in (hammering, waiting):
-        assert [api.post(SCORE, HAND, format="json", **who).status_code
-                for _ in range(3)] == [200] * 3
+        assert [api.post(SCORE, HAND, format="json", **who).status_code for _ in range(3)] == [
+            200
+        ] * 3
     told = {}
     for name, who, refusals in (("hammering", hammering, 20), ("waiting", waiting, 1)):
         answers = [api.post(SCORE, HAND, format="json", **who) for _ in range(refusals)]

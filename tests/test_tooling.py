@@ -25,7 +25,10 @@ def _make_target(name: str) -> list[str]:
 def test_the_pre_commit_configuration_is_valid() -> None:
     done = subprocess.run(
         [str(BIN / "pre-commit"), "validate-config", ".pre-commit-config.yaml"],
-        cwd=ROOT, capture_output=True, text=True, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -38,6 +41,8 @@ def test_the_hooks_run_what_make_lint_runs() -> None:
     assert "$(BIN)/ruff check ." in lint
     assert "$(BIN)/ruff format --check ." in lint
     assert "$(BIN)/lint-imports --no-cache" in lint
-    assert {".venv/bin/ruff check --force-exclude", ".venv/bin/ruff format --force-exclude",
-            ".venv/bin/lint-imports --no-cache"} <= programs
-
+    assert {
+        ".venv/bin/ruff check --force-exclude",
+        ".venv/bin/ruff format --force-exclude",
+        ".venv/bin/lint-imports --no-cache",
+    } <= programs

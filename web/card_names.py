@@ -75,14 +75,18 @@ class CardNameResolver:
     def resolve_one(self, name: object, *, path: str) -> tuple[Card | None, dict[str, Any] | None]:
         """(card, None) or (None, error entry)."""
         if isinstance(name, bool) or not isinstance(name, str | int):
-            detail = (f"A card is named by its name or slug (a string); got "
-                      f"{type(name).__name__ if name is not None else 'null'}.")
+            detail = (
+                f"A card is named by its name or slug (a string); got "
+                f"{type(name).__name__ if name is not None else 'null'}."
+            )
             return None, error_entry(path=path, code="invalid_card", detail=detail)
         if isinstance(name, str):
             limit, length = self.length_limit(), len(name.strip())
             if length > limit:
-                detail = (f"{length} characters is too long for a card name in {self.game.name}: "
-                          f"names are looked up to {limit} characters.")
+                detail = (
+                    f"{length} characters is too long for a card name in {self.game.name}: "
+                    f"names are looked up to {limit} characters."
+                )
                 return None, error_entry(path=path, code="too_long", detail=detail)
             with_suggestions = self.suggested < MAX_SUGGESTED
             match = match_exact(name, self._named(), with_suggestions=with_suggestions)
@@ -94,7 +98,9 @@ class CardNameResolver:
             suggestions = []
         number = _whole_number(name)
         if number is not None and self._game_has_value():
-            with_value = [c for c in self.cards if (c.attributes or {}).get(VALUE_ATTRIBUTE) == number]
+            with_value = [
+                c for c in self.cards if (c.attributes or {}).get(VALUE_ATTRIBUTE) == number
+            ]
             if len(with_value) == 1:
                 return with_value[0], None
             suggestions = [card.name for card in with_value]
@@ -102,18 +108,22 @@ class CardNameResolver:
             detail = f"A card is named by its name or slug (a string); got the number {name}."
             return None, error_entry(path=path, code="invalid_card", detail=detail)
         detail = f"No card named '{shown(name)}' in {self.game.name}."
-        return None, error_entry(path=path, code="unknown_card", detail=detail,
-                                 suggestions=suggestions)
+        return None, error_entry(
+            path=path, code="unknown_card", detail=detail, suggestions=suggestions
+        )
 
-    def resolve(self, names: Iterable[object], *, path: str) -> tuple[list[Card | None], list[dict[str, Any]]]:
+    def resolve(
+        self, names: Iterable[object], *, path: str
+    ) -> tuple[list[Card | None], list[dict[str, Any]]]:
         """Resolve a list of names. The cards come back in the list's order, None where an entry
         failed; errors holds one entry per failure (path "<path>[i]")."""
         if not isinstance(names, list):
             detail = f"{path} must be a list of card names."
             return [], [error_entry(path=path, code="invalid_type", detail=detail)]
         if len(names) > len(self.cards):
-            detail = (f"{path} names {len(names)} cards; {self.game.name} has only "
-                      f"{len(self.cards)}.")
+            detail = (
+                f"{path} names {len(names)} cards; {self.game.name} has only {len(self.cards)}."
+            )
             return [], [error_entry(path=path, code="too_many", detail=detail)]
         cards, errors = [], []
         for index, name in enumerate(names):
@@ -134,7 +144,9 @@ def _whole_number(name: str | int) -> int | None:
     return name
 
 
-def resolve_cards(*, game: Game, names: list[Any], path: str) -> tuple[list[Card | None], list[dict[str, Any]]]:
+def resolve_cards(
+    *, game: Game, names: list[Any], path: str
+) -> tuple[list[Card | None], list[dict[str, Any]]]:
     """Resolve request card names (one query for the game's cards). Returns (cards, errors):
     cards in the order given, None where an entry failed; one error entry per failure."""
     return CardNameResolver(game).resolve(names, path=path)
@@ -142,7 +154,9 @@ def resolve_cards(*, game: Game, names: list[Any], path: str) -> tuple[list[Card
 
 def invalid_input(errors: list[dict[str, Any]]) -> ApiError:
     """The 400 for a request whose entries failed (card names, shapes, …)."""
-    detail = errors[0]["detail"] if len(errors) == 1 else (
-        f"The request has {len(errors)} problems; each is listed in errors."
+    detail = (
+        errors[0]["detail"]
+        if len(errors) == 1
+        else (f"The request has {len(errors)} problems; each is listed in errors.")
     )
     return ApiError(status_code=400, code="invalid_input", detail=detail, errors=errors)

@@ -35,13 +35,18 @@ CACHE = "computed"
 
 def answer_key(service: Callable[..., dict[str, Any]], *, game: Game, body: dict[str, Any]) -> str:
     canonical = json.dumps(
-        [f"{service.__module__}.{service.__qualname__}", game.pk, str(catalog_stamp(game)),
-         body],
-        sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+        [f"{service.__module__}.{service.__qualname__}", game.pk, str(catalog_stamp(game)), body],
+        sort_keys=True,
+        ensure_ascii=False,
+        separators=(",", ":"),
+        default=str,
+    )
     return "answer:" + hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def computed_answer(service: Callable[..., dict[str, Any]], *, game: Game, body: dict[str, Any]) -> dict[str, Any]:
+def computed_answer(
+    service: Callable[..., dict[str, Any]], *, game: Game, body: dict[str, Any]
+) -> dict[str, Any]:
     """What `service` answers to `body` as a page reads names (web.page_names), unsaved: from
     the cache, or worked out and then kept there. A 400 is raised as the ApiError it was."""
     cache = caches[CACHE]
@@ -58,8 +63,18 @@ def computed_answer(service: Callable[..., dict[str, Any]], *, game: Game, body:
             answer = call_reading_names(service, game=game, body=body)
     except ApiError as error:
         if error.status_code == 400:
-            cache.set(key, ("error", {"status_code": error.status_code, "code": error.error_code,
-                                      "detail": error.message, "errors": error.errors}))
+            cache.set(
+                key,
+                (
+                    "error",
+                    {
+                        "status_code": error.status_code,
+                        "code": error.error_code,
+                        "detail": error.message,
+                        "errors": error.errors,
+                    },
+                ),
+            )
         raise
     cache.set(key, ("answer", answer))
     return answer

@@ -27,8 +27,12 @@ from common.games import games
 ICONS = [
     {"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any"},
     {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any"},
-    {"src": "icons/icon-maskable-512.png", "sizes": "512x512", "type": "image/png",
-     "purpose": "maskable"},
+    {
+        "src": "icons/icon-maskable-512.png",
+        "sizes": "512x512",
+        "type": "image/png",
+        "purpose": "maskable",
+    },
     {"src": "icons/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"},
 ]
 THEME = "#1d3557"
@@ -52,8 +56,11 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "lang": "en-GB",
         "icons": [{**icon, "src": static(icon["src"])} for icon in ICONS],
         # Each game's pages for a hand at the table (GamePackage.shortcuts), from the home screen.
-        "shortcuts": [{"name": name, "url": reverse(url_name)}
-                      for game in games() for name, url_name in game.shortcuts],
+        "shortcuts": [
+            {"name": name, "url": reverse(url_name)}
+            for game in games()
+            for name, url_name in game.shortcuts
+        ],
     }
     response = HttpResponse(json.dumps(body, indent=1), content_type="application/manifest+json")
     response["Cache-Control"] = "public, max-age=3600"
@@ -99,13 +106,17 @@ def offline_pages() -> list[str]:
 def service_worker(request: HttpRequest) -> HttpResponse:
     statics = [static(name) for name in _static_files()]
     pages = offline_pages()
-    version = hashlib.sha256(
-        (_static_version() + "|".join(pages + statics)).encode()).hexdigest()[:12]
-    script = render_to_string("sw.js", {
-        "version": version,
-        "precache": json.dumps(pages + statics),
-        "static_url": json.dumps(settings.STATIC_URL),
-    })
+    version = hashlib.sha256((_static_version() + "|".join(pages + statics)).encode()).hexdigest()[
+        :12
+    ]
+    script = render_to_string(
+        "sw.js",
+        {
+            "version": version,
+            "precache": json.dumps(pages + statics),
+            "static_url": json.dumps(settings.STATIC_URL),
+        },
+    )
     response = HttpResponse(script, content_type="text/javascript; charset=utf-8")
     # The browser asks for the worker again on each visit; it must never be an old one.
     response["Cache-Control"] = "no-cache"

@@ -37,10 +37,14 @@ CSRF_PLACEHOLDER = b"\x00csrf\x00"
 def page_key(request: HttpRequest, game: Game) -> str:
     """The key of a page GET's answer: its path, its input as sent (every field of the query
     string but tracking ones, in order, blank ones included) and the catalog's version stamp."""
-    pairs = [(key, value) for key, values in request.GET.lists() if is_input(key)
-             for value in values]
-    canonical = json.dumps([request.path, game.pk, str(catalog_stamp(game)), pairs],
-                           ensure_ascii=False, separators=(",", ":"))
+    pairs = [
+        (key, value) for key, values in request.GET.lists() if is_input(key) for value in values
+    ]
+    canonical = json.dumps(
+        [request.path, game.pk, str(catalog_stamp(game)), pairs],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
     return "page:" + hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -56,8 +60,11 @@ def computed_page(
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def page(request: HttpRequest, **kwargs: Any) -> HttpResponse:
-            if request.method not in ("GET", "HEAD") or kwargs.get("asked") is not None \
-                    or page_input(request) is None:
+            if (
+                request.method not in ("GET", "HEAD")
+                or kwargs.get("asked") is not None
+                or page_input(request) is None
+            ):
                 return view(request, **kwargs)
             game = game_of()
             if game is None:
@@ -67,17 +74,25 @@ def computed_page(
             kept = cache.get(key)
             if kept is not None:
                 status, content_type, compressed = kept
-                response = HttpResponse(zlib.decompress(compressed).replace(
-                    CSRF_PLACEHOLDER, get_token(request).encode()), content_type=content_type,
-                    status=status)
+                response = HttpResponse(
+                    zlib.decompress(compressed).replace(
+                        CSRF_PLACEHOLDER, get_token(request).encode()
+                    ),
+                    content_type=content_type,
+                    status=status,
+                )
                 patch_vary_headers(response, ["HX-Request"])
                 return response
             response = view(request, **kwargs)
-            if response.status_code in (200, 400) and not response.streaming \
-                    and not response.cookies:
+            if (
+                response.status_code in (200, 400)
+                and not response.streaming
+                and not response.cookies
+            ):
                 content = CSRF_FIELD.sub(rb"\1" + CSRF_PLACEHOLDER + rb"\2", response.content)
-                cache.set(key, (response.status_code, response["Content-Type"],
-                                zlib.compress(content, 6)))
+                cache.set(
+                    key, (response.status_code, response["Content-Type"], zlib.compress(content, 6))
+                )
             return response
 
         return page

@@ -5,9 +5,19 @@ from __future__ import annotations
 
 
 class FormField:
-    def __init__(self, name: str, field_id: str, value: str = "", label: str = "",
-                 css_class: str = "", *, hint: str = "", kind: str = "text",
-                 placeholder: str = "", label_hidden: str = ""):
+    def __init__(
+        self,
+        name: str,
+        field_id: str,
+        value: str = "",
+        label: str = "",
+        css_class: str = "",
+        *,
+        hint: str = "",
+        kind: str = "text",
+        placeholder: str = "",
+        label_hidden: str = "",
+    ):
         self.name = name
         self.id = field_id
         self.value = value

@@ -56,7 +56,7 @@ class Slots(list[Any]):
 
     @property
     def more(self) -> list[Any]:
-        return self[self.shown_count:]
+        return self[self.shown_count :]
 
     @property
     def open(self) -> bool:
@@ -120,11 +120,17 @@ class PageForm:
         path, detail = entry.get("path", ""), entry.get("detail", "")
         field = self.field_for(path) if path else None
         last = LAST_NAME.search(path)
-        named = next((name for name in (path, last and last.group(1))
-                      if name and detail.startswith(name + " ")), None)
+        named = next(
+            (
+                name
+                for name in (path, last and last.group(1))
+                if name and detail.startswith(name + " ")
+            ),
+            None,
+        )
         if field is not None and named:  # a detail already in a player's words stays as it is
             label = field.label or "This field"
-            rest = detail[len(named):]
+            rest = detail[len(named) :]
             missing = entry.get("code") == "required" and rest.startswith(" is required")
             entry = {**entry, "detail": f"{label} is required." if missing else label + rest}
         return problem_message(entry, suggest_for=self.suggest_for)

@@ -54,7 +54,9 @@ class PageNames:
         return self._by_name.get(match.card.name) if match.card is not None else None
 
 
-def call_reading_names(service: Callable[..., dict[str, Any]], *, game: Game, body: dict[str, Any]) -> dict[str, Any]:
+def call_reading_names(
+    service: Callable[..., dict[str, Any]], *, game: Game, body: dict[str, Any]
+) -> dict[str, Any]:
     """service(game=game, body=body), reading the card names the service did not know as a page
     reads them (see the module's text). A 400 it still raises carries, on each unknown card entry,
     "typed" (what the player wrote) and the suggestions a page offers."""
@@ -72,7 +74,9 @@ def call_reading_names(service: Callable[..., dict[str, Any]], *, game: Game, bo
     raise AssertionError("unreachable")
 
 
-def _read_unknown_names(error: ApiError, body: dict[str, Any], names: PageNames) -> dict[str, Any] | None:
+def _read_unknown_names(
+    error: ApiError, body: dict[str, Any], names: PageNames
+) -> dict[str, Any] | None:
     """A copy of `body` with each unknown name that names one card on a page replaced by that
     card's name; None when there is none. Marks every unknown card entry with what was typed."""
     fixed = json.loads(json.dumps(body))

@@ -63,8 +63,13 @@ def link_pairs(data: QueryDict | None) -> list[tuple[str, str]]:
     """The non-empty fields of a form's data, in order, as (name, value) pairs for its address."""
     if data is None:
         return []
-    return [(key, value) for key, values in data.lists() if is_input(key)
-            for value in values if value.strip()]
+    return [
+        (key, value)
+        for key, values in data.lists()
+        if is_input(key)
+        for value in values
+        if value.strip()
+    ]
 
 
 def evaluate_on_page(
@@ -116,12 +121,15 @@ def form_errors(error: ApiError, form: ErrorForm) -> dict[str, Any]:
     """context["error"] for a form that places entries by path (`add_errors`) and lists them
     (`error_summary`)."""
     form.add_errors(error.errors)
-    return {"detail": error.message, "code": error.error_code,
-            "entries": form.error_summary(error.errors)}
+    return {
+        "detail": error.message,
+        "code": error.error_code,
+        "entries": form.error_summary(error.errors),
+    }
 
 
 def did_you_mean(suggestions: list[str]) -> str:
-    """" Did you mean A, B or C?" for up to three suggestions; "" for none."""
+    """ " Did you mean A, B or C?" for up to three suggestions; "" for none."""
     if not suggestions:
         return ""
     shown = suggestions[:3]
@@ -139,13 +147,17 @@ class Problem(str):
     suggestions: tuple[str, ...] = ()
 
 
-def problem(text: str, *, detail: str = "", typed: str = "", suggestions: Iterable[str] = ()) -> Problem:
+def problem(
+    text: str, *, detail: str = "", typed: str = "", suggestions: Iterable[str] = ()
+) -> Problem:
     made = Problem(text)
     made.detail, made.typed, made.suggestions = detail or text, typed, tuple(suggestions)
     return made
 
 
-def problem_message(entry: dict[str, Any], *, suggest_for: tuple[str, ...] = ("unknown_card",)) -> str:
+def problem_message(
+    entry: dict[str, Any], *, suggest_for: tuple[str, ...] = ("unknown_card",)
+) -> str:
     """An error entry of the API as a page shows it: its detail, and for the codes in
     `suggest_for` (a name that matched nothing) the suggestions as a question."""
     detail = entry.get("detail", "")
@@ -153,12 +165,18 @@ def problem_message(entry: dict[str, Any], *, suggest_for: tuple[str, ...] = ("u
         return problem(detail)
     suggestions = entry.get("suggestions") or []
     typed = entry.get("typed", "") if entry.get("code") == "unknown_card" else ""
-    return problem(detail + did_you_mean(suggestions), detail=detail, typed=typed,
-                   suggestions=suggestions)
+    return problem(
+        detail + did_you_mean(suggestions), detail=detail, typed=typed, suggestions=suggestions
+    )
 
 
 def render_result_page(
-    request: HttpRequest, context: dict[str, Any], *, status: int, page: str, fragment: str,
+    request: HttpRequest,
+    context: dict[str, Any],
+    *,
+    status: int,
+    page: str,
+    fragment: str,
     link: Iterable[tuple[str, str]] | None = None,
 ) -> HttpResponse:
     """The page, or to an htmx submit the fragment. `link`: the (name, value) pairs of the input
@@ -171,8 +189,9 @@ def render_result_page(
     # shows by its field as it does without JavaScript. At a table every answer does: the form's
     # entry key (a new one once the answer is recorded), the table version it sends on and what
     # it says of a conflict change with each answer (tables/jobs.py).
-    context["oob_form"] = partial and (context.get("error") is not None
-                                       or bool(context.get("asked_at")))
+    context["oob_form"] = partial and (
+        context.get("error") is not None or bool(context.get("asked_at"))
+    )
     response = render(request, fragment if partial else page, context, status=status)
     # The same address answers with a fragment or a page: caches must tell them apart.
     patch_vary_headers(response, ["HX-Request"])

@@ -41,7 +41,13 @@ class GameSerializer(serializers.ModelSerializer):
         fields = ["slug", "name", "summary", "players", "card_count", "copies", "jobs", "links"]
 
     @extend_schema_field(
-        {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": "integer", "nullable": True}}}
+        {
+            "type": "object",
+            "properties": {
+                "min": {"type": "integer"},
+                "max": {"type": "integer", "nullable": True},
+            },
+        }
     )
     def get_players(self, game: Game) -> dict[str, Any]:
         return {"min": game.min_players, "max": game.max_players}

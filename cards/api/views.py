@@ -56,8 +56,12 @@ def game_or_404(slug: str) -> Game:
             code="unknown_game",
             detail=f"No game '{slug}'.",
             errors=[
-                error_entry(path="game", code="unknown_game", detail=f"No game '{slug}'.",
-                            suggestions=missing.suggestions)
+                error_entry(
+                    path="game",
+                    code="unknown_game",
+                    detail=f"No game '{slug}'.",
+                    suggestions=missing.suggestions,
+                )
             ],
         ) from None
 
@@ -70,8 +74,11 @@ def card_not_found(missing: selectors.CardNotFound, *, path: str) -> ApiError:
         status_code=404,
         code="unknown_card",
         detail=detail,
-        errors=[error_entry(path=path, code="unknown_card", detail=detail,
-                            suggestions=missing.suggestions)],
+        errors=[
+            error_entry(
+                path=path, code="unknown_card", detail=detail, suggestions=missing.suggestions
+            )
+        ],
     )
 
 
@@ -90,9 +97,14 @@ def page_size_errors(params: Mapping[str, str]) -> list[dict[str, Any]]:
     if raw is None:
         return []
     if plain_int(raw, least=1, most=CardPagination.max_page_size) is None:
-        return [error_entry(path="query.page_size", code="invalid_page_size",
-                            detail=f"page_size must be a whole number from 1 to "
-                                   f"{CardPagination.max_page_size}; got '{raw}'.")]
+        return [
+            error_entry(
+                path="query.page_size",
+                code="invalid_page_size",
+                detail=f"page_size must be a whole number from 1 to "
+                f"{CardPagination.max_page_size}; got '{raw}'.",
+            )
+        ]
     return []
 
 
@@ -103,13 +115,17 @@ class GameListApi(CatalogApi):
 
 
 class GameDetailApi(CatalogApi):
-    @extend_schema(summary="One game with its rule sections and options",
-                   responses={200: GameDetailSerializer, **ERRORS})
+    @extend_schema(
+        summary="One game with its rule sections and options",
+        responses={200: GameDetailSerializer, **ERRORS},
+    )
     def get(self, request: Request, game: str) -> Response:
         game_obj = game_or_404(game)
-        annotated = selectors.game_list().prefetch_related(
-            "rule_sections", "options", "attribute_definitions"
-        ).get(pk=game_obj.pk)
+        annotated = (
+            selectors.game_list()
+            .prefetch_related("rule_sections", "options", "attribute_definitions")
+            .get(pk=game_obj.pk)
+        )
         return Response(GameDetailSerializer(annotated).data)
 
 
@@ -122,9 +138,17 @@ class RuleSectionApi(CatalogApi):
         except selectors.RuleNotFound as missing:
             detail = f"{game_obj.name} has no rule section '{rule_id}'."
             raise ApiError(
-                status_code=404, code="unknown_rule", detail=detail,
-                errors=[error_entry(path="rule_id", code="unknown_rule", detail=detail,
-                                    suggestions=missing.suggestions)],
+                status_code=404,
+                code="unknown_rule",
+                detail=detail,
+                errors=[
+                    error_entry(
+                        path="rule_id",
+                        code="unknown_rule",
+                        detail=detail,
+                        suggestions=missing.suggestions,
+                    )
+                ],
             ) from None
         return Response(RuleSectionSerializer(section).data)
 
@@ -143,10 +167,18 @@ class CardListApi(CatalogApi):
         parameters=[
             OpenApiParameter("q", str, description="Search in names and text."),
             # Empty is documented because it is accepted: like every empty filter, no filter.
-            OpenApiParameter("provenance", str, enum=["", *selectors.PROVENANCES],
-                             description="verified, provisional or incomplete; empty for any."),
-            OpenApiParameter("ordering", str, description="name, copies, provenance or an "
-                             "attribute key; prefix '-' for descending."),
+            OpenApiParameter(
+                "provenance",
+                str,
+                enum=["", *selectors.PROVENANCES],
+                description="verified, provisional or incomplete; empty for any.",
+            ),
+            OpenApiParameter(
+                "ordering",
+                str,
+                description="name, copies, provenance or an "
+                "attribute key; prefix '-' for descending.",
+            ),
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int, description="1 to 100 (default 50)."),
         ],
@@ -157,20 +189,27 @@ class CardListApi(CatalogApi):
         specs = game_obj.attribute_specs()
         query = selectors.parse_card_query(specs=specs, params=request.query_params)
         errors = [
-            error_entry(path=f"query.{e.parameter}", code=e.code, detail=e.detail,
-                        suggestions=e.suggestions)
+            error_entry(
+                path=f"query.{e.parameter}", code=e.code, detail=e.detail, suggestions=e.suggestions
+            )
             for e in query.errors
         ] + page_size_errors(request.query_params)
         if errors:
-            raise ApiError(status_code=400, code="invalid_filter",
-                           detail=errors[0]["detail"] if len(errors) == 1
-                           else "Some query parameters are not valid for this game.",
-                           errors=errors)
+            raise ApiError(
+                status_code=400,
+                code="invalid_filter",
+                detail=errors[0]["detail"]
+                if len(errors) == 1
+                else "Some query parameters are not valid for this game.",
+                errors=errors,
+            )
         cards = selectors.card_list(game=game_obj, query=query, specs=specs)
         paginator = CardPagination()
         page = paginator.paginate_queryset(cards, request, view=self)
         context = {"attribute_keys": [spec.key for spec in specs]}
-        return paginator.get_paginated_response(CardSerializer(page, many=True, context=context).data)
+        return paginator.get_paginated_response(
+            CardSerializer(page, many=True, context=context).data
+        )
 
 
 class CardDetailApi(CatalogApi):
@@ -189,8 +228,11 @@ class CardNamedApi(CatalogApi):
         summary="One card by name, exact or fuzzy",
         parameters=[
             OpenApiParameter("exact", str, description="The name in any case, or the slug."),
-            OpenApiParameter("fuzzy", str, description="Forgives case, accents, punctuation, "
-                             "typos and unique prefixes."),
+            OpenApiParameter(
+                "fuzzy",
+                str,
+                description="Forgives case, accents, punctuation, typos and unique prefixes.",
+            ),
         ],
         responses={200: CardSerializer, **ERRORS},
     )
@@ -199,15 +241,23 @@ class CardNamedApi(CatalogApi):
         exact, fuzzy = request.query_params.get("exact"), request.query_params.get("fuzzy")
         if (exact is None) == (fuzzy is None) or not (exact or fuzzy or "").strip():
             detail = "Give exactly one of ?exact= or ?fuzzy= with a card name."
-            raise ApiError(status_code=400, code="invalid_input", detail=detail,
-                           errors=[error_entry(path="query", code="missing_name", detail=detail)])
-        name_too_long(game_obj, exact if exact is not None else fuzzy,
-                      path="query.exact" if exact is not None else "query.fuzzy")
+            raise ApiError(
+                status_code=400,
+                code="invalid_input",
+                detail=detail,
+                errors=[error_entry(path="query", code="missing_name", detail=detail)],
+            )
+        name_too_long(
+            game_obj,
+            exact if exact is not None else fuzzy,
+            path="query.exact" if exact is not None else "query.fuzzy",
+        )
         try:
             card = selectors.card_named(game=game_obj, exact=exact, fuzzy=fuzzy)
         except selectors.CardNotFound as missing:
-            raise card_not_found(missing, path="query.exact" if exact is not None
-                                 else "query.fuzzy") from None
+            raise card_not_found(
+                missing, path="query.exact" if exact is not None else "query.fuzzy"
+            ) from None
         return Response(CardSerializer(card, context=card_context(game_obj)).data)
 
 
@@ -218,10 +268,16 @@ def name_too_long(game: Game, text: str, *, path: str) -> None:
     limit = LENGTH_FACTOR * max(longest["name"] or 0, longest["slug"] or 0)
     length = len(text.strip())
     if length > limit:
-        detail = (f"{length} characters is too long for a card name in {game.name}: names are "
-                  f"looked up to {limit} characters.")
-        raise ApiError(status_code=400, code="too_long", detail=detail,
-                       errors=[error_entry(path=path, code="too_long", detail=detail)])
+        detail = (
+            f"{length} characters is too long for a card name in {game.name}: names are "
+            f"looked up to {limit} characters."
+        )
+        raise ApiError(
+            status_code=400,
+            code="too_long",
+            detail=detail,
+            errors=[error_entry(path=path, code="too_long", detail=detail)],
+        )
 
 
 class CardAutocompleteApi(CatalogApi):

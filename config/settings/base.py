@@ -112,7 +112,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # back; Django requires CONN_MAX_AGE = 0 with it.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 0, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "4")), "timeout": 10}
+        "min_size": 0,
+        "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "4")),
+        "timeout": 10,
+    }
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Every score and ruling is saved: write-ahead logging keeps those commits cheap, and
@@ -180,8 +183,11 @@ RESULTS_PRUNE_CHANCE = float(os.environ.get("RESULTS_PRUNE_CHANCE", "0.001"))
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", BASE_DIR / "backups"))
 BACKUP_STORAGE = {
     "BACKEND": "django.core.files.storage.FileSystemStorage",
-    "OPTIONS": {"location": str(BACKUP_DIR), "file_permissions_mode": 0o600,
-                "directory_permissions_mode": 0o700},
+    "OPTIONS": {
+        "location": str(BACKUP_DIR),
+        "file_permissions_mode": 0o600,
+        "directory_permissions_mode": 0o700,
+    },
 }
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -219,8 +225,10 @@ REST_FRAMEWORK = {
     # The POST endpoints are throttled (common.throttling: counters in the database, shared by
     # every app server), and so are a table's reads (API, page, polled part: their own counter,
     # since several phones behind one address poll every 2 s); a 429 carries Retry-After.
-    "DEFAULT_THROTTLE_RATES": {"evaluations": os.environ.get("API_POST_RATE", "120/minute"),
-                               "table_reads": os.environ.get("TABLE_READ_RATE", "600/minute")},
+    "DEFAULT_THROTTLE_RATES": {
+        "evaluations": os.environ.get("API_POST_RATE", "120/minute"),
+        "table_reads": os.environ.get("TABLE_READ_RATE", "600/minute"),
+    },
     # The client is the socket's address; with TRUSTED_PROXY_COUNT=n proxies in front, the n-th
     # entry from the right of X-Forwarded-For (the address the first proxy saw, as it appended
     # it). Whatever a client writes in the header itself never changes who it is counted as.

@@ -32,12 +32,29 @@ RULING_EXAMPLES = [
         value={
             "position": {
                 "players": [
-                    {"name": "Ana", "in_round": True, "shielded": False, "marked": False,
-                     "discards": ["Lura Thok"], "hand": None, "credits": 0},
-                    {"name": "Ben", "in_round": True, "shielded": False, "marked": False,
-                     "discards": [], "hand": None, "credits": 1},
+                    {
+                        "name": "Ana",
+                        "in_round": True,
+                        "shielded": False,
+                        "marked": False,
+                        "discards": ["Lura Thok"],
+                        "hand": None,
+                        "credits": 0,
+                    },
+                    {
+                        "name": "Ben",
+                        "in_round": True,
+                        "shielded": False,
+                        "marked": False,
+                        "discards": [],
+                        "hand": None,
+                        "credits": 1,
+                    },
                 ],
-                "turn": "Ana", "hand": ["Nahla Ake", "Jett Reno"], "deck_count": 9, "options": {},
+                "turn": "Ana",
+                "hand": ["Nahla Ake", "Jett Reno"],
+                "deck_count": 9,
+                "options": {},
             },
             "move": {"play": "Jett Reno", "target": "Ben", "guess": None, "confirm": False},
         },
@@ -48,12 +65,28 @@ SCORE_EXAMPLES = [
     OpenApiExample(
         "academy-credits: the end of a round",
         request_only=True,
-        value={"players": [
-                   {"name": "Ana", "in_round": True, "shielded": False, "marked": False,
-                    "discards": ["Lura Thok", "Jay-Den Kraag"], "hand": "Jett Reno", "credits": 2},
-                   {"name": "Ben", "in_round": True, "shielded": False, "marked": False,
-                    "discards": ["Charles Vance"], "hand": "The Doctor", "credits": 1},
-               ],
-               "deck_count": 0},
+        value={
+            "players": [
+                {
+                    "name": "Ana",
+                    "in_round": True,
+                    "shielded": False,
+                    "marked": False,
+                    "discards": ["Lura Thok", "Jay-Den Kraag"],
+                    "hand": "Jett Reno",
+                    "credits": 2,
+                },
+                {
+                    "name": "Ben",
+                    "in_round": True,
+                    "shielded": False,
+                    "marked": False,
+                    "discards": ["Charles Vance"],
+                    "hand": "The Doctor",
+                    "credits": 1,
+                },
+            ],
+            "deck_count": 0,
+        },
     ),
 ]

@@ -189,8 +189,16 @@ NO_TARGET = frozenset({BONUS, PROTECT, DRAW, MUST_PLAY, ELIMINATES})
 PLAYED_OVER = frozenset({TRADE, FORCE})
 # The rule each effect rests on (the legal ruling cites it).
 EFFECT_RULE = {
-    BONUS: "AC-6.3", GUESS: "AC-R4", LOOK: "AC-R3", COMPARE: "AC-R3", PROTECT: "AC-5.1",
-    FORCE: "AC-R4", DRAW: "AC-R4", TRADE: "AC-R4", MARK: "AC-R6", MUST_PLAY: "AC-R4",
+    BONUS: "AC-6.3",
+    GUESS: "AC-R4",
+    LOOK: "AC-R3",
+    COMPARE: "AC-R3",
+    PROTECT: "AC-5.1",
+    FORCE: "AC-R4",
+    DRAW: "AC-R4",
+    TRADE: "AC-R4",
+    MARK: "AC-R6",
+    MUST_PLAY: "AC-R4",
     ELIMINATES: "AC-R4",
 }
 SET_ASIDE = 1  # one card set aside face down, whatever the number of cadets (AC-2.2, AC-R9)
@@ -200,16 +208,40 @@ FACE_UP_RULE = "AC-R12"
 
 LEGAL_CODES = ("legal_play", "no_effect_no_target", "no_effect_empty_deck", "eliminates_player")
 ILLEGAL_CODES = (
-    "not_in_hand", "must_play_nahla_ake", "target_absent", "target_self", "target_eliminated",
-    "target_protected", "must_target_marked", "cannot_name_lura_thok",
+    "not_in_hand",
+    "must_play_nahla_ake",
+    "target_absent",
+    "target_self",
+    "target_eliminated",
+    "target_protected",
+    "must_target_marked",
+    "cannot_name_lura_thok",
 )
-NEEDS_INFORMATION_CODES = ("effect_unknown", "target_required", "guess_required",
-                           "deck_count_required")
+NEEDS_INFORMATION_CODES = (
+    "effect_unknown",
+    "target_required",
+    "guess_required",
+    "deck_count_required",
+)
 IMPOSSIBLE_CODES = (
-    "too_many_cadets", "too_few_cadets", "duplicate_cadet", "turn_absent", "turn_out",
-    "round_over", "hand_size", "turn_hand_mismatch", "hand_of_eliminated", "too_many_copies",
-    "too_many_cards", "several_marked", "mark_without_card", "shield_without_card",
-    "turn_protected", "eliminated_without_discard", "match_over", "eliminated_still_in",
+    "too_many_cadets",
+    "too_few_cadets",
+    "duplicate_cadet",
+    "turn_absent",
+    "turn_out",
+    "round_over",
+    "hand_size",
+    "turn_hand_mismatch",
+    "hand_of_eliminated",
+    "too_many_copies",
+    "too_many_cards",
+    "several_marked",
+    "mark_without_card",
+    "shield_without_card",
+    "turn_protected",
+    "eliminated_without_discard",
+    "match_over",
+    "eliminated_still_in",
     "shield_of_eliminated",
 )  # a play's; the end of a round also has these:
 ROUND_IMPOSSIBLE_CODES = ("no_cadet_left", "round_not_over", "unknown_starter")
@@ -251,91 +283,144 @@ def check(position: Position) -> AcademyBoard:
     # The table: the cadets, their names, the cadets who are out.
     low, high = position.min_players, position.max_players
     if count > high:
-        error("players", "too_many_cadets",
-              f"The table seats {count} cadets; Academy Credits is for {low} to {high}.")
+        error(
+            "players",
+            "too_many_cadets",
+            f"The table seats {count} cadets; Academy Credits is for {low} to {high}.",
+        )
     elif count < low:
-        error("players", "too_few_cadets",
-              f"The table seats {count} cadet{'' if count == 1 else 's'}; Academy Credits is for "
-              f"{low} to {high}.")
+        error(
+            "players",
+            "too_few_cadets",
+            f"The table seats {count} cadet{'' if count == 1 else 's'}; Academy Credits is for "
+            f"{low} to {high}.",
+        )
     seen: dict[str, int] = {}
     for index, cadet in enumerate(players):
         key = cadet.name.casefold()
         if key in seen:
-            error(f"players[{index}].name", "duplicate_cadet",
-                  f"Two cadets are called {cadet.name} (seats {seen[key] + 1} and {index + 1}); "
-                  "every cadet needs a name of their own.")
+            error(
+                f"players[{index}].name",
+                "duplicate_cadet",
+                f"Two cadets are called {cadet.name} (seats {seen[key] + 1} and {index + 1}); "
+                "every cadet needs a name of their own.",
+            )
         else:
             seen[key] = index
         if not cadet.in_round and cadet.hand is not None:
-            error(f"players[{index}].hand", "hand_of_eliminated",
-                  f"{cadet.name} is out of the round, so holds no card: eliminated cadets "
-                  f"discard their card face up (AC-6.4); put {cadet.hand.name} among "
-                  f"{cadet.name}'s discards.")
+            error(
+                f"players[{index}].hand",
+                "hand_of_eliminated",
+                f"{cadet.name} is out of the round, so holds no card: eliminated cadets "
+                f"discard their card face up (AC-6.4); put {cadet.hand.name} among "
+                f"{cadet.name}'s discards.",
+            )
         elif not cadet.in_round and not cadet.discards:
-            error(f"players[{index}].discards", "eliminated_without_discard",
-                  f"{cadet.name} is out of the round but has no card face up: an eliminated "
-                  f"cadet discards their card face up (AC-6.4), so at least that card is in "
-                  f"front of {cadet.name}. Add it to {cadet.name}'s cards in front.")
+            error(
+                f"players[{index}].discards",
+                "eliminated_without_discard",
+                f"{cadet.name} is out of the round but has no card face up: an eliminated "
+                f"cadet discards their card face up (AC-6.4), so at least that card is in "
+                f"front of {cadet.name}. Add it to {cadet.name}'s cards in front.",
+            )
         eliminating = next((card for card in cadet.discards if card.effect == ELIMINATES), None)
         if cadet.in_round and eliminating is not None:
-            error(f"players[{index}].in_round", "eliminated_still_in",
-                  f"{eliminating.label} is face up in front of {cadet.name}, but {cadet.name} is "
-                  f"shown still in the round: a cadet who plays or discards {eliminating.label} "
-                  f"is out of the round ({FACE_UP_RULE}). Mark {cadet.name} as out, or take "
-                  f"{eliminating.label} from {cadet.name}'s cards in front.")
+            error(
+                f"players[{index}].in_round",
+                "eliminated_still_in",
+                f"{eliminating.label} is face up in front of {cadet.name}, but {cadet.name} is "
+                f"shown still in the round: a cadet who plays or discards {eliminating.label} "
+                f"is out of the round ({FACE_UP_RULE}). Mark {cadet.name} as out, or take "
+                f"{eliminating.label} from {cadet.name}'s cards in front.",
+            )
         if not cadet.in_round and cadet.shielded:
-            error(f"players[{index}].shielded", "shield_of_eliminated",
-                  f"{cadet.name} is out of the round but shown shielded: protection lasts until "
-                  "the start of one's own turn, and nobody can knock out a protected cadet, so a "
-                  f"cadet who is out is never shielded ({FACE_UP_RULE}). Clear {cadet.name}'s "
-                  "shield.")
+            error(
+                f"players[{index}].shielded",
+                "shield_of_eliminated",
+                f"{cadet.name} is out of the round but shown shielded: protection lasts until "
+                "the start of one's own turn, and nobody can knock out a protected cadet, so a "
+                f"cadet who is out is never shielded ({FACE_UP_RULE}). Clear {cadet.name}'s "
+                "shield.",
+            )
     target = credits_target(position)
     for index, cadet in enumerate(players):
         if target is not None and cadet.credits >= target:
-            error(f"players[{index}].credits", "match_over",
-                  f"{cadet.name} already has {cadet.credits} "
-                  f"credit{'' if cadet.credits == 1 else 's'}, at or above the target of "
-                  f"{target}: the match is over (AC-6.5), so no round is played after it.")
+            error(
+                f"players[{index}].credits",
+                "match_over",
+                f"{cadet.name} already has {cadet.credits} "
+                f"credit{'' if cadet.credits == 1 else 's'}, at or above the target of "
+                f"{target}: the match is over (AC-6.5), so no round is played after it.",
+            )
 
     # The turn, and who is still in.
     mover = _mover(position)
     if to_move and mover is None:
-        error("turn", "turn_absent",
-              f"It is {position.turn}'s turn, but no cadet of that name is at the table "
-              f"({_list([c.name for c in players])}).")
+        error(
+            "turn",
+            "turn_absent",
+            f"It is {position.turn}'s turn, but no cadet of that name is at the table "
+            f"({_list([c.name for c in players])}).",
+        )
     elif mover is not None and not mover.in_round:
-        error("turn", "turn_out",
-              f"It is {mover.name}'s turn, but {mover.name} is out of the round: eliminated "
-              "cadets sit out the rest of the round (AC-6.4).")
+        error(
+            "turn",
+            "turn_out",
+            f"It is {mover.name}'s turn, but {mover.name} is out of the round: eliminated "
+            "cadets sit out the rest of the round (AC-6.4).",
+        )
     elif mover is not None and mover.shielded:
-        error(f"players[{players.index(mover)}].shielded", "turn_protected",
-              f"{mover.name} is shown shielded, but it is {mover.name}'s turn: Jay-Den Kraag "
-              "protects only until the start of the cadet's next turn (AC-5.1), so "
-              f"{mover.name}'s protection has ended. Clear {mover.name}'s shield.")
+        error(
+            f"players[{players.index(mover)}].shielded",
+            "turn_protected",
+            f"{mover.name} is shown shielded, but it is {mover.name}'s turn: Jay-Den Kraag "
+            "protects only until the start of the cadet's next turn (AC-5.1), so "
+            f"{mover.name}'s protection has ended. Clear {mover.name}'s shield.",
+        )
     in_round = [c.name for c in players if c.in_round]
     if to_move and len(in_round) < 2 and count >= low:
         left = "nobody is" if not in_round else f"only {in_round[0]} is"
-        error("players", "round_over",
-              f"{left.capitalize()} still in the round, so the round is over (AC-6.1): no turn "
-              "follows. Score the round instead.")
+        error(
+            "players",
+            "round_over",
+            f"{left.capitalize()} still in the round, so the round is over (AC-6.1): no turn "
+            "follows. Score the round instead.",
+        )
     elif not to_move and not in_round and count:
-        error("players", "no_cadet_left", "Nobody is still in the round; a round always ends "
-              "with at least one cadet in it (AC-6.1).")
+        error(
+            "players",
+            "no_cadet_left",
+            "Nobody is still in the round; a round always ends "
+            "with at least one cadet in it (AC-6.1).",
+        )
     elif not to_move and len(in_round) >= 2 and deck:
-        error("deck_count", "round_not_over",
-              f"{len(in_round)} cadets are still in and {deck} card{'' if deck == 1 else 's'} "
-              f"{'is' if deck == 1 else 'are'} left in the deck: the round is not over (it ends "
-              "when one cadet is left or the deck runs out, AC-6.1).")
+        error(
+            "deck_count",
+            "round_not_over",
+            f"{len(in_round)} cadets are still in and {deck} card{'' if deck == 1 else 's'} "
+            f"{'is' if deck == 1 else 'are'} left in the deck: the round is not over (it ends "
+            "when one cadet is left or the deck runs out, AC-6.1).",
+        )
     hand_names = [card.name for card in position.hand]
     if to_move and len(position.hand) != 2:
-        error("hand", "hand_size",
-              f"The cadet to move holds {_cards(len(position.hand))}; after the draw a cadet "
-              "holds exactly two (AC-3.1).")
-    if mover is not None and mover.in_round and mover.hand is not None \
-            and mover.hand.name not in hand_names:
-        error(f"players[{players.index(mover)}].hand", "turn_hand_mismatch",
-              f"{mover.name} is shown holding {mover.hand.name}, which is not one of the two "
-              f"cards of the hand ({_list(hand_names)}).")
+        error(
+            "hand",
+            "hand_size",
+            f"The cadet to move holds {_cards(len(position.hand))}; after the draw a cadet "
+            "holds exactly two (AC-3.1).",
+        )
+    if (
+        mover is not None
+        and mover.in_round
+        and mover.hand is not None
+        and mover.hand.name not in hand_names
+    ):
+        error(
+            f"players[{players.index(mover)}].hand",
+            "turn_hand_mismatch",
+            f"{mover.name} is shown holding {mover.hand.name}, which is not one of the two "
+            f"cards of the hand ({_list(hand_names)}).",
+        )
 
     # Copies, card by card, and the cards in all.
     what = "position" if to_move else "round"
@@ -348,10 +433,15 @@ def check(position: Position) -> AcademyBoard:
     for name, seen_count in counts.items():
         card = by_name.get(name)
         if card is not None and seen_count > card.copies:
-            errors.append({"path": "" if to_move else "players", "code": "too_many_copies",
-                           "detail": f"The {what} shows {seen_count} copies of {card.label} "
-                                     f"({_list(_grouped(where[name]))}), but the deck has "
-                                     f"{card.copies} (AC-R2)."})
+            errors.append(
+                {
+                    "path": "" if to_move else "players",
+                    "code": "too_many_copies",
+                    "detail": f"The {what} shows {seen_count} copies of {card.label} "
+                    f"({_list(_grouped(where[name]))}), but the deck has "
+                    f"{card.copies} (AC-R2).",
+                }
+            )
     total = sum(card.copies for card in position.cards)
     # Every cadet in the round holds a card, known or not.
     in_hands = len(position.hand) + sum(1 for c in players if c.in_round and c is not mover)
@@ -363,55 +453,86 @@ def check(position: Position) -> AcademyBoard:
     accounted = set_aside + (deck or 0) + in_hands + discarded
     parts = ([f"{SET_ASIDE} set aside"] if set_aside else []) + [
         "the deck not counted" if deck is None else f"{deck} in the deck",
-        f"{in_hands} in hands", f"{discarded} face up"]
+        f"{in_hands} in hands",
+        f"{discarded} face up",
+    ]
     if accounted > total:
-        why = (": while the deck holds cards the set-aside card has not been drawn, so it is "
-               f"still set aside (AC-2.1, {FACE_UP_RULE})" if still_set_aside
-               else f" (AC-2.1{', AC-2.2' if to_move else ''})")
-        error("players" if deck is None else "deck_count", "too_many_cards",
-              f"The {what} accounts for {accounted} cards ({', '.join(parts)}), but the deck has "
-              f"{total}{why}.")
+        why = (
+            ": while the deck holds cards the set-aside card has not been drawn, so it is "
+            f"still set aside (AC-2.1, {FACE_UP_RULE})"
+            if still_set_aside
+            else f" (AC-2.1{', AC-2.2' if to_move else ''})"
+        )
+        error(
+            "players" if deck is None else "deck_count",
+            "too_many_cards",
+            f"The {what} accounts for {accounted} cards ({', '.join(parts)}), but the deck has "
+            f"{total}{why}.",
+        )
 
     # Marks and shields need their card face up; the score does not depend on them.
     marked = [(i, c) for i, c in enumerate(players) if c.marked] if to_move else []
     mark_cards = [card for card in position.cards if card.effect == MARK]
     if len(marked) > 1:
-        error(f"players[{marked[1][0]}].marked", "several_marked",
-              f"{_list([c.name for _, c in marked])} are all marked; one cadet is marked at a "
-              "time (AC-R6: a mark lasts until the next card played at another cadet).")
+        error(
+            f"players[{marked[1][0]}].marked",
+            "several_marked",
+            f"{_list([c.name for _, c in marked])} are all marked; one cadet is marked at a "
+            "time (AC-R6: a mark lasts until the next card played at another cadet).",
+        )
     elif marked and not any(card.effect == MARK for c in players for card in c.discards):
         names = _list([card.label for card in mark_cards]) if mark_cards else "a marking card"
-        error(f"players[{marked[0][0]}].marked", "mark_without_card",
-              f"{marked[0][1].name} is marked, but no {names} is face up in front of any cadet: "
-              "only that card marks a cadet (AC-5.2).")
+        error(
+            f"players[{marked[0][0]}].marked",
+            "mark_without_card",
+            f"{marked[0][1].name} is marked, but no {names} is face up in front of any cadet: "
+            "only that card marks a cadet (AC-5.2).",
+        )
     protect_cards = [card for card in position.cards if card.effect == PROTECT]
     for index, cadet in enumerate(players):
-        if to_move and cadet.shielded and cadet.in_round and cadet is not mover and not any(
-                card.effect == PROTECT for card in cadet.discards):
+        if (
+            to_move
+            and cadet.shielded
+            and cadet.in_round
+            and cadet is not mover
+            and not any(card.effect == PROTECT for card in cadet.discards)
+        ):
             names = _list([card.label for card in protect_cards]) or "a protection card"
-            error(f"players[{index}].shielded", "shield_without_card",
-                  f"{cadet.name} is shown shielded, but no {names} is face up in front of "
-                  f"{cadet.name}: only playing it protects a cadet (AC-5.1).")
+            error(
+                f"players[{index}].shielded",
+                "shield_without_card",
+                f"{cadet.name} is shown shielded, but no {names} is face up in front of "
+                f"{cadet.name}: only playing it protects a cadet (AC-5.1).",
+            )
     if position.starter is not None and position.starter not in [c.name for c in players]:
-        error("starter", "unknown_starter", f"{position.starter} is not at the table; the "
-              f"cadets are {_list([c.name for c in players])}.")
+        error(
+            "starter",
+            "unknown_starter",
+            f"{position.starter} is not at the table; the "
+            f"cadets are {_list([c.name for c in players])}.",
+        )
     if errors:
         raise ImpossiblePosition(errors)
 
     warnings: list[str] = []
     if to_move and accounted < total and deck is not None:
         gap = total - accounted
-        two = (" In a game of two, nothing is removed face up: only the one set-aside card "
-               "(AC-R9).") if count == 2 else ""
+        two = (
+            (" In a game of two, nothing is removed face up: only the one set-aside card (AC-R9).")
+            if count == 2
+            else ""
+        )
         warnings.append(
             f"The position accounts for {accounted} of the {total} cards ({', '.join(parts)}): "
             f"{gap} card{' is' if gap == 1 else 's are'} missing from the discards or the deck "
-            f"count, so what the position tells about unseen cards may be off.{two}")
+            f"count, so what the position tells about unseen cards may be off.{two}"
+        )
     return AcademyBoard(position, warnings)
 
 
-def _seen_cards(position: Position,
-                mover: Cadet | None) -> tuple[dict[str, int], dict[str, list[str]]]:
+def _seen_cards(
+    position: Position, mover: Cadet | None
+) -> tuple[dict[str, int], dict[str, list[str]]]:
     """How many copies of each card the position shows, and where."""
     counts: dict[str, int] = {}
     where: dict[str, list[str]] = {}
@@ -454,8 +575,10 @@ class AcademyBoard:
         position = self.position
         if position.turn is None:
             return []
-        guesses = sorted((c for c in position.cards if c.effect is not None and c.effect != GUESS),
-                         key=lambda c: (c.value if c.value is not None else 99, c.name))
+        guesses = sorted(
+            (c for c in position.cards if c.effect is not None and c.effect != GUESS),
+            key=lambda c: (c.value if c.value is not None else 99, c.name),
+        )
         moves: list[Move] = []
         seen: set[str] = set()
         for card in position.hand:
@@ -487,26 +610,44 @@ class AcademyBoard:
         checks = [Check(rule=c.rule, passed=c.passed, detail=c.detail) for c in judgement.checks]
         warnings = self.warnings + judgement.warnings
         if judgement.verdict == ILLEGAL:
-            return Ruling(verdict=ILLEGAL, code=judgement.code, reason=judgement.detail,
-                          rule=judgement.rule, checks=checks,
-                          alternatives=[m.as_dict() for m in self.legal_moves()],
-                          warnings=warnings)
+            return Ruling(
+                verdict=ILLEGAL,
+                code=judgement.code,
+                reason=judgement.detail,
+                rule=judgement.rule,
+                checks=checks,
+                alternatives=[m.as_dict() for m in self.legal_moves()],
+                warnings=warnings,
+            )
         unknown_deck = position.deck_count is None
         if judgement.verdict == NEEDS_INFORMATION:
             missing = list(judgement.missing)
             if unknown_deck and judgement.code in ("target_required", "guess_required"):
                 missing.append(_deck_count_missing(position))  # the outcome will need it too
-            return Ruling(verdict=NEEDS_INFORMATION, code=judgement.code,
-                          reason=judgement.detail, rule=judgement.rule, checks=checks,
-                          missing=missing, warnings=warnings)
+            return Ruling(
+                verdict=NEEDS_INFORMATION,
+                code=judgement.code,
+                reason=judgement.detail,
+                rule=judgement.rule,
+                checks=checks,
+                missing=missing,
+                warnings=warnings,
+            )
         if unknown_deck:
             return _without_deck_count(position, judgement, checks, warnings)
         outcome = _outcome(position, judgement.move, judgement.code)
         reason = f"Legal: {outcome['summary'][0]}"
         if len(outcome["summary"]) > 1:
             reason += " " + outcome["summary"][1]
-        return Ruling(verdict=LEGAL, code=judgement.code, reason=reason, rule=judgement.rule,
-                      checks=checks, outcome=outcome, warnings=warnings)
+        return Ruling(
+            verdict=LEGAL,
+            code=judgement.code,
+            reason=reason,
+            rule=judgement.rule,
+            checks=checks,
+            outcome=outcome,
+            warnings=warnings,
+        )
 
     def score(self, moves: Sequence[Move] = ()) -> RoundScore:
         """The credits of the round (raises MissingFacts for a showdown card it lacks)."""
@@ -518,8 +659,9 @@ class AcademyBoard:
 DECK_PROBE = 1  # any count: a play that leaves one cadet standing ends the round whatever it is
 
 
-def _without_deck_count(position: Position, judgement: _Judgement, checks: list[Check],
-                        warnings: list[str]) -> Ruling:
+def _without_deck_count(
+    position: Position, judgement: _Judgement, checks: list[Check], warnings: list[str]
+) -> Ruling:
     """A legal play in a position that does not say how many cards are left in the deck. The
     play is legal whatever the deck holds; what it does depends on the count (the round ends
     when the deck runs out, The Doctor draws from it, Darem Reymi's redraw comes from it) unless
@@ -535,29 +677,51 @@ def _without_deck_count(position: Position, judgement: _Judgement, checks: list[
         reason = f"Legal: {outcome['summary'][0]}"
         if len(outcome["summary"]) > 1:
             reason += " " + outcome["summary"][1]
-        return Ruling(verdict=LEGAL, code=judgement.code, reason=reason, rule=judgement.rule,
-                      checks=checks, outcome=outcome, warnings=warnings)
+        return Ruling(
+            verdict=LEGAL,
+            code=judgement.code,
+            reason=reason,
+            rule=judgement.rule,
+            checks=checks,
+            outcome=outcome,
+            warnings=warnings,
+        )
     card = move.play
     if card.effect == DRAW:
         rule, why = "AC-5.4", f"{card.name} draws up to two cards, and none from an empty deck"
     elif card.effect == FORCE and move.target is not None:
-        rule, why = "AC-5.3", ("the cadet who discards draws from the deck, or takes the "
-                               "set-aside card when the deck is empty")
+        rule, why = (
+            "AC-5.3",
+            (
+                "the cadet who discards draws from the deck, or takes the "
+                "set-aside card when the deck is empty"
+            ),
+        )
     else:
         rule, why = "AC-6.1", "the round ends when the deck runs out at the end of a turn"
     aimed = f" at {move.target}" if move.target else ""
     named = f", naming {move.guess.label}," if move.guess and card.effect == GUESS else ""
-    reason = (f"Playing {card.label}{aimed}{named} is legal, but what happens depends on how "
-              f"many cards are left in the deck: {why} ({rule}).")
-    return Ruling(verdict=NEEDS_INFORMATION, code="deck_count_required", reason=reason,
-                  rule=rule, checks=checks, missing=[_deck_count_missing(position)],
-                  warnings=warnings)
+    reason = (
+        f"Playing {card.label}{aimed}{named} is legal, but what happens depends on how "
+        f"many cards are left in the deck: {why} ({rule})."
+    )
+    return Ruling(
+        verdict=NEEDS_INFORMATION,
+        code="deck_count_required",
+        reason=reason,
+        rule=rule,
+        checks=checks,
+        missing=[_deck_count_missing(position)],
+        warnings=warnings,
+    )
 
 
 def _deck_count_missing(position: Position) -> dict[str, Any]:
-    return {"path": "position.deck_count",
-            "detail": f"How many cards are left in the deck, after {position.turn}'s draw this "
-                      "turn? (The set-aside card does not count.)"}
+    return {
+        "path": "position.deck_count",
+        "detail": f"How many cards are left in the deck, after {position.turn}'s draw this "
+        "turn? (The set-aside card does not count.)",
+    }
 
 
 def legal_targets(position: Position, card: CardSpec) -> list[str]:
@@ -638,47 +802,91 @@ def _judge(position: Position, move: Move) -> _Judgement:
     card = move.play
     hand = position.hand
 
-    def stop(verdict: str, code: str, rule: str, detail: str,
-             missing: list[dict[str, Any]] | None = None) -> _Judgement:
+    def stop(
+        verdict: str, code: str, rule: str, detail: str, missing: list[dict[str, Any]] | None = None
+    ) -> _Judgement:
         if verdict == ILLEGAL:
             checks.append(Check(rule, False, detail))
         return _Judgement(verdict, code, rule, detail, checks, move, missing or [], warnings)
 
     # The turn (AC-3.1) and the card played (AC-3.2).
-    checks.append(Check("AC-3.1", True, f"It is {player}'s turn: {player} is in the round and "
-                         f"holds two cards after the draw, {_list([c.label for c in hand])}."))
+    checks.append(
+        Check(
+            "AC-3.1",
+            True,
+            f"It is {player}'s turn: {player} is in the round and "
+            f"holds two cards after the draw, {_list([c.label for c in hand])}.",
+        )
+    )
     names = [c.name for c in hand]
     if card.name not in names:
-        return stop(ILLEGAL, "not_in_hand", "AC-3.2",
-                    f"{card.label} is not in {player}'s hand, so it cannot be played; the hand "
-                    f"holds {_list([c.label for c in hand])}.")
+        return stop(
+            ILLEGAL,
+            "not_in_hand",
+            "AC-3.2",
+            f"{card.label} is not in {player}'s hand, so it cannot be played; the hand "
+            f"holds {_list([c.label for c in hand])}.",
+        )
     other = hand[1] if names[0] == card.name else hand[0]
-    checks.append(Check("AC-3.2", True, f"{card.label} is one of the two cards in hand; "
-                         f"{player} keeps {other.label}."))
+    checks.append(
+        Check(
+            "AC-3.2",
+            True,
+            f"{card.label} is one of the two cards in hand; {player} keeps {other.label}.",
+        )
+    )
     if card.effect is None:
-        detail = (f"The catalog does not know what {card.name} does (its effect is unknown), so "
-                  f"Tableside cannot rule on playing it; an admin can transcribe it.")
-        return stop(NEEDS_INFORMATION, "effect_unknown", "AC-3.4", detail,
-                    [{"path": f"cards.{card.name}.effect", "detail": detail}])
+        detail = (
+            f"The catalog does not know what {card.name} does (its effect is unknown), so "
+            f"Tableside cannot rule on playing it; an admin can transcribe it."
+        )
+        return stop(
+            NEEDS_INFORMATION,
+            "effect_unknown",
+            "AC-3.4",
+            detail,
+            [{"path": f"cards.{card.name}.effect", "detail": detail}],
+        )
 
     # AC-4.1: Nahla Ake over Jett Reno or Darem Reymi.
     over = _names_with(position, PLAYED_OVER)
     musts = _names_with(position, {MUST_PLAY})
     if card.effect in PLAYED_OVER and other.effect == MUST_PLAY:
-        return stop(ILLEGAL, "must_play_nahla_ake", "AC-4.1",
-                    f"The hand holds {other.label} with {card.label}, so {other.name} must be "
-                    f"played.")
+        return stop(
+            ILLEGAL,
+            "must_play_nahla_ake",
+            "AC-4.1",
+            f"The hand holds {other.label} with {card.label}, so {other.name} must be played.",
+        )
     if card.effect in PLAYED_OVER and other.effect is None:
-        detail = (f"The catalog does not know what {other.name} does, so Tableside cannot tell "
-                  f"whether it must be played instead of {card.name} (AC-4.1).")
-        return stop(NEEDS_INFORMATION, "effect_unknown", "AC-4.1", detail,
-                    [{"path": f"cards.{other.name}.effect", "detail": detail}])
+        detail = (
+            f"The catalog does not know what {other.name} does, so Tableside cannot tell "
+            f"whether it must be played instead of {card.name} (AC-4.1)."
+        )
+        return stop(
+            NEEDS_INFORMATION,
+            "effect_unknown",
+            "AC-4.1",
+            detail,
+            [{"path": f"cards.{other.name}.effect", "detail": detail}],
+        )
     if card.effect == MUST_PLAY and other.effect in PLAYED_OVER:
-        checks.append(Check("AC-4.1", True, f"{card.label} is played, as it must be when held "
-                             f"with {other.label}."))
+        checks.append(
+            Check(
+                "AC-4.1",
+                True,
+                f"{card.label} is played, as it must be when held with {other.label}.",
+            )
+        )
     else:
-        checks.append(Check("AC-4.1", True, f"The hand does not hold {musts or 'Nahla Ake'} "
-                             f"together with {over or 'Jett Reno or Darem Reymi'}."))
+        checks.append(
+            Check(
+                "AC-4.1",
+                True,
+                f"The hand does not hold {musts or 'Nahla Ake'} "
+                f"together with {over or 'Jett Reno or Darem Reymi'}.",
+            )
+        )
 
     target = move.target
     marked = _marked(position)
@@ -689,107 +897,203 @@ def _judge(position: Position, move: Move) -> _Judgement:
             warnings.append(f"{card.name} targets nobody; the target {target} is ignored.")
             move = Move(card, None, move.guess, move.confirm)
         if move.guess is not None:
-            warnings.append(f"{card.name} takes no guess; the guess {move.guess.name} is "
-                            "ignored.")
+            warnings.append(f"{card.name} takes no guess; the guess {move.guess.name} is ignored.")
             move = Move(card, None, None, move.confirm)
         return _after_target(position, move, checks, warnings, no_target=False)
 
     seated = {c.name: c for c in position.players}
-    open_others = [c.name for c in position.players
-                   if c.in_round and not _protected(position, c) and c.name != player]
+    open_others = [
+        c.name
+        for c in position.players
+        if c.in_round and not _protected(position, c) and c.name != player
+    ]
     legal = legal_targets(position, card)
     needs_other = card.effect in TARGETS_OTHER
     no_target = needs_other and not open_others
     blocked = _blocked(position, player)
     if target is None:
         if no_target:
-            checks.append(Check("AC-R5", True, f"No other cadet can be targeted ({blocked}): "
-                                 f"{card.name} is played with no target and no effect."))
+            checks.append(
+                Check(
+                    "AC-R5",
+                    True,
+                    f"No other cadet can be targeted ({blocked}): "
+                    f"{card.name} is played with no target and no effect.",
+                )
+            )
             if move.guess is not None:
-                warnings.append(f"With no target, {card.name} has no effect; the guess "
-                                f"{move.guess.name} is ignored.")
+                warnings.append(
+                    f"With no target, {card.name} has no effect; the guess "
+                    f"{move.guess.name} is ignored."
+                )
                 move = Move(card, None, None, move.confirm)
             return _after_target(position, move, checks, warnings, no_target=True)
         if len(legal) == 1:
             target = legal[0]
-            warnings.append(f"The move names no target; the only cadet {card.name} can target "
-                            f"is {target}, so the ruling takes {target} as the target.")
+            warnings.append(
+                f"The move names no target; the only cadet {card.name} can target "
+                f"is {target}, so the ruling takes {target} as the target."
+            )
             move = Move(card, target, move.guess, move.confirm)
         else:
-            detail = (f"{card.label} needs a target: {_list(legal)} "
-                      f"{'can' if len(legal) > 1 else 'could'} be targeted; say which.")
-            return stop(NEEDS_INFORMATION, "target_required", "AC-3.3", detail,
-                        [{"path": "move.target", "detail": detail, "choices": legal}])
+            detail = (
+                f"{card.label} needs a target: {_list(legal)} "
+                f"{'can' if len(legal) > 1 else 'could'} be targeted; say which."
+            )
+            return stop(
+                NEEDS_INFORMATION,
+                "target_required",
+                "AC-3.3",
+                detail,
+                [{"path": "move.target", "detail": detail, "choices": legal}],
+            )
     else:
         if target not in seated:
-            return stop(ILLEGAL, "target_absent", "AC-3.3",
-                        f"{target} is not at the table; the cadets are "
-                        f"{_list(list(seated))}.")
+            return stop(
+                ILLEGAL,
+                "target_absent",
+                "AC-3.3",
+                f"{target} is not at the table; the cadets are {_list(list(seated))}.",
+            )
         aimed = seated[target]
         if target == player and needs_other:
             if no_target:
-                return stop(ILLEGAL, "target_self", "AC-R5",
-                            f"{card.name} needs another cadet and no other cadet can be targeted "
-                            f"({blocked}): it is played with no target and no effect, not at "
-                            f"{player}.")
-            return stop(ILLEGAL, "target_self", EFFECT_RULE[card.effect],
-                        f"{card.name} must target another cadet, not its player, {player}.")
+                return stop(
+                    ILLEGAL,
+                    "target_self",
+                    "AC-R5",
+                    f"{card.name} needs another cadet and no other cadet can be targeted "
+                    f"({blocked}): it is played with no target and no effect, not at "
+                    f"{player}.",
+                )
+            return stop(
+                ILLEGAL,
+                "target_self",
+                EFFECT_RULE[card.effect],
+                f"{card.name} must target another cadet, not its player, {player}.",
+            )
         if not aimed.in_round:
-            return stop(ILLEGAL, "target_eliminated", "AC-4.2",
-                        f"{target} is out of the round and cannot be targeted."
-                        + _instead(position, card, legal, no_target))
+            return stop(
+                ILLEGAL,
+                "target_eliminated",
+                "AC-4.2",
+                f"{target} is out of the round and cannot be targeted."
+                + _instead(position, card, legal, no_target),
+            )
         if _protected(position, aimed):
-            return stop(ILLEGAL, "target_protected", "AC-4.2",
-                        f"{target} is protected by Jay-Den Kraag until the start of their next "
-                        f"turn and cannot be targeted." + _instead(position, card, legal,
-                                                                   no_target))
-        checks.append(Check("AC-4.2", True, f"{target} is in the round and not protected."
-                             if target != player else f"{player} targets themself, which "
-                             f"{card.name} allows."))
+            return stop(
+                ILLEGAL,
+                "target_protected",
+                "AC-4.2",
+                f"{target} is protected by Jay-Den Kraag until the start of their next "
+                f"turn and cannot be targeted." + _instead(position, card, legal, no_target),
+            )
+        checks.append(
+            Check(
+                "AC-4.2",
+                True,
+                f"{target} is in the round and not protected."
+                if target != player
+                else f"{player} targets themself, which {card.name} allows.",
+            )
+        )
     if card.effect in TARGETS_ANY and not open_others:
-        checks.append(Check("AC-R5", True, f"No other cadet can be targeted ({blocked}), so "
-                             f"{card.name} can only target its player, {player}."))
+        checks.append(
+            Check(
+                "AC-R5",
+                True,
+                f"No other cadet can be targeted ({blocked}), so "
+                f"{card.name} can only target its player, {player}.",
+            )
+        )
     # The mark (AC-4.4, AC-R6).
     if marked is not None:
         at_other = target != player
         if not at_other and marked.name == player:
-            checks.append(Check("AC-R6", True, f"{card.name} is aimed at its own player, "
-                                 f"{player}, the marked cadet, as the mark requires; it is not "
-                                 "played at another cadet, so the mark stays in place."))
+            checks.append(
+                Check(
+                    "AC-R6",
+                    True,
+                    f"{card.name} is aimed at its own player, "
+                    f"{player}, the marked cadet, as the mark requires; it is not "
+                    "played at another cadet, so the mark stays in place.",
+                )
+            )
         elif not at_other:
-            checks.append(Check("AC-R6", True, f"{card.name} is aimed at its own player, not at "
-                                 f"another cadet, so {marked.name}'s mark does not bind it and "
-                                 "stays in place."))
+            checks.append(
+                Check(
+                    "AC-R6",
+                    True,
+                    f"{card.name} is aimed at its own player, not at "
+                    f"another cadet, so {marked.name}'s mark does not bind it and "
+                    "stays in place.",
+                )
+            )
         elif marked_target is not None and marked_target == player:
-            return stop(ILLEGAL, "must_target_marked", "AC-R6",
-                        f"{player} is marked by Caleb Mir, and {card.name} can target its own "
-                        f"player, so the mark binds it: a card played at another cadet must "
-                        f"target the marked cadet if it can, so {card.name} must target "
-                        f"{player}, not {target}.")
+            return stop(
+                ILLEGAL,
+                "must_target_marked",
+                "AC-R6",
+                f"{player} is marked by Caleb Mir, and {card.name} can target its own "
+                f"player, so the mark binds it: a card played at another cadet must "
+                f"target the marked cadet if it can, so {card.name} must target "
+                f"{player}, not {target}.",
+            )
         elif marked_target is not None and target != marked_target:
-            return stop(ILLEGAL, "must_target_marked", "AC-4.4",
-                        f"{marked_target} is marked by Caleb Mir and can be targeted, so a card "
-                        f"played at another cadet must target {marked_target}, not {target}.")
+            return stop(
+                ILLEGAL,
+                "must_target_marked",
+                "AC-4.4",
+                f"{marked_target} is marked by Caleb Mir and can be targeted, so a card "
+                f"played at another cadet must target {marked_target}, not {target}.",
+            )
         elif marked_target is not None:
-            checks.append(Check("AC-4.4", True, f"{target} is the marked cadet, as the mark "
-                                 "requires; the mark then clears (AC-R6)."))
+            checks.append(
+                Check(
+                    "AC-4.4",
+                    True,
+                    f"{target} is the marked cadet, as the mark "
+                    "requires; the mark then clears (AC-R6).",
+                )
+            )
         else:
-            checks.append(Check("AC-R6", True, f"{marked.name} is marked but cannot be targeted "
-                                 f"by this card ({_why_not(position, marked)}), so the target is "
-                                 "free; the mark then clears."))
+            checks.append(
+                Check(
+                    "AC-R6",
+                    True,
+                    f"{marked.name} is marked but cannot be targeted "
+                    f"by this card ({_why_not(position, marked)}), so the target is "
+                    "free; the mark then clears.",
+                )
+            )
     if card.effect == GUESS:
         if move.guess is None:
-            choices = [c.name for c in sorted(position.cards, key=lambda c: (c.value or 0))
-                       if c.effect != GUESS]
+            choices = [
+                c.name
+                for c in sorted(position.cards, key=lambda c: c.value or 0)
+                if c.effect != GUESS
+            ]
             detail = f"{card.name} needs a guess: the card {player} names ({_list(choices)})."
-            return stop(NEEDS_INFORMATION, "guess_required", "AC-R4", detail,
-                        [{"path": "move.guess", "detail": detail, "choices": choices}])
+            return stop(
+                NEEDS_INFORMATION,
+                "guess_required",
+                "AC-R4",
+                detail,
+                [{"path": "move.guess", "detail": detail, "choices": choices}],
+            )
         if move.guess.effect == GUESS or move.guess.name == card.name:
-            return stop(ILLEGAL, "cannot_name_lura_thok", "AC-4.3",
-                        f"{card.name} cannot name {move.guess.name}: the guess must be a card "
-                        f"other than {_names_with(position, {GUESS}) or card.name}.")
-        checks.append(Check("AC-4.3", True, f"The guess, {move.guess.label}, is a card other "
-                             f"than {card.name}."))
+            return stop(
+                ILLEGAL,
+                "cannot_name_lura_thok",
+                "AC-4.3",
+                f"{card.name} cannot name {move.guess.name}: the guess must be a card "
+                f"other than {_names_with(position, {GUESS}) or card.name}.",
+            )
+        checks.append(
+            Check(
+                "AC-4.3", True, f"The guess, {move.guess.label}, is a card other than {card.name}."
+            )
+        )
     elif move.guess is not None:
         warnings.append(f"{card.name} takes no guess; the guess {move.guess.name} is ignored.")
         move = Move(card, move.target if move.target else target, None, move.confirm)
@@ -798,8 +1102,9 @@ def _judge(position: Position, move: Move) -> _Judgement:
     return _after_target(position, move, checks, warnings, no_target=False)
 
 
-def _after_target(position: Position, move: Move, checks: list[Check], warnings: list[str], *,
-                  no_target: bool) -> _Judgement:
+def _after_target(
+    position: Position, move: Move, checks: list[Check], warnings: list[str], *, no_target: bool
+) -> _Judgement:
     card = move.play
     player = _player(position)
     if card.effect is None:
@@ -808,36 +1113,57 @@ def _after_target(position: Position, move: Move, checks: list[Check], warnings:
     if no_target:
         code, rule = "no_effect_no_target", "AC-R5"
     elif card.effect == ELIMINATES:
-        checks.append(Check("AC-4", True, f"Playing {card.name} is allowed, but it eliminates "
-                             f"its player, {player}" + (" (confirmed)." if move.confirm
-                                                       else ".")))
+        checks.append(
+            Check(
+                "AC-4",
+                True,
+                f"Playing {card.name} is allowed, but it eliminates "
+                f"its player, {player}" + (" (confirmed)." if move.confirm else "."),
+            )
+        )
         if not move.confirm:
-            warnings.append(f"Playing {card.name} eliminates {player}: the game asks {player} to "
-                            "confirm (AC-4). Send \"confirm\": true once they have.")
+            warnings.append(
+                f"Playing {card.name} eliminates {player}: the game asks {player} to "
+                'confirm (AC-4). Send "confirm": true once they have.'
+            )
         code, rule = "eliminates_player", "AC-4"
     elif card.effect == DRAW:
         deck = position.deck_count
         if deck is None:
             pass  # the ruling asks for the count (deck_count_required)
         elif deck == 0:
-            checks.append(Check("AC-5.4", True, f"The deck is empty, so {card.name} has no "
-                                 "effect."))
+            checks.append(
+                Check("AC-5.4", True, f"The deck is empty, so {card.name} has no effect.")
+            )
             code, rule = "no_effect_empty_deck", "AC-5.4"
         elif deck == 1:
-            checks.append(Check("AC-5.4", True, f"One card is left in the deck: {card.name} "
-                                 "draws just that one (AC-R4)."))
+            checks.append(
+                Check(
+                    "AC-5.4",
+                    True,
+                    f"One card is left in the deck: {card.name} draws just that one (AC-R4).",
+                )
+            )
         else:
-            checks.append(Check("AC-5.4", True, f"The deck holds {deck} cards: {card.name} "
-                                 "draws two."))
+            checks.append(
+                Check("AC-5.4", True, f"The deck holds {deck} cards: {card.name} draws two.")
+            )
     elif card.effect == FORCE:
         if position.deck_count == 0:
-            checks.append(Check("AC-5.3", True, f"The deck is empty: {move.target} draws the "
-                                 "set-aside card after discarding, unless the card discarded is "
-                                 f"{_names_with(position, {ELIMINATES}) or 'Tarima Sadel'}."))
+            checks.append(
+                Check(
+                    "AC-5.3",
+                    True,
+                    f"The deck is empty: {move.target} draws the "
+                    "set-aside card after discarding, unless the card discarded is "
+                    f"{_names_with(position, {ELIMINATES}) or 'Tarima Sadel'}.",
+                )
+            )
             rule = "AC-5.3"
         elif move.target == player and not any(
-                c.in_round and not _protected(position, c) and c.name != player
-                for c in position.players):
+            c.in_round and not _protected(position, c) and c.name != player
+            for c in position.players
+        ):
             rule = "AC-R5"
     return _Judgement(LEGAL, code, rule, "", checks, move, [], warnings)
 
@@ -846,8 +1172,10 @@ def _instead(position: Position, card: CardSpec, legal: list[str], no_target: bo
     if no_target:
         return f" No other cadet can be targeted, so {card.name} is played with no target (AC-R5)."
     if legal == [position.turn]:
-        return (f" No other cadet can be targeted, so {card.name} must target its player, "
-                f"{position.turn} (AC-R5).")
+        return (
+            f" No other cadet can be targeted, so {card.name} must target its player, "
+            f"{position.turn} (AC-R5)."
+        )
     if legal:
         return f" {card.name} can target {_list(legal)}."
     return ""
@@ -874,8 +1202,10 @@ def _why_not(position: Position, cadet: Cadet) -> str:
 
 
 def _names_with(position: Position, effects: Collection[str]) -> str:
-    cards = sorted((c for c in position.cards if c.effect in effects),
-                   key=lambda c: (c.value if c.value is not None else 99))
+    cards = sorted(
+        (c for c in position.cards if c.effect in effects),
+        key=lambda c: c.value if c.value is not None else 99,
+    )
     labels = [c.label for c in cards]
     if not labels:
         return ""
@@ -898,9 +1228,14 @@ class _World:
 
     def key(self) -> tuple[object, ...]:
         """What the world comes to, to be compared with another's."""
-        return (tuple(self.eliminated), tuple(tuple(sorted(d.items())) for d in self.discarded),
-                tuple(tuple(sorted(d.items())) for d in self.draws), self.deck_count,
-                self.set_aside_drawn, tuple(self.lines))
+        return (
+            tuple(self.eliminated),
+            tuple(tuple(sorted(d.items())) for d in self.discarded),
+            tuple(tuple(sorted(d.items())) for d in self.draws),
+            self.deck_count,
+            self.set_aside_drawn,
+            tuple(self.lines),
+        )
 
 
 def _outcome(position: Position, move: Move, code: str) -> dict[str, Any]:
@@ -912,7 +1247,9 @@ def _outcome(position: Position, move: Move, code: str) -> dict[str, Any]:
     seated = {c.name: c for c in position.players}
     effect = card.effect
     has_effect = code not in ("no_effect_no_target", "no_effect_empty_deck") and effect not in (
-        BONUS, MUST_PLAY)
+        BONUS,
+        MUST_PLAY,
+    )
 
     # What the play says, whatever the cards.
     aimed = f" at {target}" if target else ""
@@ -937,12 +1274,22 @@ def _outcome(position: Position, move: Move, code: str) -> dict[str, Any]:
     target_card = None
     if target is not None:
         target_card = kept if target == player else seated[target].hand
-    depends = (has_effect and target is not None and target != player
-               and target_card is None and effect in (GUESS, COMPARE, FORCE))
+    depends = (
+        has_effect
+        and target is not None
+        and target != player
+        and target_card is None
+        and effect in (GUESS, COMPARE, FORCE)
+    )
     if depends:
         pool = unseen(position)
-        possible = [c for c in sorted(position.cards, key=lambda c: (
-            c.value if c.value is not None else 99, c.name)) if pool.get(c.name, 0) > 0]
+        possible = [
+            c
+            for c in sorted(
+                position.cards, key=lambda c: (c.value if c.value is not None else 99, c.name)
+            )
+            if pool.get(c.name, 0) > 0
+        ]
         groups: list[tuple[list[CardSpec], _World]] = []
         for candidate in possible:
             world = _resolve(position, move, kept, candidate, has_effect, hypothetical=True)
@@ -958,8 +1305,10 @@ def _outcome(position: Position, move: Move, code: str) -> dict[str, Any]:
         groups, worlds = [], [world]
 
     if depends and effect == GUESS and len(groups) == 1:
-        worlds[0].lines.append(f"Every copy of {_guess(move).label} is accounted for elsewhere, "
-                               f"so {target} cannot hold it.")
+        worlds[0].lines.append(
+            f"Every copy of {_guess(move).label} is accounted for elsewhere, "
+            f"so {target} cannot hold it."
+        )
         groups = []
     cases: list[dict[str, Any]] = []
     for holds, world in groups:
@@ -972,16 +1321,22 @@ def _outcome(position: Position, move: Move, code: str) -> dict[str, Any]:
         summary.append(f"{player} is protected until the start of their next turn (AC-5.1).")
     # A mark clears only where there was one: mark_cleared implies marked_before.
     if effect == MARK and target is not None:
-        moved = (f"The mark moves from {marked_before.name} to {target}: "
-                 if mark_cleared and marked_before is not None else f"{target} is marked: ")
-        summary.append(moved + f"the next card played at another cadet must target {target} "
-                       "if it can (AC-R6).")
+        moved = (
+            f"The mark moves from {marked_before.name} to {target}: "
+            if mark_cleared and marked_before is not None
+            else f"{target} is marked: "
+        )
+        summary.append(
+            moved + f"the next card played at another cadet must target {target} if it can (AC-R6)."
+        )
     elif mark_cleared and marked_before is not None:
         summary.append(f"{marked_before.name}'s mark clears (AC-R6).")
     if effect == BONUS:
-        summary.append(f"No effect now; at the end of the round {card.name} counts for the "
-                       f"bonus credit if {player} is the only cadet to have played or discarded "
-                       "one (AC-6.3).")
+        summary.append(
+            f"No effect now; at the end of the round {card.name} counts for the "
+            f"bonus credit if {player} is the only cadet to have played or discarded "
+            "one (AC-6.3)."
+        )
     if effect == MUST_PLAY:
         summary.append(f"{card.name} has no effect (AC-R4).")
     if code == "no_effect_no_target":
@@ -993,22 +1348,33 @@ def _outcome(position: Position, move: Move, code: str) -> dict[str, Any]:
         summary.append(f"{player} sees {seen}; nobody else does.")
     if effect == TRADE and has_effect and target:
         got = target_card.label if target_card else f"{target}'s card"
-        summary.append(f"{player} and {target} trade hands: {player} takes {got}, {target} takes "
-                       f"{kept.label}.")
-    looks = ([{"player": player, "at": target,
-               "card": target_card.name if target_card else None}]
-             if effect == LOOK and has_effect and target else [])
-    trade = ({"players": [player, target],
-              "player_gets": target_card.name if target_card else None,
-              "target_gets": kept.name} if effect == TRADE and has_effect and target else None)
+        summary.append(
+            f"{player} and {target} trade hands: {player} takes {got}, {target} takes {kept.label}."
+        )
+    looks = (
+        [{"player": player, "at": target, "card": target_card.name if target_card else None}]
+        if effect == LOOK and has_effect and target
+        else []
+    )
+    trade = (
+        {
+            "players": [player, target],
+            "player_gets": target_card.name if target_card else None,
+            "target_gets": kept.name,
+        }
+        if effect == TRADE and has_effect and target
+        else None
+    )
 
     # Unknown (None) when the cases disagree.
     ends: bool | None
     in_round: list[str] | None
     ends, reason, in_round, next_turn = _round_end(position, common)
     if not same:
-        summary.append(f"What happens depends on {target}'s card, which the position does not "
-                       f"show: see the cases.")
+        summary.append(
+            f"What happens depends on {target}'s card, which the position does not "
+            f"show: see the cases."
+        )
         for case in cases:
             summary.append(_sentence(case["if"]) + ": " + " ".join(case["summary"]))
         ends_values = {case["round_ends"] for case in cases}
@@ -1017,20 +1383,25 @@ def _outcome(position: Position, move: Move, code: str) -> dict[str, Any]:
             reason = f"It depends on {target}'s card: see the cases."
         else:
             reasons = {case["round_end_reason"] for case in cases}
-            reason = reasons.pop() if len(reasons) == 1 else (
-                "In every case the round " + ("ends." if ends else "goes on."))
+            reason = (
+                reasons.pop()
+                if len(reasons) == 1
+                else ("In every case the round " + ("ends." if ends else "goes on."))
+            )
         rounds = {tuple(case["in_round"]) for case in cases}
         in_round = list(rounds.pop()) if len(rounds) == 1 else None
         nexts = {case["next_turn"] for case in cases}
         next_turn = nexts.pop() if len(nexts) == 1 else None
-        eliminated = [n for n in cases[0]["eliminated"]
-                      if all(n in case["eliminated"] for case in cases)]
+        eliminated = [
+            n for n in cases[0]["eliminated"] if all(n in case["eliminated"] for case in cases)
+        ]
         decks = {case["deck_count"] for case in cases}
         deck_after = decks.pop() if len(decks) == 1 else None
         drawn_aside = {case["set_aside_drawn"] for case in cases}
         set_aside = drawn_aside.pop() if len(drawn_aside) == 1 else None
-        discarded = [d for d in cases[0]["discarded"]
-                     if all(d in case["discarded"] for case in cases)]
+        discarded = [
+            d for d in cases[0]["discarded"] if all(d in case["discarded"] for case in cases)
+        ]
         draws = [d for d in cases[0]["draws"] if all(d in case["draws"] for case in cases)]
     else:
         eliminated, deck_after = list(common.eliminated), common.deck_count
@@ -1063,8 +1434,15 @@ def _outcome(position: Position, move: Move, code: str) -> dict[str, Any]:
     }
 
 
-def _resolve(position: Position, move: Move, kept: CardSpec, target_card: CardSpec | None,
-             has_effect: bool, *, hypothetical: bool = False) -> _World:
+def _resolve(
+    position: Position,
+    move: Move,
+    kept: CardSpec,
+    target_card: CardSpec | None,
+    has_effect: bool,
+    *,
+    hypothetical: bool = False,
+) -> _World:
     """What the play does with the target's card taken as `target_card` (None: unknown). A
     hypothetical card (one case of several) is worded as "the target's card" and recorded as
     None, so the cases with the same result fall together."""
@@ -1072,8 +1450,10 @@ def _resolve(position: Position, move: Move, kept: CardSpec, target_card: CardSp
     effect = card.effect
     deck = position.deck_count
     if deck is None:
-        raise ValueError("The outcome needs the deck count; the ruling probes with one when the "
-                         "position does not give it.")
+        raise ValueError(
+            "The outcome needs the deck count; the ruling probes with one when the "
+            "position does not give it."
+        )
     world = _World(deck_count=deck)
     known_card = target_card if not hypothetical else None
     theirs = f"{target}'s {known_card.label}" if known_card is not None else f"{target}'s card"
@@ -1082,48 +1462,73 @@ def _resolve(position: Position, move: Move, kept: CardSpec, target_card: CardSp
         return world
     if effect == ELIMINATES:
         world.eliminated.append(player)
-        world.discarded.append({"player": player, "card": kept.name,
-                                "reason": "eliminated: discards the card in hand"})
-        world.lines.append(f"{player} is out of the round (AC-R4) and discards {kept.label} face "
-                           "up (AC-6.4).")
+        world.discarded.append(
+            {"player": player, "card": kept.name, "reason": "eliminated: discards the card in hand"}
+        )
+        world.lines.append(
+            f"{player} is out of the round (AC-R4) and discards {kept.label} face up (AC-6.4)."
+        )
     elif effect == GUESS and target:
         guess = _guess(move)
         if target_card is not None and target_card.name == guess.name:
             world.eliminated.append(target)
-            world.discarded.append({"player": target, "card": guess.name,
-                                    "reason": "eliminated: discards the card in hand"})
+            world.discarded.append(
+                {
+                    "player": target,
+                    "card": guess.name,
+                    "reason": "eliminated: discards the card in hand",
+                }
+            )
             world.lines.append(f"{target} holds {guess.label} and is out of the round.")
         else:
             world.lines.append(f"{target} does not hold {guess.label}: nothing happens.")
     elif effect == COMPARE and target:
         mine, yours = kept.value, target_card.value if target_card else None
         if mine is None or yours is None:
-            world.lines.append(f"{player} and {target} compare hands in private; the catalog "
-                               "does not know a value, so Tableside cannot say who is out.")
+            world.lines.append(
+                f"{player} and {target} compare hands in private; the catalog "
+                "does not know a value, so Tableside cannot say who is out."
+            )
         elif mine > yours:
             world.eliminated.append(target)
-            world.discarded.append({"player": target, "card": their_name,
-                                    "reason": "eliminated: discards the card in hand"})
-            world.lines.append(f"{player}'s {kept.label} beats {theirs}: {target} is out of the "
-                               "round.")
+            world.discarded.append(
+                {
+                    "player": target,
+                    "card": their_name,
+                    "reason": "eliminated: discards the card in hand",
+                }
+            )
+            world.lines.append(
+                f"{player}'s {kept.label} beats {theirs}: {target} is out of the round."
+            )
         elif mine < yours:
             world.eliminated.append(player)
-            world.discarded.append({"player": player, "card": kept.name,
-                                    "reason": "eliminated: discards the card in hand"})
-            world.lines.append(f"{_sentence(theirs)} beats {player}'s {kept.label}: {player} is "
-                               "out of the round.")
+            world.discarded.append(
+                {
+                    "player": player,
+                    "card": kept.name,
+                    "reason": "eliminated: discards the card in hand",
+                }
+            )
+            world.lines.append(
+                f"{_sentence(theirs)} beats {player}'s {kept.label}: {player} is out of the round."
+            )
         else:
             world.lines.append(f"{player}'s {kept.label} ties with {theirs}: nothing happens.")
     elif effect == FORCE and target:
         if target_card is not None and target_card.effect == ELIMINATES:
             world.eliminated.append(target)
-            world.discarded.append({"player": target, "card": target_card.name,
-                                    "reason": "forced discard"})
-            world.lines.append(f"{target} discards {target_card.label} and is out of the round, "
-                               "with no new card (AC-R4, AC-5.3).")
+            world.discarded.append(
+                {"player": target, "card": target_card.name, "reason": "forced discard"}
+            )
+            world.lines.append(
+                f"{target} discards {target_card.label} and is out of the round, "
+                "with no new card (AC-R4, AC-5.3)."
+            )
         else:
-            world.discarded.append({"player": target, "card": their_name,
-                                    "reason": "forced discard"})
+            world.discarded.append(
+                {"player": target, "card": their_name, "reason": "forced discard"}
+            )
             if deck > 0:
                 world.draws.append({"player": target, "count": 1, "from": "deck"})
                 world.deck_count = deck - 1
@@ -1133,8 +1538,9 @@ def _resolve(position: Position, move: Move, kept: CardSpec, target_card: CardSp
                 world.set_aside_drawn = True
                 source = "the set-aside card, as the deck is empty (AC-5.3)"
             discarded = known_card.label if known_card is not None else "their card"
-            world.lines.append(f"{target} discards {discarded} face up without its effect and "
-                               f"draws {source}.")
+            world.lines.append(
+                f"{target} discards {discarded} face up without its effect and draws {source}."
+            )
     elif effect == DRAW:
         drawn = min(2, deck)
         if drawn:
@@ -1143,7 +1549,8 @@ def _resolve(position: Position, move: Move, kept: CardSpec, target_card: CardSp
                 f"{player} draws {_cards(drawn, word=True)}, keeps one of the {drawn + 1} cards "
                 f"then in hand ({kept.label} and the card{'s' if drawn > 1 else ''} drawn) and "
                 f"puts the other{'s' if drawn > 1 else ''} on the bottom of the deck, which "
-                f"still holds {deck} (AC-R4).")
+                f"still holds {deck} (AC-R4)."
+            )
     return world
 
 
@@ -1154,8 +1561,14 @@ def _guess(move: Move) -> CardSpec:
     return move.guess
 
 
-def _case(position: Position, move: Move, world: _World, holds: list[CardSpec],
-          others: list[CardSpec], kept: CardSpec) -> dict[str, Any]:
+def _case(
+    position: Position,
+    move: Move,
+    world: _World,
+    holds: list[CardSpec],
+    others: list[CardSpec],
+    kept: CardSpec,
+) -> dict[str, Any]:
     target = move.target
     values = [c.value for c in holds if c.value is not None]
     if move.play.effect == COMPARE and kept.value is not None and len(values) == len(holds):
@@ -1170,8 +1583,9 @@ def _case(position: Position, move: Move, world: _World, holds: list[CardSpec],
     elif len(holds) == 1:
         condition = f"if {target} holds {holds[0].label}"
     elif len(holds) > len(others) and others:
-        condition = (f"if {target} holds any other card (not "
-                     f"{_list([c.label for c in others], 'or')})")
+        condition = (
+            f"if {target} holds any other card (not {_list([c.label for c in others], 'or')})"
+        )
     else:
         condition = f"if {target} holds {_list([c.label for c in holds], 'or')}"
     discarded = [dict(d) for d in world.discarded]
@@ -1201,19 +1615,39 @@ def _round_end(position: Position, world: _World) -> tuple[bool, str, list[str],
     """(round ends, why, cadets still in, who plays next) after the play (AC-6.1)."""
     in_round = [c.name for c in position.players if c.in_round and c.name not in world.eliminated]
     if len(in_round) == 1:
-        return True, (f"Only {in_round[0]} is left in the round: the round ends and "
-                      f"{in_round[0]} wins it (AC-6.1)."), in_round, None
+        return (
+            True,
+            (
+                f"Only {in_round[0]} is left in the round: the round ends and "
+                f"{in_round[0]} wins it (AC-6.1)."
+            ),
+            in_round,
+            None,
+        )
     if world.deck_count == 0:
-        return True, (f"The deck is empty at the end of the turn: the round ends, and "
-                      f"{_list(in_round)} reveal their cards; the highest wins (AC-6.1, "
-                      "AC-6.2)."), in_round, None
+        return (
+            True,
+            (
+                f"The deck is empty at the end of the turn: the round ends, and "
+                f"{_list(in_round)} reveal their cards; the highest wins (AC-6.1, "
+                "AC-6.2)."
+            ),
+            in_round,
+            None,
+        )
     seats = [c.name for c in position.players]
     start = seats.index(_player(position))
-    following = seats[start + 1:] + seats[:start + 1]
+    following = seats[start + 1 :] + seats[: start + 1]
     next_turn = next(name for name in following if name in in_round)
-    return False, (f"The round goes on: {_cards(world.deck_count)} left in the deck, "
-                   f"{len(in_round)} cadets in; {next_turn} plays next (AC-3.4)."), in_round, \
-        next_turn
+    return (
+        False,
+        (
+            f"The round goes on: {_cards(world.deck_count)} left in the deck, "
+            f"{len(in_round)} cadets in; {next_turn} plays next (AC-3.4)."
+        ),
+        in_round,
+        next_turn,
+    )
 
 
 # --- Wording ------------------------------------------------------------------------------------
@@ -1228,5 +1662,3 @@ def _grouped(places: list[str]) -> list[str]:
     for place in places:
         counts[place] = counts.get(place, 0) + 1
     return [place if n == 1 else f"{n} {place}" for place, n in counts.items()]
-
-

@@ -18,8 +18,9 @@ GAME = GamePackage(
         page="academy_credits:ruling",
         label="Check a move",
         link_pairs=pages.play_link_pairs,
-        page_result=PageResult(pages.play_ruling_view, "ruling",
-                               "academy_credits/_play_result.html", CSS),
+        page_result=PageResult(
+            pages.play_ruling_view, "ruling", "academy_credits/_play_result.html", CSS
+        ),
     ),
     score=Job(
         request_models=(scores.RoundRequest,),
@@ -29,12 +30,17 @@ GAME = GamePackage(
         page="academy_credits:score",
         label="Score a round",
         link_pairs=pages.round_link_pairs,
-        page_result=PageResult(pages.round_score_view, "score",
-                               "academy_credits/_round_result.html", CSS),
+        page_result=PageResult(
+            pages.round_score_view, "score", "academy_credits/_round_result.html", CSS
+        ),
     ),
     api_docs=api_docs,
     card_text=card_text.render,
-    table=GameTable(table_state.TABLE, request_body=table_state.job_request_body,
-                    event=table_state.job_event, acting_seat=table_state.acting_seat,
-                    refilled=table_state.refilled),
+    table=GameTable(
+        table_state.TABLE,
+        request_body=table_state.job_request_body,
+        event=table_state.job_event,
+        acting_seat=table_state.acting_seat,
+        refilled=table_state.refilled,
+    ),
 )

@@ -35,7 +35,7 @@ class CardSpec:
 
     @property
     def label(self) -> str:
-        """"Jett Reno (7)"; a placeholder name that already ends with its value keeps it once."""
+        """ "Jett Reno (7)"; a placeholder name that already ends with its value keeps it once."""
         if self.value is None or self.name.endswith(f"({self.value})"):
             return self.name
         return f"{self.name} ({self.value})"

@@ -40,8 +40,9 @@ def page_context(game: Game) -> dict[str, Any]:
         attributes = attributes or {}
         value = attributes.get("value")
         effect = labels.get(attributes.get("effect"), "")
-        label = " · ".join(part for part in (f"Value {value}" if value is not None else "",
-                                             effect) if part)
+        label = " · ".join(
+            part for part in (f"Value {value}" if value is not None else "", effect) if part
+        )
         rows.append((value if isinstance(value, int) else 99, name, label))
     return {"card_options": [(name, label) for _, name, label in sorted(rows)]}
 
@@ -49,8 +50,9 @@ def page_context(game: Game) -> dict[str, Any]:
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
 
 
-def _seat_pairs(players: list[Any], *,
-                with_credits: bool) -> tuple[list[tuple[str, str]], dict[Any, str]]:
+def _seat_pairs(
+    players: list[Any], *, with_credits: bool
+) -> tuple[list[tuple[str, str]], dict[Any, str]]:
     """The seats' fields, and each cadet's seat number by name (the reverse of Seat.body)."""
     pairs: list[tuple[str, str]] = []
     seats: dict[Any, str] = {}
@@ -121,17 +123,22 @@ def play_ruling_view(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     view["play_outcome"] = outcome
     view["missing_items"] = [
         {**item, "field_id": MISSING_FIELDS.get(str(item.get("path")), "")}
-        for item in body.get("missing") or [] if isinstance(item, dict)]
+        for item in body.get("missing") or []
+        if isinstance(item, dict)
+    ]
     return view
 
 
 # A fact a ruling asks for, and the field of "Check a play" that gives it (linked from the ruling).
-MISSING_FIELDS = {"position.deck_count": "deck-count", "move.target": "target",
-                  "move.guess": "guess"}
+MISSING_FIELDS = {
+    "position.deck_count": "deck-count",
+    "move.target": "target",
+    "move.guess": "guess",
+}
 
 
 def describe_alternatives(moves: list[dict[str, Any]]) -> list[str]:
-    """"Lura Thok at Ben, naming any of: …" — one line per card and target."""
+    """ "Lura Thok at Ben, naming any of: …" — one line per card and target."""
     # (card, target): its first move, guesses
     groups: dict[tuple[Any, Any], tuple[dict[str, Any], list[str]]] = {}
     for move in moves:
@@ -160,8 +167,10 @@ def round_score_view(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     view["target"] = body.get("target")
     view["next_starter"] = body.get("next_starter")
     ended_by = str(body.get("ended_by"))
-    view["ended_by"] = {"last_cadet_standing": "Last cadet standing",
-                        "deck_out_showdown": "Deck-out showdown"}.get(ended_by, "")
+    view["ended_by"] = {
+        "last_cadet_standing": "Last cadet standing",
+        "deck_out_showdown": "Deck-out showdown",
+    }.get(ended_by, "")
     options = body.get("options") or {}
     view["options"] = options
     view["reading"] = READINGS.get(str(options.get("charles_vance_bonus")), "")
@@ -170,9 +179,9 @@ def round_score_view(game: Game, body: dict[str, Any]) -> dict[str, Any]:
 
 READINGS = {
     "literal": "Literal: every cadet who played or discarded a Charles Vance counts, eliminated "
-               "or not (AC-R7).",
+    "or not (AC-R7).",
     "still_in_round": "Still in the round: only cadets still in the round at its end count "
-                      "(AC-R7, the later edition).",
+    "(AC-R7, the later edition).",
 }
 
 
@@ -188,15 +197,17 @@ class Seat:
         prefix = f"player-{number}-"
         self.name = form.field(prefix + "name", "Name")
         self.out = form.field(prefix + "out", "Out of the round", kind="checkbox")
-        self.shielded = form.field(prefix + "shielded", "Shielded (Jay-Den Kraag)",
-                                   kind="checkbox")
+        self.shielded = form.field(prefix + "shielded", "Shielded (Jay-Den Kraag)", kind="checkbox")
         self.marked = form.field(prefix + "marked", "Marked (Caleb Mir)", kind="checkbox")
-        self.discards = form.field(prefix + "discards", "Cards in front (played or discarded)",
-                                   hint="Names or values, separated by commas.")
-        self.hand = form.field(prefix + "hand", "Card in hand",
-                               hint="If known; leave empty if not.")
-        self.credits = form.field(prefix + "credits", "Credits before this round",
-                                  kind="number")
+        self.discards = form.field(
+            prefix + "discards",
+            "Cards in front (played or discarded)",
+            hint="Names or values, separated by commas.",
+        )
+        self.hand = form.field(
+            prefix + "hand", "Card in hand", hint="If known; leave empty if not."
+        )
+        self.credits = form.field(prefix + "credits", "Credits before this round", kind="number")
 
     @property
     def used(self) -> bool:
@@ -225,15 +236,21 @@ class Seat:
         player: dict[str, Any] = {"name": self.name.value, "in_round": not self.out.value}
         if self.with_state:
             player.update(shielded=bool(self.shielded.value), marked=bool(self.marked.value))
-        player["discards"] = [part.strip() for part in SPLIT.split(self.discards.value)
-                              if part.strip()]
+        player["discards"] = [
+            part.strip() for part in SPLIT.split(self.discards.value) if part.strip()
+        ]
         player["hand"] = self.hand.value or None
         if self.with_credits:
             player["credits"] = 0  # unless given
             form.number(self.credits, f"{path}.credits", player, "credits")
         form.paths[path] = self.name
-        keys = {"in_round": self.out, "shielded": self.shielded, "marked": self.marked,
-                "discards": self.discards, "hand": self.hand}
+        keys = {
+            "in_round": self.out,
+            "shielded": self.shielded,
+            "marked": self.marked,
+            "discards": self.discards,
+            "hand": self.hand,
+        }
         form.paths.update({f"{path}.{key}": field for key, field in keys.items() if key in player})
         return player
 
@@ -264,8 +281,10 @@ class TableForm(PageForm):
             if seat.used:
                 players.append(seat.body(self, f"{self.prefix}players[{len(players)}]"))
             elif any(f.value for f in seat.fields if f is not seat.name):
-                seat.name.errors.append(f"Seat {seat.number} has cards or marks but no "
-                                        "name: give the cadet's name, or clear the seat.")
+                seat.name.errors.append(
+                    f"Seat {seat.number} has cards or marks but no "
+                    "name: give the cadet's name, or clear the seat."
+                )
         self.paths[f"{self.prefix}players"] = self.seats[0].name
         return players
 
@@ -276,8 +295,9 @@ class TableForm(PageForm):
         seat = self.seats[seat_number - 1]
         return seat.name.value or None
 
-    def seat_cadet(self, field: Field, path: str, target: dict[str, Any], key: str,
-                   problem: str) -> None:
+    def seat_cadet(
+        self, field: Field, path: str, target: dict[str, Any], key: str, problem: str
+    ) -> None:
         """target[key] = the cadet of the seat the field gives (a number), if it gives one; a
         seat with no cadet is a problem ("Seat 3 " + `problem`) by the field."""
         self.paths[path] = field
@@ -295,32 +315,47 @@ class TableForm(PageForm):
     def local_errors(self) -> list[dict[str, Any]]:
         """Problems the form finds before asking the service (a seat with cards but no name, a
         turn or target given to an empty seat): the service is not asked then."""
-        return [{"message": message, "field_id": field.id}
-                for field in self.all_fields for message in field.errors]
+        return [
+            {"message": message, "field_id": field.id}
+            for field in self.all_fields
+            for message in field.errors
+        ]
 
 
 class PlayForm(TableForm):
     def __init__(self, game: Game, data: QueryDict | None = None) -> None:
         super().__init__(game, data)
         self.turn = self.field("turn", "Whose turn")
-        self.hand = [Field("hand", f"hand-{i}", value, f"Card {i} in hand")
-                     for i, value in enumerate(self.texts("hand", 2), start=1)]
-        self.deck_count = self.field("deck_count", "Cards left in the deck",
-                                     hint="After this turn's draw; the set-aside card is not counted. "
-                                     "Only needed to say what happens next: a play that is not "
-                                     "allowed is ruled without it.",
-                                     kind="number")
+        self.hand = [
+            Field("hand", f"hand-{i}", value, f"Card {i} in hand")
+            for i, value in enumerate(self.texts("hand", 2), start=1)
+        ]
+        self.deck_count = self.field(
+            "deck_count",
+            "Cards left in the deck",
+            hint="After this turn's draw; the set-aside card is not counted. "
+            "Only needed to say what happens next: a play that is not "
+            "allowed is ruled without it.",
+            kind="number",
+        )
         self.play = self.field("play", "Card played")
         self.target = self.field("target", "Target")
-        self.guess = self.field("guess", "Guess (Lura Thok)",
-                                hint="The card named; only Lura Thok needs one.")
-        self.confirm = self.field("confirm", "The player confirmed (Tarima Sadel)",
-                                  kind="checkbox")
+        self.guess = self.field(
+            "guess", "Guess (Lura Thok)", hint="The card named; only Lura Thok needs one."
+        )
+        self.confirm = self.field("confirm", "The player confirmed (Tarima Sadel)", kind="checkbox")
 
     @property
     def all_fields(self) -> list[Field]:
-        return super().all_fields + [self.turn, *self.hand, self.deck_count, self.play,
-                                     self.target, self.guess, self.confirm]
+        return super().all_fields + [
+            self.turn,
+            *self.hand,
+            self.deck_count,
+            self.play,
+            self.target,
+            self.guess,
+            self.confirm,
+        ]
 
     @property
     def target_choices(self) -> list[tuple[str, str]]:
@@ -328,8 +363,13 @@ class PlayForm(TableForm):
 
     def body(self) -> dict[str, Any]:
         position: dict[str, Any] = {"players": self.players()}
-        self.seat_cadet(self.turn, "position.turn", position, "turn",
-                        "has no cadet: name them, or give the turn to another seat.")
+        self.seat_cadet(
+            self.turn,
+            "position.turn",
+            position,
+            "turn",
+            "has no cadet: name them, or give the turn to another seat.",
+        )
         position["hand"] = self.names(self.hand, "position.hand")
         self.paths["position.deck_count"] = self.deck_count
         count = _count(self.deck_count.value)
@@ -338,7 +378,8 @@ class PlayForm(TableForm):
         elif self.deck_count.value:  # said here in a player's words, not the API's
             self.deck_count.errors.append(
                 "The cards left in the deck must be a whole number, 0 or more; leave it "
-                "empty if you do not know it.")
+                "empty if you do not know it."
+            )
         move: dict[str, Any] = {}
         for field, key in ((self.play, "play"), (self.guess, "guess")):
             self.paths[f"move.{key}"] = field
@@ -357,26 +398,39 @@ class RoundForm(TableForm):
 
     def __init__(self, game: Game, data: QueryDict | None = None) -> None:
         super().__init__(game, data)
-        self.deck_count = self.field("deck_count", "Cards left in the deck",
-                                     hint="0 when the deck ran out.", kind="number")
-        self.starter = self.field("starter", "Who started this round",
-                                  hint="Decides who starts the next round after a shared win "
-                                  "(AC-R10).")
+        self.deck_count = self.field(
+            "deck_count", "Cards left in the deck", hint="0 when the deck ran out.", kind="number"
+        )
+        self.starter = self.field(
+            "starter",
+            "Who started this round",
+            hint="Decides who starts the next round after a shared win (AC-R10).",
+        )
         options = {option.key: option for option in game.options.all()}
         vance = options.get("charles_vance_bonus")
-        self.vance_choices = [(choice, READING_LABELS.get(choice, choice))
-                              for choice in ((vance.choices or []) if vance else [])]
+        self.vance_choices = [
+            (choice, READING_LABELS.get(choice, choice))
+            for choice in ((vance.choices or []) if vance else [])
+        ]
         self.vance_default = vance.value if vance else ""
-        self.vance = Field("charles_vance_bonus", "charles-vance-bonus",
-                           self.text("charles_vance_bonus") or self.vance_default,
-                           "Charles Vance bonus (AC-R7)")
+        self.vance = Field(
+            "charles_vance_bonus",
+            "charles-vance-bonus",
+            self.text("charles_vance_bonus") or self.vance_default,
+            "Charles Vance bonus (AC-R7)",
+        )
         target = options.get("credits_target")
         self.targets = target.value if target and isinstance(target.value, dict) else {}
-        self.target = self.field("credits_target", "Credits target",
-                                 hint="Leave empty for the game's: " + ", ".join(
-                                     f"{credits} for {count} cadets"
-                                     for count, credits in sorted(self.targets.items())) + ".",
-                                 kind="number")
+        self.target = self.field(
+            "credits_target",
+            "Credits target",
+            hint="Leave empty for the game's: "
+            + ", ".join(
+                f"{credits} for {count} cadets" for count, credits in sorted(self.targets.items())
+            )
+            + ".",
+            kind="number",
+        )
 
     @property
     def all_fields(self) -> list[Field]:
@@ -396,7 +450,8 @@ class RoundForm(TableForm):
         else:  # the score needs it (how the round ended); said in a player's words
             self.deck_count.errors.append(
                 "Give the number of cards left in the deck as a whole number: 0 when the deck "
-                "ran out.")
+                "ran out."
+            )
         self.seat_cadet(self.starter, "starter", body, "starter", "has no cadet.")
         options: dict[str, Any] = {}
         self.paths["options.charles_vance_bonus"] = self.vance
@@ -422,10 +477,20 @@ def _count(value: str) -> int | None:
     return plain_int(value, most=NUMBER_BOUND)
 
 
-ruling_page = job_page(slug=GAME, kind="ruling", form=PlayForm, page_context=page_context,
-                       page="academy_credits/check_play.html")
-score_page = job_page(slug=GAME, kind="score", form=RoundForm, page_context=page_context,
-                      page="academy_credits/score_round.html")
+ruling_page = job_page(
+    slug=GAME,
+    kind="ruling",
+    form=PlayForm,
+    page_context=page_context,
+    page="academy_credits/check_play.html",
+)
+score_page = job_page(
+    slug=GAME,
+    kind="score",
+    form=RoundForm,
+    page_context=page_context,
+    page="academy_credits/score_round.html",
+)
 
 
 def deck_cards() -> list[tuple[str, int | None, int]]:

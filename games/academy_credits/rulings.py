@@ -65,8 +65,10 @@ CHARLES_VANCE = "charles_vance_bonus"
 def reading(game: Game) -> dict[str, Any]:
     """The context a request is read in: the game's card names and its options (GameOption
     rows, which an override is checked against)."""
-    return {"cards": CardNameResolver(game),
-            "options": {option.key: option for option in game_options(game=game)}}
+    return {
+        "cards": CardNameResolver(game),
+        "options": {option.key: option for option in game_options(game=game)},
+    }
 
 
 def ask(game: Game, request: PlayRequest, context: dict[str, Any]) -> Asked:
@@ -78,12 +80,18 @@ def ask(game: Game, request: PlayRequest, context: dict[str, Any]) -> Asked:
     target = canonical_name(move.target, players) if move.target is not None else None
     names = [cadet.name for cadet in players]
     if target is not None and players and target not in names:
-        raise invalid_body([error_entry(
-            path="move.target", code="unknown_player",
-            detail=f"No cadet called '{shown(move.target)}' is at the table; the cadets are "
-                   f"{', '.join(names)}.",
-            suggestions=difflib.get_close_matches(move.target or "", names, n=3, cutoff=0.4)
-            or names)])
+        raise invalid_body(
+            [
+                error_entry(
+                    path="move.target",
+                    code="unknown_player",
+                    detail=f"No cadet called '{shown(move.target)}' is at the table; the cadets are "
+                    f"{', '.join(names)}.",
+                    suggestions=difflib.get_close_matches(move.target or "", names, n=3, cutoff=0.4)
+                    or names,
+                )
+            ]
+        )
     played = card_spec(move.play)
     return Asked(
         position=engine.Position(
@@ -97,10 +105,14 @@ def ask(game: Game, request: PlayRequest, context: dict[str, Any]) -> Asked:
             options=options_in_force(game, position.options),
             played=played,
         ),
-        move=engine.Move(play=played, target=target,
-                         guess=card_spec(move.guess) if move.guess is not None else None,
-                         confirm=bool(move.confirm)),
-        later_warnings=provisional_warnings([move.play]))
+        move=engine.Move(
+            play=played,
+            target=target,
+            guess=card_spec(move.guess) if move.guess is not None else None,
+            confirm=bool(move.confirm),
+        ),
+        later_warnings=provisional_warnings([move.play]),
+    )
 
 
 def card_spec(card: Card) -> engine.CardSpec:
@@ -147,18 +159,21 @@ def problem(code: str, detail: str, suggestions: list[str] | None = None) -> Pyd
 
 def at_most(limit: int, code: str, what: str) -> BoundedList:
     """A list longer than `limit` is refused (`code`) before any entry of it is looked at."""
+
     def check(value: object) -> object:
         if isinstance(value, list) and len(value) > limit:
             raise problem(code, f"This list names {len(value)} {what}.")
         return value
+
     return BoundedList(check, most=limit)
 
 
 def cadet_name(value: object) -> str:
     """A seated cadet's name, its spacing tidied."""
     if not isinstance(value, str) or not value.strip():
-        raise problem("invalid_name", f"A cadet's name must be a non-empty name; got "
-                                      f"{json_type(value)}.")
+        raise problem(
+            "invalid_name", f"A cadet's name must be a non-empty name; got {json_type(value)}."
+        )
     if len(value.strip()) > MAX_NAME:
         raise problem("invalid_name", f"A cadet's name is longer than {MAX_NAME} characters.")
     return " ".join(value.split())
@@ -181,37 +196,55 @@ def option_value(pair: tuple[str, object], info: ValidationInfo) -> object:
     key, value = pair
     rows, game = (info.context or {})["options"], (info.context or {})["cards"].game
     if key not in rows:
-        raise problem("unknown_option",
-                      f"'{shown(key)}' is not an option of {game.name}; the options are "
-                      f"{', '.join(sorted(rows))}.",
-                      difflib.get_close_matches(str(key), list(rows), n=3, cutoff=0.6))
+        raise problem(
+            "unknown_option",
+            f"'{shown(key)}' is not an option of {game.name}; the options are "
+            f"{', '.join(sorted(rows))}.",
+            difflib.get_close_matches(str(key), list(rows), n=3, cutoff=0.6),
+        )
     choices = rows[key].choices
     if choices and value not in choices:
-        raise problem("invalid_option", f"{key} must be one of {', '.join(map(str, choices))}; "
-                                        f"got {json_type(value)}.", list(choices))
+        raise problem(
+            "invalid_option",
+            f"{key} must be one of {', '.join(map(str, choices))}; got {json_type(value)}.",
+            list(choices),
+        )
     if choices or key != CREDITS_TARGET:
         return value
     if not isinstance(value, dict) or not value:
-        raise problem("invalid_option", f"{key} must be an object of player count → credits, "
-                                        'like {"2": 4, "3": 5, "4": 6}.')
+        raise problem(
+            "invalid_option",
+            f'{key} must be an object of player count → credits, like {{"2": 4, "3": 5, "4": 6}}.',
+        )
     targets = {}
     for count, credits in value.items():
-        if not (isinstance(count, str) and count.isascii() and count.isdigit()
-                and game.min_players <= int(count) <= (game.max_players or 99)):
-            raise problem("invalid_option", f"{key}: '{shown(count)}' is not a player count of "
-                                            f"{game.name} ({game.min_players} to "
-                                            f"{game.max_players}).")
+        if not (
+            isinstance(count, str)
+            and count.isascii()
+            and count.isdigit()
+            and game.min_players <= int(count) <= (game.max_players or 99)
+        ):
+            raise problem(
+                "invalid_option",
+                f"{key}: '{shown(count)}' is not a player count of "
+                f"{game.name} ({game.min_players} to "
+                f"{game.max_players}).",
+            )
         if isinstance(credits, bool) or not isinstance(credits, int) or not 1 <= credits <= 100:
-            raise problem("invalid_option", f"{key}.{count} must be a whole number of credits "
-                                            f"from 1 to 100; got {json_type(credits)}.")
+            raise problem(
+                "invalid_option",
+                f"{key}.{count} must be a whole number of credits "
+                f"from 1 to 100; got {json_type(credits)}.",
+            )
         targets[str(int(count))] = credits
     return targets
 
 
 CadetName = Annotated[str, AfterValidator(not_blank), NameSchema]
 Cards = Annotated[list[CardName], at_most(MAX_CARDS_LISTED, "too_many", "cards; the deck has 22")]
-Options = Annotated[dict[str, Annotated[Any, PlainValidator(option_value)]],
-                    BeforeValidator(option_pairs)]
+Options = Annotated[
+    dict[str, Annotated[Any, PlainValidator(option_value)]], BeforeValidator(option_pairs)
+]
 
 
 class Player(RequestModel):
@@ -219,37 +252,48 @@ class Player(RequestModel):
     @classmethod
     def an_object(cls, value: object) -> object:
         if not isinstance(value, dict):
-            raise problem("invalid_type", f"A cadet is an object with the cadet's name; got "
-                                          f"{json_type(value)}.")
+            raise problem(
+                "invalid_type",
+                f"A cadet is an object with the cadet's name; got {json_type(value)}.",
+            )
         return value
 
-    name: Annotated[str, PlainValidator(cadet_name), NameSchema] = Field(description="the cadet's name")
+    name: Annotated[str, PlainValidator(cadet_name), NameSchema] = Field(
+        description="the cadet's name"
+    )
     in_round: bool | None = Field(default=True, description="true or false")
     shielded: bool | None = Field(default=False, description="true or false")
     marked: bool | None = Field(default=False, description="true or false")
     discards: Cards | None = Field(default=None, description="a list of card names")
     hand: CardName | None = Field(default=None, description="a card name or null")
-    credits: int | None = Field(default=0, ge=0, le=MAX_CREDITS,
-                                description="a whole number of credits")
+    credits: int | None = Field(
+        default=0, ge=0, le=MAX_CREDITS, description="a whole number of credits"
+    )
 
     def cadet(self) -> engine.Cadet:
         return engine.Cadet(
-            name=self.name, in_round=self.in_round is not False, shielded=bool(self.shielded),
-            marked=bool(self.marked), discards=[card_spec(card) for card in self.discards or []],
+            name=self.name,
+            in_round=self.in_round is not False,
+            shielded=bool(self.shielded),
+            marked=bool(self.marked),
+            discards=[card_spec(card) for card in self.discards or []],
             hand=card_spec(self.hand) if self.hand is not None else None,
-            credits=self.credits or 0)
+            credits=self.credits or 0,
+        )
 
 
-Players = Annotated[list[Player], at_most(MAX_CADETS_LISTED, "too_many",
-                                          "cadets; Academy Credits is for 2 to 4")]
+Players = Annotated[
+    list[Player], at_most(MAX_CADETS_LISTED, "too_many", "cadets; Academy Credits is for 2 to 4")
+]
 
 
 class Position(RequestModel):
     players: Players = Field(description="a list of the cadets in seat order")
     turn: CadetName = Field(description="the name of the cadet whose turn it is")
     hand: Cards = Field(description="a list of the two cards of the cadet to move")
-    deck_count: int | None = Field(default=None, ge=0, le=MAX_DECK,
-                                   description="the number of cards left in the deck")
+    deck_count: int | None = Field(
+        default=None, ge=0, le=MAX_DECK, description="the number of cards left in the deck"
+    )
     options: Options | None = Field(default=None, description="an object of option → value")
 
 

@@ -54,7 +54,8 @@ class RoundRequest(RequestModel):
     deck_count: int = Field(ge=0, le=MAX_DECK, description="the number of cards left in the deck")
     options: Options | None = Field(default=None, description="an object of option → value")
     starter: CadetName | None = Field(
-        default=None, description="the name of the cadet who started the round, or null")
+        default=None, description="the name of the cadet who started the round, or null"
+    )
 
 
 def ask(game: Game, request: RoundRequest, context: dict[str, Any]) -> Asked:
@@ -68,18 +69,31 @@ def ask(game: Game, request: RoundRequest, context: dict[str, Any]) -> Asked:
     target = targets.get(str(count)) if isinstance(targets, dict) else None
     in_range = game.min_players <= count <= (game.max_players or count)
     if target is None and in_range:
-        detail = (f"The credits_target option has no target for {count} cadets "
-                  f"({json_type(targets)} is set); give one in options.credits_target.")
-        raise invalid_body([error_entry(path="options.credits_target", code="invalid_option",
-                                        detail=detail)])
-    return Asked(position=engine.Position(
-        players=players, turn=None, hand=[], deck_count=request.deck_count,
-        cards=game_specs(context["cards"]), min_players=game.min_players,
-        max_players=game.max_players or count, options=options, starter=starter))
+        detail = (
+            f"The credits_target option has no target for {count} cadets "
+            f"({json_type(targets)} is set); give one in options.credits_target."
+        )
+        raise invalid_body(
+            [error_entry(path="options.credits_target", code="invalid_option", detail=detail)]
+        )
+    return Asked(
+        position=engine.Position(
+            players=players,
+            turn=None,
+            hand=[],
+            deck_count=request.deck_count,
+            cards=game_specs(context["cards"]),
+            min_players=game.min_players,
+            max_players=game.max_players or count,
+            options=options,
+            starter=starter,
+        )
+    )
 
 
-def answer_fields(game: Game, request: RoundRequest, asked: Asked,
-                  result: RoundScore) -> dict[str, Any]:
+def answer_fields(
+    game: Game, request: RoundRequest, asked: Asked, result: RoundScore
+) -> dict[str, Any]:
     """The round's own fields beside API.md's score body, and the readings used."""
     options = asked.position.options
     return {
@@ -90,6 +104,8 @@ def answer_fields(game: Game, request: RoundRequest, asked: Asked,
         "target": result.target,
         "match_winners": result.match_winners,
         "next_starter": result.next_starter,
-        "options": {CREDITS_TARGET: options.get(CREDITS_TARGET) or {},
-                    CHARLES_VANCE: options.get(CHARLES_VANCE)},
+        "options": {
+            CREDITS_TARGET: options.get(CREDITS_TARGET) or {},
+            CHARLES_VANCE: options.get(CHARLES_VANCE),
+        },
     }

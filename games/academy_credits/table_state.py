@@ -52,25 +52,40 @@ def initial(players: list[str]) -> State:
     }
 
 
-def round_end(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
-              by_host: bool) -> tuple[State, dict[str, Any] | None]:
+def round_end(
+    ask: Ask, state: State, seat: int | None, body: dict[str, Any], by_host: bool
+) -> tuple[State, dict[str, Any] | None]:
     """One round's end: the round's score body without credits (the table fills each cadet's)
     and without the starter after the first round (the table knows who started)."""
     names: list[str] = state["players"]
     _not_waiting(state, "a round's end")
     if state["match_winners"]:
-        raise refuse("kind", "match_over", f"The match is over ({', '.join(state['match_winners'])} "
-                     "reached the target); the host starts a new match.", top="match_over")
+        raise refuse(
+            "kind",
+            "match_over",
+            f"The match is over ({', '.join(state['match_winners'])} "
+            "reached the target); the host starts a new match.",
+            top="match_over",
+        )
     players = body.get("players")
     if not isinstance(players, list):
-        raise refuse("body.players", "invalid_type", "Give the round's players: a list, in seat "
-                     "order.")
+        raise refuse(
+            "body.players", "invalid_type", "Give the round's players: a list, in seat order."
+        )
     _the_tables_cadets(players, names, at="body.players", what="round")
     if "starter" in body and state["round"] > 0:
-        raise refuse("body.starter", "table_knows", f"The table knows who starts this round "
-                     f"({state['starter']}); leave starter out.")
-    round_body = {**body, "players": [{**player, "name": name, "credits": state["credits"][name]}
-                                      for player, name in zip(players, names, strict=True)]}
+        raise refuse(
+            "body.starter",
+            "table_knows",
+            f"The table knows who starts this round ({state['starter']}); leave starter out.",
+        )
+    round_body = {
+        **body,
+        "players": [
+            {**player, "name": name, "credits": state["credits"][name]}
+            for player, name in zip(players, names, strict=True)
+        ],
+    }
     if state["starter"] is not None:
         round_body["starter"] = state["starter"]
     answer = ask(SCORE, round_body)
@@ -90,16 +105,24 @@ def _the_tables_cadets(players: list[Any], names: list[str], *, at: str, what: s
     (the table keeps those)."""
     given = [player.get("name") if isinstance(player, dict) else None for player in players]
     if [str(name).casefold() for name in given] != [name.casefold() for name in names]:
-        raise refuse(at, "players_differ", f"The table's players are {', '.join(names)}, in "
-                     f"that order; the {what} names {', '.join(str(name) for name in given)}.")
+        raise refuse(
+            at,
+            "players_differ",
+            f"The table's players are {', '.join(names)}, in "
+            f"that order; the {what} names {', '.join(str(name) for name in given)}.",
+        )
     for index, player in enumerate(players):
         if "credits" in player:
-            raise refuse(f"{at}[{index}].credits", "table_knows", "The table keeps each "
-                         f"cadet's credits; leave them out of the {what}.")
+            raise refuse(
+                f"{at}[{index}].credits",
+                "table_knows",
+                f"The table keeps each cadet's credits; leave them out of the {what}.",
+            )
 
 
-def ruling(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
-           by_host: bool) -> tuple[State, dict[str, Any] | None]:
+def ruling(
+    ask: Ask, state: State, seat: int | None, body: dict[str, Any], by_host: bool
+) -> tuple[State, dict[str, Any] | None]:
     """A ruling asked at the table: the position (players in the table's seat order, without
     credits: the table fills each cadet's) and the move. The phone gives its own two cards
     (`position.hand`); another cadet's card is not its to give (400 `hidden_card`). The state does
@@ -109,40 +132,70 @@ def ruling(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
     _not_waiting(state, "another ruling")
     position = body.get("position")
     if not isinstance(position, dict) or not isinstance(position.get("players"), list):
-        raise refuse("body.position.players", "invalid_type", "Give the position with its "
-                     "players: a list, in seat order.")
+        raise refuse(
+            "body.position.players",
+            "invalid_type",
+            "Give the position with its players: a list, in seat order.",
+        )
     players = position["players"]
     _the_tables_cadets(players, names, at="body.position.players", what="position")
     turn = position.get("turn")
-    if not by_host and seat is not None and 1 <= seat <= len(names) and (
-            not isinstance(turn, str) or turn.casefold() != names[seat - 1].casefold()):
+    if (
+        not by_host
+        and seat is not None
+        and 1 <= seat <= len(names)
+        and (not isinstance(turn, str) or turn.casefold() != names[seat - 1].casefold())
+    ):
         # The two cards in hand are the cadet to move's: another phone does not know them.
-        raise refuse("body.position.turn", "not_your_cards", f"{names[seat - 1]}'s phone gives "
-                     f"{names[seat - 1]}'s own cards: a play on {turn}'s turn is asked from "
-                     f"{turn}'s phone (or the host's).")
+        raise refuse(
+            "body.position.turn",
+            "not_your_cards",
+            f"{names[seat - 1]}'s phone gives "
+            f"{names[seat - 1]}'s own cards: a play on {turn}'s turn is asked from "
+            f"{turn}'s phone (or the host's).",
+        )
     _no_hidden_card(players, turn)
-    filled = {**body, "position": {**position, "players": [
-        {**player, "name": name, "credits": state["credits"][name]}
-        for player, name in zip(players, names, strict=True)]}}
+    filled = {
+        **body,
+        "position": {
+            **position,
+            "players": [
+                {**player, "name": name, "credits": state["credits"][name]}
+                for player, name in zip(players, names, strict=True)
+            ],
+        },
+    }
     answer = ask(RULING, filled)
     new = copy.deepcopy(state)
     waiting = awaits_answer(answer, names)
     if waiting is not None:
         outcome = answer["outcome"]
-        public = [card for player in players if isinstance(player, dict)
-                  for card in player.get("discards") or []]
+        public = [
+            card
+            for player in players
+            if isinstance(player, dict)
+            for card in player.get("discards") or []
+        ]
         new["pending"] = {
-            "by": outcome["player"], "target": waiting.target,
-            "seat": names.index(waiting.target) + 1, "played": outcome["played"],
-            "effect": outcome["effect"], "guess": outcome["guess"],
-            "rule": waiting.rule, "reason": waiting.reason,
+            "by": outcome["player"],
+            "target": waiting.target,
+            "seat": names.index(waiting.target) + 1,
+            "played": outcome["played"],
+            "effect": outcome["effect"],
+            "guess": outcome["guess"],
+            "rule": waiting.rule,
+            "reason": waiting.reason,
             "question": "guess" if outcome["effect"] == GUESS else "card",
             "face_up": [str(card) for card in public] + [str(outcome["played"])],
         }
         # What only the referee keeps: the play as asked (the mover's two cards), and for a
         # guess answered "no" a card the target may hold that is not the one named.
-        others = [name for case in outcome["cases"] if outcome["guess"] not in case["holds"]
-                  for name in case["holds"]]
+        others = [
+            name
+            for case in outcome["cases"]
+            if outcome["guess"] not in case["holds"]
+            for name in case["holds"]
+        ]
         new[SEALED] = {"request": filled, "not_guess": others[0] if others else None}
     return new, answer
 
@@ -170,18 +223,26 @@ def awaits_answer(answer: dict[str, Any], names: list[str]) -> Waiting | None:
         return None
     rule = str((answer.get("rule") or {}).get("id") or "")
     named = f", naming {outcome['guess']}," if outcome.get("guess") else ""
-    reason = (f"What {outcome['player']}'s {outcome['played']}{named} does to {target} depends "
-              f"on {target}'s card ({len(outcome['cases'])} cases), which only {target}'s phone "
-              f"knows: the table waits for {target} to answer ({rule}).")
+    reason = (
+        f"What {outcome['player']}'s {outcome['played']}{named} does to {target} depends "
+        f"on {target}'s card ({len(outcome['cases'])} cases), which only {target}'s phone "
+        f"knows: the table waits for {target} to answer ({rule})."
+    )
     return Waiting(target=target, rule=rule, reason=reason)
 
 
 def _not_waiting(state: State, what: str) -> None:
     pending = state.get("pending")
     if pending:
-        raise refuse("kind", "awaiting_answer", f"The table waits for {pending['target']} (seat "
-                     f"{pending['seat']}) to answer {pending['by']}'s {pending['played']}; "
-                     f"{what} comes after that answer.", top="awaiting_answer", status_code=409)
+        raise refuse(
+            "kind",
+            "awaiting_answer",
+            f"The table waits for {pending['target']} (seat "
+            f"{pending['seat']}) to answer {pending['by']}'s {pending['played']}; "
+            f"{what} comes after that answer.",
+            top="awaiting_answer",
+            status_code=409,
+        )
 
 
 def _no_hidden_card(players: list[Any], turn: object) -> None:
@@ -189,27 +250,36 @@ def _no_hidden_card(players: list[Any], turn: object) -> None:
     cadet's phone's to tell (the table asks it where a ruling depends on it)."""
     mover = str(turn).casefold() if isinstance(turn, str) else None
     for index, player in enumerate(players):
-        if (isinstance(player, dict) and player.get("hand") is not None
-                and str(player.get("name")).casefold() != mover):
-            raise refuse(f"body.position.players[{index}].hand", "hidden_card",
-                         f"{player.get('name')}'s card is {player.get('name')}'s phone's to tell, "
-                         "not this one's: leave it out. Where the play depends on it, the table "
-                         f"asks {player.get('name')}.")
+        if (
+            isinstance(player, dict)
+            and player.get("hand") is not None
+            and str(player.get("name")).casefold() != mover
+        ):
+            raise refuse(
+                f"body.position.players[{index}].hand",
+                "hidden_card",
+                f"{player.get('name')}'s card is {player.get('name')}'s phone's to tell, "
+                "not this one's: leave it out. Where the play depends on it, the table "
+                f"asks {player.get('name')}.",
+            )
 
 
 YES, NO = "yes", "no"
 HIDDEN = "[hidden card]"  # a hidden card, in the words every phone reads
 
 
-def answer_choices(pending: dict[str, Any],
-                   deck: list[tuple[str, int | None, int]]) -> list[dict[str, Any]]:
+def answer_choices(
+    pending: dict[str, Any], deck: list[tuple[str, int | None, int]]
+) -> list[dict[str, Any]]:
     """The target's legal answers: to a guess, whether they hold the card named; otherwise the
     card they hold, among the cards of the deck (`deck`: name, value, copies) not all face up
     (the cards every phone sees). Another cadet's hand is never read: it is no phone's to
     know."""
     if pending["question"] == "guess":
-        return [{"value": YES, "label": f"Yes, I hold {pending['guess']}"},
-                {"value": NO, "label": f"No, I do not hold {pending['guess']}"}]
+        return [
+            {"value": YES, "label": f"Yes, I hold {pending['guess']}"},
+            {"value": NO, "label": f"No, I do not hold {pending['guess']}"},
+        ]
     face_up = list(pending.get("face_up") or [])
     choices = []
     for name, value, copies in deck:
@@ -219,8 +289,9 @@ def answer_choices(pending: dict[str, Any],
     return choices
 
 
-def answer(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
-           by_host: bool) -> tuple[State, dict[str, Any] | None]:
+def answer(
+    ask: Ask, state: State, seat: int | None, body: dict[str, Any], by_host: bool
+) -> tuple[State, dict[str, Any] | None]:
     """The target's answer to a play awaiting it (`pending`): `{"answer": "yes" | "no"}` to a
     guess, `{"answer": <the card held>}` otherwise. The play is then ruled with the target's
     card (for "no", a card the target may hold other than the one named), its answer saved and
@@ -228,15 +299,27 @@ def answer(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
     pending = state.get("pending")
     sealed = state.get(SEALED) or {}
     if not pending or not sealed.get("request"):
-        raise refuse("kind", "nothing_to_answer", "The table awaits no answer.",
-                     top="nothing_to_answer", status_code=409)
+        raise refuse(
+            "kind",
+            "nothing_to_answer",
+            "The table awaits no answer.",
+            top="nothing_to_answer",
+            status_code=409,
+        )
     if seat != pending["seat"]:
-        raise refuse("seat", "not_your_turn", f"{pending['target']} (seat {pending['seat']}) "
-                     f"answers {pending['by']}'s {pending['played']}; seat {seat} does not.",
-                     top="not_your_turn")
+        raise refuse(
+            "seat",
+            "not_your_turn",
+            f"{pending['target']} (seat {pending['seat']}) "
+            f"answers {pending['by']}'s {pending['played']}; seat {seat} does not.",
+            top="not_your_turn",
+        )
     if set(body) - {"answer"}:
-        raise refuse(f"body.{sorted(set(body) - {'answer'})[0]}", "unknown_field",
-                     "An answer holds one field: answer.")
+        raise refuse(
+            f"body.{sorted(set(body) - {'answer'})[0]}",
+            "unknown_field",
+            "An answer holds one field: answer.",
+        )
     from .pages import deck_cards  # the catalog's cards: Django's side of the game
 
     choices = answer_choices(pending, deck_cards())
@@ -244,8 +327,12 @@ def answer(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
     folded = {choice["value"].casefold(): choice["value"] for choice in choices}
     if not isinstance(given, str) or given.strip().casefold() not in folded:
         values = [choice["value"] for choice in choices]
-        raise refuse("body.answer", "invalid_choice", f"{pending['target']} answers with one of "
-                     f"{', '.join(values)}.", suggestions=values)
+        raise refuse(
+            "body.answer",
+            "invalid_choice",
+            f"{pending['target']} answers with one of {', '.join(values)}.",
+            suggestions=values,
+        )
     chosen = folded[given.strip().casefold()]
     if chosen == YES:
         card = pending["guess"]
@@ -263,24 +350,30 @@ def answer(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
         if error.error_code != "impossible_position":
             raise
         # The engine's entry would say where every copy is, another cadet's hand included.
-        raise refuse("body.answer", "answer_impossible", f"{chosen} cannot be "
-                     f"{pending['target']}'s card: every copy of it is accounted for. Check the "
-                     "card and answer again.") from None
+        raise refuse(
+            "body.answer",
+            "answer_impossible",
+            f"{chosen} cannot be "
+            f"{pending['target']}'s card: every copy of it is accounted for. Check the "
+            "card and answer again.",
+        ) from None
     new = copy.deepcopy(state)
     new["pending"] = None
     new[SEALED] = None
     return new, ruled
 
 
-def new_match(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
-              by_host: bool) -> tuple[State, dict[str, Any] | None]:
+def new_match(
+    ask: Ask, state: State, seat: int | None, body: dict[str, Any], by_host: bool
+) -> tuple[State, dict[str, Any] | None]:
     new = initial(state["players"])
     new["match_number"] = state["match_number"] + 1
     return new, None
 
 
-def public_answer(request: dict[str, Any], answer: dict[str, Any],
-                  state: State) -> tuple[dict[str, Any], dict[str, Any]] | None:
+def public_answer(
+    request: dict[str, Any], answer: dict[str, Any], state: State
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """A ruling as every phone may see it (issue 29): the mover's card kept in hand, and the
     target's card where the target told it, are theirs alone, unless the play puts them face up
     (an eliminated cadet discards their card face up, AC-6.4; a Darem Reymi discard is face up,
@@ -296,8 +389,11 @@ def public_answer(request: dict[str, Any], answer: dict[str, Any],
     mover = position.get("turn")
     given = answer.get("outcome")
     outcome: dict[str, Any] = given if isinstance(given, dict) else {}
-    face_up = {(entry.get("player"), entry.get("card")) for entry in outcome.get("discarded") or []
-               if isinstance(entry, dict)}
+    face_up = {
+        (entry.get("player"), entry.get("card"))
+        for entry in outcome.get("discarded") or []
+        if isinstance(entry, dict)
+    }
     hidden: dict[str, str] = {}
     kept = one_less(list(position.get("hand") or []), played)
     # A guess naming the card the mover keeps: the outcome's "every copy is accounted for
@@ -308,8 +404,11 @@ def public_answer(request: dict[str, Any], answer: dict[str, Any],
             hidden[str(card)] = HIDDEN
     for player in position.get("players") or []:
         card = player.get("hand") if isinstance(player, dict) else None
-        if card is not None and card not in (played, guess) and (
-                player.get("name"), card) not in face_up:
+        if (
+            card is not None
+            and card not in (played, guess)
+            and (player.get("name"), card) not in face_up
+        ):
             hidden[str(card)] = HIDDEN
         if isinstance(player, dict):
             player.pop("hand", None)
@@ -317,24 +416,38 @@ def public_answer(request: dict[str, Any], answer: dict[str, Any],
     if not hidden and not waiting and not guessed_own:
         return None
     if guessed_own and outcome:
-        answer = {**answer, "outcome": {**outcome, "summary": [
-            line for line in outcome.get("summary") or [] if "accounted for" not in line]}}
+        answer = {
+            **answer,
+            "outcome": {
+                **outcome,
+                "summary": [
+                    line for line in outcome.get("summary") or [] if "accounted for" not in line
+                ],
+            },
+        }
         answer["reason"] = "Legal: " + " ".join(answer["outcome"]["summary"][:2])
     position["hand"] = [played]
     from_cards = _labels(hidden, answer)
     # A check that names a hidden card is about the phone's own hand (its two cards, the one
     # kept, the Nahla Ake rule): rewritten, its wording would still point at the card.
-    answer = {**answer, "checks": [check for check in answer.get("checks") or []
-                                   if not any(label in str(check.get("detail"))
-                                              for label in from_cards)]}
+    answer = {
+        **answer,
+        "checks": [
+            check
+            for check in answer.get("checks") or []
+            if not any(label in str(check.get("detail")) for label in from_cards)
+        ],
+    }
     shown = withhold(answer, from_cards, drop=frozenset({"alternatives", "cases"}))
     if hidden and answer.get("verdict") != "legal":
         # Why a play is not legal rests on the cards in the phone's hand (a Nahla Ake held, the
         # card not among the two): the game tells that player alone (its rules text: "a message
         # tells you why").
         shown["code"] = WITHHELD
-        shown["reason"] = (f"{_sentence(str(answer.get('verdict')))} — why rests on {mover}'s "
-                           f"cards, and is shown on {mover}'s phone alone.")
+        shown["reason"] = (
+            f"{_sentence(str(answer.get('verdict')))} — why rests on {mover}'s "
+            f"cards, and is shown on {mover}'s phone alone."
+        )
         shown["checks"] = []
         shown["missing"] = []
         # The rule it rests on would say why (AC-4.1 names the Nahla Ake held).
@@ -343,22 +456,30 @@ def public_answer(request: dict[str, Any], answer: dict[str, Any],
     if waiting:
         target = outcome.get("target")
         shown_outcome = shown["outcome"]
-        shown_outcome["summary"] = [line for line in shown_outcome.get("summary") or []
-                                    if not line.startswith(("If ", "What happens depends"))]
-        waits = (f"What happens depends on {target}'s card: the table waits for {target}'s "
-                 "phone to answer.")
+        shown_outcome["summary"] = [
+            line
+            for line in shown_outcome.get("summary") or []
+            if not line.startswith(("If ", "What happens depends"))
+        ]
+        waits = (
+            f"What happens depends on {target}'s card: the table waits for {target}'s "
+            "phone to answer."
+        )
         shown_outcome["summary"].append(waits)
         shown_outcome["round_end_reason"] = waits
         shown["reason"] = "Legal: " + " ".join(shown_outcome["summary"][:1] + [waits])
-    shown[WITHHELD] = ("A cadet's card in hand is theirs alone: this answer, as every phone "
-                       "sees it, names the cards played, named and put face up only. The phone "
-                       "that asked saw it whole.")
+    shown[WITHHELD] = (
+        "A cadet's card in hand is theirs alone: this answer, as every phone "
+        "sees it, names the cards played, named and put face up only. The phone "
+        "that asked saw it whole."
+    )
     return request, shown
 
 
 def _sentence(verdict: str) -> str:
     return {"illegal": "Illegal", "needs_information": "Needs information"}.get(
-        verdict, verdict.replace("_", " ").capitalize())
+        verdict, verdict.replace("_", " ").capitalize()
+    )
 
 
 def _labels(hidden: dict[str, str], answer: dict[str, Any]) -> dict[str, str]:
@@ -372,8 +493,9 @@ def _labels(hidden: dict[str, str], answer: dict[str, Any]) -> dict[str, str]:
     return words
 
 
-def job_request_body(table_state: dict[str, Any], players: list[str], kind: str,
-                     seat: int | None = None) -> dict[str, Any] | None:
+def job_request_body(
+    table_state: dict[str, Any], players: list[str], kind: str, seat: int | None = None
+) -> dict[str, Any] | None:
     """The game's body filled in from the table: the cadets in seat order with the credits the
     table carries (a round's score also with who starts it, once the table knows); the rest of
     the round or position (discards, hands, the deck, the move) is the players' to enter."""
@@ -398,8 +520,11 @@ def round_form(posted: Mapping[str, str], players: list[str]) -> dict[str, Any]:
     a showdown, the deck count); the table fills credits and the starter."""
     cadets = []
     for number, name in enumerate(players, start=1):
-        entry: dict[str, Any] = {"name": name, "in_round": posted.get(f"in_round_{number}") == "1",
-                                 "discards": _listed(posted.get(f"discards_{number}", ""))}
+        entry: dict[str, Any] = {
+            "name": name,
+            "in_round": posted.get(f"in_round_{number}") == "1",
+            "discards": _listed(posted.get(f"discards_{number}", "")),
+        }
         card = posted.get(f"hand_{number}", "").strip()
         if card:
             entry["hand"] = card
@@ -410,22 +535,32 @@ def round_form(posted: Mapping[str, str], players: list[str]) -> dict[str, Any]:
     return {"players": cadets, "deck_count": count if count is not None else deck}
 
 
-def round_form_rows(table_state: dict[str, Any], players: list[str], seat: int | None,
-                    posted: Mapping[str, Any] | None, events: list[Any]) -> dict[str, Any]:
+def round_form_rows(
+    table_state: dict[str, Any],
+    players: list[str],
+    seat: int | None,
+    posted: Mapping[str, Any] | None,
+    events: list[Any],
+) -> dict[str, Any]:
     """What the round's form shows: each cadet's fields as they were posted (a form refused, or
     sent while another phone changed the table, keeps everything typed), else empty (every cadet
     still in the round)."""
     given = posted if posted is not None and "deck_count" in posted else None
     rows = []
     for number, name in enumerate(players, start=1):
-        rows.append({
-            "seat": number, "name": name,
-            "in_round": given is None or given.get(f"in_round_{number}") == "1",
-            "discards": given.get(f"discards_{number}", "") if given is not None else "",
-            "hand": given.get(f"hand_{number}", "") if given is not None else "",
-        })
-    return {"round_rows": rows,
-            "deck_count": given.get("deck_count", "0") if given is not None else "0"}
+        rows.append(
+            {
+                "seat": number,
+                "name": name,
+                "in_round": given is None or given.get(f"in_round_{number}") == "1",
+                "discards": given.get(f"discards_{number}", "") if given is not None else "",
+                "hand": given.get(f"hand_{number}", "") if given is not None else "",
+            }
+        )
+    return {
+        "round_rows": rows,
+        "deck_count": given.get("deck_count", "0") if given is not None else "0",
+    }
 
 
 def form_event(posted: Mapping[str, str], players: list[str]) -> tuple[str, dict[str, Any]]:
@@ -445,8 +580,7 @@ def answer_context(state: State, players: list[str]) -> dict[str, Any]:
         return {}
     from .pages import deck_cards  # the catalog's cards: Django's side of the game
 
-    return {"awaiting_answer": {**pending,
-                                "choices": answer_choices(pending, deck_cards())}}
+    return {"awaiting_answer": {**pending, "choices": answer_choices(pending, deck_cards())}}
 
 
 TABLE = TableGame(
@@ -478,9 +612,12 @@ def _without_credits(players: object, credits: dict[str, Any], at: str) -> list[
         name, given = player.get("name"), player.get("credits")
         kept = credits.get(name) if isinstance(name, str) else None
         if given is not None and kept is not None and given != kept:
-            raise disagree(f"{at}[{index}].credits", f"The table has {name} at {kept} "
-                           f"credit{'s' if kept != 1 else ''}, not {given}: the table keeps the "
-                           "credits (the host may undo a round).")
+            raise disagree(
+                f"{at}[{index}].credits",
+                f"The table has {name} at {kept} "
+                f"credit{'s' if kept != 1 else ''}, not {given}: the table keeps the "
+                "credits (the host may undo a round).",
+            )
         cadets.append({key: value for key, value in player.items() if key != "credits"})
     return cadets
 
@@ -490,8 +627,9 @@ def refilled(field: str) -> bool:
     and credits and who starts. After a conflict (another round scored since the page was
     filled in) the page shows them as the table has them now; everything else (who is out, the
     cards in front, the card in hand, the deck) stays as the player typed it."""
-    return field == "starter" or (field.startswith("player-")
-                                  and field.endswith(("-name", "-credits")))
+    return field == "starter" or (
+        field.startswith("player-") and field.endswith(("-name", "-credits"))
+    )
 
 
 def acting_seat(table_state: dict[str, Any], players: list[str]) -> int | None:
@@ -499,8 +637,9 @@ def acting_seat(table_state: dict[str, Any], players: list[str]) -> int | None:
     return None
 
 
-def job_event(table_state: dict[str, Any], players: list[str], kind: str,
-              body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def job_event(
+    table_state: dict[str, Any], players: list[str], kind: str, body: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
     """The table's event for the game's job asked at the table: a round's score is the `round`
     (without the credits and, after the first round, the starter, which must agree with the
     table's); a ruling is the table's `ruling` (without the credits)."""
@@ -509,8 +648,11 @@ def job_event(table_state: dict[str, Any], players: list[str], kind: str,
         event = {**body, "players": _without_credits(body.get("players"), credits, "players")}
         if table_state.get("round") and "starter" in event:
             if event["starter"] != table_state.get("starter"):
-                raise disagree("starter", f"The table knows who starts this round "
-                               f"({table_state.get('starter')}), not {event['starter']}.")
+                raise disagree(
+                    "starter",
+                    f"The table knows who starts this round "
+                    f"({table_state.get('starter')}), not {event['starter']}.",
+                )
             del event["starter"]
         return "round", event
     given = body.get("position")

@@ -27,22 +27,37 @@ RULING_EXAMPLES = [
         value={
             "position": {
                 "factions": [
-                    {"name": "amber-coast", "controller": "Ana",
-                     "units": [{"name": "Harbour Captain", "alive": True}]},
-                    {"name": "ashen-peaks", "controller": "Ben",
-                     "units": [{"name": "Peak Sentinel", "alive": True}]},
+                    {
+                        "name": "amber-coast",
+                        "controller": "Ana",
+                        "units": [{"name": "Harbour Captain", "alive": True}],
+                    },
+                    {
+                        "name": "ashen-peaks",
+                        "controller": "Ben",
+                        "units": [{"name": "Peak Sentinel", "alive": True}],
+                    },
                 ],
                 "players": [
-                    {"name": "Ana", "hand": [{"card": "Attack", "faction": "amber-coast"}],
-                     "lost_turns": 0},
-                    {"name": "Ben", "hand": [{"card": "Defence", "faction": "ashen-peaks"}],
-                     "lost_turns": 0},
+                    {
+                        "name": "Ana",
+                        "hand": [{"card": "Attack", "faction": "amber-coast"}],
+                        "lost_turns": 0,
+                    },
+                    {
+                        "name": "Ben",
+                        "hand": [{"card": "Defence", "faction": "ashen-peaks"}],
+                        "lost_turns": 0,
+                    },
                 ],
                 "turn": "Ana",
             },
-            "move": {"action": "play", "card": {"card": "Attack", "faction": "amber-coast"},
-                     "target_player": "Ben",
-                     "target_unit": {"faction": "ashen-peaks", "unit": "Peak Sentinel"}},
+            "move": {
+                "action": "play",
+                "card": {"card": "Attack", "faction": "amber-coast"},
+                "target_player": "Ben",
+                "target_unit": {"faction": "ashen-peaks", "unit": "Peak Sentinel"},
+            },
         },
     ),
 ]
@@ -53,13 +68,21 @@ SCORE_EXAMPLES = [
         request_only=True,
         value={
             "factions": [
-                {"name": "amber-coast", "controller": "Ana",
-                 "units": [{"name": "Harbour Captain", "alive": True}]},
-                {"name": "ashen-peaks", "controller": "Ben",
-                 "units": [{"name": "Peak Sentinel", "alive": False}]},
+                {
+                    "name": "amber-coast",
+                    "controller": "Ana",
+                    "units": [{"name": "Harbour Captain", "alive": True}],
+                },
+                {
+                    "name": "ashen-peaks",
+                    "controller": "Ben",
+                    "units": [{"name": "Peak Sentinel", "alive": False}],
+                },
             ],
-            "players": [{"name": "Ana", "hand": [], "lost_turns": 0},
-                        {"name": "Ben", "hand": [], "lost_turns": 0}],
+            "players": [
+                {"name": "Ana", "hand": [], "lost_turns": 0},
+                {"name": "Ben", "hand": [], "lost_turns": 0},
+            ],
             "turn": "Ana",
         },
     ),

@@ -39,7 +39,9 @@ def _label(specs: list[AttributeSpec], key: str, value: str) -> str:
 def render(specs: list[AttributeSpec], attributes: dict[str, Any]) -> str:
     if attributes.get("kind") == "unit":
         faction = attributes.get("faction")
-        return f"A unit of {_label(specs, 'faction', faction) if faction else 'an unnamed faction'}."
+        return (
+            f"A unit of {_label(specs, 'faction', faction) if faction else 'an unnamed faction'}."
+        )
     action = attributes.get("action")
     text = ACTIONS.get(str(action), "Action not recorded.")
     if action in ENEMY_DISCARD:

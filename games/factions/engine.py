@@ -203,39 +203,90 @@ END_TURN = "end_turn"
 ACTIONS = (PLAY, DEFEND, DISCARD, PASS, END_TURN)
 CARD_ACTIONS = (PLAY, DEFEND, DISCARD)  # the moves that name a card
 
-PLAY_RULES = {ATTACK: "FAC-6", AMBUSH: "FAC-12", DOCTOR: "FAC-8", SPY: "FAC-9", SACK: "FAC-10",
-              SABOTAGE: "FAC-11", DEFENCE: "FAC-7"}
+PLAY_RULES = {
+    ATTACK: "FAC-6",
+    AMBUSH: "FAC-12",
+    DOCTOR: "FAC-8",
+    SPY: "FAC-9",
+    SACK: "FAC-10",
+    SABOTAGE: "FAC-11",
+    DEFENCE: "FAC-7",
+}
 
 LEGAL_CODES = (
-    "legal_attack", "legal_ambush", "legal_doctor", "legal_spy", "legal_sack", "legal_sabotage",
-    "legal_defence", "legal_let_through", "legal_discard", "legal_pass", "legal_end_turn",
+    "legal_attack",
+    "legal_ambush",
+    "legal_doctor",
+    "legal_spy",
+    "legal_sack",
+    "legal_sabotage",
+    "legal_defence",
+    "legal_let_through",
+    "legal_discard",
+    "legal_pass",
+    "legal_end_turn",
     "legal_lost_turn",
 )
 ILLEGAL_CODES = (
-    "awaiting_answer", "no_pending_attack", "defence_against_ambush", "not_a_defence",
-    "defence_not_in_defender_hand", "turn_lost", "card_not_in_hand", "defence_is_reactive",
-    "unit_not_in_play", "own_faction", "unit_defeated", "no_defeated_unit", "not_your_faction",
-    "unit_alive", "target_self", "target_eliminated", "pass_over_limit", "hand_over_limit",
+    "awaiting_answer",
+    "no_pending_attack",
+    "defence_against_ambush",
+    "not_a_defence",
+    "defence_not_in_defender_hand",
+    "turn_lost",
+    "card_not_in_hand",
+    "defence_is_reactive",
+    "unit_not_in_play",
+    "own_faction",
+    "unit_defeated",
+    "no_defeated_unit",
+    "not_your_faction",
+    "unit_alive",
+    "target_self",
+    "target_eliminated",
+    "pass_over_limit",
+    "hand_over_limit",
 )
 NEEDS_INFORMATION_CODES = (
-    "target_required", "unit_state_unknown", "player_state_unknown", "action_unknown",
-    "hand_not_given", "hand_size_unknown",
+    "target_required",
+    "unit_state_unknown",
+    "player_state_unknown",
+    "action_unknown",
+    "hand_not_given",
+    "hand_size_unknown",
 )
 IMPOSSIBLE_CODES = (
-    "too_few_players", "duplicate_faction", "faction_two_controllers", "duplicate_unit",
-    "unit_in_two_factions", "wrong_faction", "faction_count", "faction_chosen_twice",
-    "faction_not_in_play", "too_many_copies", "hand_for_absent_player", "turn_of_absent_player",
-    "no_player_left", "game_over", "pending_not_an_attack", "pending_not_by_turn_player",
-    "pending_in_lost_turn", "pending_own_faction", "pending_target_defeated",
+    "too_few_players",
+    "duplicate_faction",
+    "faction_two_controllers",
+    "duplicate_unit",
+    "unit_in_two_factions",
+    "wrong_faction",
+    "faction_count",
+    "faction_chosen_twice",
+    "faction_not_in_play",
+    "too_many_copies",
+    "hand_for_absent_player",
+    "turn_of_absent_player",
+    "no_player_left",
+    "game_over",
+    "pending_not_an_attack",
+    "pending_not_by_turn_player",
+    "pending_in_lost_turn",
+    "pending_own_faction",
+    "pending_target_defeated",
 )
 
 
 # --- The catalog and the position as plain data (their types: games.factions.model) ----------
 
 
-def build_catalog(*, faction_choices: Iterable[tuple[str, str]],
-                  cards: Iterable[tuple[str, int, Mapping[str, Any] | None]],
-                  min_players: int = 2) -> Catalog:
+def build_catalog(
+    *,
+    faction_choices: Iterable[tuple[str, str]],
+    cards: Iterable[tuple[str, int, Mapping[str, Any] | None]],
+    min_players: int = 2,
+) -> Catalog:
     """The engine's catalog from plain data: the "faction" attribute's choices as (value, label)
     pairs, and the cards as (name, copies, attributes) triples. Action cards are those of kind
     "action"; units those of kind "unit", in the faction their "faction" attribute names (a unit
@@ -248,8 +299,9 @@ def build_catalog(*, faction_choices: Iterable[tuple[str, str]],
         attributes = attributes or {}
         kind = attributes.get("kind")
         if kind == "action":
-            actions[name] = ActionSpec(name=name, action=attributes.get("action") or None,
-                                       copies=copies)
+            actions[name] = ActionSpec(
+                name=name, action=attributes.get("action") or None, copies=copies
+            )
         elif kind == "unit":
             faction = attributes.get("faction")
             if faction:
@@ -260,22 +312,33 @@ def build_catalog(*, faction_choices: Iterable[tuple[str, str]],
         slug: FactionSpec(slug=slug, label=labels.get(slug, slug), units=tuple(names))
         for slug, names in units.items()
     }
-    return Catalog(actions=actions, factions=factions, unplaced_units=frozenset(unplaced),
-                   min_players=min_players)
+    return Catalog(
+        actions=actions,
+        factions=factions,
+        unplaced_units=frozenset(unplaced),
+        min_players=min_players,
+    )
 
 
 def position_body(position: Position) -> dict[str, Any]:
     """The position in the request shape of API.md."""
     body: dict[str, Any] = {
         "factions": [
-            {"name": f.slug, "controller": f.controller,
-             "units": [{"name": u.name, "alive": u.alive} for u in f.units]}
+            {
+                "name": f.slug,
+                "controller": f.controller,
+                "units": [{"name": u.name, "alive": u.alive} for u in f.units],
+            }
             for f in position.factions
         ],
         "players": [
-            {"name": p.name, "hand": [card.as_dict() for card in p.hand],
-             "lost_turns": p.lost_turns, **({"faction": p.faction} if p.faction else {}),
-             **({} if p.hand_complete else {"hand_complete": False})}
+            {
+                "name": p.name,
+                "hand": [card.as_dict() for card in p.hand],
+                "lost_turns": p.lost_turns,
+                **({"faction": p.faction} if p.faction else {}),
+                **({} if p.hand_complete else {"hand_complete": False}),
+            }
             for p in position.players
         ],
     }
@@ -284,8 +347,11 @@ def position_body(position: Position) -> dict[str, Any]:
     if position.turn_lost:
         body["turn_lost"] = True
     if position.pending is not None:
-        body["pending"] = {"card": position.pending.card.as_dict(), "by": position.pending.by,
-                           "target_unit": position.pending.target.as_dict()}
+        body["pending"] = {
+            "card": position.pending.card.as_dict(),
+            "by": position.pending.by,
+            "target_unit": position.pending.target.as_dict(),
+        }
     return body
 
 
@@ -303,8 +369,10 @@ def check(position: Position) -> FactionsBoard:
     if catalog is None:
         raise ValueError("The position carries no catalog: build it with its catalog's facts.")
     if to_move and position.turn not in {player.name for player in position.players}:
-        raise ValueError(f"The turn names {position.turn!r}, who is not one of the players; the "
-                         f"service validates it first.")
+        raise ValueError(
+            f"The turn names {position.turn!r}, who is not one of the players; the "
+            f"service validates it first."
+        )
     errors: list[dict[str, Any]] = []
 
     def error(path: str, code: str, detail: str) -> None:
@@ -316,9 +384,12 @@ def check(position: Position) -> FactionsBoard:
     board = FactionsBoard(catalog, position, to_move=to_move)
     warnings = board.warnings
     if len(position.players) < catalog.min_players:
-        error("position.players", "too_few_players",
-              f"The position has {_count(len(position.players), 'player')}; the game needs at "
-              f"least {catalog.min_players} (FAC-3).")
+        error(
+            "position.players",
+            "too_few_players",
+            f"The position has {_count(len(position.players), 'player')}; the game needs at "
+            f"least {catalog.min_players} (FAC-3).",
+        )
 
     # Factions: each once, with one controller.
     first: dict[str, int] = {}
@@ -326,14 +397,20 @@ def check(position: Position) -> FactionsBoard:
         if faction.slug in first:
             other = position.factions[first[faction.slug]]
             if other.controller != faction.controller:
-                error(f"position.factions[{index}]", "faction_two_controllers",
-                      f"{label(faction.slug)} has two controllers: {other.controller} "
-                      f"(position.factions[{first[faction.slug]}]) and {faction.controller} "
-                      f"(position.factions[{index}]); a faction has one controller (FAC-13).")
+                error(
+                    f"position.factions[{index}]",
+                    "faction_two_controllers",
+                    f"{label(faction.slug)} has two controllers: {other.controller} "
+                    f"(position.factions[{first[faction.slug]}]) and {faction.controller} "
+                    f"(position.factions[{index}]); a faction has one controller (FAC-13).",
+                )
             else:
-                error(f"position.factions[{index}]", "duplicate_faction",
-                      f"{label(faction.slug)} is listed twice (position.factions"
-                      f"[{first[faction.slug]}] and position.factions[{index}]).")
+                error(
+                    f"position.factions[{index}]",
+                    "duplicate_faction",
+                    f"{label(faction.slug)} is listed twice (position.factions"
+                    f"[{first[faction.slug]}] and position.factions[{index}]).",
+                )
         else:
             first[faction.slug] = index
     in_play = set(first)
@@ -347,43 +424,63 @@ def check(position: Position) -> FactionsBoard:
             if unit.name in seen_units:
                 where, other_path = seen_units[unit.name]
                 if where == faction.slug:
-                    error(path, "duplicate_unit",
-                          f"{unit.name} is listed twice in {label(faction.slug)} ({other_path} "
-                          f"and {path}).")
+                    error(
+                        path,
+                        "duplicate_unit",
+                        f"{unit.name} is listed twice in {label(faction.slug)} ({other_path} "
+                        f"and {path}).",
+                    )
                 else:
-                    error(path, "unit_in_two_factions",
-                          f"{unit.name} is listed in {label(where)} ({other_path}) and in "
-                          f"{label(faction.slug)} ({path}); a unit belongs to one faction.")
+                    error(
+                        path,
+                        "unit_in_two_factions",
+                        f"{unit.name} is listed in {label(where)} ({other_path}) and in "
+                        f"{label(faction.slug)} ({path}); a unit belongs to one faction.",
+                    )
                 continue
             seen_units[unit.name] = (faction.slug, path)
             if home is not None and home != faction.slug:
-                error(path, "wrong_faction",
-                      f"{unit.name} is a unit of {label(home)}, not of {label(faction.slug)}: "
-                      f"each faction has its own units (FAC-2).")
+                error(
+                    path,
+                    "wrong_faction",
+                    f"{unit.name} is a unit of {label(home)}, not of {label(faction.slug)}: "
+                    f"each faction has its own units (FAC-2).",
+                )
             elif home is None and unit.name in catalog.unplaced_units:
-                warnings.append(f"The catalog does not give {unit.name}'s faction; it is taken "
-                                f"as listed, in {label(faction.slug)}.")
+                warnings.append(
+                    f"The catalog does not give {unit.name}'s faction; it is taken "
+                    f"as listed, in {label(faction.slug)}."
+                )
 
     distinct = len(in_play)
     if position.players and distinct != len(position.players):
-        error("position.factions", "faction_count",
-              f"The position has {_count(distinct, 'faction')} in play for "
-              f"{_count(len(position.players), 'player')}; each player chooses one faction "
-              f"(FAC-3), so there are as many factions as players (list the players who are "
-              f"out of the game too).")
+        error(
+            "position.factions",
+            "faction_count",
+            f"The position has {_count(distinct, 'faction')} in play for "
+            f"{_count(len(position.players), 'player')}; each player chooses one faction "
+            f"(FAC-3), so there are as many factions as players (list the players who are "
+            f"out of the game too).",
+        )
 
     owners: dict[str, int] = {}
     for index, player in enumerate(position.players):
         if player.faction is None:
             continue
         if player.faction not in in_play:
-            error(f"position.players[{index}].faction", "faction_not_in_play",
-                  f"{player.name}'s own faction, {label(player.faction)}, is not in play.")
+            error(
+                f"position.players[{index}].faction",
+                "faction_not_in_play",
+                f"{player.name}'s own faction, {label(player.faction)}, is not in play.",
+            )
         elif player.faction in owners:
             chooser = position.players[owners[player.faction]].name
-            error(f"position.players[{index}].faction", "faction_chosen_twice",
-                  f"{chooser} and {player.name} both chose {label(player.faction)}; each player "
-                  f"chooses a faction of their own (FAC-3).")
+            error(
+                f"position.players[{index}].faction",
+                "faction_chosen_twice",
+                f"{chooser} and {player.name} both chose {label(player.faction)}; each player "
+                f"chooses a faction of their own (FAC-3).",
+            )
         else:
             owners[player.faction] = index
 
@@ -399,9 +496,12 @@ def check(position: Position) -> FactionsBoard:
     reported: set[CardRef] = set()
     for path, ref in cards:
         if ref.faction not in in_play:
-            error(path, "faction_not_in_play",
-                  f"{ref.card} of {label(ref.faction)}: {label(ref.faction)} is not in play, so "
-                  f"the deck holds none of its cards (FAC-F1).")
+            error(
+                path,
+                "faction_not_in_play",
+                f"{ref.card} of {label(ref.faction)}: {label(ref.faction)} is not in play, so "
+                f"the deck holds none of its cards (FAC-F1).",
+            )
             continue
         counts[ref] += 1
         where_first.setdefault(ref, path)
@@ -409,44 +509,61 @@ def check(position: Position) -> FactionsBoard:
         if spec is not None and counts[ref] > spec.copies and ref not in reported:
             reported.add(ref)
             total = sum(1 for _p, r in cards if r == ref)
-            error(path, "too_many_copies",
-                  f"The position holds {total} {ref.card} cards of {label(ref.faction)}, but each "
-                  f"faction contributes {spec.copies} (FAC-F1: {spec.copies} × "
-                  f"{_count(distinct, 'faction')} in play = {spec.copies * distinct} in the deck).")
+            error(
+                path,
+                "too_many_copies",
+                f"The position holds {total} {ref.card} cards of {label(ref.faction)}, but each "
+                f"faction contributes {spec.copies} (FAC-F1: {spec.copies} × "
+                f"{_count(distinct, 'faction')} in play = {spec.copies * distinct} in the deck).",
+            )
 
     for faction in position.factions:
         missing = board.unlisted(faction)
         if missing:
-            warnings.append(f"The position does not list {_list(missing)} of "
-                            f"{label(faction.slug)}: {'its' if len(missing) == 1 else 'their'} "
-                            f"state is unknown.")
+            warnings.append(
+                f"The position does not list {_list(missing)} of "
+                f"{label(faction.slug)}: {'its' if len(missing) == 1 else 'their'} "
+                f"state is unknown."
+            )
 
     for index, player in enumerate(position.players):
         if player.hand and board.in_game(player.name) is False:
-            error(f"position.players[{index}].hand", "hand_for_absent_player",
-                  f"{player.name} controls no surviving unit, so is out of the game (FAC-17, "
-                  f"FAC-R9), yet holds {_count(len(player.hand), 'card')}: an eliminated "
-                  f"player's hand is discarded at once, so they never hold cards (FAC-R9).")
+            error(
+                f"position.players[{index}].hand",
+                "hand_for_absent_player",
+                f"{player.name} controls no surviving unit, so is out of the game (FAC-17, "
+                f"FAC-R9), yet holds {_count(len(player.hand), 'card')}: an eliminated "
+                f"player's hand is discarded at once, so they never hold cards (FAC-R9).",
+            )
 
     states = {player.name: board.in_game(player.name) for player in position.players}
     alive = [name for name, state in states.items() if state is True]
     unknown = [name for name, state in states.items() if state is None]
     if position.players and not alive and not unknown:
-        error("position.factions", "no_player_left",
-              "No player controls a surviving unit; the last player standing never loses their "
-              "last unit (FAC-18).")
+        error(
+            "position.factions",
+            "no_player_left",
+            "No player controls a surviving unit; the last player standing never loses their "
+            "last unit (FAC-18).",
+        )
 
     if to_move:
         turn = position.turn
         if turn is not None and states.get(turn) is False:
-            error("position.turn", "turn_of_absent_player",
-                  f"It cannot be {turn}'s turn: {turn} controls no surviving unit and is out of "
-                  f"the game (FAC-17, FAC-R9).")
+            error(
+                "position.turn",
+                "turn_of_absent_player",
+                f"It cannot be {turn}'s turn: {turn} controls no surviving unit and is out of "
+                f"the game (FAC-17, FAC-R9).",
+            )
         if len(alive) == 1 and not unknown and len(position.players) >= catalog.min_players:
-            error("position", "game_over",
-                  f"Only {alive[0]} still controls a surviving unit: the game is over and "
-                  f"{alive[0]} has won (FAC-18), so no move follows. The standings "
-                  f"(POST …/score/) show it.")
+            error(
+                "position",
+                "game_over",
+                f"Only {alive[0]} still controls a surviving unit: the game is over and "
+                f"{alive[0]} has won (FAC-18), so no move follows. The standings "
+                f"(POST …/score/) show it.",
+            )
         _check_pending(board, error)
 
     if errors:
@@ -463,29 +580,47 @@ def _check_pending(table: PositionReader, error: Callable[[str, str, str], None]
     action = table.action(pending.card)
     if action not in ATTACKS:
         kind = "not given by the catalog" if action is None else action.upper()
-        error("position.pending.card", "pending_not_an_attack",
-              f"Only an ATTACK or AMBUSH awaits an answer; the pending card {pending.card.card} "
-              f"is {kind if action is None else 'a ' + kind}.")
+        error(
+            "position.pending.card",
+            "pending_not_an_attack",
+            f"Only an ATTACK or AMBUSH awaits an answer; the pending card {pending.card.card} "
+            f"is {kind if action is None else 'a ' + kind}.",
+        )
     if pending.by != position.turn:
-        error("position.pending.by", "pending_not_by_turn_player",
-              f"The pending attack is by {pending.by}, but it is {position.turn}'s turn: cards "
-              f"are played in their player's turn (FAC-4).")
+        error(
+            "position.pending.by",
+            "pending_not_by_turn_player",
+            f"The pending attack is by {pending.by}, but it is {position.turn}'s turn: cards "
+            f"are played in their player's turn (FAC-4).",
+        )
     elif table.turn_lost():
-        error("position.pending", "pending_in_lost_turn",
-              f"{pending.by} loses this turn (FAC-R3), so cannot have attacked in it.")
+        error(
+            "position.pending",
+            "pending_in_lost_turn",
+            f"{pending.by} loses this turn (FAC-R3), so cannot have attacked in it.",
+        )
     target = pending.target
     if target.faction in table.factions:
         if table.controller(target.faction) == pending.by:
-            error("position.pending.target_unit", "pending_own_faction",
-                  f"{pending.by} controls {table.label(target.faction)}, so cannot have attacked "
-                  f"{target.unit} (FAC-R5).")
+            error(
+                "position.pending.target_unit",
+                "pending_own_faction",
+                f"{pending.by} controls {table.label(target.faction)}, so cannot have attacked "
+                f"{target.unit} (FAC-R5).",
+            )
         if table.unit_state(target) is False:
-            error("position.pending.target_unit", "pending_target_defeated",
-                  f"{target.unit} is already defeated, so no attack on it can await an answer.")
+            error(
+                "position.pending.target_unit",
+                "pending_target_defeated",
+                f"{target.unit} is already defeated, so no attack on it can await an answer.",
+            )
     else:
-        error("position.pending.target_unit", "faction_not_in_play",
-              f"The pending attack targets {target.unit} of {table.label(target.faction)}, which "
-              f"is not in play.")
+        error(
+            "position.pending.target_unit",
+            "faction_not_in_play",
+            f"The pending attack targets {target.unit} of {table.label(target.faction)}, which "
+            f"is not in play.",
+        )
 
 
 # --- The ruling ----------------------------------------------------------------------------------------
@@ -520,8 +655,12 @@ class FactionsBoard(PositionReader):
         checks, failure = _evaluate(self, move)
         if failure is not None:  # needs information (its missing facts), or illegal
             return Ruling(
-                verdict=NEEDS_INFORMATION if failure.unknown else ILLEGAL, code=failure.code,
-                reason=failure.detail, rule=failure.rule, checks=checks, missing=failure.missing,
+                verdict=NEEDS_INFORMATION if failure.unknown else ILLEGAL,
+                code=failure.code,
+                reason=failure.detail,
+                rule=failure.rule,
+                checks=checks,
+                missing=failure.missing,
                 alternatives=[] if failure.unknown else [m.as_dict() for m in self.legal_moves()],
                 warnings=warnings,
             )
@@ -529,8 +668,13 @@ class FactionsBoard(PositionReader):
         applied = apply_move(self.catalog, self.position, move)
         warnings += _move_warnings(self, move) + applied.warnings
         return Ruling(
-            verdict=LEGAL, code=code, reason="Legal. " + " ".join(applied.outcome["events"]),
-            rule=rule, checks=checks, outcome=applied.outcome, warnings=warnings,
+            verdict=LEGAL,
+            code=code,
+            reason="Legal. " + " ".join(applied.outcome["events"]),
+            rule=rule,
+            checks=checks,
+            outcome=applied.outcome,
+            warnings=warnings,
         )
 
     def score(self, moves: Sequence[Move] = ()) -> Standings:
@@ -613,33 +757,52 @@ def _checks(table: PositionReader, move: Move) -> Iterator[Check]:
         what = table.pending_text()
         ambush = table.action(pending.card) == AMBUSH
         if action not in (DEFEND, PASS):
-            answer = ("let it through (pass): DEFENCE cannot be played against an AMBUSH"
-                      if ambush else "block it with DEFENCE (defend) or let it through (pass)")
-            yield _fail("FAC-6", f"{what} awaits {defender}'s answer first: {defender} may "
-                        f"{answer}. No {_action_word(action)} comes before it.", "awaiting_answer")
+            answer = (
+                "let it through (pass): DEFENCE cannot be played against an AMBUSH"
+                if ambush
+                else "block it with DEFENCE (defend) or let it through (pass)"
+            )
+            yield _fail(
+                "FAC-6",
+                f"{what} awaits {defender}'s answer first: {defender} may "
+                f"{answer}. No {_action_word(action)} comes before it.",
+                "awaiting_answer",
+            )
             return
         yield _ok("FAC-6", f"{what} awaits {defender}'s answer, and the move is that answer.")
         if action == DEFEND:
             if defender is None:
-                raise ValueError("The pending attack targets a faction not in play; "
-                                 "check refuses such a position first.")
+                raise ValueError(
+                    "The pending attack targets a faction not in play; "
+                    "check refuses such a position first."
+                )
             yield from _defend_checks(table, move, pending, defender)
         return
     if action == DEFEND:
-        yield _fail("FAC-7", "DEFENCE may only be played reactively, when one of your units is "
-                    "attacked; no ATTACK awaits an answer in this position.", "no_pending_attack")
+        yield _fail(
+            "FAC-7",
+            "DEFENCE may only be played reactively, when one of your units is "
+            "attacked; no ATTACK awaits an answer in this position.",
+            "no_pending_attack",
+        )
         return
 
     mover = _turn(position)
     player = table.players[mover]
     if position.turn_lost:
         if action in (PLAY, DISCARD):
-            yield _fail("FAC-R3", f"{mover} loses this turn (SABOTAGE): no draw, play or "
-                        f"discard (FAC-11).", "turn_lost")
+            yield _fail(
+                "FAC-R3",
+                f"{mover} loses this turn (SABOTAGE): no draw, play or discard (FAC-11).",
+                "turn_lost",
+            )
             return
-        yield _ok("FAC-R3", f"{mover} loses this turn: it goes by without a draw, play or "
-                  f"discard, so {'passing' if action == PASS else 'ending it'} is all there is "
-                  f"to do.")
+        yield _ok(
+            "FAC-R3",
+            f"{mover} loses this turn: it goes by without a draw, play or "
+            f"discard, so {'passing' if action == PASS else 'ending it'} is all there is "
+            f"to do.",
+        )
         return
     yield _ok("FAC-R3", f"It is {mover}'s turn, and it is not a lost one.")
 
@@ -649,50 +812,79 @@ def _checks(table: PositionReader, move: Move) -> Iterator[Check]:
         ref = _card(move)
         yield from _in_hand(table, mover, ref)
         if not table.enemy(mover, ref):
-            yield _ok("FAC-15", f"{table.card(ref)} is not an enemy card for {mover}: "
-                      f"{mover} controls {table.label(ref.faction)} (FAC-R1), so discarding it has "
-                      f"no special effect.")
+            yield _ok(
+                "FAC-15",
+                f"{table.card(ref)} is not an enemy card for {mover}: "
+                f"{mover} controls {table.label(ref.faction)} (FAC-R1), so discarding it has "
+                f"no special effect.",
+            )
         else:
             kind = table.action(ref)
             controller = table.controller(ref.faction)
             if kind is None or kind not in KNOWN_ACTIONS:
-                yield _unknown("FAC-F2", f"{table.card(ref)} is an enemy card for {mover} "
-                               f"({table.label(ref.faction)} is controlled by {controller}, "
-                               f"FAC-R1), but {_unknown_action(table, ref)}, so whether "
-                               f"discarding it brings a consequence (FAC-F2) is unknown.",
-                               "action_unknown", [_action_missing(table, ref, "move.card")])
+                yield _unknown(
+                    "FAC-F2",
+                    f"{table.card(ref)} is an enemy card for {mover} "
+                    f"({table.label(ref.faction)} is controlled by {controller}, "
+                    f"FAC-R1), but {_unknown_action(table, ref)}, so whether "
+                    f"discarding it brings a consequence (FAC-F2) is unknown.",
+                    "action_unknown",
+                    [_action_missing(table, ref, "move.card")],
+                )
                 return
-            effect = ("a consequence follows (FAC-F2)" if kind in DISCARD_CONSEQUENCES
-                      else "it has no special effect (FAC-15)")
-            yield _ok("FAC-R1", f"{table.card(ref)} is an enemy card for {mover}: "
-                      f"{table.label(ref.faction)} is controlled by {controller}; {effect}. "
-                      f"Discarding is allowed any time in the turn (FAC-4), and a discard to the "
-                      f"hand limit counts as intentional (FAC-R2).")
+            effect = (
+                "a consequence follows (FAC-F2)"
+                if kind in DISCARD_CONSEQUENCES
+                else "it has no special effect (FAC-15)"
+            )
+            yield _ok(
+                "FAC-R1",
+                f"{table.card(ref)} is an enemy card for {mover}: "
+                f"{table.label(ref.faction)} is controlled by {controller}; {effect}. "
+                f"Discarding is allowed any time in the turn (FAC-4), and a discard to the "
+                f"hand limit counts as intentional (FAC-R2).",
+            )
     elif not player.hand_complete:
         size = len(player.hand)
         if size > HAND_LIMIT:
-            yield _fail("FAC-5", f"{mover} holds at least {_count(size, 'card')}; a turn cannot "
-                        f"end, nor be passed, with more than {HAND_LIMIT} (FAC-R8).",
-                        "pass_over_limit" if action == PASS else "hand_over_limit")
+            yield _fail(
+                "FAC-5",
+                f"{mover} holds at least {_count(size, 'card')}; a turn cannot "
+                f"end, nor be passed, with more than {HAND_LIMIT} (FAC-R8).",
+                "pass_over_limit" if action == PASS else "hand_over_limit",
+            )
             return
-        yield _unknown("FAC-5", f"{mover}'s hand is not given whole, so whether it holds "
-                       f"{HAND_LIMIT} cards or fewer is unknown.", "hand_size_unknown",
-                       [_hand_missing(table, mover)])
+        yield _unknown(
+            "FAC-5",
+            f"{mover}'s hand is not given whole, so whether it holds "
+            f"{HAND_LIMIT} cards or fewer is unknown.",
+            "hand_size_unknown",
+            [_hand_missing(table, mover)],
+        )
     elif action == PASS:
         size = len(player.hand)
         if size > HAND_LIMIT:
-            yield _fail("FAC-4", f"{mover} holds {_count(size, 'card')}; passing is allowed only "
-                        f"with {HAND_LIMIT} or fewer (FAC-R8): play or discard first (FAC-5).",
-                        "pass_over_limit")
+            yield _fail(
+                "FAC-4",
+                f"{mover} holds {_count(size, 'card')}; passing is allowed only "
+                f"with {HAND_LIMIT} or fewer (FAC-R8): play or discard first (FAC-5).",
+                "pass_over_limit",
+            )
             return
-        yield _ok("FAC-4", f"{mover} holds {_count(size, 'card')}: {HAND_LIMIT} or fewer, so "
-                  f"passing is allowed.")
+        yield _ok(
+            "FAC-4",
+            f"{mover} holds {_count(size, 'card')}: {HAND_LIMIT} or fewer, so passing is allowed.",
+        )
     else:  # END_TURN
         size = len(player.hand)
         if size > HAND_LIMIT:
-            yield _fail("FAC-5", f"{mover} holds {_count(size, 'card')}; a turn cannot end with "
-                        f"more than {HAND_LIMIT}: keep playing or discarding until {HAND_LIMIT} "
-                        f"or fewer remain (FAC-R8).", "hand_over_limit")
+            yield _fail(
+                "FAC-5",
+                f"{mover} holds {_count(size, 'card')}; a turn cannot end with "
+                f"more than {HAND_LIMIT}: keep playing or discarding until {HAND_LIMIT} "
+                f"or fewer remain (FAC-R8).",
+                "hand_over_limit",
+            )
             return
         yield _ok("FAC-5", f"{mover} holds {_count(size, 'card')}: the turn may end.")
 
@@ -700,14 +892,21 @@ def _checks(table: PositionReader, move: Move) -> Iterator[Check]:
 def _in_hand(table: PositionReader, mover: str, ref: CardRef) -> Iterator[Check]:
     hand = table.players[mover].hand
     if ref not in hand and not table.players[mover].hand_complete:
-        yield _unknown("FAC-4", f"{mover}'s hand is not given whole, and {table.card(ref)} is "
-                       f"not among the cards listed.", "hand_not_given",
-                       [_hand_missing(table, mover)])
+        yield _unknown(
+            "FAC-4",
+            f"{mover}'s hand is not given whole, and {table.card(ref)} is "
+            f"not among the cards listed.",
+            "hand_not_given",
+            [_hand_missing(table, mover)],
+        )
         return
     if ref not in hand:
         held = _list([table.card(card) for card in hand]) if hand else "no cards"
-        yield _fail("FAC-4", f"{mover}'s hand holds no {table.card(ref)}; it holds {held}.",
-                    "card_not_in_hand")
+        yield _fail(
+            "FAC-4",
+            f"{mover}'s hand holds no {table.card(ref)}; it holds {held}.",
+            "card_not_in_hand",
+        )
         return
     yield _ok("FAC-4", f"{table.card(ref)} is in {mover}'s hand.")
 
@@ -720,14 +919,21 @@ def _play_checks(table: PositionReader, move: Move, mover: str) -> Iterator[Chec
             return
     kind = table.action(ref)
     if kind is None or kind not in KNOWN_ACTIONS:
-        yield _unknown("FAC-F1", f"{_sentence(_unknown_action(table, ref))}, so playing it "
-                       f"cannot be ruled on.", "action_unknown",
-                       [_action_missing(table, ref, "move.card")])
+        yield _unknown(
+            "FAC-F1",
+            f"{_sentence(_unknown_action(table, ref))}, so playing it cannot be ruled on.",
+            "action_unknown",
+            [_action_missing(table, ref, "move.card")],
+        )
         return
     if kind == DEFENCE:
-        yield _fail("FAC-7", f"{table.card(ref)} is a DEFENCE: it stays in hand and may only be "
-                    f"played reactively, when one of {mover}'s units is attacked — never as a "
-                    f"play of its own (FAC-R4).", "defence_is_reactive")
+        yield _fail(
+            "FAC-7",
+            f"{table.card(ref)} is a DEFENCE: it stays in hand and may only be "
+            f"played reactively, when one of {mover}'s units is attacked — never as a "
+            f"play of its own (FAC-R4).",
+            "defence_is_reactive",
+        )
         return
     if kind in ATTACKS:
         yield from _attack_checks(table, move, mover, kind)
@@ -741,34 +947,55 @@ def _attack_checks(table: PositionReader, move: Move, mover: str, kind: str) -> 
     name = kind.upper()
     target = move.target_unit
     if target is None:
-        yield _unknown("FAC-R5", f"{name} targets a surviving unit of a faction {mover} does not "
-                       f"control; the move does not say which.", "target_required",
-                       [{"path": "move.target_unit",
-                         "detail": f"The unit {mover}'s {name} targets: "
-                                   f"{{\"faction\", \"unit\"}}."}])
+        yield _unknown(
+            "FAC-R5",
+            f"{name} targets a surviving unit of a faction {mover} does not "
+            f"control; the move does not say which.",
+            "target_required",
+            [
+                {
+                    "path": "move.target_unit",
+                    "detail": f'The unit {mover}\'s {name} targets: {{"faction", "unit"}}.',
+                }
+            ],
+        )
         return
     if target.faction not in table.factions:
-        yield _fail("FAC-R5", f"{table.unit(target)} is not in play: "
-                    f"{table.label(target.faction)} is not one of the factions in play.",
-                    "unit_not_in_play")
+        yield _fail(
+            "FAC-R5",
+            f"{table.unit(target)} is not in play: "
+            f"{table.label(target.faction)} is not one of the factions in play.",
+            "unit_not_in_play",
+        )
         return
     controller = table.controller(target.faction)
     if controller == mover:
-        yield _fail("FAC-R5", f"{mover} controls {table.label(target.faction)}, so cannot "
-                    f"{kind} {target.unit}: {name} targets a unit of a faction the player does "
-                    f"not control.", "own_faction")
+        yield _fail(
+            "FAC-R5",
+            f"{mover} controls {table.label(target.faction)}, so cannot "
+            f"{kind} {target.unit}: {name} targets a unit of a faction the player does "
+            f"not control.",
+            "own_faction",
+        )
         return
-    yield _ok("FAC-R5", f"{table.label(target.faction)} is controlled by {controller}, not "
-              f"{mover}.")
+    yield _ok(
+        "FAC-R5", f"{table.label(target.faction)} is controlled by {controller}, not {mover}."
+    )
     state = table.unit_state(target)
     if state is None:
-        yield _unknown("FAC-R5", f"The position does not list {table.unit(target)}, so whether "
-                       f"it survives is unknown.", "unit_state_unknown",
-                       [_unit_missing(table, target)])
+        yield _unknown(
+            "FAC-R5",
+            f"The position does not list {table.unit(target)}, so whether it survives is unknown.",
+            "unit_state_unknown",
+            [_unit_missing(table, target)],
+        )
         return
     if not state:
-        yield _fail("FAC-R5", f"{table.unit(target)} is already defeated; {name} targets a "
-                    f"surviving unit.", "unit_defeated")
+        yield _fail(
+            "FAC-R5",
+            f"{table.unit(target)} is already defeated; {name} targets a surviving unit.",
+            "unit_defeated",
+        )
         return
     yield _ok("FAC-R5", f"{table.unit(target)} survives, so it can be {kind}ed.")
 
@@ -779,117 +1006,192 @@ def _doctor_checks(table: PositionReader, move: Move, mover: str) -> Iterator[Ch
     unknown = [f for f in controlled if table.unlisted(f)]
     names = _list([table.label(f.slug) for f in controlled]) if controlled else "no faction"
     if not defeated and not unknown:
-        yield _fail("FAC-R6", f"{mover} controls {names}, with no defeated unit: DOCTOR is "
-                    f"illegal when no such unit is defeated.", "no_defeated_unit")
+        yield _fail(
+            "FAC-R6",
+            f"{mover} controls {names}, with no defeated unit: DOCTOR is "
+            f"illegal when no such unit is defeated.",
+            "no_defeated_unit",
+        )
         return
     if defeated:
-        yield _ok("FAC-R6", f"{mover} controls {names}, with "
-                  f"{_count(len(defeated), 'defeated unit')} "
-                  f"({_list([table.unit(u) for u in defeated])}).")
+        yield _ok(
+            "FAC-R6",
+            f"{mover} controls {names}, with "
+            f"{_count(len(defeated), 'defeated unit')} "
+            f"({_list([table.unit(u) for u in defeated])}).",
+        )
     target = move.target_unit
     if target is None:
-        yield _unknown("FAC-R6", f"DOCTOR restores one defeated unit of a faction {mover} "
-                       f"controls; the move does not say which.", "target_required",
-                       [{"path": "move.target_unit",
-                         "detail": "The defeated unit DOCTOR restores: {\"faction\", \"unit\"}"
-                                   + (f"; one of {_list([table.unit(u) for u in defeated])}."
-                                      if defeated else ".")}])
+        yield _unknown(
+            "FAC-R6",
+            f"DOCTOR restores one defeated unit of a faction {mover} "
+            f"controls; the move does not say which.",
+            "target_required",
+            [
+                {
+                    "path": "move.target_unit",
+                    "detail": 'The defeated unit DOCTOR restores: {"faction", "unit"}'
+                    + (
+                        f"; one of {_list([table.unit(u) for u in defeated])}." if defeated else "."
+                    ),
+                }
+            ],
+        )
         return
     if target.faction not in table.factions:
-        yield _fail("FAC-R6", f"{table.unit(target)} is not in play: "
-                    f"{table.label(target.faction)} is not one of the factions in play.",
-                    "unit_not_in_play")
+        yield _fail(
+            "FAC-R6",
+            f"{table.unit(target)} is not in play: "
+            f"{table.label(target.faction)} is not one of the factions in play.",
+            "unit_not_in_play",
+        )
         return
     controller = table.controller(target.faction)
     if controller != mover:
-        yield _fail("FAC-R6", f"{table.label(target.faction)} is controlled by {controller}, not "
-                    f"{mover}: DOCTOR restores a unit of a faction the player controls (their own "
-                    f"or a conquered one).", "not_your_faction")
+        yield _fail(
+            "FAC-R6",
+            f"{table.label(target.faction)} is controlled by {controller}, not "
+            f"{mover}: DOCTOR restores a unit of a faction the player controls (their own "
+            f"or a conquered one).",
+            "not_your_faction",
+        )
         return
     yield _ok("FAC-R6", f"{mover} controls {table.label(target.faction)}.")
     state = table.unit_state(target)
     if state is None:
-        yield _unknown("FAC-R6", f"The position does not list {table.unit(target)}, so whether "
-                       f"it is defeated is unknown.", "unit_state_unknown",
-                       [_unit_missing(table, target)])
+        yield _unknown(
+            "FAC-R6",
+            f"The position does not list {table.unit(target)}, so whether "
+            f"it is defeated is unknown.",
+            "unit_state_unknown",
+            [_unit_missing(table, target)],
+        )
         return
     if state:
-        yield _fail("FAC-R6", f"{table.unit(target)} survives: DOCTOR restores a defeated unit.",
-                    "unit_alive")
+        yield _fail(
+            "FAC-R6",
+            f"{table.unit(target)} survives: DOCTOR restores a defeated unit.",
+            "unit_alive",
+        )
         return
     yield _ok("FAC-R6", f"{table.unit(target)} is defeated, so DOCTOR can restore it.")
 
 
-def _player_target_checks(table: PositionReader, move: Move, mover: str, kind: str) -> Iterator[Check]:
+def _player_target_checks(
+    table: PositionReader, move: Move, mover: str, kind: str
+) -> Iterator[Check]:
     rule = PLAY_RULES[kind]
     name = kind.upper()
     target = move.target_player
     if target is None:
-        yield _unknown(rule, f"{name} is played on an opponent; the move does not say which.",
-                       "target_required",
-                       [{"path": "move.target_player",
-                         "detail": f"The opponent {mover}'s {name} is played on."}])
+        yield _unknown(
+            rule,
+            f"{name} is played on an opponent; the move does not say which.",
+            "target_required",
+            [
+                {
+                    "path": "move.target_player",
+                    "detail": f"The opponent {mover}'s {name} is played on.",
+                }
+            ],
+        )
         return
     if target == mover:
-        yield _fail(rule, f"{name} is played on an opponent; {mover} cannot play it on "
-                    f"{mover}.", "target_self")
+        yield _fail(
+            rule,
+            f"{name} is played on an opponent; {mover} cannot play it on {mover}.",
+            "target_self",
+        )
         return
     state = table.in_game(target)
     if state is None:
         unlisted = [f for f in table.controlled(target) if table.unlisted(f)]
-        yield _unknown("FAC-R9", f"{target} has no listed surviving unit, and the position does "
-                       f"not list every unit of {_list([table.label(f.slug) for f in unlisted])}: "
-                       f"whether {target} is still in the game is unknown.",
-                       "player_state_unknown",
-                       [{"path": f"position.factions[{table.position.factions.index(f)}].units",
-                         "detail": f"The state of {_list(table.unlisted(f))} of "
-                                   f"{table.label(f.slug)}."} for f in unlisted])
+        yield _unknown(
+            "FAC-R9",
+            f"{target} has no listed surviving unit, and the position does "
+            f"not list every unit of {_list([table.label(f.slug) for f in unlisted])}: "
+            f"whether {target} is still in the game is unknown.",
+            "player_state_unknown",
+            [
+                {
+                    "path": f"position.factions[{table.position.factions.index(f)}].units",
+                    "detail": f"The state of {_list(table.unlisted(f))} of {table.label(f.slug)}.",
+                }
+                for f in unlisted
+            ],
+        )
         return
     if not state:
-        yield _fail("FAC-R9", f"{target} controls no surviving unit and is out of the game "
-                    f"(FAC-17); {name} is played on an opponent still in the game.",
-                    "target_eliminated")
+        yield _fail(
+            "FAC-R9",
+            f"{target} controls no surviving unit and is out of the game "
+            f"(FAC-17); {name} is played on an opponent still in the game.",
+            "target_eliminated",
+        )
         return
     yield _ok(rule, f"{target} is an opponent still in the game.")
 
 
-def _defend_checks(table: PositionReader, move: Move, pending: Pending,
-                   defender: str) -> Iterator[Check]:
+def _defend_checks(
+    table: PositionReader, move: Move, pending: Pending, defender: str
+) -> Iterator[Check]:
     if table.action(pending.card) == AMBUSH:
-        yield _fail("FAC-R4", f"The pending card, {table.card(pending.card)}, is an AMBUSH: "
-                    f"DEFENCE cannot be played against it (FAC-12); only an ATTACK can be "
-                    f"blocked.", "defence_against_ambush")
+        yield _fail(
+            "FAC-R4",
+            f"The pending card, {table.card(pending.card)}, is an AMBUSH: "
+            f"DEFENCE cannot be played against it (FAC-12); only an ATTACK can be "
+            f"blocked.",
+            "defence_against_ambush",
+        )
         return
-    yield _ok("FAC-R4", f"The pending card, {table.card(pending.card)}, is an ATTACK, which "
-              f"DEFENCE can block.")
+    yield _ok(
+        "FAC-R4",
+        f"The pending card, {table.card(pending.card)}, is an ATTACK, which DEFENCE can block.",
+    )
     ref = _card(move)
     kind = table.action(ref)
     if kind is None or kind not in KNOWN_ACTIONS:
-        yield _unknown("FAC-R4", f"{_sentence(_unknown_action(table, ref))}, so whether it "
-                       f"blocks an ATTACK is unknown.", "action_unknown",
-                       [_action_missing(table, ref, "move.card")])
+        yield _unknown(
+            "FAC-R4",
+            f"{_sentence(_unknown_action(table, ref))}, so whether it blocks an ATTACK is unknown.",
+            "action_unknown",
+            [_action_missing(table, ref, "move.card")],
+        )
         return
     if kind != DEFENCE:
-        yield _fail("FAC-R4", f"{table.card(ref)} is a {kind.upper()}, not a DEFENCE: only "
-                    f"DEFENCE blocks an ATTACK.", "not_a_defence")
+        yield _fail(
+            "FAC-R4",
+            f"{table.card(ref)} is a {kind.upper()}, not a DEFENCE: only DEFENCE blocks an ATTACK.",
+            "not_a_defence",
+        )
         return
     yield _ok("FAC-R4", f"{table.card(ref)} is a DEFENCE.")
     hand = table.players[defender].hand
     if ref not in hand and not table.players[defender].hand_complete:
-        yield _unknown("FAC-R4", f"{defender}'s hand is not given whole, and {table.card(ref)} "
-                       f"is not among the cards listed.", "hand_not_given",
-                       [_hand_missing(table, defender)])
+        yield _unknown(
+            "FAC-R4",
+            f"{defender}'s hand is not given whole, and {table.card(ref)} "
+            f"is not among the cards listed.",
+            "hand_not_given",
+            [_hand_missing(table, defender)],
+        )
         return
     if ref not in hand:
         holders = [p.name for p in table.position.players if p.name != defender and ref in p.hand]
         where = f" ({_list(holders)} holds one)" if holders else ""
-        yield _fail("FAC-R4", f"Only {defender}, whose {table.unit(pending.target)} is attacked, "
-                    f"may block the ATTACK, with a DEFENCE from {defender}'s own hand; "
-                    f"{defender} holds no {table.card(ref)}{where}.",
-                    "defence_not_in_defender_hand")
+        yield _fail(
+            "FAC-R4",
+            f"Only {defender}, whose {table.unit(pending.target)} is attacked, "
+            f"may block the ATTACK, with a DEFENCE from {defender}'s own hand; "
+            f"{defender} holds no {table.card(ref)}{where}.",
+            "defence_not_in_defender_hand",
+        )
         return
-    yield _ok("FAC-R4", f"{table.card(ref)} is in the hand of {defender}, whose "
-              f"{table.unit(pending.target)} is attacked.")
+    yield _ok(
+        "FAC-R4",
+        f"{table.card(ref)} is in the hand of {defender}, whose "
+        f"{table.unit(pending.target)} is attacked.",
+    )
 
 
 def _legal_code(table: PositionReader, move: Move) -> tuple[str, str]:
@@ -910,8 +1212,7 @@ def _legal_code(table: PositionReader, move: Move) -> tuple[str, str]:
     if action == DISCARD:
         mover = _turn(table.position)
         ref = _card(move)
-        consequence = (table.enemy(mover, ref)
-                       and table.action(ref) in DISCARD_CONSEQUENCES)
+        consequence = table.enemy(mover, ref) and table.action(ref) in DISCARD_CONSEQUENCES
         return "legal_discard", "FAC-F2" if consequence else "FAC-15"
     if action == PASS:
         return "legal_pass", "FAC-4"
@@ -925,18 +1226,24 @@ def _move_warnings(table: PositionReader, move: Move) -> list[str]:
     uses_unit = move.action == PLAY and (kind in ATTACKS or kind == DOCTOR)
     uses_player = move.action == PLAY and kind in ON_PLAYER
     if move.target_unit is not None and not uses_unit:
-        warnings.append(f"move.target_unit is not used by this move ({_move_words(table, move)}); "
-                        f"it was ignored.")
+        warnings.append(
+            f"move.target_unit is not used by this move ({_move_words(table, move)}); "
+            f"it was ignored."
+        )
     if move.target_player is not None and not uses_player:
         target_unit = move.target_unit if uses_unit else None
         owner = table.controller(target_unit.faction) if target_unit is not None else None
         if target_unit is None or owner is None:
-            warnings.append(f"move.target_player is not used by this move "
-                            f"({_move_words(table, move)}); it was ignored.")
+            warnings.append(
+                f"move.target_player is not used by this move "
+                f"({_move_words(table, move)}); it was ignored."
+            )
         elif owner != move.target_player:
-            warnings.append(f"move.target_player says {move.target_player}, but "
-                            f"{table.unit(target_unit)} belongs to a faction {owner} "
-                            f"controls; the target unit decides, so it was ignored.")
+            warnings.append(
+                f"move.target_player says {move.target_player}, but "
+                f"{table.unit(target_unit)} belongs to a faction {owner} "
+                f"controls; the target unit decides, so it was ignored."
+            )
     return warnings
 
 
@@ -958,21 +1265,28 @@ def _unknown_action(table: PositionReader, ref: CardRef) -> str:
 
 
 def _action_missing(table: PositionReader, ref: CardRef, path: str) -> dict[str, Any]:
-    return {"path": path, "detail": f"What {ref.card} does: "
-                                   f"{_unknown_action(table, ref)}. An admin can set its action "
-                                   f"in the catalog."}
+    return {
+        "path": path,
+        "detail": f"What {ref.card} does: "
+        f"{_unknown_action(table, ref)}. An admin can set its action "
+        f"in the catalog.",
+    }
 
 
 def _hand_missing(table: PositionReader, name: str) -> dict[str, Any]:
     index = next(i for i, p in enumerate(table.position.players) if p.name == name)
-    return {"path": f"position.players[{index}].hand",
-            "detail": f"The cards in {name}'s hand (the move's card among them)."}
+    return {
+        "path": f"position.players[{index}].hand",
+        "detail": f"The cards in {name}'s hand (the move's card among them).",
+    }
 
 
 def _unit_missing(table: PositionReader, ref: UnitRef) -> dict[str, Any]:
     index = next(i for i, f in enumerate(table.position.factions) if f.slug == ref.faction)
-    return {"path": f"position.factions[{index}].units",
-            "detail": f"Whether {ref.unit} of {table.label(ref.faction)} survives."}
+    return {
+        "path": f"position.factions[{index}].units",
+        "detail": f"Whether {ref.unit} of {table.label(ref.faction)} survives.",
+    }
 
 
 # --- The outcome ----------------------------------------------------------------------------------------
@@ -1007,10 +1321,17 @@ class _Effects:
     def player(self, name: str) -> Player:
         return self.table.players[name]
 
-    def move(self, ref: CardRef | None, source: dict[str, str], target: dict[str, str], *,
-             random: bool = False) -> None:
-        self.cards_moved.append({"card": ref.as_dict() if ref else None, "from": source,
-                                 "to": target, "random": random})
+    def move(
+        self,
+        ref: CardRef | None,
+        source: dict[str, str],
+        target: dict[str, str],
+        *,
+        random: bool = False,
+    ) -> None:
+        self.cards_moved.append(
+            {"card": ref.as_dict() if ref else None, "from": source, "to": target, "random": random}
+        )
 
     def discard_from_hand(self, name: str, ref: CardRef) -> None:
         self.player(name).hand.remove(ref)
@@ -1023,8 +1344,10 @@ class _Effects:
             # taker's hand is no longer known whole either.
             self.player(taker).hand_complete = False
             self.move(None, {"player": giver}, {"player": taker}, random=True)
-            self.events.append(f"{taker} takes one card at random from {giver}'s hand, if it "
-                               f"holds any ({rule}); only {taker} and {giver} see which.")
+            self.events.append(
+                f"{taker} takes one card at random from {giver}'s hand, if it "
+                f"holds any ({rule}); only {taker} and {giver} see which."
+            )
             return
         if not hand:
             self.events.append(f"{giver}'s hand is empty: {why} takes nothing ({rule}).")
@@ -1034,15 +1357,18 @@ class _Effects:
             self.determined = False
             self.player(taker).hand.append(hand.pop(0))
             self.move(None, {"player": giver}, {"player": taker}, random=True)
-            self.events.append(f"{taker} takes one card at random from {giver}'s hand "
-                               f"({_count(len(hand) + 1, 'card')}) ({rule}).")
+            self.events.append(
+                f"{taker} takes one card at random from {giver}'s hand "
+                f"({_count(len(hand) + 1, 'card')}) ({rule})."
+            )
             return
         ref = hand[taken if taken is not None else 0]
         hand.remove(ref)
         self.player(taker).hand.append(ref)
         self.move(ref, {"player": giver}, {"player": taker}, random=True)
-        self.events.append(f"{taker} takes {self.table.card(ref)} at random from {giver}'s hand "
-                           f"({rule}).")
+        self.events.append(
+            f"{taker} takes {self.table.card(ref)} at random from {giver}'s hand ({rule})."
+        )
 
     def lose_turn(self, name: str, why: str) -> None:
         player = self.player(name)
@@ -1050,8 +1376,9 @@ class _Effects:
         player.lost_turns += 1
         self.turns_lost.append({"player": name, "before": before, "after": player.lost_turns})
         stacked = f"; lost turns stack: {before} → {player.lost_turns} (FAC-R3)" if before else ""
-        self.events.append(f"{name}'s next turn is lost: no draw, play or discard "
-                           f"({why}{stacked}).")
+        self.events.append(
+            f"{name}'s next turn is lost: no draw, play or discard ({why}{stacked})."
+        )
 
     def defeat(self, attacker: str, target: UnitRef, rule: str) -> None:
         table = self.table
@@ -1068,27 +1395,37 @@ class _Effects:
             self.warnings.append(
                 f"{target.unit} was the last listed surviving unit of {table.label(faction.slug)}, "
                 f"but the position does not list {_list(table.unlisted(faction))}: if none of "
-                f"them survives, {attacker} conquers {table.label(faction.slug)} (FAC-R7).")
+                f"them survives, {attacker} conquers {table.label(faction.slug)} (FAC-R7)."
+            )
             return
         loser = faction.controller
         faction.controller = attacker
         defeated = [u.name for u in faction.units if not u.alive]
         friendly = [ref for ref in self.player(attacker).hand if ref.faction == faction.slug]
         now_enemy = [ref for ref in self.player(loser).hand if ref.faction == faction.slug]
-        self.conquests.append({
-            "faction": faction.slug, "from": loser, "to": attacker, "defeated_units": defeated,
-            "no_longer_enemy": [ref.as_dict() for ref in friendly],
-        })
-        line = (f"{table.label(faction.slug)} has no surviving unit left: {attacker}, who "
-                f"delivered the final attack, conquers it from {loser}, with its defeated units "
-                f"{_list(defeated)}, which {attacker} may restore with DOCTOR (FAC-13, FAC-R7, "
-                f"FAC-14). Its cards are no longer enemy cards for {attacker} (FAC-14)")
+        self.conquests.append(
+            {
+                "faction": faction.slug,
+                "from": loser,
+                "to": attacker,
+                "defeated_units": defeated,
+                "no_longer_enemy": [ref.as_dict() for ref in friendly],
+            }
+        )
+        line = (
+            f"{table.label(faction.slug)} has no surviving unit left: {attacker}, who "
+            f"delivered the final attack, conquers it from {loser}, with its defeated units "
+            f"{_list(defeated)}, which {attacker} may restore with DOCTOR (FAC-13, FAC-R7, "
+            f"FAC-14). Its cards are no longer enemy cards for {attacker} (FAC-14)"
+        )
         if friendly:
             line += f": in {attacker}'s hand, {_list([table.card(r) for r in friendly])}"
         line += "."
         if now_enemy:
-            line += (f" For {loser} they are now enemy cards (FAC-R1): "
-                     f"{_list([table.card(r) for r in now_enemy])}.")
+            line += (
+                f" For {loser} they are now enemy cards (FAC-R1): "
+                f"{_list([table.card(r) for r in now_enemy])}."
+            )
         self.events.append(line)
         self.check_elimination(loser)
 
@@ -1097,8 +1434,9 @@ class _Effects:
         state = table.in_game(name)
         if state is None:
             self.determined = False
-            self.warnings.append(f"Whether {name} is eliminated depends on units the position "
-                                 f"does not list.")
+            self.warnings.append(
+                f"Whether {name} is eliminated depends on units the position does not list."
+            )
             return
         if state:
             return
@@ -1106,13 +1444,17 @@ class _Effects:
         self.eliminated.append(name)
         line = f"{name} controls no surviving unit and is eliminated (FAC-17, FAC-R9)."
         if not player.hand_complete:
-            line += (f" {name}'s hand is discarded at once, face up, without the enemy-card "
-                     f"consequences (FAC-R9).")
+            line += (
+                f" {name}'s hand is discarded at once, face up, without the enemy-card "
+                f"consequences (FAC-R9)."
+            )
             for ref in list(player.hand):
                 self.discard_from_hand(name, ref)
         elif player.hand:
-            line += (f" {name}'s hand ({_count(len(player.hand), 'card')}) is discarded at once, "
-                     f"face up, without the enemy-card consequences (FAC-R9).")
+            line += (
+                f" {name}'s hand ({_count(len(player.hand), 'card')}) is discarded at once, "
+                f"face up, without the enemy-card consequences (FAC-R9)."
+            )
             for ref in list(player.hand):
                 self.discard_from_hand(name, ref)
         player.lost_turns = 0
@@ -1121,19 +1463,23 @@ class _Effects:
         alive = [n for n, s in states.items() if s is True]
         if len(alive) == 1 and None not in states.values():
             self.winner = alive[0]
-            self.events.append(f"Only {alive[0]} still controls a surviving unit: {alive[0]} wins "
-                               f"(FAC-18, FAC-R9).")
+            self.events.append(
+                f"Only {alive[0]} still controls a surviving unit: {alive[0]} wins "
+                f"(FAC-18, FAC-R9)."
+            )
 
-    def resolve_attack(self, by: str, ref: CardRef, target: UnitRef,
-                       source: dict[str, str]) -> None:
+    def resolve_attack(
+        self, by: str, ref: CardRef, target: UnitRef, source: dict[str, str]
+    ) -> None:
         """The attack card goes to the discard pile; the unit is defeated."""
         self.move(ref, source, {"place": "discard_pile"})
         rule = "FAC-12" if self.table.action(ref) == AMBUSH else "FAC-6"
         self.defeat(by, target, rule)
 
 
-def apply_move(catalog: Catalog, position: Position, move: Move, *,
-               taken: int | None = None) -> Applied:
+def apply_move(
+    catalog: Catalog, position: Position, move: Move, *, taken: int | None = None
+) -> Applied:
     """Play out a move already ruled legal. ``taken``: the index, in the hand it comes from, of
     the card a SACK (played, or the consequence of an enemy SACK discarded) takes at random."""
     after = _copy(position)
@@ -1148,15 +1494,19 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
         defender = table.defender()
         if move.action == DEFEND:
             if defender is None:
-                raise ValueError("The pending attack targets a faction not in play; "
-                                 "check refuses such a position first.")
+                raise ValueError(
+                    "The pending attack targets a faction not in play; "
+                    "check refuses such a position first."
+                )
             ref = _card(move)
             fx.player(defender).hand.remove(ref)
             fx.move(pending.card, {"place": "table"}, {"place": "discard_pile"})
             fx.move(ref, {"player": defender}, {"place": "discard_pile"})
-            fx.events.append(f"{defender} blocks {table.pending_text()} with "
-                             f"{table.card(ref)}: {table.unit(pending.target)} survives, "
-                             f"and both cards are discarded (FAC-6, FAC-R4).")
+            fx.events.append(
+                f"{defender} blocks {table.pending_text()} with "
+                f"{table.card(ref)}: {table.unit(pending.target)} survives, "
+                f"and both cards are discarded (FAC-6, FAC-R4)."
+            )
         else:
             fx.events.append(f"{defender} lets {table.pending_text()} through.")
             fx.resolve_attack(pending.by, pending.card, pending.target, {"place": "table"})
@@ -1164,8 +1514,10 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
         fx.events.append(_limit_line(fx, mover))
     elif table.turn_lost():
         left = fx.player(mover).lost_turns
-        fx.events.append(f"{mover}'s lost turn goes by: no draw, play or discard (FAC-R3); "
-                         f"{_more_lost(left)} to serve.")
+        fx.events.append(
+            f"{mover}'s lost turn goes by: no draw, play or discard (FAC-R3); "
+            f"{_more_lost(left)} to serve."
+        )
     elif move.action == PLAY:
         ref = _card(move)
         kind = table.action(ref)
@@ -1175,60 +1527,83 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
             target = _target_unit(move)
             defender = table.controller(target.faction)
             if defender is None:
-                raise ValueError("A legal attack targets a faction in play; its checks stop "
-                                 "otherwise.")
+                raise ValueError(
+                    "A legal attack targets a faction in play; its checks stop otherwise."
+                )
             defences = [r for r in fx.player(defender).hand if table.action(r) == DEFENCE]
             hidden = not fx.player(defender).hand_complete
             if kind == ATTACK and (defences or hidden):
                 after.pending = Pending(card=ref, by=mover, target=target)
                 fx.move(ref, {"player": mover}, {"place": "table"})
-                holds = (f"{defender}'s hand is {defender}'s own to show, so the ATTACK waits "
-                         f"for {defender}'s answer: {defender} may block it with a DEFENCE"
-                         if hidden and not defences else
-                         f"{defender} holds {_count(len(defences), 'DEFENCE card')} and may "
-                         f"block it")
+                holds = (
+                    f"{defender}'s hand is {defender}'s own to show, so the ATTACK waits "
+                    f"for {defender}'s answer: {defender} may block it with a DEFENCE"
+                    if hidden and not defences
+                    else f"{defender} holds {_count(len(defences), 'DEFENCE card')} and may "
+                    f"block it"
+                )
                 rules = "FAC-6, FAC-R4" if hidden and not defences else "FAC-6"
-                fx.events.append(f"{mover} attacks {table.unit(target)} with {table.card(ref)}. "
-                                 f"{holds} (the ATTACK and the DEFENCE are then discarded); "
-                                 f"otherwise {target.unit} is defeated ({rules}).")
-                outcome_pending = {"card": ref.as_dict(), "by": mover,
-                                   "target_unit": target.as_dict(), "defender": defender}
+                fx.events.append(
+                    f"{mover} attacks {table.unit(target)} with {table.card(ref)}. "
+                    f"{holds} (the ATTACK and the DEFENCE are then discarded); "
+                    f"otherwise {target.unit} is defeated ({rules})."
+                )
+                outcome_pending = {
+                    "card": ref.as_dict(),
+                    "by": mover,
+                    "target_unit": target.as_dict(),
+                    "defender": defender,
+                }
                 let_through = apply_move(catalog, after, Move(PASS))
-                if_let_through = {key: let_through.outcome[key] for key in
-                                  ("events", "units", "conquests", "eliminated", "winner")}
+                if_let_through = {
+                    key: let_through.outcome[key]
+                    for key in ("events", "units", "conquests", "eliminated", "winner")
+                }
             else:
                 if kind == ATTACK:
-                    fx.events.append(f"{mover} attacks {table.unit(target)} with "
-                                     f"{table.card(ref)}; {defender} holds no DEFENCE, so the "
-                                     f"attack cannot be blocked.")
+                    fx.events.append(
+                        f"{mover} attacks {table.unit(target)} with "
+                        f"{table.card(ref)}; {defender} holds no DEFENCE, so the "
+                        f"attack cannot be blocked."
+                    )
                 else:
-                    fx.events.append(f"{mover} ambushes {table.unit(target)} with "
-                                     f"{table.card(ref)}: it strikes at once and DEFENCE cannot "
-                                     f"be played against it (FAC-12).")
+                    fx.events.append(
+                        f"{mover} ambushes {table.unit(target)} with "
+                        f"{table.card(ref)}: it strikes at once and DEFENCE cannot "
+                        f"be played against it (FAC-12)."
+                    )
                 fx.resolve_attack(mover, ref, target, {"player": mover})
         else:
             fx.move(ref, {"player": mover}, {"place": "discard_pile"})
             if kind == DOCTOR:
                 target = _target_unit(move)
-                unit = next(u for u in table.factions[target.faction].units
-                            if u.name == target.unit)
+                unit = next(
+                    u for u in table.factions[target.faction].units if u.name == target.unit
+                )
                 unit.alive = True
                 fx.units.append({**target.as_dict(), "change": "restored"})
-                fx.events.append(f"{mover} plays {table.card(ref)}: {table.unit(target)} is "
-                                 f"restored and returns to play at once (FAC-8, FAC-R6).")
+                fx.events.append(
+                    f"{mover} plays {table.card(ref)}: {table.unit(target)} is "
+                    f"restored and returns to play at once (FAC-8, FAC-R6)."
+                )
             elif kind == SPY:
                 opponent = _target_player(move)
                 shown = list(fx.player(opponent).hand)
                 if not fx.player(opponent).hand_complete:
                     # Another phone's hand: shown to the spy alone, never to the table.
-                    fx.events.append(f"{mover} plays {table.card(ref)} and inspects "
-                                     f"{opponent}'s hand: {opponent} shows it to {mover} alone "
-                                     f"(FAC-9).")
+                    fx.events.append(
+                        f"{mover} plays {table.card(ref)} and inspects "
+                        f"{opponent}'s hand: {opponent} shows it to {mover} alone "
+                        f"(FAC-9)."
+                    )
                 else:
-                    fx.revealed.append({"hand_of": opponent, "to": mover,
-                                        "cards": [r.as_dict() for r in shown]})
-                    fx.events.append(f"{mover} plays {table.card(ref)} and inspects "
-                                     f"{opponent}'s hand ({_count(len(shown), 'card')}) (FAC-9).")
+                    fx.revealed.append(
+                        {"hand_of": opponent, "to": mover, "cards": [r.as_dict() for r in shown]}
+                    )
+                    fx.events.append(
+                        f"{mover} plays {table.card(ref)} and inspects "
+                        f"{opponent}'s hand ({_count(len(shown), 'card')}) (FAC-9)."
+                    )
                     if not shown:
                         fx.warnings.append(f"{opponent}'s hand is empty: SPY shows nothing.")
             elif kind == SACK:
@@ -1248,21 +1623,27 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
         kind = table.action(ref)
         controller = table.controller(ref.faction)
         if controller != mover and kind in DISCARD_CONSEQUENCES:
-            fx.events.append(f"{mover} discards {table.card(ref)}, an enemy {kind.upper()} "
-                             f"({table.label(ref.faction)} is controlled by {controller}, "
-                             f"FAC-R1); the discard counts as intentional (FAC-R2).")
+            fx.events.append(
+                f"{mover} discards {table.card(ref)}, an enemy {kind.upper()} "
+                f"({table.label(ref.faction)} is controlled by {controller}, "
+                f"FAC-R1); the discard counts as intentional (FAC-R2)."
+            )
             # A card of a faction not in play has no controller: nobody sees or takes a card.
             present = controller is not None and table.in_game(controller) is not False
             if kind == SPY:
                 if present:
                     shown = list(fx.player(mover).hand)
-                    fx.revealed.append({"hand_of": mover, "to": controller,
-                                        "cards": [r.as_dict() for r in shown]})
-                    fx.events.append(f"{mover}'s whole hand ({_count(len(shown), 'card')}) is "
-                                     f"shown to {controller} (FAC-F2).")
+                    fx.revealed.append(
+                        {"hand_of": mover, "to": controller, "cards": [r.as_dict() for r in shown]}
+                    )
+                    fx.events.append(
+                        f"{mover}'s whole hand ({_count(len(shown), 'card')}) is "
+                        f"shown to {controller} (FAC-F2)."
+                    )
                 else:
-                    fx.events.append(f"{controller} is out of the game, so nobody sees "
-                                     f"{mover}'s hand.")
+                    fx.events.append(
+                        f"{controller} is out of the game, so nobody sees {mover}'s hand."
+                    )
             elif kind == SACK:
                 if present and controller is not None:  # present implies it; said for mypy
                     fx.take_random(controller, mover, taken, "FAC-F2", "the enemy SACK")
@@ -1271,12 +1652,16 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
             else:
                 fx.lose_turn(mover, "FAC-F2")
         elif controller != mover:
-            fx.events.append(f"{mover} discards {table.card(ref)}, an enemy card with no "
-                             f"special effect (FAC-15).")
+            fx.events.append(
+                f"{mover} discards {table.card(ref)}, an enemy card with no "
+                f"special effect (FAC-15)."
+            )
         else:
-            fx.events.append(f"{mover} discards {table.card(ref)}; {mover} controls "
-                             f"{table.label(ref.faction)}, so it is not an enemy card (FAC-R1, "
-                             f"FAC-15).")
+            fx.events.append(
+                f"{mover} discards {table.card(ref)}; {mover} controls "
+                f"{table.label(ref.faction)}, so it is not an enemy card (FAC-R1, "
+                f"FAC-15)."
+            )
         fx.events.append(_limit_line(fx, mover))
     else:  # PASS or END_TURN in a normal turn
         size = len(fx.player(mover).hand)
@@ -1303,13 +1688,17 @@ def apply_move(catalog: Catalog, position: Position, move: Move, *,
         "if_let_through": if_let_through,
         # Only the hands the position gives whole: another phone's is its own to count.
         "hand_sizes": {p.name: len(p.hand) for p in after.players if p.hand_complete},
-        "may_end_turn": (None if ends_turn or after.pending is not None or fx.winner
-                         or not fx.player(mover).hand_complete
-                         else len(fx.player(mover).hand) <= HAND_LIMIT),
+        "may_end_turn": (
+            None
+            if ends_turn
+            or after.pending is not None
+            or fx.winner
+            or not fx.player(mover).hand_complete
+            else len(fx.player(mover).hand) <= HAND_LIMIT
+        ),
         "next_turn": next_turn,
     }
-    return Applied(position=after if fx.determined else None, outcome=outcome,
-                   warnings=fx.warnings)
+    return Applied(position=after if fx.determined else None, outcome=outcome, warnings=fx.warnings)
 
 
 def _target_unit(move: Move) -> UnitRef:
@@ -1330,10 +1719,14 @@ def _copy(position: Position) -> Position:
     """A copy the outcome may change (card and unit references are immutable and shared)."""
     pending = position.pending
     return Position(
-        factions=[Faction(f.slug, f.controller, [Unit(u.name, u.alive) for u in f.units])
-                  for f in position.factions],
-        players=[Player(p.name, list(p.hand), p.lost_turns, p.faction, p.hand_complete)
-                 for p in position.players],
+        factions=[
+            Faction(f.slug, f.controller, [Unit(u.name, u.alive) for u in f.units])
+            for f in position.factions
+        ],
+        players=[
+            Player(p.name, list(p.hand), p.lost_turns, p.faction, p.hand_complete)
+            for p in position.players
+        ],
         turn=position.turn,
         pending=Pending(pending.card, pending.by, pending.target) if pending else None,
         turn_lost=position.turn_lost,
@@ -1345,15 +1738,21 @@ def _limit_line(fx: _Effects, mover: str) -> str:
         return "The game is over."
     size = len(fx.player(mover).hand)
     if not fx.player(mover).hand_complete:
-        return (f"{mover}'s turn goes on once the attack is answered" if fx.position.pending
-                else f"{mover}'s turn goes on") + (f"; {mover} may end it with {HAND_LIMIT} "
-                                                   f"cards or fewer in hand (FAC-5).")
+        return (
+            f"{mover}'s turn goes on once the attack is answered"
+            if fx.position.pending
+            else f"{mover}'s turn goes on"
+        ) + (f"; {mover} may end it with {HAND_LIMIT} cards or fewer in hand (FAC-5).")
     if fx.position.pending is not None:
-        return (f"{mover} then holds {_count(size, 'card')}; the turn goes on once the attack "
-                f"is answered.")
+        return (
+            f"{mover} then holds {_count(size, 'card')}; the turn goes on once the attack "
+            f"is answered."
+        )
     if size > HAND_LIMIT:
-        return (f"{mover} now holds {_count(size, 'card')}: more than {HAND_LIMIT}, so {mover} "
-                f"must keep playing or discarding before the turn can end (FAC-5).")
+        return (
+            f"{mover} now holds {_count(size, 'card')}: more than {HAND_LIMIT}, so {mover} "
+            f"must keep playing or discarding before the turn can end (FAC-5)."
+        )
     return f"{mover} now holds {_count(size, 'card')} and may end the turn (FAC-5)."
 
 
@@ -1369,20 +1768,26 @@ def _next_turn(fx: _Effects, mover: str) -> dict[str, Any] | None:
         if state is False:
             continue
         if state is None:
-            fx.warnings.append(f"{candidate.name} is taken to be still in the game; the position "
-                               f"does not list every unit {candidate.name} controls.")
+            fx.warnings.append(
+                f"{candidate.name} is taken to be still in the game; the position "
+                f"does not list every unit {candidate.name} controls."
+            )
         lost = candidate.lost_turns > 0
         if lost:
             before = candidate.lost_turns
             candidate.lost_turns -= 1
-            fx.turns_lost.append({"player": candidate.name, "before": before,
-                                  "after": candidate.lost_turns})
-            fx.events.append(f"Next: {candidate.name}, who loses this turn: no draw, play or "
-                             f"discard (FAC-R3); {_more_lost(candidate.lost_turns)} to serve "
-                             f"after it.")
+            fx.turns_lost.append(
+                {"player": candidate.name, "before": before, "after": candidate.lost_turns}
+            )
+            fx.events.append(
+                f"Next: {candidate.name}, who loses this turn: no draw, play or "
+                f"discard (FAC-R3); {_more_lost(candidate.lost_turns)} to serve "
+                f"after it."
+            )
         else:
-            fx.events.append(f"Next: {candidate.name} draws one card to start the turn "
-                             f"(FAC-4, FAC-R8).")
+            fx.events.append(
+                f"Next: {candidate.name} draws one card to start the turn (FAC-4, FAC-R8)."
+            )
         return {"player": candidate.name, "lost": lost, "draws": not lost}
     return None
 
@@ -1392,5 +1797,3 @@ def _next_turn(fx: _Effects, mover: str) -> dict[str, Any] | None:
 
 def _more_lost(count: int) -> str:
     return "no more lost turns" if count == 0 else _count(count, "more lost turn")
-
-

@@ -18,8 +18,13 @@ GAME = GamePackage(
         page="factions:ruling",
         label="Check a move",
         link_pairs=pages.table_link_pairs,
-        page_result=PageResult(pages.factions_ruling_view, "ruling",
-                               "factions/_move_result.html", CSS, with_request=True),
+        page_result=PageResult(
+            pages.factions_ruling_view,
+            "ruling",
+            "factions/_move_result.html",
+            CSS,
+            with_request=True,
+        ),
     ),
     score=Job(
         request_models=(rulings.TablePosition,),
@@ -29,11 +34,16 @@ GAME = GamePackage(
         page="factions:score",
         label="Standings",
         link_pairs=pages.table_link_pairs,
-        page_result=PageResult(pages.standings_view, "result",
-                               "factions/_standings_result.html", CSS),
+        page_result=PageResult(
+            pages.standings_view, "result", "factions/_standings_result.html", CSS
+        ),
     ),
     api_docs=api_docs,
     card_text=card_text.render,
-    table=GameTable(table_state.TABLE, request_body=table_state.job_request_body,
-                    event=table_state.job_event, acting_seat=table_state.acting_seat),
+    table=GameTable(
+        table_state.TABLE,
+        request_body=table_state.job_request_body,
+        event=table_state.job_event,
+        acting_seat=table_state.acting_seat,
+    ),
 )

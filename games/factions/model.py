@@ -215,4 +215,4 @@ class PositionReader:
         pending = self.position.pending
         if pending is None:
             raise ValueError("No attack is pending; only a pending attack has this text.")
-        return (f"{pending.by}'s {self.card(pending.card)} on {self.unit(pending.target)}")
+        return f"{pending.by}'s {self.card(pending.card)} on {self.unit(pending.target)}"

@@ -83,13 +83,15 @@ class PageCatalog:
             if attributes.get("kind") == "unit" and attributes.get("faction"):
                 provisional = card.provenance != "verified"
                 units.setdefault(attributes["faction"], []).append(
-                    PageUnit(card.name, card.slug, provisional))
+                    PageUnit(card.name, card.slug, provisional)
+                )
             elif attributes.get("kind") == "action":
                 cards.append(PageCard(card.name, card.slug, attributes.get("action")))
         labels = dict(faction_choices)
         self.factions = [
-            PageFaction(slug, labels.get(slug, slug), members,
-                        any(unit.provisional for unit in members))
+            PageFaction(
+                slug, labels.get(slug, slug), members, any(unit.provisional for unit in members)
+            )
             for slug, members in units.items()
         ]
         # Keyed by str | None: a card whose action the catalog does not give sorts last.
@@ -104,19 +106,31 @@ class PageCatalog:
     def card_groups(self, only: tuple[str, ...] | None = None) -> list[tuple[str, list[Any]]]:
         """<optgroup>s of action cards, one per faction: (label, [(value, text)])."""
         return [
-            (faction.label, [(f"{card.slug}{SEP}{faction.slug}", f"{card.name} ({faction.label})")
-                             for card in self.cards if only is None or card.action in only])
+            (
+                faction.label,
+                [
+                    (f"{card.slug}{SEP}{faction.slug}", f"{card.name} ({faction.label})")
+                    for card in self.cards
+                    if only is None or card.action in only
+                ],
+            )
             for faction in self.factions
         ]
 
     def unit_groups(self) -> list[tuple[str, list[Any]]]:
-        return [(faction.label, [(f"{faction.slug}{SEP}{unit.slug}", unit.name)
-                                 for unit in faction.units])
-                for faction in self.factions]
+        return [
+            (
+                faction.label,
+                [(f"{faction.slug}{SEP}{unit.slug}", unit.name) for unit in faction.units],
+            )
+            for faction in self.factions
+        ]
 
     def card_text(self, ref: dict[str, Any]) -> str:
-        card = next((c.name for c in self.cards if c.slug == ref.get("card")
-                     or c.name == ref.get("card")), ref.get("card"))
+        card = next(
+            (c.name for c in self.cards if c.slug == ref.get("card") or c.name == ref.get("card")),
+            ref.get("card"),
+        )
         return f"{card} ({self.faction_label(ref.get('faction'))})"
 
     def unit_text(self, ref: dict[str, Any]) -> str:
@@ -130,8 +144,11 @@ class PageCatalog:
 def _choices(definition: AttributeDefinition | None) -> list[tuple[str, str]]:
     if definition is None:
         return []
-    return [(c["value"], c.get("label") or c["value"]) for c in definition.choices or []
-            if isinstance(c, dict) and c.get("value")]
+    return [
+        (c["value"], c.get("label") or c["value"])
+        for c in definition.choices or []
+        if isinstance(c, dict) and c.get("value")
+    ]
 
 
 # --- The form ---------------------------------------------------------------------------------------
@@ -152,9 +169,15 @@ class Seat:
         self.name = form.field(f"{prefix}-name", f"Player {index}'s name")
         self.own = form.field(f"{prefix}-own", "Own faction")
         self.lost = form.field(f"{prefix}-lost", "Lost turns to come")
-        self.hand = Slots([form.field(f"{prefix}-hand-{slot}", f"Player {index}, card {slot}")
-                           for slot in range(1, HAND_SLOTS + 1)] if form.with_move else [],
-                          HAND_SHOWN)
+        self.hand = Slots(
+            [
+                form.field(f"{prefix}-hand-{slot}", f"Player {index}, card {slot}")
+                for slot in range(1, HAND_SLOTS + 1)
+            ]
+            if form.with_move
+            else [],
+            HAND_SHOWN,
+        )
 
     @property
     def display_name(self) -> str:
@@ -162,8 +185,12 @@ class Seat:
 
     @property
     def has_data(self) -> bool:
-        return bool(self.name.value or self.own.value or (self.lost.value not in ("", "0"))
-                    or any(f.value for f in self.hand))
+        return bool(
+            self.name.value
+            or self.own.value
+            or (self.lost.value not in ("", "0"))
+            or any(f.value for f in self.hand)
+        )
 
     @property
     def has_errors(self) -> bool:
@@ -174,15 +201,26 @@ class FactionBlock:
     def __init__(self, faction: PageFaction, form: TableForm, *, initial_seat: str = ""):
         self.faction = faction
         prefix = f"f-{faction.slug}"
-        self.controller = form.field(f"{prefix}-controller", "Controlled by",
-                                     value=form.text(f"{prefix}-controller", initial_seat))
+        self.controller = form.field(
+            f"{prefix}-controller",
+            "Controlled by",
+            value=form.text(f"{prefix}-controller", initial_seat),
+        )
         # The controller the page chose, not the player: a hidden field carries it, so a
         # controller still equal to it gives way to the players' own factions (see
         # TableForm.follow_own_factions). The script marks a select a person changed.
         self.auto = form.text(f"{prefix}-controller-auto", initial_seat)
-        self.units = [(unit, form.field(f"{prefix}-{unit.slug}-defeated", unit.name,
-                                        value=form.ticked(f"{prefix}-{unit.slug}-defeated")))
-                      for unit in faction.units]
+        self.units = [
+            (
+                unit,
+                form.field(
+                    f"{prefix}-{unit.slug}-defeated",
+                    unit.name,
+                    value=form.ticked(f"{prefix}-{unit.slug}-defeated"),
+                ),
+            )
+            for unit in faction.units
+        ]
 
     @property
     def id(self) -> str:
@@ -201,28 +239,34 @@ class TableForm(PageForm):
 
     suggest_for = ("unknown_card", "unknown_faction", "unknown_player")
 
-    def __init__(self, catalog: PageCatalog, data: QueryDict | None = None, *,
-                 with_move: bool = True) -> None:
+    def __init__(
+        self, catalog: PageCatalog, data: QueryDict | None = None, *, with_move: bool = True
+    ) -> None:
         super().__init__(data)
         self.catalog = catalog
         self.with_move = with_move
         # Seats beyond the first two sit in a <details>, open per more_seats_open (not
         # seats.open: a seat also counts as used when a select names it).
         self.seats = Slots([Seat(i, self) for i in range(1, catalog.seats + 1)], MIN_SEATS)
-        self.blocks = [FactionBlock(f, self, initial_seat=str(i + 1) if i < MIN_SEATS else "")
-                       for i, f in enumerate(catalog.factions)]
+        self.blocks = [
+            FactionBlock(f, self, initial_seat=str(i + 1) if i < MIN_SEATS else "")
+            for i, f in enumerate(catalog.factions)
+        ]
         self.follow_own_factions()
         self.turn = self.field("turn", "Whose turn it is", value=self.text("turn") or "1")
         self.turn_lost = self.field("turn_lost", value=self.ticked("turn_lost"))
         self.pending_card = self.field("pending_card", "The ATTACK or AMBUSH played")
         self.pending_target = self.field("pending_target", "The unit it targets")
-        self.action = self.field("action", "What the player does",
-                                 value=self.text("action") or engine.PLAY)
+        self.action = self.field(
+            "action", "What the player does", value=self.text("action") or engine.PLAY
+        )
         self.card = self.field("card", "The card", css_class="for-card")
-        self.target_player = self.field("target_player", "Target player (SPY, SACK, SABOTAGE)",
-                                        css_class="for-play")
-        self.target_unit = self.field("target_unit", "Target unit (ATTACK, AMBUSH, DOCTOR)",
-                                      css_class="for-play")
+        self.target_player = self.field(
+            "target_player", "Target player (SPY, SACK, SABOTAGE)", css_class="for-play"
+        )
+        self.target_unit = self.field(
+            "target_unit", "Target unit (ATTACK, AMBUSH, DOCTOR)", css_class="for-play"
+        )
         self.actions = ACTION_LABELS
         # Options for the selects.
         self.seat_options = [(str(seat.index), seat.display_name) for seat in self.seats]
@@ -231,11 +275,13 @@ class TableForm(PageForm):
         self.attack_groups = catalog.card_groups(only=engine.ATTACKS)
         self.unit_groups = catalog.unit_groups()
 
-    def field(self, name: str, label: str = "", *, css_class: str = "",
-              value: str | None = None) -> FormField:
+    def field(
+        self, name: str, label: str = "", *, css_class: str = "", value: str | None = None
+    ) -> FormField:
         """A field of these pages, whose id is its name, holding what was typed (or `value`)."""
-        return FormField(name, name, self.text(name) if value is None else value, label,
-                         css_class=css_class)
+        return FormField(
+            name, name, self.text(name) if value is None else value, label, css_class=css_class
+        )
 
     def follow_own_factions(self) -> None:
         """The controller follows the choice: a player's own faction is controlled by them, and
@@ -256,16 +302,22 @@ class TableForm(PageForm):
     @property
     def seats_more_range(self) -> str:
         more = self.seats.more
-        return (f"{more[0].index} to {more[-1].index}" if len(more) > 1
-                else str(more[0].index) if more else "")
+        return (
+            f"{more[0].index} to {more[-1].index}"
+            if len(more) > 1
+            else str(more[0].index)
+            if more
+            else ""
+        )
 
     @property
     def more_seats_open(self) -> bool:
         """A seat beyond the first two is in use once it has something, or a select names it."""
         used = {block.controller.value for block in self.blocks}
         used |= {self.turn.value, self.target_player.value} if self.with_move else set()
-        return any(seat.has_data or seat.has_errors or str(seat.index) in used
-                   for seat in self.seats.more)
+        return any(
+            seat.has_data or seat.has_errors or str(seat.index) in used for seat in self.seats.more
+        )
 
     @property
     def turn_name(self) -> str:
@@ -280,8 +332,7 @@ class TableForm(PageForm):
         fields = [self.turn, self.turn_lost, self.pending_card, self.pending_target]
         for block in self.blocks:
             fields += [block.controller, *(box for _, box in block.units)]
-        return (any(seat.has_errors for seat in self.seats)
-                or any(field.errors for field in fields))
+        return any(seat.has_errors for seat in self.seats) or any(field.errors for field in fields)
 
     @property
     def pending_open(self) -> bool:
@@ -295,11 +346,16 @@ class TableForm(PageForm):
     def body(self) -> dict[str, Any]:
         """The API request body: for a ruling {"position", "move"}; for the standings the
         position itself."""
-        controlled = {block.faction.slug: self._seat(block.controller.value)
-                      for block in self.blocks}
-        in_use = [seat for seat in self.seats
-                  if seat.has_data or seat in controlled.values()
-                  or (self.with_move and str(seat.index) == self.turn.value)]
+        controlled = {
+            block.faction.slug: self._seat(block.controller.value) for block in self.blocks
+        }
+        in_use = [
+            seat
+            for seat in self.seats
+            if seat.has_data
+            or seat in controlled.values()
+            or (self.with_move and str(seat.index) == self.turn.value)
+        ]
         prefix = "position." if self.with_move else ""
         players = []
         for k, seat in enumerate(in_use):
@@ -336,8 +392,9 @@ class TableForm(PageForm):
             for index, (unit, box) in enumerate(block.units):
                 self.paths[f"{path}.units[{index}]"] = box
                 units.append({"name": unit.name, "alive": not box.checked})
-            factions.append({"name": block.faction.slug, "controller": controller.display_name,
-                             "units": units})
+            factions.append(
+                {"name": block.faction.slug, "controller": controller.display_name, "units": units}
+            )
         position: dict[str, Any] = {"factions": factions, "players": players}
         self.paths[f"{prefix}players"] = self.seats[0].name
         if not self.with_move:
@@ -351,17 +408,25 @@ class TableForm(PageForm):
         if self.pending_card.value or self.pending_target.value:
             self.paths["position.pending"] = self.pending_card
             self.paths["position.pending.target_unit"] = self.pending_target
-            position["pending"] = _given({
-                "by": position["turn"],
-                "card": _parse_ref(self.pending_card.value, "card", "faction"),
-                "target_unit": _parse_ref(self.pending_target.value, "faction", "unit")})
+            position["pending"] = _given(
+                {
+                    "by": position["turn"],
+                    "card": _parse_ref(self.pending_card.value, "card", "faction"),
+                    "target_unit": _parse_ref(self.pending_target.value, "faction", "unit"),
+                }
+            )
         return {"position": position, "move": self._move()}
 
     def _move(self) -> dict[str, Any]:
         action = self.action.value
-        self.paths.update({"move.action": self.action, "move.card": self.card,
-                           "move.target_unit": self.target_unit,
-                           "move.target_player": self.target_player})
+        self.paths.update(
+            {
+                "move.action": self.action,
+                "move.card": self.card,
+                "move.target_unit": self.target_unit,
+                "move.target_player": self.target_player,
+            }
+        )
         move: dict[str, Any] = {"action": action}
         if action in engine.CARD_ACTIONS:
             move["card"] = _parse_ref(self.card.value, "card", "faction")
@@ -380,12 +445,18 @@ def _given(entries: dict[str, Any]) -> dict[str, Any]:
 # --- The pages ----------------------------------------------------------------------------------------
 
 
-ruling_page = job_page(slug=GAME, kind=RULING,
-                       form=lambda game, data: TableForm(PageCatalog(game), data),
-                       page="factions/check_move.html")
-score_page = job_page(slug=GAME, kind=SCORE,
-                      form=lambda game, data: TableForm(PageCatalog(game), data, with_move=False),
-                      page="factions/standings.html")
+ruling_page = job_page(
+    slug=GAME,
+    kind=RULING,
+    form=lambda game, data: TableForm(PageCatalog(game), data),
+    page="factions/check_move.html",
+)
+score_page = job_page(
+    slug=GAME,
+    kind=SCORE,
+    form=lambda game, data: TableForm(PageCatalog(game), data, with_move=False),
+    page="factions/standings.html",
+)
 
 
 # --- Describing a ruling and a standings result --------------------------------------------------------
@@ -418,8 +489,9 @@ def describe_move(catalog: PageCatalog, move: dict[str, Any], *, pending: bool =
     return "End the turn"
 
 
-def factions_ruling_view(game: Game, body: dict[str, Any],
-                         request_body: dict[str, Any]) -> dict[str, Any]:
+def factions_ruling_view(
+    game: Game, body: dict[str, Any], request_body: dict[str, Any]
+) -> dict[str, Any]:
     """A ruling as the page shows it, and a saved one on /r/<id> (its presenter in GAMES)."""
     catalog = PageCatalog(game)
     view = ruling_context(game, body)
@@ -471,8 +543,11 @@ def _ref(value: Any, first: str, second: str) -> str:
     value = as_dict(value)
     # A saved request names cards and units by their catalog names (issue 22), the options by
     # slugs: slugify is the same on a slug and turns a name into its slug.
-    return (f"{slugify(str(value.get(first)))}{SEP}{slugify(str(value.get(second)))}"
-            if value.get(first) else "")
+    return (
+        f"{slugify(str(value.get(first)))}{SEP}{slugify(str(value.get(second)))}"
+        if value.get(first)
+        else ""
+    )
 
 
 def table_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
@@ -484,7 +559,7 @@ def table_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
     players = as_list(position.get("players"))
     pairs: list[tuple[str, str]] = []
     seats: dict[Any, str] = {}  # keyed by the saved names, which were checked when ruled on
-    for index, player in enumerate(players[:catalog.seats], start=1):
+    for index, player in enumerate(players[: catalog.seats], start=1):
         player = as_dict(player)
         seats[player.get("name")] = str(index)
         pairs.append((f"p{index}-name", str(player.get("name") or "")))
@@ -492,8 +567,10 @@ def table_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
             pairs.append((f"p{index}-own", str(player["faction"])))
         if player.get("lost_turns"):
             pairs.append((f"p{index}-lost", str(player["lost_turns"])))
-        pairs += [(f"p{index}-hand-{slot}", _ref(card, "card", "faction"))
-                  for slot, card in enumerate(as_list(player.get("hand"))[:HAND_SLOTS], start=1)]
+        pairs += [
+            (f"p{index}-hand-{slot}", _ref(card, "card", "faction"))
+            for slot, card in enumerate(as_list(player.get("hand"))[:HAND_SLOTS], start=1)
+        ]
     for faction in as_list(position.get("factions")):
         faction = as_dict(faction)
         name = faction.get("name")
@@ -503,10 +580,11 @@ def table_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
         prefix = f"f-{page_faction.slug}"
         pairs.append((f"{prefix}-controller", seats.get(faction.get("controller"), "")))
         units = {unit.name: unit.slug for unit in page_faction.units}
-        pairs += [(f"{prefix}-{units[unit['name']]}-defeated", "on")
-                  for unit in faction.get("units") or []
-                  if isinstance(unit, dict) and unit.get("alive") is False
-                  and unit.get("name") in units]
+        pairs += [
+            (f"{prefix}-{units[unit['name']]}-defeated", "on")
+            for unit in faction.get("units") or []
+            if isinstance(unit, dict) and unit.get("alive") is False and unit.get("name") in units
+        ]
     if not ruling:
         return pairs
     move = as_dict(body.get("move"))
@@ -514,12 +592,14 @@ def table_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
     pairs += [("turn", seats.get(position.get("turn"), "1"))]
     if position.get("turn_lost"):
         pairs.append(("turn_lost", "on"))
-    pairs += [("pending_card", _ref(pending.get("card"), "card", "faction")),
-              ("pending_target", _ref(pending.get("target_unit"), "faction", "unit")),
-              ("action", str(move.get("action") or "")),
-              ("card", _ref(move.get("card"), "card", "faction")),
-              ("target_player", seats.get(move.get("target_player"), "")),
-              ("target_unit", _ref(move.get("target_unit"), "faction", "unit"))]
+    pairs += [
+        ("pending_card", _ref(pending.get("card"), "card", "faction")),
+        ("pending_target", _ref(pending.get("target_unit"), "faction", "unit")),
+        ("action", str(move.get("action") or "")),
+        ("card", _ref(move.get("card"), "card", "faction")),
+        ("target_player", seats.get(move.get("target_player"), "")),
+        ("target_unit", _ref(move.get("target_unit"), "faction", "unit")),
+    ]
     return [(name, value) for name, value in pairs if value]
 
 

@@ -61,13 +61,16 @@ MAX_NAME = 60
 MAX_LOST_TURNS = 1000
 
 
-
 def reading(game: Game) -> dict[str, Any]:
     """The context a request is read in: the game's card names, its catalog (factions, units,
     actions), and the players the body names (read first, so every reference is checked)."""
     resolver = CardNameResolver(game)
-    return {"cards": resolver, "catalog": catalog_for(game, resolver.cards), "players": [],
-            "seen": set()}
+    return {
+        "cards": resolver,
+        "catalog": catalog_for(game, resolver.cards),
+        "players": [],
+        "seen": set(),
+    }
 
 
 def ask(game: Game, request: RulingRequest, context: dict[str, Any]) -> Asked:
@@ -76,15 +79,21 @@ def ask(game: Game, request: RulingRequest, context: dict[str, Any]) -> Asked:
     move = request.move
     warnings = option_warnings(request.position)
     if isinstance(move, OtherMove) and move.card is not None:
-        warnings.append(f"move.card is not used by {move.action.replace('_', ' ')}; it was "
-                        f"ignored.")
-    return Asked(position=request.position.for_engine(context["catalog"]),
-                 move=move_for_engine(move), warnings=warnings)
+        warnings.append(
+            f"move.card is not used by {move.action.replace('_', ' ')}; it was ignored."
+        )
+    return Asked(
+        position=request.position.for_engine(context["catalog"]),
+        move=move_for_engine(move),
+        warnings=warnings,
+    )
 
 
 def option_warnings(position: TablePosition) -> list[str]:
-    return [f"The option {label} is not applied by this tool's rulings."
-            for label in (position.options or {}).values()]
+    return [
+        f"The option {label} is not applied by this tool's rulings."
+        for label in (position.options or {}).values()
+    ]
 
 
 def catalog_for(game: Game, cards: list[Card]) -> engine.Catalog:
@@ -109,17 +118,20 @@ def _catalog(info: ValidationInfo) -> engine.Catalog:
 
 def unit_card(card: Card, info: ValidationInfo) -> str:
     if (card.attributes or {}).get("kind") != "unit":
-        raise PydanticCustomError("not_a_unit", f"{card.name} is not a unit card; a faction's "
-                                                f"units are unit cards.")
+        raise PydanticCustomError(
+            "not_a_unit", f"{card.name} is not a unit card; a faction's units are unit cards."
+        )
     return card.name
 
 
 def action_card(card: Card, info: ValidationInfo) -> str:
     if (card.attributes or {}).get("kind") != "action":
         actions = sorted(_catalog(info).actions)
-        raise PydanticCustomError("not_an_action_card",
-                                  f"{card.name} is not an action card; the action cards are "
-                                  f"{', '.join(actions)}.", {"suggestions": actions})
+        raise PydanticCustomError(
+            "not_an_action_card",
+            f"{card.name} is not an action card; the action cards are {', '.join(actions)}.",
+            {"suggestions": actions},
+        )
     return card.name
 
 
@@ -136,10 +148,12 @@ def faction_name(value: object, info: ValidationInfo) -> str:
     keyed = {normalise(label): label for label in labels}
     close = difflib.get_close_matches(wanted, list(keyed), n=3, cutoff=0.6)
     game = (info.context or {})["cards"].game.name
-    raise PydanticCustomError("unknown_faction",
-                              f"No faction named '{shown(value)}' in {game}; its factions are "
-                              f"{', '.join(labels) or 'none'}.",
-                              {"suggestions": [keyed[key] for key in close] or labels})
+    raise PydanticCustomError(
+        "unknown_faction",
+        f"No faction named '{shown(value)}' in {game}; its factions are "
+        f"{', '.join(labels) or 'none'}.",
+        {"suggestions": [keyed[key] for key in close] or labels},
+    )
 
 
 def _clean_name(value: str) -> str:
@@ -151,14 +165,18 @@ def seat_players(value: object, info: ValidationInfo) -> object:
     in the context, where every reference to a player is looked up."""
     if isinstance(value, list):
         if len(value) > MAX_PLAYERS:
-            raise PydanticCustomError("too_many", f"This list names {len(value)} players; at "
-                                                  f"most {MAX_PLAYERS}.")
+            raise PydanticCustomError(
+                "too_many", f"This list names {len(value)} players; at most {MAX_PLAYERS}."
+            )
         names: list[str] = (info.context or {})["players"]
         for item in value:
             raw = item.get("name") if isinstance(item, dict) else None
             name = _clean_name(raw) if isinstance(raw, str) else ""
-            if name and len(name) <= MAX_NAME and name.casefold() not in {
-                    n.casefold() for n in names}:
+            if (
+                name
+                and len(name) <= MAX_NAME
+                and name.casefold() not in {n.casefold() for n in names}
+            ):
                 names.append(name)
     return value
 
@@ -169,13 +187,16 @@ def player_name(value: str, info: ValidationInfo) -> str:
     if not name:
         raise PydanticCustomError("invalid_type", "A player's name cannot be empty.")
     if len(name) > MAX_NAME:
-        raise PydanticCustomError("invalid_type", f"This name is {len(name)} characters long; a "
-                                                  f"name has at most {MAX_NAME}.")
+        raise PydanticCustomError(
+            "invalid_type",
+            f"This name is {len(name)} characters long; a name has at most {MAX_NAME}.",
+        )
     seen: set[str] = (info.context or {})["seen"]
     if name.casefold() in seen:
-        raise PydanticCustomError("duplicate_player",
-                                  f"Two players are named '{shown(name)}'; each player needs a "
-                                  f"name of their own.")
+        raise PydanticCustomError(
+            "duplicate_player",
+            f"Two players are named '{shown(name)}'; each player needs a name of their own.",
+        )
     seen.add(name.casefold())
     return name
 
@@ -193,27 +214,33 @@ def player_ref(value: object, info: ValidationInfo) -> str:
     if len(folded) == 1:
         return folded[0]
     close = difflib.get_close_matches(wanted, players, n=3, cutoff=0.5)
-    raise PydanticCustomError("unknown_player",
-                              f"No player named '{shown(value)}' among the players; the players "
-                              f"are {', '.join(players) or 'none'}.",
-                              {"suggestions": close or players})
+    raise PydanticCustomError(
+        "unknown_player",
+        f"No player named '{shown(value)}' among the players; the players "
+        f"are {', '.join(players) or 'none'}.",
+        {"suggestions": close or players},
+    )
 
 
 def at_most(limit: int) -> BeforeValidator:
     def check(value: object) -> object:
         if isinstance(value, list) and len(value) > limit:
-            raise PydanticCustomError("too_many", f"This list has {len(value)} entries; at most "
-                                                  f"{limit}.")
+            raise PydanticCustomError(
+                "too_many", f"This list has {len(value)} entries; at most {limit}."
+            )
         return value
+
     return BoundedList(check, most=limit)
 
 
 def not_above(limit: int) -> AfterValidator:
     def check(value: int) -> int:
         if value > limit:
-            raise PydanticCustomError("invalid_count", f"This must be between 0 and {limit}; got "
-                                                       f"{value}.")
+            raise PydanticCustomError(
+                "invalid_count", f"This must be between 0 and {limit}; got {value}."
+            )
         return value
+
     return AfterValidator(check)
 
 
@@ -222,22 +249,39 @@ def game_options_given(value: object, info: ValidationInfo) -> dict[str, str] | 
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise PydanticCustomError("invalid_type", "The options are an object: option key to "
-                                                  "value.")
+        raise PydanticCustomError("invalid_type", "The options are an object: option key to value.")
     game = (info.context or {})["cards"].game
     known = {option.key: option for option in game_options(game=game)}
     labels, problems = {}, []
     for key, given in value.items():
         option = known.get(key)
         if option is None:
-            problems.append(InitErrorDetails(type=PydanticCustomError(
-                "unknown_option", f"'{shown(key)}' is not an option of {game.name} (its options: "
-                f"{', '.join(sorted(known)) or 'none'}).", {"suggestions": difflib.get_close_matches(
-                    str(key), list(known), n=3, cutoff=0.5)}), loc=(key,), input=given))
+            problems.append(
+                InitErrorDetails(
+                    type=PydanticCustomError(
+                        "unknown_option",
+                        f"'{shown(key)}' is not an option of {game.name} (its options: "
+                        f"{', '.join(sorted(known)) or 'none'}).",
+                        {
+                            "suggestions": difflib.get_close_matches(
+                                str(key), list(known), n=3, cutoff=0.5
+                            )
+                        },
+                    ),
+                    loc=(key,),
+                    input=given,
+                )
+            )
         elif option.choices is not None and given not in option.choices:
-            problems.append(InitErrorDetails(type=PydanticCustomError(
-                "invalid_option", f"{key} must be one of {option.choices}."), loc=(key,),
-                input=given))
+            problems.append(
+                InitErrorDetails(
+                    type=PydanticCustomError(
+                        "invalid_option", f"{key} must be one of {option.choices}."
+                    ),
+                    loc=(key,),
+                    input=given,
+                )
+            )
         else:
             labels[key] = option.label
     if problems:  # one entry per option, at options.<key>
@@ -246,8 +290,9 @@ def game_options_given(value: object, info: ValidationInfo) -> dict[str, str] | 
 
 
 UnitName = Annotated[str, PlainValidator(card_name), AfterValidator(unit_card), CardNameSchema]
-ActionCardName = Annotated[str, PlainValidator(card_name), AfterValidator(action_card),
-                         CardNameSchema]
+ActionCardName = Annotated[
+    str, PlainValidator(card_name), AfterValidator(action_card), CardNameSchema
+]
 FactionName = Annotated[str, PlainValidator(faction_name), attribute_choice_schema("faction")]
 PlayerName = Annotated[str, AfterValidator(player_name), NameSchema]
 PlayerRef = Annotated[str, PlainValidator(player_ref), NameSchema]
@@ -266,8 +311,9 @@ class CardIn(RequestModel):
 
 class UnitRefIn(RequestModel):
     unit: UnitName = Field(description="the unit's name")
-    faction: FactionName | None = Field(default=None, validate_default=True,
-                                        description="the faction of the unit")
+    faction: FactionName | None = Field(
+        default=None, validate_default=True, description="the faction of the unit"
+    )
 
     @field_validator("faction")
     @classmethod
@@ -280,12 +326,15 @@ class UnitRefIn(RequestModel):
         catalog = _catalog(info)
         home = catalog.unit_faction(unit)
         if faction is None and home is None:
-            raise PydanticCustomError("required", f"The faction of {unit} is required (the "
-                                                  f"catalog does not give it).")
+            raise PydanticCustomError(
+                "required", f"The faction of {unit} is required (the catalog does not give it)."
+            )
         if home is not None and faction is not None and home != faction:
             raise PydanticCustomError(
-                "wrong_faction", f"{unit} is a unit of {catalog.label(home)}, not of "
-                                 f"{catalog.label(faction)}.", {"suggestions": [catalog.label(home)]})
+                "wrong_faction",
+                f"{unit} is a unit of {catalog.label(home)}, not of {catalog.label(faction)}.",
+                {"suggestions": [catalog.label(home)]},
+            )
         return faction or home
 
     def for_engine(self) -> engine.UnitRef:
@@ -301,25 +350,30 @@ class FactionIn(RequestModel):
     name: FactionName = Field(description="the faction's name")
     controller: PlayerRef = Field(description="the player who controls the faction")
     units: Annotated[list[UnitIn], at_most(MAX_UNITS)] = Field(
-        description='the faction\'s units, each {"name", "alive"}')
+        description='the faction\'s units, each {"name", "alive"}'
+    )
 
 
 class TablePlayer(RequestModel):
     name: PlayerName = Field(description="the player's name")
     hand: Annotated[list[CardIn], at_most(MAX_HAND)] | None = Field(
-        default=None, description='the player\'s cards, a list of {"card", "faction"}')
-    lost_turns: Annotated[int, not_above(MAX_LOST_TURNS),
-                          number_schema(0, MAX_LOST_TURNS)] | None = Field(
-        default=None, ge=0, description="a whole number of turns")
+        default=None, description='the player\'s cards, a list of {"card", "faction"}'
+    )
+    lost_turns: (
+        Annotated[int, not_above(MAX_LOST_TURNS), number_schema(0, MAX_LOST_TURNS)] | None
+    ) = Field(default=None, ge=0, description="a whole number of turns")
     faction: FactionName | None = Field(default=None, description="the faction's name")
     hand_complete: bool = Field(
-        default=True, description="false: the hand may hold cards not listed (another phone's "
-                                  "hand, at a table); what depends on them waits for its player")
+        default=True,
+        description="false: the hand may hold cards not listed (another phone's "
+        "hand, at a table); what depends on them waits for its player",
+    )
 
 
 class Player(TablePlayer):
     hand: Annotated[list[CardIn], at_most(MAX_HAND)] = Field(
-        description='the player\'s cards, a list of {"card", "faction"} (empty for none)')
+        description='the player\'s cards, a list of {"card", "faction"} (empty for none)'
+    )
 
 
 class Pending(RequestModel):
@@ -332,57 +386,83 @@ class TablePosition(RequestModel):
     """The position; the standings' whole body. Players first: the rest refers to them."""
 
     players: Annotated[list[TablePlayer], BeforeValidator(seat_players)] = Field(
-        description="the players in seat order")
+        description="the players in seat order"
+    )
     factions: Annotated[list[FactionIn], at_most(MAX_FACTIONS)] = Field(
-        description="the factions in play")
-    turn: PlayerRef | None = Field(default=None,
-                                   description="the name of the player whose turn it is")
+        description="the factions in play"
+    )
+    turn: PlayerRef | None = Field(
+        default=None, description="the name of the player whose turn it is"
+    )
     pending: Pending | None = Field(default=None, description="an object, or null")
     turn_lost: bool = Field(default=False, description="true or false")
     options: Annotated[Any, PlainValidator(game_options_given)] = Field(
-        default=None, description="an object: option key to value")
+        default=None, description="an object: option key to value"
+    )
 
     def for_engine(self, catalog: engine.Catalog, *, to_move: bool = True) -> engine.Position:
         """The engine's position, carrying the catalog's facts and whether a player is to move
         (a ruling) or not (the standings)."""
         pending = self.pending
         return engine.Position(
-            factions=[engine.Faction(slug=f.name, controller=f.controller,
-                                     units=[engine.Unit(name=u.name, alive=u.alive)
-                                            for u in f.units]) for f in self.factions],
-            players=[engine.Player(name=p.name, hand=[c.for_engine() for c in p.hand or []],
-                                   lost_turns=p.lost_turns or 0, faction=p.faction,
-                                   hand_complete=p.hand_complete)
-                     for p in self.players],
-            turn=self.turn, turn_lost=self.turn_lost,
-            pending=None if pending is None else engine.Pending(
-                card=pending.card.for_engine(), by=pending.by,
-                target=pending.target_unit.for_engine()),
-            catalog=catalog, to_move=to_move)
+            factions=[
+                engine.Faction(
+                    slug=f.name,
+                    controller=f.controller,
+                    units=[engine.Unit(name=u.name, alive=u.alive) for u in f.units],
+                )
+                for f in self.factions
+            ],
+            players=[
+                engine.Player(
+                    name=p.name,
+                    hand=[c.for_engine() for c in p.hand or []],
+                    lost_turns=p.lost_turns or 0,
+                    faction=p.faction,
+                    hand_complete=p.hand_complete,
+                )
+                for p in self.players
+            ],
+            turn=self.turn,
+            turn_lost=self.turn_lost,
+            pending=None
+            if pending is None
+            else engine.Pending(
+                card=pending.card.for_engine(),
+                by=pending.by,
+                target=pending.target_unit.for_engine(),
+            ),
+            catalog=catalog,
+            to_move=to_move,
+        )
 
 
 class Position(TablePosition):
     players: Annotated[list[Player], BeforeValidator(seat_players)] = Field(  # type: ignore[assignment]
-        description="the players in seat order")
+        description="the players in seat order"
+    )
     turn: PlayerRef = Field(description="the name of the player whose turn it is")
 
 
 # One model per kind of move, told apart by "action": the card moves name a card.
 class CardMove(RequestModel):
     action: Literal["play", "defend", "discard"]
-    card: CardIn = Field(description='the card played, defended with or discarded, {"card", '
-                                     '"faction"}')
+    card: CardIn = Field(
+        description='the card played, defended with or discarded, {"card", "faction"}'
+    )
     target_player: PlayerRef | None = Field(default=None, description="a player's name")
-    target_unit: UnitRefIn | None = Field(default=None,
-                                          description='the unit aimed at, {"faction", "unit"}')
+    target_unit: UnitRefIn | None = Field(
+        default=None, description='the unit aimed at, {"faction", "unit"}'
+    )
 
 
 class OtherMove(RequestModel):
     action: Literal["pass", "end_turn"]
     card: object = None  # not used by these moves: ignored, with a warning
     target_player: PlayerRef | None = Field(default=None, description="a player's name")
-    target_unit: UnitRefIn | None = Field(default=None,
-                                          description='the unit aimed at, {"faction", "unit"}')
+    target_unit: UnitRefIn | None = Field(
+        default=None, description='the unit aimed at, {"faction", "unit"}'
+    )
 
 
 class RulingRequest(RequestModel):
@@ -392,7 +472,9 @@ class RulingRequest(RequestModel):
 
 def move_for_engine(move: CardMove | OtherMove) -> engine.Move:
     unit = move.target_unit
-    return engine.Move(action=move.action,
-                       card=move.card.for_engine() if isinstance(move, CardMove) else None,
-                       target_player=move.target_player,
-                       target_unit=unit.for_engine() if unit is not None else None)
+    return engine.Move(
+        action=move.action,
+        card=move.card.for_engine() if isinstance(move, CardMove) else None,
+        target_player=move.target_player,
+        target_unit=unit.for_engine() if unit is not None else None,
+    )

@@ -46,10 +46,19 @@ def standings(table: PositionReader, warnings: list[str]) -> Standings:
     rows: list[dict[str, Any]] = []
     owners = {p.faction: p.name for p in table.position.players if p.faction}
 
-    def step(rule: str, player: str, faction: str | None, detail: str, points: int,
-             running: int) -> None:
-        steps.append(Step(n=len(steps) + 1, rule=rule, detail=detail, points=points,
-                          running_total=running, more={"player": player, "faction": faction}))
+    def step(
+        rule: str, player: str, faction: str | None, detail: str, points: int, running: int
+    ) -> None:
+        steps.append(
+            Step(
+                n=len(steps) + 1,
+                rule=rule,
+                detail=detail,
+                points=points,
+                running_total=running,
+                more={"player": player, "faction": faction},
+            )
+        )
 
     for player in table.position.players:
         name = player.name
@@ -72,37 +81,60 @@ def standings(table: PositionReader, warnings: list[str]) -> Standings:
             else:
                 what, rule = "", "FAC-R1"
             total_units = len(surviving) + len(defeated) + len(unlisted)
-            detail = (f"{name} controls {label(faction.slug)}{' (' + what + ')' if what else ''}: "
-                      f"{len(surviving)} of {total_units} units survive"
-                      f"{' (' + _list(surviving) + ')' if surviving else ''}; "
-                      f"defeated: {_list(defeated) if defeated else 'none'}.")
+            detail = (
+                f"{name} controls {label(faction.slug)}{' (' + what + ')' if what else ''}: "
+                f"{len(surviving)} of {total_units} units survive"
+                f"{' (' + _list(surviving) + ')' if surviving else ''}; "
+                f"defeated: {_list(defeated) if defeated else 'none'}."
+            )
             if defeated and own is not None:
                 detail += f" {name} may restore them with DOCTOR (FAC-R6)."
             if unlisted:
                 detail += f" Not listed, state unknown: {_list(unlisted)}."
             step(rule, name, faction.slug, detail, len(surviving), running)
-            factions.append({"faction": faction.slug, "name": label(faction.slug), "own": own,
-                             "surviving": surviving, "defeated": defeated, "unlisted": unlisted})
+            factions.append(
+                {
+                    "faction": faction.slug,
+                    "name": label(faction.slug),
+                    "own": own,
+                    "surviving": surviving,
+                    "defeated": defeated,
+                    "unlisted": unlisted,
+                }
+            )
         state = table.in_game(name)
         if not factions:
             lost_own = ""
             if player.faction and table.controller(player.faction) not in (None, name):
-                lost_own = (f" (their own, {label(player.faction)}, was conquered by "
-                            f"{table.controller(player.faction)})")
+                lost_own = (
+                    f" (their own, {label(player.faction)}, was conquered by "
+                    f"{table.controller(player.faction)})"
+                )
             summary = f"{name} controls no faction{lost_own}: eliminated (FAC-17, FAC-R9)."
         elif state is True:
-            summary = (f"{name} controls {_count(running, 'surviving unit')} in "
-                       f"{_count(len(factions), 'faction')}: still in the game (FAC-R9).")
+            summary = (
+                f"{name} controls {_count(running, 'surviving unit')} in "
+                f"{_count(len(factions), 'faction')}: still in the game (FAC-R9)."
+            )
         elif state is False:
-            summary = (f"{name} controls no surviving unit: eliminated (FAC-17, FAC-R9).")
+            summary = f"{name} controls no surviving unit: eliminated (FAC-17, FAC-R9)."
         else:
-            summary = (f"{name} has no listed surviving unit, and the position does not list "
-                       f"every unit {name} controls: whether {name} is eliminated is unknown.")
+            summary = (
+                f"{name} has no listed surviving unit, and the position does not list "
+                f"every unit {name} controls: whether {name} is eliminated is unknown."
+            )
             warnings.append(summary)
         step("FAC-R9", name, None, summary, 0, running)
-        rows.append({"player": name, "factions": factions, "surviving_units": running,
-                     "defeated_units": defeated_total, "eliminated": None if state is None
-                     else not state, "lost_turns": player.lost_turns})
+        rows.append(
+            {
+                "player": name,
+                "factions": factions,
+                "surviving_units": running,
+                "defeated_units": defeated_total,
+                "eliminated": None if state is None else not state,
+                "lost_turns": player.lost_turns,
+            }
+        )
 
     states = {row["player"]: row["eliminated"] for row in rows}
     eliminated = [name for name, out in states.items() if out is True]
@@ -112,14 +144,25 @@ def standings(table: PositionReader, warnings: list[str]) -> Standings:
     if winner:
         detail = f"Only {winner} still controls a surviving unit: {winner} wins (FAC-18)."
     elif unknown:
-        detail = (f"No winner can be named: whether {_list(unknown)} "
-                  f"{'is' if len(unknown) == 1 else 'are'} still in the game is unknown.")
+        detail = (
+            f"No winner can be named: whether {_list(unknown)} "
+            f"{'is' if len(unknown) == 1 else 'are'} still in the game is unknown."
+        )
     else:
-        detail = (f"{_count(len(left), 'player')} still control a surviving unit "
-                  f"({_list(left)}): no winner yet (FAC-18).")
-    steps.append(Step(n=len(steps) + 1, rule="FAC-18", detail=detail, points=0, running_total=0,
-                      more={"player": None, "faction": None}))
-    return Standings(standings=rows, eliminated=eliminated, winner=winner, steps=steps,
-                     warnings=warnings)
-
-
+        detail = (
+            f"{_count(len(left), 'player')} still control a surviving unit "
+            f"({_list(left)}): no winner yet (FAC-18)."
+        )
+    steps.append(
+        Step(
+            n=len(steps) + 1,
+            rule="FAC-18",
+            detail=detail,
+            points=0,
+            running_total=0,
+            more={"player": None, "faction": None},
+        )
+    )
+    return Standings(
+        standings=rows, eliminated=eliminated, winner=winner, steps=steps, warnings=warnings
+    )

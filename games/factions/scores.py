@@ -28,12 +28,14 @@ from games.package import Asked
 def ask(game: Game, request: TablePosition, context: dict[str, Any]) -> Asked:
     """The standings' body (the position itself) as the engine's position, nobody to move; an
     option is a warning said before the engine's."""
-    return Asked(position=request.for_engine(context["catalog"], to_move=False),
-                 warnings=option_warnings(request))
+    return Asked(
+        position=request.for_engine(context["catalog"], to_move=False),
+        warnings=option_warnings(request),
+    )
 
 
-def answer_fields(game: Game, request: TablePosition, asked: Asked,
-                  result: Standings) -> dict[str, Any]:
+def answer_fields(
+    game: Game, request: TablePosition, asked: Asked, result: Standings
+) -> dict[str, Any]:
     """The standings' own fields beside API.md's score body."""
-    return {"standings": result.standings, "eliminated": result.eliminated,
-            "winner": result.winner}
+    return {"standings": result.standings, "eliminated": result.eliminated, "winner": result.winner}

@@ -63,23 +63,30 @@ def initial(players: list[str]) -> State:
     }
 
 
-def _seat_names(given: object, names: list[str], *, at: str, allowed: set[str],
-                knows: frozenset[str]) -> list[dict[str, Any]]:
+def _seat_names(
+    given: object, names: list[str], *, at: str, allowed: set[str], knows: frozenset[str]
+) -> list[dict[str, Any]]:
     """The players a body gives, one per seat in the table's order, each with only `allowed`."""
     if not isinstance(given, list):
-        raise refuse(at, "invalid_type", f"Give the players: a list, in seat order "
-                     f"({', '.join(names)}).")
+        raise refuse(
+            at, "invalid_type", f"Give the players: a list, in seat order ({', '.join(names)})."
+        )
     shown = [player.get("name") if isinstance(player, dict) else None for player in given]
     if [str(name).casefold() for name in shown] != [name.casefold() for name in names]:
-        raise refuse(at, "players_differ", f"The table's players are {', '.join(names)}, in that "
-                     f"order; the body names {', '.join(str(name) for name in shown)}.")
+        raise refuse(
+            at,
+            "players_differ",
+            f"The table's players are {', '.join(names)}, in that "
+            f"order; the body names {', '.join(str(name) for name in shown)}.",
+        )
     for index, player in enumerate(given):
         only_fields(player, allowed, at=f"{at}[{index}].", what="player here", knows=knows)
     return given
 
 
-def _position(standings: dict[str, Any], players: list[dict[str, Any]], names: list[str],
-              turn: str) -> dict[str, Any]:
+def _position(
+    standings: dict[str, Any], players: list[dict[str, Any]], names: list[str], turn: str
+) -> dict[str, Any]:
     """The table's position from the game's standings of the setup (canonical faction slugs and
     unit names, as the game's rulings answer with them)."""
     rows = {row["player"]: row for row in standings["standings"]}
@@ -87,11 +94,14 @@ def _position(standings: dict[str, Any], players: list[dict[str, Any]], names: l
     own: dict[str, str] = {}
     for name in names:
         for entry in rows[name]["factions"]:
-            position_factions.append({
-                "name": entry["faction"], "controller": name,
-                "units": [{"name": unit, "alive": True} for unit in entry["surviving"]]
-                + [{"name": unit, "alive": False} for unit in entry["defeated"]],
-            })
+            position_factions.append(
+                {
+                    "name": entry["faction"],
+                    "controller": name,
+                    "units": [{"name": unit, "alive": True} for unit in entry["surviving"]]
+                    + [{"name": unit, "alive": False} for unit in entry["defeated"]],
+                }
+            )
             if entry["own"]:
                 own[name] = entry["faction"]
     position_players = []
@@ -100,38 +110,69 @@ def _position(standings: dict[str, Any], players: list[dict[str, Any]], names: l
         if name in own or given.get("faction"):
             player["faction"] = own.get(name, given.get("faction"))
         position_players.append(player)
-    return {"factions": position_factions, "players": position_players, "turn": turn,
-            "turn_lost": False, "pending": None}
+    return {
+        "factions": position_factions,
+        "players": position_players,
+        "turn": turn,
+        "turn_lost": False,
+        "pending": None,
+    }
 
 
-def setup(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
-          by_host: bool) -> tuple[State, dict[str, Any] | None]:
+def setup(
+    ask: Ask, state: State, seat: int | None, body: dict[str, Any], by_host: bool
+) -> tuple[State, dict[str, Any] | None]:
     names: list[str] = state["players"]
     if state["moves"]:
-        raise refuse("kind", "game_started", "The game has started; the host may undo the moves "
-                     "or start the next game.", top="game_started")
+        raise refuse(
+            "kind",
+            "game_started",
+            "The game has started; the host may undo the moves or start the next game.",
+            top="game_started",
+        )
     only_fields(body, {"factions", "players", "turn"}, at="body.", what="table's setup")
-    players = _seat_names(body.get("players", [{"name": name} for name in names]), names,
-                          at="body.players", allowed={"name", "faction", "lost_turns"},
-                          knows=frozenset())
+    players = _seat_names(
+        body.get("players", [{"name": name} for name in names]),
+        names,
+        at="body.players",
+        allowed={"name", "faction", "lost_turns"},
+        knows=frozenset(),
+    )
     turn = body.get("turn", names[0])
     folded = {name.casefold(): name for name in names}
     if not isinstance(turn, str) or turn.casefold() not in folded:
-        raise refuse("body.turn", "unknown_player", f"The first player is one of "
-                     f"{', '.join(names)}.", suggestions=names)
+        raise refuse(
+            "body.turn",
+            "unknown_player",
+            f"The first player is one of {', '.join(names)}.",
+            suggestions=names,
+        )
     turn = folded[turn.casefold()]
-    answer = ask(SCORE, {
-        "factions": body.get("factions"),
-        "players": [{**player, "name": name, "hand": []}
-                    for player, name in zip(players, names, strict=True)],
-        "turn": turn,
-    })
-    unlisted = [(row["player"], entry["name"], entry["unlisted"]) for row in answer["standings"]
-                for entry in row["factions"] if entry["unlisted"]]
+    answer = ask(
+        SCORE,
+        {
+            "factions": body.get("factions"),
+            "players": [
+                {**player, "name": name, "hand": []}
+                for player, name in zip(players, names, strict=True)
+            ],
+            "turn": turn,
+        },
+    )
+    unlisted = [
+        (row["player"], entry["name"], entry["unlisted"])
+        for row in answer["standings"]
+        for entry in row["factions"]
+        if entry["unlisted"]
+    ]
     if unlisted:
         _, faction, missing = unlisted[0]
-        raise refuse("body.factions", "units_unlisted", f"A table starts from every unit of each "
-                     f"faction in play; {faction} does not list {', '.join(missing)}.")
+        raise refuse(
+            "body.factions",
+            "units_unlisted",
+            f"A table starts from every unit of each "
+            f"faction in play; {faction} does not list {', '.join(missing)}.",
+        )
     new = copy.deepcopy(state)
     new["position"] = _position(answer, players, names, turn)
     new["standings"] = answer["standings"]
@@ -146,14 +187,16 @@ def mover(position: dict[str, Any]) -> str:
     pending = position.get("pending")
     if pending:
         faction = pending["target_unit"]["faction"]
-        controller: str = next(f["controller"] for f in position["factions"]
-                               if f["name"] == faction)
+        controller: str = next(
+            f["controller"] for f in position["factions"] if f["name"] == faction
+        )
         return controller
     return str(position["turn"])
 
 
-def ruling_position(position: dict[str, Any], hands: list[list[Any]], *,
-                    mover: tuple[int, bool] | None = None) -> dict[str, Any]:
+def ruling_position(
+    position: dict[str, Any], hands: list[list[Any]], *, mover: tuple[int, bool] | None = None
+) -> dict[str, Any]:
     """The ruling's position: the table's, with the hands the move gives. At the table
     (`mover`: the mover's seat index, and whether its hand is given whole) only the mover's hand
     is the move's to give: every other hand is another phone's, `hand_complete` false, so the
@@ -195,8 +238,9 @@ def apply_outcome(position: dict[str, Any], outcome: dict[str, Any]) -> dict[str
     for name in outcome.get("eliminated", []):
         players[name]["lost_turns"] = 0  # FAC-R9: out of the game, nothing left to serve
     pending = outcome.get("pending")
-    after["pending"] = ({key: pending[key] for key in ("card", "by", "target_unit")}
-                        if pending else None)
+    after["pending"] = (
+        {key: pending[key] for key in ("card", "by", "target_unit")} if pending else None
+    )
     following = outcome.get("next_turn")
     if following:
         after["turn"] = following["player"]
@@ -212,41 +256,73 @@ def standings_body(position: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
-def move(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
-         by_host: bool) -> tuple[State, dict[str, Any] | None]:
+def move(
+    ask: Ask, state: State, seat: int | None, body: dict[str, Any], by_host: bool
+) -> tuple[State, dict[str, Any] | None]:
     names: list[str] = state["players"]
     position = state["position"]
     if position is None:
-        raise refuse("kind", "not_set_up", "The table has no position yet: send its setup "
-                     "(the factions, their controllers and units, who starts) first.",
-                     top="not_set_up")
+        raise refuse(
+            "kind",
+            "not_set_up",
+            "The table has no position yet: send its setup "
+            "(the factions, their controllers and units, who starts) first.",
+            top="not_set_up",
+        )
     if state["winner"]:
-        raise refuse("kind", "game_over", f"The game is over: {state['winner']} won. The host "
-                     "starts the next game.", top="game_over")
+        raise refuse(
+            "kind",
+            "game_over",
+            f"The game is over: {state['winner']} won. The host starts the next game.",
+            top="game_over",
+        )
     to_move = mover(position)
     if seat != names.index(to_move) + 1:
-        waiting = " (the attacked player answers the pending attack)" if position.get(
-            "pending") else ""
-        raise refuse("seat", "not_your_turn", f"{to_move} (seat {names.index(to_move) + 1}) "
-                     f"moves next{waiting}; seat {seat} does not.", top="not_your_turn")
+        waiting = (
+            " (the attacked player answers the pending attack)" if position.get("pending") else ""
+        )
+        raise refuse(
+            "seat",
+            "not_your_turn",
+            f"{to_move} (seat {names.index(to_move) + 1}) "
+            f"moves next{waiting}; seat {seat} does not.",
+            top="not_your_turn",
+        )
     only_fields(body, {"position", "move"}, at="body.", what="move at the table")
     given = body.get("position")
     if not isinstance(given, dict):
-        raise refuse("body.position", "invalid_type", 'Give the players\' hands: {"players": '
-                     '[{"name", "hand"}, …]} in seat order.')
-    only_fields(given, {"players"}, at="body.position.", what="move's position",
-                knows=frozenset({"factions", "turn", "turn_lost", "pending", "options"}))
-    players = _seat_names(given.get("players"), names, at="body.position.players",
-                          allowed={"name", "hand", "hand_complete"},
-                          knows=frozenset({"lost_turns", "faction"}))
+        raise refuse(
+            "body.position",
+            "invalid_type",
+            'Give the players\' hands: {"players": [{"name", "hand"}, …]} in seat order.',
+        )
+    only_fields(
+        given,
+        {"players"},
+        at="body.position.",
+        what="move's position",
+        knows=frozenset({"factions", "turn", "turn_lost", "pending", "options"}),
+    )
+    players = _seat_names(
+        given.get("players"),
+        names,
+        at="body.position.players",
+        allowed={"name", "hand", "hand_complete"},
+        knows=frozenset({"lost_turns", "faction"}),
+    )
     hands = [player.get("hand", []) for player in players]
     index = names.index(to_move)
     # The mover's own hand only: the others' are their phones' (a DEFENCE is never assumed
     # absent because the attacker's phone does not know it). The defender's answer gives only
     # the card it plays (hand_complete false).
     whole = players[index].get("hand_complete", True)
-    answer = ask(RULING, {"position": ruling_position(position, hands, mover=(index, whole)),
-                          "move": body.get("move")})
+    answer = ask(
+        RULING,
+        {
+            "position": ruling_position(position, hands, mover=(index, whole)),
+            "move": body.get("move"),
+        },
+    )
     if answer["verdict"] != LEGAL:
         return copy.deepcopy(state), answer  # answered; nothing changes
     outcome = answer.get("outcome") or {}
@@ -254,12 +330,21 @@ def move(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
     new["position"] = apply_outcome(position, outcome)
     new["moves"] = state["moves"] + 1
     standings = ask(SCORE, standings_body(new["position"]))
-    labels = {entry["faction"]: entry["name"] for row in standings["standings"]
-              for entry in row["factions"]}
+    labels = {
+        entry["faction"]: entry["name"]
+        for row in standings["standings"]
+        for entry in row["factions"]
+    }
     new["conquests"] = state["conquests"] + [
-        {"faction": c["faction"], "name": labels.get(c["faction"], c["faction"]),
-         "from": c["from"], "to": c["to"], "move": new["moves"]}
-        for c in outcome.get("conquests", [])]
+        {
+            "faction": c["faction"],
+            "name": labels.get(c["faction"], c["faction"]),
+            "from": c["from"],
+            "to": c["to"],
+            "move": new["moves"],
+        }
+        for c in outcome.get("conquests", [])
+    ]
     new["standings"] = standings["standings"]
     new["eliminated"] = list(standings["eliminated"])
     new["winner"] = standings["winner"]
@@ -269,20 +354,28 @@ def move(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
     return new, answer
 
 
-def new_game(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
-             by_host: bool) -> tuple[State, dict[str, Any] | None]:
-    return next_game(state, initial, not_finished="This game has no winner yet: more than one "
-                     "player still controls a surviving unit.")
+def new_game(
+    ask: Ask, state: State, seat: int | None, body: dict[str, Any], by_host: bool
+) -> tuple[State, dict[str, Any] | None]:
+    return next_game(
+        state,
+        initial,
+        not_finished="This game has no winner yet: more than one "
+        "player still controls a surviving unit.",
+    )
 
 
-def job_request_body(table_state: dict[str, Any], players: list[str], kind: str,
-                     seat: int | None = None) -> dict[str, Any] | None:
+def job_request_body(
+    table_state: dict[str, Any], players: list[str], kind: str, seat: int | None = None
+) -> dict[str, Any] | None:
     """The game's standings (score) body or ruling body from the table's position, hands empty
     (the table keeps none: each player adds their own); before the setup, the players only."""
     position = table_state.get("position")
     if position is None:
-        base: dict[str, Any] = {"factions": [],
-                                "players": [{"name": name, "hand": []} for name in players]}
+        base: dict[str, Any] = {
+            "factions": [],
+            "players": [{"name": name, "hand": []} for name in players],
+        }
     else:
         base = ruling_position(position, [[] for _ in position["players"]])
     if kind == SCORE:
@@ -300,8 +393,11 @@ def _agrees(given: dict[str, Any], table_state: dict[str, Any]) -> None:
     """What a move's position says of what the table keeps agrees with it: controllers, units
     alive or defeated, lost turns, whose turn (names any case; a faction by slug or label)."""
     position = table_state["position"]
-    labels = {entry["faction"]: entry["name"] for row in table_state.get("standings", [])
-              for entry in row.get("factions", [])}
+    labels = {
+        entry["faction"]: entry["name"]
+        for row in table_state.get("standings", [])
+        for entry in row.get("factions", [])
+    }
     kept = {}
     for faction in position["factions"]:
         names = {_folded(faction["name"]), _folded(labels.get(faction["name"], faction["name"]))}
@@ -314,26 +410,44 @@ def _agrees(given: dict[str, Any], table_state: dict[str, Any]) -> None:
         if ours is None:
             raise disagree(f"{at}.name", f"{faction.get('name')} is not a faction at this table.")
         if "controller" in faction and _folded(faction["controller"]) != _folded(
-                ours["controller"]):
-            raise disagree(f"{at}.controller", f"The table has {ours['name']} controlled by "
-                           f"{ours['controller']}, not {faction['controller']}.")
+            ours["controller"]
+        ):
+            raise disagree(
+                f"{at}.controller",
+                f"The table has {ours['name']} controlled by "
+                f"{ours['controller']}, not {faction['controller']}.",
+            )
         alive = {_folded(unit["name"]): unit["alive"] for unit in ours["units"]}
         for number, unit in enumerate(faction.get("units") or []):
             if isinstance(unit, dict) and alive.get(_folded(unit.get("name"))) not in (
-                    None, unit.get("alive")):
-                raise disagree(f"{at}.units[{number}].alive", f"The table has {unit.get('name')} "
-                               f"{'alive' if alive[_folded(unit.get('name'))] else 'defeated'}.")
-    if "turn" in given and given["turn"] is not None and _folded(given["turn"]) != _folded(
-            position["turn"]):
-        raise disagree("position.turn", f"The table has it {position['turn']}'s turn, not "
-                       f"{given['turn']}'s.")
+                None,
+                unit.get("alive"),
+            ):
+                raise disagree(
+                    f"{at}.units[{number}].alive",
+                    f"The table has {unit.get('name')} "
+                    f"{'alive' if alive[_folded(unit.get('name'))] else 'defeated'}.",
+                )
+    if (
+        "turn" in given
+        and given["turn"] is not None
+        and _folded(given["turn"]) != _folded(position["turn"])
+    ):
+        raise disagree(
+            "position.turn", f"The table has it {position['turn']}'s turn, not {given['turn']}'s."
+        )
     lost = {_folded(player["name"]): player["lost_turns"] for player in position["players"]}
     for index, player in enumerate(given.get("players") or []):
         if isinstance(player, dict) and player.get("lost_turns") not in (
-                None, lost.get(_folded(player.get("name")))):
-            raise disagree(f"position.players[{index}].lost_turns", f"The table has "
-                           f"{player.get('name')} with {lost.get(_folded(player.get('name')))} "
-                           "lost turns to serve.")
+            None,
+            lost.get(_folded(player.get("name"))),
+        ):
+            raise disagree(
+                f"position.players[{index}].lost_turns",
+                f"The table has "
+                f"{player.get('name')} with {lost.get(_folded(player.get('name')))} "
+                "lost turns to serve.",
+            )
 
 
 def acting_seat(table_state: dict[str, Any], players: list[str]) -> int | None:
@@ -345,23 +459,33 @@ def acting_seat(table_state: dict[str, Any], players: list[str]) -> int | None:
     return players.index(mover(position)) + 1
 
 
-def job_event(table_state: dict[str, Any], players: list[str], kind: str,
-              body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def job_event(
+    table_state: dict[str, Any], players: list[str], kind: str, body: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
     """The table's event for the game's job asked at the table: a move checked is the table's
     `move` (what its position says of what the table keeps must agree; the hands and the move go
     on); the standings asked before the first move are the table's `setup` (without hands)."""
     if kind == SCORE:
         setup = {key: body[key] for key in ("factions", "turn") if key in body}
-        setup["players"] = [{key: value for key, value in player.items()
-                             if key in ("name", "faction", "lost_turns") and value is not None}
-                            for player in body.get("players") or [] if isinstance(player, dict)]
+        setup["players"] = [
+            {
+                key: value
+                for key, value in player.items()
+                if key in ("name", "faction", "lost_turns") and value is not None
+            }
+            for player in body.get("players") or []
+            if isinstance(player, dict)
+        ]
         return "setup", setup
     position = body.get("position")
     given: dict[str, Any] = position if isinstance(position, dict) else {}
     if table_state.get("position") is not None:
         _agrees(given, table_state)
-    hands = [{"name": player.get("name"), "hand": player.get("hand") or []}
-             for player in given.get("players") or [] if isinstance(player, dict)]
+    hands = [
+        {"name": player.get("name"), "hand": player.get("hand") or []}
+        for player in given.get("players") or []
+        if isinstance(player, dict)
+    ]
     return "move", {"position": {"players": hands}, "move": body.get("move")}
 
 
@@ -382,11 +506,20 @@ def answer_event(posted: Mapping[str, str], names: list[str]) -> tuple[str, dict
         hand = [{"card": card, "faction": faction}]
         move_body = {"action": "defend", "card": hand[0]}
     else:
-        raise refuse("answer", "invalid_choice", "Choose an answer: block the attack with a "
-                     "DEFENCE, or let it through.")
-    return "move", {"position": {"players": [
-        {"name": name, "hand": hand if name == defender else [], "hand_complete": False}
-        for name in names]}, "move": move_body}
+        raise refuse(
+            "answer",
+            "invalid_choice",
+            "Choose an answer: block the attack with a DEFENCE, or let it through.",
+        )
+    return "move", {
+        "position": {
+            "players": [
+                {"name": name, "hand": hand if name == defender else [], "hand_complete": False}
+                for name in names
+            ]
+        },
+        "move": move_body,
+    }
 
 
 def answer_context(state: State, players: list[str]) -> dict[str, Any]:
@@ -400,28 +533,43 @@ def answer_context(state: State, players: list[str]) -> dict[str, Any]:
 
     pending = position["pending"]
     defender = mover(position)
-    labels = {entry["faction"]: entry["name"] for row in state.get("standings", [])
-              for entry in row.get("factions", [])}
+    labels = {
+        entry["faction"]: entry["name"]
+        for row in state.get("standings", [])
+        for entry in row.get("factions", [])
+    }
     target = pending["target_unit"]
-    return {"awaiting_answer": {
-        "defender": defender, "seat": players.index(defender) + 1, "by": pending["by"],
-        "unit": target["unit"], "faction": labels.get(target["faction"], target["faction"]),
-        "defences": [{"value": ANSWER_SEP.join(("defend", card, faction)),
-                      "label": f"Block it with {card} ({labels.get(faction, faction)})"}
-                     for card, faction in defence_choices(
-                         [f["name"] for f in position["factions"]])],
-    }}
+    return {
+        "awaiting_answer": {
+            "defender": defender,
+            "seat": players.index(defender) + 1,
+            "by": pending["by"],
+            "unit": target["unit"],
+            "faction": labels.get(target["faction"], target["faction"]),
+            "defences": [
+                {
+                    "value": ANSWER_SEP.join(("defend", card, faction)),
+                    "label": f"Block it with {card} ({labels.get(faction, faction)})",
+                }
+                for card, faction in defence_choices([f["name"] for f in position["factions"]])
+            ],
+        }
+    }
 
 
 def _card_key(ref: object) -> tuple[str, str] | None:
-    if isinstance(ref, dict) and isinstance(ref.get("card"), str) and isinstance(
-            ref.get("faction"), str):
+    if (
+        isinstance(ref, dict)
+        and isinstance(ref.get("card"), str)
+        and isinstance(ref.get("faction"), str)
+    ):
         return ref["card"], ref["faction"]
     return None
 
 
-def public_answer(request: dict[str, Any], answer: dict[str, Any],
-                  state: State) -> tuple[dict[str, Any], dict[str, Any]] | None:
+def public_answer(
+    request: dict[str, Any], answer: dict[str, Any], state: State
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """A move's ruling as every phone may see it (issue 29; FAC-9: only a SPY inspects another's
     hand). The move gives its mover's hand; the card it plays, defends or discards is shown to all, the
     rest of the hand is not: its labels become "a hidden card" in every text, its cards in the
@@ -434,8 +582,11 @@ def public_answer(request: dict[str, Any], answer: dict[str, Any],
     players = position.get("players") if isinstance(position, dict) else None
     if not isinstance(players, list):
         return None
-    labels = {entry["faction"]: entry["name"] for row in state.get("standings", [])
-              for entry in row.get("factions", [])}
+    labels = {
+        entry["faction"]: entry["name"]
+        for row in state.get("standings", [])
+        for entry in row.get("factions", [])
+    }
     hidden: set[tuple[str, str]] = set()
     owners: dict[tuple[str, str], str] = {}
     for player in players:
@@ -446,19 +597,27 @@ def public_answer(request: dict[str, Any], answer: dict[str, Any],
             if key != played:  # a second copy of the played card reads as the played card
                 hidden.add(key)
                 owners[key] = str(player.get("name"))
-        player["hand"] = [dict(zip(("card", "faction"), played, strict=True))] if (
-            played in cards) else []
+        player["hand"] = (
+            [dict(zip(("card", "faction"), played, strict=True))] if (played in cards) else []
+        )
         player["hand_complete"] = False
     if not hidden:
         return None
-    words = {f"{card} ({labels.get(faction, faction)})": "a hidden card"
-             for card, faction in hidden}
-    shown = withhold(answer, words, drop=frozenset({"alternatives", "revealed"}),
-                     hidden=lambda item: _card_key(item) in hidden)
+    words = {
+        f"{card} ({labels.get(faction, faction)})": "a hidden card" for card, faction in hidden
+    }
+    shown = withhold(
+        answer,
+        words,
+        drop=frozenset({"alternatives", "revealed"}),
+        hidden=lambda item: _card_key(item) in hidden,
+    )
     holders = sorted(set(owners.values()))
-    shown[WITHHELD] = (f"{' and '.join(holders)}'s hand is theirs alone (only a SPY inspects "
-                       "it, FAC-9): this answer, as every phone sees it, names only the card the move plays. The phone "
-                       "that sent the move saw it whole.")
+    shown[WITHHELD] = (
+        f"{' and '.join(holders)}'s hand is theirs alone (only a SPY inspects "
+        "it, FAC-9): this answer, as every phone sees it, names only the card the move plays. The phone "
+        "that sent the move saw it whole."
+    )
     return request, shown
 
 

@@ -27,33 +27,53 @@ RULE_KEYS = ("same_faction_as", "source")
 MAX_RULE_ID = 20
 
 
-def validate_rule(rule: object, *, vocabulary: Mapping[str, Iterable[str]],
-                  card_names: Iterable[str]) -> list[tuple[str, str]]:
+def validate_rule(
+    rule: object, *, vocabulary: Mapping[str, Iterable[str]], card_names: Iterable[str]
+) -> list[tuple[str, str]]:
     """Every problem of a rule as (path, message); an empty list means the rule is valid."""
     if not isinstance(rule, dict):
-        return [("rule", "The rule must be an object such as "
-                         "{\"same_faction_as\": [\"Corvette\"], \"source\": \"SRA-9.1\"}.")]
+        return [
+            (
+                "rule",
+                "The rule must be an object such as "
+                '{"same_faction_as": ["Corvette"], "source": "SRA-9.1"}.',
+            )
+        ]
     problems: list[tuple[str, str]] = []
     for key in rule:
         if key not in RULE_KEYS:
-            problems.append((f"rule.{key}", f"'{key}' is not part of a Star Realms Academy rule; "
-                                            f"its keys are {', '.join(RULE_KEYS)}."))
+            problems.append(
+                (
+                    f"rule.{key}",
+                    f"'{key}' is not part of a Star Realms Academy rule; "
+                    f"its keys are {', '.join(RULE_KEYS)}.",
+                )
+            )
     names = rule.get("same_faction_as")
     known = set(card_names)
     if not isinstance(names, list) or not names:
-        problems.append(("rule.same_faction_as", "same_faction_as must be a list of one or more "
-                                                 "card names of the game."))
+        problems.append(
+            (
+                "rule.same_faction_as",
+                "same_faction_as must be a list of one or more card names of the game.",
+            )
+        )
     else:
         for index, name in enumerate(names):
             if not isinstance(name, str) or name not in known:
-                problems.append((f"rule.same_faction_as[{index}]",
-                                 f"{name!r} is not a card of Star Realms Academy."))
+                problems.append(
+                    (
+                        f"rule.same_faction_as[{index}]",
+                        f"{name!r} is not a card of Star Realms Academy.",
+                    )
+                )
             elif names.index(name) != index:
                 problems.append((f"rule.same_faction_as[{index}]", f"{name} is listed twice."))
     source = rule.get("source")
     if not isinstance(source, str) or not source.strip() or len(source) > MAX_RULE_ID:
-        problems.append(("rule.source", "source must be the id of the rule that states it, such "
-                                        "as SRA-9.1."))
+        problems.append(
+            ("rule.source", "source must be the id of the rule that states it, such as SRA-9.1.")
+        )
     return problems
 
 
@@ -80,11 +100,18 @@ def same_faction_as(rule: object) -> tuple[tuple[str, ...], str]:
     return tuple(n for n in names if isinstance(n, str)), source
 
 
-def render_rule(rule: dict[str, Any] | None, *, name: str, attributes: Mapping[str, Any],
-                labels: Mapping[str, Mapping[str, str]]) -> str:
+def render_rule(
+    rule: dict[str, Any] | None,
+    *,
+    name: str,
+    attributes: Mapping[str, Any],
+    labels: Mapping[str, Mapping[str, str]],
+) -> str:
     """The card's text: what its attributes say (the game's renderer). The rule's fact is the
     rulebook's, told by the card's provenance note and rulings; it is kept out of the text, which
     catalog search reads (a search for "frigate" finds Imperial Frigate, not Corvette)."""
-    specs = [AttributeSpec(key=key, label=key, kind="choice", choices=tuple(choices.items()))
-             for key, choices in labels.items()]
+    specs = [
+        AttributeSpec(key=key, label=key, kind="choice", choices=tuple(choices.items()))
+        for key, choices in labels.items()
+    ]
     return render(specs, dict(attributes))

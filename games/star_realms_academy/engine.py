@@ -160,7 +160,13 @@ ABILITIES = (PRIMARY, ALLY)
 HEALTH_TARGET = "health"
 
 PLAY, USE_BASE, USE_ALLY, BUY, ATTACK, END_TURN = (
-    "play", "use_base", "use_ally", "buy", "attack", "end_turn")
+    "play",
+    "use_base",
+    "use_ally",
+    "buy",
+    "attack",
+    "end_turn",
+)
 ACTIONS = (PLAY, USE_BASE, USE_ALLY, BUY, ATTACK, END_TURN)
 # The fields each action uses besides "action" (the service refuses the others).
 ACTION_FIELDS = {
@@ -181,20 +187,52 @@ FIELD_LABELS = {
     "defense": "defense",
 }
 
-LEGAL_CODES = ("ship_played", "base_played", "base_used", "ally_used", "card_bought",
-               "attack_made", "opponent_defeated", "turn_ended")
+LEGAL_CODES = (
+    "ship_played",
+    "base_played",
+    "base_used",
+    "ally_used",
+    "card_bought",
+    "attack_made",
+    "opponent_defeated",
+    "turn_ended",
+)
 NEEDS_INFORMATION_CODE = "card_value_unknown"
 COUNTS_CODE = "deck_count_required"  # SRA-R9: only the counts tell whether a card was drawn
 REFILL_CODE = "refill_not_named"  # SRA-R10: the card may be in a space whose refill is unnamed
 NEEDS_INFORMATION_CODES = (NEEDS_INFORMATION_CODE, COUNTS_CODE, REFILL_CODE)
-ILLEGAL_CODES = ("game_over", "turn_over", "not_in_hand", "too_many_copies", "not_your_base",
-                 "not_in_play", "no_ally_ability", "already_used", "ally_not_ready",
-                 "not_in_shop_row", "not_a_shop_card", "not_enough_coins", "no_combat",
-                 "not_enough_combat", "no_such_base", "base_shields_health")
-IMPOSSIBLE_CODES = ("health_above_cap", "game_over", "coins_above_cap", "too_many_copies",
-                    "shop_row_size", "not_a_shop_card", "not_a_base", "not_a_ship",
-                    "base_destroyed", "used_not_in_play", "no_such_ability",
-                    "combat_without_source")
+ILLEGAL_CODES = (
+    "game_over",
+    "turn_over",
+    "not_in_hand",
+    "too_many_copies",
+    "not_your_base",
+    "not_in_play",
+    "no_ally_ability",
+    "already_used",
+    "ally_not_ready",
+    "not_in_shop_row",
+    "not_a_shop_card",
+    "not_enough_coins",
+    "no_combat",
+    "not_enough_combat",
+    "no_such_base",
+    "base_shields_health",
+)
+IMPOSSIBLE_CODES = (
+    "health_above_cap",
+    "game_over",
+    "coins_above_cap",
+    "too_many_copies",
+    "shop_row_size",
+    "not_a_shop_card",
+    "not_a_base",
+    "not_a_ship",
+    "base_destroyed",
+    "used_not_in_play",
+    "no_such_ability",
+    "combat_without_source",
+)
 
 
 # --- Input --------------------------------------------------------------------------------------
@@ -294,8 +332,9 @@ class Move:
         if self.card is not None:
             body["card"] = self.card.name
         if self.action == ATTACK:
-            body["target"] = HEALTH_TARGET if self.target_health else (
-                self.target.name if self.target else None)
+            body["target"] = (
+                HEALTH_TARGET if self.target_health else (self.target.name if self.target else None)
+            )
             if self.amount is not None:
                 body["amount"] = self.amount
         if self.refill is not None:
@@ -344,13 +383,22 @@ class _Player:
 
     def clone(self) -> _Player:
         return _Player(
-            name=self.name, health=self.health, coins=self.coins, hand=list(self.hand),
+            name=self.name,
+            health=self.health,
+            coins=self.coins,
+            hand=list(self.hand),
             ships=[_Ship(s.card, s.ally_used) for s in self.ships],
             bases=[_Base(b.card, b.damage, set(b.used)) for b in self.bases],
-            combat=self.combat, deck=self.deck, discard_pile=self.discard_pile,
-            drawn=self.drawn, draws=self.draws, drawn_min=self.drawn_min,
-            draws_min=self.draws_min, supply_min=self.supply_min,
-            discarded=list(self.discarded), in_deck=list(self.in_deck),
+            combat=self.combat,
+            deck=self.deck,
+            discard_pile=self.discard_pile,
+            drawn=self.drawn,
+            draws=self.draws,
+            drawn_min=self.drawn_min,
+            draws_min=self.draws_min,
+            supply_min=self.supply_min,
+            discarded=list(self.discarded),
+            in_deck=list(self.in_deck),
         )
 
     def to_discard_pile(self, count: int) -> None:
@@ -371,9 +419,12 @@ def check(position: Position) -> TurnBoard:
     errors = _contradictions(position)
     if errors:
         raise ImpossiblePosition(errors)
-    return TurnBoard(active=_player(position.active, opponent=False),
-                     opponent=_player(position.opponent, opponent=True),
-                     shop_row=list(position.shop_row), unexplained=_pool_unexplained(position))
+    return TurnBoard(
+        active=_player(position.active, opponent=False),
+        opponent=_player(position.opponent, opponent=True),
+        shop_row=list(position.shop_row),
+        unexplained=_pool_unexplained(position),
+    )
 
 
 @dataclass
@@ -402,8 +453,13 @@ class TurnBoard:
         return []
 
     def clone(self) -> TurnBoard:
-        return replace(self, active=self.active.clone(), opponent=self.opponent.clone(),
-                       shop_row=list(self.shop_row), emptied=dict(self.emptied))
+        return replace(
+            self,
+            active=self.active.clone(),
+            opponent=self.opponent.clone(),
+            shop_row=list(self.shop_row),
+            emptied=dict(self.emptied),
+        )
 
     def rule(self, move: Move) -> Ruling:
         return self._ruled(move)[0]
@@ -426,11 +482,13 @@ class TurnBoard:
         if self.unexplained is not None:
             detail, missing = self.unexplained
             return Ruling(
-                verdict=NEEDS_INFORMATION, code=NEEDS_INFORMATION_CODE,
+                verdict=NEEDS_INFORMATION,
+                code=NEEDS_INFORMATION_CODE,
                 reason=f"{detail} Tableside does not guess: an admin can enter "
-                       f"{'it' if len(missing) == 1 else 'them'} from the physical card, and the "
-                       f"ruling can then be made.",
-                rule=POOL_RULE, checks=[Check(rule=POOL_RULE, passed=False, detail=detail)],
+                f"{'it' if len(missing) == 1 else 'them'} from the physical card, and the "
+                f"ruling can then be made.",
+                rule=POOL_RULE,
+                checks=[Check(rule=POOL_RULE, passed=False, detail=detail)],
                 missing=missing,
             ), None
         after = self.clone()
@@ -439,30 +497,50 @@ class TurnBoard:
             code, rule, reason, extra = _HANDLERS[move.action](after, move, ruler)
         except _Illegal as illegal:
             return Ruling(
-                verdict=ILLEGAL, code=illegal.code, reason=illegal.reason, rule=illegal.rule,
+                verdict=ILLEGAL,
+                code=illegal.code,
+                reason=illegal.reason,
+                rule=illegal.rule,
                 checks=ruler.checks,
                 alternatives=[m.as_dict() for m in self.legal_moves()] if alternatives else [],
                 warnings=ruler.warnings,
             ), None
         except _Missing as missing:
             return Ruling(
-                verdict=NEEDS_INFORMATION, code=missing.code, reason=missing.reason,
-                rule=missing.rule, checks=ruler.checks, missing=missing.items,
+                verdict=NEEDS_INFORMATION,
+                code=missing.code,
+                reason=missing.reason,
+                rule=missing.rule,
+                checks=ruler.checks,
+                missing=missing.items,
                 warnings=ruler.warnings,
             ), None
         outcome = after.summary()
         outcome.update(extra)
-        return Ruling(verdict=LEGAL, code=code, reason=reason, rule=rule, checks=ruler.checks,
-                      outcome=outcome, warnings=ruler.warnings), after
+        return Ruling(
+            verdict=LEGAL,
+            code=code,
+            reason=reason,
+            rule=rule,
+            checks=ruler.checks,
+            outcome=outcome,
+            warnings=ruler.warnings,
+        ), after
 
     def legal_moves(self) -> list[Move]:
         """The legal moves of this state (one per distinct card or target), in action order."""
         player, opponent = self.active, self.opponent
-        cards = ((PLAY, player.hand), (USE_BASE, [b.card for b in player.bases]),
-                 (USE_ALLY, [card for card, _ in player.in_play()]),
-                 (BUY, [c for c in self.shop_row if c is not None]))
-        candidates = [Move(action, card=card) for action, listed in cards
-                      for card in _first_by_name(listed, lambda c: c.name)]
+        cards = (
+            (PLAY, player.hand),
+            (USE_BASE, [b.card for b in player.bases]),
+            (USE_ALLY, [card for card, _ in player.in_play()]),
+            (BUY, [c for c in self.shop_row if c is not None]),
+        )
+        candidates = [
+            Move(action, card=card)
+            for action, listed in cards
+            for card in _first_by_name(listed, lambda c: c.name)
+        ]
         if player.combat > 0 and opponent.bases:
             for base in _first_by_name(opponent.bases, lambda b: b.card.name):
                 amount = player.combat
@@ -472,18 +550,27 @@ class TurnBoard:
         elif player.combat > 0:
             candidates.append(Move(ATTACK, target_health=True, amount=player.combat))
         candidates.append(Move(END_TURN))
-        return [move for move in candidates
-                if self._ruled(move, alternatives=False)[0].verdict == LEGAL]
+        return [
+            move for move in candidates if self._ruled(move, alternatives=False)[0].verdict == LEGAL
+        ]
 
     def position(self) -> dict[str, Any]:
         """The state in the position shape of API.md (plus deck, discard_pile and drawn)."""
         active, opponent = self.active, self.opponent
         body_active: dict[str, Any] = {
-            "name": active.name, "health": active.health, "coins": active.coins,
+            "name": active.name,
+            "health": active.health,
+            "coins": active.coins,
             "hand": [card.name for card in active.hand],
             "in_play": [ship.card.name for ship in active.ships],
-            "bases": [{"card": b.card.name, "damage": b.damage,
-                       "used": [a for a in ABILITIES if a in b.used]} for b in active.bases],
+            "bases": [
+                {
+                    "card": b.card.name,
+                    "damage": b.damage,
+                    "used": [a for a in ABILITIES if a in b.used],
+                }
+                for b in active.bases
+            ],
             "combat": active.combat,
             "used": [ship.card.name for ship in active.ships if ship.ally_used],
             "drawn": _count_or_range(active.drawn_min, active.drawn),
@@ -493,7 +580,9 @@ class TurnBoard:
         if active.discard_pile is not None:
             body_active["discard_pile"] = active.discard_pile
         body_opponent: dict[str, Any] = {
-            "name": opponent.name, "health": opponent.health, "coins": opponent.coins,
+            "name": opponent.name,
+            "health": opponent.health,
+            "coins": opponent.coins,
             "bases": [{"card": b.card.name, "damage": b.damage} for b in opponent.bases],
         }
         if opponent.discard_pile is not None:
@@ -521,17 +610,28 @@ class TurnBoard:
 
     def numbers(self) -> dict[str, Any]:
         """The running numbers a turn's breakdown shows after each action."""
-        return {"coins": self.active.coins, "combat": self.active.combat,
-                "draws": _count_or_range(self.active.draws_min, self.active.draws),
-                "health": self.active.health,
-                "opponent_health": self.opponent.health, "bases": self.base_damage()}
+        return {
+            "coins": self.active.coins,
+            "combat": self.active.combat,
+            "draws": _count_or_range(self.active.draws_min, self.active.draws),
+            "health": self.active.health,
+            "opponent_health": self.opponent.health,
+            "bases": self.base_damage(),
+        }
 
     def base_damage(self) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
         for owner, player in (("active", self.active), ("opponent", self.opponent)):
             for base in player.bases:
-                rows.append({"owner": owner, "player": player.name, "card": base.card.name,
-                             "damage": base.damage, "defense": base.card.defense})
+                rows.append(
+                    {
+                        "owner": owner,
+                        "player": player.name,
+                        "card": base.card.name,
+                        "damage": base.damage,
+                        "defense": base.card.defense,
+                    }
+                )
         return rows
 
 
@@ -550,10 +650,18 @@ def _player(side: Side, *, opponent: bool) -> _Player:
             base.used.add(ability)
     drawn = 0 if opponent else side.drawn
     return _Player(
-        name=side.name, health=side.health, coins=side.coins,
-        hand=[] if opponent else list(side.hand), ships=ships, bases=bases,
-        combat=0 if opponent else side.combat, deck=side.deck, discard_pile=side.discard_pile,
-        drawn=drawn, drawn_min=drawn, supply_min=_supply_min(side, drawn),
+        name=side.name,
+        health=side.health,
+        coins=side.coins,
+        hand=[] if opponent else list(side.hand),
+        ships=ships,
+        bases=bases,
+        combat=0 if opponent else side.combat,
+        deck=side.deck,
+        discard_pile=side.discard_pile,
+        drawn=drawn,
+        drawn_min=drawn,
+        supply_min=_supply_min(side, drawn),
     )
 
 
@@ -580,17 +688,26 @@ def _contradictions(position: Position) -> list[dict[str, Any]]:
     sides = (("active", position.active), ("opponent", position.opponent))
     for key, side in sides:
         if side.health > HEALTH_CAP:
-            error(f"{key}.health", "health_above_cap",
-                  f"{side.name} has {side.health} Health; Health never goes above {HEALTH_CAP} "
-                  f"(SRA-R2).")
+            error(
+                f"{key}.health",
+                "health_above_cap",
+                f"{side.name} has {side.health} Health; Health never goes above {HEALTH_CAP} "
+                f"(SRA-R2).",
+            )
         elif side.health == 0:
-            error(f"{key}.health", "game_over",
-                  f"{side.name} has 0 Health: the game ended when it reached zero (SRA-12), so no "
-                  f"turn follows.")
+            error(
+                f"{key}.health",
+                "game_over",
+                f"{side.name} has 0 Health: the game ended when it reached zero (SRA-12), so no "
+                f"turn follows.",
+            )
         if side.coins > COIN_CAP:
-            error(f"{key}.coins", "coins_above_cap",
-                  f"{side.name} has {side.coins} Coins; a player never has more than {COIN_CAP} "
-                  f"(SRA-R1).")
+            error(
+                f"{key}.coins",
+                "coins_above_cap",
+                f"{side.name} has {side.coins} Coins; a player never has more than {COIN_CAP} "
+                f"(SRA-R1).",
+            )
 
     # Copies: every card the position shows, against the game's copies.
     places: dict[str, list[tuple[str, str]]] = {}
@@ -614,54 +731,78 @@ def _contradictions(position: Position) -> list[dict[str, Any]]:
     for name, where in places.items():
         card = cards[name]
         if len(where) > card.copies:
-            error(where[card.copies][0], "too_many_copies",
-                  f"The position holds {len(where)} copies of {name} ({_where(where)}); the game "
-                  f"has {card.copies} (SRA-2).")
+            error(
+                where[card.copies][0],
+                "too_many_copies",
+                f"The position holds {len(where)} copies of {name} ({_where(where)}); the game "
+                f"has {card.copies} (SRA-2).",
+            )
             continue
         if not card.for_sale:
             per_player = card.copies // PLAYERS
             for owner, label in ((active, "active."), (opponent, "opponent.")):
                 own = [w for w in where if w[0].startswith(label)]
                 if len(own) > per_player:
-                    error(own[per_player][0], "too_many_copies",
-                          f"{owner.name} has {len(own)} copies of {name}; each player's starting "
-                          f"deck holds {per_player} of the {card.copies} and they are never "
-                          f"bought (SRA-3.3).")
+                    error(
+                        own[per_player][0],
+                        "too_many_copies",
+                        f"{owner.name} has {len(own)} copies of {name}; each player's starting "
+                        f"deck holds {per_player} of the {card.copies} and they are never "
+                        f"bought (SRA-3.3).",
+                    )
 
     if len(position.shop_row) > SHOP_ROW_SIZE:
-        error("shop_row", "shop_row_size",
-              f"The shop row holds {len(position.shop_row)} cards; it has {SHOP_ROW_SIZE} spaces "
-              f"(SRA-4.4).")
+        error(
+            "shop_row",
+            "shop_row_size",
+            f"The shop row holds {len(position.shop_row)} cards; it has {SHOP_ROW_SIZE} spaces "
+            f"(SRA-4.4).",
+        )
     for i, card in enumerate(position.shop_row):
         if not card.for_sale:
-            error(f"shop_row[{i}]", "not_a_shop_card",
-                  f"{card.name} is a starting card, never sold: it cannot be in the shop row "
-                  f"(SRA-4.3).")
+            error(
+                f"shop_row[{i}]",
+                "not_a_shop_card",
+                f"{card.name} is a starting card, never sold: it cannot be in the shop row "
+                f"(SRA-4.3).",
+            )
 
     for key, side in sides:
         for i, base in enumerate(side.bases):
             card = base.card
             if card.kind == SHIP:
-                error(f"{key}.bases[{i}].card", "not_a_base",
-                      f"{card.name} is a Ship{_provisional_note(card, 'kind')}, not a Base: it "
-                      f"cannot be among {side.name}'s bases (SRA-6).")
+                error(
+                    f"{key}.bases[{i}].card",
+                    "not_a_base",
+                    f"{card.name} is a Ship{_provisional_note(card, 'kind')}, not a Base: it "
+                    f"cannot be among {side.name}'s bases (SRA-6).",
+                )
             elif card.defense is not None and base.damage >= card.defense:
-                error(f"{key}.bases[{i}].damage", "base_destroyed",
-                      f"{card.name} has {base.damage} damage and a defense of {card.defense}: it "
-                      f"would have been destroyed once its tokens reached {card.defense} (SRA-7).")
+                error(
+                    f"{key}.bases[{i}].damage",
+                    "base_destroyed",
+                    f"{card.name} has {base.damage} damage and a defense of {card.defense}: it "
+                    f"would have been destroyed once its tokens reached {card.defense} (SRA-7).",
+                )
         for i, card in enumerate(side.in_play):
             if card.kind == BASE:
-                error(f"{key}.in_play[{i}]", "not_a_ship",
-                      f"{card.name} is a Base{_provisional_note(card, 'kind')}: list it among "
-                      f"the bases, not the ships in play (SRA-7).")
+                error(
+                    f"{key}.in_play[{i}]",
+                    "not_a_ship",
+                    f"{card.name} is a Base{_provisional_note(card, 'kind')}: list it among "
+                    f"the bases, not the ships in play (SRA-7).",
+                )
 
     # Abilities used: each names a card in play, no more often than it is there.
     ships = Counter(card.name for card in active.in_play)
     bases = [(b.card.name, set(b.used)) for b in active.bases]
     for i, (card, ability) in enumerate(active.used):
         if ability == ALLY and card.ally == {}:
-            error(f"active.used[{i}]", "no_such_ability",
-                  f"{card.name} has no Ally ability, so it cannot have used one (SRA-9).")
+            error(
+                f"active.used[{i}]",
+                "no_such_ability",
+                f"{card.name} has no Ally ability, so it cannot have used one (SRA-9).",
+            )
             continue
         if ships.get(card.name, 0) > 0 and (ability == ALLY or ability == PRIMARY):
             if ability == ALLY:
@@ -671,25 +812,40 @@ def _contradictions(position: Position) -> list[dict[str, Any]]:
         if slot is not None:
             slot[1].add(ability)
             continue
-        error(f"active.used[{i}]", "used_not_in_play",
-              f"The position says {card.name}'s {ability} ability was used, but "
-              + (f"{active.name} has no more copies of {card.name} in play to have used it"
-                 if any(c.name == card.name for c in active.in_play)
-                 or any(b.card.name == card.name for b in active.bases)
-                 else f"{card.name} is not in play") + " (SRA-R4).")
+        error(
+            f"active.used[{i}]",
+            "used_not_in_play",
+            f"The position says {card.name}'s {ability} ability was used, but "
+            + (
+                f"{active.name} has no more copies of {card.name} in play to have used it"
+                if any(c.name == card.name for c in active.in_play)
+                or any(b.card.name == card.name for b in active.bases)
+                else f"{card.name} is not in play"
+            )
+            + " (SRA-R4).",
+        )
     for i, base in enumerate(active.bases):
         if ALLY in base.used and base.card.ally == {}:
-            error(f"active.bases[{i}].used", "no_such_ability",
-                  f"{base.card.name} has no Ally ability, so it cannot have used one (SRA-9).")
+            error(
+                f"active.bases[{i}].used",
+                "no_such_ability",
+                f"{base.card.name} has no Ally ability, so it cannot have used one (SRA-9).",
+            )
     if not errors:
         known, sources, unknown = _pool_sources(active)
         if active.combat > known and not unknown:
-            given = (f"the abilities used this turn give at most {known} ({_list(sources)})"
-                     if sources else "nothing is in play and no base ability was used this turn")
-            error("active.combat", "combat_without_source",
-                  f"{active.name} has {active.combat} Combat in the pool, but {given}: a Combat "
-                  f"pool comes only from abilities used this turn, and the ships that gave it "
-                  f"stay in play until the end of the turn ({POOL_RULE}).")
+            given = (
+                f"the abilities used this turn give at most {known} ({_list(sources)})"
+                if sources
+                else "nothing is in play and no base ability was used this turn"
+            )
+            error(
+                "active.combat",
+                "combat_without_source",
+                f"{active.name} has {active.combat} Combat in the pool, but {given}: a Combat "
+                f"pool comes only from abilities used this turn, and the ships that gave it "
+                f"stay in play until the end of the turn ({POOL_RULE}).",
+            )
     return errors
 
 
@@ -701,8 +857,12 @@ def _pool_sources(side: Side) -> tuple[int, list[str], list[tuple[CardSpec, str]
     player = _player(side, opponent=False)
     used: list[tuple[CardSpec, str]] = [(ship.card, PRIMARY) for ship in player.ships]
     used += [(ship.card, ALLY) for ship in player.ships if ship.ally_used]
-    used += [(base.card, ability) for base in player.bases
-             for ability in ABILITIES if ability in base.used]
+    used += [
+        (base.card, ability)
+        for base in player.bases
+        for ability in ABILITIES
+        if ability in base.used
+    ]
     known, sources, unknown = 0, [], []
     for card, key in used:
         abilities = card.primary if key == PRIMARY else card.ally
@@ -712,8 +872,9 @@ def _pool_sources(side: Side) -> tuple[int, list[str], list[tuple[CardSpec, str]
             continue
         combat = abilities.get("combat") or 0
         known += combat
-        sources.append(f"{card.name}'s {FIELD_LABELS[key]}: "
-                       + (f"{combat} Combat" if combat else "no Combat"))
+        sources.append(
+            f"{card.name}'s {FIELD_LABELS[key]}: " + (f"{combat} Combat" if combat else "no Combat")
+        )
     return known, sources, unknown
 
 
@@ -731,12 +892,17 @@ def _pool_unexplained(position: Position) -> tuple[str, list[dict[str, Any]]] | 
             missing.append(_missing_item(card, key))
     names = _list([f"{m['card']}'s {FIELD_LABELS[m['field']]}" for m in missing])
     one = len(missing) == 1
-    given = (f"the abilities of known value give {known} ({_list(sources)})" if sources
-             else "no ability of known value gives any")
-    detail = (f"{active.name} has {active.combat} Combat in the pool; {given}, and whether "
-              f"{names} explain{'s' if one else ''} the rest is not known: {names} "
-              f"{'is' if one else 'are'} not transcribed yet, and a Combat pool comes only from "
-              f"abilities used this turn ({POOL_RULE}).")
+    given = (
+        f"the abilities of known value give {known} ({_list(sources)})"
+        if sources
+        else "no ability of known value gives any"
+    )
+    detail = (
+        f"{active.name} has {active.combat} Combat in the pool; {given}, and whether "
+        f"{names} explain{'s' if one else ''} the rest is not known: {names} "
+        f"{'is' if one else 'are'} not transcribed yet, and a Combat pool comes only from "
+        f"abilities used this turn ({POOL_RULE})."
+    )
     return detail, missing
 
 
@@ -765,8 +931,14 @@ class _Illegal(Exception):
 
 
 class _Missing(Exception):
-    def __init__(self, reason: str, items: list[dict[str, Any]], *,
-                 code: str = NEEDS_INFORMATION_CODE, rule: str = "SRA-F2"):
+    def __init__(
+        self,
+        reason: str,
+        items: list[dict[str, Any]],
+        *,
+        code: str = NEEDS_INFORMATION_CODE,
+        rule: str = "SRA-F2",
+    ):
         super().__init__(reason)
         self.reason, self.items, self.code, self.rule = reason, items, code, rule
 
@@ -783,7 +955,8 @@ class _Ruler:
     def warnings(self) -> list[str]:
         """The ruling's warnings, the provisional values it uses said once, last."""
         return self._warnings + (
-            [provisional_warning(self._provisional)] if self._provisional else [])
+            [provisional_warning(self._provisional)] if self._provisional else []
+        )
 
     def passed(self, rule: str, detail: str) -> None:
         self.checks.append(Check(rule=rule, passed=True, detail=detail))
@@ -815,32 +988,48 @@ class _Ruler:
         if missing:
             names = _list([f"{m['card']}'s {FIELD_LABELS[m['field']]}" for m in missing])
             one = len(missing) == 1
-            detail = (f"{names} {'is' if one else 'are'} not known yet (printed on the card, "
-                      f"not transcribed): {what} cannot be ruled on without "
-                      f"{'it' if one else 'them'}.")
+            detail = (
+                f"{names} {'is' if one else 'are'} not known yet (printed on the card, "
+                f"not transcribed): {what} cannot be ruled on without "
+                f"{'it' if one else 'them'}."
+            )
             self.checks.append(Check(rule="SRA-F2", passed=False, detail=detail))
-            raise _Missing(f"{detail[0].upper()}{detail[1:]} Tableside does not guess: an admin "
-                           f"can enter {'it' if one else 'them'} from the physical card, and the "
-                           f"ruling can then be made.", missing)
+            raise _Missing(
+                f"{detail[0].upper()}{detail[1:]} Tableside does not guess: an admin "
+                f"can enter {'it' if one else 'them'} from the physical card, and the "
+                f"ruling can then be made.",
+                missing,
+            )
 
 
 def _missing_item(card: CardSpec, key: str) -> dict[str, Any]:
     detail = f"{card.name}'s {FIELD_LABELS[key]} is not known yet."
     if card.admin_url:
         detail += f" An admin can enter it at {card.admin_url}."
-    return {"card": card.name, "field": key, "label": FIELD_LABELS[key], "detail": detail,
-            "admin_url": card.admin_url, "card_url": card.card_url}
+    return {
+        "card": card.name,
+        "field": key,
+        "label": FIELD_LABELS[key],
+        "detail": detail,
+        "admin_url": card.admin_url,
+        "card_url": card.card_url,
+    }
 
 
 def _start(turn: TurnBoard, ruler: _Ruler) -> None:
     if turn.winner is not None:
-        ruler.fail("game_over", "SRA-12",
-                   f"The game is over: {turn.winner} brought {turn.opponent.name}'s Health to 0 "
-                   f"and won (SRA-12); no action follows.")
+        ruler.fail(
+            "game_over",
+            "SRA-12",
+            f"The game is over: {turn.winner} brought {turn.opponent.name}'s Health to 0 "
+            f"and won (SRA-12); no action follows.",
+        )
     if turn.turn_over:
-        ruler.fail("turn_over", "SRA-11.3",
-                   f"{turn.active.name}'s turn is over: it is {turn.opponent.name}'s turn now "
-                   f"(SRA-11.3).")
+        ruler.fail(
+            "turn_over",
+            "SRA-11.3",
+            f"{turn.active.name}'s turn is over: it is {turn.opponent.name}'s turn now (SRA-11.3).",
+        )
 
 
 def _named(card: CardSpec | None, move: Move) -> CardSpec:
@@ -862,17 +1051,22 @@ def _play(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     player, card = turn.active, _named(move.card, move)
     index = next((i for i, c in enumerate(player.hand) if c.name == card.name), None)
     if index is not None:
-        ruler.passed("SRA-5.1", f"{card.name} is in {player.name}'s hand; playing a card costs "
-                                f"nothing (SRA-5.1).")
+        ruler.passed(
+            "SRA-5.1",
+            f"{card.name} is in {player.name}'s hand; playing a card costs nothing (SRA-5.1).",
+        )
         player.hand.pop(index)
     elif player.drawn > 0 and card.name in player.in_deck:
         # A card named this turn went back into the deck with a reshuffle: the drawn card may be
         # that very card, so no copy is added.
         _surely_drawn(player, card, ruler)
-        ruler.passed("SRA-5.1", f"{card.name} is not among the named cards of {player.name}'s "
-                                f"hand: it is taken as one of the {_drawn_text(player)} drawn "
-                                f"this turn and not named (the {card.name} shuffled back into "
-                                f"the deck: not a further copy, SRA-2, SRA-11.4).")
+        ruler.passed(
+            "SRA-5.1",
+            f"{card.name} is not among the named cards of {player.name}'s "
+            f"hand: it is taken as one of the {_drawn_text(player)} drawn "
+            f"this turn and not named (the {card.name} shuffled back into "
+            f"the deck: not a further copy, SRA-2, SRA-11.4).",
+        )
         player.in_deck.remove(card.name)
         player.drawn -= 1
         player.drawn_min -= 1
@@ -884,41 +1078,63 @@ def _play(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
             total, limit, rule = _count_own(player, card.name), card.copies // PLAYERS, "SRA-3.3"
             where = f"among {player.name}'s cards (each starting deck holds {limit})"
         if total + 1 > limit:
-            ruler.fail("too_many_copies", rule,
-                       f"{card.name} is not among the named cards of {player.name}'s hand, and "
-                       f"it cannot be one of the {_drawn_text(player)} drawn: all {limit} "
-                       f"copies are already {where} "
-                       f"({_copies_where(turn, card.name, None if card.for_sale else player)}) "
-                       f"({rule}).")
+            ruler.fail(
+                "too_many_copies",
+                rule,
+                f"{card.name} is not among the named cards of {player.name}'s hand, and "
+                f"it cannot be one of the {_drawn_text(player)} drawn: all {limit} "
+                f"copies are already {where} "
+                f"({_copies_where(turn, card.name, None if card.for_sale else player)}) "
+                f"({rule}).",
+            )
         _surely_drawn(player, card, ruler)
-        ruler.passed("SRA-5.1", f"{card.name} is not among the named cards of {player.name}'s "
-                                f"hand: it is taken as one of the {_drawn_text(player)} drawn "
-                                f"this turn and not named.")
+        ruler.passed(
+            "SRA-5.1",
+            f"{card.name} is not among the named cards of {player.name}'s "
+            f"hand: it is taken as one of the {_drawn_text(player)} drawn "
+            f"this turn and not named.",
+        )
         player.drawn -= 1
         player.drawn_min -= 1
     else:
         hand = _list([c.name for c in player.hand]) if player.hand else "no named cards"
-        ruler.fail("not_in_hand", "SRA-5.1",
-                   f"{card.name} is not in {player.name}'s hand (it holds {hand}): only cards "
-                   f"in the hand can be played (SRA-5.1).")
+        ruler.fail(
+            "not_in_hand",
+            "SRA-5.1",
+            f"{card.name} is not in {player.name}'s hand (it holds {hand}): only cards "
+            f"in the hand can be played (SRA-5.1).",
+        )
     wanted = [(card, "kind")]
     if card.kind is None or card.kind == SHIP:
         wanted.append((card, "primary"))
     ruler.need(f"playing {card.name}", wanted)
     if card.kind == BASE:
         player.bases.append(_Base(card))
-        ruler.passed("SRA-7", f"{card.name} is a Base: it enters play and stays until destroyed; "
-                              f"its primary may be used once this turn (SRA-7).")
-        return ("base_played", "SRA-7",
-                f"Legal: {player.name} plays {card.name}, a Base: it stays in play until "
-                f"destroyed, and its primary can be used once this turn.", {"gained": {}})
+        ruler.passed(
+            "SRA-7",
+            f"{card.name} is a Base: it enters play and stays until destroyed; "
+            f"its primary may be used once this turn (SRA-7).",
+        )
+        return (
+            "base_played",
+            "SRA-7",
+            f"Legal: {player.name} plays {card.name}, a Base: it stays in play until "
+            f"destroyed, and its primary can be used once this turn.",
+            {"gained": {}},
+        )
     player.ships.append(_Ship(card))
-    ruler.passed("SRA-6", f"{card.name} is a Ship: its primary ({_abilities(card.primary)}) "
-                          f"happens at once (SRA-6).")
+    ruler.passed(
+        "SRA-6",
+        f"{card.name} is a Ship: its primary ({_abilities(card.primary)}) happens at once (SRA-6).",
+    )
     gained, notes = _gain(turn, _known(card.primary), ruler)
-    return ("ship_played", "SRA-6",
-            f"Legal: {player.name} plays {card.name} and gets {_got(_known(card.primary), gained)}"
-            f"{notes}.", {"gained": gained})
+    return (
+        "ship_played",
+        "SRA-6",
+        f"Legal: {player.name} plays {card.name} and gets {_got(_known(card.primary), gained)}"
+        f"{notes}.",
+        {"gained": gained},
+    )
 
 
 def _drawn_text(player: _Player) -> str:
@@ -934,24 +1150,38 @@ def _surely_drawn(player: _Player, card: CardSpec, ruler: _Ruler) -> None:
     (SRA-R9)."""
     if player.drawn_min > 0:
         return
-    detail = (f"{card.name} is not among the named cards of {player.name}'s hand, so it can only "
-              f"be one of the cards drawn this turn; but the draws took {_drawn_text(player)}, "
-              f"as many as the deck and discard pile counts decide, which the position does not "
-              f"give: whether {player.name} holds a drawn card depends on them ({DRAW_RULE}).")
+    detail = (
+        f"{card.name} is not among the named cards of {player.name}'s hand, so it can only "
+        f"be one of the cards drawn this turn; but the draws took {_drawn_text(player)}, "
+        f"as many as the deck and discard pile counts decide, which the position does not "
+        f"give: whether {player.name} holds a drawn card depends on them ({DRAW_RULE})."
+    )
     ruler.checks.append(Check(rule=DRAW_RULE, passed=False, detail=detail))
-    raise _Missing(f"{detail} Give the counts (deck and discard_pile) at the start of the turn, "
-                   f"and the move can be ruled on.", _counts_missing(player),
-                   code=COUNTS_CODE, rule=DRAW_RULE)
+    raise _Missing(
+        f"{detail} Give the counts (deck and discard_pile) at the start of the turn, "
+        f"and the move can be ruled on.",
+        _counts_missing(player),
+        code=COUNTS_CODE,
+        rule=DRAW_RULE,
+    )
 
 
 def _counts_missing(player: _Player) -> list[dict[str, Any]]:
     """The counts that fix a draw, as ``missing`` entries (paths relative to the position)."""
     return [
-        {"path": "active.deck", "field": "deck", "label": "deck count",
-         "detail": f"How many cards are in {player.name}'s deck at the start of the turn?"},
-        {"path": "active.discard_pile", "field": "discard_pile", "label": "discard pile count",
-         "detail": f"How many cards are in {player.name}'s discard pile at the start of the "
-                   f"turn?"},
+        {
+            "path": "active.deck",
+            "field": "deck",
+            "label": "deck count",
+            "detail": f"How many cards are in {player.name}'s deck at the start of the turn?",
+        },
+        {
+            "path": "active.discard_pile",
+            "field": "discard_pile",
+            "label": "discard pile count",
+            "detail": f"How many cards are in {player.name}'s discard pile at the start of the "
+            f"turn?",
+        },
     ]
 
 
@@ -969,23 +1199,33 @@ def _use_base(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
         else:
             why = f"{player.name} has no {card.name} in play"
         bases = _list([b.card.name for b in player.bases]) if player.bases else "none"
-        ruler.fail("not_your_base", "SRA-7",
-                   f"{why}; only a base of one's own in play can use its primary (SRA-7). "
-                   f"{player.name}'s bases: {bases}.")
+        ruler.fail(
+            "not_your_base",
+            "SRA-7",
+            f"{why}; only a base of one's own in play can use its primary (SRA-7). "
+            f"{player.name}'s bases: {bases}.",
+        )
     ruler.passed("SRA-7", f"{card.name} is one of {player.name}'s bases in play.")
     base = next((b for b in copies if PRIMARY not in b.used), None)
     if base is None:
-        ruler.fail("already_used", "SRA-R4",
-                   f"{card.name}'s primary was already used this turn"
-                   + (f" (by each of the {len(copies)} copies)" if len(copies) > 1 else "")
-                   + ": a base's primary is used once per turn (SRA-R4).")
+        ruler.fail(
+            "already_used",
+            "SRA-R4",
+            f"{card.name}'s primary was already used this turn"
+            + (f" (by each of the {len(copies)} copies)" if len(copies) > 1 else "")
+            + ": a base's primary is used once per turn (SRA-R4).",
+        )
     ruler.passed("SRA-R4", f"{card.name}'s primary has not been used this turn.")
     ruler.need(f"using {card.name}'s primary", [(card, "primary")])
     base.used.add(PRIMARY)
     gained, notes = _gain(turn, _known(card.primary), ruler)
-    return ("base_used", "SRA-R4",
-            f"Legal: {player.name} uses {card.name}'s primary once this turn and gets "
-            f"{_got(_known(card.primary), gained)}{notes}.", {"gained": gained})
+    return (
+        "base_used",
+        "SRA-R4",
+        f"Legal: {player.name} uses {card.name}'s primary once this turn and gets "
+        f"{_got(_known(card.primary), gained)}{notes}.",
+        {"gained": gained},
+    )
 
 
 def _use_ally(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
@@ -993,21 +1233,30 @@ def _use_ally(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     player, card = turn.active, _named(move.card, move)
     copies = [item for c, item in player.in_play() if c.name == card.name]
     if not copies:
-        where = " (it is in the hand: play it first)" if any(
-            c.name == card.name for c in player.hand) else ""
-        ruler.fail("not_in_play", "SRA-9",
-                   f"{card.name} is not in play{where}: only a card in play can use its Ally "
-                   f"ability (SRA-9).")
+        where = (
+            " (it is in the hand: play it first)"
+            if any(c.name == card.name for c in player.hand)
+            else ""
+        )
+        ruler.fail(
+            "not_in_play",
+            "SRA-9",
+            f"{card.name} is not in play{where}: only a card in play can use its Ally "
+            f"ability (SRA-9).",
+        )
     ruler.passed("SRA-9", f"{card.name} is in play.")
     if card.ally == {}:
         ruler.use(card, "ally")
         ruler.fail("no_ally_ability", "SRA-9", f"{card.name} has no Ally ability (SRA-9).")
     unused = [item for item in copies if not _ally_used(item)]
     if not unused:
-        ruler.fail("already_used", "SRA-R4",
-                   f"{card.name}'s Ally ability was already used this turn"
-                   + (f" (by each of the {len(copies)} copies)" if len(copies) > 1 else "")
-                   + ": each card's Ally ability is used once per turn (SRA-9, SRA-R4).")
+        ruler.fail(
+            "already_used",
+            "SRA-R4",
+            f"{card.name}'s Ally ability was already used this turn"
+            + (f" (by each of the {len(copies)} copies)" if len(copies) > 1 else "")
+            + ": each card's Ally ability is used once per turn (SRA-9, SRA-R4).",
+        )
     ruler.passed("SRA-R4", f"{card.name}'s Ally ability has not been used this turn.")
     item = unused[0]
     others = [c for c, other in player.in_play() if other is not item]
@@ -1016,51 +1265,70 @@ def _use_ally(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     # inferred (provisional) factions match.
     stated = [c for c in others if card.stated_same_faction(c)]
     if not stated:
-        ruler.need(f"whether {card.name}'s Ally ability is ready", [(card, "faction")],
-                   use=False)
+        ruler.need(f"whether {card.name}'s Ally ability is ready", [(card, "faction")], use=False)
     if not stated and card.faction == UNALIGNED:
         ruler.use(card, "faction")
-        ruler.fail("ally_not_ready", "SRA-9",
-                   f"{card.name} is unaligned: it has no faction, so no card can make its Ally "
-                   f"ability ready (SRA-9).")
+        ruler.fail(
+            "ally_not_ready",
+            "SRA-9",
+            f"{card.name} is unaligned: it has no faction, so no card can make its Ally "
+            f"ability ready (SRA-9).",
+        )
     matching = [c for c in others if c.faction is not None and c.faction == card.faction]
-    certain = [c for c in matching if not c.is_provisional("faction")
-               and not card.is_provisional("faction")]
+    certain = [
+        c
+        for c in matching
+        if not c.is_provisional("faction") and not card.is_provisional("faction")
+    ]
     if stated:
         partner = stated[0]
         source = card.stated_same_faction(partner)
-        ruler.passed(source, f"{partner.name} is also in play, and the rulebook puts it in "
-                             f"{card.name}'s faction ({source}), so {card.name}'s Ally ability "
-                             f"is ready (SRA-9).")
+        ruler.passed(
+            source,
+            f"{partner.name} is also in play, and the rulebook puts it in "
+            f"{card.name}'s faction ({source}), so {card.name}'s Ally ability "
+            f"is ready (SRA-9).",
+        )
     elif matching:
         partner = (certain or matching)[0]
         ruler.use(card, "faction")
         ruler.use(partner, "faction")
-        ruler.passed("SRA-9", f"{partner.name} ({card.faction_name}) is also in play, so "
-                              f"{card.name}'s Ally ability is ready (SRA-9).")
+        ruler.passed(
+            "SRA-9",
+            f"{partner.name} ({card.faction_name}) is also in play, so "
+            f"{card.name}'s Ally ability is ready (SRA-9).",
+        )
     else:
         unknown = [c for c in others if c.faction is None]
         if unknown:
-            ruler.need(f"whether {card.name}'s Ally ability is ready",
-                       [(c, "faction") for c in unknown])
+            ruler.need(
+                f"whether {card.name}'s Ally ability is ready", [(c, "faction") for c in unknown]
+            )
         # The verdict rests on the factions compared: warn for the inferred ones.
         ruler.use(card, "faction")
         for other in others:
             ruler.use(other, "faction")
         in_play = _list([c.name for c in others]) if others else "nothing else"
-        ruler.fail("ally_not_ready", "SRA-9",
-                   f"No other {card.faction_name} card is in play (also in play: {in_play}), so "
-                   f"{card.name}'s Ally ability is not ready (SRA-9).")
+        ruler.fail(
+            "ally_not_ready",
+            "SRA-9",
+            f"No other {card.faction_name} card is in play (also in play: {in_play}), so "
+            f"{card.name}'s Ally ability is not ready (SRA-9).",
+        )
     ruler.need(f"using {card.name}'s Ally ability", [(card, "ally")])
     if isinstance(item, _Ship):
         item.ally_used = True
     else:
         item.used.add(ALLY)
     gained, notes = _gain(turn, _known(card.ally), ruler)
-    return ("ally_used", "SRA-9",
-            f"Legal: {card.name}'s Ally ability is ready ({_ally_because(card, partner)}); "
-            f"{player.name} uses it once this turn and gets "
-            f"{_got(_known(card.ally), gained)}{notes}.", {"gained": gained})
+    return (
+        "ally_used",
+        "SRA-9",
+        f"Legal: {card.name}'s Ally ability is ready ({_ally_because(card, partner)}); "
+        f"{player.name} uses it once this turn and gets "
+        f"{_got(_known(card.ally), gained)}{notes}.",
+        {"gained": gained},
+    )
 
 
 def _ally_because(card: CardSpec, partner: CardSpec) -> str:
@@ -1077,43 +1345,66 @@ def _ally_used(item: _Ship | _Base) -> bool:
 def _buy(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     _start(turn, ruler)
     player, card = turn.active, _named(move.card, move)
-    index = next((i for i, c in enumerate(turn.shop_row) if c is not None and c.name == card.name),
-                 None)
+    index = next(
+        (i for i, c in enumerate(turn.shop_row) if c is not None and c.name == card.name), None
+    )
     if index is None:
         row = [c.name for c in turn.shop_row if c is not None]
         unknown = len(turn.shop_row) - len(row) + max(0, SHOP_ROW_SIZE - len(turn.shop_row))
         if turn.emptied and card.for_sale:
             _maybe_in_unknown_space(turn, card, row, ruler)
-        note = (f" The row's other {_cards(unknown)} {'is' if unknown == 1 else 'are'} not named:"
-                f" name a refill when buying (\"refill\")." if unknown else "")
-        ruler.fail("not_in_shop_row", "SRA-10",
-                   f"{card.name} is not in the shop row ({_list(row) if row else 'no named cards'}"
-                   f"): cards are bought from the shop row (SRA-10).{note}")
+        note = (
+            f" The row's other {_cards(unknown)} {'is' if unknown == 1 else 'are'} not named:"
+            f' name a refill when buying ("refill").'
+            if unknown
+            else ""
+        )
+        ruler.fail(
+            "not_in_shop_row",
+            "SRA-10",
+            f"{card.name} is not in the shop row ({_list(row) if row else 'no named cards'}"
+            f"): cards are bought from the shop row (SRA-10).{note}",
+        )
     ruler.passed("SRA-10", f"{card.name} is in the shop row.")
     ruler.need(f"buying {card.name}", [(card, "cost")])
     cost = _known(card.cost)
     if player.coins < cost:
-        ruler.fail("not_enough_coins", "SRA-10",
-                   f"{card.name} costs {_coins(cost)}; {player.name} has "
-                   f"{_coins(player.coins)} (SRA-10).")
-    ruler.passed("SRA-10", f"{card.name} costs {_coins(cost)}; {player.name} has "
-                           f"{_coins(player.coins)}, {_coins(player.coins - cost)} after.")
+        ruler.fail(
+            "not_enough_coins",
+            "SRA-10",
+            f"{card.name} costs {_coins(cost)}; {player.name} has {_coins(player.coins)} (SRA-10).",
+        )
+    ruler.passed(
+        "SRA-10",
+        f"{card.name} costs {_coins(cost)}; {player.name} has "
+        f"{_coins(player.coins)}, {_coins(player.coins - cost)} after.",
+    )
     refill_note = ""
     if move.refill is not None:
         refill = move.refill
         if not refill.for_sale:
-            ruler.fail("not_a_shop_card", "SRA-R5",
-                       f"{refill.name} is a starting card, never sold: it cannot refill the shop "
-                       f"row (SRA-R5).")
+            ruler.fail(
+                "not_a_shop_card",
+                "SRA-R5",
+                f"{refill.name} is a starting card, never sold: it cannot refill the shop "
+                f"row (SRA-R5).",
+            )
         # The bought card stays one of the game's copies (in the discard pile), so the refill
         # is a copy beyond every one the state already shows.
         if _count_in(turn, refill.name) + 1 > refill.copies:
-            ruler.fail("too_many_copies", "SRA-2",
-                       f"{refill.name} cannot refill the shop row: all {refill.copies} copies are "
-                       f"already accounted for ({_copies_where(turn, refill.name)}"
-                       + (f"; the {card.name} bought now goes to the discard pile and is still "
-                          f"one of them" if refill.name == card.name else "")
-                       + ") (SRA-2).")
+            ruler.fail(
+                "too_many_copies",
+                "SRA-2",
+                f"{refill.name} cannot refill the shop row: all {refill.copies} copies are "
+                f"already accounted for ({_copies_where(turn, refill.name)}"
+                + (
+                    f"; the {card.name} bought now goes to the discard pile and is still "
+                    f"one of them"
+                    if refill.name == card.name
+                    else ""
+                )
+                + ") (SRA-2).",
+            )
     player.coins -= cost
     turn.shop_row.pop(index)
     turn.shop_row.insert(index, move.refill)
@@ -1127,16 +1418,20 @@ def _buy(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
         refill_note = f"; {move.refill.name} refills the shop row"
     else:
         refill_note = "; the shop row refills from the shop deck (the new card is not named)"
-    ruler.passed("SRA-R5", f"{card.name} goes to {player.name}'s discard pile, not into play"
-                           f"{refill_note} (SRA-R5).")
-    return ("card_bought", "SRA-10",
-            f"Legal: {player.name} pays {_coins(cost)} for {card.name} "
-            f"({_coins(player.coins)} left); it goes to the discard pile{refill_note}.",
-            {"spent": {"coins": cost}, "to_discard_pile": [card.name]})
+    ruler.passed(
+        "SRA-R5",
+        f"{card.name} goes to {player.name}'s discard pile, not into play{refill_note} (SRA-R5).",
+    )
+    return (
+        "card_bought",
+        "SRA-10",
+        f"Legal: {player.name} pays {_coins(cost)} for {card.name} "
+        f"({_coins(player.coins)} left); it goes to the discard pile{refill_note}.",
+        {"spent": {"coins": cost}, "to_discard_pile": [card.name]},
+    )
 
 
-def _maybe_in_unknown_space(turn: TurnBoard, card: CardSpec, row: list[str],
-                            ruler: _Ruler) -> None:
+def _maybe_in_unknown_space(turn: TurnBoard, card: CardSpec, row: list[str], ruler: _Ruler) -> None:
     """A card in no known space of the shop row, while a space's refill was not named: the
     unknown space may hold it (SRA-R10). Illegal still when it cannot: the buy costs more than
     the Coins, or every copy of the card is elsewhere (SRA-2); else needs_information, naming the
@@ -1146,28 +1441,44 @@ def _maybe_in_unknown_space(turn: TurnBoard, card: CardSpec, row: list[str],
     ruler.need(f"buying {card.name}", [(card, "cost")])
     cost, coins = _known(card.cost), turn.active.coins
     if coins < cost:
-        ruler.fail("not_enough_coins", "SRA-10",
-                   f"{card.name} costs {_coins(cost)}; {turn.active.name} has {_coins(coins)}, "
-                   f"whatever refilled the shop row (SRA-10).")
+        ruler.fail(
+            "not_enough_coins",
+            "SRA-10",
+            f"{card.name} costs {_coins(cost)}; {turn.active.name} has {_coins(coins)}, "
+            f"whatever refilled the shop row (SRA-10).",
+        )
     if _count_in(turn, card.name) >= card.copies:
-        ruler.fail("not_in_shop_row", "SRA-10",
-                   f"{card.name} is not in the shop row's named cards "
-                   f"({_list(row) if row else 'none'}), and the space{'s' if len(spaces) > 1 else ''}"
-                   f" refilled unnamed after buying {bought} cannot hold one: all {card.copies} "
-                   f"copies are accounted for ({_copies_where(turn, card.name)}) (SRA-2, SRA-10).")
+        ruler.fail(
+            "not_in_shop_row",
+            "SRA-10",
+            f"{card.name} is not in the shop row's named cards "
+            f"({_list(row) if row else 'none'}), and the space{'s' if len(spaces) > 1 else ''}"
+            f" refilled unnamed after buying {bought} cannot hold one: all {card.copies} "
+            f"copies are accounted for ({_copies_where(turn, card.name)}) (SRA-2, SRA-10).",
+        )
     one = len(spaces) == 1
-    detail = (f"{card.name} is not in the shop row's named cards ({_list(row) if row else 'none'}"
-              f"), but {'the space' if one else 'the spaces'} emptied by buying {bought} "
-              f"{'was' if one else 'were'} refilled from the shop deck with a card not named: "
-              f"{'it' if one else 'one of them'} may hold {card.name} ({REFILL_RULE}).")
+    detail = (
+        f"{card.name} is not in the shop row's named cards ({_list(row) if row else 'none'}"
+        f"), but {'the space' if one else 'the spaces'} emptied by buying {bought} "
+        f"{'was' if one else 'were'} refilled from the shop deck with a card not named: "
+        f"{'it' if one else 'one of them'} may hold {card.name} ({REFILL_RULE})."
+    )
     ruler.checks.append(Check(rule=REFILL_RULE, passed=False, detail=detail))
-    raise _Missing(f"{detail} Name the refill of that buy (\"refill\"), and the buy can be ruled "
-                   f"on.", [{"path": f"actions[{n}].refill", "field": "refill",
-                             "label": "refill",
-                             "detail": f"Which card refilled the shop row after {name} was "
-                                       f"bought (action {n + 1})?"}
-                            for _space, (name, n) in spaces],
-                   code=REFILL_CODE, rule=REFILL_RULE)
+    raise _Missing(
+        f'{detail} Name the refill of that buy ("refill"), and the buy can be ruled on.',
+        [
+            {
+                "path": f"actions[{n}].refill",
+                "field": "refill",
+                "label": "refill",
+                "detail": f"Which card refilled the shop row after {name} was "
+                f"bought (action {n + 1})?",
+            }
+            for _space, (name, n) in spaces
+        ],
+        code=REFILL_CODE,
+        rule=REFILL_RULE,
+    )
 
 
 def _attack(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
@@ -1175,38 +1486,60 @@ def _attack(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     player, opponent = turn.active, turn.opponent
     pool = player.combat
     if pool <= 0:
-        ruler.fail("no_combat", "SRA-8.4",
-                   f"{player.name} has no Combat in the pool: Combat comes from abilities "
-                   f"(SRA-8.4).")
+        ruler.fail(
+            "no_combat",
+            "SRA-8.4",
+            f"{player.name} has no Combat in the pool: Combat comes from abilities (SRA-8.4).",
+        )
     if move.amount is not None and move.amount > pool:
-        ruler.fail("not_enough_combat", "SRA-R3",
-                   f"The attack uses {move.amount} Combat; the pool holds {pool} (SRA-R3).")
-    ruler.passed("SRA-R3", f"The combat pool holds {pool}"
-                           + (f"; the attack uses {move.amount}." if move.amount else "."))
+        ruler.fail(
+            "not_enough_combat",
+            "SRA-R3",
+            f"The attack uses {move.amount} Combat; the pool holds {pool} (SRA-R3).",
+        )
+    ruler.passed(
+        "SRA-R3",
+        f"The combat pool holds {pool}"
+        + (f"; the attack uses {move.amount}." if move.amount else "."),
+    )
     if move.target_health:
         if opponent.bases:
             bases = _list([b.card.name for b in opponent.bases])
-            ruler.fail("base_shields_health", "SRA-7",
-                       f"{opponent.name} has {bases} in play: Health can be attacked only when "
-                       f"no Base stands (SRA-7).")
+            ruler.fail(
+                "base_shields_health",
+                "SRA-7",
+                f"{opponent.name} has {bases} in play: Health can be attacked only when "
+                f"no Base stands (SRA-7).",
+            )
         ruler.passed("SRA-7", f"{opponent.name} has no base in play, so Health can be attacked.")
         amount = move.amount if move.amount is not None else pool
         before = opponent.health
         lost = min(amount, before)
         opponent.health -= lost
         player.combat -= amount
-        ruler.passed("SRA-R3", f"{opponent.name} loses {lost} Health: {before} → "
-                               f"{opponent.health}; the pool holds {player.combat} Combat.")
+        ruler.passed(
+            "SRA-R3",
+            f"{opponent.name} loses {lost} Health: {before} → "
+            f"{opponent.health}; the pool holds {player.combat} Combat.",
+        )
         extra: dict[str, Any] = {"spent": {"combat": amount}, "health_lost": lost}
         if opponent.health == 0:
             turn.winner = player.name
             ruler.passed("SRA-12", f"{opponent.name}'s Health is 0: {player.name} wins (SRA-12).")
-            return ("opponent_defeated", "SRA-12",
-                    f"Legal: {amount} Combat to {opponent.name}'s Health brings it from {before} "
-                    f"to 0: {player.name} wins the game.", extra)
-        return ("attack_made", "SRA-R3",
-                f"Legal: {player.name} puts {amount} Combat on {opponent.name}'s Health, "
-                f"{before} → {opponent.health}; {player.combat} Combat left in the pool.", extra)
+            return (
+                "opponent_defeated",
+                "SRA-12",
+                f"Legal: {amount} Combat to {opponent.name}'s Health brings it from {before} "
+                f"to 0: {player.name} wins the game.",
+                extra,
+            )
+        return (
+            "attack_made",
+            "SRA-R3",
+            f"Legal: {player.name} puts {amount} Combat on {opponent.name}'s Health, "
+            f"{before} → {opponent.health}; {player.combat} Combat left in the pool.",
+            extra,
+        )
 
     card = _named(move.target, move)
     base = next((b for b in opponent.bases if b.card.name == card.name), None)
@@ -1216,9 +1549,11 @@ def _attack(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
         else:
             bases = _list([b.card.name for b in opponent.bases]) if opponent.bases else "none"
             why = f"{opponent.name} has no {card.name} in play (their bases: {bases})"
-        ruler.fail("no_such_base", "SRA-7",
-                   f"{why}: an attack targets the opponent's bases or, with none, their Health "
-                   f"(SRA-7).")
+        ruler.fail(
+            "no_such_base",
+            "SRA-7",
+            f"{why}: an attack targets the opponent's bases or, with none, their Health (SRA-7).",
+        )
     ruler.passed("SRA-7", f"{card.name} is {opponent.name}'s base, with {base.damage} damage.")
     ruler.need(f"attacking {card.name}", [(card, "defense")])
     defense = _known(card.defense)
@@ -1229,14 +1564,18 @@ def _attack(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     player.combat -= used
     extra = {"spent": {"combat": used}, "destroyed": []}
     if amount > remaining:
-        ruler.warn(f"{card.name} needed only {used} Combat to fall; the other {amount - used} "
-                   f"stays in the pool ({BEYOND_DEFENSE_RULE}).")
-        ruler.passed(BEYOND_DEFENSE_RULE,
-                     f"{amount} Combat is named for {card.name}, which needs {used} more to "
-                     f"fall: tokens are placed one per point, so {used} go on it and the other "
-                     f"{amount - used} stay{'s' if amount - used == 1 else ''} in the pool for "
-                     f"other bases, or Health once no base is left, until the end of the turn "
-                     f"({BEYOND_DEFENSE_RULE}).")
+        ruler.warn(
+            f"{card.name} needed only {used} Combat to fall; the other {amount - used} "
+            f"stays in the pool ({BEYOND_DEFENSE_RULE})."
+        )
+        ruler.passed(
+            BEYOND_DEFENSE_RULE,
+            f"{amount} Combat is named for {card.name}, which needs {used} more to "
+            f"fall: tokens are placed one per point, so {used} go on it and the other "
+            f"{amount - used} stay{'s' if amount - used == 1 else ''} in the pool for "
+            f"other bases, or Health once no base is left, until the end of the turn "
+            f"({BEYOND_DEFENSE_RULE}).",
+        )
     if base.damage >= defense:
         opponent.bases.remove(base)
         opponent.discarded.append(card.name)
@@ -1244,19 +1583,36 @@ def _attack(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
             opponent.discard_pile += 1
         extra["destroyed"] = [card.name]
         extra["to_opponent_discard_pile"] = [card.name]
-        ruler.passed("SRA-7", f"{card.name} has {_tokens(base.damage)}, equal to its "
-                              f"defense {defense}: it is destroyed and goes to "
-                              f"{opponent.name}'s discard pile (SRA-7).")
-        after = (f"{opponent.name}'s Health can now be attacked" if not opponent.bases else
-                 f"{opponent.name} still has {_list([b.card.name for b in opponent.bases])}")
-        return ("attack_made", "SRA-7",
-                f"Legal: {used} Combat on {card.name} (defense {defense}) destroys it; "
-                f"{player.combat} Combat left in the pool, and {after}.", extra)
-    ruler.passed("SRA-7", f"{card.name} has {_tokens(base.damage)} of its defense "
-                          f"{defense}: it stands (tokens stay on it until it falls).")
-    return ("attack_made", "SRA-7",
-            f"Legal: {used} Combat on {card.name}: {base.damage} of its defense {defense}, "
-            f"so it stands; {player.combat} Combat left in the pool.", extra)
+        ruler.passed(
+            "SRA-7",
+            f"{card.name} has {_tokens(base.damage)}, equal to its "
+            f"defense {defense}: it is destroyed and goes to "
+            f"{opponent.name}'s discard pile (SRA-7).",
+        )
+        after = (
+            f"{opponent.name}'s Health can now be attacked"
+            if not opponent.bases
+            else f"{opponent.name} still has {_list([b.card.name for b in opponent.bases])}"
+        )
+        return (
+            "attack_made",
+            "SRA-7",
+            f"Legal: {used} Combat on {card.name} (defense {defense}) destroys it; "
+            f"{player.combat} Combat left in the pool, and {after}.",
+            extra,
+        )
+    ruler.passed(
+        "SRA-7",
+        f"{card.name} has {_tokens(base.damage)} of its defense "
+        f"{defense}: it stands (tokens stay on it until it falls).",
+    )
+    return (
+        "attack_made",
+        "SRA-7",
+        f"Legal: {used} Combat on {card.name}: {base.damage} of its defense {defense}, "
+        f"so it stands; {player.combat} Combat left in the pool.",
+        extra,
+    )
 
 
 def _end_turn(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
@@ -1266,41 +1622,65 @@ def _end_turn(turn: TurnBoard, move: Move, ruler: _Ruler) -> _Outcome:
     player.ships = []
     player.discarded.extend(ships)
     player.to_discard_pile(len(ships))
-    ruler.passed("SRA-11.1", (f"{_list(ships)} go{'es' if len(ships) == 1 else ''} to the discard "
-                              f"pile" if ships else "No ships in play to discard")
-                 + (f"; {_list([b.card.name for b in player.bases])} "
-                    f"stay{'s' if len(player.bases) == 1 else ''} in play" if player.bases
-                    else "") + " (SRA-11.1).")
+    ruler.passed(
+        "SRA-11.1",
+        (
+            f"{_list(ships)} go{'es' if len(ships) == 1 else ''} to the discard pile"
+            if ships
+            else "No ships in play to discard"
+        )
+        + (
+            f"; {_list([b.card.name for b in player.bases])} "
+            f"stay{'s' if len(player.bases) == 1 else ''} in play"
+            if player.bases
+            else ""
+        )
+        + " (SRA-11.1).",
+    )
     lost = player.combat
     player.combat = 0
     if lost:
         ruler.warn(f"{lost} Combat left in the pool is lost at the end of the turn (SRA-R3).")
-    ruler.passed("SRA-R3", f"The combat pool empties ({lost} Combat lost)." if lost else
-                 "The combat pool is empty.")
+    ruler.passed(
+        "SRA-R3",
+        f"The combat pool empties ({lost} Combat lost)." if lost else "The combat pool is empty.",
+    )
     least, most, draw_note = _draw(player, END_TURN_DRAW, ruler, rule="SRA-11.2")
     for base in player.bases:
         base.used.clear()
     if player.hand:
-        ruler.passed("SRA-11", f"{_list([c.name for c in player.hand])} "
-                               f"stay{'s' if len(player.hand) == 1 else ''} in the hand: the "
-                               f"rulebook discards only the ships in play (SRA-11.1).")
+        ruler.passed(
+            "SRA-11",
+            f"{_list([c.name for c in player.hand])} "
+            f"stay{'s' if len(player.hand) == 1 else ''} in the hand: the "
+            f"rulebook discards only the ships in play (SRA-11.1).",
+        )
     turn.turn_over = True
     ruler.passed("SRA-11.3", f"The turn passes to {turn.opponent.name} (SRA-11.3).")
-    return ("turn_ended", "SRA-11",
-            f"Legal: {player.name} ends the turn: "
-            + (f"{_list(ships)} to the discard pile, " if ships else "")
-            + (f"{lost} Combat lost, " if lost else "")
-            + f"{draw_note}; {turn.opponent.name} plays next.",
-            {"to_discard_pile": ships, "combat_lost": lost, "drawn": _count_or_range(least, most)})
+    return (
+        "turn_ended",
+        "SRA-11",
+        f"Legal: {player.name} ends the turn: "
+        + (f"{_list(ships)} to the discard pile, " if ships else "")
+        + (f"{lost} Combat lost, " if lost else "")
+        + f"{draw_note}; {turn.opponent.name} plays next.",
+        {"to_discard_pile": ships, "combat_lost": lost, "drawn": _count_or_range(least, most)},
+    )
 
 
 _HANDLERS: dict[str, Callable[[TurnBoard, Move, _Ruler], _Outcome]] = {
-    PLAY: _play, USE_BASE: _use_base, USE_ALLY: _use_ally, BUY: _buy, ATTACK: _attack,
-    END_TURN: _end_turn}
+    PLAY: _play,
+    USE_BASE: _use_base,
+    USE_ALLY: _use_ally,
+    BUY: _buy,
+    ATTACK: _attack,
+    END_TURN: _end_turn,
+}
 
 
-def _gain(turn: TurnBoard, abilities: Mapping[str, int],
-          ruler: _Ruler) -> tuple[dict[str, Any], str]:
+def _gain(
+    turn: TurnBoard, abilities: Mapping[str, int], ruler: _Ruler
+) -> tuple[dict[str, Any], str]:
     """Apply an ability's effects; returns (what was gained, a note for the reason)."""
     player = turn.active
     gained: dict[str, Any] = {}
@@ -1316,19 +1696,27 @@ def _gain(turn: TurnBoard, abilities: Mapping[str, int],
             gained["coin"] = player.coins - before
             if lost:
                 gained["coins_lost"] = lost
-                ruler.warn(f"{lost} Coin{'' if lost == 1 else 's'} beyond the cap of {COIN_CAP} "
-                           f"{'is' if lost == 1 else 'are'} lost: {player.name} had "
-                           f"{_coins(before)} and gains {amount} (SRA-R1).")
-                notes.append(f"{lost} Coin{'' if lost == 1 else 's'} lost to the cap of "
-                             f"{COIN_CAP}")
-            ruler.passed("SRA-R1", f"Coins {before} + {amount} = {before + amount}"
-                         + (f", capped at {COIN_CAP}: {lost} lost." if lost else
-                            f" (the cap is {COIN_CAP})."))
+                ruler.warn(
+                    f"{lost} Coin{'' if lost == 1 else 's'} beyond the cap of {COIN_CAP} "
+                    f"{'is' if lost == 1 else 'are'} lost: {player.name} had "
+                    f"{_coins(before)} and gains {amount} (SRA-R1)."
+                )
+                notes.append(f"{lost} Coin{'' if lost == 1 else 's'} lost to the cap of {COIN_CAP}")
+            ruler.passed(
+                "SRA-R1",
+                f"Coins {before} + {amount} = {before + amount}"
+                + (
+                    f", capped at {COIN_CAP}: {lost} lost."
+                    if lost
+                    else f" (the cap is {COIN_CAP})."
+                ),
+            )
         elif effect == "combat":
             player.combat += amount
             gained["combat"] = amount
-            ruler.passed("SRA-R3", f"Combat pool {player.combat - amount} + {amount} = "
-                                   f"{player.combat}.")
+            ruler.passed(
+                "SRA-R3", f"Combat pool {player.combat - amount} + {amount} = {player.combat}."
+            )
         elif effect == "health":
             before = player.health
             player.health = min(HEALTH_CAP, before + amount)
@@ -1336,23 +1724,31 @@ def _gain(turn: TurnBoard, abilities: Mapping[str, int],
             gained["health"] = player.health - before
             if lost:
                 gained["health_not_gained"] = lost
-                ruler.warn(f"{lost} Health beyond the cap of {HEALTH_CAP} is not gained: "
-                           f"{player.name} had {before} and gains {amount} (SRA-R2).")
+                ruler.warn(
+                    f"{lost} Health beyond the cap of {HEALTH_CAP} is not gained: "
+                    f"{player.name} had {before} and gains {amount} (SRA-R2)."
+                )
                 notes.append(f"{lost} Health lost to the cap of {HEALTH_CAP}")
-            ruler.passed("SRA-R2", f"Health {before} + {amount} = {before + amount}"
-                         + (f", capped at {HEALTH_CAP}." if lost else
-                            f" (the cap is {HEALTH_CAP})."))
+            ruler.passed(
+                "SRA-R2",
+                f"Health {before} + {amount} = {before + amount}"
+                + (f", capped at {HEALTH_CAP}." if lost else f" (the cap is {HEALTH_CAP})."),
+            )
         else:
             least, drawn, _note = _draw(player, amount, ruler, rule="SRA-8.1")
             gained["draw"] = _count_or_range(least, drawn)
             if drawn < amount:
-                notes.append(f"its {amount} Draw draws "
-                             + ("no card" if drawn == 0 else f"only {_cards(drawn)}")
-                             + ": none is left to draw, SRA-11.4")
+                notes.append(
+                    f"its {amount} Draw draws "
+                    + ("no card" if drawn == 0 else f"only {_cards(drawn)}")
+                    + ": none is left to draw, SRA-11.4"
+                )
             elif least < drawn:
                 wanted = _note.removeprefix(f"{player.name} draws {_up_to(least, drawn)} (")
-                notes.append(f"its {amount} Draw draws {_up_to(least, drawn)}: "
-                             f"{wanted.removesuffix(')')}, {DRAW_RULE}")
+                notes.append(
+                    f"its {amount} Draw draws {_up_to(least, drawn)}: "
+                    f"{wanted.removesuffix(')')}, {DRAW_RULE}"
+                )
     return gained, (" (" + "; ".join(notes) + ")") if notes else ""
 
 
@@ -1368,8 +1764,7 @@ def _got(abilities: Mapping[str, int], gained: Mapping[str, Any]) -> str:
     return abilities_text(abilities)
 
 
-def _draw(player: _Player, count: int, ruler: _Ruler, *,
-          rule: str) -> tuple[int, int, str]:
+def _draw(player: _Player, count: int, ruler: _Ruler, *, rule: str) -> tuple[int, int, str]:
     """Draw cards, shuffling the discard pile into a new deck when the deck runs out (SRA-11.4).
     Returns (the fewest cards drawn, the most, a note): the same number when the counts, or the
     cards the position names, fix it; else the range they leave (SRA-R9)."""
@@ -1383,34 +1778,42 @@ def _draw(player: _Player, count: int, ruler: _Ruler, *,
         player.in_deck += player.discarded  # the named cards go into the new deck
         player.discarded = []
         if player.discard_pile == 0:
-            parts.append("and the discard pile is empty, so there is nothing to shuffle into a "
-                         "new deck (SRA-11.4)")
-            ruler.warn(f"{player.name} can draw only {_cards(drawn)} of {count}: "
-                       + (f"the deck held only {_cards(from_deck)}" if from_deck
-                          else "the deck is empty")
-                       + " and the discard pile is empty, so there was nothing to shuffle "
-                         "(SRA-11.4).")
+            parts.append(
+                "and the discard pile is empty, so there is nothing to shuffle into a "
+                "new deck (SRA-11.4)"
+            )
+            ruler.warn(
+                f"{player.name} can draw only {_cards(drawn)} of {count}: "
+                + (f"the deck held only {_cards(from_deck)}" if from_deck else "the deck is empty")
+                + " and the discard pile is empty, so there was nothing to shuffle "
+                "(SRA-11.4)."
+            )
         else:
             pile = _known(player.discard_pile)
             player.deck, player.discard_pile = pile, 0
             rest = min(count - drawn, player.deck)
             player.deck -= rest
             drawn += rest
-            parts.append(f"then the discard pile ({_cards(pile)}) is shuffled into a new deck and "
-                         f"{_cards(rest)} more drawn (SRA-11.4)")
+            parts.append(
+                f"then the discard pile ({_cards(pile)}) is shuffled into a new deck and "
+                f"{_cards(rest)} more drawn (SRA-11.4)"
+            )
             if drawn < count:
-                ruler.warn(f"{player.name} can draw only {_cards(drawn)} of {count}: "
-                           + (f"the deck held {_cards(from_deck)} and " if from_deck else "")
-                           + f"the discard pile shuffled into a new deck held {_cards(pile)}, "
-                             f"all drawn (SRA-11.4).")
+                ruler.warn(
+                    f"{player.name} can draw only {_cards(drawn)} of {count}: "
+                    + (f"the deck held {_cards(from_deck)} and " if from_deck else "")
+                    + f"the discard pile shuffled into a new deck held {_cards(pile)}, "
+                    f"all drawn (SRA-11.4)."
+                )
     _drew(player, drawn, drawn)
     note = f"{player.name} draws {_cards(drawn)}"
     ruler.passed(rule, f"{note}: " + ", ".join(parts) + ".")
     return drawn, drawn, note
 
 
-def _draw_uncounted(player: _Player, count: int, ruler: _Ruler, *,
-                    rule: str) -> tuple[int, int, str]:
+def _draw_uncounted(
+    player: _Player, count: int, ruler: _Ruler, *, rule: str
+) -> tuple[int, int, str]:
     """A draw the counts do not fix by themselves: the deck's size is unknown, or the deck runs
     out into a discard pile of unknown size. The cards the position names may still fix it
     (``supply_min``); else the draw takes as many as the counts decide (SRA-R9)."""
@@ -1427,28 +1830,47 @@ def _draw_uncounted(player: _Player, count: int, ruler: _Ruler, *,
     if least == count:
         if from_deck is None:
             note = f"{player.name} draws {_cards(count)}"
-            ruler.passed(rule, f"{note} (when the deck runs out, the discard pile is shuffled "
-                               f"into a new deck: SRA-11.4).")
+            ruler.passed(
+                rule,
+                f"{note} (when the deck runs out, the discard pile is shuffled "
+                f"into a new deck: SRA-11.4).",
+            )
         else:
             note = f"{player.name} draws {_cards(count)}"
-            ruler.passed(rule, f"{note}: {_cards(from_deck)} from the deck, then the discard "
-                               f"pile is shuffled into a new deck and "
-                               f"{_cards(count - from_deck)} more drawn (SRA-11.4).")
+            ruler.passed(
+                rule,
+                f"{note}: {_cards(from_deck)} from the deck, then the discard "
+                f"pile is shuffled into a new deck and "
+                f"{_cards(count - from_deck)} more drawn (SRA-11.4).",
+            )
         return count, count, note
-    note = (f"{player.name} draws {_up_to(least, count)} (give {_counts_wanted(from_deck)} "
-            f"to know how many)")
-    deck = (f"{_cards(from_deck)} from the deck, then the discard pile is shuffled into a new "
-            f"deck for the rest" if from_deck is not None else
-            "from the deck, and when it runs out from the discard pile shuffled into a new deck")
+    note = (
+        f"{player.name} draws {_up_to(least, count)} (give {_counts_wanted(from_deck)} "
+        f"to know how many)"
+    )
+    deck = (
+        f"{_cards(from_deck)} from the deck, then the discard pile is shuffled into a new "
+        f"deck for the rest"
+        if from_deck is not None
+        else "from the deck, and when it runs out from the discard pile shuffled into a new deck"
+    )
     ruler.passed(rule, f"{player.name} draws {_up_to(least, count)}: {deck} (SRA-11.4).")
-    certain = (f"put only {_cards(least)} for certain in {player.name}'s deck and discard pile"
-               if least else f"may all be out of {player.name}'s deck and discard pile")
-    ruler.passed(DRAW_RULE, f"The position {_not_counted(from_deck)}, and the cards it names "
-                            f"{certain} (a player who kept every card may have both empty): the "
-                            f"move stays legal and draws {_up_to(least, count)}, as many as the "
-                            f"counts decide ({DRAW_RULE}).")
-    ruler.warn(f"How many cards {player.name} draws ({_up_to(least, count)}) depends on "
-               f"{_counts_wanted(from_deck)}, which the position does not give ({DRAW_RULE}).")
+    certain = (
+        f"put only {_cards(least)} for certain in {player.name}'s deck and discard pile"
+        if least
+        else f"may all be out of {player.name}'s deck and discard pile"
+    )
+    ruler.passed(
+        DRAW_RULE,
+        f"The position {_not_counted(from_deck)}, and the cards it names "
+        f"{certain} (a player who kept every card may have both empty): the "
+        f"move stays legal and draws {_up_to(least, count)}, as many as the "
+        f"counts decide ({DRAW_RULE}).",
+    )
+    ruler.warn(
+        f"How many cards {player.name} draws ({_up_to(least, count)}) depends on "
+        f"{_counts_wanted(from_deck)}, which the position does not give ({DRAW_RULE})."
+    )
     return least, count, note
 
 
@@ -1466,13 +1888,15 @@ def _up_to(least: int, most: int) -> str:
 
 
 def _counts_wanted(deck: int | None) -> str:
-    return ("the discard pile's count" if deck is not None
-            else "the deck and discard pile counts")
+    return "the discard pile's count" if deck is not None else "the deck and discard pile counts"
 
 
 def _not_counted(deck: int | None) -> str:
-    return ("gives the deck's count but not the discard pile's" if deck is not None
-            else "counts neither the deck nor the discard pile")
+    return (
+        "gives the deck's count but not the discard pile's"
+        if deck is not None
+        else "counts neither the deck nor the discard pile"
+    )
 
 
 def _count_or_range(least: int, most: int) -> int | dict[str, int]:
@@ -1484,15 +1908,18 @@ def _places(player: _Player) -> list[tuple[str, list[str]]]:
     """Where a player's named cards are: (a label, the names there)."""
     return [
         (f"in {player.name}'s hand", [c.name for c in player.hand]),
-        (f"in play for {player.name}", [s.card.name for s in player.ships]
-         + [b.card.name for b in player.bases]),
+        (
+            f"in play for {player.name}",
+            [s.card.name for s in player.ships] + [b.card.name for b in player.bases],
+        ),
         (f"put in {player.name}'s discard pile this turn", player.discarded),
         (f"named this turn and shuffled into {player.name}'s deck", player.in_deck),
     ]
 
 
-def _count_where(turn: TurnBoard | None, name: str,
-                 only: _Player | None = None) -> list[tuple[str, int]]:
+def _count_where(
+    turn: TurnBoard | None, name: str, only: _Player | None = None
+) -> list[tuple[str, int]]:
     """How many copies of a card the state shows, place by place: every card named in the
     position or since (bought, destroyed, discarded, shuffled back), so a card that left the
     shop row or play is still one of the game's copies (SRA-2). With ``only``, that player's own
@@ -1568,5 +1995,3 @@ def _value_text(card: CardSpec, key: str) -> str:
 _coins = partial(_count, noun="Coin")
 _tokens = partial(_count, noun="Combat token")
 _cards = partial(_count, noun="card")
-
-

@@ -27,8 +27,9 @@ GAME = GamePackage(
         page="star_realms_academy:ruling",
         label="Check a move",
         link_pairs=pages.check_link_pairs,
-        page_result=PageResult(pages.ruling_context, "ruling",
-                               "star_realms_academy/_check_result.html", CSS),
+        page_result=PageResult(
+            pages.ruling_context, "ruling", "star_realms_academy/_check_result.html", CSS
+        ),
     ),
     score=Job(
         request_models=(scores.TurnRequest,),
@@ -38,12 +39,17 @@ GAME = GamePackage(
         page="star_realms_academy:score",
         label="Break down a turn",
         link_pairs=pages.turn_link_pairs,
-        page_result=PageResult(pages.breakdown_context, "breakdown",
-                               "star_realms_academy/_turn_result.html", CSS),
+        page_result=PageResult(
+            pages.breakdown_context, "breakdown", "star_realms_academy/_turn_result.html", CSS
+        ),
     ),
     rule_language=card_rules,
     api_docs=api_docs,
     card_text=card_text.render,
-    table=GameTable(table_state.TABLE, request_body=table_state.job_request_body,
-                    event=table_state.job_event, acting_seat=table_state.acting_seat),
+    table=GameTable(
+        table_state.TABLE,
+        request_body=table_state.job_request_body,
+        event=table_state.job_event,
+        acting_seat=table_state.acting_seat,
+    ),
 )

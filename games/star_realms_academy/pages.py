@@ -64,8 +64,9 @@ def page_context(game: Game) -> dict[str, Any]:
         parts.append(str(kind).capitalize() if kind else "")
         cost = attributes.get("cost")
         parts.append(f"cost {cost}" if cost is not None else "")
-        options.append({"name": name, "label": " · ".join(p for p in parts if p),
-                        "base": kind == engine.BASE})
+        options.append(
+            {"name": name, "label": " · ".join(p for p in parts if p), "base": kind == engine.BASE}
+        )
     return {"card_options": options}
 
 
@@ -76,20 +77,36 @@ class BaseRow:
     def __init__(self, form: PageForm, owner: str, index: int, *, active: bool):
         prefix = f"{owner}_base_{index}"
         whose = "" if active else "Opponent's "
-        self.card = Field(prefix, f"{owner}-base-{index}", form.text(prefix),
-                          f"{whose}Base {index}" if active else f"{whose}base {index}",
-                          css_class="field--card")
-        self.damage = Field(f"{prefix}_damage", f"{owner}-base-{index}-damage",
-                            form.text(f"{prefix}_damage"), "Damage",
-                            label_hidden=f"on {whose.lower()}base {index}")
+        self.card = Field(
+            prefix,
+            f"{owner}-base-{index}",
+            form.text(prefix),
+            f"{whose}Base {index}" if active else f"{whose}base {index}",
+            css_class="field--card",
+        )
+        self.damage = Field(
+            f"{prefix}_damage",
+            f"{owner}-base-{index}-damage",
+            form.text(f"{prefix}_damage"),
+            "Damage",
+            label_hidden=f"on {whose.lower()}base {index}",
+        )
         self.active = active
         if active:
-            self.primary = Field(f"{prefix}_primary", f"{owner}-base-{index}-primary",
-                                 form.text(f"{prefix}_primary"), "Primary used",
-                                 label_hidden=f"this turn (base {index})")
-            self.ally = Field(f"{prefix}_ally", f"{owner}-base-{index}-ally",
-                              form.text(f"{prefix}_ally"), "Ally used",
-                              label_hidden=f"this turn (base {index})")
+            self.primary = Field(
+                f"{prefix}_primary",
+                f"{owner}-base-{index}-primary",
+                form.text(f"{prefix}_primary"),
+                "Primary used",
+                label_hidden=f"this turn (base {index})",
+            )
+            self.ally = Field(
+                f"{prefix}_ally",
+                f"{owner}-base-{index}-ally",
+                form.text(f"{prefix}_ally"),
+                "Ally used",
+                label_hidden=f"this turn (base {index})",
+            )
 
     @property
     def has_content(self) -> bool:
@@ -98,9 +115,10 @@ class BaseRow:
 
 def _cards(form: PageForm, name: str, slots: int, label: str, shown: int | None = None) -> Slots:
     """A list of card slots sharing one field name ("hand"), ids hand-1, hand-2, …"""
-    fields = [Field(name, f"{name.replace('_', '-')}-{i}", value, f"{label} {i}",
-                    css_class="field--card")
-              for i, value in enumerate(form.texts(name, slots), start=1)]
+    fields = [
+        Field(name, f"{name.replace('_', '-')}-{i}", value, f"{label} {i}", css_class="field--card")
+        for i, value in enumerate(form.texts(name, slots), start=1)
+    ]
     return Slots(fields, slots if shown is None else shown)
 
 
@@ -112,35 +130,62 @@ class BoardForm(PageForm):
     def __init__(self, game: Game, data: QueryDict | None = None) -> None:
         super().__init__(data)
         text = self.text
-        self.active_name = Field("active_name", "active-name", text("active_name"),
-                                 "Name", placeholder="Active player")
-        self.active_health = Field("active_health", "active-health",
-                                   text("active_health", "15"), "Health")
-        self.active_coins = Field("active_coins", "active-coins", text("active_coins", "0"),
-                                  "Coins")
-        self.active_combat = Field("active_combat", "active-combat", text("active_combat", "0"),
-                                   "Combat pool")
-        self.active_deck = Field("active_deck", "active-deck", text("active_deck"),
-                                 "Cards in the deck", hint="Leave empty if not counted.")
-        self.active_discard_pile = Field("active_discard_pile", "active-discard-pile",
-                                         text("active_discard_pile"), "Cards in the discard pile",
-                                         hint="Leave empty if not counted.")
-        self.active_drawn = Field("active_drawn", "active-drawn", text("active_drawn"),
-                                  "Unnamed cards drawn into the hand",
-                                  hint="Cards drawn this turn that you do not name above.")
+        self.active_name = Field(
+            "active_name", "active-name", text("active_name"), "Name", placeholder="Active player"
+        )
+        self.active_health = Field(
+            "active_health", "active-health", text("active_health", "15"), "Health"
+        )
+        self.active_coins = Field(
+            "active_coins", "active-coins", text("active_coins", "0"), "Coins"
+        )
+        self.active_combat = Field(
+            "active_combat", "active-combat", text("active_combat", "0"), "Combat pool"
+        )
+        self.active_deck = Field(
+            "active_deck",
+            "active-deck",
+            text("active_deck"),
+            "Cards in the deck",
+            hint="Leave empty if not counted.",
+        )
+        self.active_discard_pile = Field(
+            "active_discard_pile",
+            "active-discard-pile",
+            text("active_discard_pile"),
+            "Cards in the discard pile",
+            hint="Leave empty if not counted.",
+        )
+        self.active_drawn = Field(
+            "active_drawn",
+            "active-drawn",
+            text("active_drawn"),
+            "Unnamed cards drawn into the hand",
+            hint="Cards drawn this turn that you do not name above.",
+        )
         self.hand = _cards(self, "hand", HAND_SLOTS, "Hand card", HAND_SHOWN)
         self.in_play = _cards(self, "in_play", IN_PLAY_SLOTS, "Ship in play", IN_PLAY_SHOWN)
         self.used = _cards(self, "used", USED_SLOTS, "Ally used", 0)
-        self.active_bases = Slots([BaseRow(self, "active", i, active=True)
-                                   for i in range(1, BASE_SLOTS + 1)], BASES_SHOWN)
-        self.opponent_name = Field("opponent_name", "opponent-name", text("opponent_name"),
-                                   "Opponent's name", placeholder="Opponent")
-        self.opponent_health = Field("opponent_health", "opponent-health",
-                                     text("opponent_health", "15"), "Opponent's Health")
-        self.opponent_coins = Field("opponent_coins", "opponent-coins",
-                                    text("opponent_coins", "0"), "Opponent's Coins")
-        self.opponent_bases = Slots([BaseRow(self, "opponent", i, active=False)
-                                     for i in range(1, BASE_SLOTS + 1)], BASES_SHOWN)
+        self.active_bases = Slots(
+            [BaseRow(self, "active", i, active=True) for i in range(1, BASE_SLOTS + 1)], BASES_SHOWN
+        )
+        self.opponent_name = Field(
+            "opponent_name",
+            "opponent-name",
+            text("opponent_name"),
+            "Opponent's name",
+            placeholder="Opponent",
+        )
+        self.opponent_health = Field(
+            "opponent_health", "opponent-health", text("opponent_health", "15"), "Opponent's Health"
+        )
+        self.opponent_coins = Field(
+            "opponent_coins", "opponent-coins", text("opponent_coins", "0"), "Opponent's Coins"
+        )
+        self.opponent_bases = Slots(
+            [BaseRow(self, "opponent", i, active=False) for i in range(1, BASE_SLOTS + 1)],
+            BASES_SHOWN,
+        )
         self.shop_row = _cards(self, "shop_row", SHOP_ROW_SLOTS, "Shop card")
         # The counts of the active player's cards sit in a <details> too.
         self.counts = Slots([self.active_deck, self.active_discard_pile, self.active_drawn], 0)
@@ -149,9 +194,18 @@ class BoardForm(PageForm):
     def known_open(self) -> bool:
         """At a table the fields the table fills in are folded away (issue 29): they open when
         one of them has a problem, so it shows by its field."""
-        fields = [self.active_name, self.active_health, self.active_coins, self.active_combat,
-                  *self.counts, *self.in_play, *self.used, self.opponent_name,
-                  self.opponent_health, self.opponent_coins]
+        fields = [
+            self.active_name,
+            self.active_health,
+            self.active_coins,
+            self.active_combat,
+            *self.counts,
+            *self.in_play,
+            *self.used,
+            self.opponent_name,
+            self.opponent_health,
+            self.opponent_coins,
+        ]
         for row in [*self.active_bases, *self.opponent_bases]:
             fields += [row.card, row.damage]
         return any(field.errors for field in fields)
@@ -163,10 +217,14 @@ class BoardForm(PageForm):
         if self.active_name.value:
             active["name"] = self.active_name.value
         self.paths[f"{p}active.name"] = self.active_name
-        for field, key in ((self.active_health, "health"), (self.active_coins, "coins"),
-                           (self.active_combat, "combat"), (self.active_deck, "deck"),
-                           (self.active_discard_pile, "discard_pile"),
-                           (self.active_drawn, "drawn")):
+        for field, key in (
+            (self.active_health, "health"),
+            (self.active_coins, "coins"),
+            (self.active_combat, "combat"),
+            (self.active_deck, "deck"),
+            (self.active_discard_pile, "discard_pile"),
+            (self.active_drawn, "drawn"),
+        ):
             self.number(field, f"{p}active.{key}", active, key)
         active["hand"] = self.names(self.hand, f"{p}active.hand")
         active["in_play"] = self.names(self.in_play, f"{p}active.in_play")
@@ -180,8 +238,11 @@ class BoardForm(PageForm):
         for field, key in ((self.opponent_health, "health"), (self.opponent_coins, "coins")):
             self.number(field, f"{p}opponent.{key}", opponent, key)
         opponent["bases"] = self._bases(self.opponent_bases, f"{p}opponent.bases")
-        return {"active": active, "opponent": opponent,
-                "shop_row": self.names(self.shop_row, f"{p}shop_row")}
+        return {
+            "active": active,
+            "opponent": opponent,
+            "shop_row": self.names(self.shop_row, f"{p}shop_row"),
+        }
 
     def _bases(self, rows: list[BaseRow], path: str) -> list[dict[str, Any]]:
         bases: list[dict[str, Any]] = []
@@ -195,15 +256,25 @@ class BoardForm(PageForm):
             base: dict[str, Any] = {"card": row.card.value}
             self.number(row.damage, f"{where}.damage", base, "damage")
             if row.active:
-                base["used"] = [a for a, f in ((engine.PRIMARY, row.primary),
-                                               (engine.ALLY, row.ally)) if f.value]
+                base["used"] = [
+                    a
+                    for a, f in ((engine.PRIMARY, row.primary), (engine.ALLY, row.ally))
+                    if f.value
+                ]
                 self.paths[f"{where}.used"] = row.primary
             bases.append(base)
         return bases
 
 
-HEALTH_WORDS = ("health", "opponent", "the opponent", "their health", "opponent's health",
-                "the opponent's health", "authority")
+HEALTH_WORDS = (
+    "health",
+    "opponent",
+    "the opponent",
+    "their health",
+    "opponent's health",
+    "the opponent's health",
+    "authority",
+)
 
 
 def health_target(typed: str, opponent_name: Field | None) -> str:
@@ -220,44 +291,74 @@ class ActionRow:
     def __init__(self, form: PageForm, index: int, action: str = ""):
         self.n = index
         which = f"of action {index}" if index else ""
-        self.action = Field(f"action_{index}", f"action-{index}", action,
-                            f"Action {index}")
-        self.card = Field(f"card_{index}", f"card-{index}", form.text(f"card_{index}"),
-                          "Card", css_class="field--card for-card", label_hidden=which)
-        self.target = Field(f"target_{index}", f"target-{index}", form.text(f"target_{index}"),
-                            "Target", css_class="for-target", label_hidden=which,
-                            hint="A base of the opponent, or their Health (or their name).")
-        self.amount = Field(f"amount_{index}", f"amount-{index}", form.text(f"amount_{index}"),
-                            "Combat used", css_class="for-target", label_hidden=which,
-                            hint="Empty: what the target can take.")
-        self.refill = Field(f"refill_{index}", f"refill-{index}", form.text(f"refill_{index}"),
-                            "Refill (optional)", css_class="field--card for-refill",
-                            label_hidden=which, hint="The card that refilled the shop row.")
+        self.action = Field(f"action_{index}", f"action-{index}", action, f"Action {index}")
+        self.card = Field(
+            f"card_{index}",
+            f"card-{index}",
+            form.text(f"card_{index}"),
+            "Card",
+            css_class="field--card for-card",
+            label_hidden=which,
+        )
+        self.target = Field(
+            f"target_{index}",
+            f"target-{index}",
+            form.text(f"target_{index}"),
+            "Target",
+            css_class="for-target",
+            label_hidden=which,
+            hint="A base of the opponent, or their Health (or their name).",
+        )
+        self.amount = Field(
+            f"amount_{index}",
+            f"amount-{index}",
+            form.text(f"amount_{index}"),
+            "Combat used",
+            css_class="for-target",
+            label_hidden=which,
+            hint="Empty: what the target can take.",
+        )
+        self.refill = Field(
+            f"refill_{index}",
+            f"refill-{index}",
+            form.text(f"refill_{index}"),
+            "Refill (optional)",
+            css_class="field--card for-refill",
+            label_hidden=which,
+            hint="The card that refilled the shop row.",
+        )
 
     @property
     def has_content(self) -> bool:
-        return any(f.value or f.errors for f in
-                   (self.action, self.card, self.target, self.amount, self.refill))
+        return any(
+            f.value or f.errors
+            for f in (self.action, self.card, self.target, self.amount, self.refill)
+        )
 
     def move(self, form: PageForm, path: str) -> dict[str, Any]:
         action = self.action.value
         form.paths[path] = self.action
         form.paths[f"{path}.action"] = self.action
         move: dict[str, Any] = {"action": action}
-        for field, key, uses in ((self.card, "card", ("play", "use_base", "use_ally", "buy")),
-                                 (self.refill, "refill", ("buy",)),
-                                 (self.target, "target", ("attack",))):
+        for field, key, uses in (
+            (self.card, "card", ("play", "use_base", "use_ally", "buy")),
+            (self.refill, "refill", ("buy",)),
+            (self.target, "target", ("attack",)),
+        ):
             form.paths[f"{path}.{key}"] = field
             if action in uses and field.value:
-                move[key] = (health_target(field.value, getattr(form, "opponent_name", None))
-                             if key == "target" else field.value)
+                move[key] = (
+                    health_target(field.value, getattr(form, "opponent_name", None))
+                    if key == "target"
+                    else field.value
+                )
         if action == engine.ATTACK:
             form.number(self.amount, f"{path}.amount", move, "amount")
         return move
 
 
 class CheckForm(BoardForm):
-    """"Check a move": the board in the middle of a turn and the one move."""
+    """ "Check a move": the board in the middle of a turn and the one move."""
 
     prefix = "position."
 
@@ -272,13 +373,15 @@ class CheckForm(BoardForm):
 
 
 class TurnForm(BoardForm):
-    """"Break down a turn": the board at the start of the turn and its actions, in order (the
+    """ "Break down a turn": the board at the start of the turn and its actions, in order (the
     filled rows)."""
 
     def __init__(self, game: Game, data: QueryDict | None = None) -> None:
         super().__init__(game, data)
-        self.rows = Slots([ActionRow(self, i, self.text(f"action_{i}"))
-                           for i in range(1, ACTION_SLOTS + 1)], ACTIONS_SHOWN)
+        self.rows = Slots(
+            [ActionRow(self, i, self.text(f"action_{i}")) for i in range(1, ACTION_SLOTS + 1)],
+            ACTIONS_SHOWN,
+        )
         if not self.bound:
             self.rows[0].action.value = engine.PLAY
         self.actions = ACTION_LABELS
@@ -295,10 +398,20 @@ class TurnForm(BoardForm):
 # --- The pages ----------------------------------------------------------------------------------
 
 
-ruling_page = job_page(slug=GAME, kind="ruling", form=CheckForm, page_context=page_context,
-                       page="star_realms_academy/check_move.html")
-score_page = job_page(slug=GAME, kind="score", form=TurnForm, page_context=page_context,
-                      page="star_realms_academy/turn.html")
+ruling_page = job_page(
+    slug=GAME,
+    kind="ruling",
+    form=CheckForm,
+    page_context=page_context,
+    page="star_realms_academy/check_move.html",
+)
+score_page = job_page(
+    slug=GAME,
+    kind="score",
+    form=TurnForm,
+    page_context=page_context,
+    page="star_realms_academy/turn.html",
+)
 
 
 # --- A saved request as the form's fields ("Check again" / "Score again" on /r/<id>) ----------
@@ -307,9 +420,10 @@ score_page = job_page(slug=GAME, kind="score", form=TurnForm, page_context=page_
 def _board_pairs(board: dict[str, Any]) -> list[tuple[str, str]]:
     """The board's fields for a saved position (the reverse of BoardForm.board)."""
     pairs: list[tuple[str, str]] = []
-    for owner, keys in (("active", ("name", "health", "coins", "combat", "deck", "discard_pile",
-                                    "drawn")),
-                        ("opponent", ("name", "health", "coins"))):
+    for owner, keys in (
+        ("active", ("name", "health", "coins", "combat", "deck", "discard_pile", "drawn")),
+        ("opponent", ("name", "health", "coins")),
+    ):
         side = as_dict(board.get(owner))
         pairs += [(f"{owner}_{key}", str(side[key])) for key in keys if side.get(key) is not None]
         if owner == "active":
@@ -324,16 +438,21 @@ def _board_pairs(board: dict[str, Any]) -> list[tuple[str, str]]:
             if base.get("damage") is not None:
                 pairs.append((f"{prefix}_damage", str(base["damage"])))
             used = as_list(base.get("used"))
-            pairs += [(f"{prefix}_{name}", "on") for name, used_as in
-                      (("primary", engine.PRIMARY), ("ally", engine.ALLY)) if used_as in used]
+            pairs += [
+                (f"{prefix}_{name}", "on")
+                for name, used_as in (("primary", engine.PRIMARY), ("ally", engine.ALLY))
+                if used_as in used
+            ]
     shop = as_list(board.get("shop_row"))
     return pairs + [("shop_row", str(card)) for card in shop]
 
 
 def _move_pairs(move: dict[str, Any], index: int) -> list[tuple[str, str]]:
-    return [(f"{key}_{index}", str(move[key])) for key in ("action", "card", "target", "amount",
-                                                            "refill")
-            if move.get(key) is not None]
+    return [
+        (f"{key}_{index}", str(move[key]))
+        for key in ("action", "card", "target", "amount", "refill")
+        if move.get(key) is not None
+    ]
 
 
 def check_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
@@ -374,8 +493,11 @@ def describe_move(move: dict[str, Any]) -> str:
 
 
 def _bases_text(bases: list[dict[str, Any]], owner: str) -> list[str]:
-    return [f"{b['card']}, {b['damage']} of {b['defense'] if b['defense'] is not None else '?'}"
-            for b in bases if b.get("owner") == owner]
+    return [
+        f"{b['card']}, {b['damage']} of {b['defense'] if b['defense'] is not None else '?'}"
+        for b in bases
+        if b.get("owner") == owner
+    ]
 
 
 def drawn_text(value: object) -> str:
@@ -390,8 +512,10 @@ def drawn_text(value: object) -> str:
 def _unnamed_drawn(value: object) -> str:
     """The hand's note on cards drawn and not named: "2 drawn cards not named"."""
     if isinstance(value, dict):
-        return (f"{drawn_text(value)} drawn cards not named (the deck and discard pile counts "
-                f"decide how many)")
+        return (
+            f"{drawn_text(value)} drawn cards not named (the deck and discard pile counts "
+            f"decide how many)"
+        )
     if isinstance(value, int) and value:
         return f"{value} drawn card{'' if value == 1 else 's'} not named"
     return ""
@@ -431,26 +555,34 @@ def ruling_context(game: Game, body: dict[str, Any]) -> dict[str, Any]:
 
 def breakdown_context(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     steps = []
-    links = {check["rule"]: check.get("link") for check in results_contexts.ruling_context(
-        game, {"checks": [{"rule": s.get("rule")} for s in body.get("steps") or []]})["checks"]}
+    links = {
+        check["rule"]: check.get("link")
+        for check in results_contexts.ruling_context(
+            game, {"checks": [{"rule": s.get("rule")} for s in body.get("steps") or []]}
+        )["checks"]
+    }
     for step in body.get("steps") or []:
         label, symbol = VERDICTS.get(step["verdict"], (step["verdict"], "•"))
-        steps.append({
-            **step,
-            "move": describe_move(step.get("action") or {}),
-            "verdict_label": label,
-            "verdict_symbol": symbol,
-            "link": links.get(step.get("rule")),
-            "their_bases": _bases_text(step.get("bases") or [], "opponent"),
-            "draws": drawn_text(step.get("draws")),
-        })
+        steps.append(
+            {
+                **step,
+                "move": describe_move(step.get("action") or {}),
+                "verdict_label": label,
+                "verdict_symbol": symbol,
+                "link": links.get(step.get("rule")),
+                "their_bases": _bases_text(step.get("bases") or [], "opponent"),
+                "draws": drawn_text(step.get("draws")),
+            }
+        )
     ruling = body.get("ruling")
     final = body.get("final") or {}
     return {
         "body": body,
         "steps": steps,
-        "start": {**(body.get("start") or {}),
-                  "draws": drawn_text((body.get("start") or {}).get("draws"))},
+        "start": {
+            **(body.get("start") or {}),
+            "draws": drawn_text((body.get("start") or {}).get("draws")),
+        },
         "start_bases": _bases_text((body.get("start") or {}).get("bases") or [], "opponent"),
         "total": body.get("total"),
         "winner": body.get("winner"),

@@ -6,18 +6,22 @@ from __future__ import annotations
 
 import re
 
-PROVISIONAL = re.compile(r"Provisional \(inferred, not yet transcribed from the printed cards?\): "
-                         r"(?P<items>.*?)\. (?:It is|They are) used here")
+PROVISIONAL = re.compile(
+    r"Provisional \(inferred, not yet transcribed from the printed cards?\): "
+    r"(?P<items>.*?)\. (?:It is|They are) used here"
+)
 
 
 def provisional_warning(items: list[str]) -> str:
     """The provisional values an answer uses, said once in a player's words (issue 23): what
     each inference rests on is on the card's page, not in the answer."""
     one = len(items) == 1
-    return (f"Provisional (inferred, not yet transcribed from the printed card{'' if one else 's'})"
-            f": {'; '.join(items)}. {'It is' if one else 'They are'} used here; an admin can "
-            f"correct {'it' if one else 'them'}, and each card's page says where its values come "
-            f"from.")
+    return (
+        f"Provisional (inferred, not yet transcribed from the printed card{'' if one else 's'})"
+        f": {'; '.join(items)}. {'It is' if one else 'They are'} used here; an admin can "
+        f"correct {'it' if one else 'them'}, and each card's page says where its values come "
+        f"from."
+    )
 
 
 def merge_provisional(warnings: list[str]) -> list[str]:

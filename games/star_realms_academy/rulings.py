@@ -87,9 +87,11 @@ def _number(least: int) -> Callable[[object, ValidationInfo], int]:
             raise PydanticCustomError("int_type", "not a whole number")
         if not least <= value <= MAX_NUMBER:
             bound = f"at least {least}" if value < least else f"at most {MAX_NUMBER}"
-            raise PydanticCustomError("invalid_number",
-                                     f"{info.field_name} must be {bound}; got {value}.")
+            raise PydanticCustomError(
+                "invalid_number", f"{info.field_name} must be {bound}; got {value}."
+            )
         return value
+
     return check
 
 
@@ -100,27 +102,35 @@ Amount = Annotated[int, PlainValidator(_number(1)), number_schema(1, MAX_NUMBER)
 
 def at_most(limit: int, what: str, *, optional: bool = True) -> Any:
     """A list longer than `limit` is refused as a whole; an optional one given as null is empty."""
+
     def check(value: object, info: ValidationInfo) -> object:
         if value is None and optional:
             return []
         if isinstance(value, list) and len(value) > limit:
-            raise PydanticCustomError("too_many", f"{info.field_name} lists {len(value)} {what}; "
-                                                  f"at most {limit}.")
+            raise PydanticCustomError(
+                "too_many", f"{info.field_name} lists {len(value)} {what}; at most {limit}."
+            )
         return value
+
     return BoundedList(check, most=limit, null=optional)
 
 
 def _ability(value: object) -> str:
     if value not in engine.ABILITIES:
         # The value goes in last: the message's placeholders are filled in the context's order.
-        raise PydanticCustomError("invalid_ability", 'An ability is "primary" or "ally"; got '
-                                  "{given}.", {"suggestions": list(engine.ABILITIES),
-                                               "given": shown_json(value)})
+        raise PydanticCustomError(
+            "invalid_ability",
+            'An ability is "primary" or "ally"; got {given}.',
+            {"suggestions": list(engine.ABILITIES), "given": shown_json(value)},
+        )
     return str(value)
 
 
-Ability = Annotated[str, PlainValidator(_ability),
-                    WithJsonSchema({"type": "string", "enum": list(engine.ABILITIES)})]
+Ability = Annotated[
+    str,
+    PlainValidator(_ability),
+    WithJsonSchema({"type": "string", "enum": list(engine.ABILITIES)}),
+]
 Cards = Annotated[CardNames, at_most(MAX_LIST, "cards")]  # optional: null is none
 
 
@@ -145,7 +155,8 @@ class OpponentBase(_Named):
 
 class ActiveBase(OpponentBase):
     used: Annotated[list[Ability], at_most(MAX_LIST, "abilities")] = Field(
-        [], description='a list of the abilities used this turn: "primary", "ally"')
+        [], description='a list of the abilities used this turn: "primary", "ally"'
+    )
 
 
 class UsedAbility(_Named):
@@ -158,7 +169,8 @@ class OpponentSide(RequestModel):
     health: Count = Field(description="the player's Health (0 to 15)")
     coins: Count | None = Field(None, description="the player's Coins (0 to 8)")
     bases: Annotated[list[OpponentBase], at_most(MAX_LIST, "bases")] = Field(
-        [], description='a list of bases, each {"card", "damage"} or a card name')
+        [], description='a list of bases, each {"card", "damage"} or a card name'
+    )
     discard_pile: Count | None = Field(None, description="a whole number of cards")
 
 
@@ -167,10 +179,12 @@ class ActiveSide(OpponentSide):
     hand: CardNames = Field(description="a list of card names")
     in_play: Cards = Field([], description="a list of card names")
     bases: Annotated[list[ActiveBase], at_most(MAX_LIST, "bases")] = Field(  # type: ignore[assignment]
-        [], description='a list of bases, each {"card", "damage", "used"} or a card name')
+        [], description='a list of bases, each {"card", "damage", "used"} or a card name'
+    )
     combat: Count | None = Field(None, description="a whole number of Combat")
     used: Annotated[list[UsedAbility], at_most(MAX_LIST, "abilities")] = Field(
-        [], description="a list: the cards in play whose Ally ability was used this turn")
+        [], description="a list: the cards in play whose Ally ability was used this turn"
+    )
     deck: Count | None = Field(None, description="a whole number of cards")
     drawn: Count | None = Field(None, description="a whole number of cards")
 
@@ -187,8 +201,11 @@ def _unused(value: object, info: ValidationInfo) -> None:
         return None
     action = info.data.get("action", "")
     own = engine.ACTION_FIELDS.get(action, ())
-    raise PydanticCustomError("unexpected_field", f"{action} does not use {info.field_name}" + (
-        f"; it uses {', '.join(own)}." if own else "; it takes no fields."))
+    raise PydanticCustomError(
+        "unexpected_field",
+        f"{action} does not use {info.field_name}"
+        + (f"; it uses {', '.join(own)}." if own else "; it takes no fields."),
+    )
 
 
 def _target(value: object, info: ValidationInfo) -> Any:
@@ -197,8 +214,11 @@ def _target(value: object, info: ValidationInfo) -> Any:
     return card_name(value, info)
 
 
-Unused = Annotated[Any, PlainValidator(_unused),
-                   WithJsonSchema({"anyOf": [{"type": "null"}, {"type": "string", "enum": [""]}]})]
+Unused = Annotated[
+    Any,
+    PlainValidator(_unused),
+    WithJsonSchema({"anyOf": [{"type": "null"}, {"type": "string", "enum": [""]}]}),
+]
 
 
 # One model per action, told apart by "action" (declared first: the fields an action does not use
@@ -234,9 +254,13 @@ class Buy(_Move):
 
 class Attack(_Move):
     action: Literal["attack"]
-    target: Annotated[Any, PlainValidator(_target), WithJsonSchema(
-        {"anyOf": [{"type": "string", "enum": [engine.HEALTH_TARGET]}, CARD_NAME_JSON_SCHEMA]})] = Field(
-        description='a base of the opponent, or "health"')
+    target: Annotated[
+        Any,
+        PlainValidator(_target),
+        WithJsonSchema(
+            {"anyOf": [{"type": "string", "enum": [engine.HEALTH_TARGET]}, CARD_NAME_JSON_SCHEMA]}
+        ),
+    ] = Field(description='a base of the opponent, or "health"')
     amount: Amount | None = Field(None, description="a whole number of Combat")
 
 
@@ -283,25 +307,40 @@ class Specs:
         active, opponent = position.active, position.opponent
         return engine.Position(
             active=engine.Side(
-                name=_name(active.name, DEFAULT_NAMES["active"]), health=active.health,
-                coins=active.coins, hand=self.cards(active.hand),
-                in_play=self.cards(active.in_play), bases=self.bases(active.bases),
+                name=_name(active.name, DEFAULT_NAMES["active"]),
+                health=active.health,
+                coins=active.coins,
+                hand=self.cards(active.hand),
+                in_play=self.cards(active.in_play),
+                bases=self.bases(active.bases),
                 combat=active.combat or 0,
                 used=[(self(used.card), used.ability) for used in active.used],
-                deck=active.deck, discard_pile=active.discard_pile, drawn=active.drawn or 0),
+                deck=active.deck,
+                discard_pile=active.discard_pile,
+                drawn=active.drawn or 0,
+            ),
             opponent=engine.Side(
-                name=_name(opponent.name, DEFAULT_NAMES["opponent"]), health=opponent.health,
-                coins=opponent.coins or 0, bases=self.bases(opponent.bases),
-                discard_pile=opponent.discard_pile),
-            shop_row=self.cards(position.shop_row))
+                name=_name(opponent.name, DEFAULT_NAMES["opponent"]),
+                health=opponent.health,
+                coins=opponent.coins or 0,
+                bases=self.bases(opponent.bases),
+                discard_pile=opponent.discard_pile,
+            ),
+            shop_row=self.cards(position.shop_row),
+        )
 
     def cards(self, cards: list[Card]) -> list[engine.CardSpec]:
         return [self(card) for card in cards]
 
     def bases(self, bases: list[ActiveBase] | list[OpponentBase]) -> list[engine.BaseIn]:
-        return [engine.BaseIn(card=self(base.card), damage=base.damage or 0,
-                              used=tuple(dict.fromkeys(getattr(base, "used", ()))))
-                for base in bases]
+        return [
+            engine.BaseIn(
+                card=self(base.card),
+                damage=base.damage or 0,
+                used=tuple(dict.fromkeys(getattr(base, "used", ()))),
+            )
+            for base in bases
+        ]
 
     def move(self, move: _Move) -> engine.Move:
         result = engine.Move(action=move.action)
@@ -337,8 +376,9 @@ def card_spec(card: Card, faction_labels: dict[str, str]) -> engine.CardSpec:
     # The rulebook's facts beyond the values (star_realms_academy_rules): relied on only when
     # the rule is verified.
     provenance = dict(card.field_provenance or {})
-    stated, source = (same_faction_as(card.rule) if provenance.get("rule") == "verified"
-                      else ((), ""))
+    stated, source = (
+        same_faction_as(card.rule) if provenance.get("rule") == "verified" else ((), "")
+    )
 
     return engine.CardSpec(
         name=card.name,

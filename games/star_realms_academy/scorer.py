@@ -79,18 +79,35 @@ def break_down(board: Turn[M], moves: Sequence[M]) -> Breakdown:
         if ruling.verdict == LEGAL:
             points = int((ruling.outcome or {}).get("health_lost", 0))
         running += points
-        steps.append(Step(
-            n=index + 1, rule=ruling.rule, card=move.shown_card, detail=ruling.reason,
-            points=points, running_total=running,
-            more={"action": move.as_dict(), "verdict": ruling.verdict, "code": ruling.code,
-                  **board.numbers(),
-                  # A step's own warnings; the provisional values are said once for the turn.
-                  "warnings": [w for w in ruling.warnings if not is_provisional_warning(w)]},
-        ))
+        steps.append(
+            Step(
+                n=index + 1,
+                rule=ruling.rule,
+                card=move.shown_card,
+                detail=ruling.reason,
+                points=points,
+                running_total=running,
+                more={
+                    "action": move.as_dict(),
+                    "verdict": ruling.verdict,
+                    "code": ruling.code,
+                    **board.numbers(),
+                    # A step's own warnings; the provisional values are said once for the turn.
+                    "warnings": [w for w in ruling.warnings if not is_provisional_warning(w)],
+                },
+            )
+        )
         if ruling.verdict != LEGAL:
             stopped, stopped_at = ruling, index
             break
     return Breakdown(
-        steps=steps, total=running, start=start, final=board.position(), winner=board.winner,
-        turn_over=board.turn_over, ruling=stopped, stopped_at=stopped_at, warnings=warnings,
+        steps=steps,
+        total=running,
+        start=start,
+        final=board.position(),
+        winner=board.winner,
+        turn_over=board.turn_over,
+        ruling=stopped,
+        stopped_at=stopped_at,
+        warnings=warnings,
     )

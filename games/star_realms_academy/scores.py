@@ -33,18 +33,21 @@ MAX_ACTIONS = 100
 
 class TurnRequest(Position):
     actions: Annotated[list[Move], at_most(MAX_ACTIONS, "moves", optional=False)] = Field(
-        description='the turn\'s moves in order: a list of objects {"action", …}')
+        description='the turn\'s moves in order: a list of objects {"action", …}'
+    )
 
 
 def ask(game: Game, request: TurnRequest, context: dict[str, Any]) -> Asked:
     """A turn request as the engine's position and the actions the score plays in order."""
     specs: Specs = context["specs"]
-    return Asked(position=specs.position(request),
-                 moves=[specs.move(move) for move in request.actions])
+    return Asked(
+        position=specs.position(request), moves=[specs.move(move) for move in request.actions]
+    )
 
 
-def answer_fields(game: Game, request: TurnRequest, asked: Asked,
-                  breakdown: Breakdown) -> dict[str, Any]:
+def answer_fields(
+    game: Game, request: TurnRequest, asked: Asked, breakdown: Breakdown
+) -> dict[str, Any]:
     """The breakdown's own fields beside API.md's score body."""
     ruling = None
     if breakdown.ruling is not None:

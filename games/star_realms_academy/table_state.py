@@ -62,8 +62,12 @@ def initial(players: list[str]) -> State:
         "turn": 1,  # the number of the turn to play
         "board": {
             "active": {"name": first, "health": START_HEALTH, "coins": 0, "bases": []},
-            "opponent": {"name": second, "health": START_HEALTH, "coins": SECOND_PLAYER_COINS,
-                         "bases": []},
+            "opponent": {
+                "name": second,
+                "health": START_HEALTH,
+                "coins": SECOND_PLAYER_COINS,
+                "bases": [],
+            },
             "shop_row": [],  # unknown until a turn gives it
         },
         "health": {first: START_HEALTH, second: START_HEALTH},
@@ -83,20 +87,26 @@ def initial(players: list[str]) -> State:
 def _side(entry: dict[str, Any]) -> dict[str, Any]:
     """A player as the table carries them at the start of a turn: name, Health, Coins and bases
     (with their damage; a base's abilities are unused at the start of its owner's turn)."""
-    return {"name": entry["name"], "health": entry["health"], "coins": entry["coins"],
-            "bases": [{"card": base["card"], "damage": base.get("damage", 0)}
-                      for base in entry.get("bases", [])]}
+    return {
+        "name": entry["name"],
+        "health": entry["health"],
+        "coins": entry["coins"],
+        "bases": [
+            {"card": base["card"], "damage": base.get("damage", 0)}
+            for base in entry.get("bases", [])
+        ],
+    }
 
 
-def turn_position(board: dict[str, Any], given: dict[str, Any] | None = None,
-                  shop_row: list[Any] | None = None) -> dict[str, Any]:
+def turn_position(
+    board: dict[str, Any], given: dict[str, Any] | None = None, shop_row: list[Any] | None = None
+) -> dict[str, Any]:
     """The position of API.md at the start of the active player's turn: the table's board and
     what the turn gives (the hand, the counts, the shop row)."""
     active = _side(board["active"])
     active["bases"] = [{**base, "used": []} for base in active["bases"]]
     return {
-        "active": {**active, "hand": [], "in_play": [], "combat": 0, "used": [],
-                   **(given or {})},
+        "active": {**active, "hand": [], "in_play": [], "combat": 0, "used": [], **(given or {})},
         "opponent": _side(board["opponent"]),
         "shop_row": list(board.get("shop_row", []) if shop_row is None else shop_row),
     }
@@ -104,9 +114,11 @@ def turn_position(board: dict[str, Any], given: dict[str, Any] | None = None,
 
 def next_board(final: dict[str, Any]) -> dict[str, Any]:
     """The board after a turn ends: the turn's final position with the roles swapped."""
-    return {"active": _side(final["opponent"]),
-            "opponent": _side(final["active"]),
-            "shop_row": list(final.get("shop_row", []))}
+    return {
+        "active": _side(final["opponent"]),
+        "opponent": _side(final["active"]),
+        "shop_row": list(final.get("shop_row", [])),
+    }
 
 
 COUNTED = ("deck", "discard_pile")
@@ -142,31 +154,52 @@ def _seat_of(state: State, name: str) -> int:
     return [player.casefold() for player in state["players"]].index(name.casefold()) + 1
 
 
-def turn(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
-         by_host: bool) -> tuple[State, dict[str, Any] | None]:
+def turn(
+    ask: Ask, state: State, seat: int | None, body: dict[str, Any], by_host: bool
+) -> tuple[State, dict[str, Any] | None]:
     board = state["board"]
     if state["winner"]:
-        raise refuse("kind", "game_over", f"The game is over: {state['winner']} won. The host "
-                     "starts the next game.", top="game_over")
+        raise refuse(
+            "kind",
+            "game_over",
+            f"The game is over: {state['winner']} won. The host starts the next game.",
+            top="game_over",
+        )
     active_name = board["active"]["name"]
     if seat != _seat_of(state, active_name):
-        raise refuse("seat", "not_your_turn", f"It is {active_name}'s turn (seat "
-                     f"{_seat_of(state, active_name)}); seat {seat} does not play it.",
-                     top="not_your_turn")
-    only_fields(body, {"active", "shop_row", "actions"}, at="body.", what="turn at the table",
-                knows=frozenset({"opponent"}))
+        raise refuse(
+            "seat",
+            "not_your_turn",
+            f"It is {active_name}'s turn (seat "
+            f"{_seat_of(state, active_name)}); seat {seat} does not play it.",
+            top="not_your_turn",
+        )
+    only_fields(
+        body,
+        {"active", "shop_row", "actions"},
+        at="body.",
+        what="turn at the table",
+        knows=frozenset({"opponent"}),
+    )
     given = body.get("active", {})
     if not isinstance(given, dict):
-        raise refuse("body.active", "invalid_type", "Give the active player's hand: "
-                     '{"hand": [cards]}.')
-    only_fields(given, ACTIVE_GIVEN, at="body.active.", what="turn's active player",
-                knows=ACTIVE_KNOWN)
+        raise refuse(
+            "body.active", "invalid_type", 'Give the active player\'s hand: {"hand": [cards]}.'
+        )
+    only_fields(
+        given, ACTIVE_GIVEN, at="body.active.", what="turn's active player", knows=ACTIVE_KNOWN
+    )
     if "hand" not in given:
-        raise refuse("body.active.hand", "missing", f"Give {active_name}'s hand: the table does "
-                     "not see the cards drawn.")
+        raise refuse(
+            "body.active.hand",
+            "missing",
+            f"Give {active_name}'s hand: the table does not see the cards drawn.",
+        )
     shop_row = body.get("shop_row")
-    position = with_counts(turn_position(board, given, shop_row if isinstance(shop_row, list)
-                                         else None), state.get("counts") or {})
+    position = with_counts(
+        turn_position(board, given, shop_row if isinstance(shop_row, list) else None),
+        state.get("counts") or {},
+    )
     if shop_row is not None and not isinstance(shop_row, list):
         position["shop_row"] = shop_row  # the game's own reading says what is wrong with it
     answer = ask(SCORE, {**position, "actions": body.get("actions")})
@@ -176,17 +209,23 @@ def turn(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
     if answer["stopped_at"] is None:
         new["counts"] = carried_counts(state.get("counts") or {}, final)
     if answer["winner"]:
-        new["board"] = {"active": _side(final["active"]),
-                        "opponent": _side(final["opponent"]),
-                        "shop_row": list(final.get("shop_row", []))}
+        new["board"] = {
+            "active": _side(final["active"]),
+            "opponent": _side(final["opponent"]),
+            "shop_row": list(final.get("shop_row", [])),
+        }
         new["winner"] = answer["winner"]
         new["tally"][answer["winner"]] = new["tally"].get(answer["winner"], 0) + 1
     elif answer["stopped_at"] is not None:
         return copy.deepcopy(state), answer  # answered; the turn did not happen as told
     elif not answer["turn_over"]:
-        raise refuse("body.actions", "turn_not_over", "A turn at the table ends with end_turn "
-                     "(or a win); this one does not, so the table cannot carry it on.",
-                     top="turn_not_over")
+        raise refuse(
+            "body.actions",
+            "turn_not_over",
+            "A turn at the table ends with end_turn "
+            "(or a win); this one does not, so the table cannot carry it on.",
+            top="turn_not_over",
+        )
     else:
         new["board"] = next_board(final)
         new["turn"] = state["turn"] + 1
@@ -195,28 +234,34 @@ def turn(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
         sealed = copy.deepcopy(state.get(SEALED) or {})
         sealed.setdefault("kept", {})[active_name] = left
         new[SEALED] = sealed
-    new["health"] = {final["active"]["name"]: final["active"]["health"],
-                     final["opponent"]["name"]: final["opponent"]["health"]}
+    new["health"] = {
+        final["active"]["name"]: final["active"]["health"],
+        final["opponent"]["name"]: final["opponent"]["health"],
+    }
     new["health"] = {name: new["health"][name] for name in state["players"]}
     return new, answer
 
 
-def ruling(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
-           by_host: bool) -> tuple[State, dict[str, Any] | None]:
+def ruling(
+    ask: Ask, state: State, seat: int | None, body: dict[str, Any], by_host: bool
+) -> tuple[State, dict[str, Any] | None]:
     """A move checked at the table (any moment of a turn, which the table does not follow
     action by action): the game's own ruling on the body as given, recorded in the history; the
     state does not change (the turn, once played, is the `turn` event)."""
     return copy.deepcopy(state), ask(RULING, body)
 
 
-def new_game(ask: Ask, state: State, seat: int | None, body: dict[str, Any],
-             by_host: bool) -> tuple[State, dict[str, Any] | None]:
-    return next_game(state, initial, not_finished="This game has no winner yet: nobody's Health "
-                     "is at 0.")
+def new_game(
+    ask: Ask, state: State, seat: int | None, body: dict[str, Any], by_host: bool
+) -> tuple[State, dict[str, Any] | None]:
+    return next_game(
+        state, initial, not_finished="This game has no winner yet: nobody's Health is at 0."
+    )
 
 
-def job_request_body(table_state: dict[str, Any], players: list[str], kind: str,
-                     seat: int | None = None) -> dict[str, Any] | None:
+def job_request_body(
+    table_state: dict[str, Any], players: list[str], kind: str, seat: int | None = None
+) -> dict[str, Any] | None:
     """The game's turn (score) or move (ruling) body at the start of the active player's turn,
     from the table's board: Health, Coins, bases and their damage, the shop row as last seen, and
     the cards the active player kept in hand (the three drawn are the player's to add)."""
@@ -227,8 +272,9 @@ def job_request_body(table_state: dict[str, Any], players: list[str], kind: str,
     # The cards kept are the active player's alone: filled in for their own seat only.
     mine = seat is not None and seat == _seat_of({"players": players}, active)
     kept = ((table_state.get(SEALED) or {}).get("kept") or {}).get(active, []) if mine else []
-    position = with_counts(turn_position(board, {"hand": list(kept)}),
-                           table_state.get("counts") or {})
+    position = with_counts(
+        turn_position(board, {"hand": list(kept)}), table_state.get("counts") or {}
+    )
     if kind == SCORE:
         return {**position, "actions": []}
     if kind == RULING:
@@ -240,25 +286,38 @@ def _agrees(given: dict[str, Any], kept: dict[str, Any], at: str, *, start: bool
     """What a turn's body says of a player agrees with the table (names and cards any case)."""
     for key in ("name", "health", "coins"):
         if key in given and given[key] is not None:
-            same = (str(given[key]).casefold() == str(kept[key]).casefold() if key == "name"
-                    else given[key] == kept[key])
+            same = (
+                str(given[key]).casefold() == str(kept[key]).casefold()
+                if key == "name"
+                else given[key] == kept[key]
+            )
             if not same:
-                raise disagree(f"{at}.{key}", f"The table has {kept['name']}'s {key} at "
-                               f"{kept[key]}, not {given[key]} (the host may undo a turn).")
+                raise disagree(
+                    f"{at}.{key}",
+                    f"The table has {kept['name']}'s {key} at "
+                    f"{kept[key]}, not {given[key]} (the host may undo a turn).",
+                )
     if "bases" in given and given["bases"] is not None:
         bases = given["bases"] if isinstance(given["bases"], list) else []
-        shown = sorted((str(b.get("card", "")).casefold(), b.get("damage") or 0)
-                       for b in bases if isinstance(b, dict))
+        shown = sorted(
+            (str(b.get("card", "")).casefold(), b.get("damage") or 0)
+            for b in bases
+            if isinstance(b, dict)
+        )
         table = sorted((b["card"].casefold(), b["damage"]) for b in kept["bases"])
         if shown != table or len(shown) != len(bases):
             listed = ", ".join(f"{b['card']} ({b['damage']} damage)" for b in kept["bases"])
-            raise disagree(f"{at}.bases", f"The table has {kept['name']}'s bases as "
-                           f"{listed or 'none'}.")
+            raise disagree(
+                f"{at}.bases", f"The table has {kept['name']}'s bases as {listed or 'none'}."
+            )
     if start:
         for key, empty in (("in_play", []), ("combat", 0), ("used", [])):
             if given.get(key) not in (None, empty):
-                raise disagree(f"{at}.{key}", "A turn at the table starts with nothing in play, "
-                               "an empty Combat pool and no ability used.")
+                raise disagree(
+                    f"{at}.{key}",
+                    "A turn at the table starts with nothing in play, "
+                    "an empty Combat pool and no ability used.",
+                )
 
 
 def _object(value: object) -> dict[str, Any]:
@@ -273,8 +332,9 @@ def acting_seat(table_state: dict[str, Any], players: list[str]) -> int | None:
     return _seat_of({"players": players}, board["active"]["name"])
 
 
-def job_event(table_state: dict[str, Any], players: list[str], kind: str,
-              body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def job_event(
+    table_state: dict[str, Any], players: list[str], kind: str, body: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
     """The table's event for the game's job asked at the table: a turn broken down is the
     `turn` (what the body says of both players must agree with the table's board; the hand,
     the counts, the shop row and the actions go on); a move checked is a `ruling`."""
@@ -285,16 +345,18 @@ def job_event(table_state: dict[str, Any], players: list[str], kind: str,
     opponent = _object(body.get("opponent"))
     _agrees(active, board["active"], "active", start=True)
     _agrees(opponent, board["opponent"], "opponent", start=False)
-    event: dict[str, Any] = {"active": {key: active[key] for key in sorted(ACTIVE_GIVEN)
-                              if active.get(key) is not None},
-                   "actions": body.get("actions")}
+    event: dict[str, Any] = {
+        "active": {key: active[key] for key in sorted(ACTIVE_GIVEN) if active.get(key) is not None},
+        "actions": body.get("actions"),
+    }
     if body.get("shop_row") is not None:
         event["shop_row"] = body["shop_row"]
     return "turn", event
 
 
-def public_answer(request: dict[str, Any], answer: dict[str, Any],
-                  state: State) -> tuple[dict[str, Any], dict[str, Any]] | None:
+def public_answer(
+    request: dict[str, Any], answer: dict[str, Any], state: State
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """A turn (or a move checked) as every phone may see it (issue 29; SRA-3.4: a player looks at
     the cards in their own hand, "but not those in your opponent's hand"). The cards played go
     face up in play; the others in the active player's hand are theirs alone: each list of a
@@ -308,8 +370,11 @@ def public_answer(request: dict[str, Any], answer: dict[str, Any],
         return None
     listed = request.get("actions")
     actions: list[Any] = listed if isinstance(listed, list) else [request.get("move")]
-    played = [str(action.get("card")) for action in actions
-              if isinstance(action, dict) and action.get("action") == "play"]
+    played = [
+        str(action.get("card"))
+        for action in actions
+        if isinstance(action, dict) and action.get("action") == "play"
+    ]
     hand = [str(card) for card in active["hand"]]
     hidden = hand
     for card in played:
@@ -322,16 +387,23 @@ def public_answer(request: dict[str, Any], answer: dict[str, Any],
 
     def hands(item: Any) -> Any:
         if isinstance(item, dict):
-            return {key: ([{WITHHELD: True}] * len(value) if key == "hand"
-                          and isinstance(value, list) else hands(value))
-                    for key, value in item.items()}
+            return {
+                key: (
+                    [{WITHHELD: True}] * len(value)
+                    if key == "hand" and isinstance(value, list)
+                    else hands(value)
+                )
+                for key, value in item.items()
+            }
         if isinstance(item, list):
             return [hands(value) for value in item]
         return item
 
     shown = hands(shown)
-    shown[WITHHELD] = ("A hand is its player's own (SRA-3.4): this answer, as every phone sees it, "
-                       "names the cards played only. The phone that sent it saw it whole.")
+    shown[WITHHELD] = (
+        "A hand is its player's own (SRA-3.4): this answer, as every phone sees it, "
+        "names the cards played only. The phone that sent it saw it whole."
+    )
     return request, shown
 
 

@@ -10,8 +10,13 @@ from common.schema import codes as _codes
 from games.star_trek_missions import engine
 
 HAND = [
-    "Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf", "Photon Torpedoes",
-    "Bridge", "Away Team", "Borg Cube",
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "Lieutenant Worf",
+    "Photon Torpedoes",
+    "Bridge",
+    "Away Team",
+    "Borg Cube",
 ]
 POSITION = {
     "hand": HAND,
@@ -43,50 +48,74 @@ RULING_EXAMPLES = [
     OpenApiExample(
         "star-trek-missions: take from the discard area",
         request_only=True,
-        value={"position": POSITION,
-               "move": {"action": "take_discard", "take": "Time Distortion",
-                        "discard": ["Borg Cube"]}},
+        value={
+            "position": POSITION,
+            "move": {"action": "take_discard", "take": "Time Distortion", "discard": ["Borg Cube"]},
+        },
     ),
     OpenApiExample(
         "star-trek-missions: take from the discard area, no deck counts",
         request_only=True,
-        value={"position": {"hand": HAND, "discard_area": ["Time Distortion", "Tricorder"]},
-               "move": {"action": "take_discard", "take": "Tricorder",
-                        "discard": ["Borg Cube"]}},
+        value={
+            "position": {"hand": HAND, "discard_area": ["Time Distortion", "Tricorder"]},
+            "move": {"action": "take_discard", "take": "Tricorder", "discard": ["Borg Cube"]},
+        },
     ),
     OpenApiExample(
         "star-trek-missions: draw a Galaxy card",
         request_only=True,
-        value={"position": POSITION,
-               "move": {"action": "draw_galaxy", "draw": "Spock", "discard": ["Bridge"]}},
+        value={
+            "position": POSITION,
+            "move": {"action": "draw_galaxy", "draw": "Spock", "discard": ["Bridge"]},
+        },
     ),
     OpenApiExample(
         "star-trek-missions: draw two Missions",
         request_only=True,
-        value={"position": POSITION,
-               "move": {"action": "draw_missions", "draw": ["Computer Virus", "Distress Call"],
-                        "discard": ["Away Team", "Borg Cube"]}},
+        value={
+            "position": POSITION,
+            "move": {
+                "action": "draw_missions",
+                "draw": ["Computer Virus", "Distress Call"],
+                "discard": ["Away Team", "Borg Cube"],
+            },
+        },
     ),
     OpenApiExample(
         "star-trek-missions: an unknown card name",
         response_only=True,
         status_codes=["400"],
-        value={"status": 400, "code": "invalid_input",
-               "detail": "No card named 'Leiutenant Worf' in Star Trek: Missions.",
-               "errors": [{"path": "position.hand[2]", "code": "unknown_card",
-                           "detail": "No card named 'Leiutenant Worf' in Star Trek: Missions.",
-                           "suggestions": ["Lieutenant Worf"]}]},
+        value={
+            "status": 400,
+            "code": "invalid_input",
+            "detail": "No card named 'Leiutenant Worf' in Star Trek: Missions.",
+            "errors": [
+                {
+                    "path": "position.hand[2]",
+                    "code": "unknown_card",
+                    "detail": "No card named 'Leiutenant Worf' in Star Trek: Missions.",
+                    "suggestions": ["Lieutenant Worf"],
+                }
+            ],
+        },
     ),
     OpenApiExample(
         "star-trek-missions: an impossible position",
         response_only=True,
         status_codes=["400"],
-        value={"status": 400, "code": "impossible_position",
-               "detail": "Bridge is both in the hand and in the discard area; every card exists "
-                         "once.",
-               "errors": [{"path": "position.discard_area[0]", "code": "card_in_two_places",
-                           "detail": "Bridge is both in the hand and in the discard area; every "
-                                     "card exists once."}]},
+        value={
+            "status": 400,
+            "code": "impossible_position",
+            "detail": "Bridge is both in the hand and in the discard area; every card exists once.",
+            "errors": [
+                {
+                    "path": "position.discard_area[0]",
+                    "code": "card_in_two_places",
+                    "detail": "Bridge is both in the hand and in the discard area; every "
+                    "card exists once.",
+                }
+            ],
+        },
     ),
 ]
 
@@ -118,68 +147,159 @@ SCORE_EXAMPLES = [
     OpenApiExample(
         "star-trek-missions: a final hand",
         request_only=True,
-        value={"hand": ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
-                        "Photon Torpedoes", "Bridge", "Away Team", "Time Distortion"]},
+        value={
+            "hand": [
+                "Captain Jean-Luc Picard",
+                "Commander William Riker",
+                "Lieutenant Worf",
+                "Photon Torpedoes",
+                "Bridge",
+                "Away Team",
+                "Time Distortion",
+            ]
+        },
     ),
     OpenApiExample(
         "star-trek-missions: a hand with a fixed choice",
         request_only=True,
-        value={"hand": ["Unidentified Ship", "Captain Jean-Luc Picard", "Lieutenant Worf",
-                        "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"],
-               "choices": {"Unidentified Ship": {"type": "captain", "lifeform": "human",
-                                                 "affiliation": "federation",
-                                                 "specialty": "command"},
-                           "Borg Cube": {"blank": ["Bridge"]}}},
+        value={
+            "hand": [
+                "Unidentified Ship",
+                "Captain Jean-Luc Picard",
+                "Lieutenant Worf",
+                "Photon Torpedoes",
+                "Bridge",
+                "Away Team",
+                "Borg Cube",
+            ],
+            "choices": {
+                "Unidentified Ship": {
+                    "type": "captain",
+                    "lifeform": "human",
+                    "affiliation": "federation",
+                    "specialty": "command",
+                },
+                "Borg Cube": {"blank": ["Bridge"]},
+            },
+        },
     ),
     OpenApiExample(
         "star-trek-missions: the whole table at game end",
         request_only=True,
         description="Every player's final hand, scored as a single hand is, with the standings "
-                    "and the winners. A player's `choices` are theirs alone.",
-        value={"players": [
-            {"name": "Ana", "hand": ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr",
-                                     "Commander Sela", "Diplomatic Conference",
-                                     "Photon Torpedoes", "Bridge"]},
-            {"name": "Ben", "hand": ["Captain Jean-Luc Picard", "Minuet", "Tractor Beam",
-                                     "Holodeck 2", "Commander Bruce Maddox",
-                                     "Do Machines Have Rights?", "Enterprise Goes Haywire"]},
-            {"name": "Cy", "hand": ["Unidentified Ship", "Commander Tomalak", "The Traveler",
-                                    "Engine Room", "Daimon Bok", "Klingon Civil War",
-                                    "Borg Cube"],
-             "choices": {"Borg Cube": {"blank": []}}},
-        ]},
+        "and the winners. A player's `choices` are theirs alone.",
+        value={
+            "players": [
+                {
+                    "name": "Ana",
+                    "hand": [
+                        "Lieutenant Worf",
+                        "Commander Kurn",
+                        "Ambassador K'Ehleyr",
+                        "Commander Sela",
+                        "Diplomatic Conference",
+                        "Photon Torpedoes",
+                        "Bridge",
+                    ],
+                },
+                {
+                    "name": "Ben",
+                    "hand": [
+                        "Captain Jean-Luc Picard",
+                        "Minuet",
+                        "Tractor Beam",
+                        "Holodeck 2",
+                        "Commander Bruce Maddox",
+                        "Do Machines Have Rights?",
+                        "Enterprise Goes Haywire",
+                    ],
+                },
+                {
+                    "name": "Cy",
+                    "hand": [
+                        "Unidentified Ship",
+                        "Commander Tomalak",
+                        "The Traveler",
+                        "Engine Room",
+                        "Daimon Bok",
+                        "Klingon Civil War",
+                        "Borg Cube",
+                    ],
+                    "choices": {"Borg Cube": {"blank": []}},
+                },
+            ]
+        },
     ),
     OpenApiExample(
         "star-trek-missions: the table's answer",
         response_only=True,
         status_codes=["200"],
         description="Shortened: each player's `steps` and `cards` are listed in full, as for a "
-                    "single hand. A table has no single `total` (null) and no steps of its own.",
+        "single hand. A table has no single `total` (null) and no steps of its own.",
         value={
-            "game": "star-trek-missions", "total": None, "steps": [], "warnings": [],
+            "game": "star-trek-missions",
+            "total": None,
+            "steps": [],
+            "warnings": [],
             "players": [
-                {"name": "Ana", "total": 66,
-                 "steps": [{"n": 1, "rule": "STM-7.2", "card": "Lieutenant Worf",
+                {
+                    "name": "Ana",
+                    "total": 66,
+                    "steps": [
+                        {
+                            "n": 1,
+                            "rule": "STM-7.2",
+                            "card": "Lieutenant Worf",
                             "giving": ["Photon Torpedoes"],
-                            "detail": "4 for Photon Torpedoes (Combat)", "points": 4,
-                            "running_total": 4}],
-                 "warnings": [],
-                 "cards": [{"name": "Lieutenant Worf", "points": 8, "blanked": False,
-                            "blanked_reason": None}],
-                 "choices": {}},
-                {"name": "Ben", "total": 63, "steps": [], "warnings": [], "cards": [],
-                 "choices": {}},
-                {"name": "Cy", "total": 53, "steps": [], "warnings": [], "cards": [],
-                 "choices": {"Unidentified Ship": {"type": "captain", "lifeform": "klingon",
-                                                   "affiliation": "federation",
-                                                   "specialty": "engineer"},
-                             "Borg Cube": {"blank": []}}},
+                            "detail": "4 for Photon Torpedoes (Combat)",
+                            "points": 4,
+                            "running_total": 4,
+                        }
+                    ],
+                    "warnings": [],
+                    "cards": [
+                        {
+                            "name": "Lieutenant Worf",
+                            "points": 8,
+                            "blanked": False,
+                            "blanked_reason": None,
+                        }
+                    ],
+                    "choices": {},
+                },
+                {
+                    "name": "Ben",
+                    "total": 63,
+                    "steps": [],
+                    "warnings": [],
+                    "cards": [],
+                    "choices": {},
+                },
+                {
+                    "name": "Cy",
+                    "total": 53,
+                    "steps": [],
+                    "warnings": [],
+                    "cards": [],
+                    "choices": {
+                        "Unidentified Ship": {
+                            "type": "captain",
+                            "lifeform": "klingon",
+                            "affiliation": "federation",
+                            "specialty": "engineer",
+                        },
+                        "Borg Cube": {"blank": []},
+                    },
+                },
             ],
-            "standings": [{"rank": 1, "name": "Ana", "total": 66, "margin": 0},
-                          {"rank": 2, "name": "Ben", "total": 63, "margin": 3},
-                          {"rank": 3, "name": "Cy", "total": 53, "margin": 13}],
+            "standings": [
+                {"rank": 1, "name": "Ana", "total": 66, "margin": 0},
+                {"rank": 2, "name": "Ben", "total": 63, "margin": 3},
+                {"rank": 3, "name": "Cy", "total": 53, "margin": 13},
+            ],
             "winners": ["Ana"],
-            "id": "b4tq2mxk7a", "url": "/r/b4tq2mxk7a",
+            "id": "b4tq2mxk7a",
+            "url": "/r/b4tq2mxk7a",
         },
     ),
 ]

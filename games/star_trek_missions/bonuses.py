@@ -49,8 +49,9 @@ class Settlement:
     left_out: str | None = None  # STM-R10: the card keeping it from being blanked, not "other"
 
 
-def _private_values(rule: CompiledRule, receiver: Live, givers: Sequence[Live]
-                    ) -> tuple[list[int], list[int | None]]:
+def _private_values(
+    rule: CompiledRule, receiver: Live, givers: Sequence[Live]
+) -> tuple[list[int], list[int | None]]:
     """Each giving card's best FOR EACH bonus on its own (it may grant only one): its points, and
     the index of the bonus (None when no FOR EACH bonus counts it)."""
     values: list[int] = []
@@ -61,7 +62,9 @@ def _private_values(rule: CompiledRule, receiver: Live, givers: Sequence[Live]
         for index, points, match, if_chosen in rule.for_each:
             if match(giver, receiver.chosen):
                 if if_chosen:
-                    points = next((if_chosen[v] for v in receiver.chosen.values() if v in if_chosen), points)
+                    points = next(
+                        (if_chosen[v] for v in receiver.chosen.values() if v in if_chosen), points
+                    )
                 if points > best or best_index is None:
                     best, best_index = points, index
         values.append(best)
@@ -69,8 +72,9 @@ def _private_values(rule: CompiledRule, receiver: Live, givers: Sequence[Live]
     return values, which
 
 
-def _tier_instances(rule: CompiledRule, receiver: Live, givers: Sequence[Live]
-                    ) -> Iterator[tuple[MetTier | None, ...]]:
+def _tier_instances(
+    rule: CompiledRule, receiver: Live, givers: Sequence[Live]
+) -> Iterator[tuple[MetTier | None, ...]]:
     """Every way each WITH bonus may be met (or not): a tier, and for "same" requirements the
     shared value."""
     options = []
@@ -82,7 +86,14 @@ def _tier_instances(rule: CompiledRule, receiver: Live, givers: Sequence[Live]
                 if req.same is None:
                     value_sets.append([None])
                 else:
-                    present = sorted({v for g in givers if req.match(g, receiver.chosen) for v in g.attrs[req.same]})
+                    present = sorted(
+                        {
+                            v
+                            for g in givers
+                            if req.match(g, receiver.chosen)
+                            for v in g.attrs[req.same]
+                        }
+                    )
                     value_sets.append(present)
             for values in itertools.product(*value_sets):
                 choices.append((index, tier_index, tier, values))
@@ -103,7 +114,7 @@ def settle(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -> Settle
         keepers = [i for i, giver in enumerate(givers) if rule.unblanker(giver, receiver.chosen)]
         best: Settlement | None = None
         for i in keepers:
-            settlement = _settle_givers(rule, receiver, [*givers[:i], *givers[i + 1:]])
+            settlement = _settle_givers(rule, receiver, [*givers[:i], *givers[i + 1 :]])
             if best is None or settlement.points > best.points:
                 best = Settlement(settlement.points, settlement.grants, givers[i].name)
         if best is not None:
@@ -126,7 +137,9 @@ def settle_points(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) ->
     if rule.unblanker is not None:
         keepers = [i for i, giver in enumerate(givers) if rule.unblanker(giver, receiver.chosen)]
         if keepers:
-            return max(_points_of_givers(rule, receiver, [*givers[:i], *givers[i + 1:]]) for i in keepers)
+            return max(
+                _points_of_givers(rule, receiver, [*givers[:i], *givers[i + 1 :]]) for i in keepers
+            )
     return _points_of_givers(rule, receiver, givers)
 
 
@@ -142,10 +155,18 @@ def _points_of_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]
     chosen = receiver.chosen
     if not rule.withs and len(rule.different) == 1:
         _, points, attribute, match = rule.different[0]
-        values = [g.attrs[attribute] if (match(g, chosen) if match else bool(g.attrs[attribute]))
-                  else () for g in givers]
-        gains = sorted(((points - private[i], i) for i in range(len(givers))
-                        if values[i] and points > private[i]), reverse=True)
+        values = [
+            g.attrs[attribute] if (match(g, chosen) if match else bool(g.attrs[attribute])) else ()
+            for g in givers
+        ]
+        gains = sorted(
+            (
+                (points - private[i], i)
+                for i in range(len(givers))
+                if values[i] and points > private[i]
+            ),
+            reverse=True,
+        )
         kept = _different_values(values, [i for _, i in gains])
         return everyone + sum(points - private[i] for i in kept)
     best = 0
@@ -170,16 +191,26 @@ def _points_of_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]
     return best
 
 
-def _least_given_up(met: list[MetTier], givers: Sequence[Live], private: list[int],
-                    chosen: Mapping[str, str]) -> int | Literal[False] | None:
+def _least_given_up(
+    met: list[MetTier], givers: Sequence[Live], private: list[int], chosen: Mapping[str, str]
+) -> int | Literal[False] | None:
     """The least FOR EACH points given up by the cards filling these met requirements (False if
     they cannot be filled; None if their shape is left to the solver)."""
-    needs = [(req, same_value) for _, _, tier, same_values in met
-             for req, same_value in zip(tier.requirements, same_values, strict=True)]
+    needs = [
+        (req, same_value)
+        for _, _, tier, same_values in met
+        for req, same_value in zip(tier.requirements, same_values, strict=True)
+    ]
     # (A requirement has a shared value only when it asks for one: `req.same` is then set.)
-    matching = [[i for i, g in enumerate(givers) if req.match(g, chosen)
-                 and (same_value is None or same_value in g.attrs[cast(str, req.same)])]
-                for req, same_value in needs]
+    matching = [
+        [
+            i
+            for i, g in enumerate(givers)
+            if req.match(g, chosen)
+            and (same_value is None or same_value in g.attrs[cast(str, req.same)])
+        ]
+        for req, same_value in needs
+    ]
     big = [n for n, (req, _) in enumerate(needs) if req.count > 1 or req.distinct]
     if len(big) > 1:
         return None
@@ -195,17 +226,19 @@ def _least_given_up(met: list[MetTier], givers: Sequence[Live], private: list[in
             req, _ = needs[big[0]]
             rest = sorted((i for i in matching[big[0]] if i not in pick), key=private.__getitem__)
             if req.distinct:
-                rest = _different_values([givers[i].attrs[req.distinct] for i in range(len(givers))],
-                                         rest, req.count)
+                rest = _different_values(
+                    [givers[i].attrs[req.distinct] for i in range(len(givers))], rest, req.count
+                )
             if len(rest) < req.count:
                 continue
-            lost += sum(private[i] for i in rest[:req.count])
+            lost += sum(private[i] for i in rest[: req.count])
         least = lost if least is None else min(least, lost)
     return False if least is None else least
 
 
-def _different_values(values: Sequence[Iterable[str]], order: Sequence[int],
-                      limit: int | None = None) -> list[int]:
+def _different_values(
+    values: Sequence[Iterable[str]], order: Sequence[int], limit: int | None = None
+) -> list[int]:
     """The cards of `order` kept in turn while the kept ones can still each take a different
     value (values[i]: the values card i may take), up to `limit` cards (a greedy pass over a
     matroid: optimal for any order by weight)."""
@@ -219,8 +252,9 @@ def _different_values(values: Sequence[Iterable[str]], order: Sequence[int],
     return kept
 
 
-def _augment(i: int, values: Sequence[Iterable[str]], owner: dict[str, int], seen: set[str]
-             ) -> bool:
+def _augment(
+    i: int, values: Sequence[Iterable[str]], owner: dict[str, int], seen: set[str]
+) -> bool:
     for value in values[i]:
         if value not in seen:
             seen.add(value)
@@ -233,8 +267,11 @@ def _augment(i: int, values: Sequence[Iterable[str]], owner: dict[str, int], see
 def _settle_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -> Settlement:
     private, private_bonus = _private_values(rule, receiver, givers)
     if not rule.different and not rule.withs:
-        grants = [Grant(cast(int, private_bonus[i]), private[i], [g.name])
-                  for i, g in enumerate(givers) if private_bonus[i] is not None and private[i] > 0]
+        grants = [
+            Grant(cast(int, private_bonus[i]), private[i], [g.name])
+            for i, g in enumerate(givers)
+            if private_bonus[i] is not None and private[i] > 0
+        ]
         return Settlement(sum(private), grants)
 
     best: Settlement | None = None
@@ -242,9 +279,11 @@ def _settle_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -
     for combination in _tier_instances(rule, receiver, givers):
         met = [c for c in combination if c is not None]
         if not met and not rule.different:  # no WITH bonus met: each giver's own FOR EACH
-            grants = [Grant(cast(int, private_bonus[i]), private[i], [g.name])
-                      for i, g in enumerate(givers)
-                      if private_bonus[i] is not None and private[i] > 0]
+            grants = [
+                Grant(cast(int, private_bonus[i]), private[i], [g.name])
+                for i, g in enumerate(givers)
+                if private_bonus[i] is not None and private[i] > 0
+            ]
             grants.sort(key=lambda g: (g.bonus, g.value or "", g.giving))  # as _assign orders them
             settlement = Settlement(sum(private), grants)
         else:
@@ -254,8 +293,14 @@ def _settle_givers(rule: CompiledRule, receiver: Live, givers: Sequence[Live]) -
     return best if best is not None else Settlement(0, [])
 
 
-def _assign(rule: CompiledRule, receiver: Live, givers: Sequence[Live], private: list[int],
-            private_bonus: list[int | None], met: list[MetTier]) -> Settlement | None:
+def _assign(
+    rule: CompiledRule,
+    receiver: Live,
+    givers: Sequence[Live],
+    private: list[int],
+    private_bonus: list[int | None],
+    met: list[MetTier],
+) -> Settlement | None:
     n = len(givers)
     chosen = receiver.chosen
     slot_accepts: list[list[int]] = []
@@ -265,10 +310,16 @@ def _assign(rule: CompiledRule, receiver: Live, givers: Sequence[Live], private:
     dummy_rows: list[list[int]] = []
     required = 0
     for index, tier_index, tier, same_values in met:
-        for req_index, (req, same_value) in enumerate(zip(tier.requirements, same_values, strict=True)):
+        for req_index, (req, same_value) in enumerate(
+            zip(tier.requirements, same_values, strict=True)
+        ):
             # (A shared value comes with `req.same` set, as in _least_given_up.)
-            matching = [i for i, g in enumerate(givers) if req.match(g, chosen)
-                        and (same_value is None or same_value in g.attrs[cast(str, req.same)])]
+            matching = [
+                i
+                for i, g in enumerate(givers)
+                if req.match(g, chosen)
+                and (same_value is None or same_value in g.attrs[cast(str, req.same)])
+            ]
             if len(matching) < req.count:
                 return None
             if req.distinct:
@@ -278,7 +329,9 @@ def _assign(rule: CompiledRule, receiver: Live, givers: Sequence[Live], private:
                 columns = []
                 for value in values:
                     columns.append(len(slot_accepts))
-                    slot_accepts.append([i for i in matching if value in givers[i].attrs[req.distinct]])
+                    slot_accepts.append(
+                        [i for i in matching if value in givers[i].attrs[req.distinct]]
+                    )
                     slot_weight.append(REQUIRED)
                     slot_owner.append(("with", index, tier_index, req_index, value))
                     required += 1
@@ -292,8 +345,11 @@ def _assign(rule: CompiledRule, receiver: Live, givers: Sequence[Live], private:
                     slot_owner.append(("with", index, tier_index, req_index, same_value))
                     required += 1
     for index, points, attribute, match in rule.different:
-        matching = [i for i, g in enumerate(givers)
-                    if (match(g, chosen) if match else bool(g.attrs[attribute]))]
+        matching = [
+            i
+            for i, g in enumerate(givers)
+            if (match(g, chosen) if match else bool(g.attrs[attribute]))
+        ]
         for value in sorted({v for i in matching for v in givers[i].attrs[attribute]}):
             slot_accepts.append([i for i in matching if value in givers[i].attrs[attribute]])
             slot_weight.append(points)
@@ -341,7 +397,9 @@ def _assign(rule: CompiledRule, receiver: Live, givers: Sequence[Live], private:
         elif c < shared:
             points += weight
             _, bonus, value = slot_owner[c]
-            grants[("different", bonus, value)] = Grant(bonus, weight, [givers[r].name], value=value)
+            grants[("different", bonus, value)] = Grant(
+                bonus, weight, [givers[r].name], value=value
+            )
         elif r < n and weight > 0:
             points += weight
             grants[("private", r)] = Grant(private_bonus[r], weight, [givers[r].name])

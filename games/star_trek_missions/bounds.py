@@ -54,20 +54,28 @@ class HandBounds(HandChoices):
         # possible values, who Thought Maker may target, whom Borg Cube may blank.
         self.affiliations = frozenset(self.vocabulary.get("affiliation", []))
         self.open_values = {
-            spec.name: {key: WildSet(effect["types"] if key == "type" else self.vocabulary.get(key, []))
-                        for key in WILD_KEYS}
-            for spec, effect in self._choice_cards if effect["kind"] == "wild"
+            spec.name: {
+                key: WildSet(effect["types"] if key == "type" else self.vocabulary.get(key, []))
+                for key in WILD_KEYS
+            }
+            for spec, effect in self._choice_cards
+            if effect["kind"] == "wild"
         }
         self.change_targets = {
-            name: [s.name for s in self.hand if s.name != name
-                   and (match(Live(s), {}) or s.name in self.wilds)]
+            name: [
+                s.name
+                for s in self.hand
+                if s.name != name and (match(Live(s), {}) or s.name in self.wilds)
+            ]
             for name, match in self.change_target.items()
         }
         assimilate = next((e for _, e in self._choice_cards if e["kind"] == "assimilate"), None)
         self.assimilate_max: int = assimilate["max"] if assimilate else 0
         self.assimilable = frozenset(
-            s.name for s in self.hand
-            if assimilate and s.name != self.assimilator
+            s.name
+            for s in self.hand
+            if assimilate
+            and s.name != self.assimilator
             and compile_criterion(assimilate["target"])(Live(s), {})
         )
         self.points_cache: dict[tuple[Any, ...], int] = {}
@@ -93,29 +101,36 @@ class HandBounds(HandChoices):
         placing += [c for effect, _ in self.counts_as.values() for c in effect["when"]]
         placing += [self.effects[n]["change_affiliation"]["target"] for n in self.change_target]
         self.structural: set[str] = set().union(
-            *(criterion_attributes(c, by_value=True) for c in placing))
+            *(criterion_attributes(c, by_value=True) for c in placing)
+        )
         self.singletons: dict[str, frozenset[str]] = {}
         # Keys' parts made once and shared (`_tally`, `_wild`): the standing cards, those changed,
         # the open values.
         self.interned: dict[Any, Any] = {}
         # Cards whose choice ("choose") only their own rule reads, with the values worth trying.
-        self.choosers = {spec.name: self.candidates(spec, effect)
-                         for spec, effect in self._choice_cards if effect["kind"] == "choose"}
+        self.choosers = {
+            spec.name: self.candidates(spec, effect)
+            for spec, effect in self._choice_cards
+            if effect["kind"] == "choose"
+        }
         # Each of those values with its key in the caches (`_points`' chosen_key).
-        self.chooser_keys = {name: [(chosen, tuple(chosen.items()) if chosen else ())
-                                    for chosen in values]
-                             for name, values in self.choosers.items()}
+        self.chooser_keys = {
+            name: [(chosen, tuple(chosen.items()) if chosen else ()) for chosen in values]
+            for name, values in self.choosers.items()
+        }
 
     # Fast scoring for the search: totals, exact or upper bounds ------------------------------
 
-    def upper_bound(self, partial: Mapping[str, Choice], fixed_copies: dict[str, str | None]
-                    ) -> int:
+    def upper_bound(
+        self, partial: Mapping[str, Choice], fixed_copies: dict[str, str | None]
+    ) -> int:
         """The most the hand can score over every way of deciding the choices `partial` leaves
         open; its exact total when it leaves none open (`score_points`)."""
         return self.score_points(partial, fixed_copies)[0]
 
-    def score_points(self, partial: Mapping[str, Choice], fixed_copies: dict[str, str | None]
-                     ) -> tuple[int, dict[str, int]]:
+    def score_points(
+        self, partial: Mapping[str, Choice], fixed_copies: dict[str, str | None]
+    ) -> tuple[int, dict[str, int]]:
         """The hand's total and each card's points under `partial`: exactly what `evaluate`
         computes when every choice is decided (without the explanation), else upper bounds.
 
@@ -137,13 +152,23 @@ class HandBounds(HandChoices):
         world = self._world(partial)
         return self._tally(world, world.lives, world.bonus, partial, fixed_copies)
 
-    def sibling_totals(self, children: list[dict[str, Choice]], name: str, key: str | None,
-                       fixed_copies: dict[str, str | None]) -> list[int]:
+    def sibling_totals(
+        self,
+        children: list[dict[str, Choice]],
+        name: str,
+        key: str | None,
+        fixed_copies: dict[str, str | None],
+    ) -> list[int]:
         """The totals of `sibling_scores`."""
         return [total for total, _ in self.sibling_scores(children, name, key, fixed_copies)]
 
-    def sibling_scores(self, children: list[dict[str, Choice]], name: str, key: str | None,
-                       fixed_copies: dict[str, str | None]) -> list[tuple[int, dict[str, int]]]:
+    def sibling_scores(
+        self,
+        children: list[dict[str, Choice]],
+        name: str,
+        key: str | None,
+        fixed_copies: dict[str, str | None],
+    ) -> list[tuple[int, dict[str, int]]]:
         """`score_points(child)` for sibling (partial) combinations that differ only in one
         choice, `name`'s (its part `key`): exact totals when every choice is decided, bounds
         otherwise. Where that choice cannot change which cards stand (no BLANKED UNLESS,
@@ -151,17 +176,41 @@ class HandBounds(HandChoices):
         placed once and only the changed card is replaced; the cards whose rules do not read it
         keep their cached points."""
         kind = next(iter(self.effects[name]), None)
-        kind = next((k for k in ("wild", "change_affiliation", "choose") if k in self.effects[name]), kind)
+        kind = next(
+            (k for k in ("wild", "change_affiliation", "choose") if k in self.effects[name]), kind
+        )
         first = children[0]
         blank = (first.get(self.assimilator) or {}).get("blank", ()) if self.assimilator else ()
         # (The Ship's Affiliation is re-placed in full while a Thought Maker targets it or is
         # still open, and so may target it: its WildSet of new affiliations must stay.)
-        plain = len(children) == 1 or name in blank or (
-            kind == "wild" and (key in self.structural or (key == "affiliation" and any(
-                n not in first or first[n].get("target") == name for n in self.change_target))))
-        plain = plain or (kind == "change_affiliation" and (
-            key != "affiliation" or "affiliation" in self.structural
-            or any("affiliation" in {**e["set"], **e["otherwise"]} for e, _ in self.counts_as.values())))
+        plain = (
+            len(children) == 1
+            or name in blank
+            or (
+                kind == "wild"
+                and (
+                    key in self.structural
+                    or (
+                        key == "affiliation"
+                        and any(
+                            n not in first or first[n].get("target") == name
+                            for n in self.change_target
+                        )
+                    )
+                )
+            )
+        )
+        plain = plain or (
+            kind == "change_affiliation"
+            and (
+                key != "affiliation"
+                or "affiliation" in self.structural
+                or any(
+                    "affiliation" in {**e["set"], **e["otherwise"]}
+                    for e, _ in self.counts_as.values()
+                )
+            )
+        )
         plain = plain or kind not in ("wild", "change_affiliation", "choose")
         plain = plain or (self.assimilator is not None and self.assimilator not in first)
         plain = plain or (kind == "change_affiliation" and "affiliation" not in first[name])
@@ -197,7 +246,10 @@ class HandBounds(HandChoices):
                 affiliation = self._one(child[name]["affiliation"])
                 # The target as placed (what it counts as included), with this affiliation.
                 live = lives[target] = copy_live(lives[target])
-                if self.change_target[name](before, {}) and before.attrs["affiliation"] != affiliation:
+                if (
+                    self.change_target[name](before, {})
+                    and before.attrs["affiliation"] != affiliation
+                ):
                     live.attrs["affiliation"] = affiliation
                     bonus[name] = points
                 else:
@@ -222,8 +274,14 @@ class HandBounds(HandChoices):
             choice = partial.get(spec.name)
             # (An open "choose" changes what no other card reads: it leaves every card as it is.)
             if kind in ("wild", "change_affiliation") and (
-                    choice is None or (kind == "wild" and len(choice) < len(WILD_KEYS))
-                    or (kind == "change_affiliation" and "target" in choice and "affiliation" not in choice)):
+                choice is None
+                or (kind == "wild" and len(choice) < len(WILD_KEYS))
+                or (
+                    kind == "change_affiliation"
+                    and "target" in choice
+                    and "affiliation" not in choice
+                )
+            ):
                 is_open = True
             if spec.name in blanked:
                 continue
@@ -231,8 +289,11 @@ class HandBounds(HandChoices):
                 choice = choice or {}
                 live = lives[spec.name] = Live(spec, self.base[spec.name])
                 for key in WILD_KEYS:
-                    live.attrs[key] = (self._one(choice[key]) if key in choice
-                                       else self.open_values[spec.name][key])
+                    live.attrs[key] = (
+                        self._one(choice[key])
+                        if key in choice
+                        else self.open_values[spec.name][key]
+                    )
             elif kind == "choose" and choice is not None:
                 live = lives[spec.name] = Live(spec, self.base[spec.name])
                 live.chosen = dict(choice)
@@ -246,7 +307,9 @@ class HandBounds(HandChoices):
                 for target in self.change_targets[name]:
                     if target not in blanked and target_match(lives[target], {}):
                         live = lives[target] = copy_live(lives[target])
-                        live.attrs["affiliation"] = self._wild(self.affiliations | live.attrs["affiliation"])
+                        live.attrs["affiliation"] = self._wild(
+                            self.affiliations | live.attrs["affiliation"]
+                        )
                         bonus[name] = points
                 continue
             target = choice.get("target")
@@ -254,15 +317,20 @@ class HandBounds(HandChoices):
                 # The target is decided, its new affiliation open.
                 if target_match(lives[target], {}):
                     live = lives[target] = copy_live(lives[target])
-                    live.attrs["affiliation"] = self._wild(self.affiliations | live.attrs["affiliation"])
+                    live.attrs["affiliation"] = self._wild(
+                        self.affiliations | live.attrs["affiliation"]
+                    )
                     bonus[name] = points
             elif target and target not in blanked:
                 live = before_change[target] = lives[target]
                 affiliation = self._one(choice["affiliation"])
                 if target_match(live, {}) and live.attrs["affiliation"] != affiliation:
                     live = lives[target] = copy_live(live)
-                    live.attrs["affiliation"] = (self._wild(affiliation | live.attrs["affiliation"])
-                                                 if name in maybe_blanked else affiliation)
+                    live.attrs["affiliation"] = (
+                        self._wild(affiliation | live.attrs["affiliation"])
+                        if name in maybe_blanked
+                        else affiliation
+                    )
                     bonus[name] = points
         # BLANKED UNLESS, in card-number order. Whether a card as printed meets a rule's
         # criteria is asked once per hand (printed Lives never change): this test, repeated for
@@ -295,13 +363,19 @@ class HandBounds(HandChoices):
                 present = any(match(lives[n], {}) for match in when for n in other_names)
                 if present and is_open:
                     # Certain only if a card that surely stands, as printed, meets it.
-                    present = any(match(lives[n], {}) for match in when for n in other_names
-                                  if lives[n] is self.printed[n] and n not in maybe_blanked
-                                  and not self.rules[n].blanked_unless)
+                    present = any(
+                        match(lives[n], {})
+                        for match in when
+                        for n in other_names
+                        if lives[n] is self.printed[n]
+                        and n not in maybe_blanked
+                        and not self.rules[n].blanked_unless
+                    )
                     if not present:
                         for key in set(effect["set"]) | set(effect["otherwise"]):
-                            live.attrs[key] = self._wild(effect["set"].get(key, []) +
-                                                         effect["otherwise"].get(key, []))
+                            live.attrs[key] = self._wild(
+                                effect["set"].get(key, []) + effect["otherwise"].get(key, [])
+                            )
                         continue
                 for key, values in (effect["set"] if present else effect["otherwise"]).items():
                     value = frozenset(values)
@@ -310,8 +384,14 @@ class HandBounds(HandChoices):
                     lives[name] = self.printed[name]  # as printed: unchanged for every cache
         return _World(lives, standing, bonus, blank_choice, borg_open, before_change)
 
-    def _same(self, world: _World, lives: dict[str, Live], points: dict[str, int], name: str,
-              attribute: str) -> _Same:
+    def _same(
+        self,
+        world: _World,
+        lives: dict[str, Live],
+        points: dict[str, int],
+        name: str,
+        attribute: str,
+    ) -> _Same:
         """What the siblings of a first one (its `lives` and `points`) that differ from it only
         in `attribute` of `name` share with it (`_Same`)."""
         copy_of, scoring, rules = self.copy_of, self.scoring, self.rules
@@ -331,14 +411,16 @@ class HandBounds(HandChoices):
                     # `name`: what it reads of the other cards is settled once (`_given_ids`).
                     chosen = lives[n].chosen
                     chosen_key = tuple(chosen.items()) if chosen else ()
-                    settled.append((n, chosen_key,
-                                    self._given_ids(n, chosen, chosen_key, context, name)))
+                    settled.append(
+                        (n, chosen_key, self._given_ids(n, chosen, chosen_key, context, name))
+                    )
             else:
                 kept[n] = points[n]
         return _Same(kept, readers, settled, name, standing_key, modified)
 
-    def _keys(self, standing: list[str], lives: dict[str, Live]
-              ) -> tuple[frozenset[str], tuple[str, ...]]:
+    def _keys(
+        self, standing: list[str], lives: dict[str, Live]
+    ) -> tuple[frozenset[str], tuple[str, ...]]:
         """The standing cards as a set and those changed from their printing, interned (a
         cache key compares as quickly as its parts are the same objects)."""
         interned, printed = self.interned, self.printed
@@ -348,9 +430,15 @@ class HandBounds(HandChoices):
         standing_key = interned.setdefault(standing_key, standing_key)
         return standing_key, modified
 
-    def _tally(self, world: _World, lives: dict[str, Live], bonus: dict[str, int],
-               partial: Mapping[str, Choice], fixed_copies: dict[str, str | None],
-               same: _Same | None = None) -> tuple[int, dict[str, int]]:
+    def _tally(
+        self,
+        world: _World,
+        lives: dict[str, Live],
+        bonus: dict[str, int],
+        partial: Mapping[str, Choice],
+        fixed_copies: dict[str, str | None],
+        same: _Same | None = None,
+    ) -> tuple[int, dict[str, int]]:
         """Every standing card's points, and the total, in a world (`_world`). `same`: what a
         sibling world that differed only in one attribute of one card shares with this one
         (`_same`): the cards whose rule does not read that attribute score as there, and only
@@ -380,8 +468,12 @@ class HandBounds(HandChoices):
             memo, points_cache = self.signature_memo, self.points_cache
             for name, chosen_key, given in same.settled:
                 rule = rules[name]
-                memo_key = (name, chosen_key, same.changed,
-                            tuple([changed.attrs[a] for a in rule.relevant]))
+                memo_key = (
+                    name,
+                    chosen_key,
+                    same.changed,
+                    tuple([changed.attrs[a] for a in rule.relevant]),
+                )
                 found = memo.get(memo_key)
                 if found is None:
                     found = memo[memo_key] = self._signature(rule, changed, lives[name].chosen)
@@ -442,9 +534,10 @@ class HandBounds(HandChoices):
         total = sum(points.values())
         if assimilator in points:
             if borg_open:
-                gains = sorted((points[assimilator] - points.get(n, 0) for n in self.assimilable),
-                               reverse=True)
-                total += sum(g for g in gains[:self.assimilate_max] if g > 0)
+                gains = sorted(
+                    (points[assimilator] - points.get(n, 0) for n in self.assimilable), reverse=True
+                )
+                total += sum(g for g in gains[: self.assimilate_max] if g > 0)
             else:  # (Borg Cube's blanking is decided: blank_choice is set)
                 for name in cast(Choice, blank_choice)["blank"]:
                     points[name] = points[assimilator]
@@ -498,15 +591,23 @@ class HandBounds(HandChoices):
             return points
         return self._settled(receiver, chosen_key, projection, quick, context)
 
-    def _settled(self, receiver: Live, chosen_key: tuple[tuple[str, str], ...],
-                 projection: tuple[frozenset[str], ...], quick: tuple[Any, ...],
-                 context: _Context) -> int:
+    def _settled(
+        self,
+        receiver: Live,
+        chosen_key: tuple[tuple[str, str], ...],
+        projection: tuple[frozenset[str], ...],
+        quick: tuple[Any, ...],
+        context: _Context,
+    ) -> int:
         """`_points` past its quick cache (`quick`, its key, missed): on what the rule reads of
         every giving card."""
         name = receiver.name
         standing, lives = context[1], context[2]
-        key = (name, chosen_key, tuple(self._given_ids(name, receiver.chosen, chosen_key, context, None,
-                                                projection)))
+        key = (
+            name,
+            chosen_key,
+            tuple(self._given_ids(name, receiver.chosen, chosen_key, context, None, projection)),
+        )
         points = self.points_cache.get(key)
         if points is None:
             givers = [lives[n] for n in standing if n != name]
@@ -514,9 +615,15 @@ class HandBounds(HandChoices):
         self.quick_cache[quick] = points
         return points
 
-    def _given_ids(self, name: str, chosen: Mapping[str, str],
-                   chosen_key: tuple[tuple[str, str], ...], context: _Context, leaving: str | None,
-                   projection: tuple[frozenset[str], ...] | None = None) -> list[int]:
+    def _given_ids(
+        self,
+        name: str,
+        chosen: Mapping[str, str],
+        chosen_key: tuple[tuple[str, str], ...],
+        context: _Context,
+        leaving: str | None,
+        projection: tuple[frozenset[str], ...] | None = None,
+    ) -> list[int]:
         """What a card's rule (with its `chosen` values) reads of each other standing card but
         `leaving`, as the sorted ids of `_signature` (the key of `points_cache`, with its name
         and choice). `projection`: what the rule reads of the changed cards (`_projection`),
@@ -532,7 +639,9 @@ class HandBounds(HandChoices):
                 if n != name and n not in modified:
                     found = memo.get((name, chosen_key, n))
                     if found is None:
-                        found = memo[(name, chosen_key, n)] = self._signature(rule, lives[n], chosen)
+                        found = memo[(name, chosen_key, n)] = self._signature(
+                            rule, lives[n], chosen
+                        )
                     ids.append(found)
             ids.sort()
             self.printed_ids[base_key] = ids
@@ -544,7 +653,7 @@ class HandBounds(HandChoices):
             for n in modified:
                 if n != name:
                     if projection is not None:
-                        reads = projection[start:start + width]
+                        reads = projection[start : start + width]
                         start += width
                     else:
                         reads = tuple([lives[n].attrs[a] for a in rule.relevant])
@@ -559,8 +668,9 @@ class HandBounds(HandChoices):
         return ids
 
     @staticmethod
-    def _projection(name: str, relevant: tuple[str, ...], context: _Context
-                    ) -> tuple[frozenset[str], ...]:
+    def _projection(
+        name: str, relevant: tuple[str, ...], context: _Context
+    ) -> tuple[frozenset[str], ...]:
         """What a card's rule reads (`relevant`) of the other changed cards, shared by the rules
         that read the same attributes. Not of the card itself: its points never depend on its own
         attributes (a card never counts towards its own bonus; `_points`'s settlement is keyed
@@ -571,7 +681,8 @@ class HandBounds(HandChoices):
         projection = projections.get(key)
         if projection is None:
             projection = projections[key] = tuple(
-                [lives[n].attrs[a] for n in modified if n != name for a in relevant])
+                [lives[n].attrs[a] for n in modified if n != name for a in relevant]
+            )
         return projection
 
     def _wild(self, values: Iterable[str]) -> WildSet:
@@ -590,8 +701,10 @@ class HandBounds(HandChoices):
     def _signature(self, rule: CompiledRule, giver: Live, chosen: Mapping[str, str]) -> int:
         """What a rule reads of a giving card, as a number shared by every card alike to it."""
         attrs = giver.attrs
-        signature = (tuple(atom(giver, chosen) for atom in rule.atoms),
-                     tuple(attrs[a] for a in rule.counted))
+        signature = (
+            tuple(atom(giver, chosen) for atom in rule.atoms),
+            tuple(attrs[a] for a in rule.counted),
+        )
         return self.signatures.setdefault(signature, len(self.signatures))
 
 
@@ -624,5 +737,10 @@ class _World:
 # What _points reads of one tally: the standing cards (as a set, and in order), the cards as they
 # stand, those changed from their printing, and what each rule's relevant attributes read of them
 # (filled in as the rules ask, `_projection`).
-_Context = tuple[frozenset[str], list[str], dict[str, Live], tuple[str, ...],
-                 dict[Any, tuple[frozenset[str], ...]]]
+_Context = tuple[
+    frozenset[str],
+    list[str],
+    dict[str, Live],
+    tuple[str, ...],
+    dict[Any, tuple[frozenset[str], ...]],
+]

@@ -126,22 +126,28 @@ class HandChoices(Hand):
             fresh_needed = max(1, self._setters(attribute))
         universe = list(vocabulary if allowed is None else allowed)
         # (Every card that may take an unnamed value may take any of them: exclusions are named.)
-        return ([v for v in universe if v in wanted]
-                + [v for v in universe if v not in wanted][:fresh_needed])
+        return [v for v in universe if v in wanted] + [v for v in universe if v not in wanted][
+            :fresh_needed
+        ]
 
     def _setters(self, attribute: str) -> int:
         """How many cards of the hand set or name this attribute by a choice."""
         kinds = {"wild": WILD_KEYS, "change_affiliation": ("affiliation",)}
-        return sum(1 for _, effect in self._choice_cards
-                   if attribute in kinds.get(effect["kind"], ())
-                   or (effect["kind"] == "choose" and effect["attribute"] == attribute))
+        return sum(
+            1
+            for _, effect in self._choice_cards
+            if attribute in kinds.get(effect["kind"], ())
+            or (effect["kind"] == "choose" and effect["attribute"] == attribute)
+        )
 
     def candidates(self, spec: CardSpec, effect: dict[str, Any]) -> list[Choice]:
         kind = effect["kind"]
         if kind == "wild":
             by_key = dict(self.wild_values(spec, effect))
-            return [dict(zip(WILD_KEYS, combination, strict=True))
-                    for combination in itertools.product(*(by_key[key] for key in WILD_KEYS))]
+            return [
+                dict(zip(WILD_KEYS, combination, strict=True))
+                for combination in itertools.product(*(by_key[key] for key in WILD_KEYS))
+            ]
         if kind == "change_affiliation":
             match = compile_criterion(effect["target"])
             options: list[Choice] = [{}]
@@ -169,7 +175,8 @@ class HandChoices(Hand):
             attribute = effect["attribute"]
             excluded = set(effect.get("exclude", []))
             values = self.candidate_values(
-                attribute, [v for v in self.vocabulary.get(attribute, []) if v not in excluded])
+                attribute, [v for v in self.vocabulary.get(attribute, []) if v not in excluded]
+            )
             if not values:
                 values = [v for v in self.vocabulary.get(attribute, []) if v not in excluded][:1]
             return [{attribute: v} for v in values]
@@ -182,60 +189,99 @@ class HandChoices(Hand):
         if not isinstance(choice, dict):
             raise ChoiceError(path, f"The choice for {spec.name} must be an object.")
         # ("choose" is read only for a choose effect, which names its attribute.)
-        shapes = {"wild": {"type", "lifeform", "affiliation", "specialty"},
-                  "change_affiliation": {"target", "affiliation"}, "assimilate": {"blank"},
-                  "choose": {cast(str, effect.get("attribute"))}, "copy_score": {"copies"}}
+        shapes = {
+            "wild": {"type", "lifeform", "affiliation", "specialty"},
+            "change_affiliation": {"target", "affiliation"},
+            "assimilate": {"blank"},
+            "choose": {cast(str, effect.get("attribute"))},
+            "copy_score": {"copies"},
+        }
         unknown = set(choice) - shapes[kind]
         if unknown:
-            raise ChoiceError(f"{path}.{sorted(unknown)[0]}",
-                              f"{spec.name} has no choice '{sorted(unknown)[0]}'; "
-                              f"it takes {', '.join(sorted(shapes[kind]))}.")
+            raise ChoiceError(
+                f"{path}.{sorted(unknown)[0]}",
+                f"{spec.name} has no choice '{sorted(unknown)[0]}'; "
+                f"it takes {', '.join(sorted(shapes[kind]))}.",
+            )
         if kind == "wild":
             for key in ("type", "lifeform", "affiliation", "specialty"):
                 if key not in choice:
                     raise ChoiceError(f"{path}.{key}", f"Choose the {key} of {spec.name}.")
                 allowed = effect["types"] if key == "type" else self.vocabulary.get(key, [])
                 if choice[key] not in allowed:
-                    raise ChoiceError(f"{path}.{key}", f"{spec.name} cannot be {choice[key]!r}: "
-                                      f"choose one of {', '.join(allowed)}.")
+                    raise ChoiceError(
+                        f"{path}.{key}",
+                        f"{spec.name} cannot be {choice[key]!r}: "
+                        f"choose one of {', '.join(allowed)}.",
+                    )
             return dict(choice)
         if kind == "change_affiliation":
             if not choice:
                 return {}
             target, affiliation = choice.get("target"), choice.get("affiliation")
             if target not in self.by_name or target == spec.name:
-                raise ChoiceError(f"{path}.target", f"{spec.name} must target another card in the "
-                                  f"hand; {target!r} is not one.")
+                raise ChoiceError(
+                    f"{path}.target",
+                    f"{spec.name} must target another card in the hand; {target!r} is not one.",
+                )
             target_spec = self.by_name[target]
-            if not (compile_criterion(effect["target"])(Live(target_spec), {})
-                    or "wild" in self.effects[target]):
-                raise ChoiceError(f"{path}.target", f"{spec.name} cannot target {target}: it "
-                                  "changes a card with a Lifeform.")
-            if "wild" not in self.effects[target] and set(target_spec.attributes.get("affiliation", ())) == {affiliation}:
-                raise ChoiceError(f"{path}.affiliation", f"{target} already has that Affiliation; "
-                                  "choose another, or {} to make no change.")
+            if not (
+                compile_criterion(effect["target"])(Live(target_spec), {})
+                or "wild" in self.effects[target]
+            ):
+                raise ChoiceError(
+                    f"{path}.target",
+                    f"{spec.name} cannot target {target}: it changes a card with a Lifeform.",
+                )
+            if "wild" not in self.effects[target] and set(
+                target_spec.attributes.get("affiliation", ())
+            ) == {affiliation}:
+                raise ChoiceError(
+                    f"{path}.affiliation",
+                    f"{target} already has that Affiliation; "
+                    "choose another, or {} to make no change.",
+                )
             if affiliation not in self.vocabulary.get("affiliation", []):
-                raise ChoiceError(f"{path}.affiliation", f"{affiliation!r} is not an affiliation; "
-                                  f"choose one of {', '.join(self.vocabulary.get('affiliation', []))}.")
+                raise ChoiceError(
+                    f"{path}.affiliation",
+                    f"{affiliation!r} is not an affiliation; "
+                    f"choose one of {', '.join(self.vocabulary.get('affiliation', []))}.",
+                )
             return {"target": target, "affiliation": affiliation}
         if kind == "assimilate":
             blank = choice.get("blank", [])
-            if not isinstance(blank, list) or len(blank) > effect["max"] or len(set(blank)) != len(blank):
-                raise ChoiceError(f"{path}.blank", f"{spec.name} blanks up to {effect['max']} "
-                                  "different cards.")
+            if (
+                not isinstance(blank, list)
+                or len(blank) > effect["max"]
+                or len(set(blank)) != len(blank)
+            ):
+                raise ChoiceError(
+                    f"{path}.blank", f"{spec.name} blanks up to {effect['max']} different cards."
+                )
             match = compile_criterion(effect["target"])
             for index, name in enumerate(blank):
-                if name not in self.by_name or name == spec.name or not match(Live(self.by_name[name]), {}):
-                    raise ChoiceError(f"{path}.blank[{index}]", f"{spec.name} cannot blank {name!r}: "
-                                      "it must be another card of the hand it may blank.")
+                if (
+                    name not in self.by_name
+                    or name == spec.name
+                    or not match(Live(self.by_name[name]), {})
+                ):
+                    raise ChoiceError(
+                        f"{path}.blank[{index}]",
+                        f"{spec.name} cannot blank {name!r}: "
+                        "it must be another card of the hand it may blank.",
+                    )
             return {"blank": list(blank)}
         if kind == "choose":
             attribute = effect["attribute"]
             value = choice.get(attribute)
-            allowed = [v for v in self.vocabulary.get(attribute, []) if v not in effect.get("exclude", [])]
+            allowed = [
+                v for v in self.vocabulary.get(attribute, []) if v not in effect.get("exclude", [])
+            ]
             if value not in allowed:
-                raise ChoiceError(f"{path}.{attribute}", f"{spec.name} cannot choose {value!r}: "
-                                  f"choose one of {', '.join(allowed)}.")
+                raise ChoiceError(
+                    f"{path}.{attribute}",
+                    f"{spec.name} cannot choose {value!r}: choose one of {', '.join(allowed)}.",
+                )
             return {attribute: value}
         # copy_score: no card, or another card of the hand its criterion may accept (STM-R15:
         # a card the text does not allow is refused, never replaced by no card).
@@ -246,17 +292,24 @@ class HandChoices(Hand):
             raise ChoiceError(f"{path}.copies", f"{copied!r} is not in the hand.")
         wanted = phrase(effect["of"], self._labels())
         if copied == spec.name:
-            raise ChoiceError(f"{path}.copies", f"{spec.name} cannot copy itself: it scores as "
-                              f"another card that is a {wanted}.")
+            raise ChoiceError(
+                f"{path}.copies",
+                f"{spec.name} cannot copy itself: it scores as another card that is a {wanted}.",
+            )
         if not self._may_meet(copied, compile_criterion(effect["of"])):
-            raise ChoiceError(f"{path}.copies", f"{spec.name} cannot copy {copied}: it scores as "
-                              f"a card that is a {wanted}, and {copied} is not one.")
+            raise ChoiceError(
+                f"{path}.copies",
+                f"{spec.name} cannot copy {copied}: it scores as "
+                f"a card that is a {wanted}, and {copied} is not one.",
+            )
         return {"copies": copied}
 
     def _labels(self) -> dict[str, dict[str, str]]:
         """Values as words for a refusal ('System', 'Klingon Empire'): the scorer has no labels."""
-        return {key: {v: " ".join(w.capitalize() for w in v.split("-")) for v in values}
-                for key, values in self.vocabulary.items()}
+        return {
+            key: {v: " ".join(w.capitalize() for w in v.split("-")) for v in values}
+            for key, values in self.vocabulary.items()
+        }
 
     def _may_meet(self, name: str, match: Match) -> bool:
         """Whether a card of the hand meets a criterion as printed, or (the Unidentified Ship)
@@ -266,8 +319,9 @@ class HandChoices(Hand):
         wild = self.effects[name].get("wild")
         if wild is not None:  # every value it may take, answered optimistically
             for key in WILD_KEYS:
-                live.attrs[key] = WildSet(wild["types"] if key == "type"
-                                          else self.vocabulary.get(key, []))
+                live.attrs[key] = WildSet(
+                    wild["types"] if key == "type" else self.vocabulary.get(key, [])
+                )
         return match(live, {})
 
     def check_together(self, decided: Mapping[str, Choice]) -> None:
@@ -281,20 +335,27 @@ class HandChoices(Hand):
             ship = decided[target]
             path = f"choices[{name!r}]"
             if "target" in choice and ship.get("affiliation") == choice.get("affiliation"):
-                raise ChoiceError(f"{path}.affiliation", f"{target} is fixed as "
-                                  f"{ship['affiliation']}: {name} must change its Affiliation to "
-                                  "another, or make no change ({}).")
+                raise ChoiceError(
+                    f"{path}.affiliation",
+                    f"{target} is fixed as "
+                    f"{ship['affiliation']}: {name} must change its Affiliation to "
+                    "another, or make no change ({}).",
+                )
             effect = self.effects[name].get("copy_score")
             if effect is not None and ship:
                 live = Live(self.by_name[target])
                 for key in WILD_KEYS:
                     live.attrs[key] = frozenset([ship[key]])
                 if not compile_criterion(effect["of"])(live, {}):
-                    raise ChoiceError(f"{path}.copies", f"{name} cannot copy {target} as fixed: it "
-                                      f"scores as a card that is a {phrase(effect['of'], self._labels())}.")
+                    raise ChoiceError(
+                        f"{path}.copies",
+                        f"{name} cannot copy {target} as fixed: it "
+                        f"scores as a card that is a {phrase(effect['of'], self._labels())}.",
+                    )
 
-    def _distinct_changes(self, by_target: dict[str | None, list[Any]]
-                          ) -> dict[str | None, list[Any]]:
+    def _distinct_changes(
+        self, by_target: dict[str | None, list[Any]]
+    ) -> dict[str | None, list[Any]]:
         """Thought Maker's changes that the hand can tell apart, out of `by_target` (its
         affiliations per target; None: no change), exactly: a change left out scores as one
         kept.
@@ -357,8 +418,12 @@ class HandChoices(Hand):
             return values
         tests, _ = self._affiliation_reads()
         named = set(self._literals().get(attribute, ()))
-        unnamed = [v for v in values if v not in named
-                   and not any(v in spec.attributes.get(attribute, ()) for spec in self.hand)]
+        unnamed = [
+            v
+            for v in values
+            if v not in named
+            and not any(v in spec.attributes.get(attribute, ()) for spec in self.hand)
+        ]
         if not unnamed or not self._compared_only_by_count(attribute):
             return values
         live = Live(self.hand[0])
@@ -383,27 +448,44 @@ class HandChoices(Hand):
         the Ship) and may never name v. Every way of deciding the other choices scores at least
         as much with the Ship as w: v is left out. (Mysterious Plague's hands tried the Ship as
         an Android and as a Hologram in every branch.)"""
-        choosing = [(spec, effect) for spec, effect in self._choice_cards
-                    if effect["kind"] == "choose" and effect["attribute"] == attribute]
+        choosing = [
+            (spec, effect)
+            for spec, effect in self._choice_cards
+            if effect["kind"] == "choose" and effect["attribute"] == attribute
+        ]
         if not choosing:
             return values
         choosers = [effect for _, effect in choosing]
-        named = (self._find_literals(with_exclusions=False).get(attribute, set())
-                 | self.fixed_values.get(attribute, set()))
+        named = self._find_literals(with_exclusions=False).get(
+            attribute, set()
+        ) | self.fixed_values.get(attribute, set())
         for spec in self.hand:
             for bonus in (spec.rule or {}).get("bonuses", []):
                 named = named | set(bonus.get("points_if_chosen") or {})
         printed = {v for spec in self.hand for v in spec.attributes.get(attribute, ())}
         excluded_by_all = set.intersection(*(set(e.get("exclude", [])) for e in choosers))
         excluded_by_any = set().union(*(set(e.get("exclude", [])) for e in choosers))
-        chooser_values = [{c.get(attribute) for c in self.candidates(spec, effect)}
-                          for spec, effect in choosing]
-        stand_in = next((w for w in values if w not in named and w not in excluded_by_any
-                         and w not in printed and all(w in vs for vs in chooser_values)), None)
+        chooser_values = [
+            {c.get(attribute) for c in self.candidates(spec, effect)} for spec, effect in choosing
+        ]
+        stand_in = next(
+            (
+                w
+                for w in values
+                if w not in named
+                and w not in excluded_by_any
+                and w not in printed
+                and all(w in vs for vs in chooser_values)
+            ),
+            None,
+        )
         if stand_in is None:
             return values
-        return [v for v in values if v == stand_in or v in named or v in printed
-                or v not in excluded_by_all]
+        return [
+            v
+            for v in values
+            if v == stand_in or v in named or v in printed or v not in excluded_by_all
+        ]
 
     def _compared_only_by_count(self, attribute: str) -> bool:
         """Whether the hand compares this attribute's values only by "different" and "distinct"
@@ -441,12 +523,20 @@ class HandChoices(Hand):
                 criteria += [effect[k] for k in ("target", "of") if k in effect]
                 criteria += list(effect.get("when", []))
                 compared |= effect["kind"] == "choose" and effect["attribute"] == "affiliation"
-                compared |= "affiliation" in {**effect.get("set", {}), **effect.get("otherwise", {})}
+                compared |= "affiliation" in {
+                    **effect.get("set", {}),
+                    **effect.get("otherwise", {}),
+                }
             for bonus in rule.get("bonuses", []):
-                compared |= bonus["kind"] == "for_each_different" and bonus["attribute"] == "affiliation"
+                compared |= (
+                    bonus["kind"] == "for_each_different" and bonus["attribute"] == "affiliation"
+                )
                 for tier in bonus.get("tiers", [bonus] if bonus["kind"] == "with" else []):
-                    compared |= any(req.get(k) == "affiliation" for req in tier["requires"]
-                                    for k in ("distinct", "same"))
+                    compared |= any(
+                        req.get(k) == "affiliation"
+                        for req in tier["requires"]
+                        for k in ("distinct", "same")
+                    )
             for crit in criteria:
                 criterion_leaves(crit, leaves)
         compared |= any(key == "chosen" and value == "affiliation" for key, value in leaves)
@@ -456,7 +546,11 @@ class HandChoices(Hand):
         """The values worth trying for each attribute the Unidentified Ship chooses, in search
         order (specialty, lifeform, affiliation, type): `candidate_values` of each, its type
         out of the types the card allows."""
-        values = {"type": self.candidate_values("type", effect["types"]),
-                  **{key: self._excluded_only(key, self._undominated(key, self.candidate_values(key)))
-                     for key in WILD_KEYS[1:]}}
+        values = {
+            "type": self.candidate_values("type", effect["types"]),
+            **{
+                key: self._excluded_only(key, self._undominated(key, self.candidate_values(key)))
+                for key in WILD_KEYS[1:]
+            },
+        }
         return [(key, values[key]) for key in ("specialty", "lifeform", "affiliation", "type")]

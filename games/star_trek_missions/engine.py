@@ -264,8 +264,9 @@ class TurnBoard:
         for taken in self.position.discard_area:
             for discarded in self.position.hand:
                 candidates.append(Move(TAKE_DISCARD, take=taken, discard=[discarded]))
-        return [candidate for candidate in candidates
-                if _evaluate(self.position, candidate)[1] is None]
+        return [
+            candidate for candidate in candidates if _evaluate(self.position, candidate)[1] is None
+        ]
 
     def rule(self, move: Move) -> Ruling:
         position = self.position
@@ -273,30 +274,54 @@ class TurnBoard:
             raise ValueError(f"Unknown action {move.action!r}; the service validates it first.")
         checks, failure = _evaluate(position, move)
         if failure is not None and failure.unknown:
-            return Ruling(verdict=NEEDS_INFORMATION, code=failure.code, reason=failure.detail,
-                          rule=failure.rule, checks=list(checks), missing=failure.missing)
+            return Ruling(
+                verdict=NEEDS_INFORMATION,
+                code=failure.code,
+                reason=failure.detail,
+                rule=failure.rule,
+                checks=list(checks),
+                missing=failure.missing,
+            )
         if failure is not None:
-            return Ruling(verdict=ILLEGAL, code=failure.code, reason=failure.detail,
-                          rule=failure.rule, checks=list(checks),
-                          alternatives=[legal.as_dict() for legal in self.legal_moves(move)])
+            return Ruling(
+                verdict=ILLEGAL,
+                code=failure.code,
+                reason=failure.detail,
+                rule=failure.rule,
+                checks=list(checks),
+                alternatives=[legal.as_dict() for legal in self.legal_moves(move)],
+            )
         outcome = _outcome(position, move)
         missions = sum(1 for card in _hand_after(position, move) if card.is_mission)
-        return Ruling(verdict=LEGAL, code=LEGAL_CODE, reason=_legal_reason(move, outcome, missions),
-                      rule="STM-R9", checks=list(checks), outcome=outcome,
-                      warnings=_warnings(position, move, outcome))
+        return Ruling(
+            verdict=LEGAL,
+            code=LEGAL_CODE,
+            reason=_legal_reason(move, outcome, missions),
+            rule="STM-R9",
+            checks=list(checks),
+            outcome=outcome,
+            warnings=_warnings(position, move, outcome),
+        )
 
     def score(self, moves: Sequence[Move] = ()) -> NoReturn:
-        raise NotScored("A turn scores nothing in Star Trek: Missions; the final hand is scored "
-                        "(check(HandPosition(…))).")
+        raise NotScored(
+            "A turn scores nothing in Star Trek: Missions; the final hand is scored "
+            "(check(HandPosition(…)))."
+        )
 
 
 class HandBoard:
     """A final hand at the end of the game, checked once (check): no turn is left, and its
     score is the best over the choices the player left open (STM-R4)."""
 
-    def __init__(self, hand: Sequence[rules.CardSpec], vocabulary: Mapping[str, Sequence[str]],
-                 labels: Labels | None, choices: Mapping[str, dict[str, Any]] | None,
-                 warnings: list[str]) -> None:
+    def __init__(
+        self,
+        hand: Sequence[rules.CardSpec],
+        vocabulary: Mapping[str, Sequence[str]],
+        labels: Labels | None,
+        choices: Mapping[str, dict[str, Any]] | None,
+        warnings: list[str],
+    ) -> None:
         self.hand, self.vocabulary, self.labels, self.choices = hand, vocabulary, labels, choices
         self.warnings = warnings  # a partial hand's
 
@@ -304,10 +329,17 @@ class HandBoard:
         return []
 
     def rule(self, move: Move) -> Ruling:
-        detail = (f"The game is over: this is a final hand, and no turn follows the end of the "
-                  f"game (STM-6.4); the move to {_option_noun(move.action)} cannot be made.")
-        return Ruling(verdict=ILLEGAL, code="game_over", reason=detail, rule="STM-6.4",
-                      checks=[Check("STM-6.4", False, detail, "game_over")])
+        detail = (
+            f"The game is over: this is a final hand, and no turn follows the end of the "
+            f"game (STM-6.4); the move to {_option_noun(move.action)} cannot be made."
+        )
+        return Ruling(
+            verdict=ILLEGAL,
+            code="game_over",
+            reason=detail,
+            rule="STM-6.4",
+            checks=[Check("STM-6.4", False, detail, "game_over")],
+        )
 
     def score(self, moves: Sequence[Move] = ()) -> HandScore:
         """The hand's best total with its steps (ChoiceError for a fixed choice the hand does
@@ -315,11 +347,14 @@ class HandBoard:
         if moves:
             raise ValueError("A final hand takes no more turns (STM-6.4).")
         try:
-            result = score_hand(self.hand, vocabulary=self.vocabulary, labels=self.labels,
-                                choices=self.choices)
+            result = score_hand(
+                self.hand, vocabulary=self.vocabulary, labels=self.labels, choices=self.choices
+            )
         except ChoiceError as wrong:
-            raise Refused([{"path": wrong.path, "code": INVALID_CHOICE, "detail": wrong.detail}],
-                          code=INVALID_CHOICE) from None
+            raise Refused(
+                [{"path": wrong.path, "code": INVALID_CHOICE, "detail": wrong.detail}],
+                code=INVALID_CHOICE,
+            ) from None
         result.warnings = list(self.warnings)
         return result
 
@@ -361,14 +396,27 @@ class TableBoard:
             try:
                 scored.append((name, board.score()))
             except Refused as refused:
-                errors += [{"path": f"players[{index}].{entry['path']}", "code": entry["code"],
-                            "detail": f"{name}: {entry['detail']}", "player": name}
-                           for entry in refused.errors]
+                errors += [
+                    {
+                        "path": f"players[{index}].{entry['path']}",
+                        "code": entry["code"],
+                        "detail": f"{name}: {entry['detail']}",
+                        "player": name,
+                    }
+                    for entry in refused.errors
+                ]
         if errors:
-            raise Refused(errors, code=INVALID_CHOICE, summary=(
-                f"{len(errors)} choices are not allowed; each is listed in errors."))
-        return TableScore(seats=scored, warnings=[
-            f"{name}: {warning}" for name, result in scored for warning in result.warnings])
+            raise Refused(
+                errors,
+                code=INVALID_CHOICE,
+                summary=(f"{len(errors)} choices are not allowed; each is listed in errors."),
+            )
+        return TableScore(
+            seats=scored,
+            warnings=[
+                f"{name}: {warning}" for name, result in scored for warning in result.warnings
+            ],
+        )
 
 
 # --- The position -------------------------------------------------------------------------------
@@ -380,8 +428,7 @@ def check(position: Position) -> TurnBoard: ...
 def check(position: HandPosition) -> HandBoard: ...
 @overload
 def check(position: TablePosition) -> TableBoard: ...
-def check(position: Position | HandPosition | TablePosition
-          ) -> TurnBoard | HandBoard | TableBoard:
+def check(position: Position | HandPosition | TablePosition) -> TurnBoard | HandBoard | TableBoard:
     """The position's board, checked once: a turn's (TurnBoard: legal moves, rulings), a final
     hand's (HandBoard: its score) or a whole final table's (TableBoard: every hand's score).
     Raises ImpossiblePosition naming every contradiction (paths are the position's own: the one
@@ -405,25 +452,36 @@ def _check_turn(position: Position) -> TurnBoard:
         label = "the hand" if where == "hand" else "the discard area"
         for index, card in enumerate(cards):
             if card.name in seen:
-                error(f"position.{where}[{index}]", "duplicate_card",
-                      f"{card.name} is in {label} twice (position.{where}[{seen[card.name]}] and "
-                      f"position.{where}[{index}]); every card exists once.")
+                error(
+                    f"position.{where}[{index}]",
+                    "duplicate_card",
+                    f"{card.name} is in {label} twice (position.{where}[{seen[card.name]}] and "
+                    f"position.{where}[{index}]); every card exists once.",
+                )
             else:
                 seen[card.name] = index
     in_hand = {card.name for card in position.hand}
     for index, card in enumerate(position.discard_area):
         if card.name in in_hand:
-            error(f"position.discard_area[{index}]", "card_in_two_places",
-                  f"{card.name} is both in the hand and in the discard area; every card exists "
-                  "once.")
+            error(
+                f"position.discard_area[{index}]",
+                "card_in_two_places",
+                f"{card.name} is both in the hand and in the discard area; every card exists once.",
+            )
     if len(position.hand) != HAND_SIZE:
-        error("position.hand", "hand_size",
-              f"The hand holds {_cards(len(position.hand))}; at the start of a turn it holds "
-              f"exactly {HAND_SIZE} (STM-5).")
+        error(
+            "position.hand",
+            "hand_size",
+            f"The hand holds {_cards(len(position.hand))}; at the start of a turn it holds "
+            f"exactly {HAND_SIZE} (STM-5).",
+        )
     missions = [card.name for card in position.hand if card.is_mission]
     if not MIN_MISSIONS <= len(missions) <= MAX_MISSIONS:
-        error("position.hand", "mission_count",
-              f"The hand holds {_missions(missions)}; a hand always holds one or two (STM-2.2).")
+        error(
+            "position.hand",
+            "mission_count",
+            f"The hand holds {_missions(missions)}; a hand always holds one or two (STM-2.2).",
+        )
     for deck, label, total, in_deck in (
         (GALAXY, "Galaxy", position.galaxy_cards, position.galaxy_deck),
         (MISSION, "Mission", position.mission_cards, position.mission_deck),
@@ -435,28 +493,40 @@ def _check_turn(position: Position) -> TurnBoard:
         at = f"position.{deck}_deck" if in_deck is not None else "position.discard_area"
         left = total - counted
         if left < 0:
-            error(at, "too_many_cards",
-                  f"The position accounts for {counted} {label} cards ({held} in the hand, "
-                  f"{discarded} in the discard area{in_the_deck}), but the game has {total}.")
+            error(
+                at,
+                "too_many_cards",
+                f"The position accounts for {counted} {label} cards ({held} in the hand, "
+                f"{discarded} in the discard area{in_the_deck}), but the game has {total}.",
+            )
         elif left < OTHER_HAND[deck]:
-            error(at, "no_other_hand",
-                  f"The position leaves {left} of the {total} {label} cards for the other "
-                  f"players ({held} in the hand, {discarded} in the discard area{in_the_deck}), "
-                  f"but the game has at least one other player, whose hand holds at least "
-                  f"{_plural(OTHER_HAND[deck], f'{label} card')} ({TABLE_RULE}).")
+            error(
+                at,
+                "no_other_hand",
+                f"The position leaves {left} of the {total} {label} cards for the other "
+                f"players ({held} in the hand, {discarded} in the discard area{in_the_deck}), "
+                f"but the game has at least one other player, whose hand holds at least "
+                f"{_plural(OTHER_HAND[deck], f'{label} card')} ({TABLE_RULE}).",
+            )
     galaxy, mission = _discard_counts(position.discard_area)
     if (galaxy >= END_GALAXY or mission >= END_MISSION) and not position.extra_turn:
-        error("position.discard_area", "game_over",
-              f"The discard area already holds {_plural(galaxy, 'Galaxy card')} and "
-              f"{_plural(mission, 'Mission card')}: the "
-              f"game ended when it reached {END_GALAXY} Galaxy or {END_MISSION} Mission cards "
-              f"(STM-6.4), so no turn follows (only an extra turn from Time Distortion, STM-R7: "
-              f'say so with "extra_turn": true).')
+        error(
+            "position.discard_area",
+            "game_over",
+            f"The discard area already holds {_plural(galaxy, 'Galaxy card')} and "
+            f"{_plural(mission, 'Mission card')}: the "
+            f"game ended when it reached {END_GALAXY} Galaxy or {END_MISSION} Mission cards "
+            f"(STM-6.4), so no turn follows (only an extra turn from Time Distortion, STM-R7: "
+            f'say so with "extra_turn": true).',
+        )
     if position.extra_turn and not any(EXTRA_TURN_EFFECT in card.effects for card in position.hand):
-        error("position.extra_turn", "no_extra_turn",
-              "The position says this is an extra turn, but no card in the hand grants one: the "
-              "player keeps Time Distortion in hand after taking it from the discard area "
-              "(STM-R7).")
+        error(
+            "position.extra_turn",
+            "no_extra_turn",
+            "The position says this is an extra turn, but no card in the hand grants one: the "
+            "player keeps Time Distortion in hand after taking it from the discard area "
+            "(STM-R7).",
+        )
     if errors:
         raise ImpossiblePosition(errors)
     return TurnBoard(position)
@@ -473,30 +543,44 @@ def _check_table(position: TablePosition) -> TableBoard:
         for place, card in enumerate(seat.hand.hand):
             other = held.get(card.name)
             if other is not None and other != index:
-                errors.append({
-                    "path": f"players[{index}].hand[{place}]", "code": CARD_IN_TWO_HANDS,
-                    "detail": f"{card.name} is in {seats[other].name}'s hand and in "
-                              f"{seat.name}'s hand; every card exists once.",
-                    "card": card.name, "players": [seats[other].name, seat.name]})
+                errors.append(
+                    {
+                        "path": f"players[{index}].hand[{place}]",
+                        "code": CARD_IN_TWO_HANDS,
+                        "detail": f"{card.name} is in {seats[other].name}'s hand and in "
+                        f"{seat.name}'s hand; every card exists once.",
+                        "card": card.name,
+                        "players": [seats[other].name, seat.name],
+                    }
+                )
             held.setdefault(card.name, index)
     boards: list[tuple[str, HandBoard]] = []
     for index, seat in enumerate(seats):
         try:
             boards.append((seat.name, _check_hand(seat.hand)))
         except ImpossiblePosition as illegal:
-            errors += [{"path": f"players[{index}].{problem['path']}", "code": problem["code"],
-                        "detail": f"{seat.name}: {problem['detail']}", "player": seat.name}
-                       for problem in illegal.errors]
+            errors += [
+                {
+                    "path": f"players[{index}].{problem['path']}",
+                    "code": problem["code"],
+                    "detail": f"{seat.name}: {problem['detail']}",
+                    "player": seat.name,
+                }
+                for problem in illegal.errors
+            ]
     if errors:
         two_hands = any(entry["code"] == CARD_IN_TWO_HANDS for entry in errors)
         raise ImpossiblePosition(
-            errors, code=CARD_IN_TWO_HANDS if two_hands else ILLEGAL_HAND,
-            summary=f"This table cannot exist: {len(errors)} problems, each listed in errors.")
+            errors,
+            code=CARD_IN_TWO_HANDS if two_hands else ILLEGAL_HAND,
+            summary=f"This table cannot exist: {len(errors)} problems, each listed in errors.",
+        )
     return TableBoard(boards)
 
 
-def table_contradiction(players: int, *, galaxy_cards: int = GALAXY_CARDS,
-                        mission_cards: int = MISSION_CARDS) -> dict[str, Any] | None:
+def table_contradiction(
+    players: int, *, galaxy_cards: int = GALAXY_CARDS, mission_cards: int = MISSION_CARDS
+) -> dict[str, Any] | None:
     """The error entry (path "players") of a final table of `players` no finished game can have
     (STM-R16), or None. Every hand holds at least five Galaxy cards and one Mission, and seven
     cards in all; the game ends only when the discard area reaches eight Galaxy or twelve Mission
@@ -505,15 +589,21 @@ def table_contradiction(players: int, *, galaxy_cards: int = GALAXY_CARDS,
     missions = max(players * OTHER_HAND[MISSION], players * HAND_SIZE - galaxy_cards)
     if galaxy_cards - galaxy >= END_GALAXY or mission_cards - missions >= END_MISSION:
         return None
-    most = max(n for n in range(1, players) if table_contradiction(
-        n, galaxy_cards=galaxy_cards, mission_cards=mission_cards) is None)
-    return {"path": "players", "code": "game_cannot_end",
-            "detail": f"A final table of {players} players cannot come from a finished game: "
-                      f"their hands hold at least {galaxy} of the {galaxy_cards} Galaxy cards and "
-                      f"at least {missions} of the {mission_cards} Missions, so the discard area "
-                      f"can never reach {END_GALAXY} Galaxy or {END_MISSION} Mission cards and "
-                      f"the game never ends ({TABLE_RULE}). A finished game has at most {most} "
-                      "players."}
+    most = max(
+        n
+        for n in range(1, players)
+        if table_contradiction(n, galaxy_cards=galaxy_cards, mission_cards=mission_cards) is None
+    )
+    return {
+        "path": "players",
+        "code": "game_cannot_end",
+        "detail": f"A final table of {players} players cannot come from a finished game: "
+        f"their hands hold at least {galaxy} of the {galaxy_cards} Galaxy cards and "
+        f"at least {missions} of the {mission_cards} Missions, so the discard area "
+        f"can never reach {END_GALAXY} Galaxy or {END_MISSION} Mission cards and "
+        f"the game never ends ({TABLE_RULE}). A finished game has at most {most} "
+        "players.",
+    }
 
 
 def _check_hand(position: HandPosition) -> HandBoard:
@@ -528,8 +618,13 @@ def _check_hand(position: HandPosition) -> HandBoard:
     seen: dict[str, int] = {}
     for index, spec in enumerate(hand):
         if spec.name in seen:
-            errors.append({"path": f"hand[{index}]", "code": "duplicate_card",
-                           "detail": f"{spec.name} is in the hand twice; every card is unique."})
+            errors.append(
+                {
+                    "path": f"hand[{index}]",
+                    "code": "duplicate_card",
+                    "detail": f"{spec.name} is in the hand twice; every card is unique.",
+                }
+            )
         seen.setdefault(spec.name, index)
     distinct = [hand[i] for i in sorted(seen.values())]
     missions = [s for s in distinct if s.deck == MISSION]
@@ -539,34 +634,63 @@ def _check_hand(position: HandPosition) -> HandBoard:
         effect = holder.effect(HAND_SIZE_EFFECT)
         assert effect is not None  # the holder was found by this effect
         size, min_missions, max_missions, max_galaxy = (
-            effect["galaxy"] + effect["missions"], effect["missions"], effect["missions"],
-            effect["galaxy"])
-        shape = (f"{size} cards with {holder.name}: {holder.name}, exactly "
-                 f"{effect['missions'] - 1} other Mission and {effect['galaxy']} Galaxy cards")
+            effect["galaxy"] + effect["missions"],
+            effect["missions"],
+            effect["missions"],
+            effect["galaxy"],
+        )
+        shape = (
+            f"{size} cards with {holder.name}: {holder.name}, exactly "
+            f"{effect['missions'] - 1} other Mission and {effect['galaxy']} Galaxy cards"
+        )
     else:
         size, min_missions, max_missions, max_galaxy = HAND_SIZE, MIN_MISSIONS, MAX_MISSIONS, 6
         shape = "7 cards with one or two Missions"
     holds = f"a final hand holds {shape}."
     if len(hand) > size:
-        errors.append({"path": "hand", "code": "too_many_cards",
-                       "detail": f"The hand has {len(hand)} cards; {holds}"})
+        errors.append(
+            {
+                "path": "hand",
+                "code": "too_many_cards",
+                "detail": f"The hand has {len(hand)} cards; {holds}",
+            }
+        )
     if len(missions) > max_missions:
-        errors.append({"path": "hand", "code": "too_many_missions",
-                       "detail": f"The hand has {len(missions)} Missions "
-                                 f"({', '.join(s.name for s in missions)}); {holds}"})
+        errors.append(
+            {
+                "path": "hand",
+                "code": "too_many_missions",
+                "detail": f"The hand has {len(missions)} Missions "
+                f"({', '.join(s.name for s in missions)}); {holds}",
+            }
+        )
     elif len(distinct) == size and len(missions) < min_missions:
-        errors.append({"path": "hand", "code": "too_few_missions",
-                       "detail": f"The hand has {len(missions)} Missions; {holds}"})
+        errors.append(
+            {
+                "path": "hand",
+                "code": "too_few_missions",
+                "detail": f"The hand has {len(missions)} Missions; {holds}",
+            }
+        )
     elif len(galaxy) > max_galaxy and len(hand) <= size:
-        errors.append({"path": "hand", "code": "too_many_galaxy_cards",
-                       "detail": f"The hand has {len(galaxy)} Galaxy cards; {holds}"})
+        errors.append(
+            {
+                "path": "hand",
+                "code": "too_many_galaxy_cards",
+                "detail": f"The hand has {len(galaxy)} Galaxy cards; {holds}",
+            }
+        )
     if errors:
-        raise ImpossiblePosition(errors, code=ILLEGAL_HAND, summary=(
-            "This is not a legal final hand; each problem is listed in errors."))
+        raise ImpossiblePosition(
+            errors,
+            code=ILLEGAL_HAND,
+            summary=("This is not a legal final hand; each problem is listed in errors."),
+        )
     warnings = []
     if len(distinct) < size:
-        warnings.append(f"Partial hand: {len(distinct)} of {size} cards ({shape}); scored as it "
-                        "stands.")
+        warnings.append(
+            f"Partial hand: {len(distinct)} of {size} cards ({shape}); scored as it stands."
+        )
     return HandBoard(hand, vocabulary, labels, choices, warnings)
 
 
@@ -595,33 +719,55 @@ def _checks(position: Position, move: Move) -> Iterator[Check]:
     # One option only.
     if move.other_fields:
         fields = " and ".join(f"move.{name}" for name in move.other_fields)
-        yield Check("STM-6.1", False, f"The move is to {option}, but it also gives {fields}, "
-                     "which belongs to another option; a turn is exactly one option.",
-                     "one_option_only")
+        yield Check(
+            "STM-6.1",
+            False,
+            f"The move is to {option}, but it also gives {fields}, "
+            "which belongs to another option; a turn is exactly one option.",
+            "one_option_only",
+        )
         return
     yield Check("STM-6.1", True, f"One option: {option}.", "one_option_only")
 
     # How many cards are drawn and discarded.
     if action == DRAW_MISSIONS:
         if len(move.draw) != 2:
-            yield Check("STM-6.1", False, f"Drawing Missions takes the top two Mission cards; "
-                         f"the move draws {_cards(len(move.draw))}.", "draw_count")
+            yield Check(
+                "STM-6.1",
+                False,
+                f"Drawing Missions takes the top two Mission cards; "
+                f"the move draws {_cards(len(move.draw))}.",
+                "draw_count",
+            )
             return
         yield Check("STM-6.1", True, "Two Mission cards drawn.", "draw_count")
     wanted = DISCARDS[action]
     if len(move.discard) != wanted:
-        yield Check("STM-6.1", False, f"After {_option_noun(action)} the player discards "
-                     f"{_cards(wanted, word=True)}; the move discards "
-                     f"{_cards(len(move.discard))}.", "discard_count")
+        yield Check(
+            "STM-6.1",
+            False,
+            f"After {_option_noun(action)} the player discards "
+            f"{_cards(wanted, word=True)}; the move discards "
+            f"{_cards(len(move.discard))}.",
+            "discard_count",
+        )
         return
-    yield Check("STM-6.1", True, f"{_cards(wanted, word=True).capitalize()} discarded, as "
-                 f"{_option_noun(action)} requires.", "discard_count")
+    yield Check(
+        "STM-6.1",
+        True,
+        f"{_cards(wanted, word=True).capitalize()} discarded, as {_option_noun(action)} requires.",
+        "discard_count",
+    )
     for what, cards in (("draws", move.draw), ("discards", move.discard)):
         names = [card.name for card in cards]
         twice = next((name for name in names if names.count(name) > 1), None)
         if twice:
-            yield Check("STM-6.1", False, f"The move {what} {twice} twice; every card exists "
-                         "once.", "duplicate_card")
+            yield Check(
+                "STM-6.1",
+                False,
+                f"The move {what} {twice} twice; every card exists once.",
+                "duplicate_card",
+            )
             return
 
     hand_names = [card.name for card in position.hand]
@@ -631,102 +777,182 @@ def _checks(position: Position, move: Move) -> Iterator[Check]:
         taken = _taken(move)
         if taken.name not in discard_names:
             where = " (it is in the hand)" if taken.name in hand_names else ""
-            yield Check("STM-6.1", False, f"{taken.name} is not in the discard area{where}, so "
-                         f"it cannot be taken from it. The discard area holds "
-                         f"{_list(discard_names)}.", "not_in_discard_area")
+            yield Check(
+                "STM-6.1",
+                False,
+                f"{taken.name} is not in the discard area{where}, so "
+                f"it cannot be taken from it. The discard area holds "
+                f"{_list(discard_names)}.",
+                "not_in_discard_area",
+            )
             return
-        yield Check("STM-6.1", True, f"{taken.name} is in the discard area.",
-                     "not_in_discard_area")
+        yield Check("STM-6.1", True, f"{taken.name} is in the discard area.", "not_in_discard_area")
         drawn = [taken]
     else:
         if action == DRAW_GALAXY:
             if position.galaxy_deck is None:
-                yield _deck_unknown("Galaxy", "galaxy_deck",
-                                    "a card cannot be drawn from an empty Galaxy deck")
+                yield _deck_unknown(
+                    "Galaxy", "galaxy_deck", "a card cannot be drawn from an empty Galaxy deck"
+                )
                 return
             if position.galaxy_deck < 1:
-                yield Check("STM-6.1", False, "The Galaxy deck is empty (0 cards), so no "
-                             "Galaxy card can be drawn.", "galaxy_deck_empty")
+                yield Check(
+                    "STM-6.1",
+                    False,
+                    "The Galaxy deck is empty (0 cards), so no Galaxy card can be drawn.",
+                    "galaxy_deck_empty",
+                )
                 return
-            yield Check("STM-6.1", True, f"The Galaxy deck holds {_cards(position.galaxy_deck)}.",
-                         "galaxy_deck_empty")
+            yield Check(
+                "STM-6.1",
+                True,
+                f"The Galaxy deck holds {_cards(position.galaxy_deck)}.",
+                "galaxy_deck_empty",
+            )
         else:
             if position.mission_deck is None:
-                yield _deck_unknown("Mission", "mission_deck",
-                                    "drawing Missions needs two cards in the Mission deck")
+                yield _deck_unknown(
+                    "Mission",
+                    "mission_deck",
+                    "drawing Missions needs two cards in the Mission deck",
+                )
                 return
             if position.mission_deck < 2:
-                yield Check("STM-6.1", False, f"The Mission deck holds "
-                             f"{_cards(position.mission_deck)}; drawing Missions needs two.",
-                             "mission_deck_too_small")
+                yield Check(
+                    "STM-6.1",
+                    False,
+                    f"The Mission deck holds "
+                    f"{_cards(position.mission_deck)}; drawing Missions needs two.",
+                    "mission_deck_too_small",
+                )
                 return
-            yield Check("STM-6.1", True, f"The Mission deck holds "
-                         f"{_cards(position.mission_deck)}.", "mission_deck_too_small")
+            yield Check(
+                "STM-6.1",
+                True,
+                f"The Mission deck holds {_cards(position.mission_deck)}.",
+                "mission_deck_too_small",
+            )
         deck, label, code = (
-            (GALAXY, "Galaxy", "not_a_galaxy_card") if action == DRAW_GALAXY
+            (GALAXY, "Galaxy", "not_a_galaxy_card")
+            if action == DRAW_GALAXY
             else (MISSION, "Mission", "not_a_mission_card")
         )
         for card in move.draw:
             if card.deck != deck:
                 other = "Mission" if deck == GALAXY else "Galaxy"
-                yield Check("STM-4.1", False, f"{card.name} is a {other} card, so it cannot "
-                             f"come from the {label} deck; the decks stay separate.", code)
+                yield Check(
+                    "STM-4.1",
+                    False,
+                    f"{card.name} is a {other} card, so it cannot "
+                    f"come from the {label} deck; the decks stay separate.",
+                    code,
+                )
                 return
-        yield Check("STM-4.1", True, f"{_list([c.name for c in move.draw])} "
-                     f"{'is a' if len(move.draw) == 1 else 'are'} {label} "
-                     f"card{'' if len(move.draw) == 1 else 's'}.", code)
+        yield Check(
+            "STM-4.1",
+            True,
+            f"{_list([c.name for c in move.draw])} "
+            f"{'is a' if len(move.draw) == 1 else 'are'} {label} "
+            f"card{'' if len(move.draw) == 1 else 's'}.",
+            code,
+        )
         for card in move.draw:
             if card.name in hand_names or card.name in discard_names:
                 where = "in the hand" if card.name in hand_names else "in the discard area"
-                yield Check("STM-6.1", False, f"{card.name} is already {where}, so it cannot be "
-                             f"on top of the {label} deck; every card exists once.",
-                             "card_not_in_deck")
+                yield Check(
+                    "STM-6.1",
+                    False,
+                    f"{card.name} is already {where}, so it cannot be "
+                    f"on top of the {label} deck; every card exists once.",
+                    "card_not_in_deck",
+                )
                 return
-        yield Check("STM-6.1", True, f"{_list([c.name for c in move.draw])} "
-                     f"{'was' if len(move.draw) == 1 else 'were'} still in the {label} deck.",
-                     "card_not_in_deck")
+        yield Check(
+            "STM-6.1",
+            True,
+            f"{_list([c.name for c in move.draw])} "
+            f"{'was' if len(move.draw) == 1 else 'were'} still in the {label} deck.",
+            "card_not_in_deck",
+        )
         drawn = list(move.draw)
 
     after_take = hand_names + [card.name for card in drawn]
     verb = "taking" if action == TAKE_DISCARD else "drawing"
     for card in move.discard:
         if card.name not in after_take:
-            yield Check("STM-6.1", False, f"{card.name} is not in the hand after {verb}, so it "
-                         f"cannot be discarded. The hand then holds {_list(after_take)}.",
-                         "discard_not_in_hand")
+            yield Check(
+                "STM-6.1",
+                False,
+                f"{card.name} is not in the hand after {verb}, so it "
+                f"cannot be discarded. The hand then holds {_list(after_take)}.",
+                "discard_not_in_hand",
+            )
             return
-    yield Check("STM-6.1", True, f"{_list([c.name for c in move.discard])} "
-                 f"{'is' if len(move.discard) == 1 else 'are'} in the hand after {verb}.",
-                 "discard_not_in_hand")
+    yield Check(
+        "STM-6.1",
+        True,
+        f"{_list([c.name for c in move.discard])} "
+        f"{'is' if len(move.discard) == 1 else 'are'} in the hand after {verb}.",
+        "discard_not_in_hand",
+    )
 
     if action == TAKE_DISCARD:
         if move.discard[0].name == taken.name:
-            yield Check("STM-6.1", False, f"The card discarded must differ from the card taken; "
-                         f"the move takes {taken.name} and discards it again.", "same_card")
+            yield Check(
+                "STM-6.1",
+                False,
+                f"The card discarded must differ from the card taken; "
+                f"the move takes {taken.name} and discards it again.",
+                "same_card",
+            )
             return
-        yield Check("STM-6.1", True, f"{move.discard[0].name} differs from the card taken "
-                     f"({taken.name}).", "same_card")
+        yield Check(
+            "STM-6.1",
+            True,
+            f"{move.discard[0].name} differs from the card taken ({taken.name}).",
+            "same_card",
+        )
 
     hand_after = _hand_after(position, move)
     missions = [card.name for card in hand_after if card.is_mission]
     discarded = _list([c.name for c in move.discard])
     if not MIN_MISSIONS <= len(missions) <= MAX_MISSIONS:
-        yield Check("STM-6.3", False, f"After discarding {discarded} the hand would hold "
-                     f"{_missions(missions)}; a turn must end with one or two.", "mission_count")
+        yield Check(
+            "STM-6.3",
+            False,
+            f"After discarding {discarded} the hand would hold "
+            f"{_missions(missions)}; a turn must end with one or two.",
+            "mission_count",
+        )
         return
-    yield Check("STM-6.3", True, f"After discarding {discarded} the hand holds "
-                 f"{_missions(missions)}: one or two is allowed.", "mission_count")
-    yield Check("STM-5", len(hand_after) == HAND_SIZE,
-                 f"The turn ends with {_cards(len(hand_after))} in hand.", "hand_size")
+    yield Check(
+        "STM-6.3",
+        True,
+        f"After discarding {discarded} the hand holds "
+        f"{_missions(missions)}: one or two is allowed.",
+        "mission_count",
+    )
+    yield Check(
+        "STM-5",
+        len(hand_after) == HAND_SIZE,
+        f"The turn ends with {_cards(len(hand_after))} in hand.",
+        "hand_size",
+    )
 
 
 def _deck_unknown(label: str, key: str, why: str) -> Check:
     """The check a draw cannot make without its deck's count: needs information."""
-    return Check("STM-6.1", False,
-                 f"How many cards the {label} deck holds was not given, and {why} (STM-6.1): "
-                 f"give the number of cards left in the {label} deck.", NEEDS_CODE, unknown=True,
-                 missing=[{"path": f"position.{key}",
-                           "detail": f"The number of cards left in the {label} deck."}])
+    return Check(
+        "STM-6.1",
+        False,
+        f"How many cards the {label} deck holds was not given, and {why} (STM-6.1): "
+        f"give the number of cards left in the {label} deck.",
+        NEEDS_CODE,
+        unknown=True,
+        missing=[
+            {"path": f"position.{key}", "detail": f"The number of cards left in the {label} deck."}
+        ],
+    )
 
 
 # --- The outcome --------------------------------------------------------------------------------
@@ -748,41 +974,54 @@ def _hand_after(position: Position, move: Move) -> list[CardSpec]:
 def _outcome(position: Position, move: Move) -> dict[str, Any]:
     hand = _hand_after(position, move)
     discard_area = [
-        card for card in position.discard_area
+        card
+        for card in position.discard_area
         if not (move.action == TAKE_DISCARD and card.name == _taken(move).name)
     ] + list(move.discard)
-    galaxy_deck = (None if position.galaxy_deck is None
-                   else position.galaxy_deck - (1 if move.action == DRAW_GALAXY else 0))
-    mission_deck = (None if position.mission_deck is None
-                    else position.mission_deck - (2 if move.action == DRAW_MISSIONS else 0))
+    galaxy_deck = (
+        None
+        if position.galaxy_deck is None
+        else position.galaxy_deck - (1 if move.action == DRAW_GALAXY else 0)
+    )
+    mission_deck = (
+        None
+        if position.mission_deck is None
+        else position.mission_deck - (2 if move.action == DRAW_MISSIONS else 0)
+    )
     galaxy, mission = _discard_counts(discard_area)
     before_galaxy, before_mission = _discard_counts(position.discard_area)
     trigger = f"{END_GALAXY} Galaxy or {END_MISSION} Mission cards"
-    counts = (f"The discard area holds {_plural(galaxy, 'Galaxy card')} and "
-              f"{_plural(mission, 'Mission card')}")
-    already = position.extra_turn and (
-        before_galaxy >= END_GALAXY or before_mission >= END_MISSION
+    counts = (
+        f"The discard area holds {_plural(galaxy, 'Galaxy card')} and "
+        f"{_plural(mission, 'Mission card')}"
     )
+    already = position.extra_turn and (before_galaxy >= END_GALAXY or before_mission >= END_MISSION)
     if already:
         game_ends = True
-        reason = (f"This is the extra turn Time Distortion granted after the end trigger (the "
-                  f"discard area held {_plural(before_galaxy, 'Galaxy card')} and "
-                  f"{_plural(before_mission, 'Mission card')}): "
-                  f"the game ends after it (STM-R7, STM-6.4).")
+        reason = (
+            f"This is the extra turn Time Distortion granted after the end trigger (the "
+            f"discard area held {_plural(before_galaxy, 'Galaxy card')} and "
+            f"{_plural(before_mission, 'Mission card')}): "
+            f"the game ends after it (STM-R7, STM-6.4)."
+        )
     elif galaxy >= END_GALAXY or mission >= END_MISSION:
         game_ends = True
         reached = f"{galaxy} Galaxy" if galaxy >= END_GALAXY else f"{mission} Mission"
-        reason = (f"{counts}: it reached {reached} cards, so the game ends after this turn's "
-                  f"discards (STM-6.4; the trigger is {trigger}).")
+        reason = (
+            f"{counts}: it reached {reached} cards, so the game ends after this turn's "
+            f"discards (STM-6.4; the trigger is {trigger})."
+        )
     else:
         game_ends = False
         reason = f"{counts}: the game goes on (it ends at {trigger}, STM-6.4)."
     extra = move.action == TAKE_DISCARD and EXTRA_TURN_EFFECT in _taken(move).effects
     extra_reason = None
     if extra:
-        extra_reason = (f"{_taken(move).name} was taken from the discard area: the player takes an "
-                        f"extra turn after this one (STM-R7)"
-                        + (", even though this turn ends the game." if game_ends else "."))
+        extra_reason = (
+            f"{_taken(move).name} was taken from the discard area: the player takes an "
+            f"extra turn after this one (STM-R7)"
+            + (", even though this turn ends the game." if game_ends else ".")
+        )
     return {
         "hand": [card.name for card in hand],
         "discard_area": [card.name for card in discard_area],
@@ -804,11 +1043,16 @@ def _legal_reason(move: Move, outcome: dict[str, Any], missions: int) -> str:
         did = f"{move.draw[0].name} drawn from the Galaxy deck and {discarded} discarded"
     else:
         did = f"{_list([c.name for c in move.draw])} drawn from the Mission deck and {discarded} discarded"
-    reason = (f"Legal: {did}; the hand ends with {_cards(len(outcome['hand']))}, "
-              f"{missions} of them Mission{'' if missions == 1 else 's'}.")
+    reason = (
+        f"Legal: {did}; the hand ends with {_cards(len(outcome['hand']))}, "
+        f"{missions} of them Mission{'' if missions == 1 else 's'}."
+    )
     if outcome["game_ends"]:
-        reason += " The game ends: " + outcome["game_ends_reason"][0].lower() + outcome[
-            "game_ends_reason"][1:]
+        reason += (
+            " The game ends: "
+            + outcome["game_ends_reason"][0].lower()
+            + outcome["game_ends_reason"][1:]
+        )
     if outcome["extra_turn"]:
         reason += " " + outcome["extra_turn_reason"]
     return reason
@@ -850,5 +1094,3 @@ def _cards(count: int, *, word: bool = False) -> str:
 def _missions(names: list[str]) -> str:
     text = _plural(len(names), "Mission card")
     return f"{text} ({_list(names)})" if names else text
-
-

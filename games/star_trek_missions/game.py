@@ -25,8 +25,9 @@ GAME = GamePackage(
         page="star_trek_missions:ruling",
         label="Check a move",
         link_pairs=turn_pages.turn_link_pairs,
-        page_result=PageResult(presenters.ruling_view, "ruling",
-                               "star_trek_missions/_stm_turn_result.html"),
+        page_result=PageResult(
+            presenters.ruling_view, "ruling", "star_trek_missions/_stm_turn_result.html"
+        ),
     ),
     score=Job(
         request_models=(scores.Hand, scores.TableHands),
@@ -42,9 +43,15 @@ GAME = GamePackage(
     rule_language=language,
     api_docs=api_docs,
     # The pages that take a hand at the table: kept offline, and the installed app's shortcuts.
-    shortcuts=(("Score a hand (Star Trek: Missions)", "star_trek_missions:score"),
-               ("Score the table (Star Trek: Missions)", "star_trek_missions:table")),
-    table=GameTable(table_state.TABLE, request_body=table_state.job_request_body,
-                    event=table_state.job_event, acting_seat=table_state.acting_seat,
-                    held_cards=table_state.held_cards),
+    shortcuts=(
+        ("Score a hand (Star Trek: Missions)", "star_trek_missions:score"),
+        ("Score the table (Star Trek: Missions)", "star_trek_missions:table"),
+    ),
+    table=GameTable(
+        table_state.TABLE,
+        request_body=table_state.job_request_body,
+        event=table_state.job_event,
+        acting_seat=table_state.acting_seat,
+        held_cards=table_state.held_cards,
+    ),
 )

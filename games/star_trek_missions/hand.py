@@ -55,7 +55,8 @@ class Hand:
             for spec in self.hand
         }
         self.effects: dict[str, dict[str, dict[str, Any]]] = {
-            spec.name: {e["kind"]: e for e in (spec.rule or {}).get("effects", [])} for spec in self.hand
+            spec.name: {e["kind"]: e for e in (spec.rule or {}).get("effects", [])}
+            for spec in self.hand
         }
         self._choice_cards = [
             (spec, self.effects[spec.name][kind])
@@ -68,7 +69,8 @@ class Hand:
         self.conditional = [spec for spec in self.by_number if self.rules[spec.name].blanked_unless]
         self.printed = {spec.name: Live(spec, self.base[spec.name]) for spec in self.hand}
         self.assimilator = next(
-            (spec.name for spec, effect in self._choice_cards if effect["kind"] == "assimilate"), None
+            (spec.name for spec, effect in self._choice_cards if effect["kind"] == "assimilate"),
+            None,
         )
         self.counts_as: dict[str, tuple[dict[str, Any], list[Match]]] = {
             name: (effect, [compile_criterion(c) for c in effect["when"]])
@@ -93,8 +95,9 @@ class Hand:
 
     # Evaluation ------------------------------------------------------------------------------
 
-    def evaluate(self, combination: Mapping[str, Choice], fixed_copies: Mapping[str, str | None]
-                 ) -> Evaluation:
+    def evaluate(
+        self, combination: Mapping[str, Choice], fixed_copies: Mapping[str, str | None]
+    ) -> Evaluation:
         # Cards keep their printed attributes unless a choice or a change below replaces their
         # Live with a fresh copy: the shared ones are never modified.
         lives = dict(self.printed)
@@ -126,7 +129,9 @@ class Hand:
                 target = choice.get("target")
                 if target and target not in blanked:
                     live = lives[target]
-                    if target_match(live, {}) and live.attrs["affiliation"] != {choice["affiliation"]}:
+                    if target_match(live, {}) and live.attrs["affiliation"] != {
+                        choice["affiliation"]
+                    }:
                         live = lives[target] = copy_live(live)
                         live.attrs["affiliation"] = frozenset([choice["affiliation"]])
                         changed[name] = (target, choice["affiliation"])
@@ -167,7 +172,9 @@ class Hand:
         copies: dict[str, str | None] = {}
         for name in copiers:
             match = self.copy_of[name]
-            options = [n for n in standing if n != name and n not in copiers and match(lives[n], {})]
+            options = [
+                n for n in standing if n != name and n not in copiers and match(lives[n], {})
+            ]
             if name in fixed_copies:
                 target = fixed_copies[name]
                 if target is not None and target not in options:
@@ -185,11 +192,26 @@ class Hand:
         choices = {name: dict(choice) for name, choice in combination.items()}
         for name, target in copies.items():
             choices[name] = {"copies": target}
-        return Evaluation(sum(points.values()), points, blanked, blank_rule, settlements, copies,
-                          changed, assimilated, choices)
+        return Evaluation(
+            sum(points.values()),
+            points,
+            blanked,
+            blank_rule,
+            settlements,
+            copies,
+            changed,
+            assimilated,
+            choices,
+        )
 
-    def _settle(self, receiver: Live, standing: list[str], lives: dict[str, Live],
-                standing_key: frozenset[str], modified: list[str]) -> Settlement:
+    def _settle(
+        self,
+        receiver: Live,
+        standing: list[str],
+        lives: dict[str, Live],
+        standing_key: frozenset[str],
+        modified: list[str],
+    ) -> Settlement:
         """A receiving card's settlement, cached: it depends only on which cards stand, and on
         the attributes (those its rule looks at) of the few cards changed from their printing."""
         rule = self.rules[receiver.name]
@@ -199,8 +221,11 @@ class Hand:
             receiver.name,
             tuple(sorted(receiver.chosen.items())) if receiver.chosen else (),
             standing_key,
-            tuple((n, tuple(lives[n].attrs[a] for a in rule.relevant)) for n in modified
-                  if n != receiver.name),
+            tuple(
+                (n, tuple(lives[n].attrs[a] for a in rule.relevant))
+                for n in modified
+                if n != receiver.name
+            ),
         )
         settlement = self.cache.get(key)
         if settlement is None:

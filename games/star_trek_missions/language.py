@@ -83,8 +83,9 @@ class RuleProblems:
     def add(self, path: str, message: str) -> None:
         self.problems.append((path, message))
 
-    def keys(self, obj: object, path: str, required: set[str],
-             optional: Iterable[str] = frozenset()) -> TypeGuard[dict[str, Any]]:
+    def keys(
+        self, obj: object, path: str, required: set[str], optional: Iterable[str] = frozenset()
+    ) -> TypeGuard[dict[str, Any]]:
         """Whether `obj` is an object with every required key (True says it is a dict); each
         missing key and each key neither required nor optional is a problem."""
         if not isinstance(obj, dict):
@@ -114,9 +115,9 @@ class RuleProblems:
 
 def _check_criterion(crit: object, path: str, p: RuleProblems) -> None:
     if not isinstance(crit, dict) or len(crit) != 1:
-        p.add(path, "a criterion is an object with exactly one key, e.g. {\"type\": \"captain\"}")
+        p.add(path, 'a criterion is an object with exactly one key, e.g. {"type": "captain"}')
         return
-    (key, value), = crit.items()
+    ((key, value),) = crit.items()
     if key == "name":
         if value not in p.card_names:
             p.add(f"{path}.name", f"no card named '{value}' in this game")
@@ -126,9 +127,11 @@ def _check_criterion(crit: object, path: str, p: RuleProblems) -> None:
         p.attribute(value, f"{path}.{key}")
     elif key == "non":
         if not isinstance(value, dict) or len(value) != 1:
-            p.add(f"{path}.non", "must name one attribute value, e.g. {\"affiliation\": \"federation\"}")
+            p.add(
+                f"{path}.non", 'must name one attribute value, e.g. {"affiliation": "federation"}'
+            )
             return
-        (attribute, literal), = value.items()
+        ((attribute, literal),) = value.items()
         if p.attribute(attribute, f"{path}.non"):
             p.value(attribute, literal, f"{path}.non.{attribute}")
     elif key in ("all", "any"):
@@ -279,8 +282,11 @@ def validate_rule(
         if not isinstance(rule[UNBLANKER_KEY], bool):
             p.add(f"rule.{UNBLANKER_KEY}", f"must be true or false, not {rule[UNBLANKER_KEY]!r}")
         elif rule[UNBLANKER_KEY] and not rule.get("blanked_unless"):
-            p.add(f"rule.{UNBLANKER_KEY}", "needs blanked_unless: only a card that can be blanked "
-                  "has a card keeping it from being blanked")
+            p.add(
+                f"rule.{UNBLANKER_KEY}",
+                "needs blanked_unless: only a card that can be blanked "
+                "has a card keeping it from being blanked",
+            )
     for index, bonus in enumerate(_list(rule, "bonuses", p)):
         _check_bonus(bonus, f"rule.bonuses[{index}]", p)
     for index, crit in enumerate(_list(rule, "blanked_unless", p)):
@@ -309,11 +315,12 @@ Labels = Mapping[str, Mapping[str, str]]  # attribute -> value -> label
 NOUN_ATTRIBUTES = ("type",)  # rendered last: "non-Federation Captain", "Federation Personnel"
 
 
-def criterion_matches_attributes(crit: Mapping[str, Any], name: str,
-                                 attributes: Mapping[str, Iterable[str]]) -> bool:
+def criterion_matches_attributes(
+    crit: Mapping[str, Any], name: str, attributes: Mapping[str, Iterable[str]]
+) -> bool:
     """Whether a card with these attributes meets the criterion (choices aside): used to write
     "other" exactly when a card could otherwise count towards itself."""
-    (key, value), = crit.items()
+    ((key, value),) = crit.items()
     if key == "name":
         return bool(value == name)
     if key in CRITERION_ATTRIBUTES:
@@ -321,7 +328,7 @@ def criterion_matches_attributes(crit: Mapping[str, Any], name: str,
     if key == "has":
         return bool(attributes.get(value))
     if key == "non":
-        (attribute, literal), = value.items()
+        ((attribute, literal),) = value.items()
         present = set(attributes.get(attribute, ()))
         return bool(present) and literal not in present
     if key == "all":
@@ -338,13 +345,18 @@ def value_label(labels: Labels, attribute: str, value: str) -> str:
 
 def attribute_label(attribute: str) -> str:
     """An attribute's name as card text writes it ('Lifeform')."""
-    return {"type": "Type", "specialty": "Specialty", "lifeform": "Lifeform",
-            "affiliation": "Affiliation", "deck": "Deck"}.get(attribute, attribute)
+    return {
+        "type": "Type",
+        "specialty": "Specialty",
+        "lifeform": "Lifeform",
+        "affiliation": "Affiliation",
+        "deck": "Deck",
+    }.get(attribute, attribute)
 
 
 def phrase(crit: Mapping[str, Any], labels: Labels) -> str:
     """A criterion as words: 'non-Federation Captain', 'Klingon or Klingon Empire'."""
-    (key, value), = crit.items()
+    ((key, value),) = crit.items()
     if key == "name":
         return cast(str, value)  # a card's name (validate_rule)
     if key == "deck":
@@ -356,13 +368,15 @@ def phrase(crit: Mapping[str, Any], labels: Labels) -> str:
     if key == "chosen":
         return f"card of the chosen {attribute_label(value)}"
     if key == "non":
-        (attribute, literal), = value.items()
+        ((attribute, literal),) = value.items()
         return f"non-{value_label(labels, attribute, literal)}"
     if key == "any":
         return " or ".join(phrase(c, labels) for c in value)
     # "all": adjectives first, the noun (a type) last, "with any …" after it.
     having = [c for c in value if next(iter(c)) == "has"]
-    parts = sorted((c for c in value if c not in having), key=lambda c: next(iter(c)) in NOUN_ATTRIBUTES)
+    parts = sorted(
+        (c for c in value if c not in having), key=lambda c: next(iter(c)) in NOUN_ATTRIBUTES
+    )
     words: list[str] = []
     for part in parts:
         text = phrase(part, labels)
@@ -381,7 +395,7 @@ def aside(text: str) -> str:
 def names_only(crit: Mapping[str, Any]) -> bool:
     """Whether a criterion only names cards (a name, or any of several names): its phrase would
     add nothing to the names of the cards that meet it."""
-    (key, value), = crit.items()
+    ((key, value),) = crit.items()
     return key == "name" or (key == "any" and all(names_only(c) for c in value))
 
 
@@ -393,7 +407,13 @@ def _plural(what: str, labels: Labels) -> str:
     nouns = set(labels.get("type", {}).values())
     last = what.rsplit(" ", 1)[-1].rstrip(")")
     if last in nouns:
-        return what if last == "Personnel" else what.replace(last, last + "s", 1) if what.endswith(last) else what + " cards"
+        return (
+            what
+            if last == "Personnel"
+            else what.replace(last, last + "s", 1)
+            if what.endswith(last)
+            else what + " cards"
+        )
     return f"{what} cards"
 
 
@@ -405,8 +425,9 @@ def _requirement_phrase(req: Mapping[str, Any], labels: Labels) -> str:
     else:
         text = f"{_number_word(count)} or more {_plural(what, labels)}"
     if "distinct" in req:
-        plural = {"Specialty": "Specialties"}.get(attribute_label(req["distinct"]),
-                                                  attribute_label(req["distinct"]) + "s")
+        plural = {"Specialty": "Specialties"}.get(
+            attribute_label(req["distinct"]), attribute_label(req["distinct"]) + "s"
+        )
         text += f" with {_number_word(count)} different {plural} among them"
     if "same" in req:
         text += f" sharing one {attribute_label(req['same'])}"
@@ -422,8 +443,13 @@ def requirements_phrase(reqs: Iterable[Mapping[str, Any]], labels: Labels) -> st
     return " and ".join(_requirement_phrase(r, labels) for r in reqs)
 
 
-def render_rule(rule: Mapping[str, Any] | None, *, name: str,
-                attributes: Mapping[str, Iterable[str]], labels: Labels) -> str:
+def render_rule(
+    rule: Mapping[str, Any] | None,
+    *,
+    name: str,
+    attributes: Mapping[str, Iterable[str]],
+    labels: Labels,
+) -> str:
     """The card's text, written from its rule: what the scorer computes, in words."""
     if not rule:
         return ""
@@ -444,14 +470,18 @@ def render_rule(rule: Mapping[str, Any] | None, *, name: str,
     for bonus in rule.get("bonuses", []):
         kind = bonus["kind"]
         if kind == "for_each":
-            other = ("other " if unblanker or criterion_matches_attributes(bonus["match"], name, attributes)
-                     else "")
+            other = (
+                "other "
+                if unblanker or criterion_matches_attributes(bonus["match"], name, attributes)
+                else ""
+            )
             text = other + phrase(bonus["match"], labels)
             extra = bonus.get("points_if_chosen")
             if extra:
                 flush()
                 exceptions = ", ".join(
-                    f"{points} if it is {value_label(labels, 'lifeform', value)}" for value, points in extra.items()
+                    f"{points} if it is {value_label(labels, 'lifeform', value)}"
+                    for value, points in extra.items()
                 )
                 clauses.append(f"{bonus['points']} for each {text}{aside(exceptions)}")
                 continue
@@ -461,12 +491,17 @@ def render_rule(rule: Mapping[str, Any] | None, *, name: str,
             continue
         flush()
         if kind == "with":
-            clauses.append(f"{bonus['points']} with {requirements_phrase(bonus['requires'], labels)}")
+            clauses.append(
+                f"{bonus['points']} with {requirements_phrase(bonus['requires'], labels)}"
+            )
         elif kind == "tiers":
-            clauses.append(", or ".join(
-                f"{tier['points']} with {requirements_phrase(tier['requires'], labels)}"
-                for tier in bonus["tiers"]
-            ) + " (the best one)")
+            clauses.append(
+                ", or ".join(
+                    f"{tier['points']} with {requirements_phrase(tier['requires'], labels)}"
+                    for tier in bonus["tiers"]
+                )
+                + " (the best one)"
+            )
         elif kind == "for_each_different":
             match = bonus.get("match") or {"has": bonus["attribute"]}
             other = "other " if criterion_matches_attributes(match, name, attributes) else ""
@@ -481,8 +516,10 @@ def render_rule(rule: Mapping[str, Any] | None, *, name: str,
         sentences.append(sentence[0].upper() + sentence[1:])
         if unblanker:
             options = " or ".join(phrase(c, labels) for c in rule["blanked_unless"])
-            sentences.append(f"Its bonuses do not count the one {options} that keeps it from being "
-                             "blanked (of several, the best one for the player).")
+            sentences.append(
+                f"Its bonuses do not count the one {options} that keeps it from being "
+                "blanked (of several, the best one for the player)."
+            )
     for effect in rule.get("effects", []):
         sentences.append(_effect_text(effect, labels))
     if rule.get("bonuses") is not None and not clauses and not rule.get("effects"):
@@ -494,31 +531,46 @@ def _effect_text(effect: Mapping[str, Any], labels: Labels) -> str:
     kind = effect["kind"]
     if kind == "wild":
         types = " or ".join(value_label(labels, "type", t) for t in effect["types"])
-        return (f"Choose whether this card is a {types}, and choose its Lifeform, Affiliation "
-                "and Specialty.")
+        return (
+            f"Choose whether this card is a {types}, and choose its Lifeform, Affiliation "
+            "and Specialty."
+        )
     if kind == "change_affiliation":
-        return (f"May change the Affiliation of one other {phrase(effect['target'], labels)}; "
-                f"if it does, +{effect['points']}.")
+        return (
+            f"May change the Affiliation of one other {phrase(effect['target'], labels)}; "
+            f"if it does, +{effect['points']}."
+        )
     if kind == "assimilate":
-        return (f"May blank up to {_number_word(effect['max'])} "
-                f"{phrase(effect['target'], labels)}s; each scores what this card scores instead.")
+        return (
+            f"May blank up to {_number_word(effect['max'])} "
+            f"{phrase(effect['target'], labels)}s; each scores what this card scores instead."
+        )
     if kind == "choose":
-        excluded = " or ".join(value_label(labels, effect["attribute"], v) for v in effect.get("exclude", []))
+        excluded = " or ".join(
+            value_label(labels, effect["attribute"], v) for v in effect.get("exclude", [])
+        )
         other = f" other than {excluded}" if excluded else ""
         return f"Choose a {attribute_label(effect['attribute'])}{other}."
     if kind == "copy_score":
         return f"Scores the same as one {phrase(effect['of'], labels)} in the hand."
     if kind == "counts_as":
         when = " or ".join(phrase(c, labels) for c in effect["when"])
+
         def values(mapping: Mapping[str, Any]) -> str:
             return " and ".join(
-                " ".join(value_label(labels, attribute, v) for v in listed) for attribute, listed in mapping.items()
+                " ".join(value_label(labels, attribute, v) for v in listed)
+                for attribute, listed in mapping.items()
             )
+
         return f"With {when}, counts as {values(effect['set'])}; otherwise counts as {values(effect['otherwise'])}."
     if kind == "hand_size":
-        return (f"Your final hand holds this card, exactly {_number_word(effect['missions'] - 1)} "
-                f"other Mission and {effect['galaxy']} Galaxy cards.")
+        return (
+            f"Your final hand holds this card, exactly {_number_word(effect['missions'] - 1)} "
+            f"other Mission and {effect['galaxy']} Galaxy cards."
+        )
     if kind == "extra_turn_from_discard":
-        return ("Taken from the discard area, it gives an extra turn after the current one, even "
-                "if that turn ends the game.")
+        return (
+            "Taken from the discard area, it gives an extra turn after the current one, even "
+            "if that turn ends the game."
+        )
     return ""

@@ -62,8 +62,17 @@ from web.page_results import (
 
 GAME = "star-trek-missions"
 # Galaxy tiles are grouped by a card's first type, in this order; Missions come last.
-TYPE_ORDER = ("captain", "personnel", "civilian", "location", "system", "equipment", "artifact",
-              "entity", "wild")
+TYPE_ORDER = (
+    "captain",
+    "personnel",
+    "civilian",
+    "location",
+    "system",
+    "equipment",
+    "artifact",
+    "entity",
+    "wild",
+)
 BEST = ""  # the value of the "let Tableside choose" option of every choice
 BEST_LABEL = "Best (let Tableside choose)"
 NOT_USED = "none"
@@ -104,18 +113,28 @@ def _loaded_game() -> Game | None:
 # and its page of 74 tiles are both kept (web.page_cache; issue 30: a repeat cost 106 ms of CPU).
 @computed_page(_loaded_game)
 @with_deck
-def score_page(request: HttpRequest, game: Game, deck: Deck, *,
-              asked: AskedAt | None = None) -> HttpResponse:
+def score_page(
+    request: HttpRequest, game: Game, deck: Deck, *, asked: AskedAt | None = None
+) -> HttpResponse:
     data = page_input(request)  # posted, or the hand in the address
     # At a table (games.pages.AskedAt, tables/jobs.py): the empty form is the table's, and the
     # hand is the seat's event only when "Enter this hand at the table" is pressed (each tile
     # tapped scores the hand as it grows; only the hand entered goes into the table's history).
     held = asked.held if asked is not None else {}
-    form = ScoreForm(deck, asked.initial if data is None and asked is not None else data,
-                     held=tuple(held))
-    context = {"game": game, "deck": deck, "form": form, "score": None, "error": None,
-               "asked_at": asked.context if asked else None}
-    at_table = asked is not None and request.method == "POST" and request.POST.get("at_table") == "1"
+    form = ScoreForm(
+        deck, asked.initial if data is None and asked is not None else data, held=tuple(held)
+    )
+    context = {
+        "game": game,
+        "deck": deck,
+        "form": form,
+        "score": None,
+        "error": None,
+        "asked_at": asked.context if asked else None,
+    }
+    at_table = (
+        asked is not None and request.method == "POST" and request.POST.get("at_table") == "1"
+    )
     service = asked.run if asked is not None and at_table else SERVICES[SCORE]
     status = 400 if form.add_card_errors else 200
     if form.hand:
@@ -125,17 +144,32 @@ def score_page(request: HttpRequest, game: Game, deck: Deck, *,
             return {"score": score_context(game, response)}
 
         # A name the form could not add keeps the page's 400 even when the hand scores.
-        if evaluate_on_page(request, context, service=service, game=game,
-                            body=form.body(), show=show,
-                            show_errors=lambda error: form_errors(error, form)) == 400:
+        if (
+            evaluate_on_page(
+                request,
+                context,
+                service=service,
+                game=game,
+                body=form.body(),
+                show=show,
+                show_errors=lambda error: form_errors(error, form),
+            )
+            == 400
+        ):
             status = 400
         elif at_table:
             context["entered_at_table"] = True
     context["partial"] = is_htmx_submit(request)
     if not context["partial"]:
         context["picker"] = deck.picker(hand=form.hand, holders=held, data=page_input(request))
-    return render_result_page(request, context, status=status, page="star_trek_missions/stm_score.html",
-                              fragment="star_trek_missions/_stm_score_form.html", link=form.link_pairs())
+    return render_result_page(
+        request,
+        context,
+        status=status,
+        page="star_trek_missions/stm_score.html",
+        fragment="star_trek_missions/_stm_score_form.html",
+        link=form.link_pairs(),
+    )
 
 
 score_page.asked_at_table = True  # type: ignore[attr-defined]  # tables/jobs.py serves it at a table
@@ -145,7 +179,7 @@ score_page.asked_at_table = True  # type: ignore[attr-defined]  # tables/jobs.py
 
 
 def score_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
-    """"Score again" on /r/<id>: the saved hand as the score page's fields, its fixed choices
+    """ "Score again" on /r/<id>: the saved hand as the score page's fields, its fixed choices
     set again (the reverse of ScoreForm.body)."""
     hand = as_list(body.get("hand"))
     form = ScoreForm(Deck(game), QueryDict(urlencode([("hand", str(n)) for n in hand])))
@@ -156,7 +190,7 @@ def score_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def table_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
-    """"Score the table again" on /r/<id>: each saved player as the table page's fields (their
+    """ "Score the table again" on /r/<id>: each saved player as the table page's fields (their
     name, hand and fixed choices, under their seat's prefix), the first one open."""
     players = [p for p in body.get("players") or [] if isinstance(p, dict)]
     pairs = [("players", str(len(players))), ("current", "0")] if players else []
@@ -175,15 +209,20 @@ def _fix(control: ChoiceControl, choice: Any, deck: Deck) -> None:
     if control.kind == "wild":
         values = [str(choice.get(key) or "") for key in WILD_FIELDS]
     elif control.kind == "change_affiliation":
-        values = [f"{slugs.get(str(choice.get('target')), '')}:{choice.get('affiliation', '')}"
-                  if choice.get("target") else NOT_USED]
+        values = [
+            f"{slugs.get(str(choice.get('target')), '')}:{choice.get('affiliation', '')}"
+            if choice.get("target")
+            else NOT_USED
+        ]
     elif control.kind == "assimilate":
         blank = choice.get("blank") if isinstance(choice.get("blank"), list) else []
         values = ["+".join(slugs.get(name, "") for name in blank) if blank else NOT_USED]
     elif control.kind == "choose":
         values = [str(choice.get(control.effect.get("attribute"), "") or NOT_USED)]
     else:
-        values = [slugs.get(str(choice.get("copies")), NOT_USED) if choice.get("copies") else NOT_USED]
+        values = [
+            slugs.get(str(choice.get("copies")), NOT_USED) if choice.get("copies") else NOT_USED
+        ]
     for select, value in zip(control.selects, values, strict=False):
         if value in select.values:
             select.value = value
@@ -202,17 +241,49 @@ class TileGroup:
 # the whole word for screen readers and as the badge's title; the hand shows whole words. A value
 # not listed here is shortened to its first letters.
 SHORT = {
-    "type": {"captain": "Capt", "personnel": "Pers", "civilian": "Civ", "location": "Loc",
-             "system": "Sys", "equipment": "Equip", "artifact": "Art", "entity": "Ent",
-             "wild": "Wild"},
-    "specialty": {"ambassador": "Amb", "archaeologist": "Arch", "combat": "Cbt", "command": "Cmd",
-                  "cosmic": "Cos", "counselor": "Csl", "engineer": "Eng", "medical": "Med",
-                  "science": "Sci", "security": "Sec", "weapon": "Wpn"},
-    "lifeform": {"android": "Andr", "betazoid": "Betaz", "crystal": "Cryst", "el-aurian": "ElAur",
-                 "ferengi": "Fer", "hologram": "Holo", "human": "Hum", "klingon": "Kling",
-                 "romulan": "Rom", "vulcan": "Vulc"},
-    "affiliation": {"federation": "Fed", "ferengi-alliance": "FerA", "hostile": "Host",
-                    "klingon-empire": "KlgE", "romulan-star-empire": "RomE"},
+    "type": {
+        "captain": "Capt",
+        "personnel": "Pers",
+        "civilian": "Civ",
+        "location": "Loc",
+        "system": "Sys",
+        "equipment": "Equip",
+        "artifact": "Art",
+        "entity": "Ent",
+        "wild": "Wild",
+    },
+    "specialty": {
+        "ambassador": "Amb",
+        "archaeologist": "Arch",
+        "combat": "Cbt",
+        "command": "Cmd",
+        "cosmic": "Cos",
+        "counselor": "Csl",
+        "engineer": "Eng",
+        "medical": "Med",
+        "science": "Sci",
+        "security": "Sec",
+        "weapon": "Wpn",
+    },
+    "lifeform": {
+        "android": "Andr",
+        "betazoid": "Betaz",
+        "crystal": "Cryst",
+        "el-aurian": "ElAur",
+        "ferengi": "Fer",
+        "hologram": "Holo",
+        "human": "Hum",
+        "klingon": "Kling",
+        "romulan": "Rom",
+        "vulcan": "Vulc",
+    },
+    "affiliation": {
+        "federation": "Fed",
+        "ferengi-alliance": "FerA",
+        "hostile": "Host",
+        "klingon-empire": "KlgE",
+        "romulan-star-empire": "RomE",
+    },
 }
 BADGE_KINDS = ("type", "specialty", "lifeform", "affiliation")
 
@@ -242,8 +313,10 @@ class Deck:
         for card in self.cards:
             badges = self.badges_of[card.name] = self.badges(card)
             # The templates read a tile's badges and the text "Find a card" searches from its card.
-            vars(card).update(badges=badges, find_text=" ".join(
-                [card.name, _number(card)] + [badge.label for badge in badges]))
+            vars(card).update(
+                badges=badges,
+                find_text=" ".join([card.name, _number(card)] + [badge.label for badge in badges]),
+            )
 
     def label(self, attribute: str, value: str) -> str:
         return self.labels.get(attribute, {}).get(value, value)
@@ -266,8 +339,9 @@ class Deck:
                 return group.key
         return ""
 
-    def picker(self, *, hand: list[str], holders: dict[str, str],
-               data: QueryDict | None) -> dict[str, Any]:
+    def picker(
+        self, *, hand: list[str], holders: dict[str, str], data: QueryDict | None
+    ) -> dict[str, Any]:
         """The tile picker: its groups (each tile pressed, held by another player, or free) and
         the group open: the one posted (the picker's radio buttons travel in the form), else the
         group of the card just pressed, else the first."""
@@ -279,11 +353,23 @@ class Deck:
         in_hand = set(hand)
         return {
             "open": open_key,
-            "groups": [{"key": group.key, "label": group.label, "cards": group.cards,
-                        "compact": not any(self.badges_of[card.name] for card in group.cards),
-                        "tiles": [{"card": card, "holder": holders.get(card.name, ""),
-                                   "pressed": card.name in in_hand} for card in group.cards]}
-                       for group in groups],
+            "groups": [
+                {
+                    "key": group.key,
+                    "label": group.label,
+                    "cards": group.cards,
+                    "compact": not any(self.badges_of[card.name] for card in group.cards),
+                    "tiles": [
+                        {
+                            "card": card,
+                            "holder": holders.get(card.name, ""),
+                            "pressed": card.name in in_hand,
+                        }
+                        for card in group.cards
+                    ],
+                }
+                for group in groups
+            ],
         }
 
     def groups(self) -> list[TileGroup]:
@@ -298,8 +384,11 @@ class Deck:
                 by_type[types[0]].append(card)
             else:
                 other.append(card)
-        groups = [TileGroup(key, self.label("type", key), cards)
-                  for key, cards in by_type.items() if cards]
+        groups = [
+            TileGroup(key, self.label("type", key), cards)
+            for key, cards in by_type.items()
+            if cards
+        ]
         if other:
             groups.append(TileGroup("other", "Other Galaxy cards", other))
         if missions:
@@ -309,8 +398,10 @@ class Deck:
     def options(self) -> list[tuple[str, str]]:
         """(name, "Galaxy G27") for the <datalist>, by name."""
         return sorted(
-            ((card.name, f"{str(_attr(card, 'deck')).capitalize()} {_number(card)}".strip())
-             for card in self.cards),
+            (
+                (card.name, f"{str(_attr(card, 'deck')).capitalize()} {_number(card)}".strip())
+                for card in self.cards
+            ),
             key=lambda option: option[0].casefold(),
         )
 
@@ -325,8 +416,12 @@ class Deck:
             message = f"Several cards match '{shown(typed)}'."
         suggestions = [name for name in match.suggestions if name not in held]
         # The suggestions show as buttons that add the card (star_trek_missions/_pick_problem.html).
-        return None, problem(message + did_you_mean(suggestions), detail=message,
-                             typed=typed, suggestions=suggestions)
+        return None, problem(
+            message + did_you_mean(suggestions),
+            detail=message,
+            typed=typed,
+            suggestions=suggestions,
+        )
 
 
 def _attr(card: Card, key: str) -> Any:
@@ -451,8 +546,11 @@ class ScoreForm(PageForm):
     def changed_tiles(self) -> list[dict[str, Any]]:
         """The tiles of the cards that went into or out of the hand with this submit."""
         before, after = set(self.posted_hand), set(self.hand)
-        return [{"card": card, "pressed": card.name in after, "holder": ""}
-                for card in self.deck.cards if (card.name in before) != (card.name in after)]
+        return [
+            {"card": card, "pressed": card.name in after, "holder": ""}
+            for card in self.deck.cards
+            if (card.name in before) != (card.name in after)
+        ]
 
     # Choices -------------------------------------------------------------------------------------
 
@@ -487,8 +585,11 @@ class ScoreForm(PageForm):
         return others
 
     def _matching(self, card: Card, criterion: dict[str, Any]) -> list[Card]:
-        return [other for other in self._others(card)
-                if criterion_matches_attributes(criterion, other.name, other.attributes or {})]
+        return [
+            other
+            for other in self._others(card)
+            if criterion_matches_attributes(criterion, other.name, other.attributes or {})
+        ]
 
     def _control(self, card: Card, effect: dict[str, Any]) -> ChoiceControl:
         kind = effect["kind"]
@@ -504,27 +605,37 @@ class ScoreForm(PageForm):
         if kind == "wild":
             allowed_by_key = {"type": effect.get("types", [])}
             for key in WILD_FIELDS:
-                selects.append(Select(f"{prefix}-{key}", key.capitalize(),
-                                      [best, ("", values(key, allowed_by_key.get(key)))]))
+                selects.append(
+                    Select(
+                        f"{prefix}-{key}",
+                        key.capitalize(),
+                        [best, ("", values(key, allowed_by_key.get(key)))],
+                    )
+                )
         elif kind == "change_affiliation":
             groups = [best, ("", [(NOT_USED, "Not used")])]
             for target in self._others(card):
                 wild = any(e.get("kind") == "wild" for e in (target.rule or {}).get("effects", []))
-                if not wild and not criterion_matches_attributes(effect["target"], target.name,
-                                                                 target.attributes or {}):
+                if not wild and not criterion_matches_attributes(
+                    effect["target"], target.name, target.attributes or {}
+                ):
                     continue
                 current = set(_attr(target, "affiliation") or [])
-                options = [(f"{target.slug}:{value}", f"{target.name} → {label}")
-                           for value, label in values("affiliation")
-                           if wild or current != {value}]
+                options = [
+                    (f"{target.slug}:{value}", f"{target.name} → {label}")
+                    for value, label in values("affiliation")
+                    if wild or current != {value}
+                ]
                 groups.append((target.name, options))
             selects.append(Select(prefix, "Change the Affiliation of", groups))
         elif kind == "assimilate":
             targets = self._matching(card, effect["target"])
             groups = [best, ("", [(NOT_USED, "Nothing")])]
             for size in range(1, int(effect.get("max", 0)) + 1):
-                options = [("+".join(c.slug for c in combo), _names([c.name for c in combo]))
-                           for combo in itertools.combinations(targets, size)]
+                options = [
+                    ("+".join(c.slug for c in combo), _names([c.name for c in combo]))
+                    for combo in itertools.combinations(targets, size)
+                ]
                 if options:
                     groups.append(("One card" if size == 1 else f"{size} cards", options))
             selects.append(Select(prefix, "Blank", groups))
@@ -532,8 +643,9 @@ class ScoreForm(PageForm):
             attribute = effect["attribute"]
             excluded = set(effect.get("exclude", []))
             allowed = [v for v in deck.vocabulary.get(attribute, []) if v not in excluded]
-            selects.append(Select(prefix, attribute.capitalize(),
-                                  [best, ("", values(attribute, allowed))]))
+            selects.append(
+                Select(prefix, attribute.capitalize(), [best, ("", values(attribute, allowed))])
+            )
         elif kind == "copy_score":
             options = [(c.slug, c.name) for c in self._matching(card, effect["of"])]
             selects.append(Select(prefix, "Copy", [best, ("", options)]))
@@ -577,8 +689,10 @@ class ScoreForm(PageForm):
             path = f"choices[{control.card.name!r}]"  # as the scorer names it
             self.paths[path] = control.selects[0]
             if control.kind == "wild":
-                self.paths.update((f"{path}.{key}", select)
-                                  for key, select in zip(WILD_FIELDS, control.selects, strict=True))
+                self.paths.update(
+                    (f"{path}.{key}", select)
+                    for key, select in zip(WILD_FIELDS, control.selects, strict=True)
+                )
             choice = self._choice(control)
             if choice is not None:
                 choices[control.card.name] = choice
@@ -591,11 +705,14 @@ class ScoreForm(PageForm):
         this submit's change: no button in it)."""
         pairs = [(f"{prefix}hand", name) for name in self.hand]
         for control in self.choices:
-            pairs += [(prefix + select.name, select.value) for select in control.selects
-                      if select.value]
+            pairs += [
+                (prefix + select.name, select.value) for select in control.selects if select.value
+            ]
             if control.kind == "wild" and control.fixed:
-                pairs += [(f"{prefix}shown-{control.card.slug}-{key}", value)
-                          for key, value in control.shown.items()]
+                pairs += [
+                    (f"{prefix}shown-{control.card.slug}-{key}", value)
+                    for key, value in control.shown.items()
+                ]
         return pairs
 
     def apply_result(self, response: dict[str, Any]) -> None:
@@ -646,8 +763,15 @@ class PlayerData:
     """One player's fields of the posted form, under the names the score page's ScoreForm reads.
     The buttons that change a hand (add, remove, toggle) act on the current player only."""
 
-    def __init__(self, data: QueryDict | None, prefix: str | None, *, active: bool,
-                 action: str = "", blocked: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        data: QueryDict | None,
+        prefix: str | None,
+        *,
+        active: bool,
+        action: str = "",
+        blocked: tuple[str, ...] = (),
+    ) -> None:
         self.data, self.prefix, self.active, self.blocked = data, prefix, active, blocked
         self.action = action
 
@@ -687,7 +811,9 @@ class TablePlayer:
 
     @property
     def partial(self) -> bool:
-        return any(str(w).startswith("Partial hand") for w in (self.answer or {}).get("warnings", []))
+        return any(
+            str(w).startswith("Partial hand") for w in (self.answer or {}).get("warnings", [])
+        )
 
 
 def _index(value: Any, upper: int) -> int | None:
@@ -697,8 +823,9 @@ def _index(value: Any, upper: int) -> int | None:
 class TableForm:
     """The players, the current one, the change made by this submit and its problems."""
 
-    def __init__(self, deck: Deck, data: QueryDict | None = None, *,
-                 max_players: int | None) -> None:
+    def __init__(
+        self, deck: Deck, data: QueryDict | None = None, *, max_players: int | None
+    ) -> None:
         self.deck = deck
         self.max_players = max_players or 10
         get = data.get if data is not None else (lambda key, default=None: default)
@@ -713,8 +840,7 @@ class TableForm:
         if action == "enter":
             # Enter pressed in a text field submits with the form's first button: it adds what
             # was typed, a card for the current player or else a new player.
-            action = "add" if clean_text(get("add")) else (
-                "add_player" if self.new_name else "")
+            action = "add" if clean_text(get("add")) else ("add_player" if self.new_name else "")
         self.action = action
         self.adding_player = action == "add_player"
         self.focus = ""
@@ -724,8 +850,11 @@ class TableForm:
         if leaving is not None:
             self.notes.append(f"{names[leaving] or f'Player {leaving + 1}'} left the table.")
             del sources[leaving], names[leaving]
-            current = None if current == leaving else (
-                current - 1 if current is not None and current > leaving else current)
+            current = (
+                None
+                if current == leaving
+                else (current - 1 if current is not None and current > leaving else current)
+            )
             action_player = None
         editing = _index(get("edit"), posted)
         if editing is not None and leaving is None:
@@ -737,8 +866,9 @@ class TableForm:
             if len(names) >= self.max_players:
                 self.errors.append(f"{deck.game.name} is played by at most {self.max_players}.")
             elif name.casefold() in {n.casefold() for n in names}:
-                self.errors.append(f"{name} is already at the table: give each player a name of "
-                                   "their own.")
+                self.errors.append(
+                    f"{name} is already at the table: give each player a name of their own."
+                )
             else:
                 sources.append(None)
                 names.append(name)
@@ -760,15 +890,22 @@ class TableForm:
         self.players: list[TablePlayer] = []
         for seat, (source, name) in enumerate(zip(sources, names, strict=True)):
             active = seat == current and action_player is not None
-            player_data = PlayerData(data, None if source is None else f"p{source}-",
-                                     active=active, action=action, blocked=blocked)
+            player_data = PlayerData(
+                data,
+                None if source is None else f"p{source}-",
+                active=active,
+                action=action,
+                blocked=blocked,
+            )
             form = ScoreForm(deck, player_data, held=holders if seat == current else ())
-            self.players.append(TablePlayer(seat, name or f"Player {seat + 1}", form,
-                                            seat == current))
+            self.players.append(
+                TablePlayer(seat, name or f"Player {seat + 1}", form, seat == current)
+            )
         player = self.current_player
         if player is not None:
-            if action_player is not None and (player.form.refocus or action == "add"
-                                              or clean_text(get("pick"))):
+            if action_player is not None and (
+                player.form.refocus or action == "add" or clean_text(get("pick"))
+            ):
                 self.focus = "add-card"
             self.errors += player.form.add_card_errors
             self.notes += player.form.notes
@@ -784,8 +921,9 @@ class TableForm:
             if name and name in self.holders:
                 # A card typed is not added, and no longer in the field.
                 blocked += ["action", "add"] if key == "add" else [key]
-                self.errors.append(f"{name} is in {self.holders[name]}'s hand: every card exists "
-                                   "once.")
+                self.errors.append(
+                    f"{name} is in {self.holders[name]}'s hand: every card exists once."
+                )
         return tuple(blocked)
 
     @property
@@ -806,10 +944,13 @@ class TableForm:
         """The tile picker for the current player: each card pressed (in their hand), held (by
         another player: marked with their name, and not a button that adds it) or free."""
         player = self.current_player
-        holders = {name: other.name for other in self.players if other is not player
-                   for name in other.form.hand}
-        return self.deck.picker(hand=player.form.hand if player else [], holders=holders,
-                                data=data)
+        holders = {
+            name: other.name
+            for other in self.players
+            if other is not player
+            for name in other.form.hand
+        }
+        return self.deck.picker(hand=player.form.hand if player else [], holders=holders, data=data)
 
     def body(self) -> dict[str, Any]:
         """The API's table body (API.md), or the single-hand body while one player sits alone."""
@@ -822,11 +963,18 @@ class TableForm:
         """Each player's answer onto their form; the response as a table (one player alone: a
         table of one, with no winner)."""
         if "players" not in response:
-            answer = {"name": self.players[0].name,
-                      **{k: v for k, v in response.items() if k not in {"game", "id", "url"}}}
-            response = {**response, "players": [answer], "winners": [],
-                        "standings": [{"rank": 1, "name": answer["name"],
-                                       "total": answer["total"], "margin": 0}]}
+            answer = {
+                "name": self.players[0].name,
+                **{k: v for k, v in response.items() if k not in {"game", "id", "url"}},
+            }
+            response = {
+                **response,
+                "players": [answer],
+                "winners": [],
+                "standings": [
+                    {"rank": 1, "name": answer["name"], "total": answer["total"], "margin": 0}
+                ],
+            }
         standings = {row["name"]: row for row in standing_rows(response)}
         for player, answer in zip(self.players, response["players"], strict=False):
             player.answer = answer
@@ -870,8 +1018,9 @@ class TableForm:
                     target = player.form.field_for(path)
                     field_id = target.id if target else ""
                 # Only the current player's fields are in view; the others have their line.
-                field_id = f"{player.prefix}{field_id}" if field_id and player.current else (
-                    player.id)
+                field_id = (
+                    f"{player.prefix}{field_id}" if field_id and player.current else (player.id)
+                )
                 if not match:  # one player alone: the single-hand answer has no name in it
                     message = f"{player.name}: {message}"
             summary.append({"message": message, "field_id": field_id})
@@ -882,25 +1031,49 @@ class TableForm:
 @with_deck
 def table_page(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
     form = TableForm(deck, page_input(request), max_players=game.max_players)
-    context = {"game": game, "deck": deck, "table": form, "result": None, "error": None,
-               "win_rule": WIN_RULE, "min_players": game.min_players}
+    context = {
+        "game": game,
+        "deck": deck,
+        "table": form,
+        "result": None,
+        "error": None,
+        "win_rule": WIN_RULE,
+        "min_players": game.min_players,
+    }
     status = 400 if form.errors else 200
     if form.cards_in_play:
 
         def show(response: dict[str, Any]) -> dict[str, Any]:
             table = form.apply_result(response)
-            return {"result": {"headline": headline(table) if table["winners"] else "",
-                               "standings": standing_rows(table),
-                               "partial": [p.name for p in form.players if p.partial],
-                               "warnings": response.get("warnings") or [],
-                               "alone": "players" not in response}}
+            return {
+                "result": {
+                    "headline": headline(table) if table["winners"] else "",
+                    "standings": standing_rows(table),
+                    "partial": [p.name for p in form.players if p.partial],
+                    "warnings": response.get("warnings") or [],
+                    "alone": "players" not in response,
+                }
+            }
 
         def show_errors(error: ApiError) -> dict[str, Any]:
-            return {"detail": error.message, "code": error.error_code,
-                    "entries": form.add_service_errors(error.errors)}
+            return {
+                "detail": error.message,
+                "code": error.error_code,
+                "entries": form.add_service_errors(error.errors),
+            }
 
-        if evaluate_on_page(request, context, service=SERVICES[SCORE], game=game,
-                            body=form.body(), show=show, show_errors=show_errors) == 400:
+        if (
+            evaluate_on_page(
+                request,
+                context,
+                service=SERVICES[SCORE],
+                game=game,
+                body=form.body(),
+                show=show,
+                show_errors=show_errors,
+            )
+            == 400
+        ):
             status = 400
         if context["result"]:
             for player in form.players:
@@ -908,12 +1081,19 @@ def table_page(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
                     player.score = score_context(game, player.answer)
     context["partial"] = is_htmx_submit(request)
     context["picker"] = form.picker(page_input(request))
-    return render_result_page(request, context, status=status, page="star_trek_missions/stm_table.html",
-                              fragment="star_trek_missions/_stm_table_fragment.html", link=form.link_pairs())
+    return render_result_page(
+        request,
+        context,
+        status=status,
+        page="star_trek_missions/stm_table.html",
+        fragment="star_trek_missions/_stm_table_fragment.html",
+        link=form.link_pairs(),
+    )
 
 
-def table_result_page(game: Game, body: dict[str, Any],
-                      request_body: dict[str, Any] | None) -> dict[str, Any]:
+def table_result_page(
+    game: Game, body: dict[str, Any], request_body: dict[str, Any] | None
+) -> dict[str, Any]:
     """/r/<id> of a saved whole table (GAMES: result_context): the standings lead the page, and
     "Score again" reopens the table with every player."""
     if not is_table(body):

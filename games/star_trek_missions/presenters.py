@@ -52,8 +52,9 @@ def group_moves(moves: list[Any]) -> list[dict[str, Any]]:
         group["lines"][first].append(discard if isinstance(discard, list) else [discard])
     for group in groups:
         lines = group.pop("lines")
-        group["moves"] = [_with_discards(move, lines[move]) if move in lines else move
-                          for move in group["moves"]]
+        group["moves"] = [
+            _with_discards(move, lines[move]) if move in lines else move for move in group["moves"]
+        ]
     return groups
 
 
@@ -72,8 +73,9 @@ def _with_discards(first: str, discards: list[list[Any]]) -> str:
     if len(discards) == 1:
         return f"{first}, then discard {_names(discards[0])}"
     pairs = any(len(discard) > 1 for discard in discards)
-    return (f"{first}, then discard one of: "
-            + ("; " if pairs else ", ").join(_names(discard) for discard in discards))
+    return f"{first}, then discard one of: " + ("; " if pairs else ", ").join(
+        _names(discard) for discard in discards
+    )
 
 
 def describe_move(move: Any) -> str:
@@ -92,8 +94,17 @@ def describe_move(move: Any) -> str:
 
 
 OUTCOME_KNOWN = {
-    "hand", "discard_area", "galaxy_deck", "mission_deck", "discard_counts", "game_ends",
-    "game_ends_reason", "extra_turn", "extra_turn_reason", "summary", "cases",
+    "hand",
+    "discard_area",
+    "galaxy_deck",
+    "mission_deck",
+    "discard_counts",
+    "game_ends",
+    "game_ends_reason",
+    "extra_turn",
+    "extra_turn_reason",
+    "summary",
+    "cases",
 }
 
 
@@ -106,8 +117,11 @@ def outcome_context(outcome: dict[str, Any]) -> dict[str, Any]:
         "has_end": "game_ends" in outcome,
         "has_extra": "extra_turn" in outcome,
         "facts_template": "star_trek_missions/_outcome_facts.html",
-        "other": [(key.replace("_", " ").capitalize(), results_contexts.plain(value))
-                  for key, value in outcome.items() if key not in OUTCOME_KNOWN],
+        "other": [
+            (key.replace("_", " ").capitalize(), results_contexts.plain(value))
+            for key, value in outcome.items()
+            if key not in OUTCOME_KNOWN
+        ],
     }
 
 

@@ -75,9 +75,11 @@ class Live:
         self.spec = spec
         self.name = spec.name
         self.deck = spec.deck
-        self.attrs = dict(base) if base is not None else {
-            key: frozenset(spec.attributes.get(key, ())) for key in ATTRIBUTES
-        }
+        self.attrs = (
+            dict(base)
+            if base is not None
+            else {key: frozenset(spec.attributes.get(key, ())) for key in ATTRIBUTES}
+        )
         self.chosen: dict[str, str] = {}
 
 
@@ -93,7 +95,7 @@ def copy_live(live: Live) -> Live:
 
 
 def compile_criterion(crit: Rule) -> Match:
-    (key, value), = crit.items()
+    ((key, value),) = crit.items()
     if key == "name":
         return lambda card, chosen: card.name == value
     if key == "deck":
@@ -103,14 +105,19 @@ def compile_criterion(crit: Rule) -> Match:
     if key == "has":
         return lambda card, chosen: bool(card.attrs[value])
     if key == "non":
-        (attribute, literal), = value.items()
+        ((attribute, literal),) = value.items()
 
         def non(card: Live, chosen: Mapping[str, str]) -> bool:
             values = card.attrs[attribute]
-            return bool(values) and (literal not in values or (type(values) is WildSet and len(values) > 1))
+            return bool(values) and (
+                literal not in values or (type(values) is WildSet and len(values) > 1)
+            )
+
         return non
     if key == "chosen":
-        return lambda card, chosen: chosen.get(value) is not None and chosen[value] in card.attrs[value]
+        return lambda card, chosen: (
+            chosen.get(value) is not None and chosen[value] in card.attrs[value]
+        )
     parts = [compile_criterion(c) for c in value]
     if key == "all":
         return lambda card, chosen: all(part(card, chosen) for part in parts)
@@ -120,7 +127,7 @@ def compile_criterion(crit: Rule) -> Match:
 def criterion_attributes(crit: Rule, by_value: bool = False) -> set[str]:
     """The attributes a criterion reads; with `by_value`, only those whose value it reads (not
     "has", which a chosen attribute always passes)."""
-    (key, value), = crit.items()
+    ((key, value),) = crit.items()
     if key in ATTRIBUTES:
         return {key}
     if key == "chosen" or (key == "has" and not by_value):
@@ -133,11 +140,11 @@ def criterion_attributes(crit: Rule, by_value: bool = False) -> set[str]:
 
 
 def criterion_literals(crit: Rule, into: dict[str, set[str]]) -> None:
-    (key, value), = crit.items()
+    ((key, value),) = crit.items()
     if key in ATTRIBUTES:
         into[key].add(value)
     elif key == "non":
-        (attribute, literal), = value.items()
+        ((attribute, literal),) = value.items()
         into[attribute].add(literal)
     elif key in ("all", "any"):
         for part in value:
@@ -185,17 +192,24 @@ class CompiledRule:
 
 def criterion_leaves(crit: Rule, into: dict[tuple[Any, Any], Rule]) -> None:
     """The simple tests a criterion is made of (all/any unfolded), each once."""
-    (key, value), = crit.items()
+    ((key, value),) = crit.items()
     if key in ("all", "any"):
         for part in value:
             criterion_leaves(part, into)
     else:
-        into.setdefault((key, tuple(sorted(value.items())) if isinstance(value, Mapping) else value), crit)
+        into.setdefault(
+            (key, tuple(sorted(value.items())) if isinstance(value, Mapping) else value), crit
+        )
 
 
 def _requirement(req: Rule) -> Requirement:
-    return Requirement(compile_criterion(req["match"]), req.get("count", 1), req.get("distinct"),
-                       req.get("same"), dict(req))
+    return Requirement(
+        compile_criterion(req["match"]),
+        req.get("count", 1),
+        req.get("distinct"),
+        req.get("same"),
+        dict(req),
+    )
 
 
 def compile_rule(rule: Rule | None) -> CompiledRule:
@@ -207,13 +221,25 @@ def compile_rule(rule: Rule | None) -> CompiledRule:
     for index, bonus in enumerate(rule.get("bonuses", [])):
         kind = bonus["kind"]
         if kind == "for_each":
-            for_each.append((index, bonus["points"], compile_criterion(bonus["match"]),
-                             bonus.get("points_if_chosen") or {}))
+            for_each.append(
+                (
+                    index,
+                    bonus["points"],
+                    compile_criterion(bonus["match"]),
+                    bonus.get("points_if_chosen") or {},
+                )
+            )
             attributes |= criterion_attributes(bonus["match"])
         elif kind == "for_each_different":
             match = bonus.get("match")
-            different.append((index, bonus["points"], bonus["attribute"],
-                              compile_criterion(match) if match else None))
+            different.append(
+                (
+                    index,
+                    bonus["points"],
+                    bonus["attribute"],
+                    compile_criterion(match) if match else None,
+                )
+            )
             attributes |= {bonus["attribute"]} | (criterion_attributes(match) if match else set())
         else:
             tiers = bonus["tiers"] if kind == "tiers" else [bonus]
@@ -228,14 +254,26 @@ def compile_rule(rule: Rule | None) -> CompiledRule:
     blanked_unless = [compile_criterion(c) for c in rule.get("blanked_unless", [])]
     unblanker: Match | None = None
     if rule.get(UNBLANKER_KEY) and blanked_unless:
-        def meets_blanked_unless(card: Live, chosen: Mapping[str, str],
-                                 _criteria: tuple[Match, ...] = tuple(blanked_unless)) -> bool:
+
+        def meets_blanked_unless(
+            card: Live,
+            chosen: Mapping[str, str],
+            _criteria: tuple[Match, ...] = tuple(blanked_unless),
+        ) -> bool:
             return any(match(card, {}) for match in _criteria)
+
         unblanker = meets_blanked_unless
         for crit in rule["blanked_unless"]:
             attributes |= criterion_attributes(crit)
-    return CompiledRule(for_each, different, withs, blanked_unless,
-                        tuple(sorted(attributes)), list(rule.get("bonuses", [])), unblanker)
+    return CompiledRule(
+        for_each,
+        different,
+        withs,
+        blanked_unless,
+        tuple(sorted(attributes)),
+        list(rule.get("bonuses", [])),
+        unblanker,
+    )
 
 
 def compile_reads(compiled: CompiledRule, rule: Rule | None) -> None:
@@ -248,8 +286,9 @@ def compile_reads(compiled: CompiledRule, rule: Rule | None) -> None:
     leaves: dict[tuple[Any, Any], Rule] = {}
     for crit in read:
         criterion_leaves(crit, leaves)
-    counted: set[str] = {b["attribute"] for b in rule.get("bonuses", [])
-                         if b["kind"] == "for_each_different"}
+    counted: set[str] = {
+        b["attribute"] for b in rule.get("bonuses", []) if b["kind"] == "for_each_different"
+    }
     for bonus in rule.get("bonuses", []):
         for tier in bonus.get("tiers", [bonus] if bonus["kind"] == "with" else []):
             for req in tier["requires"]:

@@ -36,7 +36,8 @@ def card_spec(card: Card) -> engine.CardSpec:
     listed = rule.get("effects")
     effects = listed if isinstance(listed, list) else []
     kinds = frozenset(
-        effect["kind"] for effect in effects
+        effect["kind"]
+        for effect in effects
         if isinstance(effect, dict) and isinstance(effect.get("kind"), str)
     )
     deck = (card.attributes or {}).get("deck") or ""
@@ -47,10 +48,12 @@ class Position(RequestModel):
     hand: CardNames = Field(description="a list of card names")
     discard_area: CardNames = Field(description="a list of card names")
     # Optional: a ruling needs a deck's count only for a draw from that deck (needs_information).
-    galaxy_deck: int | None = Field(default=None, ge=0,
-                                    description="the number of cards in the Galaxy deck")
-    mission_deck: int | None = Field(default=None, ge=0,
-                                     description="the number of cards in the Mission deck")
+    galaxy_deck: int | None = Field(
+        default=None, ge=0, description="the number of cards in the Galaxy deck"
+    )
+    mission_deck: int | None = Field(
+        default=None, ge=0, description="the number of cards in the Mission deck"
+    )
     extra_turn: bool = Field(default=False, description="true or false")
 
 
@@ -79,8 +82,9 @@ class DrawMissions(RequestModel):
 
 class TurnRequest(RequestModel):
     position: Position = Field(description="an object")
-    move: TakeDiscard | DrawGalaxy | DrawMissions = Field(discriminator="action",
-                                                          description="an object")
+    move: TakeDiscard | DrawGalaxy | DrawMissions = Field(
+        discriminator="action", description="an object"
+    )
 
 
 def ask(game: Game, request: TurnRequest, context: dict[str, Any]) -> Asked:
@@ -91,22 +95,29 @@ def ask(game: Game, request: TurnRequest, context: dict[str, Any]) -> Asked:
     copies = [card.copies for card in resolver.cards]
     galaxy_cards = sum(n for n, deck in zip(copies, decks, strict=True) if deck == "galaxy")
     mission_cards = sum(n for n, deck in zip(copies, decks, strict=True) if deck == "mission")
-    drawn = move.draw if isinstance(move, DrawMissions) else (
-        [move.draw] if isinstance(move, DrawGalaxy) else [])
+    drawn = (
+        move.draw
+        if isinstance(move, DrawMissions)
+        else ([move.draw] if isinstance(move, DrawGalaxy) else [])
+    )
     own = engine.ACTION_FIELDS[move.action]
-    return Asked(position=engine.Position(
-        hand=[card_spec(card) for card in position.hand],
-        discard_area=[card_spec(card) for card in position.discard_area],
-        galaxy_deck=position.galaxy_deck,
-        mission_deck=position.mission_deck,
-        extra_turn=position.extra_turn,
-        galaxy_cards=galaxy_cards or engine.GALAXY_CARDS,
-        mission_cards=mission_cards or engine.MISSION_CARDS,
-    ), move=engine.Move(
-        action=move.action,
-        take=card_spec(move.take) if isinstance(move, TakeDiscard) else None,
-        draw=[card_spec(card) for card in drawn],
-        discard=[card_spec(card) for card in move.discard],
-        other_fields=[key for key in ("take", "draw")
-                      if key in move.model_fields_set and key not in own],
-    ))
+    return Asked(
+        position=engine.Position(
+            hand=[card_spec(card) for card in position.hand],
+            discard_area=[card_spec(card) for card in position.discard_area],
+            galaxy_deck=position.galaxy_deck,
+            mission_deck=position.mission_deck,
+            extra_turn=position.extra_turn,
+            galaxy_cards=galaxy_cards or engine.GALAXY_CARDS,
+            mission_cards=mission_cards or engine.MISSION_CARDS,
+        ),
+        move=engine.Move(
+            action=move.action,
+            take=card_spec(move.take) if isinstance(move, TakeDiscard) else None,
+            draw=[card_spec(card) for card in drawn],
+            discard=[card_spec(card) for card in move.discard],
+            other_fields=[
+                key for key in ("take", "draw") if key in move.model_fields_set and key not in own
+            ],
+        ),
+    )

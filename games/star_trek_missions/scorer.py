@@ -34,6 +34,7 @@ searched first (`_order_dims`). The winner is then evaluated once more in full f
 value of every choice (tests/engines/star_trek_missions_reference.py), which shares none of this
 code but the evaluation of one fully fixed assignment (hand.Hand: `evaluate`, and bonuses.settle).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -62,8 +63,9 @@ class HandScorer(HandBounds):
     def __init__(self, hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]]) -> None:
         super().__init__(hand, vocabulary)
         # Cards whose choice only their own rule reads ("choose": Mysterious Plague).
-        self.choosers_of = {spec.name for spec, effect in self._choice_cards
-                            if effect["kind"] == "choose"}
+        self.choosers_of = {
+            spec.name for spec, effect in self._choice_cards if effect["kind"] == "choose"
+        }
         self.searched: dict[str, int] = {}  # what the last search did (bounds, evaluations)
         # Each open choice's children at the search's root, scored (`sibling_scores`) while
         # `_order_dims` judges them: (card, part) -> [(total, points)], in its values' order.
@@ -128,15 +130,26 @@ class HandScorer(HandBounds):
                 self.open_values[name][cast(str, key)] = WildSet(cast(list[str], values))
         # A choice with one value to try is no choice: decided up front.
         for name, key, values in dims:
-            if key is not None and key != "target" and isinstance(values, list) and len(values) == 1 \
-                    and name in self.wilds:
+            if (
+                key is not None
+                and key != "target"
+                and isinstance(values, list)
+                and len(values) == 1
+                and name in self.wilds
+            ):
                 decided[name] = {**decided.get(name, {}), key: values[0]}
-        dims = [d for d in dims if not (d[0] in self.wilds and isinstance(d[2], list) and len(d[2]) == 1)]
+        dims = [
+            d
+            for d in dims
+            if not (d[0] in self.wilds and isinstance(d[2], list) and len(d[2]) == 1)
+        ]
         if not dims:
             self.searched = {"bounds": 0, "evaluations": 1, "pruned": 0}
             best = self.evaluate(decided, fixed_copies)
             if last:
-                best = self.evaluate(self._choose_last(best.choices, last, fixed_copies), fixed_copies)
+                best = self.evaluate(
+                    self._choose_last(best.choices, last, fixed_copies), fixed_copies
+                )
             return best
         bounded = _leaves(dims) > FEW_LEAVES
         if bounded:  # the most telling choices first (`_order_dims`)
@@ -148,20 +161,27 @@ class HandScorer(HandBounds):
             best = self.evaluate(self._choose_last(best.choices, last, fixed_copies), fixed_copies)
         return best
 
-    def _choose_last(self, decided: Mapping[str, Choice], last: list[Dim],
-                     fixed_copies: dict[str, str | None]) -> dict[str, Choice]:
+    def _choose_last(
+        self, decided: Mapping[str, Choice], last: list[Dim], fixed_copies: dict[str, str | None]
+    ) -> dict[str, Choice]:
         """The choices only their own card reads, each at its first best value (they do not
         touch one another)."""
-        combination = {name: choice for name, choice in decided.items()
-                       if "copies" not in choice or name in fixed_copies}
+        combination = {
+            name: choice
+            for name, choice in decided.items()
+            if "copies" not in choice or name in fixed_copies
+        }
         for name, _, values in last:
-            totals = [self.evaluate({**combination, name: value}, fixed_copies).total
-                      for value in cast(list[Choice], values)]
+            totals = [
+                self.evaluate({**combination, name: value}, fixed_copies).total
+                for value in cast(list[Choice], values)
+            ]
             combination[name] = cast(list[Choice], values)[totals.index(max(totals))]
         return combination
 
-    def _search_space(self, fixed: Mapping[str, Choice]
-                      ) -> tuple[dict[str, Choice], list[Dim], dict[str, str | None]]:
+    def _search_space(
+        self, fixed: Mapping[str, Choice]
+    ) -> tuple[dict[str, Choice], list[Dim], dict[str, str | None]]:
         """Choices decided up front (fixed ones, and copies, settled after scoring) and the open
         dimensions in search order (see `best`): Borg Cube, Thought Maker, the Unidentified Ship,
         Mysterious Plague; each a list of values, or for Thought Maker's affiliation a list per
@@ -200,8 +220,9 @@ class HandScorer(HandBounds):
         dims.sort(key=lambda dim: order.get(kinds[dim[0]], 4))
         return decided, dims, fixed_copies
 
-    def _order_dims(self, dims: list[Dim], decided: dict[str, Choice],
-                    fixed_copies: dict[str, str | None]) -> list[Dim]:
+    def _order_dims(
+        self, dims: list[Dim], decided: dict[str, Choice], fixed_copies: dict[str, str | None]
+    ) -> list[Dim]:
         """The open choices in the order that makes this hand's bounds tight soonest: the most
         telling first, where a choice's telling is the mean bound of the hand over its values
         (every other choice left open), the lowest first. Each of the Unidentified Ship's
@@ -217,8 +238,9 @@ class HandScorer(HandBounds):
         Ambassador Sarek, Lieutenant Commander Data), whose rules read the Ship's Type, had 5,000
         of its 7,500 combinations scored (100 ms); ordered, 10 (4 ms)."""
 
-        def child(partial: dict[str, Choice], name: str, key: str | None, value: Any
-                  ) -> dict[str, Choice]:
+        def child(
+            partial: dict[str, Choice], name: str, key: str | None, value: Any
+        ) -> dict[str, Choice]:
             if key is None:
                 return {**partial, name: value}
             if key == "target":
@@ -229,8 +251,12 @@ class HandScorer(HandBounds):
         # affiliation, every other choice.
         units: list[list[Dim]] = []
         for dim in dims:
-            if dim[1] == "affiliation" and units and units[-1][0][0] == dim[0] \
-                    and units[-1][0][1] == "target":
+            if (
+                dim[1] == "affiliation"
+                and units
+                and units[-1][0][0] == dim[0]
+                and units[-1][0][1] == "target"
+            ):
                 units[-1].append(dim)
             else:
                 units.append([dim])
@@ -260,8 +286,11 @@ class HandScorer(HandBounds):
                 # would then tell nothing on the path and be placed last, where under every
                 # other blanking it tells the most.
                 later = {units[j][0][0] for j in remaining if j != i}
-                keeps = [k for k, c in enumerate(children) if name != self.assimilator
-                         or not later & set(c[name]["blank"])] or list(range(len(children)))
+                keeps = [
+                    k
+                    for k, c in enumerate(children)
+                    if name != self.assimilator or not later & set(c[name]["blank"])
+                ] or list(range(len(children)))
                 top = max(keeps, key=lambda k: (bounds[k], -k))
                 judged.append((-telling, sizes[i], i, bounds[top], children[top]))
             _, _, pick, root, partial = min(judged, key=lambda j: j[:3])
@@ -287,8 +316,13 @@ class _Search:
     A partial combination maps each card to its choice so far; a card absent from it, or a
     part absent from its choice, is open."""
 
-    def __init__(self, scorer: HandScorer, dims: list[Dim], fixed_copies: dict[str, str | None],
-                 bounded: bool = True):
+    def __init__(
+        self,
+        scorer: HandScorer,
+        dims: list[Dim],
+        fixed_copies: dict[str, str | None],
+        bounded: bool = True,
+    ):
         self.bounded = bounded
         self.scorer = scorer
         self.dims = dims
@@ -320,9 +354,14 @@ class _Search:
         assert self.best_combination is not None
         # The winner's explanation: one full evaluation (an Unidentified Ship's choice in its
         # usual order: type, lifeform, affiliation, specialty).
-        best = {name: ({key: choice[key] for key in WILD_KEYS} if name in self.scorer.wilds
-                       and len(choice) == len(WILD_KEYS) else choice)
-                for name, choice in self.best_combination.items()}
+        best = {
+            name: (
+                {key: choice[key] for key in WILD_KEYS}
+                if name in self.scorer.wilds and len(choice) == len(WILD_KEYS)
+                else choice
+            )
+            for name, choice in self.best_combination.items()
+        }
         return self.scorer.evaluate(best, self.fixed_copies)
 
     def _values(self, level: int, partial: dict[str, Choice]) -> list[Any]:
@@ -330,8 +369,9 @@ class _Search:
         scorer = self.scorer
         if scorer.assimilator in partial and name in partial[scorer.assimilator]["blank"]:
             # Blanked, its choice changes nothing (STM-R13): the first value stands for all.
-            return (values[partial[name].get("target")][:1] if isinstance(values, dict)
-                    else values[:1])
+            return (
+                values[partial[name].get("target")][:1] if isinstance(values, dict) else values[:1]
+            )
         # A Thought Maker's affiliations depend on its target.
         return values[partial[name].get("target")] if isinstance(values, dict) else values
 
@@ -355,8 +395,7 @@ class _Search:
             return True
         return False
 
-    def _child_bounds(self, level: int, children: list[dict[str, Choice]], path: Path
-                      ) -> list[int]:
+    def _child_bounds(self, level: int, children: list[dict[str, Choice]], path: Path) -> list[int]:
         """The bounds of sibling branches, computed together (`sibling_scores`), each lowered
         by the Ship's attributes still open in it (`_clipped`), remembered on their paths
         (`Path`)."""
@@ -364,13 +403,16 @@ class _Search:
         missing = [i for i, key in enumerate(keys) if key not in self.bounds]
         if missing:
             name, key, _ = self.dims[level]
-            scores = self.scorer.sibling_scores([children[i] for i in missing], name, key,
-                                                self.fixed_copies)
+            scores = self.scorer.sibling_scores(
+                [children[i] for i in missing], name, key, self.fixed_copies
+            )
             for i, (total, points) in zip(missing, scores, strict=True):
                 self.bounds[keys[i]] = self._clipped(level, total, points)
         return [self.bounds[key] for key in keys]
 
-    def _clip_tables(self, decided: dict[str, Choice]) -> dict[int, tuple[list[str], list[list[int]]]]:
+    def _clip_tables(
+        self, decided: dict[str, Choice]
+    ) -> dict[int, tuple[list[str], list[list[int]]]]:
         """For each level that decides one of the Unidentified Ship's attributes: the cards
         whose points some value of it lowers, and for each value their points with only that
         attribute decided (`score_points`' per-card points at the search's root with it set).
@@ -390,22 +432,32 @@ class _Search:
         _, root = scorer.score_points(decided, self.fixed_copies)
         tables: dict[int, tuple[list[str], list[list[int]]]] = {}
         for level, (name, key, values) in enumerate(self.dims):
-            if name not in scorer.wilds or key not in WILD_KEYS or not isinstance(values, list) \
-                    or len(values) < 2:
+            if (
+                name not in scorer.wilds
+                or key not in WILD_KEYS
+                or not isinstance(values, list)
+                or len(values) < 2
+            ):
                 continue
             scores = scorer.root_scores.get((name, key))
             if scores is None or len(scores) != len(values):
                 children = [self._child(decided, level, value) for value in values]
                 scores = scorer.sibling_scores(children, name, key, self.fixed_copies)
             ceilings = [points for _, points in scores]
-            lowered = [card for card, most in root.items()
-                       if any(points.get(card, 0) < most for points in ceilings)]
+            lowered = [
+                card
+                for card, most in root.items()
+                if any(points.get(card, 0) < most for points in ceilings)
+            ]
             # A value under which no card scores less than at the root lowers no bound: then
             # neither does the attribute, and it is not kept (its check would only cost time).
-            if lowered and all(any(points.get(card, 0) < root[card] for card in lowered)
-                               for points in ceilings):
-                tables[level] = (lowered, [[points.get(card, 0) for card in lowered]
-                                           for points in ceilings])
+            if lowered and all(
+                any(points.get(card, 0) < root[card] for card in lowered) for points in ceilings
+            ):
+                tables[level] = (
+                    lowered,
+                    [[points.get(card, 0) for card in lowered] for points in ceilings],
+                )
         return tables
 
     def _clipped(self, level: int, total: int, points: dict[str, int]) -> int:
@@ -417,8 +469,10 @@ class _Search:
             if open_level <= level:
                 continue
             kept = [points.get(card, 0) for card in cards]
-            least_lost = min(sum(p - c for p, c in zip(kept, ceiling, strict=True) if p > c)
-                             for ceiling in ceilings)
+            least_lost = min(
+                sum(p - c for p, c in zip(kept, ceiling, strict=True) if p > c)
+                for ceiling in ceilings
+            )
             lowest = min(lowest, total - least_lost)
         if lowest < total:
             self.counts["clipped"] += 1

@@ -90,11 +90,14 @@ class Choice(RequestModel):
 class Hand(RequestModel):
     hand: CardNames = Field(description="a list of card names")
     choices: dict[ChoiceCard, Choice] | None = Field(
-        default=None, description="an object: card name to its choice")
+        default=None, description="an object: card name to its choice"
+    )
 
     def engine_choices(self) -> dict[str, dict[str, Any]]:
-        return {name: choice.model_dump(exclude_unset=True)
-                for name, choice in (self.choices or {}).items()}
+        return {
+            name: choice.model_dump(exclude_unset=True)
+            for name, choice in (self.choices or {}).items()
+        }
 
 
 def provisional_cards(cards: list[Card]) -> list[str]:
@@ -110,9 +113,11 @@ def provisional_warning(names: list[str]) -> str:
     """Said once per answer, in a player's words: where each value comes from is on the card's
     page, not here (issue 23: no file paths or codes in an answer)."""
     one = len(names) == 1
-    return (f"Provisional: {listing(names)}'s scoring {'rule is' if one else 'rules are'} not yet "
-            f"checked against the printed card{'' if one else 's'}, so the score may change "
-            f"once an admin checks {'it' if one else 'them'}; the card's page says more.")
+    return (
+        f"Provisional: {listing(names)}'s scoring {'rule is' if one else 'rules are'} not yet "
+        f"checked against the printed card{'' if one else 's'}, so the score may change "
+        f"once an admin checks {'it' if one else 'them'}; the card's page says more."
+    )
 
 
 def ask(game: Game, request: Hand | TableHands, context: dict[str, Any]) -> Asked:
@@ -122,40 +127,53 @@ def ask(game: Game, request: Hand | TableHands, context: dict[str, Any]) -> Aske
     vocabulary, labels = vocabulary_and_labels(game)
     if isinstance(request, TableHands):
         seats = _seats(request)
-        position: engine.HandPosition | engine.TablePosition = engine.TablePosition([
-            engine.Seat(seat.name, _hand_position(seat.cards, seat.choices, vocabulary, labels))
-            for seat in seats])
+        position: engine.HandPosition | engine.TablePosition = engine.TablePosition(
+            [
+                engine.Seat(seat.name, _hand_position(seat.cards, seat.choices, vocabulary, labels))
+                for seat in seats
+            ]
+        )
         cards = [card for seat in seats for card in seat.cards]
     else:
         cards = list(request.hand)
         position = _hand_position(cards, request.engine_choices(), vocabulary, labels)
     provisional = provisional_cards(cards)
-    return Asked(position=position,
-                 later_warnings=[provisional_warning(provisional)] if provisional else [])
+    return Asked(
+        position=position, later_warnings=[provisional_warning(provisional)] if provisional else []
+    )
 
 
-def answer_fields(game: Game, request: Hand | TableHands, asked: Asked,
-            result: HandScore | engine.TableScore) -> dict[str, Any]:
+def answer_fields(
+    game: Game, request: Hand | TableHands, asked: Asked, result: HandScore | engine.TableScore
+) -> dict[str, Any]:
     """A hand's cards and choices; a table's players (each hand's answer, as a single hand's),
     standings and winners."""
     if isinstance(result, engine.TableScore):
         assert isinstance(request, TableHands)
-        answers = [{"name": name, "total": scored.total,
-                    "steps": [step.as_dict() for step in scored.steps],
-                    "warnings": scored.warnings + _provisional(list(player.hand)),
-                    **_hand_fields(scored)}
-                   for (name, scored), player in zip(result.seats, request.players, strict=True)]
-        standings, winners = standings_of([(answer["name"], answer["total"])
-                                           for answer in answers])
+        answers = [
+            {
+                "name": name,
+                "total": scored.total,
+                "steps": [step.as_dict() for step in scored.steps],
+                "warnings": scored.warnings + _provisional(list(player.hand)),
+                **_hand_fields(scored),
+            }
+            for (name, scored), player in zip(result.seats, request.players, strict=True)
+        ]
+        standings, winners = standings_of([(answer["name"], answer["total"]) for answer in answers])
         return {"players": answers, "standings": standings, "winners": winners}
     return _hand_fields(result)
 
 
-def _hand_position(cards: list[Card], choices: dict[str, dict[str, Any]],
-                   vocabulary: dict[str, list[str]],
-                   labels: dict[str, dict[str, str]]) -> engine.HandPosition:
-    return engine.HandPosition([card_spec(card) for card in cards], vocabulary=vocabulary,
-                               labels=labels, choices=choices)
+def _hand_position(
+    cards: list[Card],
+    choices: dict[str, dict[str, Any]],
+    vocabulary: dict[str, list[str]],
+    labels: dict[str, dict[str, str]],
+) -> engine.HandPosition:
+    return engine.HandPosition(
+        [card_spec(card) for card in cards], vocabulary=vocabulary, labels=labels, choices=choices
+    )
 
 
 def _provisional(cards: list[Card]) -> list[str]:
@@ -166,8 +184,12 @@ def _provisional(cards: list[Card]) -> list[str]:
 def _hand_fields(result: HandScore) -> dict[str, Any]:
     return {
         "cards": [
-            {"name": c.name, "points": c.points, "blanked": c.blanked,
-             "blanked_reason": c.blanked_reason}
+            {
+                "name": c.name,
+                "points": c.points,
+                "blanked": c.blanked,
+                "blanked_reason": c.blanked_reason,
+            }
             for c in result.cards
         ],
         "choices": result.choices,
@@ -228,28 +250,35 @@ def seat_count(value: object, info: ValidationInfo) -> object:
         raise PydanticCustomError(
             "too_few_players" if len(value) < low else "too_many_players",
             f"The table has {len(value)} player{'s' if len(value) != 1 else ''}; {game.name} is "
-            f"played by {_player_range(game)}.")
+            f"played by {_player_range(game)}.",
+        )
     return value
 
 
 class Player(Hand):
     name: Annotated[str, PlainValidator(tidy_name), NameSchema] = Field(
-        description="the player's name: text of 1 to 40 characters")
+        description="the player's name: text of 1 to 40 characters"
+    )
 
 
 # The whole table at game end: every player's final hand. Not "Table": tables.models.Table is the
 # shared table several phones play at.
 class TableHands(RequestModel):
     players: Annotated[list[Player], BeforeValidator(seat_count)] = Field(
-        description="a list: one object per player, each with name, hand and choices")
+        description="a list: one object per player, each with name, hand and choices"
+    )
 
     @classmethod
     def refused(cls, error: ApiError) -> ApiError:
         """A table with too few or too many players is an invalid_player_count."""
         counted = [e for e in error.errors if e["code"] in ("too_few_players", "too_many_players")]
         if counted:
-            return ApiError(status_code=400, code="invalid_player_count",
-                            detail=counted[0]["detail"], errors=error.errors)
+            return ApiError(
+                status_code=400,
+                code="invalid_player_count",
+                detail=counted[0]["detail"],
+                errors=error.errors,
+            )
         return error
 
 
@@ -259,18 +288,24 @@ def _seats(table: TableHands) -> list[Seat]:
     unfinished = engine.table_contradiction(len(table.players))
     if unfinished is not None:
         raise ImpossiblePosition([unfinished])
-    seats = [Seat(index, player.name, list(player.hand), player.engine_choices())
-             for index, player in enumerate(table.players)]
+    seats = [
+        Seat(index, player.name, list(player.hand), player.engine_choices())
+        for index, player in enumerate(table.players)
+    ]
     named: dict[str, Seat] = {}
     errors = []
     for seat in seats:
         first = named.setdefault(seat.name.casefold(), seat)
         if first is not seat:
-            errors.append(error_entry(
-                path=f"{seat.prefix}name", code="duplicate_player",
-                detail=f"Two players are named '{seat.name}' (players {first.index + 1} and "
-                       f"{seat.index + 1}); give each player a name of their own.",
-                player=seat.name))
+            errors.append(
+                error_entry(
+                    path=f"{seat.prefix}name",
+                    code="duplicate_player",
+                    detail=f"Two players are named '{seat.name}' (players {first.index + 1} and "
+                    f"{seat.index + 1}); give each player a name of their own.",
+                    player=seat.name,
+                )
+            )
     if errors:
         raise invalid_input(errors)
     return seats
@@ -284,8 +319,12 @@ def standings_of(totals: list[tuple[str, int]]) -> tuple[list[dict[str, Any]], l
     best = max(total for _, total in totals)
     ordered = sorted(totals, key=lambda item: -item[1])  # stable: seat order among equals
     standings = [
-        {"rank": 1 + sum(1 for _, other in totals if other > total), "name": name,
-         "total": total, "margin": best - total}
+        {
+            "rank": 1 + sum(1 for _, other in totals if other > total),
+            "name": name,
+            "total": total,
+            "margin": best - total,
+        }
         for name, total in ordered
     ]
     return standings, [name for name, total in ordered if total == best]

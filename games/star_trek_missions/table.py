@@ -18,12 +18,15 @@ names_sentence = partial(listing, empty="")
 
 
 def is_table(body: Any) -> bool:
-    return isinstance(body, dict) and isinstance(body.get("players"), list) and \
-        isinstance(body.get("standings"), list)
+    return (
+        isinstance(body, dict)
+        and isinstance(body.get("players"), list)
+        and isinstance(body.get("standings"), list)
+    )
 
 
 def headline(body: dict[str, Any]) -> str:
-    """"Ana wins with 66 points." or "Ana and Ben share victory with 13 points each."."""
+    """ "Ana wins with 66 points." or "Ana and Ben share victory with 13 points each."."""
     winners = body.get("winners") or []
     standings = body.get("standings") or []
     if not winners or not standings:
@@ -55,12 +58,14 @@ def standing_rows(body: dict[str, Any]) -> list[dict[str, Any]]:
     for row in standings:
         rank = row.get("rank")
         shared = isinstance(rank, int) and ranks.count(rank) > 1
-        rows.append({
-            **row,
-            "place": (("=" if shared else "") + ordinal(rank)) if isinstance(rank, int) else "",
-            "wins": row.get("name") in winners,
-            "behind": "" if not row.get("margin") else f"{row['margin']} behind",
-        })
+        rows.append(
+            {
+                **row,
+                "place": (("=" if shared else "") + ordinal(rank)) if isinstance(rank, int) else "",
+                "wins": row.get("name") in winners,
+                "behind": "" if not row.get("margin") else f"{row['margin']} behind",
+            }
+        )
     return rows
 
 
@@ -76,8 +81,11 @@ def table_context(game: Game, body: dict[str, Any]) -> dict[str, Any]:
         "winners": body.get("winners") or [],
         "standings": standing_rows(body),
         "players": [
-            {"name": player.get("name"), "standing": totals.get(player.get("name"), {}),
-             "score": score_context(game, player)}
+            {
+                "name": player.get("name"),
+                "standing": totals.get(player.get("name"), {}),
+                "score": score_context(game, player),
+            }
             for player in players
         ],
         "warnings": body.get("warnings") or [],

@@ -50,7 +50,7 @@ def _score_data(deck: Deck, names: list[str], posted: Mapping[str, Any] | None) 
     getlist = getattr(posted, "getlist", None)
     for key in posted or {}:
         if key.startswith(CHOICE_PREFIXES):
-            for value in (getlist(key) if getlist else [posted[key]]):  # type: ignore[index]
+            for value in getlist(key) if getlist else [posted[key]]:  # type: ignore[index]
                 data.appendlist(key, value)
     return data
 
@@ -86,15 +86,22 @@ def _last_answer(events: list[Any], seat: int) -> dict[str, Any] | None:
     return answer
 
 
-def form_context(table_state: dict[str, Any], players: list[str], seat: int | None,
-                 posted: Mapping[str, Any] | None, events: list[Any]) -> dict[str, Any]:
+def form_context(
+    table_state: dict[str, Any],
+    players: list[str],
+    seat: int | None,
+    posted: Mapping[str, Any] | None,
+    events: list[Any],
+) -> dict[str, Any]:
     """What the table's hand form shows: the hand in the textarea and its choice controls (the
     hand just posted, else the seat's entered one with what the scorer made of it)."""
     deck = _deck()
     if posted is not None and "hand" in posted:
         names = card_lines(str(posted.get("hand", "")))
-        return {"hand_text": "\n".join(names), "hand_form": deck and
-                ScoreForm(deck, _score_data(deck, names, posted))}
+        return {
+            "hand_text": "\n".join(names),
+            "hand_form": deck and ScoreForm(deck, _score_data(deck, names, posted)),
+        }
     if deck is None or seat is None or not 1 <= seat <= len(players):
         return {"hand_text": "", "hand_form": None}
     cards = (table_state.get("cards") or [[]] * len(players))[seat - 1]
@@ -104,8 +111,12 @@ def form_context(table_state: dict[str, Any], players: list[str], seat: int | No
     if isinstance(answer, dict):
         form.apply_result(answer)
     total = (table_state.get("hands") or [None] * len(players))[seat - 1]
-    return {"hand_text": "\n".join(cards), "hand_form": form, "hand_total": total,
-            "hand_seat": seat}
+    return {
+        "hand_text": "\n".join(cards),
+        "hand_form": form,
+        "hand_total": total,
+        "hand_seat": seat,
+    }
 
 
 def live_context(table_state: dict[str, Any], whole: dict[str, Any]) -> dict[str, Any]:
@@ -119,5 +130,8 @@ def live_context(table_state: dict[str, Any], whole: dict[str, Any]) -> dict[str
     except GameNotFound:
         return {}
     body = whole
-    return {"score_table_url": form_link(reverse("star_trek_missions:table"),
-                                         table_link_pairs(game, body))}
+    return {
+        "score_table_url": form_link(
+            reverse("star_trek_missions:table"), table_link_pairs(game, body)
+        )
+    }

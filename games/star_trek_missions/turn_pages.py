@@ -39,8 +39,11 @@ def turn_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
 
     pairs = [("hand", name) for name in names(position.get("hand"))]
     pairs += [("discard_area", name) for name in names(position.get("discard_area"))]
-    pairs += [(key, str(position[key])) for key in ("galaxy_deck", "mission_deck")
-              if position.get(key) is not None]
+    pairs += [
+        (key, str(position[key]))
+        for key in ("galaxy_deck", "mission_deck")
+        if position.get(key) is not None
+    ]
     if position.get("extra_turn"):
         pairs.append(("extra_turn", "on"))
     pairs.append(("action", str(move.get("action") or engine.TAKE_DISCARD)))
@@ -65,22 +68,30 @@ class TurnForm(PageForm):
 
     def __init__(self, data: QueryDict | None = None) -> None:
         super().__init__(data)
-        self.hand = [Field("hand", f"hand-{i + 1}", v, f"Card {i + 1}")
-                     for i, v in enumerate(self.texts("hand", HAND_SLOTS))]
+        self.hand = [
+            Field("hand", f"hand-{i + 1}", v, f"Card {i + 1}")
+            for i, v in enumerate(self.texts("hand", HAND_SLOTS))
+        ]
         self.discard_area = Slots(
-            (Field("discard_area", f"discard-area-{i + 1}", v, f"Discard area card {i + 1}")
-             for i, v in enumerate(self.texts("discard_area", DISCARD_AREA_SLOTS))),
+            (
+                Field("discard_area", f"discard-area-{i + 1}", v, f"Discard area card {i + 1}")
+                for i, v in enumerate(self.texts("discard_area", DISCARD_AREA_SLOTS))
+            ),
             DISCARD_AREA_SHOWN,
         )
-        self.galaxy_deck = Field("galaxy_deck", "galaxy-deck", self.text("galaxy_deck"),
-                                 "Galaxy deck")
-        self.mission_deck = Field("mission_deck", "mission-deck", self.text("mission_deck"),
-                                  "Mission deck")
+        self.galaxy_deck = Field(
+            "galaxy_deck", "galaxy-deck", self.text("galaxy_deck"), "Galaxy deck"
+        )
+        self.mission_deck = Field(
+            "mission_deck", "mission-deck", self.text("mission_deck"), "Mission deck"
+        )
         self.extra_turn = Field("extra_turn", "extra-turn", self.ticked("extra_turn"))
-        self.action = Field("action", "action", self.text("action") or engine.TAKE_DISCARD,
-                            "What the player did")
-        self.take = Field("take", "take", self.text("take"),
-                          "Card taken from the discard area", "for-take")
+        self.action = Field(
+            "action", "action", self.text("action") or engine.TAKE_DISCARD, "What the player did"
+        )
+        self.take = Field(
+            "take", "take", self.text("take"), "Card taken from the discard area", "for-take"
+        )
         drawn, discarded = self.texts("draw", 2), self.texts("discard", 2)
         self.draw = [
             Field("draw", "draw-1", drawn[0], "Card drawn", "for-draw"),
@@ -88,8 +99,9 @@ class TurnForm(PageForm):
         ]
         self.discard = [
             Field("discard", "discard-1", discarded[0], "Card discarded"),
-            Field("discard", "discard-2", discarded[1], "Second card discarded",
-                  "for-draw-missions"),
+            Field(
+                "discard", "discard-2", discarded[1], "Second card discarded", "for-draw-missions"
+            ),
         ]
         self.actions = ACTION_LABELS
 
@@ -109,8 +121,9 @@ class TurnForm(PageForm):
         move: dict[str, Any] = {"action": action}
         if action in (engine.TAKE_DISCARD, engine.DRAW_GALAXY):
             # One card taken from the discard area or drawn, and one discarded.
-            key, field = ("take", self.take) if action == engine.TAKE_DISCARD else (
-                "draw", self.draw[0])
+            key, field = (
+                ("take", self.take) if action == engine.TAKE_DISCARD else ("draw", self.draw[0])
+            )
             self.paths[f"move.{key}"] = field
             if field.value:
                 move[key] = field.value
@@ -127,7 +140,9 @@ class TurnForm(PageForm):
 
 
 ruling_page = job_page(
-    slug=GAME, kind="ruling", form=lambda game, data: TurnForm(data),
+    slug=GAME,
+    kind="ruling",
+    form=lambda game, data: TurnForm(data),
     page="star_trek_missions/stm_check_turn.html",
     page_context=page_context,
 )

@@ -14,5 +14,8 @@ register = template.Library()
 def start_table_link(game) -> str:
     if getattr(game, "slug", None) not in table_slugs():
         return ""
-    return format_html('<li><a class="job job--ready" href="{}?game={}">Start a table</a></li>',
-                       reverse("tables:start"), game.slug)
+    return format_html(
+        '<li><a class="job job--ready" href="{}?game={}">Start a table</a></li>',
+        reverse("tables:start"),
+        game.slug,
+    )

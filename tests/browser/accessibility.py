@@ -17,11 +17,17 @@ def violations(page) -> list[str]:
     found = []
     for violation in response["violations"]:
         if violation["impact"] in BLOCKING or violation["id"] in ALWAYS:
-            where = [" ".join(node["target"]) if isinstance(node["target"], list)
-                     else str(node["target"]) for node in violation["nodes"][:4]]
+            where = [
+                " ".join(node["target"])
+                if isinstance(node["target"], list)
+                else str(node["target"])
+                for node in violation["nodes"][:4]
+            ]
             summary = violation["nodes"][0].get("failureSummary", "").replace("\n", " ")[:200]
-            found.append(f"{violation['id']} ({violation['impact']}): {violation['help']} "
-                         f"at {where}: {summary}")
+            found.append(
+                f"{violation['id']} ({violation['impact']}): {violation['help']} "
+                f"at {where}: {summary}"
+            )
     return found
 
 

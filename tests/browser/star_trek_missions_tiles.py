@@ -9,7 +9,8 @@ def show_tile(page, slug: str) -> None:
     the tile shows. While an answer is on its way the page keeps a pressed tile in place by
     scrolling, so a chip tapped at that moment can be missed (as a finger can): tap it again."""
     group = page.locator(f"#tile-{slug}").evaluate(
-        "tile => tile.closest('.picker__panel').dataset.group")
+        "tile => tile.closest('.picker__panel').dataset.group"
+    )
     radio, tile = page.locator(f"#group-{group}"), page.locator(f"#tile-{slug}")
     for _ in range(3):
         if not radio.is_checked():

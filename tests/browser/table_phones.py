@@ -24,21 +24,24 @@ from tests.browser.watched import watched_page
 class Table:
     """A table started on the host's phone, with the other phones opened on it."""
 
-    def __init__(self, browser, room: str, site: str, game: str, players: list[str],
-                 stack: ExitStack) -> None:
+    def __init__(
+        self, browser, room: str, site: str, game: str, players: list[str], stack: ExitStack
+    ) -> None:
         self.browser, self.room, self.site, self.stack = browser, room, site, stack
         self.host = self.phone()
         self.host.goto(f"{room}/t/?game={game}")
-        self.host.get_by_label("Players, one name a line, in seat order").fill(
-            "\n".join(players))
+        self.host.get_by_label("Players, one name a line, in seat order").fill("\n".join(players))
         self.host.get_by_role("button", name="Start the table").click()
         expect(self.host.locator("#glance-line")).to_be_visible()
         self.link = self.host.url
         self.code = self.link.rstrip("/").rsplit("/", 1)[-1]
 
     def phone(self, **options):
-        return self.stack.enter_context(watched_page(self.browser, self.room, timeout=15_000,
-                                                     **{**PHONE, **options}, locale="en-GB"))
+        return self.stack.enter_context(
+            watched_page(
+                self.browser, self.room, timeout=15_000, **{**PHONE, **options}, locale="en-GB"
+            )
+        )
 
     def seated(self, name: str, seat: int):
         page = self.phone()
@@ -73,9 +76,11 @@ class Table:
         """An event sent as another phone would, on the table's version now."""
         version = self.read()["version"]
         request = urllib.request.Request(
-            f"{self.site}/api/tables/{self.code}/events/", method="POST",
+            f"{self.site}/api/tables/{self.code}/events/",
+            method="POST",
             data=json.dumps({**body, "version": version}).encode(),
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+        )
         with urllib.request.urlopen(request) as response:
             return json.load(response)
 
@@ -110,12 +115,17 @@ def on_first_screen(page, locator) -> bool:
     page.evaluate("() => window.scrollTo(0, 0)")
     box = locator.bounding_box()
     height = page.viewport_size["height"]
-    return box is not None and box["height"] > 0 and box["y"] >= 0 and (
-        box["y"] + box["height"] <= height)
+    return (
+        box is not None
+        and box["height"] > 0
+        and box["y"] >= 0
+        and (box["y"] + box["height"] <= height)
+    )
 
 
-def assert_glance(page, *, line: str, button: str | None, host: bool = False,
-                  undo: str | None = None) -> None:
+def assert_glance(
+    page, *, line: str, button: str | None, host: bool = False, undo: str | None = None
+) -> None:
     """The first screen shows the turn line, the phone's one button (or none) and, on the host's
     phone, the QR code and the undo (when there is an entry to undo)."""
     expect(page.locator("#glance-line")).to_have_text(line)
@@ -181,8 +191,7 @@ def assert_fits_narrow_phones(page) -> None:
     size = page.viewport_size
     for width in (320, 390):
         page.set_viewport_size({"width": width, "height": size["height"]})
-        widths = page.evaluate(
-            "() => [document.documentElement.scrollWidth, window.innerWidth]")
+        widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
         assert widths[0] <= widths[1], f"horizontal scroll at {width} px: {widths}"
         clipped = page.evaluate(CLIPPED_CELLS)
         assert not clipped, f"cells cut off at {width} px: {clipped}"

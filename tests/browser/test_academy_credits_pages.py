@@ -39,7 +39,8 @@ def test_check_a_play_and_follow_the_share_link(page, site, assert_fits, viewpor
     fill_table(page)
     # The target picker names the seats as the names are typed.
     expect(page.get_by_label("Target").locator("option")).to_have_text(
-        ["Nobody", "Ana", "Ben", "Seat 3", "Seat 4"])
+        ["Nobody", "Ana", "Ben", "Seat 3", "Seat 4"]
+    )
     page.get_by_label("Card 1 in hand").fill("Nahla Ake")
     page.get_by_label("Card 2 in hand").fill("7")
     page.get_by_label("Card played").fill("jett reno")
@@ -52,8 +53,11 @@ def test_check_a_play_and_follow_the_share_link(page, site, assert_fits, viewpor
     assert page.evaluate("() => window.notReloaded") is True  # htmx swapped, no page load
     result = page.locator("#play-result")
     expect(result.locator(".verdict")).to_contain_text("Illegal")
-    expect(result.get_by_text("The hand holds Nahla Ake (9) with Jett Reno (7), so Nahla Ake "
-                              "must be played.").first).to_be_visible()
+    expect(
+        result.get_by_text(
+            "The hand holds Nahla Ake (9) with Jett Reno (7), so Nahla Ake must be played."
+        ).first
+    ).to_be_visible()
     expect(result.get_by_role("link", name="AC-4.1 Nahla Ake must be played")).to_be_visible()
     expect(result.get_by_role("heading", name="Legal plays instead")).to_be_visible()
     expect(result.locator(".alternatives li")).to_have_text(["Play Nahla Ake"])
@@ -87,8 +91,9 @@ def test_a_conditional_outcome_by_keyboard(page, site, assert_fits, viewport):
     expect(heading).to_be_focused()
     cases = page.locator("#play-result .ac-case")
     expect(cases).to_have_count(2)
-    expect(cases.nth(1)).to_contain_text("If Ben holds Tarima Sadel (10): Ben holds Tarima Sadel "
-                                         "(10) and is out of the round.")
+    expect(cases.nth(1)).to_contain_text(
+        "If Ben holds Tarima Sadel (10): Ben holds Tarima Sadel (10) and is out of the round."
+    )
     assert_fits(page)
     page.screenshot(path=f"/tmp/tableside-ac-conditional-{viewport}.png", full_page=True)
 
@@ -115,8 +120,7 @@ def test_a_typo_is_shown_by_its_field_and_linked(page, site, assert_fits):
     assert_fits(page)
 
 
-def test_the_deck_count_is_asked_for_in_a_players_words_only_when_needed(page, site,
-                                                                          assert_fits):
+def test_the_deck_count_is_asked_for_in_a_players_words_only_when_needed(page, site, assert_fits):
     # Issue 15: no deck count. An illegal play is ruled; a legal one asks for the count in a
     # player's words, with a link to the field; with the count it is ruled.
     page.goto(site + CHECK)
@@ -164,7 +168,8 @@ def test_score_a_round_and_share_it(page, site, assert_fits, viewport):
     second.get_by_label("Credits before this round").fill("1")
     page.get_by_label("Cards left in the deck").fill("0")
     expect(page.get_by_label("Who started this round").locator("option")).to_have_text(
-        ["Not given", "Ana", "Ben", "Seat 3", "Seat 4"])
+        ["Not given", "Ana", "Ben", "Seat 3", "Seat 4"]
+    )
     page.get_by_role("button", name="Score the round").click()
 
     heading = page.locator("#round-result h2").first
@@ -189,8 +194,7 @@ def test_score_a_round_and_share_it(page, site, assert_fits, viewport):
 
 @pytest.mark.parametrize("path", [CHECK, SCORE])
 def test_both_pages_work_without_javascript(browser, site, path, viewport):
-    context = browser.new_context(**VIEWPORTS[viewport], java_script_enabled=False,
-                                  locale="en-GB")
+    context = browser.new_context(**VIEWPORTS[viewport], java_script_enabled=False, locale="en-GB")
     page = context.new_page()
     try:
         page.goto(site + path)

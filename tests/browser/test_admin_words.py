@@ -50,4 +50,5 @@ def test_the_card_list_in_words_its_search_and_the_note(admin_phone, site):
     shuttle.refresh_from_db()
     assert "physical card: primary, ally (null)" in shuttle.provenance_note
     assert shuttle.provenance_note.endswith(
-        "Transcribed from the card and verified by an admin since: Cost.")
+        "Transcribed from the card and verified by an admin since: Cost."
+    )

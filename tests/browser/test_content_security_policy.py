@@ -29,8 +29,14 @@ LOADS_MORE = {"/api/docs/"}
 
 def test_no_page_breaks_the_content_security_policy(page, site):
     violations = []
-    page.on("console", lambda message: violations.append(message.text)
-            if "Content Security Policy" in message.text or "Refused to" in message.text else None)
+    page.on(
+        "console",
+        lambda message: (
+            violations.append(message.text)
+            if "Content Security Policy" in message.text or "Refused to" in message.text
+            else None
+        ),
+    )
     for path in PAGES:
         page.goto(site + path)  # returns once the page has loaded: its scripts and styles ran
         if path in LOADS_MORE:

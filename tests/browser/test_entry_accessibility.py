@@ -15,7 +15,6 @@ from tests.browser.star_trek_missions_tiles import show_tile
 pytestmark = pytest.mark.browser
 
 
-
 @pytest.fixture
 def phone(browser, site):
     context = browser.new_context(**PHONE, locale="en-GB")

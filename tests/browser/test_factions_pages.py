@@ -21,9 +21,14 @@ def no_csp_violations(request):
         return
     page = request.getfixturevalue("page")
     violations = []
-    page.on("console", lambda message: violations.append(message.text)
+    page.on(
+        "console",
+        lambda message: (
+            violations.append(message.text)
             if "Content Security Policy" in message.text or "Refused to" in message.text
-            else None)
+            else None
+        ),
+    )
     yield
     assert violations == []
 
@@ -56,7 +61,8 @@ def test_check_a_move_and_follow_the_share_link(page, site, assert_fits, viewpor
     page.get_by_label("What the player does").select_option("play")
     page.get_by_label("The card", exact=True).select_option("attack@amber-coast")
     page.get_by_label("Target unit (ATTACK, AMBUSH, DOCTOR)").select_option(
-        "ashen-peaks@peak-sentinel")
+        "ashen-peaks@peak-sentinel"
+    )
     page.get_by_role("button", name="Check the move").click()
 
     heading = page.locator("#move-result h2").first
@@ -89,14 +95,18 @@ def test_an_illegal_move_and_an_impossible_table(page, site, assert_fits, viewpo
     page.get_by_label("What the player does").select_option("play")
     page.get_by_label("The card", exact=True).select_option("attack@amber-coast")
     page.get_by_label("Target unit (ATTACK, AMBUSH, DOCTOR)").select_option(
-        "amber-coast@tide-archer")
+        "amber-coast@tide-archer"
+    )
     page.get_by_role("button", name="Check the move").click()
     result = page.locator("#move-result")
     expect(result.locator("h2").first).to_have_text("Ruling: Illegal")
     expect(result.locator(".check--failed")).to_contain_text("FAC-R5")
     expect(result.get_by_role("heading", name="Legal moves instead")).to_be_visible()
-    expect(result.locator(".alternatives li").filter(
-        has_text="Play Attack (Amber Coast) on Peak Sentinel (Ashen Peaks)")).to_be_visible()
+    expect(
+        result.locator(".alternatives li").filter(
+            has_text="Play Attack (Amber Coast) on Peak Sentinel (Ashen Peaks)"
+        )
+    ).to_be_visible()
     assert_fits(page)
 
     # Three Spies of one faction: more than it contributes (FAC-F1).
@@ -111,7 +121,8 @@ def test_an_illegal_move_and_an_impossible_table(page, site, assert_fits, viewpo
     alert.get_by_role("link").first.click()
     expect(page.get_by_label("Player 1, card 4", exact=True)).to_be_focused()
     expect(page.get_by_label("Player 1, card 4", exact=True)).to_have_attribute(
-        "aria-invalid", "true")
+        "aria-invalid", "true"
+    )
     assert_fits(page)
     # Last: a full-page screenshot makes Chromium report style violations on later swaps.
     page.screenshot(path=f"/tmp/tableside-factions-error-{viewport}.png", full_page=True)
@@ -130,7 +141,9 @@ def test_without_javascript_a_plain_post_shows_the_ruling(browser, site, viewpor
         page.get_by_role("button", name="Check the move").click()
         expect(page).to_have_url(site + CHECK + "#move-result")
         expect(page.locator("#move-result h2").first).to_have_text("Ruling: Legal")
-        expect(page.locator("#move-result")).to_contain_text("Ana's whole hand (1 card) is shown to Ben")
+        expect(page.locator("#move-result")).to_contain_text(
+            "Ana's whole hand (1 card) is shown to Ben"
+        )
         # The form keeps what was entered.
         expect(page.get_by_label("Player 1's name")).to_have_value("Ana")
         expect(page.get_by_label("The card", exact=True)).to_have_value("spy@ashen-peaks")

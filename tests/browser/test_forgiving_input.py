@@ -7,8 +7,15 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 TURN = "/games/star-trek-missions/check-turn/"
-HAND = ["Captain Jean-Luc Picard", "Commander William Riker", "worf", "Photon Torpedoes",
-        "Bridge", "Away Team", "Borg Cube"]
+HAND = [
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "worf",
+    "Photon Torpedoes",
+    "Bridge",
+    "Away Team",
+    "Borg Cube",
+]
 
 
 def test_a_typo_search_finds_jett_reno(page, site, assert_fits):

@@ -86,19 +86,30 @@ def database(tmp_path):
 def game_night(database, tmp_path):
     """The game night served on this machine's end of the veth pair: (the namespace, the address
     the command printed, all it printed)."""
-    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": secrets.token_urlsafe(50),
-           "WEB_CONCURRENCY": "2"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database,
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "WEB_CONCURRENCY": "2",
+    }
     env.pop("DJANGO_SETTINGS_MODULE", None)
     # What `make game-night`'s `setup` does first (development settings, as there).
     setup = {**env, "DJANGO_SETTINGS_MODULE": "config.settings.development"}
     for command in (["migrate", "--noinput", "-v0"], ["load_catalog", "-v0"]):
-        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=setup, check=True,
-                       timeout=300)
+        subprocess.run(
+            [sys.executable, "manage.py", *command], cwd=ROOT, env=setup, check=True, timeout=300
+        )
     with veth_namespace() as namespace:
         env.update(HOST=namespace.outer, PORT=str(free_port()))
-        process = subprocess.Popen([sys.executable, "-m", "config.game_night"], cwd=ROOT, env=env,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                   start_new_session=True)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "config.game_night"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
         output = Output(process)
         try:
             output.printed.wait(timeout=240)
@@ -126,8 +137,9 @@ def room_browser(browser, game_night, tmp_path):
     launcher.write_text(f'#!/bin/sh\nexec ip netns exec {namespace.name} {CHROMIUM} "$@"\n')
     launcher.chmod(0o755)
     # The suite's Playwright (one a thread) launches it, beside the suite's own browser.
-    room = browser.browser_type.launch(executable_path=str(launcher), args=CHROMIUM_ARGS,
-                                       timeout=60_000)
+    room = browser.browser_type.launch(
+        executable_path=str(launcher), args=CHROMIUM_ARGS, timeout=60_000
+    )
     yield room
     room.close()
 
@@ -196,8 +208,10 @@ def ready_to_tap(page) -> dict:
     expect(button).to_be_enabled()
     box = button.bounding_box()
     point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
-    assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('#at-table-button')"
-                         " !== null", [point["x"], point["y"]])
+    assert page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('#at-table-button') !== null",
+        [point["x"], point["y"]],
+    )
     return point
 
 
@@ -238,13 +252,18 @@ def test_four_phones_enter_their_hands_from_score_a_hand_in_one_second(game_nigh
             # touch event each, no waiting for the page between them), before any answer.
             sent: dict[str, list] = {name: [] for name in pages}
             for name, page in pages.items():
-                page.on("request", lambda request, name=name: sent[name].append(request)
-                        if request.method == "POST" else None)
+                page.on(
+                    "request",
+                    lambda request, name=name: (
+                        sent[name].append(request) if request.method == "POST" else None
+                    ),
+                )
             for name, page in pages.items():
                 page.touchscreen.tap(taps[name]["x"], taps[name]["y"])
             for name, page in pages.items():
                 expect(page.locator("#at-table")).to_contain_text(
-                    f"Entered at the table as {name}", timeout=60_000)
+                    f"Entered at the table as {name}", timeout=60_000
+                )
                 expect(page.locator("#form-conflict")).to_have_count(0)
             # Each phone sent its hand once: no retry.
             assert [len(requests) for requests in sent.values()] == [1] * 4, sent
@@ -257,21 +276,29 @@ def test_four_phones_enter_their_hands_from_score_a_hand_in_one_second(game_nigh
             host.goto(link)
             live = host.locator("#table-live")
             expect(live.locator(".table-players tbody tr td:nth-child(4)")).to_have_text(
-                ["Entered"] * 4)
+                ["Entered"] * 4
+            )
             expect(live.locator(".table-history li")).to_have_count(4)
-            whole = host.request.post(printed + "api/games/star-trek-missions/score/", data={
-                "players": [{"name": name, "hand": names[name]} for name in HANDS]},
-                timeout=60_000)
+            whole = host.request.post(
+                printed + "api/games/star-trek-missions/score/",
+                data={"players": [{"name": name, "hand": names[name]} for name in HANDS]},
+                timeout=60_000,
+            )
             assert whole.status == 200, whole.text()[:300]
             score = whole.json()
-            expect(live.locator(".table-standings li")).to_have_text([
-                f"{row['name']} {row['total']} point{'' if row['total'] == 1 else 's'}"
-                + (f" ({row['margin']} behind)" if row["margin"] else "")
-                for row in score["standings"]])
+            expect(live.locator(".table-standings li")).to_have_text(
+                [
+                    f"{row['name']} {row['total']} point{'' if row['total'] == 1 else 's'}"
+                    + (f" ({row['margin']} behind)" if row["margin"] else "")
+                    for row in score["standings"]
+                ]
+            )
             winners = score["winners"]
             expect(live.locator(".table-headline")).to_have_text(
-                f"{winners[0]} wins." if len(winners) == 1
-                else f"{', '.join(winners)} share victory.")
+                f"{winners[0]} wins."
+                if len(winners) == 1
+                else f"{', '.join(winners)} share victory."
+            )
             # The stored table says the same (the hands as picked, in seat order).
             table = host.request.get(printed + f"api/tables/{link.rsplit('/', 1)[1]}/").json()
             assert table["state"]["cards"] == [names[name] for name in HANDS]
@@ -290,8 +317,10 @@ def test_a_table_opened_on_loopback_says_how_to_let_the_phones_in(browser, site)
         share = host.locator(".table-share")
         expect(share).to_contain_text(
             f"This page is open at {urlsplit(site).netloc}, an address of this computer alone: "
-            "other phones cannot open it.")
-        expect(share).to_contain_text("run make game-night on this computer, then open the "
-                                      "address it prints")
+            "other phones cannot open it."
+        )
+        expect(share).to_contain_text(
+            "run make game-night on this computer, then open the address it prints"
+        )
         expect(share.locator("a.share__url")).to_have_count(0)
         expect(share.locator("svg")).to_have_count(0)

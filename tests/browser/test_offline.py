@@ -29,8 +29,14 @@ def phone(browser, site):
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     # The worker and the manifest live under the site's strict Content-Security-Policy.
-    page.on("console", lambda message: page.errors.append(message.text)
-            if "Content Security Policy" in message.text or "Refused to" in message.text else None)
+    page.on(
+        "console",
+        lambda message: (
+            page.errors.append(message.text)
+            if "Content Security Policy" in message.text or "Refused to" in message.text
+            else None
+        ),
+    )
     yield context, page
     context.close()
     assert not page.errors
@@ -39,8 +45,9 @@ def phone(browser, site):
 def installed(page, site, path):
     """Open `path` and wait until the service worker controls the page, its cache filled."""
     page.goto(site + path)
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller",
-                           timeout=20_000)
+    page.wait_for_function(
+        "() => navigator.serviceWorker && navigator.serviceWorker.controller", timeout=20_000
+    )
     page.wait_for_function("""async () => { const keys = await caches.keys();
         return keys.some(key => key.startsWith('tableside-')); }""")
 
@@ -77,7 +84,8 @@ def test_pages_static_files_and_the_catalog_offline(phone, site):
     background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
     assert background == "rgb(246, 244, 239)"  # site.css, from the cache
     expect(page.locator("#offline-status")).to_have_text(
-        "You are offline. The pages you have opened still work.")
+        "You are offline. The pages you have opened still work."
+    )
     # The score page works offline too: its tiles, its scripts.
     page.goto(site + SCORE)
     expect(page.get_by_role("heading", level=1)).to_have_text("Score a hand")
@@ -93,8 +101,15 @@ def test_a_hand_entered_offline_is_scored_when_the_connection_returns(phone, sit
     page.evaluate("() => { window.notReloaded = true; }")
     context.set_offline(True)
     # Tiles, a typed name and a removal, all offline.
-    for slug in ("commander-kurn", "commander-sela", "lieutenant-worf", "ambassador-kehleyr",
-                 "photon-torpedoes", "bridge", "away-team"):
+    for slug in (
+        "commander-kurn",
+        "commander-sela",
+        "lieutenant-worf",
+        "ambassador-kehleyr",
+        "photon-torpedoes",
+        "bridge",
+        "away-team",
+    ):
         show_tile(page, slug)
         page.locator(f"#tile-{slug}").tap()
         expect(page.locator(f"#tile-{slug}")).to_have_attribute("aria-pressed", "true")
@@ -103,9 +118,17 @@ def test_a_hand_entered_offline_is_scored_when_the_connection_returns(phone, sit
     field.fill("diplomatic conference")
     field.press("Enter")
     hand = page.locator(".hand-card__name")
-    expect(hand).to_have_text(["Commander Kurn", "Commander Sela", "Lieutenant Worf",
-                               "Ambassador K'Ehleyr", "Photon Torpedoes", "Bridge",
-                               "Diplomatic Conference"])
+    expect(hand).to_have_text(
+        [
+            "Commander Kurn",
+            "Commander Sela",
+            "Lieutenant Worf",
+            "Ambassador K'Ehleyr",
+            "Photon Torpedoes",
+            "Bridge",
+            "Diplomatic Conference",
+        ]
+    )
     expect(page.locator(".hand-card--pending")).to_have_count(7)
     expect(page.locator(".hand-card--pending").first).to_contain_text("not scored yet")
     status = page.locator("#offline-status")
@@ -133,8 +156,9 @@ def test_a_table_entered_offline_is_scored_when_back(phone, site):
     for name in ("Holodeck 1", "leah brahms"):
         add.fill(name)
         add.press("Enter")
-    expect(page.locator("#table-current .hand-card__name")).to_have_text(["Holodeck 1",
-                                                                          "Leah Brahms"])
+    expect(page.locator("#table-current .hand-card__name")).to_have_text(
+        ["Holodeck 1", "Leah Brahms"]
+    )
     expect(page.locator("#offline-status")).to_contain_text("Offline: will score when back")
     context.set_offline(False)
     expect(page.locator("#table-current .score-total__value")).to_have_text("13")
@@ -158,8 +182,15 @@ def test_a_ruling_asked_offline_is_checked_when_back(phone, site):
 
 
 # Seven cards, six Galaxy and a Mission: 13 + 13 as the table page reads them, and more.
-TABLE_HAND = ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
-              "Lieutenant Commander Data", "Holodeck 1", "Leah Brahms", "Away Team"]
+TABLE_HAND = [
+    "Commander Tomalak",
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "Lieutenant Commander Data",
+    "Holodeck 1",
+    "Leah Brahms",
+    "Away Team",
+]
 
 
 def test_a_tables_hand_form_sent_offline_is_sent_once_when_back(phone, site):
@@ -180,7 +211,8 @@ def test_a_tables_hand_form_sent_offline_is_sent_once_when_back(phone, site):
     cards = page.get_by_label("Cards, one name a line")
     cards.fill("\n".join(TABLE_HAND))
     sent = page.locator("#hand-form").evaluate(
-        "form => Object.fromEntries(new FormData(form).entries())")
+        "form => Object.fromEntries(new FormData(form).entries())"
+    )
     page.get_by_role("button", name="Enter the hand").click()
     # Kept in the page, next to the button: no error page, nothing typed lost, nothing sent.
     kept = page.locator("#hand-form .offline-kept")
@@ -194,11 +226,13 @@ def test_a_tables_hand_form_sent_offline_is_sent_once_when_back(phone, site):
     expect(page.locator("#table-live")).to_contain_text("Ana entered a hand")
     events = list(Event.objects.filter(table__code=code))
     assert [(event.kind, event.seat, event.entry_key) for event in events] == [
-        ("hand", 1, sent["entry_key"])]
+        ("hand", 1, sent["entry_key"])
+    ]
     assert events[0].body["hand"] == TABLE_HAND
     # The same entry sent again (a queue that sent twice, an answer lost): still one.
-    again = page.request.post(f"{site}/t/{code}/form", form=sent,
-                              headers={"Referer": f"{site}/t/{code}"})
+    again = page.request.post(
+        f"{site}/t/{code}/form", form=sent, headers={"Referer": f"{site}/t/{code}"}
+    )
     assert again.ok, again.status
     assert Event.objects.filter(table__code=code).count() == 1
     expect(page.locator("#table-live")).to_contain_text("Ana entered a hand")

@@ -11,8 +11,13 @@ from tests.browser.game_forms import FORMS, STAR_TREK_MISSIONS_EXAMPLE, submit
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2, "locale": "en-GB"}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+    "locale": "en-GB",
+}
 STAR_TREK_MISSIONS_SCORE = "/games/star-trek-missions/score/"
 AC_ROUND = next(form for form in FORMS if form.id == "ac-score-round")
 
@@ -27,7 +32,8 @@ def phone(browser, site):
 
 def hand_of(page) -> list[str]:
     return page.locator('#score-form input[type=hidden][name="hand"]').evaluate_all(
-        "inputs => inputs.map(i => i.value)")
+        "inputs => inputs.map(i => i.value)"
+    )
 
 
 def build_hand(page, site) -> None:
@@ -37,7 +43,8 @@ def build_hand(page, site) -> None:
         with page.expect_response(lambda r: r.request.method == "POST"):
             page.click("#add-button")
         page.wait_for_function(
-            "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+            "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+        )
     expect(page.locator(".score-total__value").first).to_be_visible()
 
 
@@ -60,8 +67,9 @@ def test_back_reload_and_a_shared_link_keep_a_star_trek_missions_hand(phone, bro
         shared.goto(page.url)
         assert hand_of(shared) == STAR_TREK_MISSIONS_EXAMPLE
         expect(shared.locator(".score-total__value").first).to_have_text(total)
-        expect(shared.get_by_text("was worked out from the page's address and not saved")
-               ).to_be_visible()
+        expect(
+            shared.get_by_text("was worked out from the page's address and not saved")
+        ).to_be_visible()
     finally:
         other.close()
 

@@ -17,8 +17,12 @@ from tests.browser.watched import watched_page
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
 
 
 def save_every_kind(client) -> dict[str, str]:
@@ -27,9 +31,11 @@ def save_every_kind(client) -> dict[str, str]:
     saved = {}
     for game_form in FORMS:
         if game_form.id == "star-trek-missions-score":
-            response = client.post("/api/games/star-trek-missions/score/",
-                                   data=json.dumps({"hand": STAR_TREK_MISSIONS_EXAMPLE}),
-                                   content_type="application/json")
+            response = client.post(
+                "/api/games/star-trek-missions/score/",
+                data=json.dumps({"hand": STAR_TREK_MISSIONS_EXAMPLE}),
+                content_type="application/json",
+            )
             assert response.status_code == 200, response.content
             saved[game_form.id] = response.json()["url"]
             continue
@@ -51,8 +57,7 @@ def test_no_saved_result_scrolls_sideways_on_a_phone(phone, site, client):
     for form_id, url in save_every_kind(client).items():
         phone.goto(site + url)
         expect(phone.get_by_role("heading", level=1)).to_be_visible()
-        widths = phone.evaluate(
-            "() => [document.documentElement.scrollWidth, window.innerWidth]")
+        widths = phone.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
         if widths[0] > widths[1]:
             wide.append(f"{form_id} {url}: {widths}")
     assert not wide, wide
@@ -95,7 +100,8 @@ def test_the_share_button_uses_the_web_share_api(browser, site, client):
     context.add_init_script(
         "window.sharedData = [];"
         "Object.defineProperty(Navigator.prototype, 'share', {configurable: true, value:"
-        " function (data) { window.sharedData.push(data); return Promise.resolve(); }});")
+        " function (data) { window.sharedData.push(data); return Promise.resolve(); }});"
+    )
     page = context.new_page()
     page.goto(site + url)
     page.get_by_role("button", name="Share link").click()
@@ -115,8 +121,10 @@ def test_without_javascript_the_link_is_there_and_the_button_is_not(browser, sit
     context.close()
 
 
-@pytest.mark.parametrize(("form_id", "label"), [("star-trek-missions-score", "Score again"),
-                                                ("sra-check-move", "Check again")])
+@pytest.mark.parametrize(
+    ("form_id", "label"),
+    [("star-trek-missions-score", "Score again"), ("sra-check-move", "Check again")],
+)
 def test_again_opens_the_games_form(phone, site, client, form_id, label):
     url = save_every_kind(client)[form_id]
     form = next(form for form in FORMS if form.id == form_id)

@@ -59,12 +59,14 @@ def test_check_a_move_and_follow_the_share_link(page, site, assert_fits, viewpor
     assert page.evaluate("() => window.notReloaded") is True
     result = page.locator("#sra-result")
     expect(result.locator(".ruling-result__reason")).to_have_text(
-        "Legal: Ana plays Imperial Frigate and gets 2 Combat.")
+        "Legal: Ana plays Imperial Frigate and gets 2 Combat."
+    )
     expect(result.get_by_role("link", name="SRA-6 Ships")).to_be_visible()
     expect(result.locator(".tally")).to_contain_text("Combat pool")
     expect(result.locator(".notice")).to_contain_text(
         "Provisional (inferred, not yet transcribed from the printed card): Imperial Frigate's "
-        "kind (Ship).")
+        "kind (Ship)."
+    )
     assert_fits(page)
     page.screenshot(path=f"/tmp/sra-check-move-{viewport}.png", full_page=True)
 
@@ -173,17 +175,22 @@ def test_a_turn_stops_where_a_value_is_missing_and_problems_show_by_their_fields
     field.fill("Scout")
     page.get_by_role("button", name="Break down the turn").click()
     expect(page.locator("#sra-result h2").first).to_have_text(
-        "Stopped at action 2: needs information")
+        "Stopped at action 2: needs information"
+    )
     expect(page.get_by_role("link", name="Fill in Corvette's cost (admin)")).to_be_visible()
     expect(page.locator(".sra-steps__row--needs_information")).to_contain_text("Buy Corvette")
 
 
-@pytest.mark.parametrize("path, button, heading", [
-    (CHECK, "Check the move", "Ruling: Legal"),
-    (TURN, "Break down the turn", "Every action is legal"),
-])
-def test_without_javascript_a_plain_post_shows_the_answer(browser, site, viewport, path, button,
-                                                          heading):
+@pytest.mark.parametrize(
+    "path, button, heading",
+    [
+        (CHECK, "Check the move", "Ruling: Legal"),
+        (TURN, "Break down the turn", "Every action is legal"),
+    ],
+)
+def test_without_javascript_a_plain_post_shows_the_answer(
+    browser, site, viewport, path, button, heading
+):
     context = browser.new_context(**VIEWPORTS[viewport], java_script_enabled=False)
     page = context.new_page()
     try:
@@ -223,8 +230,7 @@ def test_keyboard_only(page, site):
 KEPT_ALL = ("Scout", "Scout", "Scout", "Scout", "Scout", "Viper")
 
 
-def test_the_turn_page_shows_a_draw_the_counts_decide_and_the_one_they_fix(page, site,
-                                                                             assert_fits):
+def test_the_turn_page_shows_a_draw_the_counts_decide_and_the_one_they_fix(page, site, assert_fits):
     page.goto(site + TURN)
     fill_board(page, hand=KEPT_ALL)
     page.get_by_label("Action 1", exact=True).select_option("end_turn")
@@ -232,7 +238,8 @@ def test_the_turn_page_shows_a_draw_the_counts_decide_and_the_one_they_fix(page,
     expect(page.locator("#sra-result h2").first).to_have_text("Every action is legal")
     ended = page.locator(".sra-steps tbody tr").nth(1)
     expect(ended).to_contain_text(
-        "Ana draws up to 3 cards (give the deck and discard pile counts to know how many)")
+        "Ana draws up to 3 cards (give the deck and discard pile counts to know how many)"
+    )
     expect(ended.locator("td").nth(5)).to_have_text("up to 3")
     expect(page.locator("#sra-result")).to_contain_text("SRA-R9")
     assert_fits(page)
@@ -257,11 +264,13 @@ def test_the_turn_page_asks_for_a_refill_not_named_then_rules_with_it(page, site
         page.locator(f"#card-{index}").fill("Ram")
     page.get_by_role("button", name="Break down the turn").click()
     expect(page.locator("#sra-result h2").first).to_have_text(
-        "Stopped at action 2: needs information")
+        "Stopped at action 2: needs information"
+    )
     missing = page.locator(".missing")
     expect(missing).to_contain_text("Missing information")
     expect(missing).to_contain_text(
-        "Which card refilled the shop row after Ram was bought (action 1)?")
+        "Which card refilled the shop row after Ram was bought (action 1)?"
+    )
     expect(page.locator(".sra-steps__row--needs_information")).to_contain_text("Buy Ram")
 
     # The neighbour: the refill named, the second Ram is in the row.
@@ -286,7 +295,8 @@ def test_the_check_page_cites_sra_r11_for_combat_beyond_a_bases_defense(page, si
 
     result = attack_the_hive("2")
     expect(result.locator(".notice")).to_contain_text(
-        "The Hive needed only 1 Combat to fall; the other 1 stays in the pool (SRA-R11).")
+        "The Hive needed only 1 Combat to fall; the other 1 stays in the pool (SRA-R11)."
+    )
     expect(result).to_contain_text("the other 1 stays in the pool for other bases")
     result = attack_the_hive("1")
     expect(result).not_to_contain_text("SRA-R11")

@@ -47,8 +47,9 @@ def test_the_did_you_mean_line_is_not_under_the_score_bar(browser, site):
           const field = document.activeElement;
           return field && field.id === "add-card" && field.selectionEnd > field.selectionStart;
         }""")
-        page.wait_for_function(f"(element) => ({UNCOVERED})(element) === ''",
-                               arg=line.element_handle())
+        page.wait_for_function(
+            f"(element) => ({UNCOVERED})(element) === ''", arg=line.element_handle()
+        )
         assert line.evaluate(UNCOVERED) == ""
         # The field the name was typed in is still on the screen, above the line.
         box, bar = field.bounding_box(), page.locator(".score-bar").bounding_box()

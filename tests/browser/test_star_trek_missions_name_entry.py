@@ -140,7 +140,8 @@ def test_suggestions_never_offer_a_card_another_player_holds(phone):
     field.fill("ryke")
     field.press("Enter")
     expect(page.locator("#add-card-error").get_by_role("button").first).to_have_text(
-        "Commander William Riker")
+        "Commander William Riker"
+    )
     assert not page.errors
 
 
@@ -148,8 +149,15 @@ def test_a_suggestion_link_leads_to_its_field(phone):
     """Pages whose "Did you mean" is a link that fills the field in (check a turn, and the other
     games' pages): the page opens with the focus in the field filled in."""
     page = phone(TURN)
-    hand = ["Captain Jean-Luc Picard", "Commander William Riker", "Wrof", "Photon Torpedoes",
-            "Bridge", "Away Team", "Borg Cube"]
+    hand = [
+        "Captain Jean-Luc Picard",
+        "Commander William Riker",
+        "Wrof",
+        "Photon Torpedoes",
+        "Bridge",
+        "Away Team",
+        "Borg Cube",
+    ]
     for index, name in enumerate(hand, start=1):
         page.get_by_label(f"Card {index}", exact=True).fill(name)
     page.get_by_label("Discard area card 1", exact=True).fill("Tricorder")

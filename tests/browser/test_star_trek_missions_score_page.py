@@ -15,10 +15,20 @@ pytestmark = pytest.mark.browser
 
 PAGE = "/games/star-trek-missions/score/"
 TYPED = ["Lieutenant Worf", "commander kurn", "Ambassador K'Ehleyr", "sela"]
-TAPPED = {"diplomatic-conference": "Diplomatic Conference",
-          "photon-torpedoes": "Photon Torpedoes", "bridge": "Bridge"}
-EXAMPLE = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
-           "Diplomatic Conference", "Photon Torpedoes", "Bridge"]
+TAPPED = {
+    "diplomatic-conference": "Diplomatic Conference",
+    "photon-torpedoes": "Photon Torpedoes",
+    "bridge": "Bridge",
+}
+EXAMPLE = [
+    "Lieutenant Worf",
+    "Commander Kurn",
+    "Ambassador K'Ehleyr",
+    "Commander Sela",
+    "Diplomatic Conference",
+    "Photon Torpedoes",
+    "Bridge",
+]
 
 
 def hand(page):
@@ -46,7 +56,8 @@ def tap(page, slug):
     pressed = tile.get_attribute("aria-pressed") == "true"
     tile.click()
     expect(page.locator(f"#tile-{slug}")).to_have_attribute(
-        "aria-pressed", "false" if pressed else "true")
+        "aria-pressed", "false" if pressed else "true"
+    )
 
 
 def no_script_page(browser, site, viewport):
@@ -142,7 +153,8 @@ def test_a_blanked_card_shows_why(page, site, assert_fits):
     moriarty = page.locator(".hand-card").first
     expect(moriarty).to_have_class(re.compile(r"hand-card--blanked"))
     expect(moriarty.locator(".hand-card__blanked")).to_have_text(
-        "⊘ Blanked: no Holodeck 1 or Holodeck 2 or Computer stands in the hand.")
+        "⊘ Blanked: no Holodeck 1 or Holodeck 2 or Computer stands in the hand."
+    )
     expect(moriarty).to_contain_text("0 points")
     # With the Computer he stands.
     tap(page, "computer")
@@ -152,8 +164,18 @@ def test_a_blanked_card_shows_why(page, site, assert_fits):
 
 def test_change_a_choice_and_see_the_total_change(page, site, assert_fits, viewport):
     page.goto(site + PAGE)
-    build_hand(page, ["Unidentified Ship", "Captain Jean-Luc Picard", "Lieutenant Worf",
-                      "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"])
+    build_hand(
+        page,
+        [
+            "Unidentified Ship",
+            "Captain Jean-Luc Picard",
+            "Lieutenant Worf",
+            "Photon Torpedoes",
+            "Bridge",
+            "Away Team",
+            "Borg Cube",
+        ],
+    )
     best = int(total(page).inner_text())
     borg = page.locator("#choices-borg-cube")
     expect(borg.locator("legend")).to_contain_text("Borg Cube blanks:")
@@ -181,7 +203,8 @@ def test_change_a_choice_and_see_the_total_change(page, site, assert_fits, viewp
     new_type = "Civilian" if shown[0] != "Civilian" else "Captain"
     page.get_by_label("Type", exact=True).select_option(label=new_type)
     expect(ship.locator("legend")).to_have_text(
-        "Unidentified Ship: " + ", ".join([new_type] + shown[1:]))
+        "Unidentified Ship: " + ", ".join([new_type] + shown[1:])
+    )
     assert int(total(page).inner_text()) != without
 
     # Back to Best for both: the best total again.
@@ -198,8 +221,10 @@ def test_problems_are_shown_next_to_the_hand(page, site, assert_fits):
     tap(page, "mysterious-plague")
     alert = page.locator("#hand .alert")
     expect(alert).to_contain_text("The hand cannot be scored")
-    expect(alert).to_contain_text("The hand has 3 Missions (Away Team, Borg Cube, Mysterious "
-                                  "Plague); a final hand holds 7 cards with one or two Missions.")
+    expect(alert).to_contain_text(
+        "The hand has 3 Missions (Away Team, Borg Cube, Mysterious "
+        "Plague); a final hand holds 7 cards with one or two Missions."
+    )
     expect(page.locator(".score-total")).to_have_text("Not scored")
     expect(page.locator("#score-status")).to_contain_text("The hand cannot be scored")
     # A typo in the name field: the problem by the field, with a suggestion; the hand stays.
@@ -238,8 +263,9 @@ def test_taps_made_while_scoring_are_not_lost(page, site, slow_scoring):
     for slug in ("lieutenant-worf", "bridge", "photon-torpedoes", "away-team"):
         show_tile(page, slug)
         page.locator(f"#tile-{slug}").click(no_wait_after=True)
-    expect(hand(page)).to_have_text(["Lieutenant Worf", "Bridge", "Photon Torpedoes",
-                                     "Away Team"], timeout=8000)
+    expect(hand(page)).to_have_text(
+        ["Lieutenant Worf", "Bridge", "Photon Torpedoes", "Away Team"], timeout=8000
+    )
     expect(page.locator(".pick-tile[aria-pressed='true']")).to_have_count(4)
     expect(total(page)).to_have_text(re.compile(r"\d+"))
 
@@ -255,8 +281,9 @@ def test_removals_made_while_scoring_take_out_the_right_cards(page, site, slow_s
     page.get_by_role("button", name="Remove Commander Kurn").click(no_wait_after=True)
     page.get_by_role("button", name="Remove Commander Sela").click(no_wait_after=True)
     page.get_by_role("button", name="Remove Photon Torpedoes").click(no_wait_after=True)
-    expect(hand(page)).to_have_text(["Lieutenant Worf", "Ambassador K'Ehleyr",
-                                     "Diplomatic Conference", "Bridge"], timeout=8000)
+    expect(hand(page)).to_have_text(
+        ["Lieutenant Worf", "Ambassador K'Ehleyr", "Diplomatic Conference", "Bridge"], timeout=8000
+    )
 
 
 def test_keyboard_only(page, site):
@@ -345,4 +372,3 @@ def test_choices_without_javascript(browser, site):
         assert_stayed_home(page, site)
     finally:
         context.close()
-

@@ -8,8 +8,12 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 PAGE = "/games/star-trek-missions/score/"
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
 CARDS = ["Lieutenant Worf", "commander kurn", "Photon Torpedoes"]
 
 
@@ -27,8 +31,7 @@ def steps_before_tiles(page):
 
 
 @pytest.mark.parametrize("javascript", [True, False])
-def test_the_total_and_first_steps_come_before_the_tiles(browser, live_server, catalog,
-                                                         javascript):
+def test_the_total_and_first_steps_come_before_the_tiles(browser, live_server, catalog, javascript):
     context = browser.new_context(**PHONE, java_script_enabled=javascript)
     page = context.new_page()
     try:

@@ -15,13 +15,20 @@ from tests.browser.star_trek_missions_tiles import show_tile
 pytestmark = pytest.mark.browser
 
 PAGE = "/games/star-trek-missions/table/"
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
 # The rulebook's example (66) and two published examples (13 and 12): the totals are the
 # rulebook's own, so the winner is too.
 ANA = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela"]
-ANA_TAPPED = {"diplomatic-conference": "Diplomatic Conference",
-              "photon-torpedoes": "Photon Torpedoes", "bridge": "Bridge"}
+ANA_TAPPED = {
+    "diplomatic-conference": "Diplomatic Conference",
+    "photon-torpedoes": "Photon Torpedoes",
+    "bridge": "Bridge",
+}
 BEN = ["Holodeck 1", "Leah Brahms"]
 CY = ["Space Confrontation", "Daimon Bok", "Daimon Tog", "Vice Admiral Nakamura"]
 
@@ -47,7 +54,8 @@ def check_and_close(context, page, site):
 
 def fits(page):
     width, client = page.evaluate(
-        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
     assert width <= client, f"horizontal scroll: {width} > {client}"
 
 

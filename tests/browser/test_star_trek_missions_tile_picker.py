@@ -89,8 +89,10 @@ def settle(page) -> None:
     """Wait until no answer is on its way and the page has laid out what it swapped in (and
     scrolled to keep the tapped tile in place): the page's own scrolling is not the thumb's."""
     page.wait_for_function("() => !document.querySelector('.htmx-request')")
-    page.evaluate("() => new Promise(done => requestAnimationFrame(() => "
-                  "requestAnimationFrame(() => done())))")
+    page.evaluate(
+        "() => new Promise(done => requestAnimationFrame(() => "
+        "requestAnimationFrame(() => done())))"
+    )
 
 
 def phone(browser, site, path=PAGE, **options):
@@ -109,7 +111,9 @@ def test_the_rulebook_hand_in_eleven_taps_and_less_than_a_screen_of_scrolling(br
     tap_in(page, thumb, RULEBOOK_HAND)
     expect(page.locator(".score-total__value")).to_have_text("66")
     expect(page.locator(".hand-card")).to_have_count(7)
-    print(f"\nrulebook hand by tiles: {thumb.taps} taps, {thumb.scrolled:.0f} px scrolled {thumb.moves}")
+    print(
+        f"\nrulebook hand by tiles: {thumb.taps} taps, {thumb.scrolled:.0f} px scrolled {thumb.moves}"
+    )
     assert thumb.taps <= 14
     assert thumb.taps == 11  # 7 tiles and 4 type chips (Captains are open at first)
     assert thumb.scrolled <= SCREEN
@@ -153,7 +157,9 @@ def test_the_rulebook_hand_on_the_table_page(browser, site):
     thumb = Thumb(page, bar=".table-bar")
     tap_in(page, thumb, RULEBOOK_HAND)
     expect(page.locator("#table-current .score-total__value")).to_have_text("66")
-    print(f"\ntable page, rulebook hand: {thumb.taps} taps, {thumb.scrolled:.0f} px scrolled {thumb.moves}")
+    print(
+        f"\ntable page, rulebook hand: {thumb.taps} taps, {thumb.scrolled:.0f} px scrolled {thumb.moves}"
+    )
     assert thumb.taps == 11
     assert thumb.scrolled <= SCREEN
     # The open group stays open while the table is swapped in after each tap.
@@ -219,7 +225,8 @@ def test_find_a_card_narrows_the_tiles_as_you_type(browser, site):
     expect(page.locator("#find-card-count")).to_have_text("No card matches.")
     find.press("Escape")
     expect(page.locator(".pick-tile:visible")).to_have_count(
-        page.locator("#panel-captain .pick-tile").count())
+        page.locator("#panel-captain .pick-tile").count()
+    )
     context.close()
 
 
@@ -228,15 +235,27 @@ def test_badges_on_tiles_and_in_the_hand(browser, site):
     open_group(page, Thumb(page), "personnel")
     tile = page.locator("#tile-ambassador-kehleyr")
     # Short on the tile, whole words for a screen reader and as each badge's title.
-    expect(tile.locator(".badge")).to_have_text([
-        re.compile(r"^Pers\s*Personnel,$"), re.compile(r"^Amb\s*Ambassador,$"),
-        re.compile(r"^Sec\s*Security,$"), re.compile(r"^Kling\s*Klingon,$"),
-        re.compile(r"^Hum\s*Human,$"), re.compile(r"^Fed\s*Federation$")])
-    expect(tile.locator(".badge--affiliation")).to_have_attribute("title", "Affiliation: Federation")
-    expect(tile).to_have_accessible_name(re.compile(
-        r"Ambassador K'Ehleyr\s+Personnel, Ambassador, Security, Klingon, Human, Federation"))
+    expect(tile.locator(".badge")).to_have_text(
+        [
+            re.compile(r"^Pers\s*Personnel,$"),
+            re.compile(r"^Amb\s*Ambassador,$"),
+            re.compile(r"^Sec\s*Security,$"),
+            re.compile(r"^Kling\s*Klingon,$"),
+            re.compile(r"^Hum\s*Human,$"),
+            re.compile(r"^Fed\s*Federation$"),
+        ]
+    )
+    expect(tile.locator(".badge--affiliation")).to_have_attribute(
+        "title", "Affiliation: Federation"
+    )
+    expect(tile).to_have_accessible_name(
+        re.compile(
+            r"Ambassador K'Ehleyr\s+Personnel, Ambassador, Security, Klingon, Human, Federation"
+        )
+    )
     tile.tap()
     badges = page.locator(".hand-card .badge")
-    expect(badges).to_have_text(["Personnel", "Ambassador", "Security", "Klingon", "Human",
-                                 "Federation"])
+    expect(badges).to_have_text(
+        ["Personnel", "Ambassador", "Security", "Klingon", "Human", "Federation"]
+    )
     context.close()

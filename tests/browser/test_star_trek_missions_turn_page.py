@@ -10,8 +10,15 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 PAGE = "/games/star-trek-missions/check-turn/"
-HAND = ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
-        "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"]
+HAND = [
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "Lieutenant Worf",
+    "Photon Torpedoes",
+    "Bridge",
+    "Away Team",
+    "Borg Cube",
+]
 
 
 def fill_position(page):
@@ -92,9 +99,11 @@ def test_an_illegal_turn_and_a_typo(page, site, assert_fits):
     expect(result).to_contain_text("4 Mission cards")
     expect(result.locator(".check--failed")).to_contain_text("Failed")
     expect(result.locator("h4.alternatives__group").first).to_contain_text(
-        "Draw from the Mission deck")
+        "Draw from the Mission deck"
+    )
     expect(result.locator(".alternatives li").first).to_contain_text(
-        "Draw Computer Virus and Distress Call, then discard one of: Away Team and Borg Cube; ")
+        "Draw Computer Virus and Distress Call, then discard one of: Away Team and Borg Cube; "
+    )
     assert_fits(page)
 
 

@@ -40,8 +40,12 @@ def seat_at_table(page, site: str, game: str, *, setup: dict | None = None) -> s
     created = api(site, "/api/tables/", {"game": game, "players": ["Ana", "Ben"]})
     code = created["code"]
     if setup is not None:
-        api(site, f"/api/tables/{code}/events/", {"kind": "setup", "seat": 1, "version": 1,
-                                                  "body": setup}, created["host_token"])
+        api(
+            site,
+            f"/api/tables/{code}/events/",
+            {"kind": "setup", "seat": 1, "version": 1, "body": setup},
+            created["host_token"],
+        )
     page.goto(f"{site}/t/{code}")
     page.get_by_role("button", name="I am Ana (seat 1)").click()
     expect(page.locator(".lede")).to_have_text("You are Ana (seat 1).")
@@ -82,7 +86,8 @@ def test_a_star_realms_academy_turn_at_a_table_starts_with_the_hand(phone, site)
     known = phone.locator("details.board-known")
     expect(known).not_to_have_attribute("open", "")
     expect(known.locator("> summary")).to_have_text(
-        "The board as the table has it: Ana, 15 Health, 0 Coins; Ben, 15 Health, 1 Coin")
+        "The board as the table has it: Ana, 15 Health, 0 Coins; Ben, 15 Health, 1 Coin"
+    )
     expect(phone.locator("#active-name")).to_be_hidden()
     expect(phone.locator("#active-name")).to_have_value("Ana")
     expect(phone.locator("#opponent-health")).to_have_value("15")
@@ -93,8 +98,9 @@ def test_a_star_realms_academy_turn_at_a_table_starts_with_the_hand(phone, site)
     # screen at the last action too.
     for index, card in enumerate(["Viper", "Imperial Frigate", "Scout"], start=1):
         phone.get_by_label(f"Hand card {index}", exact=True).fill(card)
-    for index, card in enumerate(["Freighter", "Corvette", "The Hive", "Barter World",
-                                  "Survey Ship"], start=1):
+    for index, card in enumerate(
+        ["Freighter", "Corvette", "The Hive", "Barter World", "Survey Ship"], start=1
+    ):
         phone.get_by_label(f"Shop card {index}").fill(card)
     phone.locator("#action-1").select_option("play")
     phone.locator("#card-1").fill("Viper")
@@ -170,21 +176,31 @@ def tap(page, slug: str) -> None:
 
 
 def test_score_a_hand_at_a_table_has_its_button_on_screen_and_the_tiles_before_the_steps(
-        phone, site):
+    phone, site
+):
     code = seat_at_table(phone, site, "star-trek-missions")
     open_from_table(phone, "Score a hand")
     enter = phone.get_by_role("button", name="Enter this hand at the table")
     expect(enter).to_be_in_viewport(ratio=1)
     on_first_screen(phone, phone.locator("label[for='group-captain']"))
-    for slug in ["commander-kurn", "commander-sela", "lieutenant-worf", "ambassador-kehleyr",
-                 "photon-torpedoes", "bridge", "diplomatic-conference"]:
+    for slug in [
+        "commander-kurn",
+        "commander-sela",
+        "lieutenant-worf",
+        "ambassador-kehleyr",
+        "photon-torpedoes",
+        "bridge",
+        "diplomatic-conference",
+    ]:
         tap(phone, slug)
     expect(phone.locator(".score-total__value")).to_have_text("66")
     expect(enter).to_be_in_viewport(ratio=1)
     # At a table the tiles come before the breakdown (on the plain page, after it:
     # tests/browser/test_stm_score_phone.py).
-    assert phone.locator("#cards").bounding_box()["y"] < \
-        phone.locator("#score-result").bounding_box()["y"]
+    assert (
+        phone.locator("#cards").bounding_box()["y"]
+        < phone.locator("#score-result").bounding_box()["y"]
+    )
     assert_accessible(phone, "a hand of 66 at a table")
     enter.click()
     expect(phone.locator("#at-table")).to_contain_text("Entered at the table as Ana (seat 1)")
@@ -195,7 +211,10 @@ def test_score_a_hand_at_a_table_has_its_button_on_screen_and_the_tiles_before_t
     open_from_table(phone, "Score a hand")
     expect(phone.locator("#hand .hand-card")).to_have_count(7)
     within_screens(phone, phone.locator("label[for='group-location']"), 2)
-    assert phone.locator("#cards").bounding_box()["y"] < \
-        phone.locator("#score-result").bounding_box()["y"]
+    assert (
+        phone.locator("#cards").bounding_box()["y"]
+        < phone.locator("#score-result").bounding_box()["y"]
+    )
     expect(phone.get_by_role("button", name="Enter this hand at the table")).to_be_in_viewport(
-        ratio=1)
+        ratio=1
+    )

@@ -20,8 +20,10 @@ KEPT = "Caleb Mir"  # Ana's other card: hers alone
 
 
 def test_bens_phone_answers_anas_guess_and_never_sees_her_other_card(browser, site):
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben:
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben,
+    ):
         ana.goto(site + "/t/?game=academy-credits")
         ana.get_by_label("Players, one name a line, in seat order").fill("Ana\nBen")
         ana.get_by_role("button", name="Start the table").click()
@@ -32,21 +34,37 @@ def test_bens_phone_answers_anas_guess_and_never_sees_her_other_card(browser, si
         ben.get_by_role("button", name="I am Ben (seat 2)").click()
         expect(ben.locator(".lede")).to_have_text("You are Ben (seat 2).")
 
-        asked = send_event(site, code, seat_token(ana, code), {
-            "kind": "ruling", "seat": 1, "body": {
-                "position": {"players": [{"name": "Ana"}, {"name": "Ben"}], "turn": "Ana",
-                             "hand": ["Lura Thok", KEPT], "deck_count": 10},
-                "move": {"play": "Lura Thok", "target": "Ben", "guess": "The Doctor"}}})
+        asked = send_event(
+            site,
+            code,
+            seat_token(ana, code),
+            {
+                "kind": "ruling",
+                "seat": 1,
+                "body": {
+                    "position": {
+                        "players": [{"name": "Ana"}, {"name": "Ben"}],
+                        "turn": "Ana",
+                        "hand": ["Lura Thok", KEPT],
+                        "deck_count": 10,
+                    },
+                    "move": {"play": "Lura Thok", "target": "Ben", "guess": "The Doctor"},
+                },
+            },
+        )
         assert KEPT in str(asked["event"]["result"])  # Ana's phone: her answer whole
         assert asked["table"]["state"]["pending"]["target"] == "Ben"
 
         expect(ana.locator("#answer-heading")).to_have_text(
-            "Waiting for Ben (seat 2) to answer Ana's Lura Thok")
+            "Waiting for Ben (seat 2) to answer Ana's Lura Thok"
+        )
         expect(ana.locator(".table-answer__choices button")).to_have_count(0)
         expect(ben.locator("#answer-heading")).to_have_text(
-            "Your answer: Ana plays Lura Thok at you, naming The Doctor")
+            "Your answer: Ana plays Lura Thok at you, naming The Doctor"
+        )
         expect(ben.locator(".table-answer__choices button")).to_have_text(
-            ["Yes, I hold The Doctor", "No, I do not hold The Doctor"])
+            ["Yes, I hold The Doctor", "No, I do not hold The Doctor"]
+        )
         assert_accessible(ben, "An Academy Credits table: the target's answer")
         assert KEPT not in ben.locator("main").inner_text()
 

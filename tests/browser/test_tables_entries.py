@@ -18,14 +18,42 @@ pytestmark = pytest.mark.browser
 
 # Seven cards each (six Galaxy cards and a Mission), no card in two hands.
 HANDS = {
-    "Ana": ["ambassador-kehleyr", "ambassador-sarek", "batleth", "bridge",
-            "captain-jean-luc-picard", "chancellor-gowron", "away-team"],
-    "Ben": ["commander-bruce-maddox", "commander-kurn", "commander-sela", "commander-tomalak",
-            "commander-william-riker", "computer", "computer-virus"],
-    "Cy": ["counselor-deanna-troi", "crystal-entity", "daimon-bok", "daimon-tog",
-           "doctor-beverly-crusher", "engine-room", "conflicting-orders"],
-    "Dee": ["hand-phaser", "holodeck-1", "holodeck-2", "james-moriarty", "leah-brahms",
-            "lieutenant-commander-data", "diplomatic-conference"],
+    "Ana": [
+        "ambassador-kehleyr",
+        "ambassador-sarek",
+        "batleth",
+        "bridge",
+        "captain-jean-luc-picard",
+        "chancellor-gowron",
+        "away-team",
+    ],
+    "Ben": [
+        "commander-bruce-maddox",
+        "commander-kurn",
+        "commander-sela",
+        "commander-tomalak",
+        "commander-william-riker",
+        "computer",
+        "computer-virus",
+    ],
+    "Cy": [
+        "counselor-deanna-troi",
+        "crystal-entity",
+        "daimon-bok",
+        "daimon-tog",
+        "doctor-beverly-crusher",
+        "engine-room",
+        "conflicting-orders",
+    ],
+    "Dee": [
+        "hand-phaser",
+        "holodeck-1",
+        "holodeck-2",
+        "james-moriarty",
+        "leah-brahms",
+        "lieutenant-commander-data",
+        "diplomatic-conference",
+    ],
 }
 
 
@@ -90,14 +118,18 @@ def test_four_phones_enter_their_hands_from_score_a_hand_in_one_second(browser, 
     for _, page in phones.values():
         page.locator("#at-table-button").click(no_wait_after=True)
     for name, (_, page) in phones.items():
-        expect(page.locator("#at-table")).to_contain_text(f"Entered at the table as {name}",
-                                                          timeout=30_000)
+        expect(page.locator("#at-table")).to_contain_text(
+            f"Entered at the table as {name}", timeout=30_000
+        )
         expect(page.locator("#form-conflict")).to_have_count(0)
     table = host.request.get(f"{site}/api/tables/{code}/").json()
     assert sorted(event["seat"] for event in table["events"]) == [1, 2, 3, 4]
     assert table["state"]["cards"] == [names[name] for name in HANDS]
-    whole = host.request.post(site + "/api/games/star-trek-missions/score/", data={
-        "players": [{"name": name, "hand": names[name]} for name in HANDS]}, timeout=60_000)
+    whole = host.request.post(
+        site + "/api/games/star-trek-missions/score/",
+        data={"players": [{"name": name, "hand": names[name]} for name in HANDS]},
+        timeout=60_000,
+    )
     assert whole.status == 200, whole.text()[:300]
     assert table["state"]["standings"] == whole.json()["standings"]
     assert table["state"]["winners"] == whole.json()["winners"]
@@ -107,7 +139,8 @@ def test_four_phones_enter_their_hands_from_score_a_hand_in_one_second(browser, 
 
 
 def test_the_same_seats_hand_from_two_pages_says_what_changed_and_keeps_the_hand(
-        browser, tables_site):
+    browser, tables_site
+):
     site = tables_site
     host_context, host, link = start_table(browser, site, ["Ana", "Ben"])
     code = link.rstrip("/").rsplit("/", 1)[1]
@@ -127,8 +160,9 @@ def test_the_same_seats_hand_from_two_pages_says_what_changed_and_keeps_the_hand
     second.locator("#at-table-button").click()
     conflict = second.locator("#at-table #form-conflict")
     expect(conflict).to_contain_text("This hand is not entered yet.")
-    expect(conflict).to_contain_text("Since you opened this form, Ana (seat 1) sent entry 1 "
-                                     "(hand).")
+    expect(conflict).to_contain_text(
+        "Since you opened this form, Ana (seat 1) sent entry 1 (hand)."
+    )
     # The hand is kept, and scored as the page scores it: nothing says "Not scored".
     expect(second.locator("#hand .hand-card")).to_have_count(7)
     expect(second.locator(".score-total__value")).to_be_visible()
@@ -159,10 +193,12 @@ def fill_round(page, *, ana_discards: str) -> None:
 
 
 def round_kept(page, *, ana_discards: str) -> None:
-    expect(page.locator("fieldset", has_text="Ben").get_by_label("Still in the round")) \
-        .not_to_be_checked()
-    expect(page.locator("fieldset", has_text="Ana").get_by_label("Still in the round")) \
-        .to_be_checked()
+    expect(
+        page.locator("fieldset", has_text="Ben").get_by_label("Still in the round")
+    ).not_to_be_checked()
+    expect(
+        page.locator("fieldset", has_text="Ana").get_by_label("Still in the round")
+    ).to_be_checked()
     expect(page.get_by_label("Ana's discards")).to_have_value(ana_discards)
     expect(page.get_by_label("Ben's discards")).to_have_value("Lura Thok")
     expect(page.get_by_label("Cards left in the deck")).to_have_value("7")
@@ -199,8 +235,9 @@ def test_the_academy_credits_round_form_is_kept_through_a_conflict(browser, tabl
     # Next to the button: what changed; everything Ben typed is still there.
     conflict = ben.locator("#round-form #form-conflict")
     expect(conflict).to_contain_text("This round is not entered yet.")
-    expect(conflict).to_contain_text("Since you opened this form, Ana (seat 1) sent entry 2 "
-                                     "(round).")
+    expect(conflict).to_contain_text(
+        "Since you opened this form, Ana (seat 1) sent entry 2 (round)."
+    )
     round_kept(ben, ana_discards="1, 4")
     expect(ben.locator("#table-live")).to_contain_text("Score sheet after round 2")
     # One tap sends it, on the table as it is now.

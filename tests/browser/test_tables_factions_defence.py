@@ -20,8 +20,7 @@ pytestmark = pytest.mark.browser
 
 
 def seat_token(page, code: str) -> str:
-    cookie = next(cookie for cookie in page.context.cookies()
-                  if cookie["name"] == f"seat_{code}")
+    cookie = next(cookie for cookie in page.context.cookies() if cookie["name"] == f"seat_{code}")
     return unquote(cookie["value"]).strip('"').partition(":")[2]
 
 
@@ -29,16 +28,20 @@ def send_event(site: str, code: str, token: str, body: dict) -> dict:
     with urllib.request.urlopen(f"{site}/api/tables/{code}/") as response:
         version = json.load(response)["version"]
     request = urllib.request.Request(
-        f"{site}/api/tables/{code}/events/", method="POST",
+        f"{site}/api/tables/{code}/events/",
+        method="POST",
         data=json.dumps({**body, "version": version}).encode(),
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+    )
     with urllib.request.urlopen(request) as response:
         return json.load(response)
 
 
 def test_bens_phone_blocks_anas_attack_at_the_table(browser, site):
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben:
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben,
+    ):
         ana.goto(site + "/t/?game=factions")
         ana.get_by_label("Players, one name a line, in seat order").fill("Ana\nBen")
         ana.get_by_role("button", name="Start the table").click()
@@ -49,25 +52,49 @@ def test_bens_phone_blocks_anas_attack_at_the_table(browser, site):
         ben.get_by_role("button", name="I am Ben (seat 2)").click()
         expect(ben.locator(".lede")).to_have_text("You are Ben (seat 2).")
 
-        send_event(site, code, seat_token(ana, code), {"kind": "setup", "seat": 1,
-                                                       "body": SETUP})
+        send_event(site, code, seat_token(ana, code), {"kind": "setup", "seat": 1, "body": SETUP})
         # Ana's phone gives Ana's hand only: an ATTACK and a SPY Ben must never see.
-        attack = send_event(site, code, seat_token(ana, code), {
-            "kind": "move", "seat": 1, "body": {"position": {"players": [
-                {"name": "Ana", "hand": [c("Attack", "amber-coast"), c("Spy", "ashen-peaks")]},
-                {"name": "Ben", "hand": []}]}, "move": ATTACK}})
+        attack = send_event(
+            site,
+            code,
+            seat_token(ana, code),
+            {
+                "kind": "move",
+                "seat": 1,
+                "body": {
+                    "position": {
+                        "players": [
+                            {
+                                "name": "Ana",
+                                "hand": [c("Attack", "amber-coast"), c("Spy", "ashen-peaks")],
+                            },
+                            {"name": "Ben", "hand": []},
+                        ]
+                    },
+                    "move": ATTACK,
+                },
+            },
+        )
         assert attack["event"]["result"]["outcome"]["pending"]["defender"] == "Ben"
 
         # Both phones, without reloading, see whom the table waits for.
         expect(ana.locator("#answer-heading")).to_have_text(
-            "Waiting for Ben (seat 2) to answer Ana's attack on Peak Sentinel (Ashen Peaks)")
-        expect(ana.get_by_role("button", name="Block it with Defence (Ashen Peaks)")).to_have_count(0)
+            "Waiting for Ben (seat 2) to answer Ana's attack on Peak Sentinel (Ashen Peaks)"
+        )
+        expect(ana.get_by_role("button", name="Block it with Defence (Ashen Peaks)")).to_have_count(
+            0
+        )
         expect(ben.locator("#answer-heading")).to_have_text(
-            "Your answer: Ana attacks your Peak Sentinel (Ashen Peaks)")
+            "Your answer: Ana attacks your Peak Sentinel (Ashen Peaks)"
+        )
         answers = ben.locator(".table-answer__choices button")
-        expect(answers).to_have_text(["Block it with Defence (Amber Coast)",
-                                      "Block it with Defence (Ashen Peaks)",
-                                      "Let it through: Peak Sentinel is defeated"])
+        expect(answers).to_have_text(
+            [
+                "Block it with Defence (Amber Coast)",
+                "Block it with Defence (Ashen Peaks)",
+                "Let it through: Peak Sentinel is defeated",
+            ]
+        )
         assert_accessible(ben, "A Factions table: the defender's answer")
         ben.locator("#answer-heading").scroll_into_view_if_needed()
         ben.screenshot(path="/tmp/tableside-factions-answer-phone.png")

@@ -20,8 +20,7 @@ def redrawn_after(page, change) -> None:
     live = page.locator("#table-live")
     version = live.get_attribute("data-etag")
     change()
-    expect(page.locator("#table-live")).not_to_have_attribute("data-etag", version,
-                                                              timeout=10_000)
+    expect(page.locator("#table-live")).not_to_have_attribute("data-etag", version, timeout=10_000)
 
 
 def focused_words(page) -> str:
@@ -33,11 +32,13 @@ def claims(page, link, name, seat):
         page.goto(link)
         page.get_by_role("button", name=f"I am {name} (seat {seat})").click()
         expect(page.locator(".lede")).to_have_text(f"You are {name} (seat {seat}).")
+
     return claim
 
 
 def scores_a_round(page):
     """The phone scores the round's end on the table's form: Ana last standing."""
+
     def score():
         page.reload()
         before = page.locator("#glance-line").inner_text()
@@ -48,14 +49,17 @@ def scores_a_round(page):
         page.get_by_label("Cards left in the deck").fill("7")
         page.get_by_role("button", name="Score the round").click()
         expect(page.locator("#glance-line")).not_to_have_text(before)
+
     return score
 
 
 def test_a_redraw_keeps_the_keyboards_focus_on_the_same_control(browser, site):
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as cy:
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as cy,
+    ):
         host.goto(site + "/t/?game=academy-credits")
         host.get_by_label("Players, one name a line, in seat order").fill("Ana\nBen\nCy")
         host.get_by_role("button", name="Start the table").click()

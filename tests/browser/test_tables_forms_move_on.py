@@ -37,11 +37,12 @@ def table_state(page, site: str, link: str) -> dict:
     return page.request.get(f"{site}/api/tables/{code}/").json()
 
 
-def test_the_academy_credits_round_page_after_a_conflict_shows_the_tables_credits(browser,
-                                                                                    site):
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben:
+def test_the_academy_credits_round_page_after_a_conflict_shows_the_tables_credits(browser, site):
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben,
+    ):
         link = start_table(host, site, "academy-credits", ["Ana", "Ben"])
         claim(ana, link, "Ana")
         claim(ben, link, "Ben")
@@ -69,8 +70,9 @@ def test_the_academy_credits_round_page_after_a_conflict_shows_the_tables_credit
         ben.get_by_role("button", name="Score the round").click()
         conflict = ben.locator("#round-form #form-conflict")
         expect(conflict).to_contain_text("This answer is not entered yet.")
-        expect(conflict).to_contain_text("Since you opened this form, Ana (seat 1) sent entry 1 "
-                                         "(round).")
+        expect(conflict).to_contain_text(
+            "Since you opened this form, Ana (seat 1) sent entry 1 (round)."
+        )
         # The table's credits now, and what Ben typed, as typed.
         expect(ben.locator("#player-1-credits")).to_have_value(str(credits["Ana"]))
         expect(ben.locator("#player-2-credits")).to_have_value(str(credits["Ben"]))
@@ -86,7 +88,9 @@ def test_the_academy_credits_round_page_after_a_conflict_shows_the_tables_credit
         expect(ben.locator("#form-conflict")).to_have_count(0)
         table = table_state(ben, site, link)
         assert [(event["kind"], event["seat"]) for event in table["events"]] == [
-            ("round", 1), ("round", 2)]
+            ("round", 1),
+            ("round", 2),
+        ]
         assert table["state"]["round"] == 2
         ben.get_by_role("link", name="Back to the table").click()
         expect(ben.locator("#table-live")).to_contain_text("Score sheet after round 2")
@@ -95,15 +99,43 @@ def test_the_academy_credits_round_page_after_a_conflict_shows_the_tables_credit
 # Seven cards a hand (six Galaxy cards and a Mission), no card in two hands: one pair of hands a
 # game.
 GAME_1 = {
-    "Ana": ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
-            "Lieutenant Commander Data", "Holodeck 1", "Leah Brahms", "Away Team"],
-    "Ben": ["Counselor Deanna Troi", "Crystal Entity", "Daimon Bok", "Daimon Tog",
-            "Doctor Beverly Crusher", "Engine Room", "Conflicting Orders"],
+    "Ana": [
+        "Commander Tomalak",
+        "Captain Jean-Luc Picard",
+        "Commander William Riker",
+        "Lieutenant Commander Data",
+        "Holodeck 1",
+        "Leah Brahms",
+        "Away Team",
+    ],
+    "Ben": [
+        "Counselor Deanna Troi",
+        "Crystal Entity",
+        "Daimon Bok",
+        "Daimon Tog",
+        "Doctor Beverly Crusher",
+        "Engine Room",
+        "Conflicting Orders",
+    ],
 }
-GAME_2_ANA = ["Hand Phaser", "Holodeck 2", "James Moriarty", "Lieutenant Worf", "Lore",
-              "Lursa and B'Etor", "Diplomatic Conference"]
-GAME_2_ANA_SLUGS = ["hand-phaser", "holodeck-2", "james-moriarty", "lieutenant-worf", "lore",
-                    "lursa-and-betor", "diplomatic-conference"]
+GAME_2_ANA = [
+    "Hand Phaser",
+    "Holodeck 2",
+    "James Moriarty",
+    "Lieutenant Worf",
+    "Lore",
+    "Lursa and B'Etor",
+    "Diplomatic Conference",
+]
+GAME_2_ANA_SLUGS = [
+    "hand-phaser",
+    "holodeck-2",
+    "james-moriarty",
+    "lieutenant-worf",
+    "lore",
+    "lursa-and-betor",
+    "diplomatic-conference",
+]
 
 
 def enter_on_the_table(page, hand: list[str]) -> None:
@@ -120,9 +152,11 @@ def next_game(host, site: str, link: str) -> None:
 
 
 def test_the_tables_hand_form_takes_the_next_games_hand_in_one_tap(browser, site):
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben:
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben,
+    ):
         link = start_table(host, site, "star-trek-missions", ["Ana", "Ben"])
         claim(ana, link, "Ana")
         claim(ben, link, "Ben")
@@ -149,9 +183,11 @@ def test_the_tables_hand_form_takes_the_next_games_hand_in_one_tap(browser, site
 def test_a_correction_typed_before_the_next_game_is_still_refused(browser, site):
     """The legal neighbour of the test above: a hand typed while game 1 was on, sent once game
     2 began, is a late correction of game 1's, not game 2's hand: refused, saying why."""
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben:
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben,
+    ):
         link = start_table(host, site, "star-trek-missions", ["Ana", "Ben"])
         claim(ana, link, "Ana")
         claim(ben, link, "Ben")
@@ -173,9 +209,11 @@ def test_a_correction_typed_before_the_next_game_is_still_refused(browser, site)
 def test_score_a_hand_opened_from_the_table_takes_the_next_games_hand_in_one_tap(browser, site):
     from tests.browser.test_tables_entries import pick
 
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben:
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben,
+    ):
         link = start_table(host, site, "star-trek-missions", ["Ana", "Ben"])
         claim(ana, link, "Ana")
         claim(ben, link, "Ben")
@@ -203,8 +241,10 @@ def test_score_a_hand_at_the_table_takes_a_correction_in_one_tap(browser, site):
     another picked): one tap enters the correction; its own entry is no change to refuse it for."""
     from tests.browser.test_tables_entries import pick
 
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana:
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana,
+    ):
         link = start_table(host, site, "star-trek-missions", ["Ana", "Ben"])
         claim(ana, link, "Ana")
         ana.locator(".table-jobs").get_by_role("link", name="Score a hand").click()

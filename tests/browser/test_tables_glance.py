@@ -34,8 +34,9 @@ def test_star_trek_missions_waits_for_each_hand(browser, room_site, site):
         waiting = "Game 1: still to enter a hand: Ana and Ben."
         assert_glance(table.host, line=waiting, button="Enter Ana's hand", host=True)
         assert_glance(ben, line=waiting, button="Enter your hand")
-        assert_glance(nobody, line="Game 1: still to enter a hand: Ana and Ben.",
-                      button="Take a seat")
+        assert_glance(
+            nobody, line="Game 1: still to enter a hand: Ana and Ben.", button="Take a seat"
+        )
 
         # Ben's button leads to his hand's form; he enters it there.
         ben.locator("#glance-button").click()
@@ -43,32 +44,45 @@ def test_star_trek_missions_waits_for_each_hand(browser, room_site, site):
         ben.get_by_role("button", name="Enter the hand").click()
         assert_glance(ben, line="Game 1: still to enter a hand: Ana.", button=None)
         expect(ben.locator(".table-glance__waiting")).to_have_text(
-            "Nothing for this phone to enter now.")
+            "Nothing for this phone to enter now."
+        )
         # The host's phone never reloaded: the line moved on, and the undo names the entry.
         expect(table.host.locator("#glance-line")).to_have_text(
-            "Game 1: still to enter a hand: Ana.", timeout=POLLED)
-        assert_glance(table.host, line="Game 1: still to enter a hand: Ana.",
-                      button="Enter Ana's hand", host=True, undo="Undo entry 1")
-        expect(nobody.locator("#glance-line")).to_have_text("Game 1: still to enter a hand: Ana.",
-                                                            timeout=POLLED)
+            "Game 1: still to enter a hand: Ana.", timeout=POLLED
+        )
+        assert_glance(
+            table.host,
+            line="Game 1: still to enter a hand: Ana.",
+            button="Enter Ana's hand",
+            host=True,
+            undo="Undo entry 1",
+        )
+        expect(nobody.locator("#glance-line")).to_have_text(
+            "Game 1: still to enter a hand: Ana.", timeout=POLLED
+        )
 
         # The host enters Ana's hand for her phoneless seat: the game has its winner.
         table.host.locator("#glance-button").click()
         expect(table.host.get_by_label("Act for the seat")).to_have_value("1")
         table.host.get_by_label("Cards, one name a line").fill(
-            "Commander Tomalak\nCaptain Jean-Luc Picard")
+            "Commander Tomalak\nCaptain Jean-Luc Picard"
+        )
         table.host.get_by_role("button", name="Enter the hand").click()
         expect(table.host.locator("#glance-line")).to_contain_text("game 1.")
         line = table.host.locator("#glance-line").inner_text()
-        assert_glance(table.host, line=line, button="Start the next game", host=True,
-                      undo="Undo entry 2")
+        assert_glance(
+            table.host, line=line, button="Start the next game", host=True, undo="Undo entry 2"
+        )
         assert_glance(ben, line=line, button=None)
         for page in (table.host, ben, nobody):
             assert_fits_narrow_phones(page)
         nobody.set_viewport_size({"width": 320, "height": 844})
         nobody.screenshot(path="/tmp/g/nobody.png", full_page=True)
-        found = [*report(table.host, "/t/<code> (host)"), *report(ben, "/t/<code> (Ben)"),
-                 *report(nobody, "/t/<code> (no seat)")]
+        found = [
+            *report(table.host, "/t/<code> (host)"),
+            *report(ben, "/t/<code> (Ben)"),
+            *report(nobody, "/t/<code> (no seat)"),
+        ]
         assert not found, "\n".join(found)
 
 
@@ -91,8 +105,9 @@ def test_academy_credits_waits_for_the_rounds_end(browser, room_site, site):
         second = f"Round 2: {starter} starts. At its end, score it."
         assert_glance(ben, line=second, button="Score round 2")
         expect(table.host.locator("#glance-line")).to_have_text(second, timeout=POLLED)
-        assert_glance(table.host, line=second, button="Score round 2", host=True,
-                      undo="Undo entry 1")
+        assert_glance(
+            table.host, line=second, button="Score round 2", host=True, undo="Undo entry 1"
+        )
         expect(nobody.locator("#glance-line")).to_have_text(second, timeout=POLLED)
         for page in (table.host, ben, nobody):
             assert_fits_narrow_phones(page)
@@ -106,8 +121,7 @@ def test_star_realms_academy_names_whose_turn_it_is(browser, room_site, site):
         ana = table.seated("Ana", 1)
         nobody = table.seatless()
         table.host.reload()
-        assert_glance(table.host, line="Turn 1: Ana's turn.", button="Enter Ana's turn",
-                      host=True)
+        assert_glance(table.host, line="Turn 1: Ana's turn.", button="Enter Ana's turn", host=True)
         assert_glance(ana, line="Turn 1: Ana's turn.", button="Enter your turn")
         assert_glance(nobody, line="Turn 1: Ana's turn.", button="Take a seat")
         # Ana's button opens her turn's page at the table.
@@ -119,11 +133,15 @@ def test_star_realms_academy_names_whose_turn_it_is(browser, room_site, site):
         # Ana's phone enters her turn (as its page would: the table's API with its token).
         table.send(table.seat_token(ana), {"kind": "turn", "seat": 1, "body": ANA_HITS})
         for page in (ana, table.host, nobody):
-            expect(page.locator("#glance-line")).to_have_text("Turn 2: Ben's turn.",
-                                                              timeout=POLLED)
+            expect(page.locator("#glance-line")).to_have_text("Turn 2: Ben's turn.", timeout=POLLED)
         assert_glance(ana, line="Turn 2: Ben's turn.", button=None)
-        assert_glance(table.host, line="Turn 2: Ben's turn.", button="Enter Ben's turn",
-                      host=True, undo="Undo entry 1")
+        assert_glance(
+            table.host,
+            line="Turn 2: Ben's turn.",
+            button="Enter Ben's turn",
+            host=True,
+            undo="Undo entry 1",
+        )
         assert_glance(nobody, line="Turn 2: Ben's turn.", button="Take a seat")
         for page in (table.host, ana, nobody):
             assert_fits_narrow_phones(page)
@@ -145,21 +163,39 @@ def test_factions_waits_for_the_mover_then_the_defender(browser, room_site, site
         assert_glance(ben, line=unset, button="Set up the table")
         assert_glance(full, line=unset, button=None)
         expect(full.locator(".table-glance__waiting")).to_have_text(
-            "Every seat is taken: this phone follows the table.")
+            "Every seat is taken: this phone follows the table."
+        )
 
         table.send(table.seat_token(ana), {"kind": "setup", "seat": 1, "body": SETUP})
         expect(ben.locator("#glance-line")).to_have_text("Move 1: Ana's turn.", timeout=POLLED)
         assert_glance(ben, line="Move 1: Ana's turn.", button=None)
         expect(ana.locator("#glance-line")).to_have_text("Move 1: Ana's turn.", timeout=POLLED)
-        assert_glance(ana, line="Move 1: Ana's turn.", button="Enter your move", host=True,
-                      undo="Undo entry 1")
+        assert_glance(
+            ana,
+            line="Move 1: Ana's turn.",
+            button="Enter your move",
+            host=True,
+            undo="Undo entry 1",
+        )
 
         # Ana attacks Ben's Peak Sentinel: the table waits for Ben's answer, which only his
         # phone can give (his hand): the host's phone has no button for it.
-        table.send(table.seat_token(ana), {"kind": "move", "seat": 1, "body": {
-            "position": {"players": [
-                {"name": "Ana", "hand": [c("Attack", "amber-coast")]},
-                {"name": "Ben", "hand": []}]}, "move": ATTACK}})
+        table.send(
+            table.seat_token(ana),
+            {
+                "kind": "move",
+                "seat": 1,
+                "body": {
+                    "position": {
+                        "players": [
+                            {"name": "Ana", "hand": [c("Attack", "amber-coast")]},
+                            {"name": "Ben", "hand": []},
+                        ]
+                    },
+                    "move": ATTACK,
+                },
+            },
+        )
         answers = "Ben answers Ana's attack on Peak Sentinel."
         expect(ben.locator("#glance-line")).to_have_text(answers, timeout=POLLED)
         assert_glance(ben, line=answers, button="Answer Ana's attack")

@@ -34,8 +34,18 @@ def test_a_long_history_shows_the_newest_entries_and_pages_back(browser, site):
     context, page, code = started(browser, site)
     table = Table.objects.get(code=code)
     Event.objects.bulk_create(
-        Event(table=table, n=n, kind="hand", seat=1 + n % 2, version=n, body={},
-              state_before=table.state, result={"total": n}) for n in range(1, 46))
+        Event(
+            table=table,
+            n=n,
+            kind="hand",
+            seat=1 + n % 2,
+            version=n,
+            body={},
+            state_before=table.state,
+            result={"total": n},
+        )
+        for n in range(1, 46)
+    )
     Table.objects.filter(pk=table.pk).update(version=50)
     page.reload()
     shown = entries(page)
@@ -49,8 +59,7 @@ def test_a_long_history_shows_the_newest_entries_and_pages_back(browser, site):
     expect(page.locator(".table-history li")).to_have_count(5)
     expect(page.get_by_role("link", name="Show earlier entries")).to_have_count(0)
     page.get_by_role("link", name="Show the newest entries").click()
-    expect(page.locator(".table-history li").last).to_have_text(
-        "Ben entered a hand: 45 points")
+    expect(page.locator(".table-history li").last).to_have_text("Ben entered a hand: 45 points")
     context.close()
 
 
@@ -59,7 +68,8 @@ def test_a_closed_table_starts_a_new_one_with_the_tally(browser, site):
     table = Table.objects.get(code=code)
     Table.objects.filter(pk=table.pk).update(
         state={**table.state, "tally": {"Ana": 2, "Ben": 1}},
-        created_at=timezone.now() - timedelta(days=31))
+        created_at=timezone.now() - timedelta(days=31),
+    )
     page.reload()
     expect(page.get_by_role("heading", name="Go on at a new table")).to_be_visible()
     page.get_by_role("button", name="Start a new table with these players").click()
@@ -76,8 +86,10 @@ def test_a_closed_table_starts_a_new_one_with_the_tally(browser, site):
 def numbered(page) -> list[tuple[str, str]]:
     """The history as a player reads it: each entry's number (its list marker) and words."""
     items = page.locator(".table-history li")
-    return [(items.nth(index).get_attribute("value"), items.nth(index).inner_text().strip())
-            for index in range(items.count())]
+    return [
+        (items.nth(index).get_attribute("value"), items.nth(index).inner_text().strip())
+        for index in range(items.count())
+    ]
 
 
 def enter_hand(page, seat: str, cards: str) -> None:
@@ -106,7 +118,8 @@ def test_after_an_undo_the_history_numbers_go_on_without_a_gap(browser, site):
     assert [number for number, _ in shown] == ["1", "2", "3"]
     assert shown[0][1].startswith("Ana entered a hand") and "undone" not in shown[0][1]
     assert shown[1][1].startswith("Ben entered a hand") and shown[1][1].endswith(
-        "(undone by the host)")
+        "(undone by the host)"
+    )
     assert shown[2][1].startswith("Ben entered a hand") and "undone" not in shown[2][1]
     # The undo names the entry by the number the history shows.
     expect(page.get_by_role("button", name="Undo entry 3 (the last)")).to_be_visible()

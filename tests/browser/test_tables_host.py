@@ -22,8 +22,10 @@ pytestmark = pytest.mark.browser
 
 
 def test_the_host_acts_for_seat_2_then_hands_the_host_role_to_bens_phone(browser, site):
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben:
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben,
+    ):
         host.goto(site + "/t/?game=academy-credits")
         host.get_by_label("Players, one name a line, in seat order").fill("Ana\nBen")
         host.get_by_role("button", name="Start the table").click()
@@ -46,7 +48,8 @@ def test_the_host_acts_for_seat_2_then_hands_the_host_role_to_bens_phone(browser
         assert_accessible(host, "Score a round at the table (the host, its seat picker)")
         found = report(host, "Score a round at the table (host)")
         widths = host.evaluate(
-            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
         assert widths[0] <= widths[1], f"horizontal scroll with the seat picker: {widths}"
         tab_to(host, seat)
         host.keyboard.press("ArrowDown")
@@ -86,7 +89,8 @@ def test_the_host_acts_for_seat_2_then_hands_the_host_role_to_bens_phone(browser
         tab_to(host, host.get_by_role("button", name="Hand over the host role"))
         host.keyboard.press("Enter")
         expect(host.locator("#table-live")).to_contain_text(
-            "The host handed the host role to Ben (seat 2)")
+            "The host handed the host role to Ben (seat 2)"
+        )
         expect(host.locator("#table-live")).not_to_contain_text("You hold the host role")
         expect(host.get_by_role("button", name="Hand over the host role")).to_have_count(0)
 
@@ -105,10 +109,12 @@ def test_the_host_acts_for_seat_2_then_hands_the_host_role_to_bens_phone(browser
         # The round keeps its number in the history, said undone (issue 29: no gap in the
         # numbers after an undo).
         expect(history.locator("li").first).to_have_text(
-            "Round scored: Ana won it (by the host, for Ben) (undone by the host)")
+            "Round scored: Ana won it (by the host, for Ben) (undone by the host)"
+        )
         expect(history).to_contain_text("The host handed the host role to Ben (seat 2)")
         expect(ben.locator("#table-live")).to_contain_text("You hold the host role")
         assert not found, "\n".join(found)
         widths = ben.evaluate(
-            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
         assert widths[0] <= widths[1], f"horizontal scroll: {widths}"

@@ -18,8 +18,10 @@ def is_poll(response) -> bool:
 
 
 def test_an_unchanged_poll_keeps_the_focus_and_a_change_still_arrives(browser, site):
-    with watched_page(browser, site, timeout=15_000, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben:
+    with (
+        watched_page(browser, site, timeout=15_000, locale="en-GB") as host,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben,
+    ):
         host.goto(site + "/t/?game=academy-credits")
         host.get_by_label("Players, one name a line, in seat order").fill("Ana\nBen")
         host.get_by_role("button", name="Start the table").click()

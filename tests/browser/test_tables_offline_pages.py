@@ -17,8 +17,15 @@ from tests.browser.watched import watched_page
 
 pytestmark = pytest.mark.browser
 
-HAND_SLUGS = ["ambassador-kehleyr", "ambassador-sarek", "batleth", "bridge",
-              "captain-jean-luc-picard", "chancellor-gowron", "away-team"]
+HAND_SLUGS = [
+    "ambassador-kehleyr",
+    "ambassador-sarek",
+    "batleth",
+    "bridge",
+    "captain-jean-luc-picard",
+    "chancellor-gowron",
+    "away-team",
+]
 
 
 def start_table(host, site: str, game: str, players: list[str]) -> str:
@@ -48,8 +55,9 @@ def sent_offline_then_back(page, site: str, link: str, button) -> dict:
     tap would have sent them, the POSTs the page made, and the table's history while the entry
     was kept (it must not be in it)."""
     posts: list[str] = []
-    page.on("request", lambda request: posts.append(request.url)
-            if request.method == "POST" else None)
+    page.on(
+        "request", lambda request: posts.append(request.url) if request.method == "POST" else None
+    )
     page.context.set_offline(True)
     button.click()
     kept = page.locator(".offline-kept")
@@ -73,22 +81,26 @@ def keyed(link: str, sent: dict) -> int:
 
 
 def test_academy_credits_score_a_round_at_the_table_offline(browser, site):
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben:
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben,
+    ):
         link = start_table(host, site, "academy-credits", ["Ana", "Ben"])
         open_from_the_table(ben, link, "Ben", "Score a round")
         ben.locator("[name=player-2-out]").check()
         ben.locator("#player-1-discards").fill("Charles Vance, 4")
         ben.locator("#player-2-discards").fill("Lura Thok")
         ben.get_by_label("Cards left in the deck").fill("7")
-        sent = sent_offline_then_back(ben, site, link,
-                                      ben.get_by_role("button", name="Score the round"))
+        sent = sent_offline_then_back(
+            ben, site, link, ben.get_by_role("button", name="Score the round")
+        )
         expect(ben.locator("#round-result")).to_contain_text("Round won by Ana")
         recorded = events(ben, site, link)
         assert [(event["kind"], event["seat"]) for event in recorded] == [("round", 2)]
         assert len(sent["posts"]) == 1, sent["posts"]
         assert [event["kind"] for event in sent["before"]] == [
-            event["kind"] for event in recorded[:-1]]
+            event["kind"] for event in recorded[:-1]
+        ]
         assert keyed(link, sent) == 1
         ben.get_by_role("link", name="Back to the table").click()
         expect(ben.locator(".table-history li")).to_have_count(1)
@@ -96,8 +108,10 @@ def test_academy_credits_score_a_round_at_the_table_offline(browser, site):
 
 
 def test_star_trek_missions_score_a_hand_at_the_table_offline(browser, site):
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana:
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana,
+    ):
         link = start_table(host, site, "star-trek-missions", ["Ana", "Ben"])
         open_from_the_table(ana, link, "Ana", "Score a hand")
         pick(ana, HAND_SLUGS)
@@ -107,7 +121,8 @@ def test_star_trek_missions_score_a_hand_at_the_table_offline(browser, site):
         assert [(event["kind"], event["seat"]) for event in recorded] == [("hand", 1)]
         assert len(sent["posts"]) == 1, sent["posts"]
         assert [event["kind"] for event in sent["before"]] == [
-            event["kind"] for event in recorded[:-1]]
+            event["kind"] for event in recorded[:-1]
+        ]
         assert keyed(link, sent) == 1
         ana.locator("#at-table").get_by_role("link", name="Back to the table").click()
         expect(ana.locator(".table-history li")).to_have_count(1)
@@ -115,46 +130,72 @@ def test_star_trek_missions_score_a_hand_at_the_table_offline(browser, site):
 
 
 def test_star_trek_missions_check_a_turn_at_the_table_offline(browser, site):
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana:
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana,
+    ):
         link = start_table(host, site, "star-trek-missions", ["Ana", "Ben"])
         open_from_the_table(ana, link, "Ana", "Check a move")
-        fill(ana, "#turn-form", {"hand": STAR_TREK_MISSIONS_TURN_HAND,
-                                 "discard_area": ["Tricorder", "Time Distortion"],
-                                 "galaxy_deck": "30", "mission_deck": "14",
-                                 "action": "take_discard", "take": "Tricorder",
-                                 "discard": "Tricorder"})
+        fill(
+            ana,
+            "#turn-form",
+            {
+                "hand": STAR_TREK_MISSIONS_TURN_HAND,
+                "discard_area": ["Tricorder", "Time Distortion"],
+                "galaxy_deck": "30",
+                "mission_deck": "14",
+                "action": "take_discard",
+                "take": "Tricorder",
+                "discard": "Tricorder",
+            },
+        )
         sent = sent_offline_then_back(
-            ana, site, link, ana.locator("#turn-form button.button[type=submit]").first)
+            ana, site, link, ana.locator("#turn-form button.button[type=submit]").first
+        )
         expect(ana.locator("#turn-result h2").first).to_contain_text("Ruling")
         recorded = events(ana, site, link)
         assert [(event["kind"], event["seat"]) for event in recorded] == [("ruling", 1)]
         assert len(sent["posts"]) == 1, sent["posts"]
         assert [event["kind"] for event in sent["before"]] == [
-            event["kind"] for event in recorded[:-1]]
+            event["kind"] for event in recorded[:-1]
+        ]
         assert keyed(link, sent) == 1
 
 
 def test_star_realms_academy_break_down_a_turn_at_the_table_offline(browser, site):
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana:
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana,
+    ):
         link = start_table(host, site, "star-realms-academy", ["Ana", "Ben"])
         open_from_the_table(ana, link, "Ana", "Break down a turn")
         # Viper (1 Combat) and Imperial Frigate (2 Combat), all on Ben's Health; the turn ends.
-        fill(ana, "#sra-form", {
-            "hand": ["Viper", "Imperial Frigate", "Scout"],
-            "shop_row": ["Freighter", "Corvette", "The Hive", "Barter World", "Survey Ship"],
-            "action_1": "play", "card_1": "Viper", "action_2": "play",
-            "card_2": "Imperial Frigate", "action_3": "attack", "target_3": "health",
-            "amount_3": "3", "action_4": "end_turn"})
+        fill(
+            ana,
+            "#sra-form",
+            {
+                "hand": ["Viper", "Imperial Frigate", "Scout"],
+                "shop_row": ["Freighter", "Corvette", "The Hive", "Barter World", "Survey Ship"],
+                "action_1": "play",
+                "card_1": "Viper",
+                "action_2": "play",
+                "card_2": "Imperial Frigate",
+                "action_3": "attack",
+                "target_3": "health",
+                "amount_3": "3",
+                "action_4": "end_turn",
+            },
+        )
         sent = sent_offline_then_back(
-            ana, site, link, ana.locator("#sra-form button.button[type=submit]").first)
+            ana, site, link, ana.locator("#sra-form button.button[type=submit]").first
+        )
         expect(ana.locator("#sra-result")).not_to_be_empty()
         recorded = events(ana, site, link)
         assert [(event["kind"], event["seat"]) for event in recorded] == [("turn", 1)]
         assert len(sent["posts"]) == 1, sent["posts"]
         assert [event["kind"] for event in sent["before"]] == [
-            event["kind"] for event in recorded[:-1]]
+            event["kind"] for event in recorded[:-1]
+        ]
         assert keyed(link, sent) == 1
         ana.locator(".asked-at").get_by_role("link", name="Back to the table").click()
         expect(ana.locator(".table-history li")).to_have_count(1)
@@ -164,28 +205,30 @@ def test_factions_check_a_move_at_the_table_offline(browser, site):
     from tests.browser.test_tables_factions_defence import seat_token, send_event
     from tests.test_tables_factions import SETUP
 
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana:
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as host,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana,
+    ):
         link = start_table(host, site, "factions", ["Ana", "Ben"])
         code = link.rstrip("/").rsplit("/", 1)[1]
         ana.goto(link)
         ana.get_by_role("button", name="I am Ana").click()
         expect(ana.locator(".lede")).to_contain_text("You are Ana")
-        send_event(site, code, seat_token(ana, code), {"kind": "setup", "seat": 1,
-                                                       "body": SETUP})
+        send_event(site, code, seat_token(ana, code), {"kind": "setup", "seat": 1, "body": SETUP})
         ana.reload()
         ana.locator(".table-jobs").get_by_role("link", name="Check a move").click()
         expect(ana.get_by_role("heading", level=1)).to_have_text("Check a move")
         fill(ana, "#move-form", {"action": "pass"})
         sent = sent_offline_then_back(
-            ana, site, link, ana.locator("#move-form button.button[type=submit]").first)
+            ana, site, link, ana.locator("#move-form button.button[type=submit]").first
+        )
         expect(ana.locator("#move-result")).not_to_be_empty()
         recorded = events(ana, site, link)
-        assert [(event["kind"], event["seat"]) for event in recorded] == [
-            ("setup", 1), ("move", 1)]
+        assert [(event["kind"], event["seat"]) for event in recorded] == [("setup", 1), ("move", 1)]
         assert len(sent["posts"]) == 1, sent["posts"]
         assert [event["kind"] for event in sent["before"]] == [
-            event["kind"] for event in recorded[:-1]]
+            event["kind"] for event in recorded[:-1]
+        ]
         assert keyed(link, sent) == 1
 
 
@@ -194,20 +237,35 @@ def test_factions_the_defenders_answer_on_the_table_page_offline(browser, site):
     from tests.browser.test_tables_factions_defence import seat_token, send_event
     from tests.test_tables_factions import ATTACK, SETUP, c
 
-    with watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben:
+    with (
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ana,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben,
+    ):
         link = start_table(ana, site, "factions", ["Ana", "Ben"])
         code = link.rstrip("/").rsplit("/", 1)[1]
         ana.get_by_role("button", name="I am Ana").click()
         ben.goto(link)
         ben.get_by_role("button", name="I am Ben").click()
         expect(ben.locator(".lede")).to_contain_text("You are Ben")
-        send_event(site, code, seat_token(ana, code), {"kind": "setup", "seat": 1,
-                                                       "body": SETUP})
-        send_event(site, code, seat_token(ana, code), {
-            "kind": "move", "seat": 1, "body": {"position": {"players": [
-                {"name": "Ana", "hand": [c("Attack", "amber-coast")]},
-                {"name": "Ben", "hand": []}]}, "move": ATTACK}})
+        send_event(site, code, seat_token(ana, code), {"kind": "setup", "seat": 1, "body": SETUP})
+        send_event(
+            site,
+            code,
+            seat_token(ana, code),
+            {
+                "kind": "move",
+                "seat": 1,
+                "body": {
+                    "position": {
+                        "players": [
+                            {"name": "Ana", "hand": [c("Attack", "amber-coast")]},
+                            {"name": "Ben", "hand": []},
+                        ]
+                    },
+                    "move": ATTACK,
+                },
+            },
+        )
         block = ben.get_by_role("button", name="Block it with Defence (Ashen Peaks)")
         expect(block).to_be_visible()
         ben.evaluate("() => { window.notReloaded = true; }")
@@ -216,7 +274,10 @@ def test_factions_the_defenders_answer_on_the_table_page_offline(browser, site):
         expect(history.last).to_contain_text("Ben blocks Ana's Attack (Amber Coast)")
         recorded = events(ben, site, link)
         assert [(event["kind"], event["seat"]) for event in recorded] == [
-            ("setup", 1), ("move", 1), ("move", 2)]
+            ("setup", 1),
+            ("move", 1),
+            ("move", 2),
+        ]
         assert len(sent["posts"]) == 1, sent["posts"]
         assert [event["kind"] for event in sent["before"]] == ["setup", "move"]
         assert keyed(link, sent) == 1

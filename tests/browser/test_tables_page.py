@@ -17,8 +17,12 @@ from tests.browser.test_visible_text import report
 pytestmark = pytest.mark.browser
 
 HANDS = {
-    "Ana": ["Commander Tomalak", "Captain Jean-Luc Picard", "Commander William Riker",
-            "Lieutenant Commander Data"],  # 13
+    "Ana": [
+        "Commander Tomalak",
+        "Captain Jean-Luc Picard",
+        "Commander William Riker",
+        "Lieutenant Commander Data",
+    ],  # 13
     "Ben": ["Holodeck 1", "Leah Brahms"],  # 13
     "Cy": ["Space Confrontation", "Daimon Bok", "Daimon Tog", "Vice Admiral Nakamura"],  # 12
 }
@@ -31,8 +35,10 @@ def phone(browser):
     page.requests, page.errors = [], []
     page.on("request", lambda request: page.requests.append(request.url))
     page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.on("console", lambda message: page.errors.append(message.text)
-            if message.type == "error" else None)
+    page.on(
+        "console",
+        lambda message: page.errors.append(message.text) if message.type == "error" else None,
+    )
     return context, page
 
 
@@ -65,8 +71,9 @@ def test_three_phones_enter_their_hands_at_once_and_all_see_the_standings(browse
         page.get_by_role("button", name="Enter the hand").click(no_wait_after=True)
     sent = time.monotonic()
     for _, page in phones.values():
-        expect(page.locator("#table-live")).to_contain_text("Ana, Ben share victory.",
-                                                            timeout=5_000)
+        expect(page.locator("#table-live")).to_contain_text(
+            "Ana, Ben share victory.", timeout=5_000
+        )
     # The host's phone never reloaded: its polled part shows the standings too.
     expect(host.locator("#table-live")).to_contain_text("Ana, Ben share victory.", timeout=2_500)
     assert time.monotonic() - sent < 5
@@ -85,7 +92,8 @@ def test_three_phones_enter_their_hands_at_once_and_all_see_the_standings(browse
     host_site = urlsplit(site).netloc
     for context, page in [*phones.values(), (host_context, host)]:
         width, client = page.evaluate(
-            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
         assert width <= client, f"horizontal scroll: {width} > {client}"
         assert all(urlsplit(url).netloc == host_site for url in page.requests)
         if page is not host:  # the host's last page is a refused form: its 400 is logged

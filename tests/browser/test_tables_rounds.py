@@ -22,8 +22,10 @@ from tests.browser.watched import watched_page
 pytestmark = pytest.mark.browser
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-FOCUSABLE = ("a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), "
-             "select:not([disabled]), textarea:not([disabled]), summary, [tabindex='0']")
+FOCUSABLE = (
+    "a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), "
+    "select:not([disabled]), textarea:not([disabled]), summary, [tabindex='0']"
+)
 
 
 def focusable_count(page) -> int:
@@ -36,8 +38,9 @@ def focusable_count(page) -> int:
 def tab_walk(page) -> None:
     """Tab from the top of the page until focus leaves the page: every shown control is reached
     exactly once, in an order where each one is on screen when focused."""
-    page.evaluate("() => { document.activeElement && document.activeElement.blur(); "
-                  "window.scrollTo(0, 0); }")
+    page.evaluate(
+        "() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }"
+    )
     reached: list[str] = []
     expected = focusable_count(page)
     for _ in range(expected + 5):
@@ -57,7 +60,8 @@ def tab_walk(page) -> None:
             break
         reached.append(html)
     assert len(reached) >= expected, (
-        f"{page.url}: Tab reached {len(reached)} of {expected} controls: {reached}")
+        f"{page.url}: Tab reached {len(reached)} of {expected} controls: {reached}"
+    )
 
 
 def tab_to(page, locator, limit: int = 80) -> None:
@@ -79,8 +83,10 @@ def type_into(page, locator, text: str) -> None:
 def sheet(page) -> dict[str, str]:
     """The score sheet as read: {cadet: their credits cell}."""
     rows = page.locator("#table-live .table-players tbody tr")
-    return {rows.nth(i).locator("th").inner_text(): rows.nth(i).locator("td").nth(2).inner_text()
-            for i in range(rows.count())}
+    return {
+        rows.nth(i).locator("th").inner_text(): rows.nth(i).locator("td").nth(2).inner_text()
+        for i in range(rows.count())
+    }
 
 
 def round_on_the_table(ben, *, ana_discards: str) -> None:
@@ -98,13 +104,16 @@ def round_on_the_table(ben, *, ana_discards: str) -> None:
 
 
 def page_top(page) -> None:
-    page.evaluate("() => { document.activeElement && document.activeElement.blur(); "
-                  "window.scrollTo(0, 0); }")
+    page.evaluate(
+        "() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }"
+    )
 
 
 def test_three_rounds_to_a_match_winner_by_keyboard_on_a_phone_and_a_desktop(browser, site):
-    with watched_page(browser, site, timeout=15_000, **DESKTOP, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben:
+    with (
+        watched_page(browser, site, timeout=15_000, **DESKTOP, locale="en-GB") as host,
+        watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB") as ben,
+    ):
         host.goto(site + "/t/?game=academy-credits")
         assert_accessible(host, "start a table")
         tab_walk(host)
@@ -132,8 +141,9 @@ def test_three_rounds_to_a_match_winner_by_keyboard_on_a_phone_and_a_desktop(bro
         expect(ben.locator("#table-live")).to_contain_text("Score sheet after round 1")
         assert sheet(ben) == {"Ana": "2 of 4", "Ben": "0 of 4"}
         expect(ben.locator("#table-live")).to_contain_text("Ana starts the next round.")
-        expect(host.locator("#table-live")).to_contain_text("Score sheet after round 1",
-                                                            timeout=5_000)
+        expect(host.locator("#table-live")).to_contain_text(
+            "Score sheet after round 1", timeout=5_000
+        )
 
         # Round 2, on the game's own page, opened from the table and filled in from it.
         page_top(ben)
@@ -175,5 +185,6 @@ def test_three_rounds_to_a_match_winner_by_keyboard_on_a_phone_and_a_desktop(bro
         assert_accessible(host, "the match won (host)")
         tab_walk(host)
         widths = ben.evaluate(
-            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
         assert widths[0] <= widths[1], f"horizontal scroll: {widths}"

@@ -29,22 +29,35 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 # William Riker 0 (no Transporter, Troi or Away Team), Vice Admiral Nakamura 7 (Riker is another
 # Federation Command). Vulcan: Sarek and Spock, 2 × 8 = 16 (the best: 29); Human: Riker and
 # Nakamura, 2 × 5 = 10, so 6 + 7 + 10 = 23.
-PLAGUE = ["Mysterious Plague", "Ambassador Sarek", "Spock", "Commander William Riker",
-          "Vice Admiral Nakamura"]
+PLAGUE = [
+    "Mysterious Plague",
+    "Ambassador Sarek",
+    "Spock",
+    "Commander William Riker",
+    "Vice Admiral Nakamura",
+]
 HUMAN = {"Mysterious Plague": {"lifeform": "human"}}
 WITH_HUMAN = 23
 # The correction: Commander Bruce Maddox for Riker. Maddox 0 (no Android or Hologram) and no
 # Command, so Nakamura 0; Spock 6; Human: Maddox and Nakamura, 2 × 5 = 10: 16.
-CORRECTED = ["Mysterious Plague", "Ambassador Sarek", "Spock", "Commander Bruce Maddox",
-             "Vice Admiral Nakamura"]
+CORRECTED = [
+    "Mysterious Plague",
+    "Ambassador Sarek",
+    "Spock",
+    "Commander Bruce Maddox",
+    "Vice Admiral Nakamura",
+]
 CORRECTED_WITH_HUMAN = 16
 HOLODECK = ["Holodeck 1", "Leah Brahms"]  # 13, as tests/browser/test_tables_page.py reads it
 
 
 def stateless_total(page, site, hand, choices) -> int:
     """The stateless score endpoint's total for the hand and choices (API.md)."""
-    response = page.request.post(site + "/api/games/star-trek-missions/score/",
-                                 data={"hand": hand, "choices": choices}, timeout=60_000)
+    response = page.request.post(
+        site + "/api/games/star-trek-missions/score/",
+        data={"hand": hand, "choices": choices},
+        timeout=60_000,
+    )
     assert response.status == 200, response.text()[:300]
     return response.json()["total"]
 
@@ -67,11 +80,15 @@ def show_the_choices(page, javascript: bool) -> None:
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-javascript"])
-def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(browser, site,
-                                                                           javascript):
-    with watched_page(browser, site, timeout=15_000, **DESKTOP, locale="en-GB") as host, \
-            watched_page(browser, site, timeout=15_000, **PHONE, locale="en-GB",
-                         java_script_enabled=javascript) as ana:
+def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(
+    browser, site, javascript
+):
+    with (
+        watched_page(browser, site, timeout=15_000, **DESKTOP, locale="en-GB") as host,
+        watched_page(
+            browser, site, timeout=15_000, **PHONE, locale="en-GB", java_script_enabled=javascript
+        ) as ana,
+    ):
         # The expected totals come from the cards' text (above); the endpoint must agree.
         assert stateless_total(host, site, PLAGUE, HUMAN) == WITH_HUMAN
         assert stateless_total(host, site, CORRECTED, HUMAN) == CORRECTED_WITH_HUMAN
@@ -86,7 +103,8 @@ def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(brow
         ana.get_by_role("button", name="I am Ana (seat 1)").click()
         expect(ana.locator(".lede")).to_have_text("You are Ana (seat 1).")
         expect(ana.locator("#hand-choices")).to_contain_text(
-            "shows its choices here once the cards are typed")
+            "shows its choices here once the cards are typed"
+        )
 
         # The hand, then its choice: Human rather than the best lifeform (Vulcan).
         ana.get_by_label("Cards, one name a line").fill("\n".join(PLAGUE))
@@ -97,8 +115,10 @@ def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(brow
         if javascript:
             # Every control, the choice's among them, by keyboard and on screen, from the top
             # (the walk starts where focus last was: Tab left the cards, so start at the body).
-            ana.evaluate("() => { const body = document.body; body.tabIndex = -1; body.focus();"
-                         " body.removeAttribute('tabindex'); }")
+            ana.evaluate(
+                "() => { const body = document.body; body.tabIndex = -1; body.focus();"
+                " body.removeAttribute('tabindex'); }"
+            )
             tab_walk(ana)
         found = report(ana, "/t/<code>, a hand's choices shown")
         # Nothing is entered until the hand is: the history is still empty.
@@ -110,14 +130,16 @@ def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(brow
         expect(live).to_contain_text(f"Ana entered a hand: {WITH_HUMAN} points")
         expect(ana.locator("#hand-entered")).to_have_text(
             f"Your hand as entered: {WITH_HUMAN} points. To correct it, change it below and "
-            "enter it again.")
+            "enter it again."
+        )
         choice = ana.locator("#hand-choices fieldset")
         expect(choice.locator("legend")).to_have_text("Mysterious Plague: Human")
         expect(choice).to_contain_text("Your choice")
         expect(live.locator(".table-players tbody tr").first).to_contain_text("Entered")
         # The host's page, never reloaded, sees it by polling.
         expect(host.locator("#table-live")).to_contain_text(
-            f"Ana entered a hand: {WITH_HUMAN} points", timeout=5_000)
+            f"Ana entered a hand: {WITH_HUMAN} points", timeout=5_000
+        )
         checked(ana, javascript, "a hand entered with its choice")
         found += report(ana, "/t/<code>, a hand entered with its choice")
 
@@ -129,7 +151,8 @@ def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(brow
         ana.get_by_role("button", name="Enter the hand").click()
         expect(live).to_contain_text(f"Ana entered a hand: {CORRECTED_WITH_HUMAN} points")
         expect(ana.locator("#hand-entered")).to_contain_text(
-            f"Your hand as entered: {CORRECTED_WITH_HUMAN} points.")
+            f"Your hand as entered: {CORRECTED_WITH_HUMAN} points."
+        )
         expect(cards).to_have_value("\n".join(CORRECTED))
         expect(lifeform).to_have_value("human")
 
@@ -152,12 +175,14 @@ def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(brow
         found += report(ana, "/t/<code>, the standings after a corrected hand")
         assert not found, "\n".join(found)
         widths = ana.evaluate(
-            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
         assert widths[0] <= widths[1], f"horizontal scroll: {widths}"
 
 
 def test_score_a_hand_opened_from_the_table_comes_with_the_choice_entered_on_the_form(
-        browser, site):
+    browser, site
+):
     """The two ways to enter a hand agree: the game's "Score a hand" opened from the table
     comes filled in with the hand and the choice entered on the table's form, and scores it the
     same."""
@@ -175,7 +200,8 @@ def test_score_a_hand_opened_from_the_table_comes_with_the_choice_entered_on_the
         ana.locator("#hand-choices").get_by_label("Lifeform").select_option(label="Human")
         ana.get_by_role("button", name="Enter the hand").click()
         expect(ana.locator("#table-live")).to_contain_text(
-            f"Ana entered a hand: {WITH_HUMAN} points")
+            f"Ana entered a hand: {WITH_HUMAN} points"
+        )
 
         ana.locator(".table-jobs").get_by_role("link", name="Score a hand").click()
         expect(ana.get_by_role("heading", level=1)).to_have_text("Score a hand")

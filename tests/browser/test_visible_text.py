@@ -23,13 +23,17 @@ TEMPLATE_SOURCE = ("{#", "#}", "{%", "{{", "%}", "}}")
 # An API error path: `position.deck_count`, `players[1].hand`, `hand[2]`. Not "e.g." (one-letter
 # parts) nor a file name such as star-trek-missions-cards.json (part of a longer name).
 SEGMENT = r"[a-z]{2,}(?:_[a-z]+)*(?:\[\d+\])*"
-API_PATH = re.compile(rf"(?<![-/.\w]){SEGMENT}(?:\.{SEGMENT})+(?![-/\w])"
-                      r"|\b[a-z]+(?:_[a-z]+)*\[\d+\]")
+API_PATH = re.compile(
+    rf"(?<![-/.\w]){SEGMENT}(?:\.{SEGMENT})+(?![-/\w])"
+    r"|\b[a-z]+(?:_[a-z]+)*\[\d+\]"
+)
 SNAKE_CASE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
 # A file of the project (issue 23: "All fields come from … the card data file (…json)"): a path with a
 # folder, or a data file's name.
-FILE_PATH = re.compile(r"(?:\.\./|\b(?:shared|data|games|templates|static)/)[\w./-]*"
-                       r"|\b[\w-]+\.(?:json|py|md|csv|ya?ml)\b")
+FILE_PATH = re.compile(
+    r"(?:\.\./|\b(?:shared|data|games|templates|static)/)[\w./-]*"
+    r"|\b[\w-]+\.(?:json|py|md|csv|ya?ml)\b"
+)
 # The codes of the rules file's provenance sections (where card values come from), as issue 23
 # saw them in answers: "provisional … (SRA-F2)". A ruling's check still cites its rule by id,
 # as a link (.rule-id), and a card's page keeps its provenance note (.provenance-note).
@@ -43,10 +47,14 @@ PROVENANCE_ALLOWED = ".rule-id, .provenance-note"
 
 TOUR = [
     "/",
-    *[f"/games/{game}/" for game in ("academy-credits", "star-realms-academy", "factions",
-                                      "star-trek-missions")],
-    *[f"/games/{game}/cards/" for game in ("academy-credits", "star-realms-academy", "factions",
-                                           "star-trek-missions")],
+    *[
+        f"/games/{game}/"
+        for game in ("academy-credits", "star-realms-academy", "factions", "star-trek-missions")
+    ],
+    *[
+        f"/games/{game}/cards/"
+        for game in ("academy-credits", "star-realms-academy", "factions", "star-trek-missions")
+    ],
     "/games/academy-credits/cards/jett-reno/",
     "/games/academy-credits/cards/?q=reno",
     "/games/star-realms-academy/cards/corvette/",
@@ -93,8 +101,9 @@ def context_line(text: str, needle: str) -> str:
 def report(page, where: str) -> list[str]:
     text = visible_text(page)
     out = []
-    for problem in problems(text, provenance_text=visible_text(page, ALLOWED + ", "
-                                                               + PROVENANCE_ALLOWED)):
+    for problem in problems(
+        text, provenance_text=visible_text(page, ALLOWED + ", " + PROVENANCE_ALLOWED)
+    ):
         needle = problem.split("'")[1] if "'" in problem else problem
         out.append(f"{where}: {problem} in “{context_line(text, needle)}”")
     return out
@@ -109,8 +118,14 @@ def javascript(request):
 def reader(browser, site, javascript):
     """A phone-sized page, with or without JavaScript, that must stay on the live server and
     raise no JavaScript error."""
-    with watched_page(browser, site, timeout=15_000, **VIEWPORTS["phone"],
-                      java_script_enabled=javascript, locale="en-GB") as page:
+    with watched_page(
+        browser,
+        site,
+        timeout=15_000,
+        **VIEWPORTS["phone"],
+        java_script_enabled=javascript,
+        locale="en-GB",
+    ) as page:
         yield page
 
 
@@ -152,5 +167,10 @@ def test_the_check_knows_template_source_paths_and_codes():
     assert problems("Corvette's cost is provisional (SRA-F2).")
     assert problems("See games/factions/engine.py")
     assert problems("From the game's card list; each faction contributes 2 (FAC-F1).") == []
-    assert problems("Corvette's cost (2) is used; see SRA-F2's link",
-                    provenance_text="Corvette's cost (2) is used; see 's link") == []
+    assert (
+        problems(
+            "Corvette's cost (2) is used; see SRA-F2's link",
+            provenance_text="Corvette's cost (2) is used; see 's link",
+        )
+        == []
+    )

@@ -21,8 +21,12 @@ def phone(browser, site):
 def test_the_home_page_puts_each_games_main_job_in_the_first_screen(phone, site):
     phone.goto(site + "/")
     quick = phone.get_by_role("navigation", name="At the table")
-    expected = {"Academy Credits": "Score a round", "Factions": "Standings",
-                "Star Realms Academy": "Break down a turn", "Star Trek: Missions": "Score a hand"}
+    expected = {
+        "Academy Credits": "Score a round",
+        "Factions": "Standings",
+        "Star Realms Academy": "Break down a turn",
+        "Star Trek: Missions": "Score a hand",
+    }
     for game, job in expected.items():
         link = quick.get_by_role("link", name=f"{job} {game}")
         expect(link).to_be_visible()
@@ -36,8 +40,15 @@ def test_the_home_page_puts_each_games_main_job_in_the_first_screen(phone, site)
     expect(phone.get_by_role("heading", level=1)).to_have_text("Score a hand")
 
 
-HAND = ["Captain Jean-Luc Picard", "Commander William Riker", "Lieutenant Worf",
-        "Photon Torpedoes", "Bridge", "Away Team", "Borg Cube"]
+HAND = [
+    "Captain Jean-Luc Picard",
+    "Commander William Riker",
+    "Lieutenant Worf",
+    "Photon Torpedoes",
+    "Bridge",
+    "Away Team",
+    "Borg Cube",
+]
 
 
 def fill_turn(page, hand, discard_area):
@@ -48,7 +59,8 @@ def fill_turn(page, hand, discard_area):
 
 
 def test_star_trek_missions_a_turns_legal_moves_are_grouped_and_the_decks_asked_only_for_a_draw(
-        phone, site):
+    phone, site
+):
     phone.goto(site + "/games/star-trek-missions/check-turn/")
     fill_turn(phone, HAND, ["Tricorder", "Shields", "Time Distortion"])
     # No deck counts: a take from the discard area is ruled without them.
@@ -137,8 +149,9 @@ def test_a_provisional_value_is_said_once_in_words(phone, site):
 def test_no_doubled_brackets_and_one_name_per_job(phone, site):
     phone.goto(site + "/games/star-trek-missions/score/")
     live = phone.locator("#score-live")
-    for count, name in enumerate(["Bridge", "Captain Jean-Luc Picard",
-                                  "Commander William Riker"], start=1):
+    for count, name in enumerate(
+        ["Bridge", "Captain Jean-Luc Picard", "Commander William Riker"], start=1
+    ):
         field = phone.locator("#add-card")
         field.fill(name)
         field.press("Enter")

@@ -15,8 +15,13 @@ from typing import Any
 
 from games.star_trek_missions.rules import CardSpec
 
-CHOICE_CARDS = ("Unidentified Ship", "Thought Maker", "Borg Cube", "Mysterious Plague",
-                "Ensign Wesley Crusher")
+CHOICE_CARDS = (
+    "Unidentified Ship",
+    "Thought Maker",
+    "Borg Cube",
+    "Mysterious Plague",
+    "Ensign Wesley Crusher",
+)
 CHOSEN = ("lifeform", "affiliation", "specialty")  # what the choices set or name
 
 
@@ -35,8 +40,9 @@ def _bareness(spec: CardSpec) -> int:
     return sum(1 for key in CHOSEN if not spec.attributes.get(key))
 
 
-def hard_hand(rng: random.Random, specs: Mapping[str, CardSpec], *, others: tuple[int, int] = (1, 3)
-              ) -> list[str]:
+def hard_hand(
+    rng: random.Random, specs: Mapping[str, CardSpec], *, others: tuple[int, int] = (1, 3)
+) -> list[str]:
     choosers = rng.sample(CHOICE_CARDS, rng.choice((2, 2, 3)))
     if "Unidentified Ship" not in choosers and rng.random() < 0.6:
         choosers[0] = "Unidentified Ship"  # the Ship is the usual partner of a wrong agreement
@@ -44,8 +50,9 @@ def hard_hand(rng: random.Random, specs: Mapping[str, CardSpec], *, others: tupl
     missions = sum(1 for n in choosers if specs[n].deck == "mission")
     chosen: list[str] = []
     for _ in range(rng.randint(*others)):
-        candidates = [n for n in pool if n not in chosen
-                      and (specs[n].deck == "galaxy" or missions < 2)]
+        candidates = [
+            n for n in pool if n not in chosen and (specs[n].deck == "galaxy" or missions < 2)
+        ]
         # Bare cards (no Lifeform, Affiliation or Specialty printed) three times as often.
         weights = [1 + _bareness(specs[n]) for n in candidates]
         name = rng.choices(candidates, weights)[0]
@@ -56,8 +63,9 @@ def hard_hand(rng: random.Random, specs: Mapping[str, CardSpec], *, others: tupl
     return hand
 
 
-def small_vocabulary(rng: random.Random, hand: Sequence[CardSpec],
-                     full: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+def small_vocabulary(
+    rng: random.Random, hand: Sequence[CardSpec], full: Mapping[str, Sequence[str]]
+) -> dict[str, list[str]]:
     """A few values per attribute, in the full vocabulary's order (see the module docstring)."""
     named = set().union(*(_strings(spec.rule) for spec in hand))
     vocabulary: dict[str, list[str]] = {"type": list(full["type"])}

@@ -41,31 +41,49 @@ def _effects(spec: CardSpec) -> list[dict[str, Any]]:
     return list((spec.rule or {}).get("effects", []))
 
 
-def allowed_choices(spec: CardSpec, effect: Mapping[str, Any], hand: Sequence[CardSpec],
-                    vocabulary: Mapping[str, Sequence[str]]) -> list[Choice]:
+def allowed_choices(
+    spec: CardSpec,
+    effect: Mapping[str, Any],
+    hand: Sequence[CardSpec],
+    vocabulary: Mapping[str, Sequence[str]],
+) -> list[Choice]:
     """Every choice the rules allow this card in this hand (a superset where a criterion decides
     at evaluation time: see the module's docstring)."""
     kind = effect["kind"]
     others = [s for s in hand if s.name != spec.name]
     if kind == "wild":
-        return [{"type": t, "lifeform": lf, "affiliation": af, "specialty": sp}
-                for t in effect["types"] for lf in vocabulary["lifeform"]
-                for af in vocabulary["affiliation"] for sp in vocabulary["specialty"]]
+        return [
+            {"type": t, "lifeform": lf, "affiliation": af, "specialty": sp}
+            for t in effect["types"]
+            for lf in vocabulary["lifeform"]
+            for af in vocabulary["affiliation"]
+            for sp in vocabulary["specialty"]
+        ]
     if kind == "change_affiliation":
         # Its text changes a card with a Lifeform: one printed with one, or the Ship (which
         # always has one). Every Affiliation, its current one included (no change).
-        targets = [s for s in others if s.attributes.get("lifeform")
-                   or any(e["kind"] == "wild" for e in _effects(s))]
-        return [{}] + [{"target": s.name, "affiliation": af}
-                       for s in targets for af in vocabulary["affiliation"]]
+        targets = [
+            s
+            for s in others
+            if s.attributes.get("lifeform") or any(e["kind"] == "wild" for e in _effects(s))
+        ]
+        return [{}] + [
+            {"target": s.name, "affiliation": af}
+            for s in targets
+            for af in vocabulary["affiliation"]
+        ]
     if kind == "assimilate":
         galaxy = [s.name for s in others if s.deck == "galaxy"]
-        return [{"blank": list(c)} for size in range(effect["max"] + 1)
-                for c in itertools.combinations(galaxy, size)]
+        return [
+            {"blank": list(c)}
+            for size in range(effect["max"] + 1)
+            for c in itertools.combinations(galaxy, size)
+        ]
     if kind == "choose":
         excluded = set(effect.get("exclude", []))
-        return [{effect["attribute"]: v} for v in vocabulary[effect["attribute"]]
-                if v not in excluded]
+        return [
+            {effect["attribute"]: v} for v in vocabulary[effect["attribute"]] if v not in excluded
+        ]
     if kind == "copy_score":
         return [{"copies": None}] + [{"copies": s.name} for s in others]
     raise AssertionError(f"unknown choice kind {kind!r}")
@@ -75,8 +93,12 @@ CHOICE_KINDS = ("wild", "change_affiliation", "assimilate", "choose", "copy_scor
 
 
 def choice_cards(hand: Sequence[CardSpec]) -> list[tuple[CardSpec, dict[str, Any]]]:
-    return [(spec, effect) for spec in hand for effect in _effects(spec)
-            if effect["kind"] in CHOICE_KINDS]
+    return [
+        (spec, effect)
+        for spec in hand
+        for effect in _effects(spec)
+        if effect["kind"] in CHOICE_KINDS
+    ]
 
 
 def plain_space(hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]]) -> int:
@@ -86,8 +108,11 @@ def plain_space(hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]
     return size
 
 
-def plain_best(hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]],
-               fixed: Mapping[str, Choice] | None = None) -> Evaluation:
+def plain_best(
+    hand: Sequence[CardSpec],
+    vocabulary: Mapping[str, Sequence[str]],
+    fixed: Mapping[str, Choice] | None = None,
+) -> Evaluation:
     """The highest total over every combination of every allowed choice (a fixed choice is
     taken as given)."""
     fixed = fixed or {}
@@ -96,13 +121,17 @@ def plain_best(hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]]
     options: list[list[Choice]] = []
     for spec, effect in choice_cards(hand):
         names.append(spec.name)
-        options.append([dict(fixed[spec.name])] if spec.name in fixed
-                       else allowed_choices(spec, effect, hand, vocabulary))
+        options.append(
+            [dict(fixed[spec.name])]
+            if spec.name in fixed
+            else allowed_choices(spec, effect, hand, vocabulary)
+        )
     best: Evaluation | None = None
     for combination in itertools.product(*options):
         chosen = dict(zip(names, combination, strict=True))
-        copies = {name: choice.get("copies") for name, choice in chosen.items()
-                  if "copies" in choice}
+        copies = {
+            name: choice.get("copies") for name, choice in chosen.items() if "copies" in choice
+        }
         evaluation = scorer.evaluate(chosen, copies)
         if best is None or evaluation.total > best.total:
             best = evaluation
@@ -110,8 +139,12 @@ def plain_best(hand: Sequence[CardSpec], vocabulary: Mapping[str, Sequence[str]]
     return best
 
 
-def score_by_plain_enumeration(hand: Sequence[CardSpec], *, vocabulary: Mapping[str, Sequence[str]],
-                               labels: object = None,
-                               choices: Mapping[str, Choice] | None = None) -> Evaluation:
+def score_by_plain_enumeration(
+    hand: Sequence[CardSpec],
+    *,
+    vocabulary: Mapping[str, Sequence[str]],
+    labels: object = None,
+    choices: Mapping[str, Choice] | None = None,
+) -> Evaluation:
     """`plain_best` in the shape of explain.score_hand's call (bench/stm.py times both)."""
     return plain_best(hand, vocabulary, choices)

@@ -80,14 +80,18 @@ def test_random_positions_conform(pos):
     assert board.legal_moves(), "a cadet always has a legal play"
 
 
-@pytest.mark.parametrize("pos", [
-    position(["Ana", "Ben"], [LURA, KRAAG]),
-    position([cadet("Ana", marked=True), cadet("Ben", "Caleb Mir"), "Cy"], [DAREM, LURA]),
-    position(["Ana", cadet("Ben", "Jay-Den Kraag", shielded=True)], [CALEB, KRAAG]),
-    position(["Ana", "Ben", "Cy"], [NAHLA, DAREM]),
-    replace(position(["Ana", "Ben"], [TARIMA, LURA]), deck_count=None),
-    position(["Ana", "Ben"], [KRAAG, LURA], deck_count=15),
-], ids=["plain", "marked_player", "shielded_other", "nahla_ake", "no_deck_count", "short"])
+@pytest.mark.parametrize(
+    "pos",
+    [
+        position(["Ana", "Ben"], [LURA, KRAAG]),
+        position([cadet("Ana", marked=True), cadet("Ben", "Caleb Mir"), "Cy"], [DAREM, LURA]),
+        position(["Ana", cadet("Ben", "Jay-Den Kraag", shielded=True)], [CALEB, KRAAG]),
+        position(["Ana", "Ben", "Cy"], [NAHLA, DAREM]),
+        replace(position(["Ana", "Ben"], [TARIMA, LURA]), deck_count=None),
+        position(["Ana", "Ben"], [KRAAG, LURA], deck_count=15),
+    ],
+    ids=["plain", "marked_player", "shielded_other", "nahla_ake", "no_deck_count", "short"],
+)
 def test_engine_test_positions_conform(pos):
     assert_board_conforms(ac.check(pos), illegal_moves=rejected(pos))
 
@@ -96,7 +100,7 @@ def test_rulings_share_the_checked_position_and_keep_its_warnings():
     board = ac.check(position(["Ana", "Ben"], [KRAAG, LURA], deck_count=15))
     checked = list(board.warnings)
     ruling = board.rule(move("Jay-Den Kraag", "Ben"))
-    assert ruling.verdict == "legal" and ruling.warnings[:len(checked)] == checked
+    assert ruling.verdict == "legal" and ruling.warnings[: len(checked)] == checked
     assert len(ruling.warnings) == len(checked) + 1  # the ignored target, the ruling's own
     assert checked and board.warnings == checked
     with pytest.raises(NotScored):
@@ -111,17 +115,37 @@ def finished_round(rng: random.Random) -> tuple[ac.Position, dict]:
         pass
     target = TARGETS[str(len(table.names))]
     credits = {name: rng.randrange(target) for name in table.names}
-    players = [ac.Cadet(name=name, in_round=table.in_round[name],
-                        discards=list(table.discards[name]), credits=credits[name],
-                        hand=table.hands[name][0] if table.in_round[name] else None)
-               for name in table.names]
-    body = {"players": [{"name": c.name, "in_round": c.in_round,
-                         "discards": [card.name for card in c.discards],
-                         "hand": c.hand.name if c.hand else None, "credits": c.credits}
-                        for c in players],
-            "deck_count": len(table.deck)}
-    end = ac.Position(players, None, [], len(table.deck), list(cards()),
-                      options={"credits_target": TARGETS, "charles_vance_bonus": "literal"})
+    players = [
+        ac.Cadet(
+            name=name,
+            in_round=table.in_round[name],
+            discards=list(table.discards[name]),
+            credits=credits[name],
+            hand=table.hands[name][0] if table.in_round[name] else None,
+        )
+        for name in table.names
+    ]
+    body = {
+        "players": [
+            {
+                "name": c.name,
+                "in_round": c.in_round,
+                "discards": [card.name for card in c.discards],
+                "hand": c.hand.name if c.hand else None,
+                "credits": c.credits,
+            }
+            for c in players
+        ],
+        "deck_count": len(table.deck),
+    }
+    end = ac.Position(
+        players,
+        None,
+        [],
+        len(table.deck),
+        list(cards()),
+        options={"credits_target": TARGETS, "charles_vance_bonus": "literal"},
+    )
     return end, body
 
 
@@ -141,11 +165,16 @@ def test_score_is_the_one_the_api_answers(api, catalog):
     for _round in range(4):
         end, body = finished_round(rng)
         score = ac.check(end).score()
-        response = api.post("/api/games/academy-credits/score/", data=json.dumps(body),
-                            content_type="application/json")
+        response = api.post(
+            "/api/games/academy-credits/score/",
+            data=json.dumps(body),
+            content_type="application/json",
+        )
         answer = response.json()
         assert response.status_code == 200, answer
         assert answer["total"] == score.total
         assert answer["steps"] == [step.as_dict() for step in score.steps]
-        assert (answer["round_winners"], answer["standings"]) == (score.round_winners,
-                                                                  score.standings)
+        assert (answer["round_winners"], answer["standings"]) == (
+            score.round_winners,
+            score.standings,
+        )

@@ -43,10 +43,12 @@ VANCE, LURA, LOOK, COMPARE, KRAAG, DAREM, DOCTOR, JETT, CALEB, NAHLA, TARIMA = (
 
 
 def cadet(name, *discards, hand=None, **flags) -> Cadet:
-    return Cadet(name=name, discards=[card(d) if not isinstance(d, CardSpec) else d
-                                      for d in discards],
-                 hand=card(hand) if hand is not None and not isinstance(hand, CardSpec) else hand,
-                 **flags)
+    return Cadet(
+        name=name,
+        discards=[card(d) if not isinstance(d, CardSpec) else d for d in discards],
+        hand=card(hand) if hand is not None and not isinstance(hand, CardSpec) else hand,
+        **flags,
+    )
 
 
 def position(players, hand, deck_count=None, turn=None, **kwargs) -> Position:
@@ -55,11 +57,15 @@ def position(players, hand, deck_count=None, turn=None, **kwargs) -> Position:
     hand = [card(h) if not isinstance(h, CardSpec) else h for h in hand]
     turn = turn or players[0].name
     if deck_count is None:
-        shown = len(hand) + sum(1 for p in players if p.in_round and p.name != turn) + sum(
-            len(p.discards) for p in players)
+        shown = (
+            len(hand)
+            + sum(1 for p in players if p.in_round and p.name != turn)
+            + sum(len(p.discards) for p in players)
+        )
         deck_count = 22 - ac.SET_ASIDE - shown
-    return Position(players=players, turn=turn, hand=hand, deck_count=deck_count,
-                    cards=list(cards()), **kwargs)
+    return Position(
+        players=players, turn=turn, hand=hand, deck_count=deck_count, cards=list(cards()), **kwargs
+    )
 
 
 def move(play, target=None, guess=None, confirm=False) -> Move:
@@ -124,9 +130,14 @@ def test_every_rule_id_the_engines_cite_is_a_section_of_the_catalog():
 def test_the_readings_of_issue_11_are_written_where_the_rule_lives():
     # AC-R6 for the marked player and AC-5.1's end of protection are on the cards' pages.
     rulings = {c["slug"]: c["rulings"] for c in catalog_data()["cards"]}
-    assert any(r["rule"] == "AC-R6" and "must aim it at yourself" in r["text"]
-               for r in rulings["darem-reymi"])
-    assert any(r["rule"] == "AC-R6" and "its target is free" in r["text"]
-               for r in rulings["caleb-mir"])
-    assert any(r["rule"] == "AC-5.1" and "never protected on their own turn" in r["text"]
-               for r in rulings["jay-den-kraag"])
+    assert any(
+        r["rule"] == "AC-R6" and "must aim it at yourself" in r["text"]
+        for r in rulings["darem-reymi"]
+    )
+    assert any(
+        r["rule"] == "AC-R6" and "its target is free" in r["text"] for r in rulings["caleb-mir"]
+    )
+    assert any(
+        r["rule"] == "AC-5.1" and "never protected on their own turn" in r["text"]
+        for r in rulings["jay-den-kraag"]
+    )

@@ -50,15 +50,24 @@ class RoundSimulator:
 
     def position(self) -> ac.Position:
         players = [
-            ac.Cadet(name=name, in_round=self.in_round[name], shielded=self.shielded[name],
-                     marked=self.marked == name, discards=list(self.discards[name]),
-                     hand=None if name == self.turn or not self.in_round[name]
-                     else self.hands[name][0])
+            ac.Cadet(
+                name=name,
+                in_round=self.in_round[name],
+                shielded=self.shielded[name],
+                marked=self.marked == name,
+                discards=list(self.discards[name]),
+                hand=None if name == self.turn or not self.in_round[name] else self.hands[name][0],
+            )
             for name in self.names
         ]
-        return ac.Position(players=players, turn=self.turn, hand=list(self.hands[self.turn]),
-                           deck_count=len(self.deck), cards=list(cards()),
-                           options={"charles_vance_bonus": "literal"})
+        return ac.Position(
+            players=players,
+            turn=self.turn,
+            hand=list(self.hands[self.turn]),
+            deck_count=len(self.deck),
+            cards=list(cards()),
+            options={"charles_vance_bonus": "literal"},
+        )
 
     def start_turn(self) -> ac.Position:
         """The cadet to move draws, so holds two cards (AC-3.1), and their protection ends
@@ -108,7 +117,7 @@ class RoundSimulator:
 
     def next_after(self, name: str) -> str:
         start = self.names.index(name)
-        following = self.names[start + 1:] + self.names[:start + 1]
+        following = self.names[start + 1 :] + self.names[: start + 1]
         return next(n for n in following if self.in_round[n])
 
 
@@ -198,8 +207,12 @@ def play_turn(table: RoundSimulator, data) -> bool:
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
-@given(count=st.integers(2, 4), order=st.permutations(range(len(DECK))),
-       starter=st.integers(0, 3), data=st.data())
+@given(
+    count=st.integers(2, 4),
+    order=st.permutations(range(len(DECK))),
+    starter=st.integers(0, 3),
+    data=st.data(),
+)
 def test_random_rounds_are_ruled_consistently_to_their_end(count, order, starter, data):
     table = RoundSimulator(count, list(order), starter % count)
     assert table.every_card() == COPIES
@@ -210,12 +223,23 @@ def test_random_rounds_are_ruled_consistently_to_their_end(count, order, starter
         raise AssertionError("the round did not end within 40 turns")
 
     # The final table is a round's end that check accepts and the board scores.
-    players = [ac.Cadet(name=name, in_round=table.in_round[name],
-                        discards=list(table.discards[name]),
-                        hand=table.hands[name][0] if table.in_round[name] else None)
-               for name in table.names]
-    round_end = ac.Position(players, None, [], len(table.deck), list(cards()),
-                            options={"credits_target": option("credits_target")})
+    players = [
+        ac.Cadet(
+            name=name,
+            in_round=table.in_round[name],
+            discards=list(table.discards[name]),
+            hand=table.hands[name][0] if table.in_round[name] else None,
+        )
+        for name in table.names
+    ]
+    round_end = ac.Position(
+        players,
+        None,
+        [],
+        len(table.deck),
+        list(cards()),
+        options={"credits_target": option("credits_target")},
+    )
     result = ac.check(round_end).score()
     assert result.round_winners
     assert set(result.round_winners) <= set(table.alive())

@@ -52,14 +52,20 @@ def impossible(pos, mv=None):
 def test_a_card_not_in_the_hand_is_illegal():
     ruling = rule(position(["Ana", "Ben"], [LURA, KRAAG]), move("Jett Reno", "Ben"))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "not_in_hand", "AC-3.2")
-    assert ruling.reason == ("Jett Reno (7) is not in Ana's hand, so it cannot be played; the hand "
-                             "holds Lura Thok (1) and Jay-Den Kraag (4).")
+    assert ruling.reason == (
+        "Jett Reno (7) is not in Ana's hand, so it cannot be played; the hand "
+        "holds Lura Thok (1) and Jay-Den Kraag (4)."
+    )
     assert failed(ruling)[0].rule == "AC-3.2"
     # Every legal play instead: Lura Thok at Ben with each guess but Lura Thok, and Jay-Den Kraag.
     guesses = [a["guess"] for a in ruling.alternatives if a["play"] == "Lura Thok"]
     assert len(guesses) == 10 and "Lura Thok" not in guesses
-    assert {"play": "Jay-Den Kraag", "target": None, "guess": None,
-            "confirm": False} in ruling.alternatives
+    assert {
+        "play": "Jay-Den Kraag",
+        "target": None,
+        "guess": None,
+        "confirm": False,
+    } in ruling.alternatives
 
 
 def test_a_legal_play_lists_every_check_in_order_with_rule_ids():
@@ -79,12 +85,17 @@ def test_a_legal_play_lists_every_check_in_order_with_rule_ids():
 def test_nahla_ake_must_be_played_over_jett_reno_or_darem_reymi(other):
     pos = position(["Ana", "Ben"], [NAHLA, other])
     ruling = rule(pos, move(other.name, "Ben"))
-    assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "must_play_nahla_ake",
-                                                          "AC-4.1")
-    assert ruling.reason == (f"The hand holds Nahla Ake (9) with {other.label}, so Nahla Ake must "
-                             "be played.")
-    assert ruling.alternatives == [{"play": "Nahla Ake", "target": None, "guess": None,
-                                    "confirm": False}]
+    assert (ruling.verdict, ruling.code, ruling.rule) == (
+        "illegal",
+        "must_play_nahla_ake",
+        "AC-4.1",
+    )
+    assert ruling.reason == (
+        f"The hand holds Nahla Ake (9) with {other.label}, so Nahla Ake must be played."
+    )
+    assert ruling.alternatives == [
+        {"play": "Nahla Ake", "target": None, "guess": None, "confirm": False}
+    ]
     legal = rule(pos, move("Nahla Ake"))
     assert (legal.verdict, legal.code) == ("legal", "legal_play")
     assert "Nahla Ake (9) is played, as it must be when held with" in legal.checks[2].detail
@@ -105,10 +116,15 @@ def test_targeting_an_eliminated_cadet_is_illegal():
     pos = position(["Ana", "Ben", cadet("Cy", "Lura Thok", in_round=False)], [JETT, LURA])
     ruling = rule(pos, move("Jett Reno", "Cy"))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "target_eliminated", "AC-4.2")
-    assert ruling.reason == ("Cy is out of the round and cannot be targeted. Jett Reno can target "
-                             "Ben.")
-    assert {"play": "Jett Reno", "target": "Ben", "guess": None,
-            "confirm": False} in ruling.alternatives
+    assert ruling.reason == (
+        "Cy is out of the round and cannot be targeted. Jett Reno can target Ben."
+    )
+    assert {
+        "play": "Jett Reno",
+        "target": "Ben",
+        "guess": None,
+        "confirm": False,
+    } in ruling.alternatives
 
 
 def test_targeting_a_protected_cadet_is_illegal():
@@ -119,8 +135,9 @@ def test_targeting_a_protected_cadet_is_illegal():
     assert all(a["target"] != "Ben" for a in ruling.alternatives)
 
 
-@pytest.mark.parametrize("played, rule_id", [(LURA, "AC-R4"), (LOOK, "AC-R3"),
-                                             (COMPARE, "AC-R3"), (JETT, "AC-R4")])
+@pytest.mark.parametrize(
+    "played, rule_id", [(LURA, "AC-R4"), (LOOK, "AC-R3"), (COMPARE, "AC-R3"), (JETT, "AC-R4")]
+)
 def test_a_card_that_needs_another_cadet_cannot_target_its_player(played, rule_id):
     pos = position(["Ana", "Ben"], [played, KRAAG])
     ruling = rule(pos, move(played.name, "Ana", guess="Jett Reno" if played is LURA else None))
@@ -134,8 +151,9 @@ def test_darem_reymi_may_target_its_own_player():
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "legal_play", "AC-R4")
     outcome = ruling.outcome
     # Ana's own remaining card is known: it is discarded without effect and she draws again.
-    assert outcome["discarded"] == [{"player": "Ana", "card": "Lura Thok",
-                                     "reason": "forced discard"}]
+    assert outcome["discarded"] == [
+        {"player": "Ana", "card": "Lura Thok", "reason": "forced discard"}
+    ]
     assert outcome["draws"] == [{"player": "Ana", "count": 1, "from": "deck"}]
     assert outcome["deck_count"] == 17 and outcome["cases"] == []
 
@@ -146,10 +164,14 @@ def test_darem_reymi_may_target_its_own_player():
 def test_lura_thok_cannot_name_lura_thok():
     pos = position(["Ana", "Ben"], [LURA, KRAAG])
     ruling = rule(pos, move("Lura Thok", "Ben", guess=1))
-    assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "cannot_name_lura_thok",
-                                                          "AC-4.3")
-    assert ruling.reason == ("Lura Thok cannot name Lura Thok: the guess must be a card other than "
-                             "Lura Thok (1).")
+    assert (ruling.verdict, ruling.code, ruling.rule) == (
+        "illegal",
+        "cannot_name_lura_thok",
+        "AC-4.3",
+    )
+    assert ruling.reason == (
+        "Lura Thok cannot name Lura Thok: the guess must be a card other than Lura Thok (1)."
+    )
 
 
 def test_lura_thok_needs_a_guess():
@@ -166,16 +188,19 @@ def test_lura_thok_outcomes_known_and_conditional():
     pos = position(["Ana", cadet("Ben", hand="Jett Reno")], [LURA, KRAAG])
     hit = rule(pos, move("Lura Thok", "Ben", guess="jett reno".title()))
     assert hit.outcome["eliminated"] == ["Ben"]
-    assert hit.outcome["discarded"] == [{"player": "Ben", "card": "Jett Reno",
-                                         "reason": "eliminated: discards the card in hand"}]
+    assert hit.outcome["discarded"] == [
+        {"player": "Ben", "card": "Jett Reno", "reason": "eliminated: discards the card in hand"}
+    ]
     assert hit.outcome["round_ends"] is True and hit.outcome["next_turn"] is None
     assert "Only Ana is left in the round" in hit.outcome["round_end_reason"]
     miss = rule(pos, move("Lura Thok", "Ben", guess="The Doctor"))
     assert miss.outcome["eliminated"] == [] and miss.outcome["round_ends"] is False
     assert "Ben does not hold The Doctor (6): nothing happens." in miss.outcome["summary"]
     # Unknown: stated conditionally.
-    unknown = rule(position(["Ana", "Ben", "Cy"], [LURA, KRAAG]),
-                   move("Lura Thok", "Ben", guess="Tarima Sadel"))
+    unknown = rule(
+        position(["Ana", "Ben", "Cy"], [LURA, KRAAG]),
+        move("Lura Thok", "Ben", guess="Tarima Sadel"),
+    )
     outcome = unknown.outcome
     assert outcome["eliminated"] == [] and outcome["round_ends"] is False
     assert outcome["in_round"] is None and outcome["next_turn"] is None
@@ -189,12 +214,15 @@ def test_lura_thok_outcomes_known_and_conditional():
 
 
 def test_a_guess_whose_every_copy_is_seen_cannot_hit():
-    pos = position(["Ana", cadet("Ben"), cadet("Cy", "Tarima Sadel", in_round=False)],
-                   [LURA, KRAAG])
+    pos = position(
+        ["Ana", cadet("Ben"), cadet("Cy", "Tarima Sadel", in_round=False)], [LURA, KRAAG]
+    )
     ruling = rule(pos, move("Lura Thok", "Ben", guess="Tarima Sadel"))
     assert ruling.outcome["cases"] == [] and ruling.outcome["eliminated"] == []
-    assert ("Every copy of Tarima Sadel (10) is accounted for elsewhere, so Ben cannot hold it."
-            in ruling.outcome["summary"])
+    assert (
+        "Every copy of Tarima Sadel (10) is accounted for elsewhere, so Ben cannot hold it."
+        in ruling.outcome["summary"]
+    )
 
 
 # --- AC-4.4 and AC-R6: Caleb Mir's mark ------------------------------------------------------------
@@ -208,8 +236,10 @@ def test_ignoring_the_mark_is_illegal():
     pos = position(marked_table(marked=True), [JETT, LURA], turn="Ana")
     ruling = rule(pos, move("Jett Reno", "Cy"))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "must_target_marked", "AC-4.4")
-    assert ruling.reason == ("Ben is marked by Caleb Mir and can be targeted, so a card played at "
-                             "another cadet must target Ben, not Cy.")
+    assert ruling.reason == (
+        "Ben is marked by Caleb Mir and can be targeted, so a card played at "
+        "another cadet must target Ben, not Cy."
+    )
     assert {a["target"] for a in ruling.alternatives} == {"Ben"}
     legal = rule(pos, move("Jett Reno", "Ben"))
     assert legal.verdict == "legal"
@@ -222,24 +252,41 @@ def test_the_only_marked_target_is_taken_when_none_is_named():
     pos = position(marked_table(marked=True), [JETT, LURA])
     ruling = rule(pos, move("Jett Reno"))
     assert ruling.verdict == "legal" and ruling.outcome["target"] == "Ben"
-    assert ruling.warnings == ["The move names no target; the only cadet Jett Reno can target is "
-                               "Ben, so the ruling takes Ben as the target."]
+    assert ruling.warnings == [
+        "The move names no target; the only cadet Jett Reno can target is "
+        "Ben, so the ruling takes Ben as the target."
+    ]
 
 
 def test_a_marked_cadet_who_cannot_be_targeted_leaves_the_target_free():
     # Ben marked, then protected himself: the next card at another cadet may aim anywhere, and
     # the mark clears (AC-R6).
-    pos = position([cadet("Ana", "Caleb Mir"), cadet("Ben", "Jay-Den Kraag", marked=True,
-                                                      shielded=True), "Cy"], [JETT, LURA])
+    pos = position(
+        [
+            cadet("Ana", "Caleb Mir"),
+            cadet("Ben", "Jay-Den Kraag", marked=True, shielded=True),
+            "Cy",
+        ],
+        [JETT, LURA],
+    )
     ruling = rule(pos, move("Jett Reno", "Cy"))
     assert ruling.verdict == "legal"
     free = next(c for c in ruling.checks if c.rule == "AC-R6")
-    assert free.detail == ("Ben is marked but cannot be targeted by this card (Ben is protected), "
-                           "so the target is free; the mark then clears.")
+    assert free.detail == (
+        "Ben is marked but cannot be targeted by this card (Ben is protected), "
+        "so the target is free; the mark then clears."
+    )
     assert ruling.outcome["mark_cleared"] is True and ruling.outcome["marked"] is None
     # The same when the marked cadet is out of the round.
-    out = position([cadet("Ana", "Caleb Mir"), cadet("Ben", "Tarima Sadel", marked=True,
-                                                      in_round=False), "Cy", "Dee"], [JETT, LURA])
+    out = position(
+        [
+            cadet("Ana", "Caleb Mir"),
+            cadet("Ben", "Tarima Sadel", marked=True, in_round=False),
+            "Cy",
+            "Dee",
+        ],
+        [JETT, LURA],
+    )
     assert rule(out, move("Jett Reno", "Dee")).verdict == "legal"
 
 
@@ -269,8 +316,9 @@ def test_caleb_mir_marks_anyone_in_and_unprotected_the_player_included():
     ruling = rule(pos, move("Caleb Mir", "Cy"))
     assert (ruling.verdict, ruling.rule) == ("legal", "AC-R6")
     assert ruling.outcome["marked"] == "Cy"
-    assert ("Cy is marked: the next card played at another cadet must target Cy if it can "
-            "(AC-R6).") in ruling.outcome["summary"]
+    assert (
+        "Cy is marked: the next card played at another cadet must target Cy if it can (AC-R6)."
+    ) in ruling.outcome["summary"]
     assert rule(pos, move("Caleb Mir", "Ana")).outcome["marked"] == "Ana"
     protected = rule(pos, move("Caleb Mir", "Ben"))
     assert protected.code == "target_protected"
@@ -296,10 +344,12 @@ def test_ac_r6_a_marked_player_must_aim_a_card_that_may_target_its_player_at_the
     pos = position(table, [DAREM, LURA])
     ruling = rule(pos, move("Darem Reymi", "Cy"))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "must_target_marked", "AC-R6")
-    assert ruling.reason == ("Ana is marked by Caleb Mir, and Darem Reymi can target its own "
-                             "player, so the mark binds it: a card played at another cadet must "
-                             "target the marked cadet if it can, so Darem Reymi must target Ana, "
-                             "not Cy.")
+    assert ruling.reason == (
+        "Ana is marked by Caleb Mir, and Darem Reymi can target its own "
+        "player, so the mark binds it: a card played at another cadet must "
+        "target the marked cadet if it can, so Darem Reymi must target Ana, "
+        "not Cy."
+    )
     assert failed(ruling)[0].rule == "AC-R6"
     assert [a["target"] for a in ruling.alternatives if a["play"] == "Darem Reymi"] == ["Ana"]
     # Lura Thok cannot target its player, so for it the target stays free.
@@ -332,8 +382,11 @@ def test_ac_r6_whether_a_card_may_target_its_player_comes_from_its_effect_not_it
 
 
 def everyone_else_protected():
-    return ["Ana", cadet("Ben", "Jay-Den Kraag", shielded=True),
-            cadet("Cy", "Lura Thok", in_round=False)]
+    return [
+        "Ana",
+        cadet("Ben", "Jay-Den Kraag", shielded=True),
+        cadet("Cy", "Lura Thok", in_round=False),
+    ]
 
 
 @pytest.mark.parametrize("played", [LURA, LOOK, COMPARE, JETT])
@@ -342,22 +395,29 @@ def test_a_card_that_needs_another_cadet_has_no_effect_when_none_can_be_targeted
     ruling = rule(pos, move(played.name))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "no_effect_no_target", "AC-R5")
     assert ruling.checks[-1].rule == "AC-R5"
-    assert ruling.checks[-1].detail == (f"No other cadet can be targeted (Ben is protected and Cy "
-                                        f"is out): {played.name} is played with no target and no "
-                                        "effect.")
+    assert ruling.checks[-1].detail == (
+        f"No other cadet can be targeted (Ben is protected and Cy "
+        f"is out): {played.name} is played with no target and no "
+        "effect."
+    )
     assert ruling.outcome["has_effect"] is False and ruling.outcome["eliminated"] == []
     # Aiming it anyway is stopped, at a protected, an eliminated cadet or its player.
     assert rule(pos, move(played.name, "Ben")).code == "target_protected"
     assert rule(pos, move(played.name, "Cy")).code == "target_eliminated"
     self_aimed = rule(pos, move(played.name, "Ana"))
     assert (self_aimed.code, self_aimed.rule) == ("target_self", "AC-R5")
-    assert {"play": played.name, "target": None, "guess": None,
-            "confirm": False} in self_aimed.alternatives
+    assert {
+        "play": played.name,
+        "target": None,
+        "guess": None,
+        "confirm": False,
+    } in self_aimed.alternatives
 
 
 def test_lura_thok_with_no_target_needs_no_guess():
-    ruling = rule(position(everyone_else_protected(), [LURA, VANCE]),
-                  move("Lura Thok", guess="Jett Reno"))
+    ruling = rule(
+        position(everyone_else_protected(), [LURA, VANCE]), move("Lura Thok", guess="Jett Reno")
+    )
     assert ruling.code == "no_effect_no_target"
     assert "the guess Jett Reno is ignored" in ruling.warnings[0]
 
@@ -367,15 +427,20 @@ def test_darem_reymi_must_then_target_its_player():
     ruling = rule(pos, move("Darem Reymi"))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "legal_play", "AC-R5")
     assert ruling.outcome["target"] == "Ana"
-    assert any(c.rule == "AC-R5" and "can only target its player, Ana" in c.detail
-               for c in ruling.checks)
-    assert ruling.outcome["discarded"][0] == {"player": "Ana", "card": "Charles Vance",
-                                              "reason": "forced discard"}
+    assert any(
+        c.rule == "AC-R5" and "can only target its player, Ana" in c.detail for c in ruling.checks
+    )
+    assert ruling.outcome["discarded"][0] == {
+        "player": "Ana",
+        "card": "Charles Vance",
+        "reason": "forced discard",
+    }
     assert rule(pos, move("Darem Reymi", "Ana")).verdict == "legal"
     refused = rule(pos, move("Darem Reymi", "Ben"))
     assert refused.code == "target_protected"
-    assert refused.reason.endswith("No other cadet can be targeted, so Darem Reymi must target its "
-                                   "player, Ana (AC-R5).")
+    assert refused.reason.endswith(
+        "No other cadet can be targeted, so Darem Reymi must target its player, Ana (AC-R5)."
+    )
     assert [a["target"] for a in refused.alternatives if a["play"] == "Darem Reymi"] == ["Ana"]
 
 
@@ -397,12 +462,15 @@ def test_tarima_sadel_is_legal_but_warns_unless_confirmed():
     pos = position(["Ana", "Ben", "Cy"], [TARIMA, LURA])
     ruling = rule(pos, move("Tarima Sadel"))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "eliminates_player", "AC-4")
-    assert ruling.warnings == ["Playing Tarima Sadel eliminates Ana: the game asks Ana to confirm "
-                               "(AC-4). Send \"confirm\": true once they have."]
+    assert ruling.warnings == [
+        "Playing Tarima Sadel eliminates Ana: the game asks Ana to confirm "
+        '(AC-4). Send "confirm": true once they have.'
+    ]
     outcome = ruling.outcome
     assert outcome["eliminated"] == ["Ana"]
-    assert outcome["discarded"] == [{"player": "Ana", "card": "Lura Thok",
-                                     "reason": "eliminated: discards the card in hand"}]
+    assert outcome["discarded"] == [
+        {"player": "Ana", "card": "Lura Thok", "reason": "eliminated: discards the card in hand"}
+    ]
     assert outcome["in_round"] == ["Ben", "Cy"] and outcome["next_turn"] == "Ben"
     confirmed = rule(pos, move("Tarima Sadel", confirm=True))
     assert confirmed.verdict == "legal" and confirmed.warnings == []
@@ -419,8 +487,9 @@ def test_darem_reymi_on_tarima_sadel_eliminates_with_no_redraw():
     ruling = rule(pos, move("Darem Reymi", "Ben"))
     assert ruling.outcome["eliminated"] == ["Ben"] and ruling.outcome["draws"] == []
     assert ruling.outcome["deck_count"] == pos.deck_count
-    assert ("Ben discards Tarima Sadel (10) and is out of the round, with no new card (AC-R4, "
-            "AC-5.3).") in ruling.outcome["summary"]
+    assert (
+        "Ben discards Tarima Sadel (10) and is out of the round, with no new card (AC-R4, AC-5.3)."
+    ) in ruling.outcome["summary"]
 
 
 def test_darem_reymi_at_an_unknown_card_is_conditional():
@@ -446,8 +515,10 @@ def test_darem_reymi_on_an_empty_deck_draws_the_set_aside_card():
     outcome = ruling.outcome
     assert outcome["draws"] == [{"player": "Ben", "count": 1, "from": "set_aside"}]
     assert outcome["set_aside_drawn"] is True and outcome["deck_count"] == 0
-    assert ("Ben discards Jett Reno (7) face up without its effect and draws the set-aside card, "
-            "as the deck is empty (AC-5.3).") in outcome["summary"]
+    assert (
+        "Ben discards Jett Reno (7) face up without its effect and draws the set-aside card, "
+        "as the deck is empty (AC-5.3)."
+    ) in outcome["summary"]
     # The deck is still empty at the end of the turn: showdown.
     assert outcome["round_ends"] is True and "reveal their cards" in outcome["round_end_reason"]
 
@@ -471,8 +542,7 @@ def test_the_doctor_draws_up_to_two(deck, drawn):
 def test_the_doctor_on_an_empty_deck_has_no_effect():
     pos = position(["Ana", "Ben"], [DOCTOR, LURA], deck_count=0)
     ruling = rule(pos, move("The Doctor"))
-    assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "no_effect_empty_deck",
-                                                          "AC-5.4")
+    assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "no_effect_empty_deck", "AC-5.4")
     assert ruling.outcome["draws"] == [] and ruling.outcome["has_effect"] is False
     assert ruling.outcome["round_ends"] is True  # the deck ran out at the end of a turn
 
@@ -484,18 +554,27 @@ def test_compare_hands_known_and_by_value():
     pos = position(["Ana", cadet("Ben", hand="Lura Thok"), "Cy"], [COMPARE, JETT])
     won = rule(pos, move(COMPARE.name, "Ben")).outcome
     assert won["eliminated"] == ["Ben"]
-    assert "Ana's Jett Reno (7) beats Ben's Lura Thok (1): Ben is out of the round." in won[
-        "summary"]
-    lost = rule(position(["Ana", cadet("Ben", hand="Nahla Ake")], [COMPARE, JETT]),
-                move(COMPARE.name, "Ben")).outcome
+    assert (
+        "Ana's Jett Reno (7) beats Ben's Lura Thok (1): Ben is out of the round." in won["summary"]
+    )
+    lost = rule(
+        position(["Ana", cadet("Ben", hand="Nahla Ake")], [COMPARE, JETT]),
+        move(COMPARE.name, "Ben"),
+    ).outcome
     assert lost["eliminated"] == ["Ana"] and lost["round_ends"] is True
-    assert lost["discarded"][0] == {"player": "Ana", "card": "Jett Reno",
-                                    "reason": "eliminated: discards the card in hand"}
-    tie = rule(position(["Ana", cadet("Ben", hand="Lura Thok")], [COMPARE, LURA]),
-               move(COMPARE.name, "Ben")).outcome
+    assert lost["discarded"][0] == {
+        "player": "Ana",
+        "card": "Jett Reno",
+        "reason": "eliminated: discards the card in hand",
+    }
+    tie = rule(
+        position(["Ana", cadet("Ben", hand="Lura Thok")], [COMPARE, LURA]),
+        move(COMPARE.name, "Ben"),
+    ).outcome
     assert tie["eliminated"] == [] and "ties with" in tie["summary"][1]
-    unknown = rule(position(["Ana", "Ben", "Cy"], [COMPARE, DAREM]),
-                   move(COMPARE.name, "Ben")).outcome
+    unknown = rule(
+        position(["Ana", "Ben", "Cy"], [COMPARE, DAREM]), move(COMPARE.name, "Ben")
+    ).outcome
     ifs = [case["if"] for case in unknown["cases"]]
     assert ifs[0].startswith("if Ben's card is lower than 5 (Charles Vance (0), Lura Thok (1)")
     assert ifs[1] == "if Ben's card is also 5 (Darem Reymi (5))"
@@ -506,10 +585,15 @@ def test_compare_hands_known_and_by_value():
 def test_jett_reno_trades_hands():
     pos = position(["Ana", cadet("Ben", hand="Caleb Mir")], [JETT, LURA])
     outcome = rule(pos, move("Jett Reno", "Ben")).outcome
-    assert outcome["trade"] == {"players": ["Ana", "Ben"], "player_gets": "Caleb Mir",
-                                "target_gets": "Lura Thok"}
-    assert ("Ana and Ben trade hands: Ana takes Caleb Mir (8), Ben takes Lura Thok (1)."
-            in outcome["summary"])
+    assert outcome["trade"] == {
+        "players": ["Ana", "Ben"],
+        "player_gets": "Caleb Mir",
+        "target_gets": "Lura Thok",
+    }
+    assert (
+        "Ana and Ben trade hands: Ana takes Caleb Mir (8), Ben takes Lura Thok (1)."
+        in outcome["summary"]
+    )
 
 
 def test_charles_vance_played_has_no_effect_now():
@@ -519,11 +603,14 @@ def test_charles_vance_played_has_no_effect_now():
 
 
 def test_a_no_target_card_ignores_a_target_and_a_guess_with_warnings():
-    ruling = rule(position(["Ana", "Ben"], [KRAAG, LURA]),
-                  move("Jay-Den Kraag", "Ben", guess="Jett Reno"))
+    ruling = rule(
+        position(["Ana", "Ben"], [KRAAG, LURA]), move("Jay-Den Kraag", "Ben", guess="Jett Reno")
+    )
     assert ruling.verdict == "legal" and ruling.outcome["target"] is None
-    assert ruling.warnings == ["Jay-Den Kraag targets nobody; the target Ben is ignored.",
-                               "Jay-Den Kraag takes no guess; the guess Jett Reno is ignored."]
+    assert ruling.warnings == [
+        "Jay-Den Kraag targets nobody; the target Ben is ignored.",
+        "Jay-Den Kraag takes no guess; the guess Jett Reno is ignored.",
+    ]
 
 
 def test_a_card_whose_effect_is_unknown_needs_information():
@@ -537,11 +624,18 @@ def test_a_card_whose_effect_is_unknown_needs_information():
 
 def test_several_targets_need_the_target():
     ruling = rule(position(["Ana", "Ben", "Cy"], [JETT, LURA]), move("Jett Reno"))
-    assert (ruling.verdict, ruling.code, ruling.rule) == ("needs_information", "target_required",
-                                                          "AC-3.3")
-    assert ruling.missing == [{"path": "move.target", "choices": ["Ben", "Cy"],
-                               "detail": "Jett Reno (7) needs a target: Ben and Cy can be "
-                                         "targeted; say which."}]
+    assert (ruling.verdict, ruling.code, ruling.rule) == (
+        "needs_information",
+        "target_required",
+        "AC-3.3",
+    )
+    assert ruling.missing == [
+        {
+            "path": "move.target",
+            "choices": ["Ben", "Cy"],
+            "detail": "Jett Reno (7) needs a target: Ben and Cy can be targeted; say which.",
+        }
+    ]
 
 
 # --- AC-6.1: the end of the round, and the next cadet ------------------------------------------
@@ -558,9 +652,11 @@ def test_the_round_ends_when_the_deck_runs_out_at_the_end_of_a_turn():
     pos = position(["Ana", "Ben", "Cy"], [KRAAG, LURA], deck_count=0)
     outcome = rule(pos, move("Jay-Den Kraag")).outcome
     assert outcome["round_ends"] is True and outcome["next_turn"] is None
-    assert outcome["round_end_reason"] == ("The deck is empty at the end of the turn: the round "
-                                           "ends, and Ana, Ben and Cy reveal their cards; the "
-                                           "highest wins (AC-6.1, AC-6.2).")
+    assert outcome["round_end_reason"] == (
+        "The deck is empty at the end of the turn: the round "
+        "ends, and Ana, Ben and Cy reveal their cards; the "
+        "highest wins (AC-6.1, AC-6.2)."
+    )
 
 
 def unknown_deck(pos):
@@ -573,34 +669,54 @@ def test_ac_6_1_a_play_illegal_whatever_the_deck_holds_is_ruled_without_the_deck
     pos = unknown_deck(position(["Ana", "Ben"], [NAHLA, JETT]))
     ruling = rule(pos, move("Jett Reno", "Ben"))
     assert (ruling.verdict, ruling.code) == ("illegal", "must_play_nahla_ake")
-    assert ruling.alternatives == [{"play": "Nahla Ake", "target": None, "guess": None,
-                                    "confirm": False}]
+    assert ruling.alternatives == [
+        {"play": "Nahla Ake", "target": None, "guess": None, "confirm": False}
+    ]
     assert ruling.missing == [] and ruling.warnings == []
     # The position is still checked: cards beyond the deck's without counting the deck at all.
-    crowded = unknown_deck(position(["Ana", cadet("Ben", *[1] * 6, *[0] * 2, *[4] * 2, *[5] * 2,
-                                                  *[6] * 2, 3, 3, 2, 2, 8)],
-                                    [NAHLA, JETT]))
+    crowded = unknown_deck(
+        position(
+            ["Ana", cadet("Ben", *[1] * 6, *[0] * 2, *[4] * 2, *[5] * 2, *[6] * 2, 3, 3, 2, 2, 8)],
+            [NAHLA, JETT],
+        )
+    )
     assert codes(impossible(crowded, move("Nahla Ake"))) == ["too_many_cards"]
 
 
-@pytest.mark.parametrize("played, target, rule_id, why", [
-    (JETT, "Ben", "AC-6.1", "the round ends when the deck runs out at the end of a turn"),
-    (DOCTOR, None, "AC-5.4", "The Doctor draws up to two cards, and none from an empty deck"),
-    (DAREM, "Ben", "AC-5.3", "the cadet who discards draws from the deck, or takes the set-aside "
-                             "card when the deck is empty"),
-])
+@pytest.mark.parametrize(
+    "played, target, rule_id, why",
+    [
+        (JETT, "Ben", "AC-6.1", "the round ends when the deck runs out at the end of a turn"),
+        (DOCTOR, None, "AC-5.4", "The Doctor draws up to two cards, and none from an empty deck"),
+        (
+            DAREM,
+            "Ben",
+            "AC-5.3",
+            "the cadet who discards draws from the deck, or takes the set-aside "
+            "card when the deck is empty",
+        ),
+    ],
+)
 def test_ac_6_1_where_the_deck_count_matters_the_ruling_asks_for_it(played, target, rule_id, why):
     pos = unknown_deck(position(["Ana", "Ben", "Cy"], [played, LURA]))
     ruling = rule(pos, move(played.name, target))
-    assert (ruling.verdict, ruling.code, ruling.rule) == ("needs_information",
-                                                          "deck_count_required", rule_id)
+    assert (ruling.verdict, ruling.code, ruling.rule) == (
+        "needs_information",
+        "deck_count_required",
+        rule_id,
+    )
     aimed = f" at {target}" if target else ""
-    assert ruling.reason == (f"Playing {played.label}{aimed} is legal, but what happens depends "
-                             f"on how many cards are left in the deck: {why} ({rule_id}).")
-    assert ruling.missing == [{
-        "path": "position.deck_count",
-        "detail": "How many cards are left in the deck, after Ana's draw this turn? (The "
-                  "set-aside card does not count.)"}]
+    assert ruling.reason == (
+        f"Playing {played.label}{aimed} is legal, but what happens depends "
+        f"on how many cards are left in the deck: {why} ({rule_id})."
+    )
+    assert ruling.missing == [
+        {
+            "path": "position.deck_count",
+            "detail": "How many cards are left in the deck, after Ana's draw this turn? (The "
+            "set-aside card does not count.)",
+        }
+    ]
     assert all(c.passed for c in ruling.checks) and ruling.outcome is None
     assert "deck_count" not in ruling.reason + ruling.missing[0]["detail"]
 
@@ -618,16 +734,17 @@ def test_ac_6_1_a_play_that_ends_the_round_whatever_the_deck_needs_no_deck_count
     ruling = rule(pos, move("Tarima Sadel", confirm=True))
     assert (ruling.verdict, ruling.code) == ("legal", "eliminates_player")
     assert ruling.outcome["round_ends"] is True and ruling.outcome["deck_count"] is None
-    assert ruling.outcome["round_end_reason"] == ("Only Ben is left in the round: the round ends "
-                                                  "and Ben wins it (AC-6.1).")
+    assert ruling.outcome["round_end_reason"] == (
+        "Only Ben is left in the round: the round ends and Ben wins it (AC-6.1)."
+    )
     assert ruling.missing == [] and ruling.warnings == []
 
 
 def test_the_outcome_says_which_option_readings_are_in_force():
-    pos = position(["Ana", "Ben"], [KRAAG, LURA],
-                   options={"charles_vance_bonus": "still_in_round"})
+    pos = position(["Ana", "Ben"], [KRAAG, LURA], options={"charles_vance_bonus": "still_in_round"})
     assert rule(pos, move("Jay-Den Kraag")).outcome["options"] == {
-        "charles_vance_bonus": "still_in_round"}
+        "charles_vance_bonus": "still_in_round"
+    }
 
 
 # --- Positions that cannot exist ---------------------------------------------------------------
@@ -640,18 +757,23 @@ def codes(errors):
 def test_more_copies_than_the_deck_has_counting_hands_discards_and_the_move():
     errors = impossible(position(["Ana", cadet("Ben", "Nahla Ake")], [NAHLA, LURA]))
     assert codes(errors) == ["too_many_copies"]
-    assert errors[0]["detail"] == ("The position shows 2 copies of Nahla Ake (9) (in Ana's "
-                                   "hand and in front of Ben), but the deck has 1 (AC-R2).")
+    assert errors[0]["detail"] == (
+        "The position shows 2 copies of Nahla Ake (9) (in Ana's "
+        "hand and in front of Ben), but the deck has 1 (AC-R2)."
+    )
     # The move's card counts when it is not in the hand.
     pos = position(["Ana", cadet("Ben", "Jett Reno")], [KRAAG, LURA])
     errors = impossible(pos, move("Jett Reno", "Ben"))
     assert "(in front of Ben and played by the move)" in errors[0]["detail"]
     # Seven Lura Thok across hands and discards.
-    errors = impossible(position(["Ana", cadet("Ben", 1, 1, 1, hand=1), cadet("Cy", 1)],
-                                 [LURA, LURA]))
-    assert errors[0]["detail"] == ("The position shows 7 copies of Lura Thok (1) (2 in Ana's "
-                                   "hand, in Ben's hand, 3 in front of Ben and in front of Cy), "
-                                   "but the deck has 6 (AC-R2).")
+    errors = impossible(
+        position(["Ana", cadet("Ben", 1, 1, 1, hand=1), cadet("Cy", 1)], [LURA, LURA])
+    )
+    assert errors[0]["detail"] == (
+        "The position shows 7 copies of Lura Thok (1) (2 in Ana's "
+        "hand, in Ben's hand, 3 in front of Ben and in front of Cy), "
+        "but the deck has 6 (AC-R2)."
+    )
 
 
 def test_the_hand_must_hold_two_cards():
@@ -662,8 +784,11 @@ def test_the_hand_must_hold_two_cards():
 
 
 def test_a_turn_for_a_cadet_who_is_out_or_absent():
-    out = impossible(position([cadet("Ana", "Lura Thok", in_round=False), "Ben", "Cy"],
-                              [LURA, KRAAG], turn="Ana"))
+    out = impossible(
+        position(
+            [cadet("Ana", "Lura Thok", in_round=False), "Ben", "Cy"], [LURA, KRAAG], turn="Ana"
+        )
+    )
     assert codes(out) == ["turn_out"]
     absent = impossible(position(["Ana", "Ben"], [LURA, KRAAG], turn="Zed"))
     assert codes(absent) == ["turn_absent"]
@@ -679,23 +804,46 @@ def test_more_cadets_than_the_game_allows_and_fewer():
 
 def test_other_contradictions():
     assert codes(impossible(position(["Ana", "ana"], [LURA, KRAAG]))) == ["duplicate_cadet"]
-    assert codes(impossible(position(["Ana", cadet("Ben", "Lura Thok", in_round=False),
-                                      cadet("Cy", "Lura Thok", in_round=False)],
-                                     [LURA, KRAAG]))) == ["round_over"]
-    assert codes(impossible(position(["Ana", cadet("Ben", "Lura Thok", hand="Jett Reno",
-                                                   in_round=False), "Cy"],
-                                     [LURA, KRAAG]))) == ["hand_of_eliminated"]
-    assert codes(impossible(position([cadet("Ana", hand="Jett Reno"), "Ben"],
-                                     [LURA, KRAAG]))) == ["turn_hand_mismatch"]
+    assert codes(
+        impossible(
+            position(
+                [
+                    "Ana",
+                    cadet("Ben", "Lura Thok", in_round=False),
+                    cadet("Cy", "Lura Thok", in_round=False),
+                ],
+                [LURA, KRAAG],
+            )
+        )
+    ) == ["round_over"]
+    assert codes(
+        impossible(
+            position(
+                ["Ana", cadet("Ben", "Lura Thok", hand="Jett Reno", in_round=False), "Cy"],
+                [LURA, KRAAG],
+            )
+        )
+    ) == ["hand_of_eliminated"]
+    assert codes(impossible(position([cadet("Ana", hand="Jett Reno"), "Ben"], [LURA, KRAAG]))) == [
+        "turn_hand_mismatch"
+    ]
     assert codes(impossible(position(["Ana", "Ben"], [LURA, KRAAG], deck_count=19))) == [
-        "too_many_cards"]
-    assert codes(impossible(position([cadet("Ana", "Caleb Mir"), cadet("Ben", marked=True),
-                                      cadet("Cy", marked=True)], [LURA, KRAAG]))) == [
-        "several_marked"]
+        "too_many_cards"
+    ]
+    assert codes(
+        impossible(
+            position(
+                [cadet("Ana", "Caleb Mir"), cadet("Ben", marked=True), cadet("Cy", marked=True)],
+                [LURA, KRAAG],
+            )
+        )
+    ) == ["several_marked"]
     assert codes(impossible(position(["Ana", cadet("Ben", marked=True)], [LURA, KRAAG]))) == [
-        "mark_without_card"]
+        "mark_without_card"
+    ]
     assert codes(impossible(position(["Ana", cadet("Ben", shielded=True)], [LURA, KRAAG]))) == [
-        "shield_without_card"]
+        "shield_without_card"
+    ]
 
 
 TARGETS = {"credits_target": {"2": 4, "3": 5, "4": 6}}
@@ -706,33 +854,56 @@ def test_ac_6_5_a_match_already_over_is_no_position_to_rule_on():
     # position as the score does, with the one check and the one wording of both.
     pos = position(["Ana", cadet("Ben", credits=4)], [LURA, KRAAG], options=TARGETS)
     errors = impossible(pos, move("Jay-Den Kraag"))
-    assert errors == [{
-        "path": "players[1].credits", "code": "match_over",
-        "detail": "Ben already has 4 credits, at or above the target of 4: the match is over "
-                  "(AC-6.5), so no round is played after it."}]
+    assert errors == [
+        {
+            "path": "players[1].credits",
+            "code": "match_over",
+            "detail": "Ben already has 4 credits, at or above the target of 4: the match is over "
+            "(AC-6.5), so no round is played after it.",
+        }
+    ]
     with pytest.raises(ImpossiblePosition) as scored:
         round_end = [cadet("Ana", hand="Lura Thok"), cadet("Ben", hand="Jett Reno", credits=4)]
         ac.check(ac.Position(round_end, None, [], 0, list(pos.cards), options=TARGETS))
     assert scored.value.errors == [{**errors[0], "path": "players[1].credits"}]
     # One below the target is a match still on; the target follows the number of cadets.
-    assert rule(position(["Ana", cadet("Ben", credits=3)], [LURA, KRAAG], options=TARGETS),
-                move("Jay-Den Kraag")).verdict == "legal"
-    assert rule(position(["Ana", cadet("Ben", credits=4), "Cy"], [LURA, KRAAG], options=TARGETS),
-                move("Jay-Den Kraag")).verdict == "legal"
+    assert (
+        rule(
+            position(["Ana", cadet("Ben", credits=3)], [LURA, KRAAG], options=TARGETS),
+            move("Jay-Den Kraag"),
+        ).verdict
+        == "legal"
+    )
+    assert (
+        rule(
+            position(["Ana", cadet("Ben", credits=4), "Cy"], [LURA, KRAAG], options=TARGETS),
+            move("Jay-Den Kraag"),
+        ).verdict
+        == "legal"
+    )
 
 
 def test_ac_6_4_an_eliminated_cadet_has_their_card_face_up():
     # Issue 11: a cadet out of the round discarded their card face up, so nothing in front of
     # them cannot be. The position is refused, naming the cadet.
     errors = impossible(position(["Ana", cadet("Ben", in_round=False), "Cy"], [LURA, KRAAG]))
-    assert errors == [{
-        "path": "players[1].discards", "code": "eliminated_without_discard",
-        "detail": "Ben is out of the round but has no card face up: an eliminated cadet discards "
-                  "their card face up (AC-6.4), so at least that card is in front of Ben. Add it "
-                  "to Ben's cards in front."}]
+    assert errors == [
+        {
+            "path": "players[1].discards",
+            "code": "eliminated_without_discard",
+            "detail": "Ben is out of the round but has no card face up: an eliminated cadet discards "
+            "their card face up (AC-6.4), so at least that card is in front of Ben. Add it "
+            "to Ben's cards in front.",
+        }
+    ]
     # With the card face up the position is fine.
-    assert rule(position(["Ana", cadet("Ben", "Lura Thok", in_round=False), "Cy"],
-                         [LURA, KRAAG]), move("Jay-Den Kraag")).verdict == "legal"
+    assert (
+        rule(
+            position(["Ana", cadet("Ben", "Lura Thok", in_round=False), "Cy"], [LURA, KRAAG]),
+            move("Jay-Den Kraag"),
+        ).verdict
+        == "legal"
+    )
 
 
 def test_ac_5_1_the_cadet_to_move_is_no_longer_protected():
@@ -740,19 +911,24 @@ def test_ac_5_1_the_cadet_to_move_is_no_longer_protected():
     # move cannot still be shown shielded.
     pos = position([cadet("Ana", "Jay-Den Kraag", shielded=True), "Ben"], [CALEB, KRAAG])
     errors = impossible(pos, move("Caleb Mir", "Ana"))
-    assert errors == [{
-        "path": "players[0].shielded", "code": "turn_protected",
-        "detail": "Ana is shown shielded, but it is Ana's turn: Jay-Den Kraag protects only until "
-                  "the start of the cadet's next turn (AC-5.1), so Ana's protection has ended. "
-                  "Clear Ana's shield."}]
+    assert errors == [
+        {
+            "path": "players[0].shielded",
+            "code": "turn_protected",
+            "detail": "Ana is shown shielded, but it is Ana's turn: Jay-Den Kraag protects only until "
+            "the start of the cadet's next turn (AC-5.1), so Ana's protection has ended. "
+            "Clear Ana's shield.",
+        }
+    ]
     # Another cadet may still be shielded on Ana's turn.
     shielded = position(["Ana", cadet("Ben", "Jay-Den Kraag", shielded=True)], [CALEB, KRAAG])
     assert rule(shielded, move("Caleb Mir", "Ana")).verdict == "legal"
 
 
 def test_every_contradiction_is_named_at_once():
-    errors = impossible(position(["Ana", cadet("Ben", "Nahla Ake", marked=True)],
-                                 [NAHLA, LURA, KRAAG]))
+    errors = impossible(
+        position(["Ana", cadet("Ben", "Nahla Ake", marked=True)], [NAHLA, LURA, KRAAG])
+    )
     assert set(codes(errors)) == {"hand_size", "too_many_copies", "mark_without_card"}
     assert set(codes(errors)) <= set(ac.IMPOSSIBLE_CODES)
 
@@ -760,17 +936,28 @@ def test_every_contradiction_is_named_at_once():
 def test_a_position_missing_cards_is_ruled_with_a_warning():
     ruling = rule(position(["Ana", "Ben"], [KRAAG, LURA], deck_count=15), move("Jay-Den Kraag"))
     assert ruling.verdict == "legal"
-    assert ruling.warnings[0].startswith("The position accounts for 19 of the 22 cards (1 set "
-                                         "aside, 15 in the deck, 3 in hands, 0 face up): 3 cards "
-                                         "are missing")
+    assert ruling.warnings[0].startswith(
+        "The position accounts for 19 of the 22 cards (1 set "
+        "aside, 15 in the deck, 3 in hands, 0 face up): 3 cards "
+        "are missing"
+    )
     assert "In a game of two, nothing is removed face up" in ruling.warnings[0]  # AC-R9
 
 
 def test_every_code_is_documented():
-    assert set(ac.LEGAL_CODES) == {"legal_play", "no_effect_no_target", "no_effect_empty_deck",
-                                   "eliminates_player"}
-    for code in (*ac.LEGAL_CODES, *ac.ILLEGAL_CODES, *ac.NEEDS_INFORMATION_CODES,
-                 *ac.IMPOSSIBLE_CODES, *ac.ROUND_IMPOSSIBLE_CODES):
+    assert set(ac.LEGAL_CODES) == {
+        "legal_play",
+        "no_effect_no_target",
+        "no_effect_empty_deck",
+        "eliminates_player",
+    }
+    for code in (
+        *ac.LEGAL_CODES,
+        *ac.ILLEGAL_CODES,
+        *ac.NEEDS_INFORMATION_CODES,
+        *ac.IMPOSSIBLE_CODES,
+        *ac.ROUND_IMPOSSIBLE_CODES,
+    ):
         assert f"``{code}``" in ac.__doc__
 
 
@@ -780,26 +967,35 @@ def test_every_code_is_documented():
 def test_ac_r12_tarima_sadel_face_up_in_front_of_a_cadet_still_in_is_impossible():
     pos = position(["Ana", cadet("Ben", TARIMA), "Cy"], [LURA, KRAAG])
     errors = impossible(pos, move(KRAAG.name))
-    assert errors == [{
-        "path": "players[1].in_round", "code": "eliminated_still_in",
-        "detail": "Tarima Sadel (10) is face up in front of Ben, but Ben is shown still in the "
-                  "round: a cadet who plays or discards Tarima Sadel (10) is out of the round "
-                  "(AC-R12). Mark Ben as out, or take Tarima Sadel (10) from Ben's cards in "
-                  "front."}]
+    assert errors == [
+        {
+            "path": "players[1].in_round",
+            "code": "eliminated_still_in",
+            "detail": "Tarima Sadel (10) is face up in front of Ben, but Ben is shown still in the "
+            "round: a cadet who plays or discards Tarima Sadel (10) is out of the round "
+            "(AC-R12). Mark Ben as out, or take Tarima Sadel (10) from Ben's cards in "
+            "front.",
+        }
+    ]
     # The legal neighbour: Ben is out, with Tarima Sadel face up in front of him.
     neighbour = position(["Ana", cadet("Ben", TARIMA, in_round=False), "Cy"], [LURA, KRAAG])
     assert rule(neighbour, move(KRAAG.name)).verdict == "legal"
 
 
 def test_ac_r12_a_cadet_out_of_the_round_is_never_shielded():
-    pos = position(["Ana", cadet("Ben", KRAAG, LURA, in_round=False, shielded=True), "Cy"],
-                   [LURA, NAHLA])
+    pos = position(
+        ["Ana", cadet("Ben", KRAAG, LURA, in_round=False, shielded=True), "Cy"], [LURA, NAHLA]
+    )
     errors = impossible(pos, move(NAHLA.name))
-    assert errors == [{
-        "path": "players[1].shielded", "code": "shield_of_eliminated",
-        "detail": "Ben is out of the round but shown shielded: protection lasts until the start "
-                  "of one's own turn, and nobody can knock out a protected cadet, so a cadet who "
-                  "is out is never shielded (AC-R12). Clear Ben's shield."}]
+    assert errors == [
+        {
+            "path": "players[1].shielded",
+            "code": "shield_of_eliminated",
+            "detail": "Ben is out of the round but shown shielded: protection lasts until the start "
+            "of one's own turn, and nobody can knock out a protected cadet, so a cadet who "
+            "is out is never shielded (AC-R12). Clear Ben's shield.",
+        }
+    ]
     # The legal neighbours: Ben out and not shielded; Ben in the round and shielded.
     out = position(["Ana", cadet("Ben", KRAAG, LURA, in_round=False), "Cy"], [LURA, NAHLA])
     assert rule(out, move(NAHLA.name)).verdict == "legal"

@@ -60,8 +60,9 @@ def rejected_moves(table: Position) -> tuple[Move, ...]:
     play of a card nobody holds."""
     legal = keys(rules_legal_moves(table))
     board = engine.check(replace(table, catalog=CATALOG))
-    rejected = [m for m in engine._candidates(board)
-                if json.dumps(m.as_dict(), sort_keys=True) not in legal]
+    rejected = [
+        m for m in engine._candidates(board) if json.dumps(m.as_dict(), sort_keys=True) not in legal
+    ]
     return (*rejected[:6], Move(PLAY, card=card(SPY, "no-such-faction"), target_player="Ana"))
 
 
@@ -72,35 +73,49 @@ def test_random_tables_conform(table):
     assert keys(board.legal_moves()) == keys(rules_legal_moves(table))
 
 
-@pytest.mark.parametrize("table", [
-    pending_attack(defender_hand=[card(DEFENCE, B), card(SPY, B)]),
-    position({"Ben": [card(ATTACK, B)] * 3}, turn="Ben", turn_lost=True),
-    position({"Ana": [card(ATTACK, A), card(DOCTOR, A)]}, listed={B: [0, 1]}, dead={A: [2]}),
-    position({"Ana": [card(SPY, A)]}, players=3, control={A: "Ana", B: "Ben", C: "Ana"},
-             dead={C: "all"}),
-], ids=["pending", "lost_turn", "unlisted_units", "conquered"])
+@pytest.mark.parametrize(
+    "table",
+    [
+        pending_attack(defender_hand=[card(DEFENCE, B), card(SPY, B)]),
+        position({"Ben": [card(ATTACK, B)] * 3}, turn="Ben", turn_lost=True),
+        position({"Ana": [card(ATTACK, A), card(DOCTOR, A)]}, listed={B: [0, 1]}, dead={A: [2]}),
+        position(
+            {"Ana": [card(SPY, A)]},
+            players=3,
+            control={A: "Ana", B: "Ben", C: "Ana"},
+            dead={C: "all"},
+        ),
+    ],
+    ids=["pending", "lost_turn", "unlisted_units", "conquered"],
+)
 def test_engine_test_tables_conform(table):
     board = engine.check(replace(table, catalog=CATALOG))
-    illegal = (Move(PLAY, card=card(ATTACK, A), target_unit=unit(A, 0)),
-               Move(PLAY, card=card(SPY, A), target_player="Ana"))
+    illegal = (
+        Move(PLAY, card=card(ATTACK, A), target_unit=unit(A, 0)),
+        Move(PLAY, card=card(SPY, A), target_player="Ana"),
+    )
     assert_board_conforms(board, illegal_moves=illegal)
 
 
 def test_rulings_share_the_checked_position_and_keep_its_warnings():
     """A move needing facts the table lacks is left out of the legal moves; each ruling adds its
     warnings to the check's without changing the board's."""
-    board = engine.check(replace(position({"Ana": [card(ATTACK, A)]}, listed={B: [0, 1]}), catalog=CATALOG))
+    board = engine.check(
+        replace(position({"Ana": [card(ATTACK, A)]}, listed={B: [0, 1]}), catalog=CATALOG)
+    )
     checked = list(board.warnings)
     unknown = Move(PLAY, card=card(ATTACK, A), target_unit=unit(B, 3))
     assert board.rule(unknown).verdict == "needs_information"
     assert unknown.as_dict() not in [m.as_dict() for m in board.legal_moves()]
     ruling = board.rule(Move(PLAY, card=card(ATTACK, A), target_unit=unit(B, 0)))
-    assert ruling.verdict == "legal" and ruling.warnings[:len(checked)] == checked
+    assert ruling.verdict == "legal" and ruling.warnings[: len(checked)] == checked
     assert checked and board.warnings == checked
 
 
 def test_a_board_without_a_player_to_move_has_no_moves_but_a_score():
-    board = engine.check(replace(position(players=2, dead={B: "all"}), catalog=CATALOG, to_move=False))
+    board = engine.check(
+        replace(position(players=2, dead={B: "all"}), catalog=CATALOG, to_move=False)
+    )
     assert board.legal_moves() == []
     with pytest.raises(ValueError):
         board.rule(Move(engine.PASS))
@@ -109,14 +124,23 @@ def test_a_board_without_a_player_to_move_has_no_moves_but_a_score():
 
 @pytest.mark.django_db
 def test_score_is_the_standings_the_api_answers(api, catalog):
-    tables = [position(players=3, control={A: "Ana", B: "Ana", C: "Cleo"},
-                       dead={A: [4], B: "all"}, own={"Ana": A, "Ben": B, "Cleo": C}),
-              *random_positions(count=3, seed=5)]
+    tables = [
+        position(
+            players=3,
+            control={A: "Ana", B: "Ana", C: "Cleo"},
+            dead={A: [4], B: "all"},
+            own={"Ana": A, "Ben": B, "Cleo": C},
+        ),
+        *random_positions(count=3, seed=5),
+    ]
     for table in tables:
         score = engine.check(replace(table, catalog=CATALOG, to_move=False)).score()
         assert isinstance(score, Scored)
-        response = api.post("/api/games/factions/score/", content_type="application/json",
-                            data=json.dumps(engine.position_body(table)))
+        response = api.post(
+            "/api/games/factions/score/",
+            content_type="application/json",
+            data=json.dumps(engine.position_body(table)),
+        )
         body = response.json()
         assert response.status_code == 200, body
         assert body["total"] is None and score.total is None

@@ -34,26 +34,33 @@ def test_fac_r9_the_catalog_states_the_discard_of_an_eliminated_players_hand():
 
 
 def test_fac_r9_a_hand_for_an_eliminated_player_is_rejected_citing_fac_r9():
-    pos = position({"Ben": [card(SPY, B)]}, players=3, control={A: "Ana", B: "Ana", C: "Cleo"},
-                   dead={B: "all"})
+    pos = position(
+        {"Ben": [card(SPY, B)]}, players=3, control={A: "Ana", B: "Ana", C: "Cleo"}, dead={B: "all"}
+    )
     errors = impossible(pos)
     assert codes(errors) == ["hand_for_absent_player"]
     detail = errors[0]["detail"]
     # The discard itself is what FAC-R9 says, and the detail cites it for that.
-    assert detail.endswith("an eliminated player's hand is discarded at once, so they never "
-                           "hold cards (FAC-R9).")
+    assert detail.endswith(
+        "an eliminated player's hand is discarded at once, so they never hold cards (FAC-R9)."
+    )
 
 
 def test_fac_r9_the_hand_of_a_player_eliminated_now_is_discarded_without_consequences():
     # Ben holds an enemy SABOTAGE (Ana's faction's) when he is eliminated: it is discarded face
     # up, and Ben, out of the game, loses no turn for it (no intentional discard).
-    pos = position({"Ana": [card(AMBUSH, A)], "Ben": [card(SABOTAGE, A), card(SPY, B)]},
-                   players=3, dead={B: [1, 2, 3, 4]})
+    pos = position(
+        {"Ana": [card(AMBUSH, A)], "Ben": [card(SABOTAGE, A), card(SPY, B)]},
+        players=3,
+        dead={B: [1, 2, 3, 4]},
+    )
     ruling = judge(pos, play(AMBUSH, A, unit_ref=unit(B, 0)))
     outcome = ruling.outcome
     assert outcome["eliminated"] == ["Ben"]
     assert outcome["turns_lost"] == []
     assert outcome["hand_sizes"]["Ben"] == 0
     event = next(e for e in outcome["events"] if e.startswith("Ben controls no surviving unit"))
-    assert event.endswith("Ben's hand (2 cards) is discarded at once, face up, without the "
-                          "enemy-card consequences (FAC-R9).")
+    assert event.endswith(
+        "Ben's hand (2 cards) is discarded at once, face up, without the "
+        "enemy-card consequences (FAC-R9)."
+    )

@@ -70,8 +70,19 @@ def unit(faction: str, index: int = 0) -> UnitRef:
     return UnitRef(faction, UNITS[faction][index])
 
 
-def position(hands=None, *, players=2, control=None, dead=None, turn="Ana", pending=None,
-             lost=None, turn_lost=False, own=None, listed=None) -> Position:
+def position(
+    hands=None,
+    *,
+    players=2,
+    control=None,
+    dead=None,
+    turn="Ana",
+    pending=None,
+    lost=None,
+    turn_lost=False,
+    own=None,
+    listed=None,
+) -> Position:
     """A table of `players` players; player i controls FACTIONS[i] unless `control` says
     otherwise ({slug: player}). `dead`: {slug: unit indices or "all"}; `listed`: {slug: unit
     indices listed (the rest unlisted)}; `hands`: {player: [CardRef]}; `lost`: {player: n};
@@ -91,7 +102,9 @@ def position(hands=None, *, players=2, control=None, dead=None, turn="Ana", pend
     return Position(
         factions=factions,
         players=[Player(n, list(hands.get(n, [])), lost.get(n, 0), own.get(n)) for n in names],
-        turn=turn, pending=pending, turn_lost=turn_lost,
+        turn=turn,
+        pending=pending,
+        turn_lost=turn_lost,
     )
 
 
@@ -141,9 +154,12 @@ def _position_of(_ruling):
 def _move(body: dict) -> Move:
     ref = body.get("card")
     target = body.get("target_unit")
-    return Move(body["action"], card=CardRef(**ref) if ref else None,
-                target_player=body.get("target_player"),
-                target_unit=UnitRef(**target) if target else None)
+    return Move(
+        body["action"],
+        card=CardRef(**ref) if ref else None,
+        target_player=body.get("target_player"),
+        target_unit=UnitRef(**target) if target else None,
+    )
 
 
 def judge(pos: Position, move: Move) -> engine.Ruling:
@@ -157,7 +173,14 @@ def judge(pos: Position, move: Move) -> engine.Ruling:
 def test_the_shipped_catalog_has_seven_action_cards_and_four_sample_factions():
     assert sorted(CARD) == sorted(engine.KNOWN_ACTIONS)
     assert [COPIES[k] for k in (ATTACK, DEFENCE, DOCTOR, SPY, SACK, SABOTAGE, AMBUSH)] == [
-        5, 5, 2, 2, 2, 2, 2]
+        5,
+        5,
+        2,
+        2,
+        2,
+        2,
+        2,
+    ]
     assert sum(COPIES.values()) == 20  # FAC-2, FAC-F1
     assert len(FACTIONS) == 4 and all(len(units) == 5 for units in UNITS.values())
 
@@ -166,8 +189,9 @@ def test_fac_f3_names_come_from_the_catalog_not_the_engine(tmp_path):
     """Rename every faction, unit and card: the rulings read the new names (FAC-F3)."""
     data = json.loads(CATALOG_FILE.read_text())
     faction = next(a for a in data["attributes"] if a["key"] == "faction")
-    faction["choices"] = [{"value": f"f{i}", "label": f"House {i}"}
-                          for i, _ in enumerate(faction["choices"])]
+    faction["choices"] = [
+        {"value": f"f{i}", "label": f"House {i}"} for i, _ in enumerate(faction["choices"])
+    ]
     slugs = {old: f"f{i}" for i, old in enumerate(FACTIONS)}
     for index, entry in enumerate(data["cards"]):
         attributes = entry["attributes"]
@@ -182,13 +206,20 @@ def test_fac_f3_names_come_from_the_catalog_not_the_engine(tmp_path):
     first, second = list(renamed.factions)[:2]
     units = {slug: list(spec.units) for slug, spec in renamed.factions.items()}
     pos = Position(
-        factions=[Faction(first, "Ana", [Unit(n, True) for n in units[first]]),
-                  Faction(second, "Ben", [Unit(n, i == 0) for i, n in enumerate(units[second])])],
+        factions=[
+            Faction(first, "Ana", [Unit(n, True) for n in units[first]]),
+            Faction(second, "Ben", [Unit(n, i == 0) for i, n in enumerate(units[second])]),
+        ],
         players=[Player("Ana", [CardRef("Order of ambush", first)]), Player("Ben", [])],
         turn="Ana",
     )
-    ruling = rule(pos, Move(PLAY, CardRef("Order of ambush", first),
-                            target_unit=UnitRef(second, units[second][0])), renamed)
+    ruling = rule(
+        pos,
+        Move(
+            PLAY, CardRef("Order of ambush", first), target_unit=UnitRef(second, units[second][0])
+        ),
+        renamed,
+    )
     assert (ruling.verdict, ruling.code) == ("legal", "legal_ambush")
     assert "House 1 has no surviving unit left: Ana" in ruling.reason
     assert ruling.outcome["winner"] == "Ana"
@@ -202,23 +233,32 @@ def test_an_unknown_action_is_never_guessed():
     catalog = engine.Catalog(actions=actions, factions=CATALOG.factions)
     pos = position({"Ana": [CardRef("Bribe", A), CardRef("Parley", A), CardRef("Bribe", B)]})
     ruling = rule(pos, Move(PLAY, CardRef("Bribe", A)), catalog)
-    assert (ruling.verdict, ruling.code, ruling.rule) == ("needs_information", "action_unknown",
-                                                          "FAC-F1")
+    assert (ruling.verdict, ruling.code, ruling.rule) == (
+        "needs_information",
+        "action_unknown",
+        "FAC-F1",
+    )
     assert ruling.missing == [{"path": "move.card", "detail": ruling.missing[0]["detail"]}]
     assert "The catalog does not say what Bribe does" in ruling.reason
     ruling = rule(pos, Move(PLAY, CardRef("Parley", A)), catalog)
-    assert ruling.code == "action_unknown" and "no rule for Parley's action 'parley'" in ruling.reason
+    assert (
+        ruling.code == "action_unknown" and "no rule for Parley's action 'parley'" in ruling.reason
+    )
     # Discarding one's own unknown card has no consequence either way: legal.
     assert rule(pos, Move(DISCARD, CardRef("Bribe", A)), catalog).verdict == "legal"
     # An enemy one might be a SPY, SACK or SABOTAGE: unknown (FAC-F2).
     ruling = rule(pos, Move(DISCARD, CardRef("Bribe", B)), catalog)
-    assert (ruling.verdict, ruling.code, ruling.rule) == ("needs_information", "action_unknown",
-                                                          "FAC-F2")
+    assert (ruling.verdict, ruling.code, ruling.rule) == (
+        "needs_information",
+        "action_unknown",
+        "FAC-F2",
+    )
 
 
 def test_copies_come_from_the_catalog():
-    actions = {name: engine.ActionSpec(spec.name, spec.action, 1)
-               for name, spec in CATALOG.actions.items()}
+    actions = {
+        name: engine.ActionSpec(spec.name, spec.action, 1) for name, spec in CATALOG.actions.items()
+    }
     catalog = engine.Catalog(actions=actions, factions=CATALOG.factions)
     pos = position({"Ana": [card(ATTACK, A), card(ATTACK, A)]})
     with pytest.raises(ImpossiblePosition) as raised:
@@ -231,24 +271,32 @@ def test_copies_come_from_the_catalog():
 
 
 def test_fac_1_fac_18_the_last_player_with_a_surviving_unit_wins():
-    pos = position({"Ana": [card(AMBUSH, A)], "Ben": [card(SPY, B)]},
-                   dead={B: [1, 2, 3, 4]})
+    pos = position({"Ana": [card(AMBUSH, A)], "Ben": [card(SPY, B)]}, dead={B: [1, 2, 3, 4]})
     ruling = judge(pos, play(AMBUSH, A, unit_ref=unit(B, 0)))
     legal(ruling, "legal_ambush", "FAC-12")
     outcome = ruling.outcome
     assert outcome["eliminated"] == ["Ben"] and outcome["winner"] == "Ana"
-    assert "Only Ana still controls a surviving unit: Ana wins (FAC-18, FAC-R9)." in outcome["events"]
+    assert (
+        "Only Ana still controls a surviving unit: Ana wins (FAC-18, FAC-R9)." in outcome["events"]
+    )
     # Ben's hand is discarded at once on elimination (FAC-R9).
-    assert {"card": card(SPY, B).as_dict(), "from": {"player": "Ben"},
-            "to": {"place": "discard_pile"}, "random": False} in outcome["cards_moved"]
+    assert {
+        "card": card(SPY, B).as_dict(),
+        "from": {"player": "Ben"},
+        "to": {"place": "discard_pile"},
+        "random": False,
+    } in outcome["cards_moved"]
     assert outcome["hand_sizes"] == {"Ana": 0, "Ben": 0}
 
 
 def test_fac_17_fac_r9_elimination_needs_every_controlled_unit_lost():
     """Ben controls two factions; losing the last unit of one leaves him in the game."""
-    pos = position({"Ana": [card(AMBUSH, A)]}, players=4,
-                   control={A: "Ana", B: "Ben", C: "Ben", D: "Cleo"},
-                   dead={B: [1, 2, 3, 4], C: [0, 1]})
+    pos = position(
+        {"Ana": [card(AMBUSH, A)]},
+        players=4,
+        control={A: "Ana", B: "Ben", C: "Ben", D: "Cleo"},
+        dead={B: [1, 2, 3, 4], C: [0, 1]},
+    )
     ruling = judge(pos, play(AMBUSH, A, unit_ref=unit(B, 0)))
     outcome = ruling.outcome
     assert outcome["conquests"][0]["faction"] == B and outcome["conquests"][0]["to"] == "Ana"
@@ -257,12 +305,16 @@ def test_fac_17_fac_r9_elimination_needs_every_controlled_unit_lost():
 
 def test_fac_r9_a_player_out_of_the_game_cannot_be_targeted():
     # Ana conquered Cleo's faction: Cleo controls nothing and is out of the game.
-    pos = position({"Ana": [card(SPY, A)]}, players=3, control={A: "Ana", B: "Ben", C: "Ana"},
-                   dead={C: "all"})
+    pos = position(
+        {"Ana": [card(SPY, A)]}, players=3, control={A: "Ana", B: "Ben", C: "Ana"}, dead={C: "all"}
+    )
     ruling = judge(pos, play(SPY, A, player="Cleo"))
     illegal(ruling, "target_eliminated", "FAC-R9")
-    assert {"action": "play", "card": card(SPY, A).as_dict(), "target_player": "Ben"} in \
-        ruling.alternatives
+    assert {
+        "action": "play",
+        "card": card(SPY, A).as_dict(),
+        "target_player": "Ben",
+    } in ruling.alternatives
 
 
 # --- FAC-2, FAC-3: units and setup --------------------------------------------------------------------
@@ -305,13 +357,18 @@ def test_fac_3_own_factions_are_distinct_and_in_play():
 
 def test_fac_3_play_proceeds_clockwise_skipping_eliminated_players():
     # Ben's faction was conquered by Ana: Ben controls nothing now.
-    pos = position({"Ana": [card(ATTACK, A)]}, players=3, dead={B: "all"},
-                   control={A: "Ana", B: "Ana", C: "Cleo"})
+    pos = position(
+        {"Ana": [card(ATTACK, A)]},
+        players=3,
+        dead={B: "all"},
+        control={A: "Ana", B: "Ana", C: "Cleo"},
+    )
     ruling = judge(pos, Move(END_TURN))
     legal(ruling, "legal_end_turn", "FAC-5")
     assert ruling.outcome["next_turn"] == {"player": "Cleo", "lost": False, "draws": True}
-    assert ruling.outcome["events"][-1] == ("Next: Cleo draws one card to start the turn "
-                                           "(FAC-4, FAC-R8).")
+    assert ruling.outcome["events"][-1] == (
+        "Next: Cleo draws one card to start the turn (FAC-4, FAC-R8)."
+    )
 
 
 # --- FAC-4, FAC-5, FAC-R8: the turn and the hand limit ------------------------------------------------
@@ -321,8 +378,9 @@ def test_fac_4_a_card_must_be_in_hand():
     pos = position({"Ana": [card(ATTACK, A)], "Ben": [card(ATTACK, B)]})
     ruling = judge(pos, play(ATTACK, B, unit_ref=unit(B)))
     illegal(ruling, "card_not_in_hand", "FAC-4")
-    assert f"Ana's hand holds no Attack ({LABEL[B]})" in ruling.reason.replace(CARD[ATTACK],
-                                                                                 "Attack")
+    assert f"Ana's hand holds no Attack ({LABEL[B]})" in ruling.reason.replace(
+        CARD[ATTACK], "Attack"
+    )
     ruling = judge(pos, Move(DISCARD, card=card(DOCTOR, A)))
     illegal(ruling, "card_not_in_hand", "FAC-4")
 
@@ -357,9 +415,11 @@ def test_fac_5_playing_down_from_seven_keeps_the_turn_going():
     ruling = judge(position({"Ana": hand}), play(ATTACK, A, unit_ref=unit(B, 2)))
     legal(ruling, "legal_attack", "FAC-6")
     assert ruling.outcome["may_end_turn"] is False
-    assert ruling.outcome["events"][-1] == ("Ana now holds 6 cards: more than 5, so Ana must keep "
-                                           "playing or discarding before the turn can end "
-                                           "(FAC-5).")
+    assert ruling.outcome["events"][-1] == (
+        "Ana now holds 6 cards: more than 5, so Ana must keep "
+        "playing or discarding before the turn can end "
+        "(FAC-5)."
+    )
     ruling = judge(position({"Ana": hand[1:]}), Move(DISCARD, card=card(DEFENCE, A)))
     assert ruling.outcome["may_end_turn"] is True
 
@@ -381,18 +441,31 @@ def test_fac_6_an_attack_waits_for_the_defenders_answer():
     ruling = judge(pos, play(ATTACK, A, unit_ref=unit(B, 0)))
     legal(ruling, "legal_attack", "FAC-6")
     outcome = ruling.outcome
-    assert outcome["pending"] == {"card": card(ATTACK, A).as_dict(), "by": "Ana",
-                                  "target_unit": unit(B, 0).as_dict(), "defender": "Ben"}
+    assert outcome["pending"] == {
+        "card": card(ATTACK, A).as_dict(),
+        "by": "Ana",
+        "target_unit": unit(B, 0).as_dict(),
+        "defender": "Ben",
+    }
     assert outcome["units"] == [] and outcome["may_end_turn"] is None
     assert outcome["if_let_through"]["units"] == [{**unit(B, 0).as_dict(), "change": "defeated"}]
-    assert outcome["cards_moved"] == [{"card": card(ATTACK, A).as_dict(),
-                                       "from": {"player": "Ana"}, "to": {"place": "table"},
-                                       "random": False}]
+    assert outcome["cards_moved"] == [
+        {
+            "card": card(ATTACK, A).as_dict(),
+            "from": {"player": "Ana"},
+            "to": {"place": "table"},
+            "random": False,
+        }
+    ]
 
 
 def pending_attack(kind=ATTACK, *, defender_hand=(), players=2, **kwargs) -> Position:
-    return position({"Ana": [card(DOCTOR, A)], "Ben": list(defender_hand)}, players=players,
-                    pending=Pending(card(kind, A), "Ana", unit(B, 1)), **kwargs)
+    return position(
+        {"Ana": [card(DOCTOR, A)], "Ben": list(defender_hand)},
+        players=players,
+        pending=Pending(card(kind, A), "Ana", unit(B, 1)),
+        **kwargs,
+    )
 
 
 def test_fac_r4_defence_blocks_the_attack_and_both_cards_are_discarded():
@@ -401,10 +474,18 @@ def test_fac_r4_defence_blocks_the_attack_and_both_cards_are_discarded():
     legal(ruling, "legal_defence", "FAC-R4")
     moved = ruling.outcome["cards_moved"]
     assert moved == [
-        {"card": card(ATTACK, A).as_dict(), "from": {"place": "table"},
-         "to": {"place": "discard_pile"}, "random": False},
-        {"card": card(DEFENCE, C).as_dict(), "from": {"player": "Ben"},
-         "to": {"place": "discard_pile"}, "random": False},
+        {
+            "card": card(ATTACK, A).as_dict(),
+            "from": {"place": "table"},
+            "to": {"place": "discard_pile"},
+            "random": False,
+        },
+        {
+            "card": card(DEFENCE, C).as_dict(),
+            "from": {"player": "Ben"},
+            "to": {"place": "discard_pile"},
+            "random": False,
+        },
     ]
     assert ruling.outcome["units"] == []
     assert f"{UNITS[B][1]} ({LABEL[B]}) survives" in ruling.reason
@@ -421,12 +502,17 @@ def test_fac_6_letting_the_attack_through():
 
 def test_fac_6_nothing_happens_before_the_answer():
     pos = pending_attack(defender_hand=[card(DEFENCE, B)])
-    for move in (play(DOCTOR, A, unit_ref=unit(A, 0)), Move(DISCARD, card=card(DOCTOR, A)),
-                 Move(END_TURN)):
+    for move in (
+        play(DOCTOR, A, unit_ref=unit(A, 0)),
+        Move(DISCARD, card=card(DOCTOR, A)),
+        Move(END_TURN),
+    ):
         ruling = judge(pos, move)
         illegal(ruling, "awaiting_answer", "FAC-6")
         assert ruling.alternatives == [
-            {"action": "defend", "card": card(DEFENCE, B).as_dict()}, {"action": "pass"}]
+            {"action": "defend", "card": card(DEFENCE, B).as_dict()},
+            {"action": "pass"},
+        ]
 
 
 def test_fac_7_fac_r4_defence_is_never_a_play_of_its_own():
@@ -482,8 +568,11 @@ def test_fac_r5_not_a_faction_you_control(kind):
     ruling = judge(pos, play(kind, B, unit_ref=unit(A, 0)))
     illegal(ruling, "own_faction", "FAC-R5")
     # The card's faction does not matter, only the target's controller.
-    assert {"action": "play", "card": card(kind, B).as_dict(),
-            "target_unit": unit(B, 0).as_dict()} in ruling.alternatives
+    assert {
+        "action": "play",
+        "card": card(kind, B).as_dict(),
+        "target_unit": unit(B, 0).as_dict(),
+    } in ruling.alternatives
 
 
 @pytest.mark.parametrize("kind", [ATTACK, AMBUSH])
@@ -491,8 +580,11 @@ def test_fac_r5_a_surviving_unit(kind):
     pos = position({"Ana": [card(kind, A)]}, dead={B: [2]})
     ruling = judge(pos, play(kind, A, unit_ref=unit(B, 2)))
     illegal(ruling, "unit_defeated", "FAC-R5")
-    assert {"action": "play", "card": card(kind, A).as_dict(),
-            "target_unit": unit(B, 2).as_dict()} not in ruling.alternatives
+    assert {
+        "action": "play",
+        "card": card(kind, A).as_dict(),
+        "target_unit": unit(B, 2).as_dict(),
+    } not in ruling.alternatives
 
 
 def test_fac_r5_a_unit_in_play():
@@ -519,8 +611,11 @@ def test_fac_r6_only_a_faction_you_control():
     pos = position({"Ana": [card(DOCTOR, A)]}, dead={A: [0], B: [0]})
     ruling = judge(pos, play(DOCTOR, A, unit_ref=unit(B, 0)))
     illegal(ruling, "not_your_faction", "FAC-R6")
-    assert ruling.alternatives[0] == {"action": "play", "card": card(DOCTOR, A).as_dict(),
-                                      "target_unit": unit(A, 0).as_dict()}
+    assert ruling.alternatives[0] == {
+        "action": "play",
+        "card": card(DOCTOR, A).as_dict(),
+        "target_unit": unit(A, 0).as_dict(),
+    }
     illegal(judge(pos, play(DOCTOR, A, unit_ref=unit(C, 0))), "unit_not_in_play", "FAC-R6")
 
 
@@ -530,8 +625,12 @@ def test_fac_r6_only_a_defeated_unit():
 
 
 def test_fac_14_fac_r6_doctor_on_a_conquered_faction():
-    pos = position({"Ana": [card(DOCTOR, A)]}, players=3,
-                   control={A: "Ana", B: "Ana", C: "Cleo"}, dead={B: "all"})
+    pos = position(
+        {"Ana": [card(DOCTOR, A)]},
+        players=3,
+        control={A: "Ana", B: "Ana", C: "Cleo"},
+        dead={B: "all"},
+    )
     ruling = judge(pos, play(DOCTOR, A, unit_ref=unit(B, 3)))
     legal(ruling, "legal_doctor", "FAC-8")
 
@@ -543,9 +642,13 @@ def test_fac_9_spy_inspects_an_opponents_hand():
     pos = position({"Ana": [card(SPY, A)], "Ben": [card(ATTACK, B), card(DOCTOR, A)]})
     ruling = judge(pos, play(SPY, A, player="Ben"))
     legal(ruling, "legal_spy", "FAC-9")
-    assert ruling.outcome["revealed"] == [{"hand_of": "Ben", "to": "Ana",
-                                           "cards": [card(ATTACK, B).as_dict(),
-                                                     card(DOCTOR, A).as_dict()]}]
+    assert ruling.outcome["revealed"] == [
+        {
+            "hand_of": "Ben",
+            "to": "Ana",
+            "cards": [card(ATTACK, B).as_dict(), card(DOCTOR, A).as_dict()],
+        }
+    ]
 
 
 @pytest.mark.parametrize("kind", [SPY, SACK, SABOTAGE])
@@ -562,17 +665,26 @@ def test_spy_or_sack_on_an_empty_hand_is_legal_and_does_nothing():
     assert ruling.warnings == ["Ben's hand is empty: SPY shows nothing."]
     ruling = judge(pos, play(SACK, A, player="Ben"))
     legal(ruling, "legal_sack", "FAC-10")
-    assert ruling.outcome["cards_moved"] == [{"card": card(SACK, A).as_dict(),
-                                              "from": {"player": "Ana"},
-                                              "to": {"place": "discard_pile"}, "random": False}]
+    assert ruling.outcome["cards_moved"] == [
+        {
+            "card": card(SACK, A).as_dict(),
+            "from": {"player": "Ana"},
+            "to": {"place": "discard_pile"},
+            "random": False,
+        }
+    ]
 
 
 def test_fac_10_sack_takes_a_random_card():
     pos = position({"Ana": [card(SACK, A)], "Ben": [card(ATTACK, B), card(SPY, B)]})
     ruling = judge(pos, play(SACK, A, player="Ben"))
     legal(ruling, "legal_sack", "FAC-10")
-    assert ruling.outcome["cards_moved"][-1] == {"card": None, "from": {"player": "Ben"},
-                                                 "to": {"player": "Ana"}, "random": True}
+    assert ruling.outcome["cards_moved"][-1] == {
+        "card": None,
+        "from": {"player": "Ben"},
+        "to": {"player": "Ana"},
+        "random": True,
+    }
     assert ruling.outcome["hand_sizes"] == {"Ana": 1, "Ben": 1}
     # Chance decides which: the position after is known only once it is said.
     applied = engine.apply_move(CATALOG, pos, play(SACK, A, player="Ben"))
@@ -641,15 +753,26 @@ def test_a_lost_turn_cannot_hold_a_pending_attack():
 
 
 def test_fac_13_fac_r7_conquest_passes_control_with_the_defeated_units():
-    hands = {"Ana": [card(ATTACK, A), card(SPY, B)], "Ben": [card(ATTACK, B)],
-             "Cleo": [card(SPY, B)]}
-    pos = position(hands, players=4, control={A: "Ana", B: "Ben", C: "Ben", D: "Cleo"},
-                   dead={B: [0, 1, 3, 4]})
+    hands = {
+        "Ana": [card(ATTACK, A), card(SPY, B)],
+        "Ben": [card(ATTACK, B)],
+        "Cleo": [card(SPY, B)],
+    }
+    pos = position(
+        hands, players=4, control={A: "Ana", B: "Ben", C: "Ben", D: "Cleo"}, dead={B: [0, 1, 3, 4]}
+    )
     ruling = judge(pos, play(ATTACK, A, unit_ref=unit(B, 2)))
     legal(ruling, "legal_attack", "FAC-6")
     conquest = ruling.outcome["conquests"]
-    assert conquest == [{"faction": B, "from": "Ben", "to": "Ana", "defeated_units": UNITS[B],
-                         "no_longer_enemy": [card(SPY, B).as_dict()]}]
+    assert conquest == [
+        {
+            "faction": B,
+            "from": "Ben",
+            "to": "Ana",
+            "defeated_units": UNITS[B],
+            "no_longer_enemy": [card(SPY, B).as_dict()],
+        }
+    ]
     after = engine.apply_move(CATALOG, pos, play(ATTACK, A, unit_ref=unit(B, 2))).position
     assert engine.PositionReader(CATALOG, after).controller(B) == "Ana"
     assert ruling.outcome["eliminated"] == []  # Ben still holds Verdant March … (his C)
@@ -659,8 +782,12 @@ def test_fac_13_fac_r7_conquest_passes_control_with_the_defeated_units():
 
 def test_fac_14_a_conquered_factions_cards_are_no_longer_enemy_cards():
     """Ana conquered B: discarding a B Sabotage costs her nothing (FAC-14, FAC-R1)."""
-    pos = position({"Ana": [card(SABOTAGE, B)]}, players=3,
-                   control={A: "Ana", B: "Ana", C: "Cleo"}, dead={B: "all"})
+    pos = position(
+        {"Ana": [card(SABOTAGE, B)]},
+        players=3,
+        control={A: "Ana", B: "Ana", C: "Cleo"},
+        dead={B: "all"},
+    )
     ruling = judge(pos, Move(DISCARD, card=card(SABOTAGE, B)))
     legal(ruling, "legal_discard", "FAC-15")
     assert ruling.outcome["turns_lost"] == []
@@ -689,16 +816,21 @@ def test_fac_f2_discarding_an_enemy_spy_shows_the_hand():
     pos = position({"Ana": [card(SPY, B), card(DOCTOR, A)]})
     ruling = judge(pos, Move(DISCARD, card=card(SPY, B)))
     legal(ruling, "legal_discard", "FAC-F2")
-    assert ruling.outcome["revealed"] == [{"hand_of": "Ana", "to": "Ben",
-                                           "cards": [card(DOCTOR, A).as_dict()]}]
+    assert ruling.outcome["revealed"] == [
+        {"hand_of": "Ana", "to": "Ben", "cards": [card(DOCTOR, A).as_dict()]}
+    ]
 
 
 def test_fac_f2_discarding_an_enemy_sack_gives_a_random_card():
     pos = position({"Ana": [card(SACK, B), card(DOCTOR, A), card(SPY, A)]})
     ruling = judge(pos, Move(DISCARD, card=card(SACK, B)))
     legal(ruling, "legal_discard", "FAC-F2")
-    assert ruling.outcome["cards_moved"][-1] == {"card": None, "from": {"player": "Ana"},
-                                                 "to": {"player": "Ben"}, "random": True}
+    assert ruling.outcome["cards_moved"][-1] == {
+        "card": None,
+        "from": {"player": "Ana"},
+        "to": {"player": "Ben"},
+        "random": True,
+    }
     assert ruling.outcome["hand_sizes"] == {"Ana": 1, "Ben": 1}
 
 
@@ -715,12 +847,19 @@ def test_fac_f2_discarding_an_enemy_sabotage_costs_the_next_turn():
 
 def test_fac_r1_that_factions_player_is_its_current_controller():
     """B was conquered by Cleo: an enemy B Sack discarded by Ana goes to Cleo, not Ben."""
-    pos = position({"Ana": [card(SACK, B), card(DOCTOR, A)]}, players=3,
-                   control={A: "Ana", B: "Cleo", C: "Cleo"}, dead={B: "all"})
+    pos = position(
+        {"Ana": [card(SACK, B), card(DOCTOR, A)]},
+        players=3,
+        control={A: "Ana", B: "Cleo", C: "Cleo"},
+        dead={B: "all"},
+    )
     ruling = judge(pos, Move(DISCARD, card=card(SACK, B)))
-    assert ruling.outcome["cards_moved"][-1] == {"card": card(DOCTOR, A).as_dict(),
-                                                 "from": {"player": "Ana"},
-                                                 "to": {"player": "Cleo"}, "random": True}
+    assert ruling.outcome["cards_moved"][-1] == {
+        "card": card(DOCTOR, A).as_dict(),
+        "from": {"player": "Ana"},
+        "to": {"player": "Cleo"},
+        "random": True,
+    }
 
 
 def test_fac_r1_own_cards_are_never_enemy_cards():
@@ -760,8 +899,11 @@ def test_a_target_is_required():
         (play(DOCTOR, A), "move.target_unit", "FAC-R6"),
     ):
         ruling = rule(pos, move)
-        assert (ruling.verdict, ruling.code, ruling.rule) == ("needs_information",
-                                                              "target_required", rule_id)
+        assert (ruling.verdict, ruling.code, ruling.rule) == (
+            "needs_information",
+            "target_required",
+            rule_id,
+        )
         assert [m["path"] for m in ruling.missing] == [path]
         assert ruling.alternatives == [] and ruling.outcome is None
 
@@ -770,8 +912,12 @@ def test_an_unlisted_target_unit():
     pos = position({"Ana": [card(ATTACK, A), card(DOCTOR, A)]}, listed={B: [0], A: [1, 2, 3, 4]})
     ruling = rule(pos, play(ATTACK, A, unit_ref=unit(B, 3)))
     assert (ruling.verdict, ruling.code) == ("needs_information", "unit_state_unknown")
-    assert ruling.missing == [{"path": "position.factions[1].units",
-                               "detail": f"Whether {UNITS[B][3]} of {LABEL[B]} survives."}]
+    assert ruling.missing == [
+        {
+            "path": "position.factions[1].units",
+            "detail": f"Whether {UNITS[B][3]} of {LABEL[B]} survives.",
+        }
+    ]
     assert any("does not list" in w for w in ruling.warnings)
     ruling = rule(pos, play(DOCTOR, A, unit_ref=unit(A, 0)))
     assert (ruling.verdict, ruling.code) == ("needs_information", "unit_state_unknown")
@@ -780,18 +926,22 @@ def test_an_unlisted_target_unit():
 def test_an_opponent_whose_survival_is_unknown():
     pos = position({"Ana": [card(SPY, A)]}, listed={B: [0, 1]}, dead={B: [0, 1]})
     ruling = rule(pos, play(SPY, A, player="Ben"))
-    assert (ruling.verdict, ruling.code, ruling.rule) == ("needs_information",
-                                                          "player_state_unknown", "FAC-R9")
+    assert (ruling.verdict, ruling.code, ruling.rule) == (
+        "needs_information",
+        "player_state_unknown",
+        "FAC-R9",
+    )
     assert ruling.missing[0]["path"] == "position.factions[1].units"
 
 
 def test_unused_targets_are_ignored_with_a_warning():
     pos = position({"Ana": [card(SPY, A)], "Ben": [card(SPY, B)]})
-    ruling = rule(pos, Move(PLAY, card=card(SPY, A), target_player="Ben",
-                            target_unit=unit(B, 0)))
+    ruling = rule(pos, Move(PLAY, card=card(SPY, A), target_player="Ben", target_unit=unit(B, 0)))
     assert ruling.verdict == "legal"
-    assert ruling.warnings == [f"move.target_unit is not used by this move (play "
-                               f"{CARD[SPY]} ({LABEL[A]})); it was ignored."]
+    assert ruling.warnings == [
+        f"move.target_unit is not used by this move (play "
+        f"{CARD[SPY]} ({LABEL[A]})); it was ignored."
+    ]
 
 
 # --- Impossible positions ------------------------------------------------------------------------------------------
@@ -802,14 +952,20 @@ def test_fac_f1_more_copies_than_the_factions_in_play_contribute():
     errors = impossible(position({"Ana": hand}))
     assert codes(errors) == ["too_many_copies"]
     assert errors[0]["path"] == "players[0].hand[2]"
-    assert (f"holds 3 {CARD[SPY]} cards of {LABEL[A]}, but each faction contributes 2 "
-            f"(FAC-F1: 2 × 2 factions in play = 4 in the deck)") in errors[0]["detail"]
+    assert (
+        f"holds 3 {CARD[SPY]} cards of {LABEL[A]}, but each faction contributes 2 "
+        f"(FAC-F1: 2 × 2 factions in play = 4 in the deck)"
+    ) in errors[0]["detail"]
     # Spread over the players, with the pending card, still counted.
-    pos = position({"Ana": [card(ATTACK, A)] * 2, "Ben": [card(ATTACK, A)] * 3},
-                   pending=Pending(card(ATTACK, A), "Ana", unit(B, 0)))
+    pos = position(
+        {"Ana": [card(ATTACK, A)] * 2, "Ben": [card(ATTACK, A)] * 3},
+        pending=Pending(card(ATTACK, A), "Ana", unit(B, 0)),
+    )
     assert codes(impossible(pos)) == ["too_many_copies"]
     # Two of each faction's is fine.
-    engine.check(replace(position({"Ana": [card(SPY, A)] * 2, "Ben": [card(SPY, B)] * 2}), catalog=CATALOG))
+    engine.check(
+        replace(position({"Ana": [card(SPY, A)] * 2, "Ben": [card(SPY, B)] * 2}), catalog=CATALOG)
+    )
 
 
 def test_a_card_of_a_faction_not_in_play():
@@ -828,16 +984,18 @@ def test_a_faction_with_two_controllers_or_listed_twice():
 
 
 def test_a_hand_for_an_absent_player():
-    pos = position({"Ben": [card(SPY, B)]}, players=3, control={A: "Ana", B: "Ana", C: "Cleo"},
-                   dead={B: "all"})
+    pos = position(
+        {"Ben": [card(SPY, B)]}, players=3, control={A: "Ana", B: "Ana", C: "Cleo"}, dead={B: "all"}
+    )
     errors = impossible(pos)
     assert codes(errors) == ["hand_for_absent_player"]
     assert errors[0]["path"] == "players[1].hand"
 
 
 def test_the_turn_of_an_absent_player():
-    pos = position({}, players=3, control={A: "Ana", B: "Ana", C: "Cleo"}, dead={B: "all"},
-                   turn="Ben")
+    pos = position(
+        {}, players=3, control={A: "Ana", B: "Ana", C: "Cleo"}, dead={B: "all"}, turn="Ben"
+    )
     assert codes(impossible(pos)) == ["turn_of_absent_player"]
 
 
@@ -867,14 +1025,18 @@ def test_every_contradiction_is_named_at_once():
     pos = position({"Ana": [card(SPY, A)] * 3 + [card(ATTACK, C)]}, own={"Ana": B, "Ben": B})
     pos.factions.append(Faction(A, "Ben", []))
     assert sorted(codes(impossible(pos))) == sorted(
-        ["faction_two_controllers", "faction_chosen_twice", "too_many_copies",
-         "faction_not_in_play"])
+        [
+            "faction_two_controllers",
+            "faction_chosen_twice",
+            "too_many_copies",
+            "faction_not_in_play",
+        ]
+    )
 
 
 def test_every_documented_code_is_used():
     source = Path(engine.__file__).read_text()
-    for code in (*engine.ILLEGAL_CODES, *engine.IMPOSSIBLE_CODES,
-                 *engine.NEEDS_INFORMATION_CODES):
+    for code in (*engine.ILLEGAL_CODES, *engine.IMPOSSIBLE_CODES, *engine.NEEDS_INFORMATION_CODES):
         assert source.count(f'"{code}"') >= 2, code  # declared and raised
 
 
@@ -885,4 +1047,5 @@ def test_a_target_player_naming_the_attacked_units_controller_is_accepted():
     move.target_player = "Cleo"
     assert rule(pos, move).warnings == [
         f"move.target_player says Cleo, but {UNITS[B][0]} ({LABEL[B]}) belongs to a faction Ben "
-        f"controls; the target unit decides, so it was ignored."]
+        f"controls; the target unit decides, so it was ignored."
+    ]

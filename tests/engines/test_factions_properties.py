@@ -61,17 +61,25 @@ def kind(ref: CardRef) -> str:
 
 def deal(players: int, rng: random.Random) -> tuple[Position, list[CardRef], Counter]:
     factions = FACTIONS[:players]
-    deck = [CardRef(spec.name, slug) for slug in factions for spec in CATALOG.actions.values()
-            for _ in range(spec.copies)]
+    deck = [
+        CardRef(spec.name, slug)
+        for slug in factions
+        for spec in CATALOG.actions.values()
+        for _ in range(spec.copies)
+    ]
     everything = Counter(deck)
     assert len(deck) == 20 * players
     rng.shuffle(deck)
     names = NAMES[:players]
     position = Position(
-        factions=[Faction(slug, names[i], [Unit(u, True) for u in UNITS[slug]])
-                  for i, slug in enumerate(factions)],
-        players=[Player(name, [deck.pop() for _ in range(5)], 0, factions[i])
-                 for i, name in enumerate(names)],
+        factions=[
+            Faction(slug, names[i], [Unit(u, True) for u in UNITS[slug]])
+            for i, slug in enumerate(factions)
+        ],
+        players=[
+            Player(name, [deck.pop() for _ in range(5)], 0, factions[i])
+            for i, name in enumerate(names)
+        ],
         turn=rng.choice(names),
     )
     player(position, position.turn).hand.append(deck.pop())
@@ -100,8 +108,7 @@ def rules_legal_moves(position: Position) -> list[Move]:
         defender = player(position, controller(position, pending.target.faction))
         moves = [Move(PASS)]
         if kind(pending.card) == ATTACK:
-            moves += [Move(DEFEND, card=ref) for ref in set(defender.hand)
-                      if kind(ref) == DEFENCE]
+            moves += [Move(DEFEND, card=ref) for ref in set(defender.hand) if kind(ref) == DEFENCE]
         return moves
     if position.turn_lost:  # FAC-R3: no draw, play or discard
         return [Move(PASS), Move(END_TURN)]
@@ -110,16 +117,27 @@ def rules_legal_moves(position: Position) -> list[Move]:
     for ref in set(me.hand):
         action = kind(ref)
         if action in ATTACKS:  # FAC-R5
-            moves += [Move(PLAY, card=ref, target_unit=UnitRef(f.slug, u.name))
-                      for f in position.factions if f.controller != me.name
-                      for u in f.units if u.alive]
+            moves += [
+                Move(PLAY, card=ref, target_unit=UnitRef(f.slug, u.name))
+                for f in position.factions
+                if f.controller != me.name
+                for u in f.units
+                if u.alive
+            ]
         elif action == DOCTOR:  # FAC-R6
-            moves += [Move(PLAY, card=ref, target_unit=UnitRef(f.slug, u.name))
-                      for f in position.factions if f.controller == me.name
-                      for u in f.units if not u.alive]
+            moves += [
+                Move(PLAY, card=ref, target_unit=UnitRef(f.slug, u.name))
+                for f in position.factions
+                if f.controller == me.name
+                for u in f.units
+                if not u.alive
+            ]
         elif action in ON_PLAYER:  # an opponent still in the game
-            moves += [Move(PLAY, card=ref, target_player=p.name) for p in position.players
-                      if p.name != me.name and in_game(position, p.name)]
+            moves += [
+                Move(PLAY, card=ref, target_player=p.name)
+                for p in position.players
+                if p.name != me.name and in_game(position, p.name)
+            ]
         moves.append(Move(DISCARD, card=ref))  # any card, any time in the turn (FAC-4)
     if len(me.hand) <= engine.HAND_LIMIT:  # FAC-4, FAC-5
         moves += [Move(PASS), Move(END_TURN)]
@@ -127,8 +145,7 @@ def rules_legal_moves(position: Position) -> list[Move]:
 
 
 def keys(moves) -> set[str]:
-    return {json.dumps(m.as_dict() if isinstance(m, Move) else m, sort_keys=True)
-            for m in moves}
+    return {json.dumps(m.as_dict() if isinstance(m, Move) else m, sort_keys=True) for m in moves}
 
 
 def choose(position: Position, moves: list[Move], rng: random.Random) -> Move:
@@ -149,8 +166,11 @@ def taken_index(position: Position, move: Move, rng: random.Random) -> int | Non
     """Chance's pick for a SACK: an index in the hand the card is taken from."""
     if move.action == PLAY and kind(move.card) == SACK:
         size = len(player(position, move.target_player).hand)
-    elif (move.action == DISCARD and kind(move.card) == SACK
-          and controller(position, move.card.faction) != position.turn):
+    elif (
+        move.action == DISCARD
+        and kind(move.card) == SACK
+        and controller(position, move.card.faction) != position.turn
+    ):
         size = len(player(position, position.turn).hand) - 1
     else:
         return None
@@ -179,16 +199,18 @@ def test_random_games_are_played_to_the_end(players, rng):
         assert ruling.verdict == "legal", (ruling.code, ruling.reason)
         assert all(check.passed for check in ruling.checks)
         # A move the engine considered but rejected is never ruled legal.
-        rejected = [m for m in engine._candidates(board)
-                    if json.dumps(m.as_dict(), sort_keys=True) not in expected_keys]
+        rejected = [
+            m
+            for m in engine._candidates(board)
+            if json.dumps(m.as_dict(), sort_keys=True) not in expected_keys
+        ]
         if rejected:
             other = board.rule(rng.choice(rejected))
             assert other.verdict in ("illegal", "needs_information")
             assert keys(other.alternatives) <= expected_keys
 
         before = position
-        applied = engine.apply_move(CATALOG, position, move,
-                                    taken=taken_index(position, move, rng))
+        applied = engine.apply_move(CATALOG, position, move, taken=taken_index(position, move, rng))
         outcome = applied.outcome
         assert applied.position is not None  # every unit is listed, chance's pick is given
         position = applied.position
@@ -203,14 +225,21 @@ def test_random_games_are_played_to_the_end(players, rng):
                 assert not any(u.alive for u in new.units)
                 assert new.controller == attacker
                 assert {"faction": new.slug, "from": old.controller, "to": attacker} == {
-                    k: c[k] for c in outcome["conquests"] if c["faction"] == new.slug
-                    for k in ("faction", "from", "to")}
+                    k: c[k]
+                    for c in outcome["conquests"]
+                    if c["faction"] == new.slug
+                    for k in ("faction", "from", "to")
+                }
         assert len(outcome["conquests"]) == sum(
-            o.controller != n.controller for o, n in zip(before.factions, position.factions,
-                                                         strict=True))
+            o.controller != n.controller
+            for o, n in zip(before.factions, position.factions, strict=True)
+        )
         # Elimination (FAC-17, FAC-R9).
-        newly_out = [p.name for p in position.players
-                     if in_game(before, p.name) and not in_game(position, p.name)]
+        newly_out = [
+            p.name
+            for p in position.players
+            if in_game(before, p.name) and not in_game(position, p.name)
+        ]
         assert outcome["eliminated"] == newly_out
         for p in position.players:
             if not in_game(position, p.name):

@@ -37,13 +37,20 @@ def random_boards(count: int = 36, seed: int = 13) -> list[TurnBoard]:
     rng = random.Random(seed)
     boards = []
     for _ in range(count):
-        board = check(position(
-            hand=rng.sample(KNOWN, rng.randint(0, 5)), coins=rng.randint(0, 8),
-            health=rng.randint(1, 15), combat=rng.randint(0, 6), in_play=[SOURCE],
-            opponent_health=rng.randint(1, 15),
-            opponent_bases=rng.choice([[], ["The Hive"], [base("Blob World", defense=5)]]),
-            shop_row=rng.sample(ROW, rng.randint(0, 5)), deck=rng.choice([None, 0, 4]),
-            discard_pile=rng.choice([None, 2])))
+        board = check(
+            position(
+                hand=rng.sample(KNOWN, rng.randint(0, 5)),
+                coins=rng.randint(0, 8),
+                health=rng.randint(1, 15),
+                combat=rng.randint(0, 6),
+                in_play=[SOURCE],
+                opponent_health=rng.randint(1, 15),
+                opponent_bases=rng.choice([[], ["The Hive"], [base("Blob World", defense=5)]]),
+                shop_row=rng.sample(ROW, rng.randint(0, 5)),
+                deck=rng.choice([None, 0, 4]),
+                discard_pile=rng.choice([None, 2]),
+            )
+        )
         for _move in range(rng.randint(0, 8)):
             moves = board.legal_moves()
             if not moves:
@@ -57,18 +64,24 @@ def random_boards(count: int = 36, seed: int = 13) -> list[TurnBoard]:
 def test_random_boards_conform(board):
     rulings = assert_board_conforms(board, illegal_moves=ALWAYS_ILLEGAL)
     legal = [move.as_dict() for move in board.legal_moves()]
-    assert all(ruling.alternatives == legal for ruling in rulings[len(legal):])
+    assert all(ruling.alternatives == legal for ruling in rulings[len(legal) :])
 
 
-@pytest.mark.parametrize("pos", [
-    position(hand=["Imperial Frigate"], opponent_bases=["The Hive"]),
-    position(in_play=["Imperial Frigate", "Corvette"], coins=2),
-    position(bases=[base("Fleet HQ", primary={"coin": 1})], in_play=["Imperial Frigate"],
-             combat=2),
-    position(hand=["Corvette", "Barter World"], drawn=2, deck=1, discard_pile=3),
-    position(in_play=["Imperial Frigate", "Imperial Frigate", "Viper"], combat=5,
-             opponent_health=3),
-], ids=["frigate", "ally_unknown", "base", "drawn", "winning"])
+@pytest.mark.parametrize(
+    "pos",
+    [
+        position(hand=["Imperial Frigate"], opponent_bases=["The Hive"]),
+        position(in_play=["Imperial Frigate", "Corvette"], coins=2),
+        position(
+            bases=[base("Fleet HQ", primary={"coin": 1})], in_play=["Imperial Frigate"], combat=2
+        ),
+        position(hand=["Corvette", "Barter World"], drawn=2, deck=1, discard_pile=3),
+        position(
+            in_play=["Imperial Frigate", "Imperial Frigate", "Viper"], combat=5, opponent_health=3
+        ),
+    ],
+    ids=["frigate", "ally_unknown", "base", "drawn", "winning"],
+)
 def test_engine_test_positions_conform(pos):
     assert_board_conforms(check(pos), illegal_moves=ALWAYS_ILLEGAL)
 
@@ -87,7 +100,9 @@ def test_moves_needing_an_unknown_value_are_left_out_of_the_legal_moves():
     board = check(position(hand=["Corvette", "Viper"]))
     assert board.rule(play("Corvette")).verdict == "needs_information"
     assert [move.as_dict() for move in board.legal_moves()] == [
-        {"action": "play", "card": "Viper"}, {"action": "end_turn"}]
+        {"action": "play", "card": "Viper"},
+        {"action": "end_turn"},
+    ]
     assert board.warnings == []
 
 
@@ -95,22 +110,47 @@ def test_moves_needing_an_unknown_value_are_left_out_of_the_legal_moves():
 def test_score_is_the_breakdown_the_api_answers(api, catalog):
     shop_row = ["Freighter", "Corvette", "Ram", "Survey Ship"]
     turns: list[list[Move]] = [
-        [play("Imperial Frigate"), play("Scout"), attack("The Hive", 1), attack("health"),
-         buy("Ram", refill="Trade Pod"), end_turn()],
+        [
+            play("Imperial Frigate"),
+            play("Scout"),
+            attack("The Hive", 1),
+            attack("health"),
+            buy("Ram", refill="Trade Pod"),
+            end_turn(),
+        ],
         [play("Scout"), buy("Freighter"), end_turn()],  # stops: Freighter costs more
     ]
     for moves in turns:
-        pos = position(hand=["Imperial Frigate", "Scout"], health=12, opponent_coins=1,
-                       opponent_bases=["The Hive"], shop_row=shop_row)
+        pos = position(
+            hand=["Imperial Frigate", "Scout"],
+            health=12,
+            opponent_coins=1,
+            opponent_bases=["The Hive"],
+            shop_row=shop_row,
+        )
         score = check(pos).score(moves)
         assert isinstance(score, Scored)
-        body = {"active": {"name": "Ana", "health": 12, "coins": 0,
-                           "hand": ["Imperial Frigate", "Scout"]},
-                "opponent": {"name": "Ben", "health": 15, "coins": 1,
-                             "bases": [{"card": "The Hive", "damage": 0}]},
-                "shop_row": shop_row, "actions": [move.as_dict() for move in moves]}
-        response = api.post("/api/games/star-realms-academy/score/",
-                            content_type="application/json", data=json.dumps(body))
+        body = {
+            "active": {
+                "name": "Ana",
+                "health": 12,
+                "coins": 0,
+                "hand": ["Imperial Frigate", "Scout"],
+            },
+            "opponent": {
+                "name": "Ben",
+                "health": 15,
+                "coins": 1,
+                "bases": [{"card": "The Hive", "damage": 0}],
+            },
+            "shop_row": shop_row,
+            "actions": [move.as_dict() for move in moves],
+        }
+        response = api.post(
+            "/api/games/star-realms-academy/score/",
+            content_type="application/json",
+            data=json.dumps(body),
+        )
         answer = response.json()
         assert response.status_code == 200, answer
         assert answer["total"] == score.total

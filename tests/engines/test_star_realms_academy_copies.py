@@ -15,8 +15,9 @@ from tests.engines.test_star_realms_academy_engine import (
 def test_sra_2_a_fifth_ram_cannot_refill_the_shop_row():
     # Three Rams in the hand, one in the shop row: all four are accounted for. Buying the Ram
     # puts it in the discard pile (still one of the four), so the refill cannot be a fifth.
-    ruling = check(position(coins=1, hand=["Ram", "Ram", "Ram"],
-                            shop_row=["Ram", "Freighter"])).rule(buy("Ram", refill="Ram"))
+    ruling = check(
+        position(coins=1, hand=["Ram", "Ram", "Ram"], shop_row=["Ram", "Freighter"])
+    ).rule(buy("Ram", refill="Ram"))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "too_many_copies", "SRA-2")
     assert "all 4 copies" in ruling.reason and "discard pile" in ruling.reason
     assert {"action": "buy", "card": "Ram"} in ruling.alternatives  # an unnamed refill is fine
@@ -25,7 +26,8 @@ def test_sra_2_a_fifth_ram_cannot_refill_the_shop_row():
 def test_sra_2_a_refill_may_be_the_last_copy():
     # Two Rams in the hand and one in the row: the bought one and the refill make four.
     ruling = check(position(coins=1, hand=["Ram", "Ram"], shop_row=["Ram"])).rule(
-        buy("Ram", refill="Ram"))
+        buy("Ram", refill="Ram")
+    )
     assert ruling.verdict == "legal"
     assert ruling.outcome["position"]["shop_row"] == ["Ram"]
 
@@ -65,8 +67,11 @@ def test_sra_2_a_card_shuffled_back_into_the_deck_may_be_drawn_again():
     # Ram, which may be played: it is the fourth copy, not a fifth.
     # (A guard for the fix: counting the bought Ram, it must not be counted twice.)
     ram = card("Ram", primary={"combat": 1})  # as an admin would transcribe it
-    turn = check(position(coins=1, hand=[ram, ram, ram, "Survey Ship"], shop_row=[ram],
-                          deck=0, discard_pile=0))
+    turn = check(
+        position(
+            coins=1, hand=[ram, ram, ram, "Survey Ship"], shop_row=[ram], deck=0, discard_pile=0
+        )
+    )
     assert turn.push(buy(ram)).verdict == "legal"  # the refill is not named
     assert turn.push(play("Survey Ship")).verdict == "legal"
     assert turn.active.drawn == 1
@@ -80,8 +85,16 @@ def test_sra_2_a_card_shuffled_back_into_the_deck_may_be_drawn_again():
 def test_sra_2_a_destroyed_base_in_its_owners_discard_pile_still_counts():
     # Ben's The Hive is destroyed into his discard pile: with two more in the row and in Ana's
     # hand the game's three are accounted for, so no drawn card of Ana's is a The Hive.
-    turn = check(position(in_play=["Viper"], combat=1, hand=["The Hive"], shop_row=["The Hive"],
-                          drawn=1, opponent_bases=["The Hive"]))
+    turn = check(
+        position(
+            in_play=["Viper"],
+            combat=1,
+            hand=["The Hive"],
+            shop_row=["The Hive"],
+            drawn=1,
+            opponent_bases=["The Hive"],
+        )
+    )
     assert turn.push(attack("The Hive", 1)).verdict == "legal"
     ruling = turn.push(play("The Hive"))
     assert ruling.verdict == "legal"  # the named one in the hand

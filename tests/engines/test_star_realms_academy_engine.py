@@ -34,22 +34,35 @@ ROW = ["Freighter", "Corvette", "Ram", "Barter World", "Survey Ship"]
 @cache
 def _catalog() -> dict[str, CardSpec]:
     data = json.loads(CATALOG.read_text(encoding="utf-8"))
-    labels = {c["value"]: c["label"] for a in data["attributes"] if a["key"] == "faction"
-              for c in a["choices"]}
+    labels = {
+        c["value"]: c["label"]
+        for a in data["attributes"]
+        if a["key"] == "faction"
+        for c in a["choices"]
+    }
     specs = {}
     for number, card in enumerate(data["cards"], start=1):
         attributes = card["attributes"]
-        stated, source = (same_faction_as(card.get("rule"))
-                          if card["field_provenance"].get("rule") == "verified" else ((), ""))
+        stated, source = (
+            same_faction_as(card.get("rule"))
+            if card["field_provenance"].get("rule") == "verified"
+            else ((), "")
+        )
         specs[card["name"]] = CardSpec(
-            name=card["name"], copies=card["copies"], faction=attributes["faction"],
-            kind=attributes["kind"], cost=attributes["cost"], primary=attributes["primary"],
-            ally=attributes["ally"], defense=attributes["defense"],
+            name=card["name"],
+            copies=card["copies"],
+            faction=attributes["faction"],
+            kind=attributes["kind"],
+            cost=attributes["cost"],
+            primary=attributes["primary"],
+            ally=attributes["ally"],
+            defense=attributes["defense"],
             provenance=dict(card["field_provenance"]),
             faction_label=labels.get(attributes["faction"], ""),
             admin_url=f"/admin/cards/card/{number}/change/",
             card_url=f"/games/star-realms-academy/cards/{card['slug']}/",
-            same_faction_as=stated, same_faction_source=source,
+            same_faction_as=stated,
+            same_faction_source=source,
         )
     return specs
 
@@ -67,9 +80,23 @@ def base(name: str, damage: int = 0, used=(), **known) -> BaseIn:
     return BaseIn(card=card(name, **known), damage=damage, used=tuple(used))
 
 
-def position(*, hand=(), in_play=(), bases=(), coins=0, combat=0, health=15, used=(),
-             opponent_bases=(), opponent_health=15, shop_row=ROW, deck=None, discard_pile=None,
-             drawn=0, opponent_coins=0) -> Position:
+def position(
+    *,
+    hand=(),
+    in_play=(),
+    bases=(),
+    coins=0,
+    combat=0,
+    health=15,
+    used=(),
+    opponent_bases=(),
+    opponent_health=15,
+    shop_row=ROW,
+    deck=None,
+    discard_pile=None,
+    drawn=0,
+    opponent_coins=0,
+) -> Position:
     def spec(item):
         return item if isinstance(item, CardSpec) else card(item)
 
@@ -77,12 +104,25 @@ def position(*, hand=(), in_play=(), bases=(), coins=0, combat=0, health=15, use
         return item if isinstance(item, BaseIn) else BaseIn(card=spec(item))
 
     return Position(
-        active=Side(name="Ana", health=health, coins=coins, hand=[spec(c) for c in hand],
-                    in_play=[spec(c) for c in in_play], bases=[as_base(b) for b in bases],
-                    combat=combat, used=[(spec(c), a) for c, a in used], deck=deck,
-                    discard_pile=discard_pile, drawn=drawn),
-        opponent=Side(name="Ben", health=opponent_health, coins=opponent_coins,
-                      bases=[as_base(b) for b in opponent_bases]),
+        active=Side(
+            name="Ana",
+            health=health,
+            coins=coins,
+            hand=[spec(c) for c in hand],
+            in_play=[spec(c) for c in in_play],
+            bases=[as_base(b) for b in bases],
+            combat=combat,
+            used=[(spec(c), a) for c, a in used],
+            deck=deck,
+            discard_pile=discard_pile,
+            drawn=drawn,
+        ),
+        opponent=Side(
+            name="Ben",
+            health=opponent_health,
+            coins=opponent_coins,
+            bases=[as_base(b) for b in opponent_bases],
+        ),
         shop_row=[spec(c) for c in shop_row],
     )
 
@@ -151,8 +191,9 @@ def test_imperial_frigate_against_the_hive_the_base_falls_and_one_health_is_lost
 
 
 def test_the_hive_takes_only_the_combat_it_needs_and_the_rest_stays_in_the_pool():
-    ruling = check(position(in_play=["Imperial Frigate"], combat=2,
-                            opponent_bases=["The Hive"])).rule(attack("The Hive", 2))
+    ruling = check(
+        position(in_play=["Imperial Frigate"], combat=2, opponent_bases=["The Hive"])
+    ).rule(attack("The Hive", 2))
     assert ruling.verdict == "legal" and ruling.outcome["destroyed"] == ["The Hive"]
     assert ruling.outcome["combat"] == 1
     assert ruling.outcome["spent"] == {"combat": 1}
@@ -233,14 +274,16 @@ def test_playing_a_base_puts_it_among_the_bases_with_its_primary_unused():
     ruling = check(position(hand=[hive])).rule(play(hive))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "base_played", "SRA-7")
     assert ruling.outcome["position"]["active"]["bases"] == [
-        {"card": "The Hive", "damage": 0, "used": []}]
+        {"card": "The Hive", "damage": 0, "used": []}
+    ]
     assert ruling.outcome["position"]["active"]["in_play"] == []
 
 
 def test_combat_forms_a_pool():
     # 1 Combat left of a Frigate played before (SRA-R8: the pool has a source in play).
-    turn = check(position(hand=["Viper", "Imperial Frigate"], in_play=["Imperial Frigate"],
-                          combat=1))
+    turn = check(
+        position(hand=["Viper", "Imperial Frigate"], in_play=["Imperial Frigate"], combat=1)
+    )
     turn.push(play("Viper"))
     ruling = turn.push(play("Imperial Frigate"))
     assert ruling.outcome["combat"] == 4
@@ -256,8 +299,9 @@ def test_coins_beyond_eight_are_lost_with_a_warning_naming_how_many():
     assert ruling.outcome["coins"] == 8
     assert ruling.outcome["gained"]["coin"] == 1 and ruling.outcome["gained"]["coins_lost"] == 1
     assert any(w.startswith("1 Coin beyond the cap of 8 is lost") for w in ruling.warnings)
-    assert any(c.rule == "SRA-R1" and "7 + 2 = 9, capped at 8: 1 lost" in c.detail
-               for c in ruling.checks)
+    assert any(
+        c.rule == "SRA-R1" and "7 + 2 = 9, capped at 8: 1 lost" in c.detail for c in ruling.checks
+    )
     at_cap = check(position(hand=["Survey Ship"], coins=8)).rule(play("Survey Ship"))
     assert any(w.startswith("2 Coins beyond the cap of 8 are lost") for w in at_cap.warnings)
     assert "2 Coins lost to the cap of 8" in at_cap.reason
@@ -268,8 +312,7 @@ def test_health_never_goes_above_fifteen():
     ruling = check(position(hand=[medic], health=13)).rule(play(medic))
     assert ruling.outcome["health"] == 15
     assert ruling.outcome["gained"] == {"health": 2, "health_not_gained": 2}
-    assert any(w.startswith("2 Health beyond the cap of 15 is not gained") for w in
-               ruling.warnings)
+    assert any(w.startswith("2 Health beyond the cap of 15 is not gained") for w in ruling.warnings)
     below = check(position(hand=[medic], health=5)).rule(play(medic))
     assert below.outcome["health"] == 9 and not any("cap" in w for w in below.warnings)
 
@@ -313,14 +356,21 @@ def test_use_base_needs_a_base_of_ones_own_in_play():
 def test_a_base_primary_that_is_unknown_needs_information():
     ruling = check(position(bases=["Fleet HQ"])).rule(use_base("Fleet HQ"))
     assert (ruling.verdict, ruling.code, ruling.rule) == (
-        "needs_information", "card_value_unknown", "SRA-F2")
-    assert ruling.missing == [{
-        "card": "Fleet HQ", "field": "primary", "label": "primary ability",
-        "detail": "Fleet HQ's primary ability is not known yet. An admin can enter it at "
-                  "/admin/cards/card/15/change/.",
-        "admin_url": "/admin/cards/card/15/change/",
-        "card_url": "/games/star-realms-academy/cards/fleet-hq/",
-    }]
+        "needs_information",
+        "card_value_unknown",
+        "SRA-F2",
+    )
+    assert ruling.missing == [
+        {
+            "card": "Fleet HQ",
+            "field": "primary",
+            "label": "primary ability",
+            "detail": "Fleet HQ's primary ability is not known yet. An admin can enter it at "
+            "/admin/cards/card/15/change/.",
+            "admin_url": "/admin/cards/card/15/change/",
+            "card_url": "/games/star-realms-academy/cards/fleet-hq/",
+        }
+    ]
     assert ruling.alternatives == [] and ruling.outcome is None
 
 
@@ -360,7 +410,8 @@ def test_a_base_counts_as_an_ally_and_two_copies_ally_each_other():
 def test_an_ally_once_per_turn_also_from_the_position():
     frigate = card("Imperial Frigate", ally={"coin": 1})
     ruling = check(position(in_play=[frigate, "Corvette"], used=[(frigate, "ally")])).rule(
-        use_ally(frigate))
+        use_ally(frigate)
+    )
     assert ruling.code == "already_used"
 
 
@@ -384,9 +435,11 @@ def test_unaligned_cards_have_no_faction_to_ally_with():
 
 def test_an_unknown_faction_among_the_others_needs_information():
     frigate = card("Imperial Frigate", ally={"coin": 1})
-    mystery = dataclasses.replace(card("Survey Ship"), faction=None,
-                                  provenance={**card("Survey Ship").provenance,
-                                              "faction": "unknown"})
+    mystery = dataclasses.replace(
+        card("Survey Ship"),
+        faction=None,
+        provenance={**card("Survey Ship").provenance, "faction": "unknown"},
+    )
     ruling = check(position(in_play=[frigate, mystery])).rule(use_ally(frigate))
     assert ruling.verdict == "needs_information"
     assert [(m["card"], m["field"]) for m in ruling.missing] == [("Survey Ship", "faction")]
@@ -421,19 +474,27 @@ def test_an_unknown_cost_needs_information_with_the_admin_link():
     assert (ruling.verdict, ruling.code) == ("needs_information", "card_value_unknown")
     assert ruling.missing[0]["card"] == "Corvette" and ruling.missing[0]["field"] == "cost"
     assert ruling.missing[0]["admin_url"] == "/admin/cards/card/11/change/"
-    assert ruling.reason.startswith("Corvette's cost is not known yet (printed on the card, not "
-                                   "transcribed): buying Corvette cannot be ruled on without it.")
+    assert ruling.reason.startswith(
+        "Corvette's cost is not known yet (printed on the card, not "
+        "transcribed): buying Corvette cannot be ruled on without it."
+    )
     assert ruling.checks[-1].rule == "SRA-F2" and not ruling.checks[-1].passed
     # Once transcribed, the same move gets a verdict.
     known = check(position(coins=8, shop_row=[card("Corvette", cost=2)])).rule(
-        buy(card("Corvette", cost=2)))
+        buy(card("Corvette", cost=2))
+    )
     assert (known.verdict, known.outcome["coins"]) == ("legal", 6)
 
 
 def test_buying_refills_the_shop_row_with_the_named_card():
     ruling = check(position(coins=1)).rule(buy("Ram", refill="Trade Pod"))
     assert ruling.outcome["position"]["shop_row"] == [
-        "Freighter", "Corvette", "Trade Pod", "Barter World", "Survey Ship"]
+        "Freighter",
+        "Corvette",
+        "Trade Pod",
+        "Barter World",
+        "Survey Ship",
+    ]
     assert ruling.outcome["shop_row_unknown"] == 0
     assert "Trade Pod refills the shop row" in ruling.reason
     scout = check(position(coins=1)).rule(buy("Ram", refill="Scout"))
@@ -443,7 +504,8 @@ def test_buying_refills_the_shop_row_with_the_named_card():
     fifth = check(position(coins=1, hand=["Ram", "Ram", "Ram"])).rule(buy("Ram", refill="Ram"))
     assert fifth.code == "too_many_copies"  # the bought Ram is still one of the four (SRA-2)
     full = check(position(coins=1, hand=["Imperial Frigate"] * 4, shop_row=["Ram"])).rule(
-        buy("Ram", refill="Imperial Frigate"))
+        buy("Ram", refill="Imperial Frigate")
+    )
     assert (full.code, full.rule) == ("too_many_copies", "SRA-2")
 
 
@@ -451,8 +513,9 @@ def test_buying_refills_the_shop_row_with_the_named_card():
 
 
 def test_bases_shield_health():
-    ruling = check(position(in_play=["Imperial Frigate", "Viper"], combat=3,
-                            opponent_bases=["The Hive"])).rule(attack("health", 3))
+    ruling = check(
+        position(in_play=["Imperial Frigate", "Viper"], combat=3, opponent_bases=["The Hive"])
+    ).rule(attack("health", 3))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("illegal", "base_shields_health", "SRA-7")
     assert "Ben has The Hive in play" in ruling.reason
     assert ruling.alternatives[0] == {"action": "attack", "target": "The Hive", "amount": 1}
@@ -460,8 +523,13 @@ def test_bases_shield_health():
 
 def test_combat_can_be_split_and_tokens_stay_until_the_base_falls():
     fortress = card("Blob World", defense=5)
-    turn = check(position(in_play=["Imperial Frigate", "Imperial Frigate"], combat=4,
-                          opponent_bases=[BaseIn(fortress, damage=1), "The Hive"]))
+    turn = check(
+        position(
+            in_play=["Imperial Frigate", "Imperial Frigate"],
+            combat=4,
+            opponent_bases=[BaseIn(fortress, damage=1), "The Hive"],
+        )
+    )
     first = turn.push(attack(fortress, 2))
     assert first.verdict == "legal" and first.outcome["destroyed"] == []
     assert "3 of its defense 5, so it stands" in first.reason
@@ -481,24 +549,28 @@ def test_never_more_than_the_combat_pool():
 
 
 def test_only_the_opponents_bases_can_be_attacked():
-    missing = check(position(in_play=["Viper"], combat=1,
-                             opponent_bases=["The Hive"])).rule(attack("Fleet HQ"))
+    missing = check(position(in_play=["Viper"], combat=1, opponent_bases=["The Hive"])).rule(
+        attack("Fleet HQ")
+    )
     assert missing.code == "no_such_base" and "their bases: The Hive" in missing.reason
-    own = check(position(in_play=["Viper"], combat=1, bases=["The Hive"])).rule(
-        attack("The Hive"))
+    own = check(position(in_play=["Viper"], combat=1, bases=["The Hive"])).rule(attack("The Hive"))
     assert own.code == "no_such_base" and "Ana's own base" in own.reason
 
 
 def test_a_base_with_an_unknown_defense_needs_information():
-    ruling = check(position(in_play=["Imperial Frigate", "Viper"], combat=3,
-                            opponent_bases=["Blob World"])).rule(attack("Blob World"))
+    ruling = check(
+        position(in_play=["Imperial Frigate", "Viper"], combat=3, opponent_bases=["Blob World"])
+    ).rule(attack("Blob World"))
     assert ruling.verdict == "needs_information"
     assert [(m["card"], m["field"]) for m in ruling.missing] == [("Blob World", "defense")]
 
 
 def test_bringing_health_to_zero_wins_and_nothing_follows():
-    turn = check(position(in_play=["Imperial Frigate", "Imperial Frigate", "Viper"], combat=5,
-                          opponent_health=3))
+    turn = check(
+        position(
+            in_play=["Imperial Frigate", "Imperial Frigate", "Viper"], combat=5, opponent_health=3
+        )
+    )
     ruling = turn.push(attack("health", 5))
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "opponent_defeated", "SRA-12")
     assert ruling.outcome["winner"] == "Ana" and ruling.outcome["opponent_health"] == 0
@@ -512,8 +584,9 @@ def test_bringing_health_to_zero_wins_and_nothing_follows():
 
 
 def test_end_of_turn_discards_ships_loses_combat_and_draws_three():
-    ruling = check(position(hand=["Scout"], in_play=["Viper", "Scout"], bases=["The Hive"],
-                            combat=1)).rule(end_turn())
+    ruling = check(
+        position(hand=["Scout"], in_play=["Viper", "Scout"], bases=["The Hive"], combat=1)
+    ).rule(end_turn())
     assert (ruling.verdict, ruling.code, ruling.rule) == ("legal", "turn_ended", "SRA-11")
     assert ruling.outcome["to_discard_pile"] == ["Viper", "Scout"]
     assert ruling.outcome["combat_lost"] == 1 and ruling.outcome["drawn"] == 3
@@ -531,8 +604,10 @@ def test_end_of_turn_reshuffles_when_the_deck_runs_out():
     after = ruling.outcome["position"]["active"]
     # Viper joined the discard pile first (4 cards), which became the new deck: 4 - 2 = 2 left.
     assert (after["deck"], after["discard_pile"]) == (2, 0)
-    assert any("1 card from the deck, then the discard pile (4 cards) is shuffled" in c.detail
-               for c in ruling.checks)
+    assert any(
+        "1 card from the deck, then the discard pile (4 cards) is shuffled" in c.detail
+        for c in ruling.checks
+    )
     short = check(position(deck=0, discard_pile=1)).rule(end_turn())
     assert short.outcome["drawn"] == 1
     assert any("can draw only 1 card of 3" in w for w in short.warnings)
@@ -563,8 +638,9 @@ def test_playing_a_card_with_an_unknown_primary_needs_information():
 
 
 def test_an_unknown_kind_is_asked_for_with_the_primary():
-    mystery = dataclasses.replace(card("Corvette"), kind=None,
-                                  provenance={**card("Corvette").provenance, "kind": "unknown"})
+    mystery = dataclasses.replace(
+        card("Corvette"), kind=None, provenance={**card("Corvette").provenance, "kind": "unknown"}
+    )
     ruling = check(position(hand=[mystery])).rule(play(mystery))
     assert [m["field"] for m in ruling.missing] == ["kind", "primary"]
 
@@ -589,13 +665,20 @@ def test_every_check_names_a_rule_of_the_catalog():
     rulings = [
         check(position(hand=["Survey Ship"], coins=7)).rule(play("Survey Ship")),
         check(position(coins=1)).rule(buy("Ram")),
-        check(position(in_play=["Imperial Frigate"], combat=2,
-                       opponent_bases=["The Hive"])).rule(attack("The Hive", 2)),
+        check(position(in_play=["Imperial Frigate"], combat=2, opponent_bases=["The Hive"])).rule(
+            attack("The Hive", 2)
+        ),
         check(position(in_play=["Viper"], deck=1, discard_pile=3)).rule(end_turn()),
         check(position(in_play=["Imperial Frigate", "Corvette"])).rule(
-            use_ally("Imperial Frigate")),
-        check(position(in_play=["Imperial Frigate", "Imperial Frigate", "Viper"], combat=5,
-                       opponent_health=3)).rule(attack("health")),
+            use_ally("Imperial Frigate")
+        ),
+        check(
+            position(
+                in_play=["Imperial Frigate", "Imperial Frigate", "Viper"],
+                combat=5,
+                opponent_health=3,
+            )
+        ).rule(attack("health")),
         check(position(in_play=["Corvette"], combat=1)).rule(end_turn()),  # SRA-R8
     ]
     for ruling in rulings:
@@ -617,60 +700,74 @@ def impossible(pos) -> list[dict]:
 def test_health_above_fifteen_or_at_zero_is_impossible():
     errors = impossible(position(health=16, opponent_health=0))
     assert [(e["path"], e["code"]) for e in errors] == [
-        ("active.health", "health_above_cap"), ("opponent.health", "game_over")]
+        ("active.health", "health_above_cap"),
+        ("opponent.health", "game_over"),
+    ]
     assert "16 Health" in errors[0]["detail"]
 
 
 def test_coins_above_eight_are_impossible():
     errors = impossible(position(coins=9, opponent_coins=12))
     assert [(e["path"], e["code"]) for e in errors] == [
-        ("active.coins", "coins_above_cap"), ("opponent.coins", "coins_above_cap")]
+        ("active.coins", "coins_above_cap"),
+        ("opponent.coins", "coins_above_cap"),
+    ]
 
 
 def test_more_copies_than_the_game_has_are_impossible():
     errors = impossible(position(hand=["Ram", "Ram", "Ram"], shop_row=["Ram", "Ram"]))
     assert [(e["path"], e["code"]) for e in errors] == [("shop_row[1]", "too_many_copies")]
-    assert errors[0]["detail"] == ("The position holds 5 copies of Ram (3 in Ana's hand, 2 in the "
-                                   "shop row); the game has 4 (SRA-2).")
+    assert errors[0]["detail"] == (
+        "The position holds 5 copies of Ram (3 in Ana's hand, 2 in the "
+        "shop row); the game has 4 (SRA-2)."
+    )
 
 
 def test_more_starting_cards_than_one_players_deck_are_impossible():
     errors = impossible(position(hand=["Scout"] * 4, in_play=["Scout"] * 2))
-    assert [(e["path"], e["code"]) for e in errors] == [("active.in_play[1]",
-                                                         "too_many_copies")]
+    assert [(e["path"], e["code"]) for e in errors] == [("active.in_play[1]", "too_many_copies")]
     assert "each player's starting deck holds 5 of the 10" in errors[0]["detail"]
 
 
 def test_damage_at_or_past_a_known_defense_is_impossible():
     errors = impossible(position(opponent_bases=[base("The Hive", damage=1)]))
-    assert [(e["path"], e["code"]) for e in errors] == [("opponent.bases[0].damage",
-                                                         "base_destroyed")]
+    assert [(e["path"], e["code"]) for e in errors] == [
+        ("opponent.bases[0].damage", "base_destroyed")
+    ]
     # With an unknown defense there is nothing to contradict.
     assert check(position(opponent_bases=[base("Blob World", damage=7)]))
 
 
 def test_the_shop_row_holds_five_shop_cards():
-    errors = impossible(position(shop_row=["Ram", "Freighter", "Corvette", "Trade Pod",
-                                           "Mothership", "Scout"]))
+    errors = impossible(
+        position(shop_row=["Ram", "Freighter", "Corvette", "Trade Pod", "Mothership", "Scout"])
+    )
     assert {(e["path"], e["code"]) for e in errors} == {
-        ("shop_row", "shop_row_size"), ("shop_row[5]", "not_a_shop_card")}
+        ("shop_row", "shop_row_size"),
+        ("shop_row[5]", "not_a_shop_card"),
+    }
 
 
 def test_ships_and_bases_in_their_places():
     errors = impossible(position(in_play=["The Hive"], bases=["Viper"]))
     assert {(e["path"], e["code"]) for e in errors} == {
         ("active.bases[0].card", "not_a_base"),
-        ("active.in_play[0]", "not_a_ship")}
+        ("active.in_play[0]", "not_a_ship"),
+    }
     assert "provisional" in next(e for e in errors if e["code"] == "not_a_base")["detail"]
 
 
 def test_abilities_used_must_belong_to_cards_in_play():
-    errors = impossible(position(in_play=["Imperial Frigate"],
-                                 used=[("Imperial Frigate", "ally"), ("Imperial Frigate", "ally"),
-                                       ("Corvette", "ally")]))
+    errors = impossible(
+        position(
+            in_play=["Imperial Frigate"],
+            used=[("Imperial Frigate", "ally"), ("Imperial Frigate", "ally"), ("Corvette", "ally")],
+        )
+    )
     assert [(e["path"], e["code"]) for e in errors] == [
         ("active.used[1]", "used_not_in_play"),
-        ("active.used[2]", "used_not_in_play")]
+        ("active.used[2]", "used_not_in_play"),
+    ]
     none = card("Corvette", ally={})
     errors = impossible(position(in_play=[none], used=[(none, "ally")]))
     assert errors[0]["code"] == "no_such_ability"
@@ -685,8 +782,11 @@ def test_a_score_path_prefix():
 # --- Properties -----------------------------------------------------------------------------------
 
 KNOWN = [
-    card("Scout"), card("Viper"), card("Imperial Frigate", ally={"coin": 3}),
-    card("Survey Ship"), card("Corvette", primary={"coin": 3, "health": 2}, ally={"health": 5}),
+    card("Scout"),
+    card("Viper"),
+    card("Imperial Frigate", ally={"coin": 3}),
+    card("Survey Ship"),
+    card("Corvette", primary={"coin": 3, "health": 2}, ally={"health": 5}),
     card("Trade Escort", primary={"health": 6, "combat": 1}),
     card("Freighter", primary={"coin": 4}),
 ]
@@ -698,15 +798,28 @@ SOURCE = card("Trade Pod", primary={"combat": 6}, ally={})
 
 @settings(max_examples=150, deadline=None)
 @given(
-    coins=st.integers(0, 8), health=st.integers(1, 15), combat=st.integers(0, 6),
+    coins=st.integers(0, 8),
+    health=st.integers(1, 15),
+    combat=st.integers(0, 6),
     hand=st.lists(st.sampled_from(range(len(KNOWN))), max_size=6),
-    actions=st.lists(st.tuples(st.sampled_from(["play", "ally", "health", "hive"]),
-                               st.integers(0, 5)), max_size=10),
+    actions=st.lists(
+        st.tuples(st.sampled_from(["play", "ally", "health", "hive"]), st.integers(0, 5)),
+        max_size=10,
+    ),
 )
 def test_caps_hold_after_any_sequence_of_actions(coins, health, combat, hand, actions):
     cards = list({KNOWN[i].name: KNOWN[i] for i in hand}.values())  # one copy of each
-    turn = check(position(hand=cards, coins=coins, health=health, combat=combat,
-                          in_play=[SOURCE], opponent_bases=["The Hive"], shop_row=[]))
+    turn = check(
+        position(
+            hand=cards,
+            coins=coins,
+            health=health,
+            combat=combat,
+            in_play=[SOURCE],
+            opponent_bases=["The Hive"],
+            shop_row=[],
+        )
+    )
     for kind, index in actions:
         if kind == "play" and turn.active.hand:
             move = play(turn.active.hand[index % len(turn.active.hand)])
@@ -723,8 +836,9 @@ def test_caps_hold_after_any_sequence_of_actions(coins, health, combat, hand, ac
         assert turn.active.combat >= 0 and 0 <= turn.opponent.health <= engine.HEALTH_CAP
         if ruling.verdict == "illegal":
             assert ruling.alternatives or turn.winner
-            assert all(turn.rule(_move(turn, alt)).verdict == "legal"
-                       for alt in ruling.alternatives)
+            assert all(
+                turn.rule(_move(turn, alt)).verdict == "legal" for alt in ruling.alternatives
+            )
 
 
 def _move(turn, alternative: dict) -> Move:

@@ -30,8 +30,10 @@ def test_a_player_who_kept_every_card_draws_up_to_three_without_the_counts():
     assert ruling.outcome["drawn"] == UP_TO_THREE
     assert ruling.outcome["draws"] == UP_TO_THREE
     assert ruling.outcome["position"]["active"]["drawn"] == UP_TO_THREE
-    assert "Ana draws up to 3 cards (give the deck and discard pile counts to know how many)" \
+    assert (
+        "Ana draws up to 3 cards (give the deck and discard pile counts to know how many)"
         in ruling.reason
+    )
     assert "draws 3" not in ruling.reason
     r9 = [c for c in ruling.checks if c.rule == "SRA-R9"]
     assert len(r9) == 1 and r9[0].passed
@@ -68,7 +70,8 @@ def test_starting_cards_the_position_does_not_show_fix_the_draw():
 def test_ships_discarded_and_cards_bought_this_turn_can_be_drawn():
     # The ships in play go to the discard pile first: three of them fix the draw.
     ships = check(position(hand=["Scout", "Scout", "Viper"], in_play=["Scout"] * 3)).rule(
-        end_turn())
+        end_turn()
+    )
     assert ships.outcome["drawn"] == 3
     # One ship: one card for certain, the rest the counts decide.
     one = check(position(hand=["Scout"] * 4 + ["Viper"], in_play=["Scout"])).rule(end_turn())
@@ -106,14 +109,17 @@ def test_survey_ships_draw_is_stated_as_the_counts_decide():
     assert ruling.outcome["gained"] == {"coin": 2, "draw": {"at_least": 0, "at_most": 1}}
     assert ruling.outcome["draws"] == {"at_least": 0, "at_most": 1}
     assert ruling.outcome["coins"] == 5
-    assert ("gets 2 Coins (its 1 Draw draws up to 1 card: give the deck and discard pile counts "
-            "to know how many, SRA-R9)") in ruling.reason
+    assert (
+        "gets 2 Coins (its 1 Draw draws up to 1 card: give the deck and discard pile counts "
+        "to know how many, SRA-R9)"
+    ) in ruling.reason
     assert "SRA-R9" in rules_of(ruling)
 
 
 def test_survey_ships_draw_with_the_counts_or_an_unseen_starting_card_is_a_number():
     counted = check(position(hand=[*KEPT_ALL, "Survey Ship"], deck=0, discard_pile=0)).rule(
-        play("Survey Ship"))
+        play("Survey Ship")
+    )
     assert counted.outcome["gained"] == {"coin": 2, "draw": 0}
     assert "its 1 Draw draws no card" in counted.reason
     unseen = check(position(hand=["Scout"] * 5 + ["Survey Ship"])).rule(play("Survey Ship"))
@@ -137,9 +143,13 @@ def test_a_bases_draw_and_an_ally_draw_follow_the_same_ruling():
     draws a card, a ship whose Ally ability draws one."""
     fleet = card("Fleet HQ", primary={"draw": 1})
     frigate = card("Imperial Frigate", ally={"draw": 1})
-    for move, where in ((engine.Move(engine.USE_BASE, card=fleet), {"bases": [fleet]}),
-                        (engine.Move(engine.USE_ALLY, card=frigate),
-                         {"in_play": [frigate, "Corvette"], "combat": 2})):
+    for move, where in (
+        (engine.Move(engine.USE_BASE, card=fleet), {"bases": [fleet]}),
+        (
+            engine.Move(engine.USE_ALLY, card=frigate),
+            {"in_play": [frigate, "Corvette"], "combat": 2},
+        ),
+    ):
         open_draw = check(position(hand=KEPT_ALL, **where)).rule(move)
         assert open_draw.verdict == "legal", open_draw.reason
         assert open_draw.outcome["gained"] == {"draw": {"at_least": 0, "at_most": 1}}
@@ -153,16 +163,22 @@ def test_a_card_played_as_drawn_when_none_may_have_been_drawn_needs_the_counts()
     turn.push(play("Survey Ship"))
     ruling = turn.rule(play("Ram"))
     assert (ruling.verdict, ruling.code, ruling.rule) == (
-        "needs_information", "deck_count_required", "SRA-R9")
+        "needs_information",
+        "deck_count_required",
+        "SRA-R9",
+    )
     assert [m["path"] for m in ruling.missing] == ["active.deck", "active.discard_pile"]
     assert "draws took up to 1 card" in ruling.reason
     assert [c for c in ruling.checks if not c.passed][0].rule == "SRA-R9"
     # A card the game has no copy left of is illegal whatever was drawn.
-    full = check(position(hand=[*KEPT_ALL, "Survey Ship"], in_play=["Ram", "Ram"],
-                          shop_row=["Ram", "Ram"]))
+    full = check(
+        position(hand=[*KEPT_ALL, "Survey Ship"], in_play=["Ram", "Ram"], shop_row=["Ram", "Ram"])
+    )
     full.push(play("Survey Ship"))
     assert (full.rule(play("Ram")).verdict, full.rule(play("Ram")).code) == (
-        "illegal", "too_many_copies")
+        "illegal",
+        "too_many_copies",
+    )
 
 
 def test_a_card_played_as_drawn_after_a_draw_the_counts_fix_is_legal():
@@ -187,10 +203,18 @@ def test_the_issues_turn_buying_again_from_a_space_refilled_unnamed_needs_inform
     assert (first.verdict, first.code) == ("legal", "card_bought")
     second = turn.push(buy("Ram"))
     assert (second.verdict, second.code, second.rule) == (
-        "needs_information", "refill_not_named", "SRA-R10")
-    assert second.missing == [{"path": "actions[0].refill", "field": "refill", "label": "refill",
-                               "detail": "Which card refilled the shop row after Ram was "
-                                         "bought (action 1)?"}]
+        "needs_information",
+        "refill_not_named",
+        "SRA-R10",
+    )
+    assert second.missing == [
+        {
+            "path": "actions[0].refill",
+            "field": "refill",
+            "label": "refill",
+            "detail": "Which card refilled the shop row after Ram was bought (action 1)?",
+        }
+    ]
     assert "may hold Ram (SRA-R10)" in second.reason
     assert [c for c in second.checks if not c.passed][0].rule == "SRA-R10"
 
@@ -210,7 +234,9 @@ def test_a_buy_the_unknown_space_cannot_make_legal_stays_illegal():
     poor = check(position(coins=1, shop_row=ROW))
     poor.push(buy("Ram"))
     assert (poor.rule(buy("Ram")).verdict, poor.rule(buy("Ram")).code) == (
-        "illegal", "not_enough_coins")
+        "illegal",
+        "not_enough_coins",
+    )
     # Every copy of Ram is seen: two in play, two in the shop row (one is bought first).
     rams = check(position(coins=3, in_play=["Ram", "Ram"], shop_row=ROW[:3] + ["Ram", "Ram"]))
     rams.push(buy("Ram"))
@@ -229,8 +255,7 @@ def test_a_buy_the_unknown_space_cannot_make_legal_stays_illegal():
 
 
 def test_a_whole_turn_stops_at_the_buy_that_needs_the_refill():
-    breakdown = check(position(coins=2, shop_row=ROW)).score([buy("Ram"), buy("Ram"),
-                                                              end_turn()])
+    breakdown = check(position(coins=2, shop_row=ROW)).score([buy("Ram"), buy("Ram"), end_turn()])
     assert [s.more["code"] for s in breakdown.steps] == ["card_bought", "refill_not_named"]
     assert breakdown.stopped_at == 1 and breakdown.ruling is not None
     assert breakdown.ruling.verdict == "needs_information"
@@ -240,8 +265,9 @@ def test_a_whole_turn_stops_at_the_buy_that_needs_the_refill():
 
 
 def test_combat_beyond_a_bases_defense_stays_in_the_pool_citing_the_ruling():
-    ruling = check(position(in_play=["Imperial Frigate"], combat=2,
-                            opponent_bases=["The Hive"])).rule(attack("The Hive", 2))
+    ruling = check(
+        position(in_play=["Imperial Frigate"], combat=2, opponent_bases=["The Hive"])
+    ).rule(attack("The Hive", 2))
     assert (ruling.verdict, ruling.code) == ("legal", "attack_made")
     assert ruling.outcome["combat"] == 1 and ruling.outcome["spent"] == {"combat": 1}
     assert ruling.outcome["destroyed"] == ["The Hive"]
@@ -251,8 +277,9 @@ def test_combat_beyond_a_bases_defense_stays_in_the_pool_citing_the_ruling():
 
 
 def test_combat_a_base_needs_exactly_cites_no_extra():
-    ruling = check(position(in_play=["Imperial Frigate"], combat=2,
-                            opponent_bases=["The Hive"])).rule(attack("The Hive", 1))
+    ruling = check(
+        position(in_play=["Imperial Frigate"], combat=2, opponent_bases=["The Hive"])
+    ).rule(attack("The Hive", 1))
     assert ruling.outcome["combat"] == 1
     assert "SRA-R11" not in rules_of(ruling)
     assert not any("SRA-R11" in w for w in ruling.warnings)

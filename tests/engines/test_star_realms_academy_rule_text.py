@@ -15,11 +15,15 @@ GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
 # "the tool" for Tableside, and the admin's tools.
 DEVELOPER_TERMS = re.compile(
     r"`|\b[a-z]+_[a-z_]+\b|\b\w+\.\w+\[|\bnull\b|\bJSON\b|\bCSV\b|\badmin\b|this project|"
-    r"the tool\b|^\|", re.MULTILINE)
+    r"the tool\b|^\|",
+    re.MULTILINE,
+)
 
 
 def rule_sections(slug: str) -> dict[str, dict]:
-    data = json.loads((GAMES_DIR / slug.replace("-", "_") / "catalog.json").read_text(encoding="utf-8"))
+    data = json.loads(
+        (GAMES_DIR / slug.replace("-", "_") / "catalog.json").read_text(encoding="utf-8")
+    )
     return {r["id"]: r for r in data["rule_sections"]}
 
 

@@ -93,8 +93,14 @@ NO_CHANGE = {THOUGHT_MAKER: {}}
 
 
 def ship(type_, lifeform, affiliation, specialty):
-    return {SHIP: {"type": type_, "lifeform": lifeform, "affiliation": affiliation,
-                   "specialty": specialty}}
+    return {
+        SHIP: {
+            "type": type_,
+            "lifeform": lifeform,
+            "affiliation": affiliation,
+            "specialty": specialty,
+        }
+    }
 
 
 def case(card, hand, expected, choices=None, id=None, marks=()):
@@ -123,10 +129,20 @@ CASES = [
     case(BRIDGE, [PICARD, SAREK, TURBOLIFT], 0, id="bridge-captain-civilian-location-0"),
     case(BRIDGE, [TRANSPORTER, COMPUTER], 6, id="bridge-systems"),  # 3 + 3
     case(BRIDGE, [DATA], 3, id="bridge-data-one-bonus"),
-    case(BRIDGE, [SHIP], 0, ship("personnel", "human", "hostile", "command"),
-         id="bridge-non-fed-personnel-0"),
-    case(BRIDGE, [SHIP], 3, ship("personnel", "human", "federation", "command"),
-         id="bridge-fed-personnel-ship"),
+    case(
+        BRIDGE,
+        [SHIP],
+        0,
+        ship("personnel", "human", "hostile", "command"),
+        id="bridge-non-fed-personnel-0",
+    ),
+    case(
+        BRIDGE,
+        [SHIP],
+        3,
+        ship("personnel", "human", "federation", "command"),
+        id="bridge-fed-personnel-ship",
+    ),
     # G05 Picard: 5 with Bridge, plus 3 for each other Location.
     case(PICARD, [], 0, id="picard-none"),
     case(PICARD, [BRIDGE], 5, id="picard-bridge"),
@@ -212,15 +228,24 @@ CASES = [
     case(PHASER, [RIKER], 9, id="phaser-fed-command"),
     case(PHASER, [WORF, RIKER, DATA], 9, id="phaser-with-once"),
     case(PHASER, [GOWRON, BEVERLY], 0, id="phaser-non-fed-command-0"),
-    case(PHASER, [SHIP], 0, ship("personnel", "human", "hostile", "security"),
-         id="phaser-non-fed-security-0"),
+    case(
+        PHASER,
+        [SHIP],
+        0,
+        ship("personnel", "human", "hostile", "security"),
+        id="phaser-non-fed-security-0",
+    ),
     # G21/G22 Holodeck: 8 for each Hologram, 2 for each Federation Personnel and Captain.
-    *[x for holo in (HOLO1, HOLO2) for x in (
-        case(holo, [MORIARTY, RIKER, PICARD], 12, id=f"{holo}-hologram-personnel-captain"),
-        case(holo, [LEAH], 8, id=f"{holo}-leah-hologram-one-bonus"),  # not 8 + 2
-        case(holo, [MINUET], 8, id=f"{holo}-minuet"),
-        case(holo, [GOWRON, SAREK, TURBOLIFT], 0, id=f"{holo}-non-fed-captain-civilian-0"),
-    )],
+    *[
+        x
+        for holo in (HOLO1, HOLO2)
+        for x in (
+            case(holo, [MORIARTY, RIKER, PICARD], 12, id=f"{holo}-hologram-personnel-captain"),
+            case(holo, [LEAH], 8, id=f"{holo}-leah-hologram-one-bonus"),  # not 8 + 2
+            case(holo, [MINUET], 8, id=f"{holo}-minuet"),
+            case(holo, [GOWRON, SAREK, TURBOLIFT], 0, id=f"{holo}-non-fed-captain-civilian-0"),
+        )
+    ],
     case(HOLO1, [HOLO2], 0, id="holodeck-other-holodeck-0"),
     # G23 Moriarty: BLANKED unless Holodeck 1/2 or Computer; 8 for each Science and Engineer.
     case(MORIARTY, [COMPUTER, DATA, MADDOX], 24, id="moriarty-computer"),  # 3 x 8; Data once
@@ -253,10 +278,20 @@ CASES = [
     # G29 Lursa and B'Etor: 7 for each Romulan or Romulan Star Empire.
     case(LURSA, [SELA, TOMALAK], 14, id="lursa-two"),
     case(LURSA, [GOWRON, KURN], 0, id="lursa-none-0"),
-    case(LURSA, [SHIP], 7, ship("civilian", "romulan", "romulan-star-empire", "science"),
-         id="lursa-ship-both-one-bonus"),
-    case(LURSA, [SHIP], 7, ship("civilian", "human", "romulan-star-empire", "science"),
-         id="lursa-ship-rse"),
+    case(
+        LURSA,
+        [SHIP],
+        7,
+        ship("civilian", "romulan", "romulan-star-empire", "science"),
+        id="lursa-ship-both-one-bonus",
+    ),
+    case(
+        LURSA,
+        [SHIP],
+        7,
+        ship("civilian", "human", "romulan-star-empire", "science"),
+        id="lursa-ship-rse",
+    ),
     # G30 Lwaxana: 9 for each of Troi and Picard.
     case(LWAXANA, [TROI, PICARD], 18, id="lwaxana-both"),
     case(LWAXANA, [TOG, NAKAMURA], 0, id="lwaxana-none-0"),
@@ -268,19 +303,33 @@ CASES = [
     case(MINUET, [HOLO1], 0, id="minuet-no-command-0"),
     case(MINUET, [RIKER, PICARD], 0, id="minuet-blanked-0"),
     # G32/G34/G44: 6 with >=1 non-Federation Captain, and 2 for each other Combat.
-    *[x for system in (PHOTON, SHIELDS, TRACTOR) for x in (
-        case(system, [GOWRON], 6, id=f"{system}-non-fed-captain"),
-        case(system, [GOWRON, SELA], 6, id=f"{system}-with-once"),
-        case(system, [PICARD, NAKAMURA], 0, id=f"{system}-fed-captain-0"),
-        case(system, [CRYSTAL, LORE], 0, id=f"{system}-non-fed-non-captain-0"),
-        case(system, [BRIDGE, WORF], 4, id=f"{system}-two-combat"),
-        case(system, [GOWRON, BRIDGE], 8, id=f"{system}-both"),
-        # a non-Federation Combat Captain satisfies only one criterion: 6
-        case(system, [SHIP], 6, ship("captain", "human", "hostile", "combat"),
-             id=f"{system}-ship-one-bonus"),
-        case(system, [SHIP, GOWRON], 8, ship("captain", "human", "hostile", "combat"),
-             id=f"{system}-ship-and-gowron"),
-    )],
+    *[
+        x
+        for system in (PHOTON, SHIELDS, TRACTOR)
+        for x in (
+            case(system, [GOWRON], 6, id=f"{system}-non-fed-captain"),
+            case(system, [GOWRON, SELA], 6, id=f"{system}-with-once"),
+            case(system, [PICARD, NAKAMURA], 0, id=f"{system}-fed-captain-0"),
+            case(system, [CRYSTAL, LORE], 0, id=f"{system}-non-fed-non-captain-0"),
+            case(system, [BRIDGE, WORF], 4, id=f"{system}-two-combat"),
+            case(system, [GOWRON, BRIDGE], 8, id=f"{system}-both"),
+            # a non-Federation Combat Captain satisfies only one criterion: 6
+            case(
+                system,
+                [SHIP],
+                6,
+                ship("captain", "human", "hostile", "combat"),
+                id=f"{system}-ship-one-bonus",
+            ),
+            case(
+                system,
+                [SHIP, GOWRON],
+                8,
+                ship("captain", "human", "hostile", "combat"),
+                id=f"{system}-ship-and-gowron",
+            ),
+        )
+    ],
     case(PHOTON, [SHIELDS, TRACTOR], 4, id="photon-other-systems-combat"),
     # G33 Quarters: 12 with >=2 Federation Personnel, Civilian, or Captain.
     case(QUARTERS, [RIKER, SAREK], 12, id="quarters-personnel-civilian"),
@@ -319,13 +368,23 @@ CASES = [
     case(TRAVELER, [ENGINE_ROOM], 10, id="traveler-er"),
     case(TRAVELER, [GEORDI, BEVERLY], 0, id="traveler-none-0"),
     # G41 Thought Maker: may change the affiliation of one other card with a lifeform; +5 if so.
-    case(THOUGHT_MAKER, [RIKER], 5,
-         {THOUGHT_MAKER: {"target": RIKER, "affiliation": "hostile"}}, id="thought-maker-changes"),
+    case(
+        THOUGHT_MAKER,
+        [RIKER],
+        5,
+        {THOUGHT_MAKER: {"target": RIKER, "affiliation": "hostile"}},
+        id="thought-maker-changes",
+    ),
     case(THOUGHT_MAKER, [RIKER], 0, NO_CHANGE, id="thought-maker-no-change-0"),
     # unfixed: the best is to change Riker (to anything but Federation): 5
     case(THOUGHT_MAKER, [RIKER], 5, id="thought-maker-best-changes"),
-    case(THOUGHT_MAKER, [VASH], 5, {THOUGHT_MAKER: {"target": VASH, "affiliation": "federation"}},
-         id="thought-maker-gives-vash-affiliation"),
+    case(
+        THOUGHT_MAKER,
+        [VASH],
+        5,
+        {THOUGHT_MAKER: {"target": VASH, "affiliation": "federation"}},
+        id="thought-maker-gives-vash-affiliation",
+    ),
     case(THOUGHT_MAKER, [BRIDGE, COMPUTER], 0, id="thought-maker-no-lifeform-target-0"),
     # G42 Tolian Soran: 12 for each of Time Distortion and Borg Cube.
     case(SORAN, [TIME, BORG], 24, NO_BLANK, id="soran-both"),
@@ -352,8 +411,13 @@ CASES = [
     case(TURBOLIFT, [TRANSPORTER, QUARTERS, SICKBAY], 16, id="turbolift-three"),
     case(TURBOLIFT, [BRIDGE, COMPUTER], 0, id="turbolift-one-0"),
     # G48 Unidentified Ship: no scoring text of its own.
-    case(SHIP, [GOWRON], 0, ship("captain", "klingon", "klingon-empire", "command"),
-         id="ship-scores-0"),
+    case(
+        SHIP,
+        [GOWRON],
+        0,
+        ship("captain", "klingon", "klingon-empire", "command"),
+        id="ship-scores-0",
+    ),
     # G49 Vash: 7 for each other Archaeologist, each Artifact, and Meddlesome Q.
     case(VASH, [PICARD, SOVAK, TOX, Q], 28, id="vash-four"),
     case(VASH, [], 0, id="vash-not-herself"),
@@ -411,8 +475,13 @@ CASES = [
     case(ENEMIES, [BOK, SPOCK], 12, id="enemies-ferengi-ambassador"),
     case(ENEMIES, [SELA, RIKER], 0, id="enemies-no-betazoid-0"),
     case(ENEMIES, [GOWRON, TROI], 0, id="enemies-ke-not-listed-0"),
-    case(ENEMIES, [SHIP], 0, ship("civilian", "betazoid", "hostile", "ambassador"),
-         id="enemies-one-card-both-halves-0"),
+    case(
+        ENEMIES,
+        [SHIP],
+        0,
+        ship("civilian", "betazoid", "hostile", "ambassador"),
+        id="enemies-one-card-both-halves-0",
+    ),
     # M09 Enterprise Goes Haywire: 5 for each Engineer and for each System and Location.
     case(HAYWIRE, [ENGINE_ROOM, TRANSPORTER, COMPUTER, GEORDI], 20, id="haywire-four"),
     case(HAYWIRE, [BRIDGE], 5, id="haywire-location"),
@@ -435,8 +504,13 @@ CASES = [
     case(SIEGE, [VASH, TRAVELER, BATLETH, RIKER], 0, id="siege-no-affiliation-0"),
     case(SIEGE, [THOUGHT_MAKER, RIKER], 6, NO_CHANGE, id="siege-thought-maker"),
     # Thought Maker makes Riker Hostile: 6 + 6
-    case(SIEGE, [THOUGHT_MAKER, RIKER], 12, {THOUGHT_MAKER: {"target": RIKER, "affiliation": "hostile"}},
-         id="siege-changed-affiliation"),
+    case(
+        SIEGE,
+        [THOUGHT_MAKER, RIKER],
+        12,
+        {THOUGHT_MAKER: {"target": RIKER, "affiliation": "hostile"}},
+        id="siege-changed-affiliation",
+    ),
     # M12 Imminent Destruction: 8 for each Engineer.
     case(IMMINENT, [MADDOX, GEORDI, DATA, TRAVELER, ENGINE_ROOM], 40, id="imminent-five"),
     case(IMMINENT, [WORF], 0, id="imminent-none-0"),
@@ -462,8 +536,13 @@ CASES = [
     case(PERSONNEL_ISSUES, [RIKER, GOWRON], 0, id="issues-non-fed-captain-0"),
     case(PERSONNEL_ISSUES, [PICARD, LWAXANA, TEN_FORWARD], 0, id="issues-no-personnel-0"),
     # M17 Mysterious Plague: 5 per Medical; chosen lifeform: 5 per card if Human, else 8.
-    case(PLAGUE, [BEVERLY, SICKBAY, TRICORDER], 15, {PLAGUE: {"lifeform": "vulcan"}},
-         id="plague-medical"),
+    case(
+        PLAGUE,
+        [BEVERLY, SICKBAY, TRICORDER],
+        15,
+        {PLAGUE: {"lifeform": "vulcan"}},
+        id="plague-medical",
+    ),
     case(PLAGUE, [RIKER, PICARD], 10, {PLAGUE: {"lifeform": "human"}}, id="plague-human"),
     case(PLAGUE, [WORF, GOWRON], 16, {PLAGUE: {"lifeform": "klingon"}}, id="plague-klingon"),
     case(PLAGUE, [BEVERLY], 5, {PLAGUE: {"lifeform": "human"}}, id="plague-one-bonus"),
@@ -532,16 +611,19 @@ def blanked(names, choices=None):
     return {c.name for c in score(names, choices).cards if c.blanked}
 
 
-@pytest.mark.parametrize(("hand", "expected_blanked"), [
-    ([MORIARTY, RIKER], {MORIARTY}),
-    ([MORIARTY, HOLO1], set()),
-    ([MINUET, RIKER], {MINUET}),
-    ([MINUET, COMPUTER], set()),
-    ([INTRUDER, WORF], {INTRUDER}),
-    ([INTRUDER, SOVAK], set()),
-    ([CONFRONTATION, PICARD, CRYSTAL], set()),
-    ([CONFRONTATION, PICARD, LORE], {CONFRONTATION}),  # Lore is non-Fed but neither
-])
+@pytest.mark.parametrize(
+    ("hand", "expected_blanked"),
+    [
+        ([MORIARTY, RIKER], {MORIARTY}),
+        ([MORIARTY, HOLO1], set()),
+        ([MINUET, RIKER], {MINUET}),
+        ([MINUET, COMPUTER], set()),
+        ([INTRUDER, WORF], {INTRUDER}),
+        ([INTRUDER, SOVAK], set()),
+        ([CONFRONTATION, PICARD, CRYSTAL], set()),
+        ([CONFRONTATION, PICARD, LORE], {CONFRONTATION}),  # Lore is non-Fed but neither
+    ],
+)
 def test_blanked_unless(hand, expected_blanked):
     assert blanked(hand) == expected_blanked
 
@@ -601,9 +683,13 @@ def test_borg_cube_blanked_card_gives_no_bonus_and_scores_as_borg():
 
 def test_borg_cube_blanks_a_choice_card_or_a_blanked_unless_card():
     # Blanked Thought Maker changes nothing: Picard stays Federation, Sarek 0; Borg 5 (Picard).
-    got = points([BORG, THOUGHT_MAKER, SAREK, PICARD],
-                 {BORG: {"blank": [THOUGHT_MAKER]},
-                  THOUGHT_MAKER: {"target": PICARD, "affiliation": "klingon-empire"}})
+    got = points(
+        [BORG, THOUGHT_MAKER, SAREK, PICARD],
+        {
+            BORG: {"blank": [THOUGHT_MAKER]},
+            THOUGHT_MAKER: {"target": PICARD, "affiliation": "klingon-empire"},
+        },
+    )
     assert got == {BORG: 5, THOUGHT_MAKER: 5, SAREK: 0, PICARD: 0}
     # Blanked Wesley scores Borg's 5 (Gowron), not a copy; Engine Room loses its Engineer.
     got = points([BORG, WESLEY, ENGINE_ROOM, GOWRON], {BORG: {"blank": [WESLEY]}})
@@ -659,8 +745,11 @@ def test_leah_brahms_is_still_federation_personnel_as_hologram():
 def all_ship_choices():
     _, vocabulary, _ = catalog()
     for type_, lifeform, affiliation, specialty in itertools.product(
-            ("personnel", "civilian", "captain"), vocabulary["lifeform"], vocabulary["affiliation"],
-            vocabulary["specialty"]):
+        ("personnel", "civilian", "captain"),
+        vocabulary["lifeform"],
+        vocabulary["affiliation"],
+        vocabulary["specialty"],
+    ):
         yield ship(type_, lifeform, affiliation, specialty)
 
 
@@ -703,16 +792,20 @@ def test_thought_maker_fixed_choices():
 @pytest.mark.parametrize("target", [THOUGHT_MAKER, "Spock"])
 def test_thought_maker_rejects_itself_or_a_card_not_in_hand(target):
     with pytest.raises(ChoiceError):
-        score([THOUGHT_MAKER, BRIDGE, RIKER],
-              {THOUGHT_MAKER: {"target": target, "affiliation": "hostile"}})
+        score(
+            [THOUGHT_MAKER, BRIDGE, RIKER],
+            {THOUGHT_MAKER: {"target": target, "affiliation": "hostile"}},
+        )
 
 
 @pytest.mark.parametrize(("target", "affiliation"), [(BRIDGE, "hostile"), (RIKER, "federation")])
 def test_thought_maker_refuses_a_choice_that_changes_nothing(target, affiliation):
     # Bridge has no lifeform; Riker is already Federation: the card cannot do that.
     with pytest.raises(ChoiceError):
-        points([THOUGHT_MAKER, BRIDGE, RIKER],
-               {THOUGHT_MAKER: {"target": target, "affiliation": affiliation}})
+        points(
+            [THOUGHT_MAKER, BRIDGE, RIKER],
+            {THOUGHT_MAKER: {"target": target, "affiliation": affiliation}},
+        )
 
 
 def test_thought_maker_best_choice():
@@ -724,28 +817,37 @@ def test_thought_maker_best_choice():
     fixed = {THOUGHT_MAKER: {"target": NAKAMURA, "affiliation": "hostile"}}
     assert score(hand, fixed).total == 17
     _, vocabulary, _ = catalog()
-    options = [NO_CHANGE] + [{THOUGHT_MAKER: {"target": t, "affiliation": a}}
-                             for t in (SAREK, PICARD, NAKAMURA) for a in vocabulary["affiliation"]
-                             if catalog()[0][t].attributes["affiliation"] != (a,)]
+    options = [NO_CHANGE] + [
+        {THOUGHT_MAKER: {"target": t, "affiliation": a}}
+        for t in (SAREK, PICARD, NAKAMURA)
+        for a in vocabulary["affiliation"]
+        if catalog()[0][t].attributes["affiliation"] != (a,)
+    ]
     best = max(score(hand, c).total for c in options)
     assert best == 17
     assert score(hand).total == best
 
 
-@pytest.mark.parametrize(("hand", "best"), [
-    # Bok 8 (Thought Maker), Photon 6 (Bok, a non-Fed Captain). Only Bok has a lifeform; making
-    # him Federation costs Photon's 6, so the best is Bok -> Hostile/KE/RSE: 8 + 6 + 5 = 19.
-    ([THOUGHT_MAKER, BOK, PHOTON], 19),
-    # Sarek 5 (Tog), Ten-Forward 4 (Sarek). Tog -> Hostile keeps both and adds 5: 14.
-    ([THOUGHT_MAKER, BRIDGE, TOG, SAREK, TEN_FORWARD], 14),
-    ([THOUGHT_MAKER, RIKER], 5),
-])
+@pytest.mark.parametrize(
+    ("hand", "best"),
+    [
+        # Bok 8 (Thought Maker), Photon 6 (Bok, a non-Fed Captain). Only Bok has a lifeform; making
+        # him Federation costs Photon's 6, so the best is Bok -> Hostile/KE/RSE: 8 + 6 + 5 = 19.
+        ([THOUGHT_MAKER, BOK, PHOTON], 19),
+        # Sarek 5 (Tog), Ten-Forward 4 (Sarek). Tog -> Hostile keeps both and adds 5: 14.
+        ([THOUGHT_MAKER, BRIDGE, TOG, SAREK, TEN_FORWARD], 14),
+        ([THOUGHT_MAKER, RIKER], 5),
+    ],
+)
 def test_thought_maker_best_choice_when_no_rule_names_the_new_affiliation(hand, best):
     _, vocabulary, _ = catalog()
-    options = [NO_CHANGE] + [{THOUGHT_MAKER: {"target": t, "affiliation": a}}
-                             for t in hand[1:] for a in vocabulary["affiliation"]
-                             if catalog()[0][t].attributes["lifeform"]
-                             and catalog()[0][t].attributes["affiliation"] != (a,)]
+    options = [NO_CHANGE] + [
+        {THOUGHT_MAKER: {"target": t, "affiliation": a}}
+        for t in hand[1:]
+        for a in vocabulary["affiliation"]
+        if catalog()[0][t].attributes["lifeform"]
+        and catalog()[0][t].attributes["affiliation"] != (a,)
+    ]
     assert max(score(hand, c).total for c in options) == best
     assert score(hand).total == best
 

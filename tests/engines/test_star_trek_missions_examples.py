@@ -18,8 +18,15 @@ def load_examples() -> list[dict]:
 
 EXAMPLES = load_examples()
 
-RULEBOOK_HAND = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
-                 "Diplomatic Conference", "Photon Torpedoes", "Bridge"]
+RULEBOOK_HAND = [
+    "Lieutenant Worf",
+    "Commander Kurn",
+    "Ambassador K'Ehleyr",
+    "Commander Sela",
+    "Diplomatic Conference",
+    "Photon Torpedoes",
+    "Bridge",
+]
 
 
 def test_the_examples_file_holds_the_eleven_published_hands():

@@ -6,10 +6,24 @@ from games.protocol import ImpossiblePosition
 from games.star_trek_missions import engine
 from tests.engines.star_trek_missions_catalog import card, catalog, score
 
-SEVEN = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
-         "Diplomatic Conference", "Photon Torpedoes", "Bridge"]
-GALAXY_SEVEN = ["Lieutenant Worf", "Commander Kurn", "Ambassador K'Ehleyr", "Commander Sela",
-                "Photon Torpedoes", "Bridge", "Tricorder"]
+SEVEN = [
+    "Lieutenant Worf",
+    "Commander Kurn",
+    "Ambassador K'Ehleyr",
+    "Commander Sela",
+    "Diplomatic Conference",
+    "Photon Torpedoes",
+    "Bridge",
+]
+GALAXY_SEVEN = [
+    "Lieutenant Worf",
+    "Commander Kurn",
+    "Ambassador K'Ehleyr",
+    "Commander Sela",
+    "Photon Torpedoes",
+    "Bridge",
+    "Tricorder",
+]
 
 
 def check(names):
@@ -54,8 +68,9 @@ def test_illegal_final_hands_name_the_problem(names, code):
 
 def test_every_problem_names_the_hand_shape():
     errors, _ = check(SEVEN + ["Tricorder"])
-    assert errors[0]["detail"] == ("The hand has 8 cards; a final hand holds 7 cards with one or "
-                                   "two Missions.")
+    assert errors[0]["detail"] == (
+        "The hand has 8 cards; a final hand holds 7 cards with one or two Missions."
+    )
     errors, _ = check(["Meddlesome Q", "Away Team", "Borg Cube"] + GALAXY_SEVEN[:6])
     assert "Meddlesome Q, exactly 1 other Mission and 7 Galaxy cards" in errors[0]["detail"]
 
@@ -63,6 +78,7 @@ def test_every_problem_names_the_hand_shape():
 def test_a_partial_hand_is_scored_with_a_warning():
     errors, warnings = check(SEVEN[:4])
     assert errors == []
-    assert warnings == ["Partial hand: 4 of 7 cards (7 cards with one or two Missions); scored as "
-                        "it stands."]
+    assert warnings == [
+        "Partial hand: 4 of 7 cards (7 cards with one or two Missions); scored as it stands."
+    ]
     assert score(SEVEN[:4]).total == 24  # Kurn and K'Ehleyr 10 each with Worf, Sela 4 for Kurn

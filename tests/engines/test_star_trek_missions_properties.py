@@ -9,9 +9,16 @@ from tests.engines.star_trek_missions_catalog import catalog
 
 SPECS, VOCABULARY, LABELS = catalog()
 GALAXY = sorted(name for name, spec in SPECS.items() if spec.deck == "galaxy")
-MISSIONS = sorted(name for name, spec in SPECS.items() if spec.deck == "mission" and name != "Meddlesome Q")
-CHOICE_CARDS = ["Unidentified Ship", "Thought Maker", "Borg Cube", "Mysterious Plague",
-                "Ensign Wesley Crusher"]
+MISSIONS = sorted(
+    name for name, spec in SPECS.items() if spec.deck == "mission" and name != "Meddlesome Q"
+)
+CHOICE_CARDS = [
+    "Unidentified Ship",
+    "Thought Maker",
+    "Borg Cube",
+    "Mysterious Plague",
+    "Ensign Wesley Crusher",
+]
 
 
 @st.composite
@@ -24,13 +31,23 @@ def legal_hands(draw, with_choice_card=False):
             missions = must + [m for m in missions if m != must[0]][:1]
             must = []
     pool = [g for g in GALAXY if g not in must]
-    galaxy = must + draw(st.lists(st.sampled_from(pool), min_size=7 - len(missions) - len(must),
-                                  max_size=7 - len(missions) - len(must), unique=True))
+    galaxy = must + draw(
+        st.lists(
+            st.sampled_from(pool),
+            min_size=7 - len(missions) - len(must),
+            max_size=7 - len(missions) - len(must),
+            unique=True,
+        )
+    )
     return draw(st.permutations(galaxy + missions))
 
 
 def board(names, choices=None):
-    return check(HandPosition([SPECS[n] for n in names], vocabulary=VOCABULARY, labels=LABELS, choices=choices))
+    return check(
+        HandPosition(
+            [SPECS[n] for n in names], vocabulary=VOCABULARY, labels=LABELS, choices=choices
+        )
+    )
 
 
 def score(names, choices=None):
@@ -60,10 +77,12 @@ def _alternative_choices(result, hand):
     for name, chosen in result.choices.items():
         kind = {e["kind"] for e in SPECS[name].rule.get("effects", [])}
         if "wild" in kind:
-            for key, values in (("type", ["personnel", "civilian", "captain"]),
-                                ("lifeform", VOCABULARY["lifeform"]),
-                                ("affiliation", VOCABULARY["affiliation"]),
-                                ("specialty", VOCABULARY["specialty"])):
+            for key, values in (
+                ("type", ["personnel", "civilian", "captain"]),
+                ("lifeform", VOCABULARY["lifeform"]),
+                ("affiliation", VOCABULARY["affiliation"]),
+                ("specialty", VOCABULARY["specialty"]),
+            ):
                 for value in values:
                     yield name, {**chosen, key: value}
         elif "change_affiliation" in kind:
@@ -87,9 +106,11 @@ def _alternative_choices(result, hand):
             # which may be an Engineer.
             for target in others:
                 attributes = SPECS[target].attributes
-                if target != name and ("system" in attributes["type"]
-                                       or "engineer" in attributes["specialty"]
-                                       or target == "Unidentified Ship"):
+                if target != name and (
+                    "system" in attributes["type"]
+                    or "engineer" in attributes["specialty"]
+                    or target == "Unidentified Ship"
+                ):
                     yield name, {"copies": target}
 
 

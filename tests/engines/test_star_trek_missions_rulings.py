@@ -13,20 +13,34 @@ from tests.engines.star_trek_missions_catalog import points, score
 CONFRONTATION = "Space Confrontation"
 ROMANCE = "Blossoming Romance"
 BOK, TOG, NAKAMURA = "Daimon Bok", "Daimon Tog", "Vice Admiral Nakamura"
-GOWRON, CRYSTAL, RIKER, PICARD = ("Chancellor Gowron", "Crystal Entity", "Commander William Riker",
-                                  "Captain Jean-Luc Picard")
-TRAVELER, SHIP, THOUGHT_MAKER, BORG = ("The Traveler", "Unidentified Ship", "Thought Maker",
-                                       "Borg Cube")
-SELA, KEHLEYR, SIEGE, TRICORDER = ("Commander Sela", "Ambassador K'Ehleyr",
-                                   "Federation Under Siege", "Tricorder")
+GOWRON, CRYSTAL, RIKER, PICARD = (
+    "Chancellor Gowron",
+    "Crystal Entity",
+    "Commander William Riker",
+    "Captain Jean-Luc Picard",
+)
+TRAVELER, SHIP, THOUGHT_MAKER, BORG = (
+    "The Traveler",
+    "Unidentified Ship",
+    "Thought Maker",
+    "Borg Cube",
+)
+SELA, KEHLEYR, SIEGE, TRICORDER = (
+    "Commander Sela",
+    "Ambassador K'Ehleyr",
+    "Federation Under Siege",
+    "Tricorder",
+)
 
 CONFRONTATION_TEXT = (
     "Blanked unless with non-Federation Captain or Entity. 6 for each other Command and other "
     "Combat. Its bonuses do not count the one non-Federation Captain or Entity that keeps it from "
     "being blanked (of several, the best one for the player)."
 )
-ROMANCE_TEXT = ("8 with two or more Personnel or Civilian or Captains; 6 for each Counselor and "
-                "Betazoid and Quarters.")
+ROMANCE_TEXT = (
+    "8 with two or more Personnel or Civilian or Captains; 6 for each Counselor and "
+    "Betazoid and Quarters."
+)
 
 
 # --- STM-R10: "other" on a BLANKED UNLESS card -----------------------------------------------
@@ -37,9 +51,14 @@ def test_stm_r10_the_card_keeping_space_confrontation_is_not_other():
     assert result.total == 12  # one Daimon keeps it; the other and Nakamura count: not 18
     steps = [s for s in result.steps if s.card == CONFRONTATION]
     assert [(s.rule, s.giving, s.points) for s in steps] == [
-        ("STM-R10", [BOK], 0), ("STM-7.2", [TOG], 6), ("STM-7.2", [NAKAMURA], 6)]
-    assert steps[0].detail == ("Daimon Bok keeps it from being blanked, so it is not one of the "
-                               "other cards its bonuses count: 0")
+        ("STM-R10", [BOK], 0),
+        ("STM-7.2", [TOG], 6),
+        ("STM-7.2", [NAKAMURA], 6),
+    ]
+    assert steps[0].detail == (
+        "Daimon Bok keeps it from being blanked, so it is not one of the "
+        "other cards its bonuses count: 0"
+    )
 
 
 def test_stm_r10_the_best_card_keeps_it():
@@ -90,29 +109,48 @@ def test_stm_r12_not_even_when_thought_maker_gives_it_the_attribute():
 def test_stm_r13_thought_maker_cannot_change_a_card_borg_cube_blanks():
     # Borg Cube blanks K'Ehleyr; Thought Maker's change of her affiliation does nothing and earns
     # no +5. Federation Under Siege counts Thought Maker (Ferengi Alliance) only.
-    choices = {BORG: {"blank": [KEHLEYR]}, THOUGHT_MAKER: {"target": KEHLEYR, "affiliation": "hostile"}}
+    choices = {
+        BORG: {"blank": [KEHLEYR]},
+        THOUGHT_MAKER: {"target": KEHLEYR, "affiliation": "hostile"},
+    }
     result = score([BORG, THOUGHT_MAKER, KEHLEYR, SIEGE], choices)
-    assert {c.name: c.points for c in result.cards} == {BORG: 0, THOUGHT_MAKER: 0, KEHLEYR: 0,
-                                                         SIEGE: 6}
+    assert {c.name: c.points for c in result.cards} == {
+        BORG: 0,
+        THOUGHT_MAKER: 0,
+        KEHLEYR: 0,
+        SIEGE: 6,
+    }
     assert not any(s.card == THOUGHT_MAKER and s.points for s in result.steps)
 
 
 def test_stm_r13_a_thought_maker_borg_cube_blanks_changes_nothing():
     # Thought Maker blanked: K'Ehleyr stays Federation (Siege 0); Borg Cube 5 for K'Ehleyr
     # (Security), and Thought Maker scores what Borg Cube scores.
-    choices = {BORG: {"blank": [THOUGHT_MAKER]},
-               THOUGHT_MAKER: {"target": KEHLEYR, "affiliation": "hostile"}}
+    choices = {
+        BORG: {"blank": [THOUGHT_MAKER]},
+        THOUGHT_MAKER: {"target": KEHLEYR, "affiliation": "hostile"},
+    }
     assert points([BORG, THOUGHT_MAKER, KEHLEYR, SIEGE], choices) == {
-        BORG: 5, THOUGHT_MAKER: 5, KEHLEYR: 0, SIEGE: 0}
+        BORG: 5,
+        THOUGHT_MAKER: 5,
+        KEHLEYR: 0,
+        SIEGE: 0,
+    }
 
 
 def test_stm_r13_thought_maker_plus_5_needs_a_real_change():
     with pytest.raises(ChoiceError):  # Riker is already Federation
-        score([THOUGHT_MAKER, RIKER], {THOUGHT_MAKER: {"target": RIKER, "affiliation": "federation"}})
+        score(
+            [THOUGHT_MAKER, RIKER], {THOUGHT_MAKER: {"target": RIKER, "affiliation": "federation"}}
+        )
     # The Unidentified Ship fixed as Federation: making it Federation is no change, refused like
     # Riker's (STM-R15), never scored as a silent 0.
-    ship = {"type": "personnel", "lifeform": "human", "affiliation": "federation",
-            "specialty": "command"}
+    ship = {
+        "type": "personnel",
+        "lifeform": "human",
+        "affiliation": "federation",
+        "specialty": "command",
+    }
     same = {SHIP: ship, THOUGHT_MAKER: {"target": SHIP, "affiliation": "federation"}}
     with pytest.raises(ChoiceError) as refused:
         points([THOUGHT_MAKER, SHIP], same)
@@ -137,10 +175,13 @@ def test_stm_r10_r11_card_text_says_what_the_engine_computes():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("slug, text, ruling", [
-    ("space-confrontation", CONFRONTATION_TEXT, "STM-R10"),
-    ("blossoming-romance", ROMANCE_TEXT, "STM-R11"),
-])
+@pytest.mark.parametrize(
+    "slug, text, ruling",
+    [
+        ("space-confrontation", CONFRONTATION_TEXT, "STM-R10"),
+        ("blossoming-romance", ROMANCE_TEXT, "STM-R11"),
+    ],
+)
 def test_stm_r10_r11_card_text_on_the_api_and_the_card_page(client, catalog, slug, text, ruling):
     body = client.get(f"/api/games/star-trek-missions/cards/{slug}/").json()
     assert body["text"] == text
@@ -155,7 +196,12 @@ def test_stm_r10_the_rule_language_accepts_the_flag_only_on_a_card_that_can_be_b
     check = {"vocabulary": vocabulary, "card_names": list(specs)}
     assert validate_rule(specs[CONFRONTATION].rule, **check) == []
     assert validate_rule({"bonuses": [], "unblanker_is_not_other": True}, **check) == [
-        ("rule.unblanker_is_not_other", "needs blanked_unless: only a card that can be blanked "
-                                        "has a card keeping it from being blanked")]
-    assert validate_rule({"blanked_unless": [{"type": "entity"}], "unblanker_is_not_other": "yes"},
-                         **check) == [("rule.unblanker_is_not_other", "must be true or false, not 'yes'")]
+        (
+            "rule.unblanker_is_not_other",
+            "needs blanked_unless: only a card that can be blanked "
+            "has a card keeping it from being blanked",
+        )
+    ]
+    assert validate_rule(
+        {"blanked_unless": [{"type": "entity"}], "unblanker_is_not_other": "yes"}, **check
+    ) == [("rule.unblanker_is_not_other", "must be true or false, not 'yes'")]

@@ -24,7 +24,9 @@ from tests.engines.star_trek_missions_reference import plain_space as reference_
 ROOT = Path(__file__).resolve().parents[2]
 SPECS, VOCABULARY, LABELS = catalog()
 GALAXY = sorted(name for name, spec in SPECS.items() if spec.deck == "galaxy")
-MISSIONS = sorted(name for name, spec in SPECS.items() if spec.deck == "mission" and name != "Meddlesome Q")
+MISSIONS = sorted(
+    name for name, spec in SPECS.items() if spec.deck == "mission" and name != "Meddlesome Q"
+)
 RANDOM_HANDS = 300
 # Plain enumeration of a hand holding the Unidentified Ship, Thought Maker and Borg Cube together
 # runs to a million evaluations (a minute): random hands whose plain space is larger than this
@@ -61,12 +63,22 @@ def assert_search_is_exact(names):
     plain = reference(names)
     assert smart.total == plain.total, (names, smart.choices, plain.choices)
     # The winner is explained by a full evaluation of its choices: fixing them gives the same.
-    fixed = check(HandPosition([SPECS[n] for n in names], vocabulary=VOCABULARY, labels=LABELS, choices={n: c for n, c in smart.choices.items()})).score()
+    fixed = check(
+        HandPosition(
+            [SPECS[n] for n in names],
+            vocabulary=VOCABULARY,
+            labels=LABELS,
+            choices={n: c for n, c in smart.choices.items()},
+        )
+    ).score()
     assert fixed.total == smart.total
 
 
-@pytest.mark.parametrize("names", [hand for _, hand in adversarial_hands()],
-                         ids=[hand_id for hand_id, _ in adversarial_hands()])
+@pytest.mark.parametrize(
+    "names",
+    [hand for _, hand in adversarial_hands()],
+    ids=[hand_id for hand_id, _ in adversarial_hands()],
+)
 def test_search_equals_plain_enumeration_on_adversarial_hands(names):
     assert_search_is_exact(names)
 
@@ -82,29 +94,52 @@ def test_search_equals_plain_enumeration_on_random_legal_hands():
 
 def test_search_honours_fixed_choices_exactly():
     # One choice fixed, the others searched: still plain enumeration's total.
-    names = ["Unidentified Ship", "Thought Maker", "Captain Jean-Luc Picard", "Daimon Bok",
-             "Leah Brahms", "Diplomatic Conference", "Conflicting Orders"]
+    names = [
+        "Unidentified Ship",
+        "Thought Maker",
+        "Captain Jean-Luc Picard",
+        "Daimon Bok",
+        "Leah Brahms",
+        "Diplomatic Conference",
+        "Conflicting Orders",
+    ]
     fixed = {"Thought Maker": {"target": "Captain Jean-Luc Picard", "affiliation": "hostile"}}
     assert scorer(names).best(fixed).total == reference(names, fixed).total
-    fixed = {"Unidentified Ship": {"type": "captain", "lifeform": "ferengi",
-                                   "affiliation": "ferengi-alliance", "specialty": "command"}}
+    fixed = {
+        "Unidentified Ship": {
+            "type": "captain",
+            "lifeform": "ferengi",
+            "affiliation": "ferengi-alliance",
+            "specialty": "command",
+        }
+    }
     assert scorer(names).best(fixed).total == reference(names, fixed).total
 
 
-
-@pytest.mark.parametrize("vocabulary", [
-    VOCABULARY,
-    {**VOCABULARY, "lifeform": ["betazoid", "human"], "affiliation": ["federation", "ferengi-alliance",
-                                                                    "klingon-empire"],
-     "specialty": ["combat", "cosmic", "weapon"]},
-])
+@pytest.mark.parametrize(
+    "vocabulary",
+    [
+        VOCABULARY,
+        {
+            **VOCABULARY,
+            "lifeform": ["betazoid", "human"],
+            "affiliation": ["federation", "ferengi-alliance", "klingon-empire"],
+            "specialty": ["combat", "cosmic", "weapon"],
+        },
+    ],
+)
 def test_sibling_bounds_keep_an_open_thought_makers_change_of_the_ship(vocabulary):
     # Issue 30: the Ship's Affiliation bounded while Thought Maker is still open (an order may
     # place it first). Thought Maker may yet give the Ship another affiliation, so the bounds the
     # siblings get together are those each gets alone; with the Ship's Affiliation only as chosen
     # they were too low, and the search reported 32 for this hand where plain enumeration finds 37.
-    names = ["Thought Maker", "Tractor Beam", "The Lure of Profit", "Enemies to Friends",
-             "Unidentified Ship"]
+    names = [
+        "Thought Maker",
+        "Tractor Beam",
+        "The Lure of Profit",
+        "Enemies to Friends",
+        "Unidentified Ship",
+    ]
     hand = HandScorer([SPECS[n] for n in names], vocabulary)
     hand._prepare_search()
     children = [{"Unidentified Ship": {"affiliation": a}} for a in vocabulary["affiliation"]]
@@ -116,13 +151,16 @@ def test_sibling_bounds_keep_an_open_thought_makers_change_of_the_ship(vocabular
     assert hand.sibling_totals(decided, "Unidentified Ship", "affiliation", {}) == alone
     assert len(set(alone)) > 1
 
+
 def test_settle_points_equals_the_solver_on_random_giving_cards():
     rng = random.Random(7)
     names = GALAXY + MISSIONS
     for _ in range(3000):
         receiver_name = rng.choice(names)
-        space = scorer([receiver_name] + rng.sample([n for n in names if n != receiver_name],
-                                                    rng.randint(0, 8)))
+        space = scorer(
+            [receiver_name]
+            + rng.sample([n for n in names if n != receiver_name], rng.randint(0, 8))
+        )
         receiver = Live(space.by_name[receiver_name])
         if receiver_name == "Mysterious Plague":
             receiver.chosen = {"lifeform": rng.choice(["human", "klingon", "betazoid"])}
@@ -135,17 +173,22 @@ def test_settle_points_equals_the_solver_on_random_giving_cards():
             givers.append(live)
         rule = space.rules[receiver_name]
         assert settle_points(rule, receiver, givers) == settle(rule, receiver, givers).points, (
-            receiver_name, [g.name for g in givers])
+            receiver_name,
+            [g.name for g in givers],
+        )
 
 
 def test_the_reference_loads_the_hand_and_none_of_the_search():
     # The reference shares only the evaluation of one fixed assignment (hand.Hand) with the
     # engine: in a fresh interpreter it loads hand.py and what that imports, and none of the
     # modules with the search's shortcuts (its candidates, bounds and order).
-    code = ("import sys, tests.engines.star_trek_missions_reference\n"
-            "print(sorted(m for m in sys.modules if m.startswith('games.star_trek_missions.')))")
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import sys, tests.engines.star_trek_missions_reference\n"
+        "print(sorted(m for m in sys.modules if m.startswith('games.star_trek_missions.')))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     loaded = {name.rsplit(".", 1)[1] for name in ast.literal_eval(run.stdout)}
     assert {"hand", "bonuses", "rules"} <= loaded
     assert loaded.isdisjoint({"choices", "bounds", "scorer", "explain", "engine"})
@@ -157,10 +200,28 @@ def test_the_reference_loads_the_hand_and_none_of_the_search():
 # nine), every bound the search kept is checked against the exact totals of every combination
 # below it (hand.Hand's evaluation, Mysterious Plague at its best value).
 CLIPPED_HANDS = [
-    ["Mysterious Plague", "Lieutenant Worf", "Thought Maker", "Lursa and B'Etor", "Daimon Tog",
-     "Unidentified Ship", "Commander Tomalak", "Vash", "Meddlesome Q"],
-    ["Chancellor Gowron", "Unidentified Ship", "Mysterious Plague", "Daimon Tog", "Meddlesome Q",
-     "Lursa and B'Etor", "Thought Maker", "Crystal Entity", "Vice Admiral Nakamura"],
+    [
+        "Mysterious Plague",
+        "Lieutenant Worf",
+        "Thought Maker",
+        "Lursa and B'Etor",
+        "Daimon Tog",
+        "Unidentified Ship",
+        "Commander Tomalak",
+        "Vash",
+        "Meddlesome Q",
+    ],
+    [
+        "Chancellor Gowron",
+        "Unidentified Ship",
+        "Mysterious Plague",
+        "Daimon Tog",
+        "Meddlesome Q",
+        "Lursa and B'Etor",
+        "Thought Maker",
+        "Crystal Entity",
+        "Vice Admiral Nakamura",
+    ],
 ]
 
 
@@ -178,7 +239,7 @@ def test_clipped_bounds_stay_above_every_total_below_them(names, monkeypatch):
     monkeypatch.setattr(scorer_module._Search, "run", run)
     hand = scorer(names)
     best = hand.best({})
-    (search, decided), = searches
+    ((search, decided),) = searches
     assert search.counts["clipped"] > 50  # the bounds under test were lowered
 
     def exact(partial):
@@ -200,5 +261,5 @@ def test_clipped_bounds_stay_above_every_total_below_them(names, monkeypatch):
     walk(0, decided, ())
     assert max(totals.values()) == best.total
     for path, bound in search.bounds.items():
-        below = max(total for leaf, total in totals.items() if leaf[:len(path)] == path)
+        below = max(total for leaf, total in totals.items() if leaf[: len(path)] == path)
         assert bound >= below, (path, bound, below)

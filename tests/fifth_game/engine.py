@@ -29,9 +29,14 @@ def check(position: Position) -> HandBoard:
     for path, card in places:
         seen[card.name] = seen.get(card.name, 0) + 1
         if seen[card.name] == card.copies + 1:  # the first copy too many: one entry per card
-            errors.append({"path": path, "code": "too_many_copies",
-                           "detail": f"{card.name} is in the position {_times(position, card)}; "
-                                     f"the game has {_copies(card.copies)} (HC-1)."})
+            errors.append(
+                {
+                    "path": path,
+                    "code": "too_many_copies",
+                    "detail": f"{card.name} is in the position {_times(position, card)}; "
+                    f"the game has {_copies(card.copies)} (HC-1).",
+                }
+            )
     if errors:
         raise ImpossiblePosition(errors)
     return HandBoard(position)
@@ -41,8 +46,13 @@ def _times(position: Position, card: Card) -> str:
     """ "3 times (2 in the hand, 1 on the table)"."""
     held = sum(1 for other in position.hand if other.name == card.name)
     tabled = int(position.table is not None and position.table.name == card.name)
-    where = listing([f"{number} {place}" for number, place in
-                     ((held, "in the hand"), (tabled, "on the table")) if number])
+    where = listing(
+        [
+            f"{number} {place}"
+            for number, place in ((held, "in the hand"), (tabled, "on the table"))
+            if number
+        ]
+    )
     return f"{count(held + tabled, 'time')} ({where})"
 
 
@@ -68,14 +78,20 @@ class HandBoard:
     def warnings(self) -> list[str]:
         """Each card of the position whose value is provisional: the answer rests on it."""
         cards = [*self.position.hand, *([self.position.table] if self.position.table else [])]
-        return [f"{card.name}'s value ({card.value}) is provisional: it has not been checked "
-                f"against the printed card." for card in dict.fromkeys(cards) if card.provisional]
+        return [
+            f"{card.name}'s value ({card.value}) is provisional: it has not been checked "
+            f"against the printed card."
+            for card in dict.fromkeys(cards)
+            if card.provisional
+        ]
 
     def higher(self) -> list[Card]:
         """The cards of the hand that beat the table, lowest first, each once."""
         floor = self.position.table.value if self.position.table else 0
-        return sorted({card for card in self.position.hand if card.value > floor},
-                      key=lambda card: (card.value, card.name))
+        return sorted(
+            {card for card in self.position.hand if card.value > floor},
+            key=lambda card: (card.value, card.name),
+        )
 
     def legal_moves(self) -> Sequence[Move]:
         plays: list[Move] = [Play(card) for card in self.higher()]
@@ -96,40 +112,72 @@ class HandBoard:
         held = listing([card.name for card in self.position.hand], empty="no cards")
         if play not in self.position.hand:
             detail = f"{play.name} is not in the hand ({held})."
-            return Ruling(ILLEGAL, "card_not_in_hand", detail, "HC-1",
-                          [Check("HC-1", False, detail, code="card_not_in_hand")],
-                          alternatives=self._alternatives())
+            return Ruling(
+                ILLEGAL,
+                "card_not_in_hand",
+                detail,
+                "HC-1",
+                [Check("HC-1", False, detail, code="card_not_in_hand")],
+                alternatives=self._alternatives(),
+            )
         checks = [Check("HC-1", True, f"{play.name} is in the hand ({held}).")]
         table = self.position.table
         if table is not None and play.value <= table.value:
             detail = f"{play} is not higher than {table}."
             checks.append(Check("HC-2", False, detail, code="not_higher"))
-            return Ruling(ILLEGAL, "not_higher", detail, "HC-2", checks,
-                          alternatives=self._alternatives())
-        detail = (f"{play} is higher than {table}." if table is not None
-                  else f"{play} is the first card on the table.")
+            return Ruling(
+                ILLEGAL, "not_higher", detail, "HC-2", checks, alternatives=self._alternatives()
+            )
+        detail = (
+            f"{play} is higher than {table}."
+            if table is not None
+            else f"{play} is the first card on the table."
+        )
         checks.append(Check("HC-2", True, detail, code="legal_play"))
-        return Ruling(LEGAL, "legal_play", detail, "HC-2", checks,
-                      outcome={"table": play.name,
-                               "hand": [card.name for card in _without(self.position.hand, play)]})
+        return Ruling(
+            LEGAL,
+            "legal_play",
+            detail,
+            "HC-2",
+            checks,
+            outcome={
+                "table": play.name,
+                "hand": [card.name for card in _without(self.position.hand, play)],
+            },
+        )
 
     def _rule_pass(self) -> Ruling:
         higher = self.higher()
         if higher:
             cards = listing([str(card) for card in higher])
-            detail = (f"{cards} in the hand {'is' if len(higher) == 1 else 'are'} higher than "
-                      f"{self.position.table}" if self.position.table is not None
-                      else f"The table is empty and the hand holds {cards}")
+            detail = (
+                f"{cards} in the hand {'is' if len(higher) == 1 else 'are'} higher than "
+                f"{self.position.table}"
+                if self.position.table is not None
+                else f"The table is empty and the hand holds {cards}"
+            )
             detail += ": a player who can play must play."
-            return Ruling(ILLEGAL, "must_play", detail, "HC-4",
-                          [Check("HC-4", False, detail, code="must_play")],
-                          alternatives=self._alternatives())
+            return Ruling(
+                ILLEGAL,
+                "must_play",
+                detail,
+                "HC-4",
+                [Check("HC-4", False, detail, code="must_play")],
+                alternatives=self._alternatives(),
+            )
         held = listing([str(card) for card in self.position.hand], empty="no cards")
         detail = f"No card of the hand ({held}) is higher than {self._table()}: the player passes."
-        return Ruling(LEGAL, "legal_pass", detail, "HC-4",
-                      [Check("HC-4", True, detail, code="legal_pass")],
-                      outcome={"table": self.position.table.name if self.position.table else None,
-                               "hand": [card.name for card in self.position.hand]})
+        return Ruling(
+            LEGAL,
+            "legal_pass",
+            detail,
+            "HC-4",
+            [Check("HC-4", True, detail, code="legal_pass")],
+            outcome={
+                "table": self.position.table.name if self.position.table else None,
+                "hand": [card.name for card in self.position.hand],
+            },
+        )
 
     def score(self, moves: Sequence[Move] = ()) -> Score:
         """The hand's score as it stands, card by card (HC-3). Ascent scores a hand, not a turn:
@@ -139,8 +187,16 @@ class HandBoard:
         steps: list[Step] = []
         for card in self.position.hand:
             running = (steps[-1].running_total if steps else 0) + card.value
-            steps.append(Step(n=len(steps) + 1, rule="HC-3", card=card.name, points=card.value,
-                              running_total=running, detail=f"{card.value} for {card.name}"))
+            steps.append(
+                Step(
+                    n=len(steps) + 1,
+                    rule="HC-3",
+                    card=card.name,
+                    points=card.value,
+                    running_total=running,
+                    detail=f"{card.value} for {card.name}",
+                )
+            )
         return Score(total=steps[-1].running_total if steps else 0, steps=steps)
 
 

@@ -22,20 +22,31 @@ class PlayForm(PageForm):
 
     def __init__(self, game: Game, data=None):
         super().__init__(data)
-        self.fields = [FormField("hand", "hand", self.text("hand"), "Hand"),
-                       FormField("table", "table", self.text("table"), "Table"),
-                       FormField("play", "play", self.text("play"), "Play"),
-                       FormField("pass", "pass", self.ticked("pass"), "Pass", kind="checkbox")]
+        self.fields = [
+            FormField("hand", "hand", self.text("hand"), "Hand"),
+            FormField("table", "table", self.text("table"), "Table"),
+            FormField("play", "play", self.text("play"), "Play"),
+            FormField("pass", "pass", self.ticked("pass"), "Pass", kind="checkbox"),
+        ]
 
     def body(self) -> dict:
         hand, table, play, passed = self.fields
-        self.paths.update({"position.hand": hand, "position.table": table, "move.play": play,
-                           "move.pass": passed, "move": play})
+        self.paths.update(
+            {
+                "position.hand": hand,
+                "position.table": table,
+                "move.play": play,
+                "move.pass": passed,
+                "move": play,
+            }
+        )
         move: dict = {"play": play.value} if play.value else {}
         if passed.value:
             move["pass"] = True
-        return {"position": {"hand": _names(hand.value), "table": table.value or None},
-                "move": move}
+        return {
+            "position": {"hand": _names(hand.value), "table": table.value or None},
+            "move": move,
+        }
 
 
 class HandForm(PageForm):
@@ -57,7 +68,10 @@ score_page = job_page(slug="ascent", kind="score", form=HandForm, page="fifth_ga
 def play_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     """A saved ruling's request as the page's fields ("Check again")."""
     position, move = as_dict(body.get("position")), as_dict(body.get("move"))
-    pairs = [("hand", ", ".join(position.get("hand") or [])), ("table", position.get("table") or "")]
+    pairs = [
+        ("hand", ", ".join(position.get("hand") or [])),
+        ("table", position.get("table") or ""),
+    ]
     return pairs + ([("pass", "on")] if move.get("pass") else [("play", move.get("play") or "")])
 
 

@@ -29,8 +29,9 @@ MAX_HAND = 40  # far more than the game's copies: refused before any name is loo
 
 def _at_most(value: object, info: ValidationInfo) -> object:
     if isinstance(value, list) and len(value) > MAX_HAND:
-        raise PydanticCustomError("too_many", f"{info.field_name} names {len(value)} cards; "
-                                              f"at most {MAX_HAND}.")
+        raise PydanticCustomError(
+            "too_many", f"{info.field_name} names {len(value)} cards; at most {MAX_HAND}."
+        )
     return value
 
 
@@ -51,8 +52,9 @@ class MoveIn(RequestModel):
         if (self.play is None) == (not self.pass_):
             given = "both" if self.pass_ else "neither"
             raise PydanticCustomError(
-                "invalid_move", f'A move is {{"play": a card name}} or {{"pass": true}}; this '
-                                f"one gives {given}.")
+                "invalid_move",
+                f'A move is {{"play": a card name}} or {{"pass": true}}; this one gives {given}.',
+            )
         return self
 
 
@@ -74,8 +76,12 @@ def card(row: CatalogCard) -> Card:
     """What the rules need of a catalog card; a value not checked against the printed card is
     provisional (its provenance), and the Board warns of it."""
     provenance = row.field_provenance or {}
-    return Card(name=row.name, value=int((row.attributes or {})["value"]), copies=row.copies,
-                provisional=provenance.get("value") != "verified")
+    return Card(
+        name=row.name,
+        value=int((row.attributes or {})["value"]),
+        copies=row.copies,
+        provisional=provenance.get("value") != "verified",
+    )
 
 
 def hand(cards: list[Any]) -> tuple[Card, ...]:

@@ -12,12 +12,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game", help="The game's slug, as in its address /games/<slug>/.")
-        parser.add_argument(
-            "--format", choices=imports.FORMATS, default="json", dest="file_format"
-        )
+        parser.add_argument("--format", choices=imports.FORMATS, default="json", dest="file_format")
         parser.add_argument("--output", type=Path, help="Write to this file instead.")
 
-    def handle(self, *args: Any, game: str, file_format: str, output: Path | None, **options: Any) -> None:
+    def handle(
+        self, *args: Any, game: str, file_format: str, output: Path | None, **options: Any
+    ) -> None:
         target = Game.objects.filter(slug=game).first()
         if target is None:
             slugs = ", ".join(Game.objects.values_list("slug", flat=True))

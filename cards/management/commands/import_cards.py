@@ -18,11 +18,21 @@ class Command(BaseCommand):
         parser.add_argument("file", type=Path)
         parser.add_argument("--apply", action="store_true", help="Write the changes.")
         parser.add_argument(
-            "--format", choices=imports.FORMATS, dest="file_format",
+            "--format",
+            choices=imports.FORMATS,
+            dest="file_format",
             help="json or csv (default: from the file name).",
         )
 
-    def handle(self, *args: Any, game: str, file: Path, apply: bool, file_format: str | None, **options: Any) -> None:
+    def handle(
+        self,
+        *args: Any,
+        game: str,
+        file: Path,
+        apply: bool,
+        file_format: str | None,
+        **options: Any,
+    ) -> None:
         target = Game.objects.filter(slug=game).first()
         if target is None:
             slugs = ", ".join(Game.objects.values_list("slug", flat=True))
@@ -36,7 +46,9 @@ class Command(BaseCommand):
         file_format = file_format or imports.detect_format(filename=file.name, content=content)
         if apply:
             try:
-                preview = imports.apply_import(game=target, content=content, file_format=file_format)
+                preview = imports.apply_import(
+                    game=target, content=content, file_format=file_format
+                )
             except imports.ImportInvalid as exc:
                 self._report(exc.preview)
                 raise CommandError("The file has errors; nothing was imported.") from exc
@@ -48,7 +60,9 @@ class Command(BaseCommand):
         if apply:
             self.stdout.write(self.style.SUCCESS(f"Imported. {preview.summary()}"))
         else:
-            self.stdout.write(f"Preview only. {preview.summary()} Run again with --apply to write it.")
+            self.stdout.write(
+                f"Preview only. {preview.summary()} Run again with --apply to write it."
+            )
 
     def _report(self, preview: imports.ImportPreview) -> None:
         for card in preview.cards:

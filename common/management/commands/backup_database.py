@@ -12,7 +12,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d-%H%M%S")
-        parser.add_argument("--output", type=Path, default=Path("backups") / f"tableside-{stamp}.json.gz")
+        parser.add_argument(
+            "--output", type=Path, default=Path("backups") / f"tableside-{stamp}.json.gz"
+        )
 
     def handle(self, *args: Any, output: Path, **options: Any) -> None:
         path = backup_write(path=output)

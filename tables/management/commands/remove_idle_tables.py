@@ -5,10 +5,14 @@ from tables.services import tables_remove_idle
 
 
 class Command(BaseCommand):
-    help = ("Remove the tables idle for longer than TABLE_IDLE_DAYS (default 30), with their seats "
-            "and history; the results they saved stay at their /r/<id>.")
+    help = (
+        "Remove the tables idle for longer than TABLE_IDLE_DAYS (default 30), with their seats "
+        "and history; the results they saved stay at their /r/<id>."
+    )
 
     def handle(self, *args, **options):
         removed = tables_remove_idle()
-        self.stdout.write(f"Removed {removed} table{'s' if removed != 1 else ''} idle for more "
-                          f"than {settings.TABLE_IDLE_DAYS} days.")
+        self.stdout.write(
+            f"Removed {removed} table{'s' if removed != 1 else ''} idle for more "
+            f"than {settings.TABLE_IDLE_DAYS} days."
+        )
