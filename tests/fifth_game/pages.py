@@ -4,6 +4,10 @@ on the page and on the saved result's page alike (game.py's `page_result`s)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.http import QueryDict
+
 from cards.models import Game
 from games.pages import job_page
 from web.page_fields import FormField
@@ -20,7 +24,7 @@ class PlayForm(PageForm):
 
     title = "Check a move"
 
-    def __init__(self, game: Game, data=None):
+    def __init__(self, game: Game, data: QueryDict | None = None) -> None:
         super().__init__(data)
         self.fields = [
             FormField("hand", "hand", self.text("hand"), "Hand"),
@@ -29,7 +33,7 @@ class PlayForm(PageForm):
             FormField("pass", "pass", self.ticked("pass"), "Pass", kind="checkbox"),
         ]
 
-    def body(self) -> dict:
+    def body(self) -> dict[str, Any]:
         hand, table, play, passed = self.fields
         self.paths.update(
             {
@@ -40,7 +44,7 @@ class PlayForm(PageForm):
                 "move": play,
             }
         )
-        move: dict = {"play": play.value} if play.value else {}
+        move: dict[str, Any] = {"play": play.value} if play.value else {}
         if passed.value:
             move["pass"] = True
         return {
@@ -52,11 +56,11 @@ class PlayForm(PageForm):
 class HandForm(PageForm):
     title = "Score a hand"
 
-    def __init__(self, game: Game, data=None):
+    def __init__(self, game: Game, data: QueryDict | None = None) -> None:
         super().__init__(data)
         self.fields = [FormField("hand", "hand", self.text("hand"), "Hand")]
 
-    def body(self) -> dict:
+    def body(self) -> dict[str, Any]:
         self.paths["hand"] = self.fields[0]
         return {"hand": _names(self.fields[0].value)}
 
@@ -65,7 +69,7 @@ ruling_page = job_page(slug="ascent", kind="ruling", form=PlayForm, page="fifth_
 score_page = job_page(slug="ascent", kind="score", form=HandForm, page="fifth_game/page.html")
 
 
-def play_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+def play_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
     """A saved ruling's request as the page's fields ("Check again")."""
     position, move = as_dict(body.get("position")), as_dict(body.get("move"))
     pairs = [
@@ -75,5 +79,5 @@ def play_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
     return pairs + ([("pass", "on")] if move.get("pass") else [("play", move.get("play") or "")])
 
 
-def hand_link_pairs(game: Game, body: dict) -> list[tuple[str, str]]:
+def hand_link_pairs(game: Game, body: dict[str, Any]) -> list[tuple[str, str]]:
     return [("hand", ", ".join(body.get("hand") or []))]

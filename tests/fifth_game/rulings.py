@@ -88,6 +88,6 @@ def hand(cards: list[Any]) -> tuple[Card, ...]:
     return tuple(card(row) for row in cards)
 
 
-def ask(game: Game, request: PlayRequest, context: dict) -> Asked:
+def ask(game: Game, request: PlayRequest, context: dict[str, Any]) -> Asked:
     """The request as the engine takes it: the position to check and the move to rule on."""
     return Asked(position=request.to_position(), move=request.to_move())

@@ -8,6 +8,8 @@ values). A hand with more copies of a card than the game has is a 400 ``impossib
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from cards.models import Game
@@ -25,7 +27,7 @@ class HandRequest(RequestModel):
         return Position(hand=hand(self.hand))
 
 
-def ask(game: Game, request: HandRequest, context: dict) -> Asked:
+def ask(game: Game, request: HandRequest, context: dict[str, Any]) -> Asked:
     """The request as the engine takes it: the hand is the position (the body's paths are its
     own), scored as it stands."""
     return Asked(position=request.to_position())
