@@ -161,7 +161,9 @@ def page_url(url_name: str) -> str:
 # --- A game's tables (issue 25; games/table_state.py) ------------------------------------------
 
 # (state, players, job kind, the seat asking or None) -> the job's body the table implies.
-RequestBodyOf = Callable[[State, list[str], str, "int | None"], "Body | None"]
+# (state, players, job kind, the seat asking, whether the page may show that seat's private
+# cards) -> the body the table implies, or None.
+RequestBodyOf = Callable[[State, list[str], str, "int | None", bool], "Body | None"]
 # (state, players, job kind, the job's request) -> (event kind, its body less what the table knows).
 EventOf = Callable[[State, list[str], str, Body], tuple[str, Body]]
 # (state, players) -> the seat the host's browser acts for now, or None: any.
@@ -174,7 +176,7 @@ Refilled = Callable[[str], bool]
 
 
 def nothing_known(
-    state: State, players: list[str], kind: str, seat: int | None = None
+    state: State, players: list[str], kind: str, seat: int | None = None, private: bool = False
 ) -> Body | None:
     return None
 

@@ -5,11 +5,12 @@ played at a table has a module `games/<game>/table_state.py`, given in its GameP
 
 * `TABLE`: a `TableGame` (below): the first state, the event kinds and who may send each, and
   the templates of the state at a glance and of the seat's form on `/t/<code>`;
-* `job_request_body(table_state, players, kind, seat=None) -> dict | None`: the body of the
-  game's own job request (`kind` "score" or "ruling") filled in with what the table knows (for
-  `seat`, the seat asking, where the game keeps something of its own, such as a hand entered),
-  so the game's own form opens filled in from the table; None when that job asks nothing the
-  table knows.
+* `job_request_body(table_state, players, kind, seat=None, private=False) -> dict | None`: the
+  body of the game's own job request (`kind` "score" or "ruling") filled in with what the table
+  knows (for `seat`, the seat asking, where the game keeps something of its own, such as a hand
+  entered; that seat's hidden cards only when `private`: its own phone, or the host's for a seat
+  no phone holds), so the game's own form opens filled in from the table; None when that job
+  asks nothing the table knows.
 
 A table never scores by itself: an event kind's function is handed `ask(job kind, body)`, which
 runs the game's own job (score or ruling) and returns its answer, saved, with `id` and `url`.

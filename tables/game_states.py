@@ -49,4 +49,4 @@ def job_request_body(game: Game, state: State, players: list[str], kind: str) ->
     table: GameTable | None = package.table if package is not None else None
     if table is None:
         return None
-    return table.request_body(state, players, kind, None)
+    return table.request_body(state, players, kind, None, False)

@@ -230,10 +230,15 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
     jobs = table_jobs(table.game.slug)
     acting = acting_for(request, table, default=jobs.acting_seat(table.state, players))
     seat = acting.picked
+    # What only a seat's own phone may see (issue 29: cards the seat holds hidden) is filled in
+    # for that phone, or for the host's when no phone holds the seat (as the host answers for a
+    # defender only then); never for the host acting for another phone's seat.
+    held_by_a_phone = {s.number for s in seats if s.claimed}
+    private = seat is not None and (seat == acting.own or seat not in held_by_a_phone)
 
     def table_fields(state: dict) -> list[tuple[str, str]]:
         """The page's fields the table fills in for this seat, from the table's `state`."""
-        body = jobs.request_body(state, players, kind, seat)
+        body = jobs.request_body(state, players, kind, seat, private)
         return (job.pairs(table.game, body) or []) if body else []
 
     initial = QueryDict(mutable=True)

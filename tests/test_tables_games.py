@@ -46,7 +46,8 @@ def send(api, code, host, kind, seat, body):
 
 
 def request_body(game, state, players, kind, seat=None):
-    return game_package(game).table.request_body(state, players, kind, seat)
+    # As the seat's own phone asks (its hidden cards are its own to see).
+    return game_package(game).table.request_body(state, players, kind, seat, seat is not None)
 
 
 def test_every_game_names_its_table_state_and_the_tables_app_names_none():

@@ -426,3 +426,42 @@ def test_an_illegal_play_shows_every_phone_its_verdict_not_why(api, client):
     page = client.get(public["url"])
     assert page.status_code == 200 and "Nahla" not in words(page)
     assert "Nahla" not in words(client.get(f"/t/{t['code']}"))
+
+
+def test_the_hosts_turn_page_fills_in_the_kept_cards_only_for_a_seat_no_phone_holds(api, client):
+    """Ana's kept cards open her next turn's form on her phone. The host's browser, acting for
+    her while her phone holds the seat, gets the form without them (no phone shows another
+    seat's hidden cards); once her seat is released, the host acts for it whole."""
+    t = seated(api, "star-realms-academy", ["Ana", "Ben"])
+    assert event(t, "turn", 1, SRA_TURN, t["ana"]).status_code == 201
+    bens = {
+        "active": {"hand": ["Scout"]},
+        "actions": [{"action": "play", "card": "Scout"}, {"action": "end_turn"}],
+    }
+    sent = event(t, "turn", 2, bens, t["ben"])
+    assert sent.status_code == 201, sent.json()
+    turn_page = f"/t/{t['code']}/ask/score/{read(t)['version']}"
+
+    client.cookies.clear()
+    client.cookies[f"seat_{t['code']}"] = f"1:{t['ana']}"
+    assert hand_filled(client.get(turn_page)) == ["Scout", "Imperial Frigate"]
+
+    client.cookies.clear()
+    client.cookies[f"host_{t['code']}"] = t["host"]
+    hosts = client.get(turn_page)
+    assert 'value="1" selected' in hosts.content.decode()  # the host acts for Ana: her turn
+    assert hand_filled(hosts) == []
+
+    released = api.delete(
+        f"/api/tables/{t['code']}/seats/1/claim/", HTTP_AUTHORIZATION=f"Bearer {t['host']}"
+    )
+    assert released.status_code == 200
+    turn_page = f"/t/{t['code']}/ask/score/{read(t)['version']}"
+    assert hand_filled(client.get(turn_page)) == ["Scout", "Imperial Frigate"]
+
+
+def hand_filled(response) -> list[str]:
+    """The hand fields' values on a turn page (its slots hand-1, hand-2, …), filled ones only."""
+    fields = re.findall(r'<input[^>]*\bname="hand"[^>]*>', response.content.decode())
+    values = [re.search(r'\bvalue="([^"]*)"', field) for field in fields]
+    return [html.unescape(value.group(1)) for value in values if value and value.group(1)]

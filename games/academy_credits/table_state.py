@@ -494,7 +494,11 @@ def _labels(hidden: dict[str, str], answer: dict[str, Any]) -> dict[str, str]:
 
 
 def job_request_body(
-    table_state: dict[str, Any], players: list[str], kind: str, seat: int | None = None
+    table_state: dict[str, Any],
+    players: list[str],
+    kind: str,
+    seat: int | None = None,
+    private: bool = False,
 ) -> dict[str, Any] | None:
     """The game's body filled in from the table: the cadets in seat order with the credits the
     table carries (a round's score also with who starts it, once the table knows); the rest of

@@ -366,7 +366,11 @@ def new_game(
 
 
 def job_request_body(
-    table_state: dict[str, Any], players: list[str], kind: str, seat: int | None = None
+    table_state: dict[str, Any],
+    players: list[str],
+    kind: str,
+    seat: int | None = None,
+    private: bool = False,
 ) -> dict[str, Any] | None:
     """The game's standings (score) body or ruling body from the table's position, hands empty
     (the table keeps none: each player adds their own); before the setup, the players only."""

@@ -260,7 +260,11 @@ def new_game(
 
 
 def job_request_body(
-    table_state: dict[str, Any], players: list[str], kind: str, seat: int | None = None
+    table_state: dict[str, Any],
+    players: list[str],
+    kind: str,
+    seat: int | None = None,
+    private: bool = False,
 ) -> dict[str, Any] | None:
     """The game's turn (score) or move (ruling) body at the start of the active player's turn,
     from the table's board: Health, Coins, bases and their damage, the shop row as last seen, and
@@ -269,8 +273,9 @@ def job_request_body(
     if not board:
         return None
     active = board["active"]["name"]
-    # The cards kept are the active player's alone: filled in for their own seat only.
-    mine = seat is not None and seat == _seat_of({"players": players}, active)
+    # The cards kept are the active player's alone (SRA-3.4): filled in for their own seat's
+    # phone, or the host's when no phone holds that seat (`private`), never another phone's.
+    mine = private and seat is not None and seat == _seat_of({"players": players}, active)
     kept = ((table_state.get(SEALED) or {}).get("kept") or {}).get(active, []) if mine else []
     position = with_counts(
         turn_position(board, {"hand": list(kept)}), table_state.get("counts") or {}

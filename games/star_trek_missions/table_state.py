@@ -126,7 +126,11 @@ def new_game(
 
 
 def job_request_body(
-    table_state: dict[str, Any], players: list[str], kind: str, seat: int | None = None
+    table_state: dict[str, Any],
+    players: list[str],
+    kind: str,
+    seat: int | None = None,
+    private: bool = False,
 ) -> dict[str, Any] | None:
     """The game's score body filled in from the table: for a seat, its own hand and choices as
     it entered them (the score page opened from the table comes with them, for a correction;
