@@ -143,6 +143,16 @@ def no_refusal_remembered():
     forget_refusals()
 
 
+@pytest.fixture(autouse=True)
+def no_random_throttle_prune(monkeypatch):
+    """The throttle prunes old counters on 1 request in 100 (common.throttling.PRUNE_CHANCE): one
+    more query, by chance. A test that counts a request's queries would fail 1 time in 100; the
+    tests of the prune itself set the chance to 1."""
+    from common import throttling
+
+    monkeypatch.setattr(throttling, "PRUNE_CHANCE", 0.0)
+
+
 @pytest.fixture
 def api():
     return APIClient()
