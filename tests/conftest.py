@@ -11,8 +11,9 @@ where loading the catalog again through the service takes seconds (every card is
 gets its history row).
 
 Under pytest-xdist (`make test` runs one worker per core) each worker has its own test database
-(pytest-django: an in-memory SQLite per process, or test_<name>_gw<N> on PostgreSQL), its own
-loaded catalog and snapshot, and its own browser: nothing here is shared between workers.
+(pytest-django: a SQLite file per process, see config/settings/test.py, or test_<name>_gw<N> on
+PostgreSQL), its own loaded catalog and snapshot, and its own browser: nothing here is shared
+between workers.
 """
 
 import os

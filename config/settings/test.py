@@ -27,3 +27,18 @@ RESULTS_PRUNE_CHANCE = 0.0
 # The suite starts far more tables from one address (127.0.0.1) than a person would in a day: the
 # bound's own tests lower it (tests/test_tables_bounds.py).
 TABLES_PER_ADDRESS_PER_DAY = 1_000_000
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, not Django's in-memory test database. The browser tests' live server answers every
+    # phone of a table at once, each request in a thread of its own, and an in-memory database
+    # gives all those threads one shared connection: one request's statements ran inside
+    # another's transaction, and an entry the phone saw accepted could vanish with the other's
+    # rollback (a game night test failed so in CI). With a file each thread has its own
+    # connection and SQLite's locking orders them, as it does for `make run`. One file per
+    # process (pytest-xdist workers each append their own suffix), so two suites never share one.
+    import os as _os
+    import tempfile as _tempfile
+
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": _os.path.join(_tempfile.gettempdir(), f"tableside-test-{_os.getpid()}.sqlite3")
+    }

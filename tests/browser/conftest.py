@@ -90,9 +90,10 @@ def site(live_server, catalog):
     """The live server's address, with the shipped catalog in its (flushed) database.
 
     After the test, the requests a page still had on the way (a tap's answer, a card sent when
-    the page came back online) are let finish before the database is emptied: the live server
-    shares the test's in-memory SQLite connection, and a flush beside a request in progress
-    finds a table locked or a statement still running."""
+    the page came back online) are let finish before the database is emptied: a flush beside a
+    request in progress would wait on its lock or empty the tables under it. (The SQLite test
+    database is a file, config/settings/test.py: each of the live server's threads has its own
+    connection, as each phone's request has in `make run`.)"""
     in_flight = InFlight()
     request_started.connect(in_flight.started, weak=False)
     request_finished.connect(in_flight.finished, weak=False)

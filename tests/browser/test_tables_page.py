@@ -43,8 +43,8 @@ def phone(browser):
 
 
 def test_three_phones_enter_their_hands_at_once_and_all_see_the_standings(browser, tables_site):
-    # gunicorn with three workers on a database file: the live server's in-memory SQLite is one
-    # connection shared by its threads, where three phones posting at once are not a real test.
+    # gunicorn with three worker processes, as `make serve` runs: the live server is one process
+    # of threads, where three phones posting at once never meet in separate processes.
     site = tables_site
     host_context, host = phone(browser)
     host.goto(site + "/t/")
