@@ -42,6 +42,7 @@ from asgiref.sync import sync_to_async  # noqa: E402
 from django.db import DatabaseError, close_old_connections  # noqa: E402
 
 from common.middleware import body_limit_for  # noqa: E402  (needs the settings loaded)
+from config import read_slots  # noqa: E402
 from tables.middleware import HEADERS as POLL_HEADERS  # noqa: E402
 from tables.middleware import is_poll, unchanged_poll  # noqa: E402
 
@@ -215,7 +216,11 @@ class TableReadsBound:
     read is real work) queued several reads in each process's thread, and GET /api/games/ waited
     behind all of them: its p99 went to 5-8 times the quiet one. Now any other request waits
     behind at most TABLE_READS_PER_PROCESS reads in its process, and a phone's read in a quiet
-    moment waits for nothing. A read holds its place until its answer starts."""
+    moment waits for nothing. A read holds its place until its answer starts.
+
+    Past its process's place, a read also takes one of the server's slots
+    (config/read_slots.py): five processes each reading kept both cores busy, so the reads of all
+    processes together are bounded too, and leave a core to every other request."""
 
     slots: asyncio.Semaphore | None = None
     waiting = 0
@@ -246,19 +251,32 @@ class TableReadsBound:
         else:
             await slots.acquire()
         held = True
+        # And one of the whole server's: TABLE_READS_AT_ONCE across its processes
+        # (config/read_slots.py), when gunicorn made the folder for them.
+        server = read_slots.server_slots()
+        server_slot: int | None = None
+
+        def release() -> None:
+            nonlocal held
+            held = False
+            if server is not None and server_slot is not None:
+                server.give_back(server_slot)
+            slots.release()
 
         async def releasing_send(message: Message) -> None:
-            nonlocal held
             if held and message["type"] == "http.response.start":
-                held = False
-                slots.release()
+                release()
             await send(message)
 
         try:
+            if server is not None:
+                # The process's own place first, then one of the server's: only one read of
+                # each process waits for the server's slots.
+                server_slot = await server.take()
             await self.app(scope, receive, releasing_send)
         finally:
             if held:
-                slots.release()
+                release()
 
 
 async def busy(scope: Scope, send: Send) -> None:

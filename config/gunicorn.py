@@ -3,6 +3,8 @@
 import ipaddress
 import multiprocessing
 import os
+import shutil
+import tempfile
 from collections.abc import Mapping
 from typing import Any
 
@@ -83,3 +85,17 @@ def when_ready(server: Any) -> None:  # gunicorn's Arbiter (gunicorn ships no ty
         from config.game_night import announcement
 
         print(announcement(os.environ["GAME_NIGHT_URL"]), flush=True)
+
+
+def on_starting(server: Any) -> None:
+    """The folder of the server's table-read slots (config/read_slots.py), made in the master
+    before the workers fork, so that every worker finds the same lock files. A fresh folder for
+    each server: two servers on one machine never share their slots."""
+    os.environ["TABLE_READ_SLOTS_DIR"] = tempfile.mkdtemp(prefix="tableside-read-slots-")
+
+
+def on_exit(server: Any) -> None:
+    """The slots' folder goes with the server."""
+    directory = os.environ.get("TABLE_READ_SLOTS_DIR")
+    if directory:
+        shutil.rmtree(directory, ignore_errors=True)
