@@ -123,7 +123,7 @@ def test_a_repeat_of_the_costliest_hand_is_a_lookup(
 ):
     first = client.get(COSTLY_LINK)
     assert first.status_code == 200 and total(first) == "57"
-    assert [t.name for t in first.templates][:1] == ["star_trek_missions/stm_score.html"]
+    assert [t.name for t in first.templates][:1] == ["star_trek_missions/score.html"]
     # Again: no scoring, no form, no tile, no template drawn; the catalog's stamp (one query),
     # the throttle's count and the cache's row are all it reads.
     with django_assert_max_num_queries(4):

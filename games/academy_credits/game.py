@@ -19,7 +19,7 @@ GAME = GamePackage(
         label="Check a move",
         link_pairs=pages.play_link_pairs,
         page_result=PageResult(
-            pages.play_ruling_view, "ruling", "academy_credits/_play_result.html", CSS
+            pages.play_ruling_view, "ruling", "academy_credits/_ruling_result.html", CSS
         ),
     ),
     score=Job(
@@ -31,7 +31,7 @@ GAME = GamePackage(
         label="Score a round",
         link_pairs=pages.round_link_pairs,
         page_result=PageResult(
-            pages.round_score_view, "score", "academy_credits/_round_result.html", CSS
+            pages.round_score_view, "score", "academy_credits/_score_result.html", CSS
         ),
     ),
     api_docs=api_docs,

@@ -482,14 +482,14 @@ ruling_page = job_page(
     kind="ruling",
     form=PlayForm,
     page_context=page_context,
-    page="academy_credits/check_play.html",
+    page="academy_credits/ruling.html",
 )
 score_page = job_page(
     slug=GAME,
     kind="score",
     form=RoundForm,
     page_context=page_context,
-    page="academy_credits/score_round.html",
+    page="academy_credits/score.html",
 )
 
 

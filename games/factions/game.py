@@ -21,7 +21,7 @@ GAME = GamePackage(
         page_result=PageResult(
             pages.factions_ruling_view,
             "ruling",
-            "factions/_move_result.html",
+            "factions/_ruling_result.html",
             CSS,
             with_request=True,
         ),
@@ -34,9 +34,7 @@ GAME = GamePackage(
         page="factions:score",
         label="Standings",
         link_pairs=pages.table_link_pairs,
-        page_result=PageResult(
-            pages.standings_view, "result", "factions/_standings_result.html", CSS
-        ),
+        page_result=PageResult(pages.standings_view, "result", "factions/_score_result.html", CSS),
     ),
     api_docs=api_docs,
     card_text=card_text.render,

@@ -449,13 +449,13 @@ ruling_page = job_page(
     slug=GAME,
     kind=RULING,
     form=lambda game, data: TableForm(PageCatalog(game), data),
-    page="factions/check_move.html",
+    page="factions/ruling.html",
 )
 score_page = job_page(
     slug=GAME,
     kind=SCORE,
     form=lambda game, data: TableForm(PageCatalog(game), data, with_move=False),
-    page="factions/standings.html",
+    page="factions/score.html",
 )
 
 

@@ -28,7 +28,7 @@ GAME = GamePackage(
         label="Check a move",
         link_pairs=pages.check_link_pairs,
         page_result=PageResult(
-            pages.ruling_context, "ruling", "star_realms_academy/_check_result.html", CSS
+            pages.ruling_context, "ruling", "star_realms_academy/_ruling_result.html", CSS
         ),
     ),
     score=Job(
@@ -40,7 +40,7 @@ GAME = GamePackage(
         label="Break down a turn",
         link_pairs=pages.turn_link_pairs,
         page_result=PageResult(
-            pages.breakdown_context, "breakdown", "star_realms_academy/_turn_result.html", CSS
+            pages.breakdown_context, "breakdown", "star_realms_academy/_score_result.html", CSS
         ),
     ),
     rule_language=card_rules,

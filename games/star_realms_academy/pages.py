@@ -403,14 +403,14 @@ ruling_page = job_page(
     kind="ruling",
     form=CheckForm,
     page_context=page_context,
-    page="star_realms_academy/check_move.html",
+    page="star_realms_academy/ruling.html",
 )
 score_page = job_page(
     slug=GAME,
     kind="score",
     form=TurnForm,
     page_context=page_context,
-    page="star_realms_academy/turn.html",
+    page="star_realms_academy/score.html",
 )
 
 

@@ -26,7 +26,7 @@ GAME = GamePackage(
         label="Check a move",
         link_pairs=turn_pages.turn_link_pairs,
         page_result=PageResult(
-            presenters.ruling_view, "ruling", "star_trek_missions/_stm_turn_result.html"
+            presenters.ruling_view, "ruling", "star_trek_missions/_ruling_result.html"
         ),
     ),
     score=Job(

@@ -166,8 +166,8 @@ def score_page(
         request,
         context,
         status=status,
-        page="star_trek_missions/stm_score.html",
-        fragment="star_trek_missions/_stm_score_form.html",
+        page="star_trek_missions/score.html",
+        fragment="star_trek_missions/_score_form.html",
         link=form.link_pairs(),
     )
 
@@ -1085,8 +1085,8 @@ def table_page(request: HttpRequest, game: Game, deck: Deck) -> HttpResponse:
         request,
         context,
         status=status,
-        page="star_trek_missions/stm_table.html",
-        fragment="star_trek_missions/_stm_table_fragment.html",
+        page="star_trek_missions/score_table.html",
+        fragment="star_trek_missions/_score_table_fragment.html",
         link=form.link_pairs(),
     )
 

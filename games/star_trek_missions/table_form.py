@@ -1,7 +1,7 @@
 """The hand form of a Star Trek: Missions table (/t/<code>): one name a line, and the choices of
 the cards whose text lets the player name something (Mysterious Plague's lifeform, Thought
 Maker's change, Wesley's copy, Borg Cube's blanks, the Unidentified Ship) — the very controls of
-"Score a hand" (ScoreForm and its partial star_trek_missions/_stm_choice_controls.html), read the
+"Score a hand" (ScoreForm and its partial star_trek_missions/_choice_controls.html), read the
 same way, so the table never words or checks a choice its own way.
 
 The choices shown are those of the hand in view: the one just typed (after "Show this hand's

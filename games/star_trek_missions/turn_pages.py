@@ -143,6 +143,6 @@ ruling_page = job_page(
     slug=GAME,
     kind="ruling",
     form=lambda game, data: TurnForm(data),
-    page="star_trek_missions/stm_check_turn.html",
+    page="star_trek_missions/ruling.html",
     page_context=page_context,
 )

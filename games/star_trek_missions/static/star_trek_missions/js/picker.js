@@ -1,5 +1,5 @@
 /* The tile picker of the Star Trek: Missions score pages (games/star_trek_missions/templates/
-   star_trek_missions/_stm_picker.html): progressive enhancement only. Without JavaScript the type chips (radio
+   star_trek_missions/_picker.html): progressive enhancement only. Without JavaScript the type chips (radio
    buttons) show one group at a time and every tile is a submit button. With it:
    - "Find a card" shows, and narrows the tiles of every group as you type: a name (any case,
      without its punctuation: "kehleyr"), a number ("G27"), or the start of a type, specialty,
