@@ -11,8 +11,8 @@ from results.models import SavedResult
 
 pytestmark = pytest.mark.django_db
 
-CHECK = "/games/academy-credits/check-play/"
-SCORE = "/games/academy-credits/score-round/"
+CHECK = "/games/academy-credits/check-move/"
+SCORE = "/games/academy-credits/score/"
 
 
 def play_form(**extra):

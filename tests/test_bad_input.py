@@ -150,13 +150,13 @@ def test_the_named_lookup_still_forgives_typos(client, catalog):
 
 PAGES = [
     "/games/star-trek-missions/score/",
-    "/games/star-trek-missions/check-turn/",
-    "/games/academy-credits/check-play/",
-    "/games/academy-credits/score-round/",
+    "/games/star-trek-missions/check-move/",
+    "/games/academy-credits/check-move/",
+    "/games/academy-credits/score/",
     "/games/star-realms-academy/check-move/",
-    "/games/star-realms-academy/turn/",
+    "/games/star-realms-academy/score/",
     "/games/factions/check-move/",
-    "/games/factions/standings/",
+    "/games/factions/score/",
 ]
 
 

@@ -135,7 +135,7 @@ def test_a_multipart_page_form_of_ordinary_text_is_scored(catalog):
 
 
 @pytest.mark.parametrize(
-    "url", ["/", "/games/star-trek-missions/score/", "/games/academy-credits/check-play/"]
+    "url", ["/", "/games/star-trek-missions/score/", "/games/academy-credits/check-move/"]
 )
 def test_head_on_a_page_answers_like_get_without_a_body(client, catalog, url):
     get = client.get(url)

@@ -16,7 +16,7 @@ from results.models import SavedResult
 pytestmark = pytest.mark.django_db
 
 CHECK = "/games/factions/check-move/"
-STANDINGS = "/games/factions/standings/"
+STANDINGS = "/games/factions/score/"
 BASE = {
     "p1-name": "Ana",
     "p2-name": "Ben",

@@ -284,7 +284,7 @@ def test_its_catalog_loads_from_its_package_and_its_pages_are_linked(client, reg
     page = client.get("/games/ascent/")
     assert page.status_code == 200
     html = page.content.decode()
-    assert 'href="/games/ascent/check-play/"' in html and 'href="/games/ascent/score/"' in html
+    assert 'href="/games/ascent/check-move/"' in html and 'href="/games/ascent/score/"' in html
     assert "Check a move" in text(page) and "Score a hand" in text(page)
     cards = client.get("/api/games/ascent/cards/").json()
     assert {card["name"] for card in cards["results"]} == {"One", "Two", "Three", "Four"}
@@ -396,10 +396,10 @@ def test_its_schema_entry(client, registered):
 
 
 def test_its_pages_and_the_saved_result(client, registered):
-    form = client.get("/games/ascent/check-play/")
+    form = client.get("/games/ascent/check-move/")
     assert form.status_code == 200 and "Check a move (Ascent)" in form.content.decode()
     answer = client.post(
-        "/games/ascent/check-play/", {"hand": "One, Three", "table": "Two", "play": "Three"}
+        "/games/ascent/check-move/", {"hand": "One, Three", "table": "Two", "play": "Three"}
     )
     words = text(answer)
     assert "Legal" in words and "Three (3) is higher than Two (2)." in words
@@ -407,17 +407,17 @@ def test_its_pages_and_the_saved_result(client, registered):
     permalink = text(client.get(f"/r/{saved}"))
     assert "Ruling: Legal" in permalink and "Check again" in permalink
     assert (
-        "/games/ascent/check-play/?hand=One%2C+Three" in client.get(f"/r/{saved}").content.decode()
+        "/games/ascent/check-move/?hand=One%2C+Three" in client.get(f"/r/{saved}").content.decode()
     )
-    passed = client.post("/games/ascent/check-play/", {"hand": "One", "table": "Two", "pass": "on"})
+    passed = client.post("/games/ascent/check-move/", {"hand": "One", "table": "Two", "pass": "on"})
     assert "No card of the hand (One (1)) is higher than Two (2): the player passes." in text(
         passed
     )
     saved = re.search(r"/r/([a-z0-9]{10})", passed.content.decode()).group(1)
     again = client.get(f"/r/{saved}").content.decode()
-    assert "/games/ascent/check-play/?hand=One&amp;table=Two&amp;pass=on" in again
+    assert "/games/ascent/check-move/?hand=One&amp;table=Two&amp;pass=on" in again
     # Neither a card nor a pass: the problem shows by the Play field, nothing is guessed.
-    neither = client.post("/games/ascent/check-play/", {"hand": "One", "table": "Two"})
+    neither = client.post("/games/ascent/check-move/", {"hand": "One", "table": "Two"})
     assert neither.status_code == 400
     assert 'A move is {"play": a card name} or {"pass": true}' in text(neither)
     posted = client.post("/games/ascent/score/", {"hand": "One, Two"})

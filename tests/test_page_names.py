@@ -11,7 +11,7 @@ from games.star_trek_missions.pages import Deck
 from web.page_names import filled_pairs, read_name
 from web.page_results import link_pairs
 
-TURN = "/games/star-trek-missions/check-turn/"
+TURN = "/games/star-trek-missions/check-move/"
 
 
 def field_errors(html: str) -> dict[str, str]:

@@ -48,7 +48,7 @@ def test_home_lists_every_game_with_its_jobs(client, catalog):
     built = [
         url for game in GAMES for job in (game.ruling, game.score) if job and (url := job.url())
     ]
-    assert 'href="/games/star-trek-missions/check-turn/"' in html
+    assert 'href="/games/star-trek-missions/check-move/"' in html
     assert all(f'href="{url}"' in html for url in built)
     assert html.count("coming soon") == 2 * len(GAMES) - len(built)
     assert 'href="/api/docs/"' in html and 'href="/admin/"' in html
@@ -154,13 +154,13 @@ def test_any_unknown_address_gets_the_friendly_404(client, db):
 @pytest.mark.parametrize(
     "url",
     [
-        "/games/academy-credits/check-play/",
-        "/games/academy-credits/score-round/",
+        "/games/academy-credits/check-move/",
+        "/games/academy-credits/score/",
         "/games/star-realms-academy/check-move/",
-        "/games/star-realms-academy/turn/",
+        "/games/star-realms-academy/score/",
         "/games/factions/check-move/",
-        "/games/factions/standings/",
-        "/games/star-trek-missions/check-turn/",
+        "/games/factions/score/",
+        "/games/star-trek-missions/check-move/",
         "/games/star-trek-missions/score/",
         "/games/star-trek-missions/table/",
     ],
@@ -439,13 +439,13 @@ def test_navigation_marks_the_current_game(client, catalog, url):
 
 
 FORM_PAGES = [
-    "/games/academy-credits/check-play/",
-    "/games/academy-credits/score-round/",
+    "/games/academy-credits/check-move/",
+    "/games/academy-credits/score/",
     "/games/star-realms-academy/check-move/",
-    "/games/star-realms-academy/turn/",
+    "/games/star-realms-academy/score/",
     "/games/factions/check-move/",
-    "/games/factions/standings/",
-    "/games/star-trek-missions/check-turn/",
+    "/games/factions/score/",
+    "/games/star-trek-missions/check-move/",
     "/games/star-trek-missions/score/",
     "/games/star-trek-missions/table/",
 ]
@@ -469,7 +469,7 @@ def test_a_shared_link_with_tracking_parameters_opens_the_empty_form(client, cat
     "url, shown",
     [
         (
-            "/games/star-trek-missions/check-turn/?hand=Bridge&galaxy_deck=-4&mission_deck=abc"
+            "/games/star-trek-missions/check-move/?hand=Bridge&galaxy_deck=-4&mission_deck=abc"
             "&action=draw_galaxy",
             [
                 "Galaxy deck cannot be negative; got -4.",

@@ -13,7 +13,7 @@ from results.models import SavedResult
 pytestmark = pytest.mark.django_db
 
 CHECK = "/games/star-realms-academy/check-move/"
-TURN = "/games/star-realms-academy/turn/"
+TURN = "/games/star-realms-academy/score/"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 

@@ -16,7 +16,7 @@ from tests.factories import GameFactory
 pytestmark = pytest.mark.django_db
 
 URL = "/api/games/star-trek-missions/rulings/"
-PAGE = "/games/star-trek-missions/check-turn/"
+PAGE = "/games/star-trek-missions/check-move/"
 HAND = [
     "Captain Jean-Luc Picard",
     "Commander William Riker",

@@ -200,7 +200,7 @@ def _factions_end_turn():
 @pytest.mark.parametrize(
     "url, form",
     [
-        ("/games/academy-credits/check-play/", _academy_credits_play),
+        ("/games/academy-credits/check-move/", _academy_credits_play),
         ("/games/factions/check-move/", _factions_end_turn),
     ],
 )

@@ -86,7 +86,7 @@ FORMS = [
         "star-trek-missions-check-turn",
         "star-trek-missions",
         "ruling",
-        "/games/star-trek-missions/check-turn/",
+        "/games/star-trek-missions/check-move/",
         "#turn-form",
         "#turn-form button.button[type=submit]",
         valid=[
@@ -115,7 +115,7 @@ FORMS = [
         "ac-check-play",
         "academy-credits",
         "ruling",
-        "/games/academy-credits/check-play/",
+        "/games/academy-credits/check-move/",
         "#play-form",
         "#play-form button.button[type=submit]",
         valid=[
@@ -134,7 +134,7 @@ FORMS = [
         "ac-score-round",
         "academy-credits",
         "score",
-        "/games/academy-credits/score-round/",
+        "/games/academy-credits/score/",
         "#round-form",
         "#round-form button.button[type=submit]",
         valid=[
@@ -175,7 +175,7 @@ FORMS = [
         "sra-turn",
         "star-realms-academy",
         "score",
-        "/games/star-realms-academy/turn/",
+        "/games/star-realms-academy/score/",
         "#sra-form",
         "#sra-form button.button[type=submit]",
         valid=[
@@ -221,7 +221,7 @@ FORMS = [
         "factions-standings",
         "factions",
         "score",
-        "/games/factions/standings/",
+        "/games/factions/score/",
         "#standings-form",
         "#standings-form button.button[type=submit]",
         valid=[FACTIONS_STANDINGS],

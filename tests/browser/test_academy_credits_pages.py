@@ -11,8 +11,8 @@ from tests.browser.conftest import CHROMIUM_ARGS, VIEWPORTS  # noqa: F401  (same
 
 pytestmark = pytest.mark.browser
 
-CHECK = "/games/academy-credits/check-play/"
-SCORE = "/games/academy-credits/score-round/"
+CHECK = "/games/academy-credits/check-move/"
+SCORE = "/games/academy-credits/score/"
 
 
 def seat(page, number):

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 CHECK = "/games/factions/check-move/"
-STANDINGS = "/games/factions/standings/"
+STANDINGS = "/games/factions/score/"
 
 
 @pytest.fixture(autouse=True)

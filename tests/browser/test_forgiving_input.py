@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-TURN = "/games/star-trek-missions/check-turn/"
+TURN = "/games/star-trek-missions/check-move/"
 HAND = [
     "Captain Jean-Luc Picard",
     "Commander William Riker",

@@ -18,7 +18,7 @@ def phone(browser, site):
 
 
 def test_factions_the_controller_follows_a_players_own_faction(phone, site):
-    phone.goto(site + "/games/factions/standings/")
+    phone.goto(site + "/games/factions/score/")
     phone.get_by_label("Player 1's name").fill("Ana")
     phone.get_by_label("Player 2's name").fill("Ben")
     # Seat order gave Ana and Ben the first two factions; they choose two others.

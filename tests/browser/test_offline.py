@@ -168,7 +168,7 @@ def test_a_table_entered_offline_is_scored_when_back(phone, site):
 def test_a_ruling_asked_offline_is_checked_when_back(phone, site):
     """Any other form: what was entered stays as it is, and is sent again."""
     context, page = phone
-    installed(page, site, "/games/academy-credits/score-round/")
+    installed(page, site, "/games/academy-credits/score/")
     context.set_offline(True)
     button = page.get_by_role("button", name="Score the round")
     button.click()

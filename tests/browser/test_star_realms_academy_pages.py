@@ -12,7 +12,7 @@ from tests.browser.conftest import VIEWPORTS
 pytestmark = pytest.mark.browser
 
 CHECK = "/games/star-realms-academy/check-move/"
-TURN = "/games/star-realms-academy/turn/"
+TURN = "/games/star-realms-academy/score/"
 
 
 def fill_board(page, hand=("Imperial Frigate", "Scout"), coins="0"):

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 SCORE = "/games/star-trek-missions/score/"
 TABLE = "/games/star-trek-missions/table/"
-TURN = "/games/star-trek-missions/check-turn/"
+TURN = "/games/star-trek-missions/check-move/"
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-PAGE = "/games/star-trek-missions/check-turn/"
+PAGE = "/games/star-trek-missions/check-move/"
 HAND = [
     "Captain Jean-Luc Picard",
     "Commander William Riker",

@@ -61,7 +61,7 @@ def fill_turn(page, hand, discard_area):
 def test_star_trek_missions_a_turns_legal_moves_are_grouped_and_the_decks_asked_only_for_a_draw(
     phone, site
 ):
-    phone.goto(site + "/games/star-trek-missions/check-turn/")
+    phone.goto(site + "/games/star-trek-missions/check-move/")
     fill_turn(phone, HAND, ["Tricorder", "Shields", "Time Distortion"])
     # No deck counts: a take from the discard area is ruled without them.
     phone.get_by_label("What the player did").select_option("take_discard")
@@ -119,7 +119,7 @@ def test_sra_a_ruling_quotes_the_deciding_sentence_with_a_link(phone, site):
 def test_a_provisional_value_is_said_once_in_words(phone, site):
     """Star Realms Academy's turn (four provisional values along it) and Star Trek: Missions'
     hand with Lieutenant Commander Data: one warning each, no file path, no code."""
-    phone.goto(site + "/games/star-realms-academy/turn/")
+    phone.goto(site + "/games/star-realms-academy/score/")
     phone.locator("#opponent-name").fill("Ben")
     for index, name in enumerate(["Scout", "Scout", "Viper"], start=1):
         phone.locator(f"#hand-{index}").fill(name)

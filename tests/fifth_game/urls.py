@@ -7,6 +7,6 @@ from . import pages
 app_name = "fifth_game"
 
 urlpatterns = [
-    path("games/ascent/check-play/", pages.ruling_page, name="ruling"),
+    path("games/ascent/check-move/", pages.ruling_page, name="ruling"),
     path("games/ascent/score/", pages.score_page, name="score"),
 ]
