@@ -9,9 +9,10 @@ the tables and whatever else asks (a test holds that nothing else saves a result
    (Job.reading: the game's card names, its options…): a 400 invalid_input names every problem.
 2. The job's `ask` turns the request into the engine's position (and the move, or the moves);
 3. the game's engine checks the position once, `check(position) -> Board` (games.protocol);
-4. the board rules on the move (`board.rule(move)`) or scores (`board.score(moves)`);
-5. the answer: API.md's ruling body (games.responses.ruling_response), or a score's "game",
-   "total", "steps" and "warnings", with the game's own fields (the job's `answer_fields`);
+4. the job's own part, in the app named for it: adjudicator/services.py has the board rule on
+   the move (`board.rule(move)`) and gives API.md's ruling body; scoring/services.py has it
+   score (`board.score(moves)`) and gives the score's "game", "total", "steps" and "warnings";
+5. the game's own fields are added to that answer (the job's `answer_fields`);
 6. it is saved (results.services.result_save).
 
 The flow owns what every game shares: an engine's refusal (games.protocol.Refused, e.g.
@@ -23,6 +24,7 @@ reading's later ones.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from cards.models import Game
@@ -30,8 +32,7 @@ from common.api_errors import ApiError
 from common.games import GameEntry, game_package
 from common.requests import RequestModel, invalid_body, read_body
 from games.package import RULING, SCORE, Asked, Job
-from games.protocol import MissingFacts, Refused
-from games.responses import ruling_response
+from games.protocol import Board, MissingFacts, Refused
 from results.services import result_save
 
 KINDS = (RULING, SCORE)
@@ -46,27 +47,37 @@ def answer(*, game: Game, kind: str, body: object) -> dict[str, Any]:
     try:
         asked = job.asked(game, request, context)
         board = package.check(asked.position)
-        if kind == RULING:
-            result: Any = board.rule(asked.move)
-            response = ruling_response(game=game, ruling=result)
-            response["warnings"] = asked.warnings + response["warnings"] + asked.later_warnings
-        else:
-            result = board.score(asked.moves)
-            engine_warnings = getattr(result, "warnings", None)
-            response = {
-                "game": game.slug,
-                "total": result.total,
-                "steps": [step.as_dict() for step in result.steps],
-                "warnings": asked.warnings
-                + list(board.warnings if engine_warnings is None else engine_warnings)
-                + asked.later_warnings,
-            }
+        result, response = _job_part(kind)(game, board, asked)
         response.update(job.fields(game, request, asked, result))
     except Refused as refused:
         raise refusal(refused, at=job.position_at) from None
     except MissingFacts as missing:
         raise invalid_body(placed(missing.missing, at=job.position_at)) from None
     return result_save(game=game, kind=kind, request_body=body, response_body=response)
+
+
+# Each job's own part, once the position is checked: (game, board, asked) -> (the engine's result,
+# the answer's body). The apps named for the jobs hand theirs over when Django starts
+# (adjudicator/apps.py: the board rules on the move; scoring/apps.py: the board scores), so each
+# job's part lives in its app while this flow, which the games' pages and the tables call, never
+# imports those apps (the "games" import contract).
+JobPart = Callable[[Game, Board[Any], Asked], tuple[Any, dict[str, Any]]]
+JOB_PARTS: dict[str, JobPart] = {}
+
+
+def register_job(kind: str, part: JobPart) -> None:
+    """The app of job `kind` hands over its part of the flow (its AppConfig.ready)."""
+    JOB_PARTS[kind] = part
+
+
+def _job_part(kind: str) -> JobPart:
+    part = JOB_PARTS.get(kind)
+    if part is None:
+        raise LookupError(
+            f"No app registered the {kind} job's part of the flow: is its app "
+            "(scoring, adjudicator) in INSTALLED_APPS?"
+        )
+    return part
 
 
 def public_copy(
@@ -164,6 +175,7 @@ __all__ = [
     "placed",
     "read",
     "refusal",
+    "register_job",
     "rule",
     "score",
 ]

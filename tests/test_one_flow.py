@@ -206,3 +206,21 @@ def test_every_job_of_every_game_is_saved_by_the_flow(api, catalog, monkeypatch,
             assert response.status_code == 200 and response.json()["id"]
             assert saved[-1] == (game.slug, kind)
     assert len(saved) == 2 * len(GAMES)
+
+
+def test_each_job_app_owns_its_part_of_the_flow(monkeypatch, catalog):
+    """The board rules on the move in adjudicator/, scores in scoring/ (issue 31): each app hands
+    its part to the one flow when Django starts; without it the flow says which app is missing
+    rather than answering something else."""
+    from adjudicator.services import rule_on_move
+    from cards.models import Game
+    from games import services
+    from games.package import RULING, SCORE
+    from scoring.services import score_position
+
+    assert services.JOB_PARTS == {RULING: rule_on_move, SCORE: score_position}
+    monkeypatch.delitem(services.JOB_PARTS, SCORE)
+    game = Game.objects.get(slug="star-trek-missions")
+    body = {"hand": ["Captain Jean-Luc Picard"]}
+    with pytest.raises(LookupError, match="score job's part.*scoring"):
+        services.answer(game=game, kind=SCORE, body=body)
