@@ -4,9 +4,12 @@ undo the last one, hand the host role to a seat. The views read the request and 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -18,7 +21,9 @@ from common.throttling import EvaluationRateThrottle, TableReadThrottle, client_
 
 from . import read_cache, services
 from .selectors import (
+    HistoryPageRead,
     TableNotFound,
+    TableRead,
     change_words,
     history_data,
     table_data,
@@ -26,6 +31,38 @@ from .selectors import (
     table_get,
     table_version,
 )
+
+
+class NewTableRead(TableRead):
+    """A table just started: the table, and the host's token (shown this once)."""
+
+    host_token: str
+
+
+class EventAnswer(TypedDict):
+    """An event as the answer that added it gives it: the game's answer in `result` (the
+    sender's own, whole, for an event; null for a handover)."""
+
+    n: int
+    kind: str
+    seat: int | None
+    result: dict[str, Any] | None
+
+
+class EventAdded(TypedDict):
+    event: EventAnswer
+    table: TableRead
+
+
+class UndoneEvent(TypedDict):
+    n: int
+    kind: str
+    seat: int | None
+
+
+class EventUndone(TypedDict):
+    undone: UndoneEvent
+    table: TableRead
 
 
 def etag_of(version: int) -> str:
@@ -42,18 +79,18 @@ def not_found(code: str) -> ApiError:
     )
 
 
-def bearer_token(request) -> str | None:
-    header = request.META.get("HTTP_AUTHORIZATION", "")
+def bearer_token(request: Request) -> str | None:
+    header: str = request.META.get("HTTP_AUTHORIZATION", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
     return token.strip()
 
 
-def table_response(data: dict, *, status: int = 200) -> Response:
-    """`data` is the table, or an answer holding it under "table": its ETag is the version's."""
+def table_response(data: Mapping[str, object], table: TableRead, *, status: int = 200) -> Response:
+    """`data` is the table, or an answer holding it (`table`): its ETag is the table's version's."""
     response = Response(data, status=status)
-    response["ETag"] = etag_of(data["table"]["version"] if "table" in data else data["version"])
+    response["ETag"] = etag_of(table["version"])
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -114,7 +151,7 @@ class TableCreateApi(APIView):
             429: OpenApiResponse(ErrorSerializer, description="`throttled`, `too_many_tables`."),
         },
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         body = request_object(request)
         new = services.table_create(
             game_slug=body.get("game"),
@@ -122,11 +159,11 @@ class TableCreateApi(APIView):
             address=client_address(request),
             carried_from=body.get("from"),
         )
-        data = {**table_data(new.table), "host_token": new.host_token}
-        return table_response(data, status=201)
+        data: NewTableRead = {**table_data(new.table), "host_token": new.host_token}
+        return table_response(data, data, status=201)
 
 
-def check_read(view: APIView, request) -> None:
+def check_read(view: APIView, request: Request) -> None:
     """Count a read that does the work (an answer with the table, a page of its history) against
     the client's read limit (TableReadThrottle); 429 throttled past it. An unchanged poll (304)
     is not counted: one indexed query, as cheap as its refusal would be."""
@@ -155,12 +192,13 @@ class TableApi(APIView):
             503: OpenApiResponse(ErrorSerializer, description=BUSY),
         },
     )
-    def get(self, request, code: str):
+    def get(self, request: Request, code: str) -> Response:
         version = table_version(code=code)
         if version is None:
             raise not_found(code)
         etag = etag_of(version)
-        if etag in [tag.strip() for tag in request.META.get("HTTP_IF_NONE_MATCH", "").split(",")]:
+        held: str = request.META.get("HTTP_IF_NONE_MATCH", "")
+        if etag in [tag.strip() for tag in held.split(",")]:
             response = Response(status=304)
             response["ETag"] = etag
             response["Cache-Control"] = "no-cache"
@@ -168,9 +206,8 @@ class TableApi(APIView):
         check_read(self, request)
         try:
             # An unchanged table's read is built once per version (tables.read_cache).
-            return table_response(
-                read_cache.api_table(code, version, lambda: table_data(table_get(code=code)))
-            )
+            read = read_cache.api_table(code, version, lambda: table_data(table_get(code=code)))
+            return table_response(read, read)
         except TableNotFound:  # removed since its version was read
             raise not_found(code) from None
 
@@ -187,7 +224,7 @@ class SeatClaimApi(APIView):
             409: OpenApiResponse(ErrorSerializer, description="`seat_claimed`."),
         },
     )
-    def post(self, request, code: str, seat: int):
+    def post(self, request: Request, code: str, seat: int) -> Response:
         try:
             claimed, token = services.seat_claim(code=code, number=seat)
         except TableNotFound:
@@ -217,7 +254,7 @@ class SeatClaimApi(APIView):
             ),
         },
     )
-    def delete(self, request, code: str, seat: int):
+    def delete(self, request: Request, code: str, seat: int) -> Response:
         try:
             table = services.seat_release(
                 code=code, number=seat, token=bearer_token(request), version=undo_version(request)
@@ -226,13 +263,14 @@ class SeatClaimApi(APIView):
             raise not_found(code) from None
         except services.VersionConflict as conflict:
             return conflict_response(conflict, code)
-        return table_response(table_data(table))
+        read = table_data(table)
+        return table_response(read, read)
 
 
-def history_cursor(request) -> int | None:
+def history_cursor(request: Request) -> int | None:
     """`?before=<n>`: the page of the history before event n (the cursor a table's read gives as
     `events_before`); None without it."""
-    raw = request.query_params.get("before")
+    raw: str | None = request.query_params.get("before")
     if raw is None:
         return None
     before = plain_int(raw, least=1)
@@ -248,7 +286,7 @@ def history_cursor(request) -> int | None:
 
 
 class EventsApi(APIView):
-    def get_throttles(self):
+    def get_throttles(self) -> list[EvaluationRateThrottle]:
         # Adding an event counts as an evaluation, like a score; reading the history as a read
         # (check_read, in get).
         return [] if self.request.method == "GET" else [EvaluationRateThrottle()]
@@ -269,14 +307,14 @@ class EventsApi(APIView):
             503: OpenApiResponse(ErrorSerializer, description=BUSY),
         },
     )
-    def get(self, request, code: str):
+    def get(self, request: Request, code: str) -> Response:
         check_read(self, request)
         before = history_cursor(request)
         version = table_version(code=code)
         if version is None:
             raise not_found(code)
 
-        def history_page() -> dict:
+        def history_page() -> HistoryPageRead:
             table = table_get(code=code)
             return {
                 "code": table.code,
@@ -325,7 +363,7 @@ class EventsApi(APIView):
             ),
         },
     )
-    def post(self, request, code: str):
+    def post(self, request: Request, code: str) -> Response:
         body = request_object(request)
         try:
             event, table = services.event_add(
@@ -343,25 +381,23 @@ class EventsApi(APIView):
             return conflict_response(conflict, code)
         data = table_data(table)
         # The sender's own answer, whole (issue 29: the history links its public copy).
-        own = getattr(event, "own_result", event.result)
-        response = table_response(
-            {
-                "event": {"n": event.n, "kind": event.kind, "seat": event.seat, "result": own},
-                "table": data,
-            },
-            status=201,
-        )
+        own: dict[str, Any] | None = getattr(event, "own_result", event.result)
+        added: EventAdded = {
+            "event": {"n": event.n, "kind": event.kind, "seat": event.seat, "result": own},
+            "table": data,
+        }
+        response = table_response(added, data, status=201)
         if event.repeated:
             response["Idempotent-Replayed"] = "true"
         return response
 
 
-def undo_version(request) -> object:
+def undo_version(request: Request) -> object:
     """The version an undo names: `{"version": n}` in the body or `If-Match: "v<n>"` (both: they
     must agree); None when neither is given."""
     body = request_object(request) if request.body else {}
     named = body.get("version")
-    header = request.META.get("HTTP_IF_MATCH", "").strip()
+    header: str = request.META.get("HTTP_IF_MATCH", "").strip()
     if header:
         match = re.fullmatch(r'(?:W/)?"v([^"]*)"', header)
         from_header = plain_int(match.group(1)) if match is not None else None
@@ -403,7 +439,7 @@ class LastEventApi(APIView):
             ),
         },
     )
-    def delete(self, request, code: str):
+    def delete(self, request: Request, code: str) -> Response:
         try:
             event, table = services.event_undo(
                 code=code, token=bearer_token(request), version=undo_version(request)
@@ -412,12 +448,12 @@ class LastEventApi(APIView):
             raise not_found(code) from None
         except services.VersionConflict as conflict:
             return conflict_response(conflict, code)
-        return table_response(
-            {
-                "undone": {"n": event.n, "kind": event.kind, "seat": event.seat},
-                "table": table_data(table),
-            }
-        )
+        read = table_data(table)
+        undone: EventUndone = {
+            "undone": {"n": event.n, "kind": event.kind, "seat": event.seat},
+            "table": read,
+        }
+        return table_response(undone, read)
 
 
 class HostApi(APIView):
@@ -445,7 +481,7 @@ class HostApi(APIView):
             ),
         },
     )
-    def post(self, request, code: str):
+    def post(self, request: Request, code: str) -> Response:
         body = request_object(request)
         try:
             event, table = services.host_handover(
@@ -458,15 +494,9 @@ class HostApi(APIView):
             raise not_found(code) from None
         except services.VersionConflict as conflict:
             return conflict_response(conflict, code)
-        return table_response(
-            {
-                "event": {
-                    "n": event.n,
-                    "kind": event.kind,
-                    "seat": event.seat,
-                    "result": event.result,
-                },
-                "table": table_data(table),
-            },
-            status=201,
-        )
+        read = table_data(table)
+        handed: EventAdded = {
+            "event": {"n": event.n, "kind": event.kind, "seat": event.seat, "result": event.result},
+            "table": read,
+        }
+        return table_response(handed, read, status=201)

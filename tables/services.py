@@ -33,7 +33,8 @@ import random
 import re
 import unicodedata
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
@@ -48,6 +49,7 @@ from common.names import kept, look_alike, too_many_marks
 from common.requests import understood, understood_request
 from games.package import RULING
 from games.services import public_copy
+from games.table_state import Apply
 from results.services import (
     others_bytes,
     result_opened,
@@ -115,7 +117,7 @@ def _invalid(
     *,
     top: str = "invalid_input",
     status_code: int = 400,
-    **extra,
+    **extra: object,
 ) -> ApiError:
     return ApiError(
         status_code=status_code,
@@ -403,8 +405,8 @@ def who_acts(table: Table, token: str | None, seat: int | None) -> bool:
 
 
 def asked_ruling(
-    ask: Ask, state: State, seat: int | None, body: dict, by_host: bool
-) -> tuple[State, dict | None]:
+    ask: Ask, state: State, seat: int | None, body: dict[str, Any], by_host: bool
+) -> tuple[State, dict[str, Any] | None]:
     """A ruling asked at the table of a game whose table reads nothing into it (the game's page
     "Check a move" opened from the table): the game's own ruling, recorded in the history; the
     state does not change. A game whose table fills a ruling in (a player's credits the table keeps)
@@ -490,10 +492,10 @@ def host_handover(
 
 
 # Event kinds every table takes, unless its game names the kind itself (tables/game_states.py).
-ASKED_KINDS = {"ruling": asked_ruling}
+ASKED_KINDS: dict[str, Apply] = {"ruling": asked_ruling}
 
 
-def table_kinds(game_kind: TableGame) -> tuple[dict, frozenset[str]]:
+def table_kinds(game_kind: TableGame) -> tuple[dict[str, Apply], frozenset[str]]:
     """The event kinds a table of the game takes, and those that name their seat."""
     kinds = {**ASKED_KINDS, **game_kind.kinds}
     return kinds, game_kind.seat_kinds | (frozenset(ASKED_KINDS) - set(game_kind.kinds))
@@ -587,7 +589,7 @@ def event_add(
             # goes back to this phone alone (event.own_result).
             public = _public_copy(table.game, game_kind, asked, answer, table.state)
             own_answer = answer
-            if public is not None:
+            if public is not None and answer is not None:  # a public copy is of an answer
                 new_state = _relinked(new_state, answer, public)
                 answer = public
                 if kind in game_kind.public_to_sender:
@@ -626,7 +628,7 @@ def event_add(
 
 def _public_copy(
     game: Game, game_kind: TableGame, asked: AskedRequests, answer: object, state: State
-) -> dict | None:
+) -> dict[str, Any] | None:
     """The answer as every phone may see it, saved as a result of its own (issue 29): the game's
     `public_answer` of it and of the request it answered, or None when it names no hidden card
     (the answer itself is then what every phone sees)."""
@@ -653,7 +655,7 @@ def _public_copy(
     )
 
 
-def _relinked(state: State, answer: dict, public: dict) -> State:
+def _relinked(state: State, answer: dict[str, Any], public: dict[str, Any]) -> State:
     """The state with every link to the full answer ({"id", "url"}) now to its public copy."""
     full = {"id": answer.get("id"), "url": answer.get("url")}
     shown = {"id": public.get("id"), "url": public.get("url")}
@@ -792,7 +794,7 @@ def event_undo(*, code: str, token: str | None, version: object) -> tuple[Event,
     return event, table_get(code=code)
 
 
-def tables_remove_idle(*, now=None) -> int:
+def tables_remove_idle(*, now: datetime | None = None) -> int:
     """Delete the tables idle for longer than settings.TABLE_IDLE_DAYS, and those started more
     than TABLE_MAX_AGE_DAYS + TABLE_IDLE_DAYS ago whatever they do (a closed table is read for
     TABLE_IDLE_DAYS more; a seat claimed now and then does not keep it for ever). Their seats and
@@ -818,9 +820,9 @@ class AskedRequests:
         self._ask = ask
         self.requests: list[tuple[str, object]] = []
         # (job, the request as sent, its answer): the request an answer was given to.
-        self.answered: list[tuple[str, object, dict]] = []
+        self.answered: list[tuple[str, object, dict[str, Any]]] = []
 
-    def __call__(self, job: str, body: dict) -> dict:
+    def __call__(self, job: str, body: dict[str, Any]) -> dict[str, Any]:
         answer = self._ask(job, body)
         # The request as the job's model understood it (common.requests: cards by their catalog
         # names, text stripped, defaults left out); the model read it, or the answer would be a
@@ -830,7 +832,9 @@ class AskedRequests:
         self.answered.append((job, self.requests[-1][1], answer))
         return answer
 
-    def stored_body(self, kind: str, body: dict, *, game: Game, state: State) -> dict:
+    def stored_body(
+        self, kind: str, body: dict[str, Any], *, game: Game, state: State
+    ) -> dict[str, Any]:
         """What the event stores as its body: the first request the kind asked of the game (the
         one made from the event's body, filled in with what the table knows; later ones come from
         the state), as its model read it, less what the table knows (the game's `job_event`, the
