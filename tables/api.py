@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -17,9 +17,11 @@ from cards.api.serializers import ErrorSerializer
 from common.api_errors import ApiError, error_body, error_entry
 from common.numbers import plain_int
 from common.parsers import request_object
+from common.requests import RequestModel, read_body
 from common.throttling import EvaluationRateThrottle, TableReadThrottle, client_address
 
 from . import read_cache, services
+from .bodies import EventRequest, HandoverRequest, TableCreateRequest, VersionRequest
 from .selectors import (
     HistoryPageRead,
     TableNotFound,
@@ -63,6 +65,15 @@ class UndoneEvent(TypedDict):
 class EventUndone(TypedDict):
     undone: UndoneEvent
     table: TableRead
+
+
+Body = TypeVar("Body", bound=RequestModel)
+
+
+def body_of(request: Request, model: type[Body]) -> Body:
+    """The request's JSON body read as `model` (tables.bodies): a 400 in API.md's error body,
+    naming every problem at its field, before anything is looked up or decided."""
+    return read_body(model, request_object(request))
 
 
 def etag_of(version: int) -> str:
@@ -141,7 +152,7 @@ class TableCreateApi(APIView):
         "code}` (`from`, optional: a table of the same game whose tally of games won "
         "the new table carries over). The answer holds the host's token (shown once: "
         "keep it) and the table's link.",
-        request=OpenApiTypes.OBJECT,
+        request=TableCreateRequest,
         responses={
             201: OpenApiTypes.OBJECT,
             400: OpenApiResponse(
@@ -152,12 +163,12 @@ class TableCreateApi(APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        body = request_object(request)
+        body = body_of(request, TableCreateRequest)
         new = services.table_create(
-            game_slug=body.get("game"),
-            players=body.get("players"),
+            game_slug=body.game,
+            players=body.players,
             address=client_address(request),
-            carried_from=body.get("from"),
+            carried_from=body.carried_from,
         )
         data: NewTableRead = {**table_data(new.table), "host_token": new.host_token}
         return table_response(data, data, status=201)
@@ -342,7 +353,7 @@ class EventsApi(APIView):
         "the current `table` and the changes since) only when a change since "
         "overlaps it. The answer in the response is the sender's own, whole; the "
         "history links its public copy, which names no seat's hidden cards.",
-        request=OpenApiTypes.OBJECT,
+        request=EventRequest,
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
         responses={
             201: OpenApiTypes.OBJECT,
@@ -364,16 +375,17 @@ class EventsApi(APIView):
         },
     )
     def post(self, request: Request, code: str) -> Response:
-        body = request_object(request)
+        body = body_of(request, EventRequest)
+        entry_key: str | None = request.META.get("HTTP_IDEMPOTENCY_KEY")
         try:
             event, table = services.event_add(
                 code=code,
                 token=bearer_token(request),
-                kind=body.get("kind"),
-                seat=body.get("seat"),
-                version=body.get("version"),
-                body=body.get("body"),
-                entry_key=request.META.get("HTTP_IDEMPOTENCY_KEY"),
+                kind=body.kind,
+                seat=body.seat,
+                version=body.version,
+                body=body.body,
+                entry_key=entry_key,
             )
         except TableNotFound:
             raise not_found(code) from None
@@ -392,11 +404,10 @@ class EventsApi(APIView):
         return response
 
 
-def undo_version(request: Request) -> object:
+def undo_version(request: Request) -> int | None:
     """The version an undo names: `{"version": n}` in the body or `If-Match: "v<n>"` (both: they
     must agree); None when neither is given."""
-    body = request_object(request) if request.body else {}
-    named = body.get("version")
+    named = body_of(request, VersionRequest).version if request.body else None
     header: str = request.META.get("HTTP_IF_MATCH", "").strip()
     if header:
         match = re.fullmatch(r'(?:W/)?"v([^"]*)"', header)
@@ -427,7 +438,7 @@ class LastEventApi(APIView):
         description='Names the version it was decided on, like an event: `{"version": n}` in '
         'the body or `If-Match: "v<n>"` (the table\'s ETag). A stale one is a 409 '
         "`version_conflict` whose body holds the current `table`; nothing changes.",
-        request=OpenApiTypes.OBJECT,
+        request=VersionRequest,
         parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
         responses={
             200: OpenApiTypes.OBJECT,
@@ -467,7 +478,7 @@ class HostApi(APIView):
         "an event: a stale one is a 409 `version_conflict` whose body holds the "
         "current `table`; nothing changes. Recorded in the history (kind "
         "`handover`); the undo passes over it.",
-        request=OpenApiTypes.OBJECT,
+        request=HandoverRequest,
         responses={
             201: OpenApiTypes.OBJECT,
             400: OpenApiResponse(
@@ -482,13 +493,10 @@ class HostApi(APIView):
         },
     )
     def post(self, request: Request, code: str) -> Response:
-        body = request_object(request)
+        body = body_of(request, HandoverRequest)
         try:
             event, table = services.host_handover(
-                code=code,
-                token=bearer_token(request),
-                seat=body.get("seat"),
-                version=body.get("version"),
+                code=code, token=bearer_token(request), seat=body.seat, version=body.version
             )
         except TableNotFound:
             raise not_found(code) from None

@@ -195,6 +195,8 @@ def _runner(
                 return moved_on("", table_version(code=table.code) or version, changes)
             raise _unprefixed(error) from None
         try:
+            if isinstance(seat, str):  # the host's picker posted no seat number
+                raise services.seat_not_named(event_kind)
             event, after = services.event_add(
                 code=table.code,
                 token=token,

@@ -430,6 +430,8 @@ def seat_form(request: HttpRequest, code: str) -> HttpResponse:
     try:
         kind, body = game_kind.form_event(posted, [s.name for s in table.seats.all()])
         version = form_version(posted.get("version", ""), None)
+        if isinstance(seat, str):  # the host's picker posted no seat number
+            raise services.seat_not_named(kind)
     except ApiError as error:
         return _page(request, table, posted=posted, errors=error, status=error.status_code)
     # The version the form was filled in from: a change since that overlaps the entry (the same
