@@ -438,6 +438,7 @@ class LastEventApi(APIView):
         description='Names the version it was decided on, like an event: `{"version": n}` in '
         'the body or `If-Match: "v<n>"` (the table\'s ETag). A stale one is a 409 '
         "`version_conflict` whose body holds the current `table`; nothing changes.",
+        # drf-spectacular documents no DELETE body: the description gives this one.
         request=VersionRequest,
         parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
         responses={
