@@ -236,7 +236,7 @@ def _entry(model: type[BaseModel], problem: Mapping[str, Any]) -> dict[str, Any]
         what = described or "a value"
         return error_entry(path=path, code="required", detail=f"{path} is required: {what}.")
     if kind == "extra_forbidden":
-        known = list(parent.model_fields) if parent is not None else []
+        known = list(_by_name(parent)) if parent is not None else []
         name = str(problem["loc"][-1])
         return error_entry(
             path=path,
@@ -342,10 +342,16 @@ def _place(
             current = member
             continue
         parent = current if _is_model(current) else None
-        field = parent.model_fields.get(part) if parent is not None else None
+        field = _by_name(parent).get(str(part)) if parent is not None else None
         path += f".{part}" if path else part
         current = _strip(field.annotation) if field is not None else None
     return path or "body", field, parent
+
+
+def _by_name(model: type[BaseModel]) -> dict[str, FieldInfo]:
+    """A model's fields by the names a body gives them: a field's alias where it has one (the
+    table's `from`, which Python cannot name), as pydantic's locations name it."""
+    return {(field.alias or name): field for name, field in model.model_fields.items()}
 
 
 def _is_model(annotation: Any) -> bool:

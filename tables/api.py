@@ -4,9 +4,12 @@ undo the last one, hand the host role to a seat. The views read the request and 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any, TypedDict, TypeVar
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -14,11 +17,15 @@ from cards.api.serializers import ErrorSerializer
 from common.api_errors import ApiError, error_body, error_entry
 from common.numbers import plain_int
 from common.parsers import request_object
+from common.requests import RequestModel, read_body
 from common.throttling import EvaluationRateThrottle, TableReadThrottle, client_address
 
 from . import read_cache, services
+from .bodies import EventRequest, HandoverRequest, TableCreateRequest, VersionRequest
 from .selectors import (
+    HistoryPageRead,
     TableNotFound,
+    TableRead,
     change_words,
     history_data,
     table_data,
@@ -26,6 +33,47 @@ from .selectors import (
     table_get,
     table_version,
 )
+
+
+class NewTableRead(TableRead):
+    """A table just started: the table, and the host's token (shown this once)."""
+
+    host_token: str
+
+
+class EventAnswer(TypedDict):
+    """An event as the answer that added it gives it: the game's answer in `result` (the
+    sender's own, whole, for an event; null for a handover)."""
+
+    n: int
+    kind: str
+    seat: int | None
+    result: dict[str, Any] | None
+
+
+class EventAdded(TypedDict):
+    event: EventAnswer
+    table: TableRead
+
+
+class UndoneEvent(TypedDict):
+    n: int
+    kind: str
+    seat: int | None
+
+
+class EventUndone(TypedDict):
+    undone: UndoneEvent
+    table: TableRead
+
+
+Body = TypeVar("Body", bound=RequestModel)
+
+
+def body_of(request: Request, model: type[Body]) -> Body:
+    """The request's JSON body read as `model` (tables.bodies): a 400 in API.md's error body,
+    naming every problem at its field, before anything is looked up or decided."""
+    return read_body(model, request_object(request))
 
 
 def etag_of(version: int) -> str:
@@ -42,18 +90,18 @@ def not_found(code: str) -> ApiError:
     )
 
 
-def bearer_token(request) -> str | None:
-    header = request.META.get("HTTP_AUTHORIZATION", "")
+def bearer_token(request: Request) -> str | None:
+    header: str = request.META.get("HTTP_AUTHORIZATION", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
     return token.strip()
 
 
-def table_response(data: dict, *, status: int = 200) -> Response:
-    """`data` is the table, or an answer holding it under "table": its ETag is the version's."""
+def table_response(data: Mapping[str, object], table: TableRead, *, status: int = 200) -> Response:
+    """`data` is the table, or an answer holding it (`table`): its ETag is the table's version's."""
     response = Response(data, status=status)
-    response["ETag"] = etag_of(data["table"]["version"] if "table" in data else data["version"])
+    response["ETag"] = etag_of(table["version"])
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -104,7 +152,7 @@ class TableCreateApi(APIView):
         "code}` (`from`, optional: a table of the same game whose tally of games won "
         "the new table carries over). The answer holds the host's token (shown once: "
         "keep it) and the table's link.",
-        request=OpenApiTypes.OBJECT,
+        request=TableCreateRequest,
         responses={
             201: OpenApiTypes.OBJECT,
             400: OpenApiResponse(
@@ -114,19 +162,19 @@ class TableCreateApi(APIView):
             429: OpenApiResponse(ErrorSerializer, description="`throttled`, `too_many_tables`."),
         },
     )
-    def post(self, request):
-        body = request_object(request)
+    def post(self, request: Request) -> Response:
+        body = body_of(request, TableCreateRequest)
         new = services.table_create(
-            game_slug=body.get("game"),
-            players=body.get("players"),
+            game_slug=body.game,
+            players=body.players,
             address=client_address(request),
-            carried_from=body.get("from"),
+            carried_from=body.carried_from,
         )
-        data = {**table_data(new.table), "host_token": new.host_token}
-        return table_response(data, status=201)
+        data: NewTableRead = {**table_data(new.table), "host_token": new.host_token}
+        return table_response(data, data, status=201)
 
 
-def check_read(view: APIView, request) -> None:
+def check_read(view: APIView, request: Request) -> None:
     """Count a read that does the work (an answer with the table, a page of its history) against
     the client's read limit (TableReadThrottle); 429 throttled past it. An unchanged poll (304)
     is not counted: one indexed query, as cheap as its refusal would be."""
@@ -155,12 +203,13 @@ class TableApi(APIView):
             503: OpenApiResponse(ErrorSerializer, description=BUSY),
         },
     )
-    def get(self, request, code: str):
+    def get(self, request: Request, code: str) -> Response:
         version = table_version(code=code)
         if version is None:
             raise not_found(code)
         etag = etag_of(version)
-        if etag in [tag.strip() for tag in request.META.get("HTTP_IF_NONE_MATCH", "").split(",")]:
+        held: str = request.META.get("HTTP_IF_NONE_MATCH", "")
+        if etag in [tag.strip() for tag in held.split(",")]:
             response = Response(status=304)
             response["ETag"] = etag
             response["Cache-Control"] = "no-cache"
@@ -168,9 +217,8 @@ class TableApi(APIView):
         check_read(self, request)
         try:
             # An unchanged table's read is built once per version (tables.read_cache).
-            return table_response(
-                read_cache.api_table(code, version, lambda: table_data(table_get(code=code)))
-            )
+            read = read_cache.api_table(code, version, lambda: table_data(table_get(code=code)))
+            return table_response(read, read)
         except TableNotFound:  # removed since its version was read
             raise not_found(code) from None
 
@@ -187,7 +235,7 @@ class SeatClaimApi(APIView):
             409: OpenApiResponse(ErrorSerializer, description="`seat_claimed`."),
         },
     )
-    def post(self, request, code: str, seat: int):
+    def post(self, request: Request, code: str, seat: int) -> Response:
         try:
             claimed, token = services.seat_claim(code=code, number=seat)
         except TableNotFound:
@@ -217,7 +265,7 @@ class SeatClaimApi(APIView):
             ),
         },
     )
-    def delete(self, request, code: str, seat: int):
+    def delete(self, request: Request, code: str, seat: int) -> Response:
         try:
             table = services.seat_release(
                 code=code, number=seat, token=bearer_token(request), version=undo_version(request)
@@ -226,13 +274,14 @@ class SeatClaimApi(APIView):
             raise not_found(code) from None
         except services.VersionConflict as conflict:
             return conflict_response(conflict, code)
-        return table_response(table_data(table))
+        read = table_data(table)
+        return table_response(read, read)
 
 
-def history_cursor(request) -> int | None:
+def history_cursor(request: Request) -> int | None:
     """`?before=<n>`: the page of the history before event n (the cursor a table's read gives as
     `events_before`); None without it."""
-    raw = request.query_params.get("before")
+    raw: str | None = request.query_params.get("before")
     if raw is None:
         return None
     before = plain_int(raw, least=1)
@@ -248,7 +297,7 @@ def history_cursor(request) -> int | None:
 
 
 class EventsApi(APIView):
-    def get_throttles(self):
+    def get_throttles(self) -> list[EvaluationRateThrottle]:
         # Adding an event counts as an evaluation, like a score; reading the history as a read
         # (check_read, in get).
         return [] if self.request.method == "GET" else [EvaluationRateThrottle()]
@@ -269,14 +318,14 @@ class EventsApi(APIView):
             503: OpenApiResponse(ErrorSerializer, description=BUSY),
         },
     )
-    def get(self, request, code: str):
+    def get(self, request: Request, code: str) -> Response:
         check_read(self, request)
         before = history_cursor(request)
         version = table_version(code=code)
         if version is None:
             raise not_found(code)
 
-        def history_page() -> dict:
+        def history_page() -> HistoryPageRead:
             table = table_get(code=code)
             return {
                 "code": table.code,
@@ -304,7 +353,7 @@ class EventsApi(APIView):
         "the current `table` and the changes since) only when a change since "
         "overlaps it. The answer in the response is the sender's own, whole; the "
         "history links its public copy, which names no seat's hidden cards.",
-        request=OpenApiTypes.OBJECT,
+        request=EventRequest,
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
         responses={
             201: OpenApiTypes.OBJECT,
@@ -325,17 +374,18 @@ class EventsApi(APIView):
             ),
         },
     )
-    def post(self, request, code: str):
-        body = request_object(request)
+    def post(self, request: Request, code: str) -> Response:
+        body = body_of(request, EventRequest)
+        entry_key: str | None = request.META.get("HTTP_IDEMPOTENCY_KEY")
         try:
             event, table = services.event_add(
                 code=code,
                 token=bearer_token(request),
-                kind=body.get("kind"),
-                seat=body.get("seat"),
-                version=body.get("version"),
-                body=body.get("body"),
-                entry_key=request.META.get("HTTP_IDEMPOTENCY_KEY"),
+                kind=body.kind,
+                seat=body.seat,
+                version=body.version,
+                body=body.body,
+                entry_key=entry_key,
             )
         except TableNotFound:
             raise not_found(code) from None
@@ -343,25 +393,22 @@ class EventsApi(APIView):
             return conflict_response(conflict, code)
         data = table_data(table)
         # The sender's own answer, whole (issue 29: the history links its public copy).
-        own = getattr(event, "own_result", event.result)
-        response = table_response(
-            {
-                "event": {"n": event.n, "kind": event.kind, "seat": event.seat, "result": own},
-                "table": data,
-            },
-            status=201,
-        )
+        own: dict[str, Any] | None = getattr(event, "own_result", event.result)
+        added: EventAdded = {
+            "event": {"n": event.n, "kind": event.kind, "seat": event.seat, "result": own},
+            "table": data,
+        }
+        response = table_response(added, data, status=201)
         if event.repeated:
             response["Idempotent-Replayed"] = "true"
         return response
 
 
-def undo_version(request) -> object:
+def undo_version(request: Request) -> int | None:
     """The version an undo names: `{"version": n}` in the body or `If-Match: "v<n>"` (both: they
     must agree); None when neither is given."""
-    body = request_object(request) if request.body else {}
-    named = body.get("version")
-    header = request.META.get("HTTP_IF_MATCH", "").strip()
+    named = body_of(request, VersionRequest).version if request.body else None
+    header: str = request.META.get("HTTP_IF_MATCH", "").strip()
     if header:
         match = re.fullmatch(r'(?:W/)?"v([^"]*)"', header)
         from_header = plain_int(match.group(1)) if match is not None else None
@@ -391,7 +438,8 @@ class LastEventApi(APIView):
         description='Names the version it was decided on, like an event: `{"version": n}` in '
         'the body or `If-Match: "v<n>"` (the table\'s ETag). A stale one is a 409 '
         "`version_conflict` whose body holds the current `table`; nothing changes.",
-        request=OpenApiTypes.OBJECT,
+        # drf-spectacular documents no DELETE body: the description gives this one.
+        request=VersionRequest,
         parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
         responses={
             200: OpenApiTypes.OBJECT,
@@ -403,7 +451,7 @@ class LastEventApi(APIView):
             ),
         },
     )
-    def delete(self, request, code: str):
+    def delete(self, request: Request, code: str) -> Response:
         try:
             event, table = services.event_undo(
                 code=code, token=bearer_token(request), version=undo_version(request)
@@ -412,12 +460,12 @@ class LastEventApi(APIView):
             raise not_found(code) from None
         except services.VersionConflict as conflict:
             return conflict_response(conflict, code)
-        return table_response(
-            {
-                "undone": {"n": event.n, "kind": event.kind, "seat": event.seat},
-                "table": table_data(table),
-            }
-        )
+        read = table_data(table)
+        undone: EventUndone = {
+            "undone": {"n": event.n, "kind": event.kind, "seat": event.seat},
+            "table": read,
+        }
+        return table_response(undone, read)
 
 
 class HostApi(APIView):
@@ -431,7 +479,7 @@ class HostApi(APIView):
         "an event: a stale one is a 409 `version_conflict` whose body holds the "
         "current `table`; nothing changes. Recorded in the history (kind "
         "`handover`); the undo passes over it.",
-        request=OpenApiTypes.OBJECT,
+        request=HandoverRequest,
         responses={
             201: OpenApiTypes.OBJECT,
             400: OpenApiResponse(
@@ -445,28 +493,19 @@ class HostApi(APIView):
             ),
         },
     )
-    def post(self, request, code: str):
-        body = request_object(request)
+    def post(self, request: Request, code: str) -> Response:
+        body = body_of(request, HandoverRequest)
         try:
             event, table = services.host_handover(
-                code=code,
-                token=bearer_token(request),
-                seat=body.get("seat"),
-                version=body.get("version"),
+                code=code, token=bearer_token(request), seat=body.seat, version=body.version
             )
         except TableNotFound:
             raise not_found(code) from None
         except services.VersionConflict as conflict:
             return conflict_response(conflict, code)
-        return table_response(
-            {
-                "event": {
-                    "n": event.n,
-                    "kind": event.kind,
-                    "seat": event.seat,
-                    "result": event.result,
-                },
-                "table": table_data(table),
-            },
-            status=201,
-        )
+        read = table_data(table)
+        handed: EventAdded = {
+            "event": {"n": event.n, "kind": event.kind, "seat": event.seat, "result": event.result},
+            "table": read,
+        }
+        return table_response(handed, read, status=201)

@@ -9,6 +9,8 @@ its answers from it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from cards.models import Game
 from common.games import game_package, table_slugs
 from games.package import GameTable
@@ -33,7 +35,7 @@ def asker(game: Game) -> Ask:
     saved, with id and url."""
     package = game_package(game.slug)
 
-    def ask(kind: str, body: dict) -> dict:
+    def ask(kind: str, body: dict[str, Any]) -> dict[str, Any]:
         job = package.job(kind) if package else None
         if job is None:  # pragma: no cover - a table game without that job is a setup fault
             raise LookupError(f"{game.slug} has no {kind} job")
@@ -42,7 +44,9 @@ def asker(game: Game) -> Ask:
     return ask
 
 
-def job_request_body(game: Game, state: State, players: list[str], kind: str) -> dict | None:
+def job_request_body(
+    game: Game, state: State, players: list[str], kind: str
+) -> dict[str, Any] | None:
     """The body of the game's own job request filled in from the table's state (None when the
     game offers no tables or the job asks nothing the table knows)."""
     package = game_package(game.slug)

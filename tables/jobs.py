@@ -24,21 +24,23 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from typing import Any, TypedDict
 
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect
 from django.urls import Resolver404, resolve, reverse
 
+from cards.models import Game
 from common.api_errors import ApiError
 from common.games import game_package
 from common.numbers import plain_int
-from games.package import RULING, SCORE, GameTable
+from games.package import RULING, SCORE, GameTable, Job
 from games.pages import AskedAt
 from games.services import answer
 
 from . import services
 from .game_states import game_table
-from .models import Table
+from .models import Event, Table
 from .seats import acting_for
 from .selectors import (
     TableNotFound,
@@ -64,23 +66,35 @@ def table_jobs(slug: str) -> GameTable:
 # --- The pages ---------------------------------------------------------------------------------
 
 
-def _page_view(table: Table, kind: str):
+# A game's page of a job: called with the request and `asked` (games.pages.AskedAt).
+JobPageView = Callable[..., HttpResponse]
+
+
+class JobLink(TypedDict):
+    """A job of the game the table's page opens: its kind, its label and its address."""
+
+    kind: str
+    label: str
+    url: str
+
+
+def _page_view(table: Table, kind: str) -> tuple[Job, JobPageView] | tuple[None, None]:
     """The job and the view of its page, when that page can be asked at a table."""
     package = game_package(table.game.slug)
-    job = package.job(kind) if package else None
-    url = job.url() if job else ""
-    if not url:
+    job: Job | None = package.job(kind) if package else None
+    url = job.url() if job is not None else ""
+    if job is None or not url:
         return None, None
     try:
-        view = resolve(url).func
+        view: JobPageView = resolve(url).func
     except Resolver404:
         return None, None
     return (job, view) if getattr(view, "asked_at_table", False) else (None, None)
 
 
-def job_links(table: Table) -> list[dict]:
+def job_links(table: Table) -> list[JobLink]:
     """The game's jobs the table opens: label and address (the table's current version)."""
-    links = []
+    links: list[JobLink] = []
     for kind in (RULING, SCORE):
         job, _ = _page_view(table, kind)
         if job is not None:
@@ -112,9 +126,9 @@ def _runner(
     version: int,
     seat: int | str | None,
     token: str | None,
-    shown: dict,
-    table_fields: Callable[[dict], list[tuple[str, str]]],
-) -> Callable[..., dict]:
+    shown: dict[str, Any],
+    table_fields: Callable[[dict[str, Any]], list[tuple[str, str]]],
+) -> Callable[..., dict[str, Any]]:
     """The page's service at the table: the answer recorded as the table's event. The event
     names the version the form was filled in from; it is refused only when what changed since
     overlaps it (tables.selectors.overlapping_changes: another seat's hand never does). Then
@@ -132,7 +146,7 @@ def _runner(
     game_kind = game_table(table.game.slug).carries
     own = services.entry_kinds(game_kind)
 
-    def run(*, game, body: dict) -> dict:
+    def run(*, game: Game, body: dict[str, Any]) -> dict[str, Any]:
         if token is None:
             raise ApiError(
                 status_code=401,
@@ -141,7 +155,7 @@ def _runner(
                 "the host's) answers for the table.",
             )
 
-        def moved_on(event_kind: str, current: int, changes: list) -> dict:
+        def moved_on(event_kind: str, current: int, changes: list[Event]) -> dict[str, Any]:
             words = [change_words(change, names, since=version) for change in changes]
             shown["conflict"] = {
                 "changes": words,
@@ -181,6 +195,8 @@ def _runner(
                 return moved_on("", table_version(code=table.code) or version, changes)
             raise _unprefixed(error) from None
         try:
+            if isinstance(seat, str):  # the host's picker posted no seat number
+                raise services.seat_not_named(event_kind)
             event, after = services.event_add(
                 code=table.code,
                 token=token,
@@ -200,7 +216,7 @@ def _runner(
         # this one in it, not on the version before it, which this answer itself changed.
         shown["version"] = after.version
         # This phone's own answer, whole (its cards named); the history links the public copy.
-        whole: dict = getattr(event, "own_result", None) or event.result
+        whole: dict[str, Any] = getattr(event, "own_result", None) or event.result
         return whole
 
     return run
@@ -236,7 +252,7 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
     held_by_a_phone = {s.number for s in seats if s.claimed}
     private = seat is not None and (seat == acting.own or seat not in held_by_a_phone)
 
-    def table_fields(state: dict) -> list[tuple[str, str]]:
+    def table_fields(state: dict[str, Any]) -> list[tuple[str, str]]:
         """The page's fields the table fills in for this seat, from the table's `state`."""
         body = jobs.request_body(state, players, kind, seat, private)
         return (job.pairs(table.game, body) or []) if body else []
@@ -272,4 +288,5 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
         held=jobs.held_cards(table.state, players, seat),
         context=shown,
     )
-    return view(request, asked=asked)
+    page: HttpResponse = view(request, asked=asked)
+    return page

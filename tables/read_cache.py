@@ -23,7 +23,8 @@ past its MAX_ENTRIES)."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -31,7 +32,9 @@ from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 
-from .selectors import table_version
+from .selectors import HistoryPageRead, TableRead, table_version
+
+Body = TypeVar("Body")
 
 # Rendered in place of what differs per request, and replaced in every answer.
 CSRF_PLACEHOLDER = "csrf-placeholder-6f1d0c2e"
@@ -43,10 +46,11 @@ def cache_seconds() -> int:
     return int(getattr(settings, "TABLE_READ_CACHE_SECONDS", 60))
 
 
-def _stored(key: str, code: str, build: Callable[[], tuple[int, object]]) -> object:
+def _stored(key: str, code: str, build: Callable[[], tuple[int, Body]]) -> Body:
     """The body under `key`, else built (with the version it shows) and kept if the table is
-    still at that version."""
-    kept = cache.get(key)
+    still at that version. A key names one kind of body (its prefix: the API's read, a page of
+    the history, a page), so what it holds is what `build` makes."""
+    kept: Body | None = cache.get(key)
     if kept is not None:
         return kept
     version, body = build()
@@ -55,33 +59,31 @@ def _stored(key: str, code: str, build: Callable[[], tuple[int, object]]) -> obj
     return body
 
 
-def api_table(code: str, version: int, build: Callable[[], dict]) -> dict:
+def api_table(code: str, version: int, build: Callable[[], TableRead]) -> TableRead:
     """The API's read of the table at `version` (as tables.selectors.table_data gives it)."""
     if not cache_seconds():
         return build()
 
-    def built() -> tuple[int, object]:
+    def built() -> tuple[int, TableRead]:
         data = build()
         return data["version"], data
 
-    body = _stored(f"table-api:{code}:v{version}", code, built)
-    assert isinstance(body, dict)
-    return body
+    return _stored(f"table-api:{code}:v{version}", code, built)
 
 
-def api_history(code: str, version: int, before: int | None, build: Callable[[], dict]) -> dict:
+def api_history(
+    code: str, version: int, before: int | None, build: Callable[[], HistoryPageRead]
+) -> HistoryPageRead:
     """A page of the table's history through the API at `version` (the newest, or the one before
     event `before`): the same for every reader."""
     if not cache_seconds():
         return build()
 
-    def built() -> tuple[int, object]:
+    def built() -> tuple[int, HistoryPageRead]:
         data = build()
         return data["version"], data
 
-    body = _stored(f"table-history:{code}:b{before}:v{version}", code, built)
-    assert isinstance(body, dict)
-    return body
+    return _stored(f"table-history:{code}:b{before}:v{version}", code, built)
 
 
 def rendered(
@@ -91,7 +93,7 @@ def rendered(
     code: str,
     version: int,
     viewer: str,
-    context: Callable[[], dict],
+    context: Callable[[], Mapping[str, Any]],
     template: str,
 ) -> str:
     """A page of the table (`part`: the whole page, or its polled part) at `version`, as `viewer`
@@ -99,17 +101,18 @@ def rendered(
     page shown), rendered once per version and viewer; this request's CSRF token and a new entry
     key are filled in on every answer."""
 
-    def built() -> tuple[int, object]:
-        parts = context()
-        parts["entry_key"] = ENTRY_KEY_PLACEHOLDER
-        parts["csrf_token"] = CSRF_PLACEHOLDER
+    def built() -> tuple[int, str]:
+        parts = {
+            **context(),
+            "entry_key": ENTRY_KEY_PLACEHOLDER,
+            "csrf_token": CSRF_PLACEHOLDER,
+        }
         return parts["table"].version, render_to_string(template, parts, request)
 
     if not cache_seconds():
         text = built()[1]
     else:
         text = _stored(f"table-{part}:{code}:{viewer}:v{version}", code, built)
-    assert isinstance(text, str)
     if CSRF_PLACEHOLDER in text:
         text = text.replace(CSRF_PLACEHOLDER, get_token(request))
     return text.replace(ENTRY_KEY_PLACEHOLDER, str(uuid.uuid4()))

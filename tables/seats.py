@@ -76,7 +76,8 @@ def acting_for(request: HttpRequest, table: Table, *, default: int | None = None
     chosen: int | str | None = (default or own or 1) if host else own
     posted = request.POST.get("seat") if request.method == "POST" else None
     if posted is not None and (host or seat_token):
-        # As the API takes it: a number, or what was sent (event_add refuses it: 400).
+        # A number, or what was sent: the form refuses that before any event is sent (400,
+        # tables.services.seat_not_named), as the API's model refuses a seat that is no number.
         number = plain_int(posted)
         chosen = number if number is not None else posted
     # The host acting for its own seat acts as that seat (its entry is the seat's, not the host's).

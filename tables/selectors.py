@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any, TypedDict
 
 from django.conf import settings
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from games.table_state import SEALED, TableGame
+from games.table_state import SEALED, State, TableGame
 
 from .models import Event, Table, is_table_code
 
@@ -151,8 +152,55 @@ def table_url(table: Table) -> str:
     return reverse("tables:page", args=[table.code])
 
 
-def event_data(event: Event) -> dict:
-    result = event.result
+class EventRead(TypedDict):
+    """One event of the history as API.md gives it."""
+
+    n: int
+    kind: str
+    seat: int | None
+    by_host: bool
+    version: int
+    # The game's saved answer ({"id", "url", …}: its shape is the game's), or null.
+    result: dict[str, Any] | None
+
+
+class HistoryRead(TypedDict):
+    """A page of the history as API.md gives it."""
+
+    events: list[EventRead]
+    events_before: int | None
+    events_url: str | None
+
+
+class HistoryPageRead(HistoryRead):
+    """A page of the history through its own endpoint: the table's code and version with it."""
+
+    code: str
+    version: int
+
+
+class SeatRead(TypedDict):
+    seat: int
+    name: str
+    claimed: bool
+
+
+class TableRead(HistoryRead):
+    """The table as API.md gives it (a read, and every answer that holds the table)."""
+
+    code: str
+    url: str
+    game: str
+    players: list[SeatRead]
+    host_seat: int | None
+    version: int
+    state: State
+    created_at: str
+    last_active_at: str
+
+
+def event_data(event: Event) -> EventRead:
+    result: dict[str, Any] | None = event.result
     return {
         "n": event.n,
         "kind": event.kind,
@@ -163,7 +211,7 @@ def event_data(event: Event) -> dict:
     }
 
 
-def history_data(table: Table, page: HistoryPage) -> dict:
+def history_data(table: Table, page: HistoryPage) -> HistoryRead:
     """A page of the history as API.md gives it: `events` and the cursor of the page before."""
     return {
         "events": [event_data(event) for event in page.events],
@@ -174,13 +222,13 @@ def history_data(table: Table, page: HistoryPage) -> dict:
     }
 
 
-def shown_state(state: dict) -> dict:
+def shown_state(state: State) -> State:
     """The state as a phone sees it: without what the table keeps for the referee alone (the
     cards a seat gave in a play awaiting another seat's answer: games.table_state.SEALED)."""
     return {key: value for key, value in state.items() if key != SEALED}
 
 
-def table_data(table: Table, *, events: HistoryPage | None = None) -> dict:
+def table_data(table: Table, *, events: HistoryPage | None = None) -> TableRead:
     """The table as API.md gives it, with the newest page of its history: never a token."""
     history = table_events(table=table) if events is None else events
     return {

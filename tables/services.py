@@ -33,7 +33,8 @@ import random
 import re
 import unicodedata
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
@@ -48,6 +49,7 @@ from common.names import kept, look_alike, too_many_marks
 from common.requests import understood, understood_request
 from games.package import RULING
 from games.services import public_copy
+from games.table_state import Apply
 from results.services import (
     others_bytes,
     result_opened,
@@ -89,16 +91,12 @@ class _Repeated(Exception):  # noqa: N818 - not an error: leaves the transaction
         self.event = event
 
 
-def _entry_key(key: object) -> str:
+def _entry_key(key: str | None) -> str:
     """The entry's key as given (empty: none), or a 400: 1 to MAX_ENTRY_KEY visible ASCII
     characters (a UUID fits)."""
     if key is None or key == "":
         return ""
-    if (
-        not isinstance(key, str)
-        or len(key) > MAX_ENTRY_KEY
-        or not all("!" <= ch <= "~" for ch in key)
-    ):
+    if len(key) > MAX_ENTRY_KEY or not all("!" <= ch <= "~" for ch in key):
         raise _invalid(
             "Idempotency-Key",
             "invalid_key",
@@ -115,7 +113,7 @@ def _invalid(
     *,
     top: str = "invalid_input",
     status_code: int = 400,
-    **extra,
+    **extra: object,
 ) -> ApiError:
     return ApiError(
         status_code=status_code,
@@ -125,19 +123,13 @@ def _invalid(
     )
 
 
-def _player_names(game: Game, players: object) -> list[str]:
-    if not isinstance(players, list):
-        raise _invalid(
-            "players", "invalid_type", "Give the players: a list of names in seat order."
-        )
+def _player_names(game: Game, players: list[str]) -> list[str]:
     names: list[str] = []
     errors = []
     for index, raw in enumerate(players):
-        name = kept(re.sub(r"\s+", " ", raw).strip()) if isinstance(raw, str) else ""
+        name = kept(re.sub(r"\s+", " ", raw).strip())
         problem, code = "", "invalid_name"
-        if not isinstance(raw, str):
-            problem = "A player's name is text."
-        elif not name:
+        if not name:
             problem = "Give the player a name."
         elif any(unicodedata.category(ch).startswith("C") for ch in name):
             problem = "A player's name cannot hold control characters."
@@ -181,18 +173,18 @@ def _player_names(game: Game, players: object) -> list[str]:
     return names
 
 
-def table_game(game_slug: object) -> tuple[Game, TableGame]:
+def table_game(game_slug: str) -> tuple[Game, TableGame]:
     """The game and what a table of it carries; a 400 naming the games a table can hold."""
     offered = sorted(table_slugs())
     # Only text that can be a slug is looked up: a NUL (PostgreSQL refuses it in a query, a 500)
     # or any other character no slug holds is an unknown game without a query.
-    is_slug = isinstance(game_slug, str) and SLUG.fullmatch(game_slug) is not None
+    is_slug = SLUG.fullmatch(game_slug) is not None
     game = Game.objects.filter(slug=game_slug).first() if is_slug else None
     if game is None:
         raise _invalid(
             "game",
             "unknown_game",
-            f"No game '{str(game_slug)[:40]}'; a table can hold {', '.join(offered)}.",
+            f"No game '{game_slug[:40]}'; a table can hold {', '.join(offered)}.",
             suggestions=offered,
         )
     if game.slug not in offered:
@@ -214,7 +206,7 @@ class NewTable:
 
 
 def table_create(
-    *, game_slug: object, players: object, address: str = "", carried_from: object = None
+    *, game_slug: str, players: list[str], address: str = "", carried_from: str | None = None
 ) -> NewTable:
     """A new table. `address` (the client's, as the throttle counts it) is kept as a keyed hash:
     one address starts at most TABLES_PER_ADDRESS_PER_DAY tables in 24 hours (429
@@ -251,7 +243,13 @@ def table_create(
     raise AssertionError("unreachable")
 
 
-def _seat_or_404(table: Table, number: object) -> Seat:
+def seat_not_named(kind: str) -> ApiError:
+    """The 400 of an event of a seat's kind that names no seat it can be: none (the API's
+    `seat` null or left out), or what a page's form posted that is no seat number."""
+    return _invalid("seat", "invalid_type", f"A {kind} event names its seat: a number.")
+
+
+def _seat_or_404(table: Table, number: int) -> Seat:
     seat = next((s for s in table.seats.all() if s.number == number), None)
     if seat is None:
         raise _invalid(
@@ -311,7 +309,7 @@ def _is_host(table: Table, token: str) -> bool:
     return seat is not None and token_matches(token, seat.token_hash)
 
 
-def seat_release(*, code: str, number: int, token: str | None, version: object = None) -> Table:
+def seat_release(*, code: str, number: int, token: str | None, version: int | None = None) -> Table:
     """The host frees a seat (a lost phone): its old token no longer acts. Never the seat holding
     the host role: who is host and which seat it holds are read under the table's lock, so a
     handover of the role to this seat racing its release cannot leave the role on an unclaimed
@@ -323,13 +321,6 @@ def seat_release(*, code: str, number: int, token: str | None, version: object =
     if not _is_host(table, token):
         raise ApiError(
             status_code=403, code="host_only", detail="Only the host's token releases a seat."
-        )
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise _invalid(
-            "version",
-            "invalid_type",
-            "Give the table version the release was "
-            "decided on (the version of the table you read): a number, or none.",
         )
     with transaction.atomic():
         if version is None:
@@ -403,8 +394,8 @@ def who_acts(table: Table, token: str | None, seat: int | None) -> bool:
 
 
 def asked_ruling(
-    ask: Ask, state: State, seat: int | None, body: dict, by_host: bool
-) -> tuple[State, dict | None]:
+    ask: Ask, state: State, seat: int | None, body: dict[str, Any], by_host: bool
+) -> tuple[State, dict[str, Any] | None]:
     """A ruling asked at the table of a game whose table reads nothing into it (the game's page
     "Check a move" opened from the table): the game's own ruling, recorded in the history; the
     state does not change. A game whose table fills a ruling in (a player's credits the table keeps)
@@ -413,7 +404,7 @@ def asked_ruling(
 
 
 def host_handover(
-    *, code: str, token: str | None, seat: object, version: object
+    *, code: str, token: str | None, seat: int | None, version: int | None
 ) -> tuple[Event, Table]:
     """The host hands the host role to a claimed seat: that seat's token is the host's from now
     on (its phone sees the host's controls), and the token that was the host's acts no more. Like
@@ -426,16 +417,13 @@ def host_handover(
             code="host_only",
             detail="Only the host's token hands the host role over.",
         )
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise _invalid(
-            "seat",
-            "invalid_type" if seat is not None else "missing",
-            "Name the seat the host role goes to: a number.",
-        )
-    if isinstance(version, bool) or not isinstance(version, int):
+    # The API's body names both (tables.bodies); a page's form may name neither.
+    if seat is None:
+        raise _invalid("seat", "missing", "Name the seat the host role goes to: a number.")
+    if version is None:
         raise _invalid(
             "version",
-            "invalid_type" if version is not None else "missing",
+            "missing",
             "Give the table version the handover was decided on (the version of the "
             "table you read): a number.",
         )
@@ -490,10 +478,10 @@ def host_handover(
 
 
 # Event kinds every table takes, unless its game names the kind itself (tables/game_states.py).
-ASKED_KINDS = {"ruling": asked_ruling}
+ASKED_KINDS: dict[str, Apply] = {"ruling": asked_ruling}
 
 
-def table_kinds(game_kind: TableGame) -> tuple[dict, frozenset[str]]:
+def table_kinds(game_kind: TableGame) -> tuple[dict[str, Apply], frozenset[str]]:
     """The event kinds a table of the game takes, and those that name their seat."""
     kinds = {**ASKED_KINDS, **game_kind.kinds}
     return kinds, game_kind.seat_kinds | (frozenset(ASKED_KINDS) - set(game_kind.kinds))
@@ -508,11 +496,11 @@ def event_add(
     *,
     code: str,
     token: str | None,
-    kind: object,
-    seat: object,
-    version: object,
-    body: object,
-    entry_key: object = None,
+    kind: str,
+    seat: int | None,
+    version: int | None,
+    body: dict[str, Any] | None,
+    entry_key: str | None = None,
 ) -> tuple[Event, Table]:
     """Add the event (see the module's docstring for when it conflicts): the event and the
     table after it. An entry key the table has recorded gives its event back (`repeated` set)
@@ -522,24 +510,23 @@ def event_add(
     all_kinds, seat_kinds = table_kinds(game_kind)
     own = entry_kinds(game_kind)
     key = _entry_key(entry_key)
-    if not isinstance(kind, str) or kind not in all_kinds:
+    if kind not in all_kinds:
         kinds = sorted(all_kinds)
         raise _invalid(
             "kind",
             "unknown_kind",
             f"A {table.game.name} table takes the event kinds "
-            f"{', '.join(kinds)}; not {str(kind)[:30]!r}.",
+            f"{', '.join(kinds)}; not {kind[:30]!r}.",
             suggestions=kinds,
         )
     if kind in seat_kinds:
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise _invalid("seat", "invalid_type", f"A {kind} event names its seat: a number.")
+        if seat is None:
+            raise seat_not_named(kind)
         _seat_or_404(table, seat)
     elif seat is not None:
         raise _invalid("seat", "unexpected", f"A {kind} event is the host's; it names no seat.")
-    if version is None and kind in own:
-        pass  # a seat's own entry: applied to the table as it is
-    elif isinstance(version, bool) or not isinstance(version, int):
+    if version is None and kind not in own:
+        # Only a seat's own entry is applied to the table as it is.
         raise _invalid(
             "version",
             "invalid_type",
@@ -548,9 +535,7 @@ def event_add(
         )
     if body is None:
         body = {}
-    if not isinstance(body, dict):
-        raise _invalid("body", "invalid_type", "The event's body is a JSON object.")
-    by_host = who_acts(table, token, seat if isinstance(seat, int) else None)
+    by_host = who_acts(table, token, seat)
     if kind in game_kind.host_kinds and not by_host:
         raise ApiError(
             status_code=403, code="host_only", detail=f"Only the host's token sends a {kind} event."
@@ -561,7 +546,7 @@ def event_add(
             # Who acts, read again under the table's lock (a token whose seat was released, or
             # whose host role was handed over, since the first reading acts no more).
             table = _locked(table)
-            by_host = who_acts(table, token, seat if isinstance(seat, int) else None)
+            by_host = who_acts(table, token, seat)
             if kind in game_kind.host_kinds and not by_host:
                 raise ApiError(
                     status_code=403,
@@ -571,13 +556,13 @@ def event_add(
             digest = _entry_digest(kind, seat, body)
             if key:
                 _repeat_of(table, key, kind=kind, seat=seat, digest=digest)
-            if isinstance(version, int):
+            if version is not None:
                 _check_overlap(
                     table,
                     game_kind,
                     own,
                     kind=kind,
-                    seat=seat if isinstance(seat, int) else None,
+                    seat=seat,
                     version=version,
                     current=current,
                 )
@@ -587,7 +572,7 @@ def event_add(
             # goes back to this phone alone (event.own_result).
             public = _public_copy(table.game, game_kind, asked, answer, table.state)
             own_answer = answer
-            if public is not None:
+            if public is not None and answer is not None:  # a public copy is of an answer
                 new_state = _relinked(new_state, answer, public)
                 answer = public
                 if kind in game_kind.public_to_sender:
@@ -626,7 +611,7 @@ def event_add(
 
 def _public_copy(
     game: Game, game_kind: TableGame, asked: AskedRequests, answer: object, state: State
-) -> dict | None:
+) -> dict[str, Any] | None:
     """The answer as every phone may see it, saved as a result of its own (issue 29): the game's
     `public_answer` of it and of the request it answered, or None when it names no hidden card
     (the answer itself is then what every phone sees)."""
@@ -653,7 +638,7 @@ def _public_copy(
     )
 
 
-def _relinked(state: State, answer: dict, public: dict) -> State:
+def _relinked(state: State, answer: dict[str, Any], public: dict[str, Any]) -> State:
     """The state with every link to the full answer ({"id", "url"}) now to its public copy."""
     full = {"id": answer.get("id"), "url": answer.get("url")}
     shown = {"id": public.get("id"), "url": public.get("url")}
@@ -684,7 +669,7 @@ def _take_lock(table: Table) -> int:
     return (moved or 1) - 1
 
 
-def _entry_digest(kind: object, seat: object, body: object) -> str:
+def _entry_digest(kind: str, seat: int | None, body: dict[str, Any]) -> str:
     """The SHA-256 of an entry as sent (kind, seat, body): what a repeat of its key must match.
     The stored body is the game's reading of it (issue 30), so the entry as sent is kept as this
     digest alone."""
@@ -692,7 +677,7 @@ def _entry_digest(kind: object, seat: object, body: object) -> str:
     return hashlib.sha256(sent.encode()).hexdigest()
 
 
-def _repeat_of(table: Table, key: str, *, kind: str, seat: object, digest: str) -> None:
+def _repeat_of(table: Table, key: str, *, kind: str, seat: int | None, digest: str) -> None:
     """Under the table's lock: an entry key the table recorded leaves the transaction with its
     event (_Repeated); the same key with another entry is refused (422), never recorded."""
     first = table.events.filter(entry_key=key).first()
@@ -754,7 +739,7 @@ def _results_linked(answer: object, state: object) -> list[str]:
     return found
 
 
-def event_undo(*, code: str, token: str | None, version: object) -> tuple[Event, Table]:
+def event_undo(*, code: str, token: str | None, version: int | None) -> tuple[Event, Table]:
     """The host takes back the last event (the last of the game's: a handover is passed over,
     never undone): the state is as before it (the event stays in the database, marked undone;
     its saved result stays too). Like an event, the undo names the
@@ -764,10 +749,10 @@ def event_undo(*, code: str, token: str | None, version: object) -> tuple[Event,
     table = table_get(code=code)
     if not _is_host(table, _require_token(token)):
         raise ApiError(status_code=403, code="host_only", detail="Only the host undoes an event.")
-    if isinstance(version, bool) or not isinstance(version, int):
+    if version is None:  # neither in the body nor in If-Match (the API), nor in the form
         raise _invalid(
             "version",
-            "invalid_type" if version is not None else "missing",
+            "missing",
             "Give the table version the undo was decided on (the version of the "
             "table you read): a number.",
         )
@@ -792,7 +777,7 @@ def event_undo(*, code: str, token: str | None, version: object) -> tuple[Event,
     return event, table_get(code=code)
 
 
-def tables_remove_idle(*, now=None) -> int:
+def tables_remove_idle(*, now: datetime | None = None) -> int:
     """Delete the tables idle for longer than settings.TABLE_IDLE_DAYS, and those started more
     than TABLE_MAX_AGE_DAYS + TABLE_IDLE_DAYS ago whatever they do (a closed table is read for
     TABLE_IDLE_DAYS more; a seat claimed now and then does not keep it for ever). Their seats and
@@ -818,9 +803,9 @@ class AskedRequests:
         self._ask = ask
         self.requests: list[tuple[str, object]] = []
         # (job, the request as sent, its answer): the request an answer was given to.
-        self.answered: list[tuple[str, object, dict]] = []
+        self.answered: list[tuple[str, object, dict[str, Any]]] = []
 
-    def __call__(self, job: str, body: dict) -> dict:
+    def __call__(self, job: str, body: dict[str, Any]) -> dict[str, Any]:
         answer = self._ask(job, body)
         # The request as the job's model understood it (common.requests: cards by their catalog
         # names, text stripped, defaults left out); the model read it, or the answer would be a
@@ -830,7 +815,9 @@ class AskedRequests:
         self.answered.append((job, self.requests[-1][1], answer))
         return answer
 
-    def stored_body(self, kind: str, body: dict, *, game: Game, state: State) -> dict:
+    def stored_body(
+        self, kind: str, body: dict[str, Any], *, game: Game, state: State
+    ) -> dict[str, Any]:
         """What the event stores as its body: the first request the kind asked of the game (the
         one made from the event's body, filled in with what the table knows; later ones come from
         the state), as its model read it, less what the table knows (the game's `job_event`, the
@@ -960,20 +947,16 @@ def _within_tables_per_address(started_by: str) -> None:
         )
 
 
-def _carried(state: State, carried_from: object, game: Game) -> State:
+def _carried(state: State, carried_from: str | None, game: Game) -> State:
     """The new table's first state with the tally of games won carried over from the table
     `carried_from` names (the players it shares with it; a game whose state keeps no tally
     carries nothing); None: the first state as it is."""
     if carried_from is None or carried_from == "":
         return state
-    old = (
-        Table.objects.filter(code=carried_from).values_list("game_id", "state").first()
-        if isinstance(carried_from, str)
-        else None
-    )
+    old = Table.objects.filter(code=carried_from).values_list("game_id", "state").first()
     if old is None:
         raise _invalid(
-            "from", "unknown_table", f"No table '{str(carried_from)[:40]}' to carry the tally from."
+            "from", "unknown_table", f"No table '{carried_from[:40]}' to carry the tally from."
         )
     if old[0] != game.pk:
         raise _invalid(

@@ -16,6 +16,7 @@ import io
 import ipaddress
 import re
 import uuid
+from typing import Any
 
 import segno
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
@@ -37,6 +38,7 @@ from .jobs import ask_page, job_links
 from .models import Table
 from .seats import acting_for, host_token, my_seat
 from .selectors import (
+    HANDOVER,
     TableNotFound,
     change_words,
     last_undoable,
@@ -57,7 +59,7 @@ def _table_or_404(code: str) -> Table:
         raise Http404(f"No table '{code[:40]}'.") from None
 
 
-def _cookie(response: HttpResponse, request: HttpRequest, name: str, value: str, code: str):
+def _cookie(response: HttpResponse, request: HttpRequest, name: str, value: str, code: str) -> None:
     response.set_cookie(
         name,
         value,
@@ -104,7 +106,7 @@ def opened_on_loopback(request: HttpRequest) -> bool:
         return False
 
 
-def page_parts(table: Table) -> dict:
+def page_parts(table: Table) -> dict[str, str | None]:
     """The game's parts of /t/<code> (its TableGame, found through GAMES): the state at a
     glance (polled) and the form a seat fills in (None: the game has none on this page)."""
     kind = game_table(table.game.slug).carries
@@ -123,7 +125,7 @@ def history_before(request: HttpRequest) -> int | None:
 
 def live_context(
     table: Table, *, host: bool = False, own_seat: int | None = None, before: int | None = None
-) -> dict:
+) -> dict[str, Any]:
     state = shown_state(table.state)
     seats = list(table.seats.all())
     players = []
@@ -148,12 +150,12 @@ def live_context(
     for event in events:
         # The history names players, not seat numbers.
         event.seat_name = names.get(event.seat or 0, "")  # type: ignore[attr-defined]
-        if event.kind == services.HANDOVER and event.seat is not None:
+        if event.kind == HANDOVER and event.seat is not None:
             # The history names the seat the role went to.
             event.to_name = names.get(event.seat, "")  # type: ignore[attr-defined]
     game_kind = game_table(table.game.slug).carries
     more = game_kind.live_context
-    undoable = last_undoable(table=table, passed_over=services.HANDOVER) if host else None
+    undoable = last_undoable(table=table, passed_over=HANDOVER) if host else None
     glance = None
     if game_kind.next_entry is not None:
         glance = phone_glance(
@@ -269,7 +271,9 @@ def form_version(raw: str, current: int | None) -> int | None:
     return number
 
 
-def form_context(table: Table, context: dict, seat: int | None, posted: QueryDict | None) -> dict:
+def form_context(
+    table: Table, context: dict[str, Any], seat: int | None, posted: QueryDict | None
+) -> dict[str, Any]:
     """What the game's form on the page reads beyond the page's context (its TableGame's
     form_context), for the seat whose form is shown."""
     more = game_table(table.game.slug).carries.form_context
@@ -286,7 +290,7 @@ def _page(
     posted: QueryDict | None = None,
     status: int = 200,
     notice: str = "",
-    conflict: dict | None = None,
+    conflict: dict[str, Any] | None = None,
 ) -> HttpResponse:
     return render(
         request,
@@ -305,8 +309,8 @@ def _page_context(
     errors: ApiError | None = None,
     posted: QueryDict | None = None,
     notice: str = "",
-    conflict: dict | None = None,
-) -> dict:
+    conflict: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     seat, _ = my_seat(request, table)
     host = host_token(request, table) is not None
     link = request.build_absolute_uri(reverse("tables:page", args=[table.code]))
@@ -426,6 +430,8 @@ def seat_form(request: HttpRequest, code: str) -> HttpResponse:
     try:
         kind, body = game_kind.form_event(posted, [s.name for s in table.seats.all()])
         version = form_version(posted.get("version", ""), None)
+        if isinstance(seat, str):  # the host's picker posted no seat number
+            raise services.seat_not_named(kind)
     except ApiError as error:
         return _page(request, table, posted=posted, errors=error, status=error.status_code)
     # The version the form was filled in from: a change since that overlaps the entry (the same

@@ -11,11 +11,13 @@ register = template.Library()
 
 
 @register.simple_tag
-def start_table_link(game) -> str:
-    if getattr(game, "slug", None) not in table_slugs():
+def start_table_link(game: object) -> str:
+    """`game`: the page's game (a cards.models.Game); anything without a slug offers nothing."""
+    slug = getattr(game, "slug", None)
+    if slug not in table_slugs():
         return ""
     return format_html(
         '<li><a class="job job--ready" href="{}?game={}">Start a table</a></li>',
         reverse("tables:start"),
-        game.slug,
+        slug,
     )

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
@@ -10,7 +12,7 @@ class Command(BaseCommand):
         "and history; the results they saved stay at their /r/<id>."
     )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         removed = tables_remove_idle()
         self.stdout.write(
             f"Removed {removed} table{'s' if removed != 1 else ''} idle for more "
