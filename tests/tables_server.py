@@ -6,10 +6,13 @@ One server per test process (session scope), shared by the modules that use it: 
 table of its own, and starting the server (migrate, load the catalog, boot three workers) costs
 seconds of a 2-core machine's five-minute suite."""
 
+import fcntl
+import hashlib
 import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -39,8 +42,16 @@ def tables_site_fixture(tmp_path_factory):
         "GUNICORN_ACCESS_LOG": "/dev/null",
     }
     python = sys.executable
-    for command in (["migrate", "--noinput", "-v0"], ["load_catalog", "-v0"]):
-        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
+    # On PostgreSQL every test process's server uses DATABASE_URL's one database: two processes
+    # migrating it at once failed (a table created twice). One at a time; the second finds
+    # nothing left to do.
+    lock = Path(tempfile.gettempdir()) / (
+        "tableside-tables-site-" + hashlib.sha256(url.encode()).hexdigest()[:16] + ".lock"
+    )
+    with open(lock, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        for command in (["migrate", "--noinput", "-v0"], ["load_catalog", "-v0"]):
+            subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
     port = free_port()
     env["PORT"] = str(port)
     process = subprocess.Popen(
