@@ -181,6 +181,17 @@ class HandBounds(HandChoices):
         )
         first = children[0]
         blank = (first.get(self.assimilator) or {}).get("blank", ()) if self.assimilator else ()
+        if (
+            kind == "change_affiliation"
+            and key == "target"
+            and len(children) > 1
+            and name not in blank
+            and (self.assimilator is None or self.assimilator in first)
+            and "affiliation" not in self.structural
+            and not self.counts_as
+            and all("affiliation" not in child[name] for child in children)
+        ):
+            return self._target_scores(children, name, fixed_copies)
         # (The Ship's Affiliation is re-placed in full while a Thought Maker targets it or is
         # still open, and so may target it: its WildSet of new affiliations must stay.)
         plain = (
@@ -257,6 +268,35 @@ class HandBounds(HandChoices):
                     bonus.pop(name, None)
             totals.append(self._tally(world, lives, bonus, child, fixed_copies))
         return totals
+
+    def _target_scores(
+        self, children: list[dict[str, Choice]], name: str, fixed_copies: dict[str, str | None]
+    ) -> list[tuple[int, dict[str, int]]]:
+        """`sibling_scores` for siblings that differ only in the card a Thought Maker (`name`)
+        changes, its new affiliation still open: the cards are placed once, as with no change,
+        and each sibling gives its target any affiliation and Thought Maker its points, as
+        `_world` does. The same world: no BLANKED UNLESS, counts-as condition or Thought
+        Maker's target reads an affiliation (`structural`), no card counts as something (how it
+        is read depends on whether a choice is open), and Borg Cube's blanking is decided (the
+        caller's conditions). Placing the cards for each sibling was a fifth of the time of
+        the 16-seed hunt's slowest hands that decide Thought Maker below the Ship."""
+        world = self._world({**children[0], name: {}})
+        target_match = self.change_target[name]
+        points = self.effects[name]["change_affiliation"]["points"]
+        blanked = set(world.blank_choice["blank"]) if world.blank_choice else set()
+        scores = []
+        for child in children:
+            target = child[name].get("target")
+            lives, bonus = world.lives, world.bonus
+            if target is not None and target not in blanked and target_match(lives[target], {}):
+                lives, bonus = dict(lives), dict(bonus)
+                live = lives[target] = copy_live(lives[target])
+                live.attrs["affiliation"] = self._wild(
+                    self.affiliations | live.attrs["affiliation"]
+                )
+                bonus[name] = points
+            scores.append(self._tally(world, lives, bonus, child, fixed_copies))
+        return scores
 
     def _world(self, partial: Mapping[str, Choice]) -> _World:
         """The cards as they stand under `partial` (see `score_points`), before any scores."""
