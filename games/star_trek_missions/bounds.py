@@ -5,8 +5,9 @@ otherwise (`score_points`, `sibling_totals`), without the explanation.
 The open choices are made optimistically (an open attribute is a WildSet of its possible values,
 every card that may stand stands, …: see `score_points`), which no way of deciding them can beat.
 Settlements are cached on what each card's rule reads (`_points`: CompiledRule.atoms and
-.counted), so a choice re-scores only the cards that read what it changes, and sibling
-combinations differing in one choice are placed once (`sibling_totals`). The search (scorer.py)
+.counted), so a choice re-scores only the cards that read what it changes, sibling
+combinations differing in one choice are placed once (`sibling_totals`), and worlds differing only
+in the Unidentified Ship's attributes once per hand (`_ship_context`). The search (scorer.py)
 is the only user; tests/engines/test_star_trek_missions_search.py holds `settle_points` to `settle`.
 """
 
