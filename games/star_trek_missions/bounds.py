@@ -5,8 +5,9 @@ otherwise (`score_points`, `sibling_totals`), without the explanation.
 The open choices are made optimistically (an open attribute is a WildSet of its possible values,
 every card that may stand stands, …: see `score_points`), which no way of deciding them can beat.
 Settlements are cached on what each card's rule reads (`_points`: CompiledRule.atoms and
-.counted), so a choice re-scores only the cards that read what it changes, and sibling
-combinations differing in one choice are placed once (`sibling_totals`). The search (scorer.py)
+.counted), so a choice re-scores only the cards that read what it changes, sibling
+combinations differing in one choice are placed once (`sibling_totals`), and worlds differing only
+in the Unidentified Ship's attributes once per hand (`_ship_context`). The search (scorer.py)
 is the only user; tests/engines/test_star_trek_missions_search.py holds `settle_points` to `settle`.
 """
 
@@ -25,6 +26,7 @@ from .rules import (
     Choice,
     CompiledRule,
     Live,
+    Match,
     Rule,
     WildSet,
     compile_criterion,
@@ -94,6 +96,11 @@ class HandBounds(HandChoices):
         # (BLANKED UNLESS card, card as printed): whether it meets the card's criteria (`_world`).
         self.meets_printed: dict[tuple[str, str], bool] = {}
         self.scoring = frozenset(name for name, rule in self.rules.items() if rule.bonuses)
+        # The attributes each copy's criterion reads of the card it may copy.
+        self.copy_reads = {
+            name: tuple(sorted(criterion_attributes(self.effects[name]["copy_score"]["of"])))
+            for name in self.copy_of
+        }
         # Attributes that decide which cards stand or what a card counts as: a choice setting one
         # re-places every card (sibling_totals).
         # (A conditional card has a rule: its BLANKED UNLESS.)
@@ -107,6 +114,9 @@ class HandBounds(HandChoices):
         # Keys' parts made once and shared (`_tally`, `_wild`): the standing cards, those changed,
         # the open values.
         self.interned: dict[Any, Any] = {}
+        # Worlds that differ only in the Unidentified Ship's attributes, placed once
+        # (`_ship_context`): their key -> the world and what its cards share (`_Same`).
+        self.ship_contexts: dict[tuple[Any, ...], tuple[_World, _Same, list[Match]]] = {}
         # Cards whose choice ("choose") only their own rule reads, with the values worth trying.
         self.choosers = {
             spec.name: self.candidates(spec, effect)
@@ -181,6 +191,17 @@ class HandBounds(HandChoices):
         )
         first = children[0]
         blank = (first.get(self.assimilator) or {}).get("blank", ()) if self.assimilator else ()
+        if (
+            kind == "change_affiliation"
+            and key == "target"
+            and len(children) > 1
+            and name not in blank
+            and (self.assimilator is None or self.assimilator in first)
+            and "affiliation" not in self.structural
+            and not self.counts_as
+            and all("affiliation" not in child[name] for child in children)
+        ):
+            return self._target_scores(children, name, fixed_copies)
         # (The Ship's Affiliation is re-placed in full while a Thought Maker targets it or is
         # still open, and so may target it: its WildSet of new affiliations must stay.)
         plain = (
@@ -217,8 +238,26 @@ class HandBounds(HandChoices):
         plain = plain or (kind == "wild" and key not in first[name])
         if plain:
             return [self.score_points(child, fixed_copies) for child in children]
-        world = self._world(first)
         totals: list[tuple[int, dict[str, int]]] = []
+        context = self._ship_context(first, name, fixed_copies) if kind == "wild" else None
+        if context is not None:
+            # Placed once for every world that differs only in the Ship's attributes: each
+            # sibling re-scores only the cards whose rules read the Ship (`_ship_context`).
+            # The first sibling re-scores every card that reads the Ship, the others only those
+            # that read the attribute they differ in (`_narrow`).
+            world, shared, changers = context
+            siblings = shared
+            for child in children:
+                lives = dict(world.lives)
+                lives[name] = self._ship_live(child, name, changers)
+                total, points = self._tally(
+                    world, lives, world.bonus, child, fixed_copies, siblings
+                )
+                if siblings is shared:
+                    siblings = self._narrow(shared, points, cast(str, key))
+                totals.append((total, points))
+            return totals
+        world = self._world(first)
         if kind == "wild" or kind == "choose":
             base = world.lives[name]
             attribute = cast(str, key)  # what a wild card's dimension sets (unused for choose)
@@ -233,12 +272,16 @@ class HandBounds(HandChoices):
                 lives[name] = live
                 total, points = self._tally(world, lives, world.bonus, child, fixed_copies, same)
                 if kind == "wild" and same is None:
-                    same = self._same(world, lives, points, name, attribute)
+                    same = self._same(world, lives, points, name, (attribute,))
                 totals.append((total, points))
             return totals
         target = first[name]["target"]
         before = world.before_change.get(target)
         points = self.effects[name]["change_affiliation"]["points"]
+        # Siblings differ only in the target's affiliation and whether Thought Maker scores its
+        # change: after the first, only the cards whose rules read an affiliation, and Thought
+        # Maker, are scored again (`_same`).
+        changes: _Same | None = None
         for child in children:
             lives, bonus = world.lives, world.bonus
             if before is not None:  # the target stands to be changed
@@ -255,8 +298,43 @@ class HandBounds(HandChoices):
                 else:
                     live.attrs["affiliation"] = before.attrs["affiliation"]
                     bonus.pop(name, None)
-            totals.append(self._tally(world, lives, bonus, child, fixed_copies))
+            total, scores = self._tally(world, lives, bonus, child, fixed_copies, changes)
+            if changes is None and before is not None and target in world.standing:
+                changes = self._same(world, lives, scores, target, ("affiliation",))
+                if name in changes.kept:
+                    del changes.kept[name]
+                    changes.readers.append(name)
+            totals.append((total, scores))
         return totals
+
+    def _target_scores(
+        self, children: list[dict[str, Choice]], name: str, fixed_copies: dict[str, str | None]
+    ) -> list[tuple[int, dict[str, int]]]:
+        """`sibling_scores` for siblings that differ only in the card a Thought Maker (`name`)
+        changes, its new affiliation still open: the cards are placed once, as with no change,
+        and each sibling gives its target any affiliation and Thought Maker its points, as
+        `_world` does. The same world: no BLANKED UNLESS, counts-as condition or Thought
+        Maker's target reads an affiliation (`structural`), no card counts as something (how it
+        is read depends on whether a choice is open), and Borg Cube's blanking is decided (the
+        caller's conditions). Placing the cards for each sibling was a fifth of the time of
+        the 16-seed hunt's slowest hands that decide Thought Maker below the Ship."""
+        world = self._world({**children[0], name: {}})
+        target_match = self.change_target[name]
+        points = self.effects[name]["change_affiliation"]["points"]
+        blanked = set(world.blank_choice["blank"]) if world.blank_choice else set()
+        scores = []
+        for child in children:
+            target = child[name].get("target")
+            lives, bonus = world.lives, world.bonus
+            if target is not None and target not in blanked and target_match(lives[target], {}):
+                lives, bonus = dict(lives), dict(bonus)
+                live = lives[target] = copy_live(lives[target])
+                live.attrs["affiliation"] = self._wild(
+                    self.affiliations | live.attrs["affiliation"]
+                )
+                bonus[name] = points
+            scores.append(self._tally(world, lives, bonus, child, fixed_copies))
+        return scores
 
     def _world(self, partial: Mapping[str, Choice]) -> _World:
         """The cards as they stand under `partial` (see `score_points`), before any scores."""
@@ -390,10 +468,10 @@ class HandBounds(HandChoices):
         lives: dict[str, Live],
         points: dict[str, int],
         name: str,
-        attribute: str,
+        attributes: tuple[str, ...],
     ) -> _Same:
         """What the siblings of a first one (its `lives` and `points`) that differ from it only
-        in `attribute` of `name` share with it (`_Same`)."""
+        in `attributes` of `name` share with it (`_Same`)."""
         copy_of, scoring, rules = self.copy_of, self.scoring, self.rules
         readers: list[str] = []
         kept: dict[str, int] = {}
@@ -403,7 +481,9 @@ class HandBounds(HandChoices):
         for n in world.standing:
             if n in copy_of:
                 continue
-            if n in scoring and (n == name or attribute in rules[n].relevant):
+            if n in scoring and (
+                n == name or any(attribute in rules[n].relevant for attribute in attributes)
+            ):
                 if n == name or n in self.choosers:
                     readers.append(n)
                 else:
@@ -416,7 +496,134 @@ class HandBounds(HandChoices):
                     )
             else:
                 kept[n] = points[n]
-        return _Same(kept, readers, settled, name, standing_key, modified)
+        copiers = [n for n in world.standing if n in copy_of]
+        copy_options = {
+            copier: [
+                n
+                for n in world.standing
+                if n != copier and n != name and n not in copiers and copy_of[copier](lives[n], {})
+            ]
+            for copier in copiers
+        }
+        return _Same(
+            kept,
+            readers,
+            settled,
+            name,
+            standing_key,
+            modified,
+            {n: {} for n, _, _ in settled},
+            copiers,
+            copy_options,
+            {copier: {} for copier in copiers},
+        )
+
+    def _ship_context(
+        self, partial: Mapping[str, Choice], ship: str, fixed_copies: dict[str, str | None]
+    ) -> tuple[_World, _Same, list[Match]] | None:
+        """The world of `partial` (`_world`) and what it shares (`_Same`) with every world that
+        differs from it only in the Unidentified Ship's attributes, made once per hand and
+        shared: the search meets hundreds of such worlds below each of the other choices, and
+        placed every card again, and scored every card once, for each set of siblings. None
+        where the Ship's attributes may change more than the cards whose rules read them
+        (`sibling_scores` then places the cards for each set of siblings).
+
+        Why it is the same world: the other cards are placed from the other choices, and from
+        the Ship only through the attributes a BLANKED UNLESS, counts-as condition or Thought
+        Maker's target reads (`structural`, part of the key, as is whether any of the Ship's
+        attributes is open: a counts-as condition is read more cautiously then). A Thought
+        Maker that changed the Ship to a decided affiliation scores only if the Ship's own
+        differs: not shared. The cards whose rules read none of the Ship's attributes score
+        alike in every such world (kept in `_Same`); the others are scored for each."""
+        for changer in self.change_target:
+            change = partial.get(changer)
+            if change and change.get("target") == ship and "affiliation" in change:
+                return None
+        choice = partial.get(ship, {})
+        key = (
+            ship,
+            tuple(
+                (
+                    n,
+                    tuple(
+                        sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in c.items())
+                    ),
+                )
+                for n, c in partial.items()
+                if n != ship
+            ),
+            tuple(choice.get(k) for k in WILD_KEYS if k in self.structural),
+            len(choice) < len(WILD_KEYS),
+        )
+        context = self.ship_contexts.get(key)
+        if context is None:
+            world = self._world(partial)
+            if ship not in world.standing:
+                return None
+            _, points = self._tally(world, world.lives, world.bonus, partial, fixed_copies)
+            # The Thought Makers that may still change the Ship to any affiliation.
+            blank_choice = partial.get(self.assimilator) if self.assimilator else None
+            blanked = set(blank_choice["blank"]) if blank_choice else set()
+            changers = []
+            for changer, target_match in self.change_target.items():
+                change = partial.get(changer)
+                if changer not in blanked and (
+                    (change is None and ship in self.change_targets[changer])
+                    or (change and change.get("target") == ship)
+                ):
+                    changers.append(target_match)
+            context = self.ship_contexts[key] = (
+                world,
+                self._same(world, world.lives, points, ship, WILD_KEYS),
+                changers,
+            )
+        return context
+
+    def _narrow(self, shared: _Same, points: dict[str, int], attribute: str) -> _Same:
+        """What siblings that differ only in one `attribute` of the Ship share, out of what
+        every world of their `_ship_context` shares (`shared`) and the first sibling's
+        `points`: the cards whose rules do not read that attribute keep their points."""
+        rules = self.rules
+        kept = dict(shared.kept)
+        settled = []
+        for entry in shared.settled:
+            if attribute in rules[entry[0]].relevant:
+                settled.append(entry)
+            else:
+                kept[entry[0]] = points[entry[0]]
+        readers = []
+        for name in shared.readers:
+            if name == shared.changed or attribute in rules[name].relevant:
+                readers.append(name)
+            else:
+                kept[name] = points[name]
+        return _Same(
+            kept,
+            readers,
+            settled,
+            shared.changed,
+            shared.standing_key,
+            shared.modified,
+            shared.by_reader,
+            shared.copiers,
+            shared.copy_options,
+            shared.may_copy,
+        )
+
+    def _ship_live(self, partial: Mapping[str, Choice], ship: str, changers: list[Match]) -> Live:
+        """The Unidentified Ship as `_world` places it under `partial` (not blanked, and no
+        Thought Maker has changed it to a decided affiliation: `_ship_context`): its chosen
+        attributes, its open ones any of their values, and while a Thought Maker (`changers`,
+        whom it may target) may still change it, any affiliation."""
+        choice = partial.get(ship, {})
+        live = Live(self.by_name[ship], self.base[ship])
+        attrs, open_values = live.attrs, self.open_values[ship]
+        for key in WILD_KEYS:
+            attrs[key] = self._one(choice[key]) if key in choice else open_values[key]
+        for target_match in changers:
+            if target_match(live, {}):
+                attrs["affiliation"] = self._wild(self.affiliations | attrs["affiliation"])
+        return live
 
     def _keys(
         self, standing: list[str], lives: dict[str, Live]
@@ -446,7 +653,7 @@ class HandBounds(HandChoices):
         standing, blank_choice, borg_open = world.standing, world.blank_choice, world.borg_open
         assimilator = self.assimilator
         copy_of = self.copy_of
-        copiers = [n for n in standing if n in copy_of]
+        copiers = [n for n in standing if n in copy_of] if same is None else same.copiers
         printed = self.printed
         points: dict[str, int]
         if same is None:
@@ -466,24 +673,25 @@ class HandBounds(HandChoices):
             # changed card is looked at; the rest of their cache key is the first sibling's.
             changed = lives[same.changed]
             memo, points_cache = self.signature_memo, self.points_cache
+            by_reader = same.by_reader
             for name, chosen_key, given in same.settled:
                 rule = rules[name]
-                memo_key = (
-                    name,
-                    chosen_key,
-                    same.changed,
-                    tuple([changed.attrs[a] for a in rule.relevant]),
-                )
-                found = memo.get(memo_key)
+                reads = tuple([changed.attrs[a] for a in rule.relevant])
+                # (Its points for what it reads of the changed card, among these siblings.)
+                found = by_reader[name].get(reads)
                 if found is None:
-                    found = memo[memo_key] = self._signature(rule, changed, lives[name].chosen)
-                ids = list(given)
-                insort(ids, found)
-                key = (name, chosen_key, tuple(ids))
-                found = points_cache.get(key)
-                if found is None:
-                    givers = [lives[n] for n in standing if n != name]
-                    found = points_cache[key] = settle_points(rule, lives[name], givers)
+                    memo_key = (name, chosen_key, same.changed, reads)
+                    found = memo.get(memo_key)
+                    if found is None:
+                        found = memo[memo_key] = self._signature(rule, changed, lives[name].chosen)
+                    ids = list(given)
+                    insort(ids, found)
+                    key = (name, chosen_key, tuple(ids))
+                    found = points_cache.get(key)
+                    if found is None:
+                        givers = [lives[n] for n in standing if n != name]
+                        found = points_cache[key] = settle_points(rule, lives[name], givers)
+                    by_reader[name][reads] = found
                 points[name] = found + bonus.get(name, 0)
         for name in scored:
             if name in copy_of:
@@ -511,7 +719,23 @@ class HandBounds(HandChoices):
                 if found is None:
                     found = self._settled(live, chosen_key, projection, quick, context)
             points[name] = found + bonus.get(name, 0)
-        for name in copiers:
+        for name in copiers if same is not None else ():
+            # Among siblings only the changed card may become or stop being one it may copy.
+            assert same is not None  # (the loop runs only with it)
+            options = same.copy_options[name]
+            changed_name = same.changed
+            if changed_name != name and changed_name not in copiers:
+                changed = lives[changed_name]
+                reads = tuple([changed.attrs[a] for a in self.copy_reads[name]])
+                may = same.may_copy[name].get(reads)
+                if may is None:
+                    may = same.may_copy[name][reads] = self.copy_of[name](changed, {})
+                if may:
+                    options = [*options, changed_name]
+            if name in fixed_copies:
+                options = [n for n in options if n == fixed_copies[name]]
+            points[name] = max((points[n] for n in options), default=0)
+        for name in copiers if same is None else ():
             match = self.copy_of[name]
             # (Whether a card as printed may be copied is asked once: printed Lives never change.)
             may_copy = self.may_copy_printed
@@ -722,6 +946,14 @@ class _Same:
     changed: str
     standing_key: frozenset[str]
     modified: tuple[str, ...]
+    # Each settled reader's points (less Thought Maker's) for what its rule reads of the changed
+    # card, filled in as the siblings meet them.
+    by_reader: dict[str, dict[tuple[frozenset[str], ...], int]]
+    copiers: list[str]
+    # The cards each copy may copy, the changed card left out (it is asked for each sibling, and
+    # remembered on its attributes).
+    copy_options: dict[str, list[str]]
+    may_copy: dict[str, dict[tuple[frozenset[str], ...], bool]]
 
 
 @dataclass

@@ -263,3 +263,79 @@ def test_clipped_bounds_stay_above_every_total_below_them(names, monkeypatch):
     for path, bound in search.bounds.items():
         below = max(total for leaf, total in totals.items() if leaf[: len(path)] == path)
         assert bound >= below, (path, bound, below)
+
+
+# Siblings scored side by side (bounds.sibling_scores: the cards placed once per hand for worlds
+# that differ only in the Ship's attributes, once for Thought Maker's targets, and only the
+# cards that read what differs re-scored) score exactly as each scored alone (score_points), on
+# the 16-seed hunt's slowest hands (the Ship and Thought Maker in Meddlesome Q's nine, with a
+# copy, Mysterious Plague or Borg Cube) and a hand where Thought Maker may change a card whose
+# BLANKED UNLESS fails.
+SIDE_BY_SIDE_HANDS = [
+    [
+        "Ensign Wesley Crusher",
+        "Photon Torpedoes",
+        "The Lure of Profit",
+        "Commander Bruce Maddox",
+        "Lursa and B'Etor",
+        "Chancellor Gowron",
+        "Thought Maker",
+        "Meddlesome Q",
+        "Unidentified Ship",
+    ],
+    [
+        "Spock",
+        "Unidentified Ship",
+        "Thought Maker",
+        "Crystal Entity",
+        "Mysterious Plague",
+        "Bat'leth",
+        "Hand Phaser",
+        "Meddlesome Q",
+        "Daimon Tog",
+    ],
+    [
+        "Meddlesome Q",
+        "Unidentified Ship",
+        "Thought Maker",
+        "Leah Brahms",
+        "Commander Tomalak",
+        "Computer",
+        "Borg Cube",
+        "Ambassador Sarek",
+        "Vash",
+    ],
+    [
+        "Ambassador Sarek",
+        "Unidentified Ship",
+        "Lieutenant Worf",
+        "Daimon Bok",
+        "Commander Tomalak",
+        "Mysterious Plague",
+        "Thought Maker",
+        "Meddlesome Q",
+        "James Moriarty",
+    ],
+]
+
+
+@pytest.mark.parametrize("names", SIDE_BY_SIDE_HANDS)
+def test_siblings_scored_side_by_side_score_as_each_alone(names, monkeypatch):
+    from games.star_trek_missions import bounds as bounds_module
+
+    original = bounds_module.HandBounds.sibling_scores
+    compared = []
+
+    def checked(hand, children, name, key, fixed_copies):
+        together = original(hand, children, name, key, fixed_copies)
+        alone = [hand.score_points(child, fixed_copies) for child in children]
+        assert together == alone, (name, key, children)
+        compared.append(len(children))
+        return together
+
+    monkeypatch.setattr(bounds_module.HandBounds, "sibling_scores", checked)
+    hand = scorer(names)
+    best = hand.best({})
+    assert sum(compared) > 300  # the search scored its siblings through the checked paths
+    assert hand.ship_contexts  # worlds differing only in the Ship's attributes were shared
+    assert best.total == scorer(names).best({}).total
