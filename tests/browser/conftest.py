@@ -25,9 +25,15 @@ import pytest
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 from django.core.signals import request_finished, request_started  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 from tests.browser.watched import watched_page  # noqa: E402
+
+# An expectation waits for its state up to 15 s, as the pages' actions do (their contexts' default
+# timeouts are 10 to 20 s), not Playwright's 5 s: on a loaded machine a tile's answer once took
+# longer than 5 s to come back (tests/browser/test_tables_entries.py's pick), and the test failed with
+# nothing wrong. A state reached sooner ends the wait at once, so a passing test waits no longer.
+expect.set_options(timeout=15_000)
 
 CHROMIUM = os.environ.get("TABLESIDE_CHROMIUM", "/usr/bin/chromium")
 # The live server under a name that is not loopback (room_site), as a room's phones reach a game
