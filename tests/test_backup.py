@@ -234,18 +234,11 @@ def test_the_manifest_counts_every_record_and_checks_them(catalog, tmp_path):
     assert stated["sha256"] == hashlib.sha256(records.encode()).hexdigest()
 
 
-def test_the_restore_does_not_follow_a_planted_symlink(catalog, tmp_path):
-    # Where the restore used to write its temporary file: beside the backup, under a name anyone
-    # who can write there could guess and plant a link at.
-    path = backup_write(path=tmp_path / "backup.json.gz")
-    victim = tmp_path / "victim.txt"
-    victim.write_text("precious")
-    (tmp_path / ".restore-backup.json").symlink_to(victim)
-    backup_restore(path=path)
-    assert victim.read_text() == "precious"
-
-
-def test_the_temporary_file_is_private_and_removed(catalog, tmp_path, monkeypatch):
+def test_the_temporary_file_is_private_removed_and_no_planted_symlink_is_followed(
+    catalog, tmp_path, monkeypatch
+):
+    """One restore (the database written and read back whole: the costly part) for both facts
+    about its temporary file."""
     from common import backup
 
     seen = {}
@@ -262,7 +255,13 @@ def test_the_temporary_file_is_private_and_removed(catalog, tmp_path, monkeypatc
 
     monkeypatch.setattr(backup, "call_command", spying)
     path = backup_write(path=tmp_path / "backup.json.gz")
+    # Where the restore used to write its temporary file: beside the backup, under a name anyone
+    # who can write there could guess and plant a link at.
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    (tmp_path / ".restore-backup.json").symlink_to(victim)
     backup_restore(path=path)
+    assert victim.read_text() == "precious"
     assert seen["file_mode"] == 0o600 and seen["dir_mode"] == 0o700 and not seen["link"]
     assert not str(seen["file"]).startswith(str(tmp_path))
     assert not os.path.exists(seen["file"]) and not os.path.exists(os.path.dirname(seen["file"]))

@@ -1,4 +1,4 @@
-"""The Academy Credits pages in a real browser, at phone and desktop size: set up a table, check a
+"""The Academy Credits pages in a real browser, on a phone: set up a table, check a
 play and score a round without a reload, follow the share links, use the keyboard; and both
 pages without JavaScript."""
 
@@ -29,7 +29,7 @@ def fill_table(page):
     page.get_by_label("Cards left in the deck").fill("14")
 
 
-def test_check_a_play_and_follow_the_share_link(page, site, assert_fits, viewport):
+def test_check_a_play_and_follow_the_share_link(page, site, assert_fits):
     page.goto(site + CHECK)
     expect(page.get_by_role("heading", level=1)).to_have_text("Check a move")
     assert_fits(page)
@@ -62,7 +62,6 @@ def test_check_a_play_and_follow_the_share_link(page, site, assert_fits, viewpor
     expect(result.get_by_role("heading", name="Legal plays instead")).to_be_visible()
     expect(result.locator(".alternatives li")).to_have_text(["Play Nahla Ake"])
     assert_fits(page)
-    page.screenshot(path=f"/tmp/tableside-ac-check-play-{viewport}.png", full_page=True)
 
     share = result.locator("a.share__url")
     url = share.inner_text()
@@ -74,7 +73,7 @@ def test_check_a_play_and_follow_the_share_link(page, site, assert_fits, viewpor
     assert_fits(page)
 
 
-def test_a_conditional_outcome_by_keyboard(page, site, assert_fits, viewport):
+def test_a_conditional_outcome_by_keyboard(page, site, assert_fits):
     page.goto(site + CHECK)
     fill_table(page)
     page.get_by_label("Card 1 in hand").fill("Lura Thok")
@@ -95,7 +94,6 @@ def test_a_conditional_outcome_by_keyboard(page, site, assert_fits, viewport):
         "If Ben holds Tarima Sadel (10): Ben holds Tarima Sadel (10) and is out of the round."
     )
     assert_fits(page)
-    page.screenshot(path=f"/tmp/tableside-ac-conditional-{viewport}.png", full_page=True)
 
 
 def test_a_typo_is_shown_by_its_field_and_linked(page, site, assert_fits):
@@ -152,7 +150,7 @@ def test_the_deck_count_is_asked_for_in_a_players_words_only_when_needed(page, s
     expect(result.locator("h2").first).to_have_text("Ruling: Legal")
 
 
-def test_score_a_round_and_share_it(page, site, assert_fits, viewport):
+def test_score_a_round_and_share_it(page, site, assert_fits):
     page.goto(site + SCORE)
     expect(page.get_by_role("heading", level=1)).to_have_text("Score a round")
     assert_fits(page)
@@ -182,7 +180,6 @@ def test_score_a_round_and_share_it(page, site, assert_fits, viewport):
     expect(result.get_by_text("Ben +1: Charles Vance bonus")).to_be_visible()
     expect(result.get_by_role("link", name="AC-R7")).to_be_visible()
     assert_fits(page)
-    page.screenshot(path=f"/tmp/tableside-ac-score-round-{viewport}.png", full_page=True)
 
     share = result.locator("a.share__url")
     url = share.inner_text()

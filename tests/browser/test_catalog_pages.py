@@ -1,10 +1,13 @@
-"""The pages in a real browser, at phone and desktop size: browse, filter, search, open a card,
+"""The pages in a real browser, on a phone (browsing the catalog at desktop size too, for its
+tiles' columns): browse, filter, search, open a card,
 follow a ruling to its rule, and do it all by keyboard."""
 
 import re
 
 import pytest
 from playwright.sync_api import expect
+
+from tests.browser.conftest import BOTH_VIEWPORTS
 
 pytestmark = pytest.mark.browser
 
@@ -15,6 +18,7 @@ def tile_names(page):
     return page.locator(".tile__name").all_inner_texts()
 
 
+@BOTH_VIEWPORTS  # the tiles' columns differ by size
 def test_browse_the_catalog(page, site, assert_fits, viewport):
     page.goto(site + "/")
     assert_fits(page)
@@ -31,7 +35,6 @@ def test_browse_the_catalog(page, site, assert_fits, viewport):
         assert 1 <= lefts <= 2
     else:
         assert lefts >= 4
-    page.screenshot(path=f"/tmp/tableside-catalog-{viewport}.png", full_page=True)
 
 
 def test_filter_the_catalog(page, site, assert_fits):
@@ -134,35 +137,23 @@ def test_keyboard_only(page, site, assert_fits):
     assert_fits(page)
 
 
-def test_every_page_fits_and_has_one_main(page, site, assert_fits, viewport):
+def test_every_page_fits_and_has_one_main(page, site, assert_fits):
     for path in (
         "/",
         "/games/star-trek-missions/",
         "/games/star-trek-missions/cards/",
         "/games/star-trek-missions/cards/ambassador-kehleyr/",
+        "/games/star-trek-missions/cards/captain-jean-luc-picard/",
+        "/games/star-realms-academy/cards/",
         "/games/star-realms-academy/cards/barter-world/",
         "/games/factions/",
+        "/games/factions/cards/",
+        "/games/academy-credits/",
+        "/games/academy-credits/#rule-AC-R4",
+        "/games/academy-credits/cards/?value=seven",
+        "/games/academy-credits/cards/jet-reno/",
         "/games/nope/",
     ):
         page.goto(site + path)
         expect(page.locator("main")).to_have_count(1)
         assert_fits(page)
-    page.goto(site + "/games/star-trek-missions/cards/")
-    page.screenshot(path=f"/tmp/tableside-star-trek-missions-{viewport}.png", full_page=False)
-    page.goto(site + "/games/star-realms-academy/cards/barter-world/")
-    page.screenshot(path=f"/tmp/tableside-card-{viewport}.png", full_page=True)
-    for slug in ("star-realms-academy", "factions"):
-        page.goto(site + f"/games/{slug}/cards/")
-        page.screenshot(path=f"/tmp/tableside-{slug}-{viewport}.png", full_page=True)
-    page.goto(site + "/games/star-trek-missions/cards/captain-jean-luc-picard/")
-    page.screenshot(path=f"/tmp/tableside-star-trek-missions-card-{viewport}.png", full_page=True)
-    page.goto(site + "/games/academy-credits/#rule-AC-R4")
-    page.screenshot(path=f"/tmp/tableside-rule-{viewport}.png", full_page=False)
-    page.goto(site + "/games/academy-credits/")
-    page.screenshot(path=f"/tmp/tableside-game-{viewport}.png", full_page=False)
-    page.goto(site + "/")
-    page.screenshot(path=f"/tmp/tableside-home-{viewport}.png", full_page=True)
-    page.goto(site + "/games/academy-credits/cards/?value=seven")
-    page.screenshot(path=f"/tmp/tableside-error-{viewport}.png", full_page=False)
-    page.goto(site + "/games/academy-credits/cards/jet-reno/")
-    page.screenshot(path=f"/tmp/tableside-404-{viewport}.png", full_page=False)

@@ -1,4 +1,4 @@
-"""The Factions pages in a real browser, at phone and desktop size: check a move (legal, illegal,
+"""The Factions pages in a real browser, on a phone: check a move (legal, illegal,
 an impossible table), the standings, the share links, without JavaScript and by keyboard."""
 
 import re
@@ -43,7 +43,7 @@ def set_up_table(page):
     page.get_by_label("Player 2, card 1", exact=True).select_option("defence@ashen-peaks")
 
 
-def test_check_a_move_and_follow_the_share_link(page, site, assert_fits, viewport):
+def test_check_a_move_and_follow_the_share_link(page, site, assert_fits):
     page.goto(site + CHECK)
     expect(page.get_by_role("heading", level=1)).to_have_text("Check a move")
     assert_fits(page)
@@ -74,7 +74,6 @@ def test_check_a_move_and_follow_the_share_link(page, site, assert_fits, viewpor
     expect(result.get_by_text("If the attack is not blocked")).to_be_visible()
     expect(result).to_contain_text("Ben holds 1 DEFENCE card and may block it")
     assert_fits(page)
-    page.screenshot(path=f"/tmp/tableside-factions-check-{viewport}.png", full_page=True)
 
     share = result.locator("a.share__url")
     url = share.inner_text()
@@ -85,7 +84,7 @@ def test_check_a_move_and_follow_the_share_link(page, site, assert_fits, viewpor
     expect(page.locator(".verdict").first).to_contain_text("Legal")
 
 
-def test_an_illegal_move_and_an_impossible_table(page, site, assert_fits, viewport):
+def test_an_illegal_move_and_an_impossible_table(page, site, assert_fits):
     page.goto(site + CHECK)
     set_up_table(page)
     page.get_by_label("What the player does").select_option("play")
@@ -124,8 +123,6 @@ def test_an_illegal_move_and_an_impossible_table(page, site, assert_fits, viewpo
         "aria-invalid", "true"
     )
     assert_fits(page)
-    # Last: a full-page screenshot makes Chromium report style violations on later swaps.
-    page.screenshot(path=f"/tmp/tableside-factions-error-{viewport}.png", full_page=True)
 
 
 def test_without_javascript_a_plain_post_shows_the_ruling(browser, site, viewport):
@@ -168,7 +165,7 @@ def test_keyboard_only(page, site):
     expect(page.locator("#move-result")).to_contain_text("Next: Player 2 draws one card")
 
 
-def test_standings(page, site, assert_fits, viewport):
+def test_standings(page, site, assert_fits):
     page.goto(site + STANDINGS)
     expect(page.get_by_role("heading", level=1)).to_have_text("Standings")
     assert_fits(page)
@@ -191,7 +188,6 @@ def test_standings(page, site, assert_fits, viewport):
     expect(ben).to_contain_text("Ashen Peaks own: 0 surviving")
     expect(result.get_by_role("link", name="FAC-18")).to_be_visible()
     assert_fits(page)
-    page.screenshot(path=f"/tmp/tableside-factions-standings-{viewport}.png", full_page=True)
 
     share = result.locator("a.share__url")
     url = share.inner_text()

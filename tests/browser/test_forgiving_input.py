@@ -1,4 +1,4 @@
-"""Forgiving input in a real browser, at phone and desktop size (issue 15): a typo in the catalog
+"""Forgiving input in a real browser, on a phone (issue 15): a typo in the catalog
 search offers the card meant, and check-a-turn reads a name as the score page does."""
 
 import pytest

@@ -33,7 +33,6 @@ def test_factions_the_controller_follows_a_players_own_faction(phone, site):
     expect(result).to_contain_text("No winner yet")
     expect(result).to_contain_text("Ana controls Frost Reach (own faction)")
     expect(result).not_to_contain_text("cannot exist")
-    phone.screenshot(path="/tmp/i23w-factions-own.png", full_page=False)
 
     # A controller chosen by hand stays: Ben conquered Ana's Frost Reach, whose units are all
     # defeated; Ana changing her mind later does not undo it.
@@ -65,7 +64,6 @@ def test_star_trek_missions_a_reloaded_table_shows_save_and_its_links(phone, sit
     expect(standings.locator("a.share__url")).to_have_count(0)
     save = standings.get_by_role("button", name="Save and get a link")
     expect(save).to_be_visible()
-    phone.screenshot(path="/tmp/i23w-table-reloaded.png")
     save.click()
     expect(standings.locator("a.share__url")).to_be_visible()
     expect(standings.get_by_role("heading", name="Share this table")).to_be_visible()

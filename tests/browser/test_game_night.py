@@ -62,13 +62,16 @@ class Output:
         self.printed.set()  # the command ended: whatever it printed is all there is
 
 
-@pytest.fixture
-def database(tmp_path):
-    """A database of the test's own: a fresh SQLite file, or a fresh database on the PostgreSQL
+# The game night (its database set up, the server started, the room's browser launched: about
+# 25 s, most of this module's time) is made once for the module's two tests of it. Each starts a
+# table of its own, by its own code, and reads nothing but that table, so neither sees the other's.
+@pytest.fixture(scope="module")
+def database(tmp_path_factory):
+    """A database of the module's own: a fresh SQLite file, or a fresh database on the PostgreSQL
     of DATABASE_URL (scripts/with-postgres), dropped afterwards."""
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
-        yield f"sqlite:///{tmp_path / 'game-night.sqlite3'}"
+        yield f"sqlite:///{tmp_path_factory.mktemp('game-night') / 'game-night.sqlite3'}"
         return
     import psycopg
 
@@ -82,8 +85,8 @@ def database(tmp_path):
             connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-@pytest.fixture
-def game_night(database, tmp_path):
+@pytest.fixture(scope="module")
+def game_night(database):
     """The game night served on this machine's end of the veth pair: (the namespace, the address
     the command printed, all it printed)."""
     env = {
@@ -126,14 +129,14 @@ def game_night(database, tmp_path):
                 process.wait(timeout=10)
 
 
-@pytest.fixture
-def room_browser(browser, game_night, tmp_path):
+@pytest.fixture(scope="module")
+def room_browser(browser, game_night, tmp_path_factory):
     """Chromium inside the namespace: the room's phones (and the host's laptop browser), whose
     one network is the veth pair."""
     namespace = game_night[0]
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (Debian's package).")
-    launcher = tmp_path / "chromium-in-the-room"
+    launcher = tmp_path_factory.mktemp("room") / "chromium-in-the-room"
     launcher.write_text(f'#!/bin/sh\nexec ip netns exec {namespace.name} {CHROMIUM} "$@"\n')
     launcher.chmod(0o755)
     # The suite's Playwright (one a thread) launches it, beside the suite's own browser.

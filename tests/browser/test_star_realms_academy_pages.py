@@ -1,4 +1,4 @@
-"""The Star Realms Academy pages in a real browser, at phone and desktop size: check a move and
+"""The Star Realms Academy pages in a real browser, on a phone: check a move and
 break down a turn without a reload, see missing card values with their admin links, follow the
 share link; and the same without JavaScript."""
 
@@ -38,7 +38,7 @@ def log_in_as_staff(page, site):
     expect(page).to_have_url(site + "/")
 
 
-def test_check_a_move_and_follow_the_share_link(page, site, assert_fits, viewport):
+def test_check_a_move_and_follow_the_share_link(page, site, assert_fits):
     page.goto(site + CHECK)
     expect(page.get_by_role("heading", level=1)).to_have_text("Check a move")
     assert_fits(page)
@@ -68,7 +68,6 @@ def test_check_a_move_and_follow_the_share_link(page, site, assert_fits, viewpor
         "kind (Ship)."
     )
     assert_fits(page)
-    page.screenshot(path=f"/tmp/sra-check-move-{viewport}.png", full_page=True)
 
     share = result.locator("a.share__url")
     url = share.inner_text()
@@ -80,7 +79,7 @@ def test_check_a_move_and_follow_the_share_link(page, site, assert_fits, viewpor
     assert_fits(page)
 
 
-def test_a_missing_value_links_to_the_admin(page, site, assert_fits, viewport):
+def test_a_missing_value_links_to_the_admin(page, site, assert_fits):
     def check_buying_corvette():
         page.goto(site + CHECK)
         fill_board(page, coins="5")
@@ -102,7 +101,6 @@ def test_a_missing_value_links_to_the_admin(page, site, assert_fits, viewport):
     assert re.fullmatch(r"/admin/cards/card/\d+/change/", link.get_attribute("href"))
     expect(page.locator(".missing")).to_contain_text("Corvette: cost unknown")
     assert_fits(page)
-    page.screenshot(path=f"/tmp/sra-missing-{viewport}.png", full_page=True)
 
 
 def test_an_illegal_attack_lists_the_legal_moves(page, site, assert_fits):
@@ -122,7 +120,7 @@ def test_an_illegal_attack_lists_the_legal_moves(page, site, assert_fits):
     assert_fits(page)
 
 
-def test_break_down_a_turn(page, site, assert_fits, viewport):
+def test_break_down_a_turn(page, site, assert_fits):
     page.goto(site + TURN)
     expect(page.get_by_role("heading", level=1)).to_have_text("Break down a turn")
     assert_fits(page)
@@ -148,7 +146,6 @@ def test_break_down_a_turn(page, site, assert_fits, viewport):
     expect(rows.nth(2)).to_contain_text("Attack The Hive with 1 Combat")
     expect(page.locator(".breakdown__summary")).to_contain_text("Ben lost 1 Health this turn")
     assert_fits(page)  # the table scrolls inside its own region, never the page
-    page.screenshot(path=f"/tmp/sra-turn-{viewport}.png", full_page=True)
 
     url = page.locator("#sra-result a.share__url").inner_text()
     page.goto(url)

@@ -1,7 +1,8 @@
-"""The "Score a hand" page of Star Trek: Missions in a real browser, at phone and desktop size:
-build the rulebook's example hand by typing and by tapping tiles, watch the total and the
-breakdown follow, see a blanked card's reason, change a choice, follow the share link; with the
-keyboard only; and the same without JavaScript."""
+"""The "Score a hand" page of Star Trek: Missions in a real browser, on a phone (the rulebook's
+example at desktop size too, for the tiles' other layout): build the rulebook's example hand by
+typing and by tapping tiles, watch the total and the breakdown follow, see a blanked card's
+reason, change a choice, follow the share link; with the keyboard only; and the same without
+JavaScript."""
 
 import re
 from urllib.parse import urlsplit
@@ -9,6 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import BOTH_VIEWPORTS
 from tests.browser.star_trek_missions_tiles import show_tile
 
 pytestmark = pytest.mark.browser
@@ -81,6 +83,8 @@ def build_hand(page, names):
         add_by_name(page, name)
 
 
+# At both sizes: the tapped tile keeps its place on the screen in both layouts of the tiles.
+@BOTH_VIEWPORTS
 def test_the_rulebook_example_by_typing_and_tapping(page, site, assert_fits, viewport):
     page.goto(site + PAGE)
     expect(page.get_by_role("heading", level=1)).to_have_text("Score a hand")
@@ -122,7 +126,6 @@ def test_the_rulebook_example_by_typing_and_tapping(page, site, assert_fits, vie
     expect(page.locator(".hand-card").first).to_contain_text("8 points")
     assert page.evaluate("() => window.notReloaded") is True  # htmx swapped, no page load
     assert_fits(page)
-    page.screenshot(path=f"/tmp/tableside-score-hand-{viewport}.png", full_page=True)
 
     # A tile pressed again takes the card out; the Remove button does too.
     tap(page, "bridge")
@@ -162,7 +165,7 @@ def test_a_blanked_card_shows_why(page, site, assert_fits):
     assert_fits(page)
 
 
-def test_change_a_choice_and_see_the_total_change(page, site, assert_fits, viewport):
+def test_change_a_choice_and_see_the_total_change(page, site, assert_fits):
     page.goto(site + PAGE)
     build_hand(
         page,
@@ -183,7 +186,6 @@ def test_change_a_choice_and_see_the_total_change(page, site, assert_fits, viewp
     blanked = page.locator(".hand-card--blanked")
     expect(blanked.first.locator(".hand-card__blanked")).to_contain_text("Blanked by Borg Cube")
     assert_fits(page)
-    page.screenshot(path=f"/tmp/tableside-score-choices-{viewport}.png", full_page=True)
 
     # Borg Cube blanks nothing: the total drops, and the choice says whose it is.
     select = page.get_by_label("Blank", exact=True)

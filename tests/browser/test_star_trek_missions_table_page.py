@@ -138,7 +138,6 @@ def test_three_players_on_one_phone_and_the_winner(browser, site):
     expect(page.locator("#table-current .hand-card")).to_have_count(7)
     assert page.evaluate("() => window.notReloaded") is True  # htmx swapped, no page load
     fits(page)
-    page.screenshot(path="/tmp/tableside-score-table-phone.png", full_page=True)
 
     # The permalink: the standings are its headline.
     share = page.locator("a.share__url")

@@ -1,4 +1,4 @@
-"""The check-a-turn page of Star Trek: Missions in a real browser, at phone and desktop size: fill
+"""The check-a-turn page of Star Trek: Missions in a real browser, on a phone: fill
 in a turn, get the ruling without a reload, follow its share link; and the same without
 JavaScript."""
 
@@ -30,7 +30,7 @@ def fill_position(page):
     page.get_by_label("Mission deck").fill("14")
 
 
-def test_check_a_turn_and_follow_the_share_link(page, site, assert_fits, viewport):
+def test_check_a_turn_and_follow_the_share_link(page, site, assert_fits):
     page.goto(site + PAGE)
     expect(page.get_by_role("heading", level=1)).to_have_text("Check a move")
     assert_fits(page)
@@ -54,7 +54,6 @@ def test_check_a_turn_and_follow_the_share_link(page, site, assert_fits, viewpor
     expect(result.get_by_role("link", name="STM-R9 A legal turn")).to_be_visible()
     expect(result.get_by_text("Hand after the turn")).to_be_visible()
     assert_fits(page)
-    page.screenshot(path=f"/tmp/tableside-check-turn-{viewport}.png", full_page=True)
 
     share = result.locator("a.share__url")
     url = share.inner_text()
@@ -65,7 +64,6 @@ def test_check_a_turn_and_follow_the_share_link(page, site, assert_fits, viewpor
     expect(page.locator(".verdict").first).to_contain_text("Legal")
     expect(page.locator("a.share__url")).to_have_text(url)
     assert_fits(page)
-    page.screenshot(path=f"/tmp/tableside-ruling-{viewport}.png", full_page=True)
     # The JSON of the same ruling.
     json_url = page.locator("section.share").get_attribute("data-json-url")
     body = page.request.get(site + json_url).json()

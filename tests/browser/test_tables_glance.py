@@ -77,7 +77,6 @@ def test_star_trek_missions_waits_for_each_hand(browser, room_site, site):
         for page in (table.host, ben, nobody):
             assert_fits_narrow_phones(page)
         nobody.set_viewport_size({"width": 320, "height": 844})
-        nobody.screenshot(path="/tmp/g/nobody.png", full_page=True)
         found = [
             *report(table.host, "/t/<code> (host)"),
             *report(ben, "/t/<code> (Ben)"),

@@ -34,7 +34,6 @@ def test_the_home_page_puts_each_games_main_job_in_the_first_screen(phone, site)
         assert box["y"] + box["height"] <= PHONE["viewport"]["height"], (game, box)
         assert box["height"] >= 44  # a thumb's target
     assert phone.evaluate("() => window.scrollY") == 0
-    phone.screenshot(path="/tmp/i23w-home-phone.png")
     # Tapping one opens the page of that name.
     quick.get_by_role("link", name="Score a hand Star Trek: Missions").tap()
     expect(phone.get_by_role("heading", level=1)).to_have_text("Score a hand")
@@ -79,7 +78,6 @@ def test_star_trek_missions_a_turns_legal_moves_are_grouped_and_the_decks_asked_
     assert count > 3
     expect(lines.nth(0)).to_contain_text("Take Tricorder, then discard one of: ")
     result.locator("h4.alternatives__group").first.scroll_into_view_if_needed()
-    phone.screenshot(path="/tmp/i23w-star-trek-missions-grouped.png")
 
     # A draw without the Galaxy deck's count: needs information, naming it.
     phone.get_by_label("What the player did").select_option("draw_galaxy")
@@ -111,7 +109,6 @@ def test_sra_a_ruling_quotes_the_deciding_sentence_with_a_link(phone, site):
     link = result.locator("figure.rule-quote figcaption a")
     expect(result.locator("figure.rule-quote figcaption")).to_contain_text("(the whole section)")
     quote.scroll_into_view_if_needed()
-    phone.screenshot(path="/tmp/i23w-sra-quote.png")
     link.click()
     expect(phone.locator(":target")).to_be_visible()
 
