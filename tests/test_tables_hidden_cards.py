@@ -464,6 +464,7 @@ def test_a_guess_of_the_card_the_mover_keeps_waits_as_any_guess_does(api, client
     impossible = event(kept, "answer", 2, {"answer": "yes"}, kept["ben"])
     assert impossible.status_code == 400
     assert impossible.json()["errors"][0]["code"] == "answer_impossible"
+    assert impossible.json()["detail"].startswith("The Doctor cannot be Ben's card")
     assert "Ana" not in json.dumps(impossible.json())
     for t in (kept, other):
         answered = event(t, "answer", 2, {"answer": "no"}, t["ben"])

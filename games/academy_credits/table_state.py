@@ -390,7 +390,7 @@ def answer(
         raise refuse(
             "body.answer",
             "answer_impossible",
-            f"{chosen} cannot be "
+            f"{card} cannot be "
             f"{pending['target']}'s card: every copy of it is accounted for. Check the "
             "card and answer again.",
         ) from None
