@@ -191,9 +191,9 @@ def live_context(
         # 29): its own, and for the host each seat no phone holds (the rule the service holds,
         # tables.services: 403 seat_answers).
         "answers_for": [
-            p["seat"]
-            for p in players
-            if phone_gives(p["seat"], own=own_seat, host=host, held=claimed_seats)
+            seat.number
+            for seat in seats
+            if phone_gives(seat.number, own=own_seat, host=host, held=claimed_seats)
         ],
         "ended": table_ended(table),
         "waiting": [p["name"] for p in players if not p["entered"]],
