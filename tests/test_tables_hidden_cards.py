@@ -304,12 +304,20 @@ def test_a_comparison_waits_for_the_targets_card_and_shows_only_the_loser(api, c
     assert answered.status_code == 201, answered.json()
     # Ben's phone gets the ruling as every phone sees it: Ana's card is not his to read.
     bens = answered.json()["event"]["result"]
-    assert bens["outcome"]["eliminated"] == ["Ben"] and "Jett Reno" not in json.dumps(bens)
+    assert bens["outcome"]["eliminated"] == ["Ben"] and "Jett Reno" not in json.dumps(
+        bens["outcome"]
+    )
     public = read(t)["events"][-1]["result"]
     assert bens == public
-    text = json.dumps(public)
+    text = json.dumps(public["outcome"])
     assert "Jett Reno" not in text and "The Doctor" in text  # Ben's card goes face up
     assert public["outcome"]["eliminated"] == ["Ben"]
+    assert "Ana's card beats Ben's The Doctor (6): Ben is out of the round." in text
+    # Jett Reno is named once: in AC-4.1, worded alike whatever the hand (not as Ana's card).
+    assert [c["detail"] for c in public["checks"] if "Jett Reno" in c["detail"]] == [NAHLA_RULE]
+
+
+NAHLA_RULE = "The hand does not hold Nahla Ake (9) together with Darem Reymi (5) or Jett Reno (7)."
 
 
 def test_a_look_does_not_wait_and_a_card_of_another_cadet_is_not_taken(api):
@@ -571,7 +579,8 @@ def test_the_targets_card_named_as_the_played_card_stays_his_unless_face_up(api,
     outcome = history_result(won)["outcome"]
     assert outcome["eliminated"] == ["Ben"]
     assert "Ana's card beats Ben's Unnamed card (3): Ben is out of the round." in outcome["summary"]
-    assert "Jett Reno" not in json.dumps(history_result(won))
+    assert "Jett Reno" not in json.dumps(outcome)
+    assert "keeps Jett Reno" not in json.dumps(history_result(won))
 
 
 def test_a_guess_the_card_played_takes_not_is_no_reason_to_show_the_targets_card(api):
