@@ -21,7 +21,7 @@ included).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,6 +95,13 @@ class TableGame:
     # The kinds whose answer rules another seat's play (an Academy Credits target's answer
     # rules the mover's play, with the mover's cards): their sender gets the public copy too.
     public_to_sender: frozenset[str] = frozenset()
+    # The answers that give what only the answering seat's phone knows (issue 29): (the state
+    # before the event, its kind) -> the seat whose hidden cards an event of that kind gives now,
+    # answering a wait (an Academy Credits target's card, a Factions defender's DEFENCE or letting
+    # the attack through), or None. Only `phone_gives` sends it: the host's token for that seat,
+    # while a phone holds it, is refused (tables.services, 403 `seat_answers`). None: the game
+    # waits for no such answer.
+    private_answer: Callable[[State, str], int | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -198,6 +205,16 @@ def next_game(
 
 
 # --- Hidden cards (issue 29) ---------------------------------------------------------------------
+
+
+def phone_gives(seat: int, *, own: int | None, host: bool, held: Collection[int]) -> bool:
+    """Whether a phone gives `seat`'s hidden cards (issue 29): that seat's own phone (`own`), or
+    the host's (`host`) for a seat no phone holds (`held`: the seats a phone has claimed; a lost
+    phone's seat, once released, or a player without one). The one rule of the service that
+    accepts such an answer (tables.services: 403 `seat_answers`), of the table's page that offers
+    it, and of the game's pages that fill those cards in."""
+    return seat == own or (host and seat not in held)
+
 
 # The state's key for what the table keeps for the referee alone (the cards a seat gave in a play
 # awaiting another seat's answer): never shown to a phone (tables.selectors.shown_state).

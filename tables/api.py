@@ -359,7 +359,11 @@ class EventsApi(APIView):
             201: OpenApiTypes.OBJECT,
             400: OpenApiResponse(ErrorSerializer, description="A refused event."),
             401: OpenApiResponse(ErrorSerializer, description="`token_required`."),
-            403: OpenApiResponse(ErrorSerializer, description="`not_your_seat`, `host_only`."),
+            403: OpenApiResponse(
+                ErrorSerializer,
+                description="`not_your_seat`, `host_only`; `seat_answers`: the host's "
+                "token answering a wait with the hidden cards of a seat a phone holds.",
+            ),
             409: OpenApiResponse(
                 ErrorSerializer,
                 description="`version_conflict`; "

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.table_state import NextEntry
+from games.table_state import NextEntry, phone_gives
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,11 @@ def phone_glance(
     if host and entry.anyone:
         return Glance(entry.line, GlanceButton(entry.own, href=_href(entry, links, None)))
     if host:
-        acting = [seat for seat in entry.seats if not (entry.private and seat in claimed)]
+        acting = [
+            seat
+            for seat in entry.seats
+            if not entry.private or phone_gives(seat, own=None, host=True, held=claimed)
+        ]
         if acting:
             seat = acting[0]
             words = entry.for_seat.replace("{name}", names.get(seat, ""))

@@ -37,6 +37,7 @@ from common.numbers import plain_int
 from games.package import RULING, SCORE, GameTable, Job
 from games.pages import AskedAt
 from games.services import answer
+from games.table_state import phone_gives
 
 from . import services
 from .game_states import game_table
@@ -250,7 +251,9 @@ def ask_page(request: HttpRequest, table: Table, *, kind: str, version: int) -> 
     # for that phone, or for the host's when no phone holds the seat (as the host answers for a
     # defender only then); never for the host acting for another phone's seat.
     held_by_a_phone = {s.number for s in seats if s.claimed}
-    private = seat is not None and (seat == acting.own or seat not in held_by_a_phone)
+    private = seat is not None and phone_gives(
+        seat, own=acting.own, host=acting.host, held=held_by_a_phone
+    )
 
     def table_fields(state: dict[str, Any]) -> list[tuple[str, str]]:
         """The page's fields the table fills in for this seat, from the table's `state`."""

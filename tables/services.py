@@ -49,7 +49,7 @@ from common.names import kept, look_alike, too_many_marks
 from common.requests import understood, understood_request
 from games.package import RULING
 from games.services import public_copy
-from games.table_state import Apply
+from games.table_state import Apply, phone_gives
 from results.services import (
     others_bytes,
     result_opened,
@@ -556,6 +556,7 @@ def event_add(
             digest = _entry_digest(kind, seat, body)
             if key:
                 _repeat_of(table, key, kind=kind, seat=seat, digest=digest)
+            _seat_answers(table, game_kind, kind=kind, seat=seat, by_host=by_host)
             if version is not None:
                 _check_overlap(
                     table,
@@ -607,6 +608,32 @@ def event_add(
         return repeated.event, table_get(code=code)
     event.own_result = own_answer  # type: ignore[attr-defined]
     return event, table_get(code=code)
+
+
+def _seat_answers(
+    table: Table, game_kind: TableGame, *, kind: str, seat: object, by_host: bool
+) -> None:
+    """Under the table's lock, on the table as it is then: an answer that gives the answering
+    seat's hidden cards (the game's `private_answer`: the card a play's target holds, a defender's
+    answer to an attack) is that seat's phone's to give. Sent with the host's token for
+    a seat a phone holds, it is refused (403 `seat_answers`, naming the player whose phone
+    answers); for a seat no phone holds the host answers (`phone_gives`, the rule the table's
+    page offers the answer by). Issue 29: no phone shows another seat's hidden cards."""
+    if not by_host or game_kind.private_answer is None or not isinstance(seat, int):
+        return
+    if game_kind.private_answer(table.state, kind) != seat:
+        return  # no such answer (another seat's is the game's own refusal: not_your_turn)
+    seats = list(table.seats.all())
+    held = {s.number for s in seats if s.claimed}
+    if phone_gives(seat, own=None, host=True, held=held):
+        return
+    name = next((s.name for s in seats if s.number == seat), "")
+    detail = (
+        f"{name}'s phone answers for seat {seat}: the answer gives {name}'s hidden card, which "
+        f"only {name}'s phone knows. The host answers only for a seat no phone holds (release "
+        "the seat first if that phone is lost)."
+    )
+    raise _invalid("seat", "seat_answers", detail, top="seat_answers", status_code=403)
 
 
 def _public_copy(

@@ -30,6 +30,7 @@ from common.api_errors import ApiError, error_entry
 from common.numbers import plain_int
 from common.page_throttle import check_page_throttle, check_read_throttle
 from common.throttling import client_address
+from games.table_state import phone_gives
 
 from . import read_cache, services
 from .game_states import game_table, table_slugs
@@ -143,6 +144,7 @@ def live_context(
             }
         )
     names = {seat.number: seat.name for seat in seats}
+    claimed_seats = {seat.number for seat in seats if seat.claimed}
     # The history players read numbers every entry, an undone one too (shown as undone): after
     # an undo the numbers go on without a gap, and "entry 3" means one line whatever phone reads.
     history = table_events(table=table, before=before, with_undone=True)
@@ -187,6 +189,14 @@ def live_context(
         "glance": glance,
         "host_name": names.get(table.host_seat or 0, ""),
         "handover_seats": [p for p in players if p["claimed"] and not p["host"]],
+        # The seats whose hidden cards this phone gives (an answer the table waits for: issue
+        # 29): its own, and for the host each seat no phone holds (the rule the service holds,
+        # tables.services: 403 seat_answers).
+        "answers_for": [
+            seat.number
+            for seat in seats
+            if phone_gives(seat.number, own=own_seat, host=host, held=claimed_seats)
+        ],
         "ended": table_ended(table),
         "waiting": [p["name"] for p in players if not p["entered"]],
         # The key of an entry sent from the polled part (a defender's answer to an attack): its

@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from tests.test_tables_factions import AMBUSH, ATTACK, SETUP, c, event, hands, post, read
+from results.models import SavedResult
+from tests.test_tables_factions import AMBUSH, ATTACK, PEAK, SETUP, c, event, hands, post, read
 
 pytestmark = pytest.mark.django_db
 
@@ -113,6 +114,63 @@ def test_a_move_whose_hand_holds_only_the_played_card_is_linked_as_answered(fact
     )
     own = sent.json()["event"]["result"]
     assert history_result(t) == own and "withheld" not in own
+
+
+def test_a_kept_copy_of_the_played_card_is_withheld_from_a_conquest(factions):
+    """FAC-F1: two AMBUSH cards per faction. Ana ambushes Peak Sentinel, Ben's last unit, with
+    one Ambush of Ashen Peaks and keeps the other: the conquest makes it no longer an enemy card
+    in her hand (FAC-14), which every phone reads as a hidden card, while the one played stays
+    named. The neighbour: holding that one Ambush alone, nothing is hidden."""
+    t = factions
+    ambush = c("Ambush", "ashen-peaks")
+    move = {"action": "play", "card": ambush, "target_unit": PEAK}
+    sent = event(t, "move", 1, {"position": hands([ambush, ambush]), "move": move}, t["ana"])
+    assert sent.status_code == 201, sent.json()
+    own = sent.json()["event"]["result"]
+    assert own["outcome"]["conquests"][0]["no_longer_enemy"] == [ambush]
+    public = history_result(t)
+    text = json.dumps(public)
+    assert public["outcome"]["conquests"][0]["no_longer_enemy"] == [{"withheld": True}]
+    assert "in Ana's hand, a hidden card." in text and "in Ana's hand, Ambush" not in text
+    assert "with Ambush (Ashen Peaks)" in text  # played: every phone saw it
+    moved = public["outcome"]["cards_moved"][0]
+    assert (moved["card"], moved["from"], moved["to"]) == (
+        ambush,
+        {"player": "Ana"},
+        {"place": "discard_pile"},
+    )
+
+
+def test_a_move_playing_its_one_copy_names_it_everywhere(factions):
+    """The neighbour of the kept copy: Ana's hand is the one Ambush she plays."""
+    t = factions
+    ambush = c("Ambush", "ashen-peaks")
+    move = {"action": "play", "card": ambush, "target_unit": PEAK}
+    sent = event(t, "move", 1, {"position": hands([ambush]), "move": move}, t["ana"])
+    assert sent.status_code == 201, sent.json()
+    own = sent.json()["event"]["result"]
+    assert own["outcome"]["conquests"][0]["no_longer_enemy"] == []
+    assert history_result(t) == own and "withheld" not in own
+
+
+def test_a_card_taken_at_random_from_the_movers_hand_stays_the_two_players(factions):
+    """FAC-F2: Ana discards an enemy SACK (Ashen Peaks is Ben's) and Ben takes a card at random
+    from her hand: her other Sack of Ashen Peaks (two per faction). Ana and Ben see which;
+    every other phone reads a hidden card taken, and the Sack discarded, named."""
+    t = factions
+    sack = c("Sack", "ashen-peaks")
+    move = {"action": "discard", "card": sack}
+    sent = event(t, "move", 1, {"position": hands([sack, sack]), "move": move}, t["ana"])
+    assert sent.status_code == 201, sent.json()
+    own = sent.json()["event"]["result"]
+    assert "Ben takes Sack (Ashen Peaks) at random from Ana's hand" in json.dumps(own)
+    public = history_result(t)
+    text = json.dumps(public)
+    assert "Ben takes a hidden card at random from Ana's hand" in text
+    assert "takes Sack" not in text and "Ana discards Sack (Ashen Peaks)" in text
+    moved = public["outcome"]["cards_moved"]
+    assert moved[0]["card"] == sack and moved[0]["to"] == {"place": "discard_pile"}
+    assert moved[1]["card"] == {"withheld": True} and moved[1]["to"] == {"player": "Ben"}
 
 
 # --- Academy Credits: a play that depends on the target's card waits for the target's phone ------
@@ -246,12 +304,20 @@ def test_a_comparison_waits_for_the_targets_card_and_shows_only_the_loser(api, c
     assert answered.status_code == 201, answered.json()
     # Ben's phone gets the ruling as every phone sees it: Ana's card is not his to read.
     bens = answered.json()["event"]["result"]
-    assert bens["outcome"]["eliminated"] == ["Ben"] and "Jett Reno" not in json.dumps(bens)
+    assert bens["outcome"]["eliminated"] == ["Ben"] and "Jett Reno" not in json.dumps(
+        bens["outcome"]
+    )
     public = read(t)["events"][-1]["result"]
     assert bens == public
-    text = json.dumps(public)
+    text = json.dumps(public["outcome"])
     assert "Jett Reno" not in text and "The Doctor" in text  # Ben's card goes face up
     assert public["outcome"]["eliminated"] == ["Ben"]
+    assert "Ana's card beats Ben's The Doctor (6): Ben is out of the round." in text
+    # Jett Reno is named once: in AC-4.1, worded alike whatever the hand (not as Ana's card).
+    assert [c["detail"] for c in public["checks"] if "Jett Reno" in c["detail"]] == [NAHLA_RULE]
+
+
+NAHLA_RULE = "The hand does not hold Nahla Ake (9) together with Darem Reymi (5) or Jett Reno (7)."
 
 
 def test_a_look_does_not_wait_and_a_card_of_another_cadet_is_not_taken(api):
@@ -293,6 +359,14 @@ def test_the_host_answers_only_for_a_target_seat_no_phone_holds(api, client):
     )
     client.cookies[f"host_{t['code']}"] = t["host"]
     assert buttons(client.get(f"/t/{t['code']}").content.decode()) == []
+    # The API holds the same rule: Ben's phone holds his seat, so it answers.
+    before = read(t)
+    refused = event(t, "answer", 2, {"answer": "no"}, t["host"])
+    assert refused.status_code == 403, refused.json()
+    assert refused.json()["code"] == "seat_answers"
+    assert refused.json()["detail"].startswith("Ben's phone answers for seat 2")
+    after = read(t)
+    assert (after["version"], after["state"]) == (before["version"], before["state"])
     released = api.delete(
         f"/api/tables/{t['code']}/seats/2/claim/", HTTP_AUTHORIZATION=f"Bearer {t['host']}"
     )
@@ -306,25 +380,251 @@ def test_the_host_answers_only_for_a_target_seat_no_phone_holds(api, client):
     assert read(t)["state"]["pending"] is None
 
 
-def test_a_guess_of_the_card_the_mover_keeps_does_not_say_where_it_is(api):
-    """Ana names The Doctor while keeping the only one not face up: Ben cannot hold it, so the
-    table rules at once; the public copy does not say every copy is accounted for (that would
-    point at Ana's hand)."""
-    t = seated(api, AC, ["Ana", "Ben"])
-    sent = ac_play(
-        t,
-        ["Lura Thok", "The Doctor"],
-        "Lura Thok",
-        "Ben",
-        "The Doctor",
-        discards={"Ben": ["The Doctor"]},
+def public_view(t) -> dict:
+    """What every phone reads of a table's last entry: the history's answer (without the id and
+    address of its saved copy) and whom the table waits for, and why."""
+    table = read(t)
+    result = {key: value for key, value in table["events"][-1]["result"].items()}
+    for key in ("id", "url"):
+        result.pop(key, None)
+    return {"result": result, "pending": table["state"]["pending"]}
+
+
+def test_the_host_answers_for_a_seat_never_claimed_and_a_seat_for_itself(api):
+    """The neighbours of the refusal: the host's token answers for a seat no phone ever held;
+    a seat's own token answers for it; and the host still acts for a claimed seat where no
+    hidden card is given (Ana's next ruling, asked from the host's phone)."""
+    created = post(api, "/api/tables/", {"game": AC, "players": ["Ana", "Ben"]}).json()
+    code = created["code"]
+    ana = post(api, f"/api/tables/{code}/seats/1/claim/", {}).json()["seat_token"]
+    t = {"code": code, "host": created["host_token"], "api": api, "ana": ana}
+    assert (
+        ac_play(t, ["Lura Thok", "Caleb Mir"], "Lura Thok", "Ben", "The Doctor").status_code == 201
+    )
+    answered = event(t, "answer", 2, {"answer": "no"}, t["host"])
+    assert answered.status_code == 201, answered.json()
+    assert read(t)["events"][-1]["by_host"] is True
+    asked = ac_play(
+        t, ["Lura Thok", "Caleb Mir"], "Lura Thok", "Ben", "The Doctor", token=t["host"]
+    )
+    assert asked.status_code == 201, asked.json()
+    t["ben"] = post(api, f"/api/tables/{code}/seats/2/claim/", {}).json()["seat_token"]
+    assert event(t, "answer", 2, {"answer": "no"}, t["host"]).json()["code"] == "seat_answers"
+    own = event(t, "answer", 2, {"answer": "no"}, t["ben"])
+    assert own.status_code == 201, own.json()
+    assert read(t)["events"][-1]["by_host"] is False
+
+
+def test_the_hosts_token_answers_an_attack_only_for_a_seat_no_phone_holds(factions):
+    """FAC-R4: Ben's DEFENCE, or letting the ATTACK through, is his phone's answer: the host's
+    token is refused while his phone holds the seat, and answers once it is released. The host
+    still sends Ana's move for her claimed seat."""
+    t = factions
+    sent = event(
+        t, "move", 1, {"position": hands([c("Attack", "amber-coast")]), "move": ATTACK}, t["host"]
     )
     assert sent.status_code == 201, sent.json()
-    own = sent.json()["event"]["result"]
-    assert "accounted for" in json.dumps(own) and read(t)["state"]["pending"] is None
-    public = read(t)["events"][-1]["result"]
+    through = {
+        "position": {
+            "players": [
+                {"name": "Ana", "hand": []},
+                {"name": "Ben", "hand": [], "hand_complete": False},
+            ]
+        },
+        "move": {"action": "pass"},
+    }
+    before = read(t)
+    refused = event(t, "move", 2, through, t["host"])
+    assert refused.status_code == 403 and refused.json()["code"] == "seat_answers"
+    assert "Ben's phone answers" in refused.json()["detail"]
+    assert read(t)["version"] == before["version"]
+    released = t["api"].delete(
+        f"/api/tables/{t['code']}/seats/2/claim/", HTTP_AUTHORIZATION=f"Bearer {t['host']}"
+    )
+    assert released.status_code == 200
+    answered = event(t, "move", 2, through, t["host"])
+    assert answered.status_code == 201, answered.json()
+    assert answered.json()["event"]["result"]["code"] == "legal_let_through"
+
+
+def test_a_guess_of_the_card_the_mover_keeps_waits_as_any_guess_does(api, client):
+    """AC-R4, AC-R2: two copies of The Doctor, one face up in front of Ben. Ana names The Doctor
+    while keeping the other: the game knows Ben cannot hold it, but a table ruling at once would
+    tell every phone that the last copy is in Ana's hand. So it waits for Ben as it does when
+    Ana keeps Caleb Mir and the other copy is unseen (the neighbour), and every phone reads the
+    two tables alike, before Ben's answer and after it."""
+    kept = seated(api, AC, ["Ana", "Ben"])
+    other = seated(api, AC, ["Ana", "Ben"])
+    own = {}
+    for t, hand in ((kept, ["Lura Thok", "The Doctor"]), (other, ["Lura Thok", "Caleb Mir"])):
+        sent = ac_play(t, hand, "Lura Thok", "Ben", "The Doctor", discards={"Ben": ["The Doctor"]})
+        assert sent.status_code == 201, sent.json()
+        own[t["code"]] = sent.json()["event"]["result"]
+    # Ana's phone is told, with her hand, that Ben cannot hold it.
+    assert "accounted for" in json.dumps(own[kept["code"]])
+    assert read(kept)["state"]["pending"]["question"] == "guess"
+    assert public_view(kept) == public_view(other)
+    assert buttons(page_of(client, kept, kept["ben"], 2)) == [
+        "Yes, I hold The Doctor",
+        "No, I do not hold The Doctor",
+    ]
+    # Ben cannot say yes: refused without naming where the copy is.
+    impossible = event(kept, "answer", 2, {"answer": "yes"}, kept["ben"])
+    assert impossible.status_code == 400
+    assert impossible.json()["errors"][0]["code"] == "answer_impossible"
+    assert impossible.json()["detail"].startswith("The Doctor cannot be Ben's card")
+    assert "Ana" not in json.dumps(impossible.json())
+    for t in (kept, other):
+        answered = event(t, "answer", 2, {"answer": "no"}, t["ben"])
+        assert answered.status_code == 201, answered.json()
+    public = public_view(kept)
+    assert public == public_view(other) and public["pending"] is None
     assert "accounted for" not in json.dumps(public)
-    assert "Ben does not hold The Doctor (6): nothing happens." in public["outcome"]["summary"]
+    assert (
+        "Ben does not hold The Doctor (6): nothing happens."
+        in public["result"]["outcome"]["summary"]
+    )
+
+
+def test_a_kept_copy_of_the_played_card_is_withheld_and_the_played_one_shown(api, client):
+    """AC-R2: six copies of Lura Thok. Ana plays one and keeps another: every phone reads the
+    card played, never the one kept, though they share a name. Word for word, it reads as the
+    same play keeping Caleb Mir (the neighbour), before Ben's answer and after it."""
+    twin = seated(api, AC, ["Ana", "Ben"])
+    other = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(twin, ["Lura Thok", "Lura Thok"], "Lura Thok", "Ben", "The Doctor")
+    assert sent.status_code == 201, sent.json()
+    assert "keeps Lura Thok (1)" in json.dumps(sent.json()["event"]["result"])  # Ana's own
+    assert (
+        ac_play(other, ["Lura Thok", "Caleb Mir"], "Lura Thok", "Ben", "The Doctor").status_code
+        == 201
+    )
+    public = public_view(twin)
+    assert public == public_view(other)
+    text = json.dumps(public)
+    assert "keeps Lura Thok" not in text and "Lura Thok (1) and Lura Thok (1)" not in text
+    assert public["result"]["outcome"]["summary"][0] == (
+        "Ana plays Lura Thok (1) at Ben, naming The Doctor (6)."
+    )
+    page = words(client.get(read(twin)["events"][-1]["result"]["url"]))
+    assert "Ana plays Lura Thok (1) at Ben" in page and "keeps Lura Thok" not in page
+    for t in (twin, other):
+        answered = event(t, "answer", 2, {"answer": "yes"}, t["ben"])
+        assert answered.status_code == 201, answered.json()
+    public = public_view(twin)
+    assert public == public_view(other)
+    outcome = public["result"]["outcome"]
+    assert outcome["eliminated"] == ["Ben"] and outcome["discarded"][0]["card"] == "The Doctor"
+    assert "keeps Lura Thok" not in json.dumps(public)
+    live = words(client.get(f"/t/{twin['code']}/live"))
+    assert "Ben holds The Doctor (6) and is out of the round." in live
+    assert "keeps Lura Thok" not in live
+
+
+def test_a_comparison_awaiting_its_answer_reads_the_same_whatever_the_mover_keeps(api):
+    """AC-R3: Ana's Unnamed card (3) at Ben. Keeping Tarima Sadel (10) she beats any card Ben
+    may hold, so the game has one case; keeping Lura Thok (1), several. Until Ben answers, every
+    phone reads both alike: the play, and that the table waits for Ben; not how many cases, nor
+    who would be out (either would tell Ana's card)."""
+    high = seated(api, AC, ["Ana", "Ben"])
+    low = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(high, ["Unnamed card (3)", "Tarima Sadel"], "Unnamed card (3)", "Ben")
+    assert sent.status_code == 201, sent.json()
+    own = sent.json()["event"]["result"]["outcome"]
+    assert own["eliminated"] == ["Ben"] and len(own["cases"]) == 1  # Ana's phone sees it
+    assert (
+        ac_play(low, ["Unnamed card (3)", "Lura Thok"], "Unnamed card (3)", "Ben").status_code
+        == 201
+    )
+    public = public_view(high)
+    assert public == public_view(low)
+    assert "cases" not in public["pending"]["reason"]
+    outcome = public["result"]["outcome"]
+    assert (outcome["eliminated"], outcome["round_ends"], outcome["in_round"]) == ([], None, None)
+    assert outcome["summary"] == [
+        "Ana plays Unnamed card (3) at Ben.",
+        "What happens depends on Ben's card: the table waits for Ben's phone to answer.",
+    ]
+
+
+def test_the_targets_card_named_as_the_played_card_stays_his_unless_face_up(api, client):
+    """AC-R3, AC-R2: two copies of Unnamed card (3). Ana plays one at Ben, who answers that he
+    holds the other. Keeping Lura Thok (1), Ana loses: she is out and her card face up (AC-6.4);
+    Ben's card stays his, though it shares its name with the card played. The neighbour: Ana
+    keeps Jett Reno (7) and wins, so Ben's Unnamed card (3) goes face up, named, and Jett Reno
+    stays Ana's."""
+    t = seated(api, AC, ["Ana", "Ben"])
+    assert (
+        ac_play(t, ["Unnamed card (3)", "Lura Thok"], "Unnamed card (3)", "Ben").status_code == 201
+    )
+    answered = event(t, "answer", 2, {"answer": "Unnamed card (3)"}, t["ben"])
+    assert answered.status_code == 201, answered.json()
+    public = history_result(t)
+    assert answered.json()["event"]["result"] == public  # Ben's phone reads the public copy
+    outcome = public["outcome"]
+    assert outcome["eliminated"] == ["Ana"]
+    assert [(d["player"], d["card"]) for d in outcome["discarded"]] == [("Ana", "Lura Thok")]
+    assert "Ben's card beats Ana's Lura Thok (1): Ana is out of the round." in outcome["summary"]
+    assert "Ben's Unnamed card (3)" not in json.dumps(public)
+    live = words(client.get(f"/t/{t['code']}/live"))
+    assert "Ben's card beats Ana's Lura Thok (1)" in live and "Ben's Unnamed" not in live
+
+    won = seated(api, AC, ["Ana", "Ben"])
+    assert (
+        ac_play(won, ["Unnamed card (3)", "Jett Reno"], "Unnamed card (3)", "Ben").status_code
+        == 201
+    )
+    answered = event(won, "answer", 2, {"answer": "Unnamed card (3)"}, won["ben"])
+    assert answered.status_code == 201, answered.json()
+    outcome = history_result(won)["outcome"]
+    assert outcome["eliminated"] == ["Ben"]
+    assert "Ana's card beats Ben's Unnamed card (3): Ben is out of the round." in outcome["summary"]
+    assert "Jett Reno" not in json.dumps(outcome)
+    assert "keeps Jett Reno" not in json.dumps(history_result(won))
+
+
+def test_a_guess_the_card_played_takes_not_is_no_reason_to_show_the_targets_card(api):
+    """A comparison takes no guess (AC-R3): one sent is ignored (the ruling warns). Ben answers
+    that he holds The Doctor, the card that guess named, and beats Ana's Lura Thok: his card
+    stays his (he is still in), and the ignored guess stays named as sent."""
+    t = seated(api, AC, ["Ana", "Ben"])
+    sent = ac_play(t, ["Unnamed card (3)", "Lura Thok"], "Unnamed card (3)", "Ben", "The Doctor")
+    assert sent.status_code == 201, sent.json()
+    assert read(t)["state"]["pending"]["question"] == "card"
+    answered = event(t, "answer", 2, {"answer": "The Doctor"}, t["ben"])
+    assert answered.status_code == 201, answered.json()
+    public = history_result(t)
+    assert public["outcome"]["eliminated"] == ["Ana"]
+    assert (
+        "Ben's card beats Ana's Lura Thok (1): Ana is out of the round."
+        in public["outcome"]["summary"]
+    )
+    assert "Ben's The Doctor" not in json.dumps(public) and "The Doctor (6)" not in json.dumps(
+        public
+    )
+
+
+def test_a_card_discarded_face_up_is_named_though_the_mover_keeps_one_of_its_name(api, client):
+    """AC-R4: Ana's Darem Reymi makes Ben discard his card face up, a Lura Thok; Ana keeps
+    another Lura Thok (six copies, AC-R2). Every phone reads Ben's discard, named; never Ana's
+    card."""
+    t = seated(api, AC, ["Ana", "Ben"])
+    assert ac_play(t, ["Darem Reymi", "Lura Thok"], "Darem Reymi", "Ben").status_code == 201
+    assert read(t)["state"]["pending"]["question"] == "card"
+    answered = event(t, "answer", 2, {"answer": "Lura Thok"}, t["ben"])
+    assert answered.status_code == 201, answered.json()
+    public = history_result(t)
+    outcome = public["outcome"]
+    assert [(d["player"], d["card"]) for d in outcome["discarded"]] == [("Ben", "Lura Thok")]
+    assert (
+        "Ben discards Lura Thok (1) face up without its effect and draws a new card from the deck."
+        in outcome["summary"]
+    )
+    checks = " ".join(check["detail"] for check in public["checks"])
+    assert "Ana keeps the other." in checks and "keeps Lura Thok" not in checks
+    assert "[hidden card]" not in json.dumps(public)
+    live = words(client.get(f"/t/{t['code']}/live"))
+    assert "Ben discards Lura Thok (1) face up" in live
 
 
 # --- Star Trek: Missions: a turn checked at the table names the mover's hand --------------------
@@ -401,6 +701,28 @@ def test_a_star_realms_turn_keeps_the_cards_left_in_hand_from_the_other_phone(ap
     assert "Imperial Frigate" not in text and "Scout" not in text and "Viper" in text
     assert "Imperial Frigate" not in words(client.get(public["url"]))
     assert "Imperial Frigate" not in words(client.get(f"/t/{t['code']}"))
+
+
+def test_a_star_realms_turns_public_request_lists_the_scout_played_not_the_one_kept(api):
+    """SRA-3.4: Ana plays a Scout and keeps another Scout in hand. The public request lists the
+    cards played, one Scout; the hand's list reads as many withheld cards as she kept."""
+    t = seated(api, "star-realms-academy", ["Ana", "Ben"])
+    turn = {
+        "active": {"hand": ["Viper", "Scout", "Scout"]},
+        "shop_row": SRA_TURN["shop_row"],
+        "actions": [
+            {"action": "play", "card": "Viper"},
+            {"action": "play", "card": "Scout"},
+            {"action": "end_turn"},
+        ],
+    }
+    sent = event(t, "turn", 1, turn, t["ana"])
+    assert sent.status_code == 201, sent.json()
+    assert sent.json()["event"]["result"]["final"]["active"]["hand"] == ["Scout"]
+    public = read(t)["events"][-1]["result"]
+    assert public["final"]["active"]["hand"] == [{"withheld": True}]
+    # The request the public copy answers, as its page (/r/<id>) shows it.
+    assert SavedResult.objects.get(pk=public["id"]).request["active"]["hand"] == ["Viper", "Scout"]
 
 
 def test_a_star_realms_turn_that_plays_its_whole_hand_is_linked_as_answered(api):

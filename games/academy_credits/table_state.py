@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from common.api_errors import ApiError
 from common.numbers import plain_int
-from games.academy_credits.model import GUESS
+from common.requests import understood_request
+from games.academy_credits.model import GUESS, MUST_PLAY
 from games.package import RULING, SCORE
 from games.table_state import (
     SEALED,
@@ -34,6 +35,7 @@ from games.table_state import (
     saved,
     withhold,
 )
+from games.wording import sentence as _capitalised
 
 from . import table_glance
 
@@ -167,15 +169,12 @@ def ruling(
     }
     answer = ask(RULING, filled)
     new = copy.deepcopy(state)
-    waiting = awaits_answer(answer, names)
+    # The cards face up as the game's model read them (any case, a slug or a value: the
+    # catalog's name), the card played among them.
+    public = face_up_cards(understood_request(filled))
+    waiting = awaits_answer(answer, names, public)
     if waiting is not None:
         outcome = answer["outcome"]
-        public = [
-            card
-            for player in players
-            if isinstance(player, dict)
-            for card in player.get("discards") or []
-        ]
         new["pending"] = {
             "by": outcome["player"],
             "target": waiting.target,
@@ -186,7 +185,7 @@ def ruling(
             "rule": waiting.rule,
             "reason": waiting.reason,
             "question": "guess" if outcome["effect"] == GUESS else "card",
-            "face_up": [str(card) for card in public] + [str(outcome["played"])],
+            "face_up": public,
         }
         # What only the referee keeps: the play as asked (the mover's two cards), and for a
         # guess answered "no" a card the target may hold that is not the one named.
@@ -209,26 +208,65 @@ class Waiting:
     reason: str
 
 
-def awaits_answer(answer: dict[str, Any], names: list[str]) -> Waiting | None:
+def awaits_answer(
+    answer: dict[str, Any], names: list[str], face_up: Sequence[str] = ()
+) -> Waiting | None:
     """Whether a ruling's play waits for its target's answer: a legal play whose outcome the
     game gives as cases, one per card the target may hold (AC-R4: a Lura Thok guess; AC-R3: a
     comparison; AC-R4: a Darem Reymi discard), aimed at a cadet of the table: only the target's
-    phone knows that card. None when the outcome is the same whatever the target holds (or the
-    target's card is not needed: a look, a trade, a play at no one)."""
+    phone knows that card. A guess also waits where the game rules it at once only because the
+    mover keeps the last copy not face up (`face_up`: the cards the position shows face up):
+    the table ruling at once would tell every phone where that copy is (AC-R4, AC-6.4). None when
+    the outcome is the same whatever the target holds (or the target's card is not needed: a
+    look, a trade, a play at no one, a guess of a card all face up).
+
+    The reason is worded the same whatever the mover keeps: the number of cases a comparison
+    falls into would tell the value of the mover's card (AC-R3)."""
     outcome = answer.get("outcome") if answer.get("verdict") == "legal" else None
-    if not isinstance(outcome, dict) or not outcome.get("cases"):
+    if not isinstance(outcome, dict):
         return None
     target = outcome.get("target")
     if target not in names or target == outcome.get("player"):
+        return None
+    if not outcome.get("cases") and not _kept_copy_guessed(outcome, face_up):
         return None
     rule = str((answer.get("rule") or {}).get("id") or "")
     named = f", naming {outcome['guess']}," if outcome.get("guess") else ""
     reason = (
         f"What {outcome['player']}'s {outcome['played']}{named} does to {target} depends "
-        f"on {target}'s card ({len(outcome['cases'])} cases), which only {target}'s phone "
-        f"knows: the table waits for {target} to answer ({rule})."
+        f"on {target}'s card, which only {target}'s phone knows: the table waits for "
+        f"{target} to answer ({rule})."
     )
     return Waiting(target=target, rule=rule, reason=reason)
+
+
+def face_up_cards(request: object) -> list[str]:
+    """The cards a play's request shows face up: every cadet's discards, and the card played."""
+    if not isinstance(request, dict) or not isinstance(request.get("position"), dict):
+        return []
+    players = request["position"].get("players")
+    cards = [
+        str(card)
+        for player in (players if isinstance(players, list) else [])
+        if isinstance(player, dict)
+        for card in player.get("discards") or []
+    ]
+    move_body = request.get("move")
+    played = move_body.get("play") if isinstance(move_body, dict) else None
+    return cards + ([str(played)] if played is not None else [])
+
+
+def _kept_copy_guessed(outcome: dict[str, Any], face_up: Sequence[str]) -> bool:
+    """A guess with an effect, ruled without cases though a copy of the card named is not face
+    up: the game knows the target cannot hold it because the mover keeps it (the game counts
+    the mover's hand among the copies accounted for)."""
+    guess = outcome.get("guess")
+    if outcome.get("effect") != GUESS or not outcome.get("has_effect") or not guess:
+        return False
+    from .pages import deck_cards  # the catalog's cards: Django's side of the game
+
+    copies = next((count for name, _, count in deck_cards() if name == guess), 0)
+    return copies - list(face_up).count(str(guess)) > 0
 
 
 def _not_waiting(state: State, what: str) -> None:
@@ -265,7 +303,6 @@ def _no_hidden_card(players: list[Any], turn: object) -> None:
 
 
 YES, NO = "yes", "no"
-HIDDEN = "[hidden card]"  # a hidden card, in the words every phone reads
 
 
 def answer_choices(
@@ -353,7 +390,7 @@ def answer(
         raise refuse(
             "body.answer",
             "answer_impossible",
-            f"{chosen} cannot be "
+            f"{card} cannot be "
             f"{pending['target']}'s card: every copy of it is accounted for. Check the "
             "card and answer again.",
         ) from None
@@ -374,75 +411,96 @@ def new_match(
 def public_answer(
     request: dict[str, Any], answer: dict[str, Any], state: State
 ) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """A ruling as every phone may see it (issue 29): the mover's card kept in hand, and the
-    target's card where the target told it, are theirs alone, unless the play puts them face up
-    (an eliminated cadet discards their card face up, AC-6.4; a Darem Reymi discard is face up,
-    AC-R4). Their names become "<cadet>'s card" in every text; the lists built from the whole
-    hand go (`alternatives`), and so do the cases of a play awaiting its target's answer (a
-    comparison's cases say the value of the mover's card). The request keeps the card played.
-    None when nothing in it is hidden."""
+    """A ruling as every phone may see it (issue 29). What is withheld is chosen by role, whose
+    card it is, never by name: the deck holds several copies of most cards (AC-R2), so a card in
+    a hand may share its name with the card played, the card named or a card face up, and those
+    stay named while the one in hand does not.
+
+    Hidden: the card the mover keeps in hand, and the card the target's phone told the table
+    (its answer), unless the play puts it face up (an eliminated cadet discards their card face
+    up, AC-6.4; a Darem Reymi discard is face up, AC-R4). Each is worded "<cadet>'s card" where
+    the game names it in that role: a comparison (AC-R3), a trade and The Doctor's keep (AC-R4);
+    the checks that describe the mover's two cards (AC-3.1, AC-3.2, and AC-4.1 for a Nahla Ake
+    played) are worded without them; "every copy is accounted for elsewhere" goes when the
+    mover's card is one of those copies. A play awaiting its target's answer shows the play
+    alone, the same whatever the mover keeps (its cases, what is known in every case, would
+    tell the value of the mover's card); a ruling not legal keeps its verdict but not why (it
+    rests on the mover's two cards). The request keeps the card played. None when nothing in
+    it is hidden."""
     position = request.get("position")
     move_body = request.get("move")
     if not isinstance(position, dict) or not isinstance(move_body, dict):
         return None
     played, guess = move_body.get("play"), move_body.get("guess")
-    mover = position.get("turn")
+    mover = str(position.get("turn") or "")
     given = answer.get("outcome")
     outcome: dict[str, Any] = given if isinstance(given, dict) else {}
+    legal = answer.get("verdict") == "legal"
     face_up = {
         (entry.get("player"), entry.get("card"))
         for entry in outcome.get("discarded") or []
         if isinstance(entry, dict)
     }
-    hidden: dict[str, str] = {}
-    kept = one_less(list(position.get("hand") or []), played)
-    # A guess naming the card the mover keeps: the outcome's "every copy is accounted for
-    # elsewhere" would say where (the named card is public, its holder is not).
-    guessed_own = guess is not None and guess in kept
-    for card in kept:
-        if card not in (played, guess) and (mover, card) not in face_up:
-            hidden[str(card)] = HIDDEN
+    hand = [str(card) for card in position.get("hand") or []]
+    kept = [card for card in one_less(hand, played) if (mover, card) not in face_up]
+    told: list[tuple[str, str]] = []  # (cadet, card) that cadet's phone told the table
+    public_cards = face_up_cards(request)
     for player in position.get("players") or []:
-        card = player.get("hand") if isinstance(player, dict) else None
-        if (
-            card is not None
-            and card not in (played, guess)
-            and (player.get("name"), card) not in face_up
-        ):
-            hidden[str(card)] = HIDDEN
-        if isinstance(player, dict):
-            player.pop("hand", None)
-    waiting = bool(outcome.get("cases")) and awaits_answer(answer, list(state["players"]))
-    if not hidden and not waiting and not guessed_own:
+        if not isinstance(player, dict):
+            continue
+        card, name = player.pop("hand", None), str(player.get("name"))
+        if card is not None and name != mover and (name, card) not in face_up:
+            told.append((name, str(card)))
+    waiting = (
+        None
+        if state.get("pending")  # an answer: the target's card is given, nothing waits
+        else awaits_answer(answer, list(state["players"]), public_cards)
+    )
+    if not kept and not told and waiting is None and legal:
         return None
-    if guessed_own and outcome:
-        answer = {
-            **answer,
-            "outcome": {
-                **outcome,
-                "summary": [
-                    line for line in outcome.get("summary") or [] if "accounted for" not in line
-                ],
-            },
-        }
-        answer["reason"] = "Legal: " + " ".join(answer["outcome"]["summary"][:2])
     position["hand"] = [played]
-    from_cards = _labels(hidden, answer)
-    # A check that names a hidden card is about the phone's own hand (its two cards, the one
-    # kept, the Nahla Ake rule): rewritten, its wording would still point at the card.
-    answer = {
-        **answer,
-        "checks": [
-            check
-            for check in answer.get("checks") or []
-            if not any(label in str(check.get("detail")) for label in from_cards)
-        ],
-    }
-    shown = withhold(answer, from_cards, drop=frozenset({"alternatives", "cases"}))
-    if hidden and answer.get("verdict") != "legal":
+    worded = _worded(answer)
+    played_label = worded(str(played))[0]
+    phrases: dict[str, str] = {}
+    target = str(outcome.get("target") or "")
+    for card in kept:
+        for label in worded(card):
+            phrases[f"{mover}'s {label}"] = f"{mover}'s card"  # AC-R3
+            phrases[_capitalised(f"{mover}'s {label}")] = _capitalised(f"{mover}'s card")
+            phrases[f", {target} takes {label}."] = f", {target} takes {mover}'s card."  # AC-R4
+            phrases[f"({label} and the card"] = f"({mover}'s card and the card"  # AC-R4
+    for name, card in told:
+        for label in worded(card):
+            phrases[f"{name}'s {label}"] = f"{name}'s card"  # AC-R3
+            phrases[_capitalised(f"{name}'s {label}")] = _capitalised(f"{name}'s card")
+            phrases[f"{mover} sees {label};"] = f"{mover} sees {name}'s card;"  # AC-R3
+    public = copy.deepcopy(answer)
+    if kept:
+        public["checks"] = [
+            _public_check(check, mover, played_label, outcome)
+            for check in public.get("checks") or []
+            if isinstance(check, dict)
+        ]
+    shown_outcome = public.get("outcome")
+    if isinstance(shown_outcome, dict):
+        if guess is not None and str(guess) in kept:
+            # The copies accounted for would say where the named card is: in the mover's hand.
+            shown_outcome["summary"] = [
+                line
+                for line in shown_outcome.get("summary") or []
+                if "accounted for elsewhere" not in line
+            ]
+        if kept and isinstance(shown_outcome.get("trade"), dict):
+            shown_outcome["trade"]["target_gets"] = None  # AC-R4: the two traders see it
+        for look in shown_outcome.get("looks") or []:
+            if isinstance(look, dict) and any(look.get("at") == name for name, _ in told):
+                look["card"] = None  # AC-R3: the player alone sees it
+    shown = withhold(public, phrases, drop=frozenset({"alternatives", "cases"}))
+    if not legal:
         # Why a play is not legal rests on the cards in the phone's hand (a Nahla Ake held, the
         # card not among the two): the game tells that player alone (its rules text: "a message
-        # tells you why").
+        # tells you why"). Every ruling not legal is shown so, whatever the hand holds, so the
+        # withholding itself tells nothing.
         shown["code"] = WITHHELD
         shown["reason"] = (
             f"{_sentence(str(answer.get('verdict')))} — why rests on {mover}'s "
@@ -453,21 +511,11 @@ def public_answer(
         # The rule it rests on would say why (AC-4.1 names the Nahla Ake held).
         shown["rule"] = {"id": "", "title": "", "text": "", "url": ""}
         shown["warnings"] = []
-    if waiting:
-        target = outcome.get("target")
-        shown_outcome = shown["outcome"]
-        shown_outcome["summary"] = [
-            line
-            for line in shown_outcome.get("summary") or []
-            if not line.startswith(("If ", "What happens depends"))
-        ]
-        waits = (
-            f"What happens depends on {target}'s card: the table waits for {target}'s "
-            "phone to answer."
-        )
-        shown_outcome["summary"].append(waits)
-        shown_outcome["round_end_reason"] = waits
-        shown["reason"] = "Legal: " + " ".join(shown_outcome["summary"][:1] + [waits])
+    elif waiting is not None:
+        shown["outcome"] = _awaiting_outcome(shown["outcome"], waiting)
+    if legal and isinstance(shown.get("outcome"), dict):
+        summary = list(shown["outcome"].get("summary") or [])
+        shown["reason"] = "Legal: " + " ".join(summary[:2])
     shown[WITHHELD] = (
         "A cadet's card in hand is theirs alone: this answer, as every phone "
         "sees it, names the cards played, named and put face up only. The phone "
@@ -476,21 +524,68 @@ def public_answer(
     return request, shown
 
 
+def _worded(answer: dict[str, Any]) -> Callable[[str], list[str]]:
+    """A card's names as the answer words it, the longest first: "Jett Reno (7)", "Jett
+    Reno"."""
+    text = repr(answer)
+
+    def labels(name: str) -> list[str]:
+        found = set(re.findall(re.escape(name) + r" \(\d+\)", text))
+        return sorted(found, key=len, reverse=True) + [name]
+
+    return labels
+
+
+def _public_check(
+    check: dict[str, Any], mover: str, played: str, outcome: dict[str, Any]
+) -> dict[str, Any]:
+    """A check of a legal play as every phone reads it: those that describe the mover's two
+    cards are worded from the card played alone, the same whatever the other card is."""
+    rule = check.get("rule")
+    if rule == "AC-3.1":
+        detail = (
+            f"It is {mover}'s turn: {mover} is in the round and holds two cards after the draw."
+        )
+    elif rule == "AC-3.2":
+        detail = f"{played} is one of the two cards in hand; {mover} keeps the other."
+    elif rule == "AC-4.1" and outcome.get("effect") == MUST_PLAY:
+        # Either wording names or rules out the card kept (Jett Reno or Darem Reymi held with it).
+        detail = f"{played} may always be played: AC-4.1 makes it the card to play, never one that cannot be."
+    else:
+        return check
+    return {**check, "detail": detail}
+
+
+def _awaiting_outcome(outcome: dict[str, Any], waiting: Waiting) -> dict[str, Any]:
+    """The outcome of a play awaiting its target's answer as every phone sees it: the play, the
+    mark it clears, and that the table waits; nothing of what follows (who is out, what is
+    discarded, whether the round ends), which rests on the target's card and the mover's."""
+    summary = [str(line) for line in outcome.get("summary") or []]
+    waits = (
+        f"What happens depends on {waiting.target}'s card: the table waits for "
+        f"{waiting.target}'s phone to answer."
+    )
+    return {
+        **outcome,
+        "summary": summary[:1]
+        + [line for line in summary[1:] if line.endswith("mark clears (AC-R6).")]
+        + [waits],
+        "eliminated": [],
+        "discarded": [],
+        "draws": [],
+        "deck_count": None,
+        "set_aside_drawn": None,
+        "in_round": None,
+        "round_ends": None,
+        "round_end_reason": waits,
+        "next_turn": None,
+    }
+
+
 def _sentence(verdict: str) -> str:
     return {"illegal": "Illegal", "needs_information": "Needs information"}.get(
         verdict, verdict.replace("_", " ").capitalize()
     )
-
-
-def _labels(hidden: dict[str, str], answer: dict[str, Any]) -> dict[str, str]:
-    """Each hidden card as the answer words it: "Jett Reno (7)" before "Jett Reno"."""
-    text = repr(answer)
-    words: dict[str, str] = {}
-    for name, instead in hidden.items():
-        for label in re.findall(re.escape(name) + r"(?: \(\d+\))?", text):
-            words[label] = instead
-        words[name] = instead
-    return words
 
 
 def job_request_body(
@@ -602,6 +697,9 @@ TABLE = TableGame(
     public_answer=public_answer,
     # The target's answer rules the mover's play: the mover's card is not the target's to read.
     public_to_sender=frozenset({"answer"}),
+    private_answer=lambda state, kind: (
+        int(state["pending"]["seat"]) if kind == "answer" and state.get("pending") else None
+    ),
 )
 
 

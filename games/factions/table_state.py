@@ -42,6 +42,7 @@ from games.table_state import (
     saved,
     withhold,
 )
+from games.wording import listing
 
 from . import table_glance
 
@@ -561,6 +562,16 @@ def answer_context(state: State, players: list[str]) -> dict[str, Any]:
     }
 
 
+def _defenders_seat(state: State) -> int | None:
+    """The defender's seat while an ATTACK awaits its answer: the next move is that answer
+    (defend with a DEFENCE from the hand, or let it through), the defender's phone's to give
+    (FAC-R4). None when no attack waits."""
+    position = state.get("position")
+    if not isinstance(position, dict) or not position.get("pending") or state.get("winner"):
+        return None
+    return list(state["players"]).index(mover(position)) + 1
+
+
 def _card_key(ref: object) -> tuple[str, str] | None:
     if (
         isinstance(ref, dict)
@@ -575,11 +586,17 @@ def public_answer(
     request: dict[str, Any], answer: dict[str, Any], state: State
 ) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """A move's ruling as every phone may see it (issue 29; FAC-9: only a SPY inspects another's
-    hand). The move gives its mover's hand; the card it plays, defends or discards is shown to all, the
-    rest of the hand is not: its labels become "a hidden card" in every text, its cards in the
-    answer's lists are withheld, and the lists built from the whole hand go (`alternatives`:
-    every legal move of that hand; `revealed`: a hand shown to one player alone, FAC-9). The
-    request keeps the played card only. None when the hand held nothing but that card."""
+    hand). The move gives its mover's hand; the card it plays, defends or discards is shown to
+    all, the rest of the hand is not. What is withheld is chosen by role, whose hand a card is in,
+    never by name: the deck holds several copies of each card (FAC-F1: ATTACK ×5, DEFENCE ×5,
+    the others ×2 per faction), so a card kept may be a second copy of the card played, which
+    stays named while the one kept does not. The hand's cards are withheld where the game lists
+    them: a conquest's cards no longer enemy for the conqueror (FAC-14, `no_longer_enemy`: each
+    {"withheld": true}, and "a hidden card" in its sentence), a card taken at random from one hand
+    to another (FAC-10, FAC-F2: the two players alone see it), the hand an illegal play did not
+    find its card in (FAC-4); the lists built from the whole hand go (`alternatives`: every
+    legal move of that hand; `revealed`: a hand shown to one player alone, FAC-9). The request
+    keeps the played card only. None when the hand held nothing but that card."""
     position = request.get("position")
     move_body = request.get("move")
     played = _card_key(move_body.get("card")) if isinstance(move_body, dict) else None
@@ -591,38 +608,84 @@ def public_answer(
         for row in state.get("standings", [])
         for entry in row.get("factions", [])
     }
-    hidden: set[tuple[str, str]] = set()
-    owners: dict[tuple[str, str], str] = {}
+
+    def label(key: tuple[str, str]) -> str:
+        return f"{key[0]} ({labels.get(key[1], key[1])})"
+
+    hands: dict[str, list[tuple[str, str]]] = {}  # each hand given, whole, as the move gave it
+    kept: dict[str, list[tuple[str, str]]] = {}  # what stays hidden of it: all but the card played
     for player in players:
         if not isinstance(player, dict):
             continue
         cards = [key for key in map(_card_key, player.get("hand") or []) if key is not None]
-        for key in one_less(cards, played):
-            if key != played:  # a second copy of the played card reads as the played card
-                hidden.add(key)
-                owners[key] = str(player.get("name"))
+        name = str(player.get("name"))
+        hands[name] = cards
+        rest = one_less(cards, played)
+        if rest:
+            kept[name] = rest
         player["hand"] = (
             [dict(zip(("card", "faction"), played, strict=True))] if (played in cards) else []
         )
         player["hand_complete"] = False
-    if not hidden:
+    if not kept:
         return None
-    words = {
-        f"{card} ({labels.get(faction, faction)})": "a hidden card" for card, faction in hidden
-    }
+    hidden = "a hidden card"
+    phrases: dict[str, str] = {}
+    for name, rest in kept.items():
+        # FAC-4: an illegal play's card not in the hand, which the game lists whole.
+        whole = [label(key) for key in hands[name]]
+        if played is not None:
+            phrases[f"{name}'s hand holds no {label(played)}; it holds {listing(whole)}."] = (
+                f"{name}'s hand holds no {label(played)}; it holds {listing([hidden] * len(whole))}."
+            )
+        # FAC-14: a conquest names the conqueror's cards of the faction conquered.
+        for faction in {key[1] for key in rest}:
+            friendly = [label(key) for key in rest if key[1] == faction]
+            phrases[f"in {name}'s hand, {listing(friendly)}."] = (
+                f"in {name}'s hand, {listing([hidden] * len(friendly))}."
+            )
+        # FAC-10, FAC-F2: a card taken at random from this hand.
+        for key in rest:
+            phrases[f" takes {label(key)} at random from {name}'s hand"] = (
+                f" takes {hidden} at random from {name}'s hand"
+            )
     shown = withhold(
-        answer,
-        words,
+        _withheld_by_role(copy.deepcopy(answer), set(kept)),
+        phrases,
         drop=frozenset({"alternatives", "revealed"}),
-        hidden=lambda item: _card_key(item) in hidden,
     )
-    holders = sorted(set(owners.values()))
+    holders = sorted(kept)
     shown[WITHHELD] = (
         f"{' and '.join(holders)}'s hand is theirs alone (only a SPY inspects "
         "it, FAC-9): this answer, as every phone sees it, names only the card the move plays. The phone "
         "that sent the move saw it whole."
     )
     return request, shown
+
+
+def _withheld_by_role(value: Any, holders: set[str]) -> Any:
+    """The answer with each card of a hidden hand withheld where the game lists it ({"withheld":
+    true}): a conquest's `no_longer_enemy` (the conqueror's hand, FAC-14), and a card moved from
+    one player's hand to another's (a random take, FAC-10, FAC-F2). A card played, discarded or
+    put on the table stays: every phone sees it."""
+    if isinstance(value, list):
+        return [_withheld_by_role(item, holders) for item in value]
+    if not isinstance(value, dict):
+        return value
+    shown = {key: _withheld_by_role(item, holders) for key, item in value.items()}
+    if "no_longer_enemy" in shown and shown.get("to") in holders:
+        shown["no_longer_enemy"] = [{WITHHELD: True} for _ in shown["no_longer_enemy"] or []]
+    source, to = shown.get("from"), shown.get("to")
+    if (
+        "card" in shown
+        and isinstance(shown.get("card"), dict)
+        and isinstance(source, dict)
+        and isinstance(to, dict)
+        and source.get("player") in holders
+        and "player" in to
+    ):
+        shown["card"] = {WITHHELD: True}
+    return shown
 
 
 TABLE = TableGame(
@@ -637,4 +700,5 @@ TABLE = TableGame(
     event_template="factions/_table_event.html",
     next_entry=table_glance.next_entry,
     public_answer=public_answer,
+    private_answer=lambda state, kind: _defenders_seat(state) if kind == "move" else None,
 )

@@ -359,6 +359,15 @@ def job_event(
     return "turn", event
 
 
+def one_less_all(cards: list[str], taken: list[str]) -> list[str]:
+    """`cards` without one copy of each card of `taken` (a hand without the cards kept: those
+    played, in the hand's order)."""
+    rest = list(cards)
+    for card in taken:
+        rest = one_less(rest, card)
+    return rest
+
+
 def public_answer(
     request: dict[str, Any], answer: dict[str, Any], state: State
 ) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -367,8 +376,9 @@ def public_answer(
     face up in play; the others in the active player's hand are theirs alone: each list of a
     hand becomes as many {"withheld": true}, their names become "[hidden card]" in every text
     (a name also played stays: a Scout kept reads as the Scout played), the alternatives (drawn
-    from the whole hand) go, and the request keeps the cards played. None when the hand held
-    nothing but the cards played."""
+    from the whole hand) go, and the request keeps the cards played, as many of each as were
+    played (a second Scout kept is not listed). None when the hand held nothing but the cards
+    played."""
     position = request.get("position") if isinstance(request.get("position"), dict) else request
     active = position.get("active") if isinstance(position, dict) else None
     if not isinstance(active, dict) or not isinstance(active.get("hand"), list):
@@ -386,7 +396,8 @@ def public_answer(
         hidden = one_less(hidden, card)
     if not hidden:
         return None
-    active["hand"] = [card for card in hand if card in played]
+    # The cards played, as many of each as were played: a copy kept of a card played is kept.
+    active["hand"] = one_less_all(hand, hidden)
     names = {card: "[hidden card]" for card in hidden if card not in played}
     shown = withhold(answer, names, drop=frozenset({"alternatives"}))
 
