@@ -787,3 +787,32 @@ def hand_filled(response) -> list[str]:
     fields = re.findall(r'<input[^>]*\bname="hand"[^>]*>', response.content.decode())
     values = [re.search(r'\bvalue="([^"]*)"', field) for field in fields]
     return [html.unescape(value.group(1)) for value in values if value and value.group(1)]
+
+
+def test_a_star_realms_turns_public_answer_reads_the_same_whatever_the_copy_kept(api):
+    """SRA-3.4: Ana plays a Viper and a Scout and keeps one card. Whether she keeps a second
+    Scout or an Imperial Frigate (its neighbour), every phone reads the same answer: a kept card
+    of the played card's name is never told apart from the one played (SRA-11: "… stays in the
+    hand")."""
+
+    def public_for(kept: str) -> dict:
+        t = seated(api, "star-realms-academy", ["Ana", "Ben"])
+        turn = {
+            "active": {"hand": ["Viper", "Scout", kept]},
+            "shop_row": SRA_TURN["shop_row"],
+            "actions": [
+                {"action": "play", "card": "Viper"},
+                {"action": "play", "card": "Scout"},
+                {"action": "end_turn"},
+            ],
+        }
+        sent = event(t, "turn", 1, turn, t["ana"])
+        assert sent.status_code == 201, sent.json()
+        public = dict(read(t)["events"][-1]["result"])
+        for own in ("id", "url"):
+            public.pop(own, None)
+        return public
+
+    scout, frigate = public_for("Scout"), public_for("Imperial Frigate")
+    assert "Imperial Frigate" not in json.dumps(frigate)
+    assert scout == frigate
