@@ -47,6 +47,9 @@ class ServerReadSlots:
     def _opened(self) -> list[int]:
         """This process's own descriptors of the slot files (opened again after a fork)."""
         if self._pid != os.getpid():
+            # Made again if something removed it (a cleaner of the temporary folder): a read
+            # never fails for want of its slots.
+            os.makedirs(self.directory, exist_ok=True)
             self._files = [
                 os.open(
                     os.path.join(self.directory, f"slot-{index}"),

@@ -126,7 +126,10 @@ def test_the_slots_are_the_servers_only_when_gunicorn_made_their_folder(tmp_path
     """Django's development server (one process) has none; gunicorn's on_starting hook makes the
     folder, and TABLE_READS_AT_ONCE sets their number (by default a core less than the machine
     has, at least one)."""
-    monkeypatch.delenv("TABLE_READ_SLOTS_DIR", raising=False)
+    # Set (to nothing) through monkeypatch, so that its value before the test is put back
+    # whatever on_starting writes: a folder left named after on_exit removed it would reach the
+    # next test's reads.
+    monkeypatch.setenv("TABLE_READ_SLOTS_DIR", "")
     assert server_slots() is None
     gunicorn_config: dict = {}
     exec(Path("config/gunicorn.py").read_text(), gunicorn_config)
@@ -141,5 +144,13 @@ def test_the_slots_are_the_servers_only_when_gunicorn_made_their_folder(tmp_path
         assert server_slots().count == 2
     finally:
         gunicorn_config["on_exit"](None)
-        monkeypatch.delenv("TABLE_READ_SLOTS_DIR", raising=False)
     assert not Path(made).exists()
+
+
+def test_slots_whose_folder_was_removed_are_made_again(tmp_path):
+    """A cleaner of the temporary folder removing the slots' folder never fails a read."""
+    folder = tmp_path / "removed"
+    slots = ServerReadSlots(str(folder), 1)
+    assert slots.try_take() == 0
+    slots.give_back(0)
+    assert folder.is_dir()
