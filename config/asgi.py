@@ -236,6 +236,9 @@ class TableReadsBound:
         ):
             await self.app(scope, receive, send)
             return
+        # And one of the whole server's: TABLE_READS_AT_ONCE across its processes
+        # (config/read_slots.py), when gunicorn made the folder for them.
+        server = read_slots.server_slots()
         if TableReadsBound.slots is None:  # made in the process's own event loop
             TableReadsBound.slots = asyncio.Semaphore(TABLE_READS_PER_PROCESS)
         slots = TableReadsBound.slots
@@ -251,9 +254,6 @@ class TableReadsBound:
         else:
             await slots.acquire()
         held = True
-        # And one of the whole server's: TABLE_READS_AT_ONCE across its processes
-        # (config/read_slots.py), when gunicorn made the folder for them.
-        server = read_slots.server_slots()
         server_slot: int | None = None
 
         def release() -> None:

@@ -90,7 +90,14 @@ def when_ready(server: Any) -> None:  # gunicorn's Arbiter (gunicorn ships no ty
 def on_starting(server: Any) -> None:
     """The folder of the server's table-read slots (config/read_slots.py), made in the master
     before the workers fork, so that every worker finds the same lock files. A fresh folder for
-    each server: two servers on one machine never share their slots."""
+    each server: two servers on one machine never share their slots. Their number is checked
+    here, so that a TABLE_READS_AT_ONCE that is no count stops the server at once."""
+    from config.read_slots import configured_count
+
+    try:
+        configured_count()
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
     os.environ["TABLE_READ_SLOTS_DIR"] = tempfile.mkdtemp(prefix="tableside-read-slots-")
 
 

@@ -91,6 +91,18 @@ class ServerReadSlots:
 _made: dict[tuple[str, int], ServerReadSlots] = {}
 
 
+def configured_count() -> int:
+    """TABLE_READS_AT_ONCE, or the default when it is unset or 0. config/gunicorn.py reads it
+    before the workers start, so a value that is no count stops the server with this message
+    rather than failing reads."""
+    given = os.environ.get("TABLE_READS_AT_ONCE", "").strip()
+    if not given:
+        return default_count()
+    if not given.isascii() or not given.isdigit():
+        raise ValueError(f"TABLE_READS_AT_ONCE must be a whole number of reads; got {given!r}.")
+    return int(given) or default_count()
+
+
 def server_slots() -> ServerReadSlots | None:
     """The server's slots when it made a folder for them (config/gunicorn.py), else None.
 
@@ -99,7 +111,7 @@ def server_slots() -> ServerReadSlots | None:
     directory = os.environ.get("TABLE_READ_SLOTS_DIR", "")
     if not directory:
         return None
-    count = int(os.environ.get("TABLE_READS_AT_ONCE", "0") or "0") or default_count()
+    count = configured_count()
     if (directory, count) not in _made:
         _made[(directory, count)] = ServerReadSlots(directory, count)
     return _made[(directory, count)]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from config.read_slots import ServerReadSlots, default_count, server_slots
+from config.read_slots import ServerReadSlots, configured_count, default_count, server_slots
 
 FORK = multiprocessing.get_context("fork")
 
@@ -154,3 +154,19 @@ def test_slots_whose_folder_was_removed_are_made_again(tmp_path):
     assert slots.try_take() == 0
     slots.give_back(0)
     assert folder.is_dir()
+
+
+def test_a_count_of_reads_that_is_no_count_stops_the_server(monkeypatch):
+    """TABLE_READS_AT_ONCE is read when gunicorn starts: "two" or "²" stops it with a message,
+    where it would otherwise fail every table read; 0 or nothing is the default."""
+    gunicorn_config: dict = {}
+    exec(Path("config/gunicorn.py").read_text(), gunicorn_config)
+    monkeypatch.setenv("TABLE_READ_SLOTS_DIR", "")
+    for given in ("two", "\u00b2", "-1"):
+        monkeypatch.setenv("TABLE_READS_AT_ONCE", given)
+        with pytest.raises(SystemExit, match="TABLE_READS_AT_ONCE must be a whole number"):
+            gunicorn_config["on_starting"](None)
+        assert os.environ["TABLE_READ_SLOTS_DIR"] == ""
+    for given, count in (("0", default_count()), ("", default_count()), ("3", 3)):
+        monkeypatch.setenv("TABLE_READS_AT_ONCE", given)
+        assert configured_count() == count
