@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 
 from games.star_trek_missions.scorer import HandScorer
 from tests.engines.star_trek_missions_catalog import catalog, score
-from tests.engines.star_trek_missions_hard_hands import CHOICE_CARDS, hard_hand, small_vocabulary
+from tests.engines.star_trek_missions_hard_hands import (
+    CHOICE_CARDS,
+    SIXTEEN_SEED_SLOWEST,
+    hard_hand,
+    small_vocabulary,
+)
 from tests.engines.star_trek_missions_reference import plain_best, plain_space
 from tests.engines.test_star_trek_missions_examples import EXAMPLES
 
@@ -851,34 +856,14 @@ def test_stm_r15_search_equals_plain_enumeration_on_issue_30s_slowest_hands_cut(
 # the whole vocabulary (55, 43, 69 and 56): the cut keeps a best combination.
 HUNTED_HANDS_SPEED_CUT = [
     (
-        [
-            "Ensign Wesley Crusher",
-            "Photon Torpedoes",
-            "The Lure of Profit",
-            "Commander Bruce Maddox",
-            "Lursa and B'Etor",
-            "Chancellor Gowron",
-            "Thought Maker",
-            "Meddlesome Q",
-            "Unidentified Ship",
-        ],
+        SIXTEEN_SEED_SLOWEST[0],
         {
             "lifeform": ["android", "betazoid", "hologram", "human", "klingon", "romulan"],
             "specialty": ["archaeologist", "combat", "command", "engineer", "science"],
         },
     ),
     (
-        [
-            "Spock",
-            "Unidentified Ship",
-            "Thought Maker",
-            "Crystal Entity",
-            "Mysterious Plague",
-            "Bat'leth",
-            "Hand Phaser",
-            "Meddlesome Q",
-            "Daimon Tog",
-        ],
+        SIXTEEN_SEED_SLOWEST[1],
         {
             "lifeform": ["betazoid", "crystal", "ferengi", "human", "klingon", "romulan", "vulcan"],
             "affiliation": ["federation", "ferengi-alliance", "hostile", "klingon-empire"],
@@ -886,17 +871,7 @@ HUNTED_HANDS_SPEED_CUT = [
         },
     ),
     (
-        [
-            "Meddlesome Q",
-            "Unidentified Ship",
-            "Thought Maker",
-            "Leah Brahms",
-            "Commander Tomalak",
-            "Computer",
-            "Borg Cube",
-            "Ambassador Sarek",
-            "Vash",
-        ],
+        SIXTEEN_SEED_SLOWEST[2],
         {
             "lifeform": ["hologram", "human", "klingon", "vulcan"],
             "affiliation": [
@@ -909,17 +884,7 @@ HUNTED_HANDS_SPEED_CUT = [
         },
     ),
     (
-        [
-            "Ambassador Sarek",
-            "Unidentified Ship",
-            "Lieutenant Worf",
-            "Daimon Bok",
-            "Commander Tomalak",
-            "Mysterious Plague",
-            "Thought Maker",
-            "Meddlesome Q",
-            "James Moriarty",
-        ],
+        SIXTEEN_SEED_SLOWEST[3],
         {
             "lifeform": ["ferengi", "hologram", "human", "klingon", "romulan", "vulcan"],
             "specialty": ["combat", "command", "medical", "science", "weapon"],

@@ -18,6 +18,7 @@ from games.star_trek_missions.engine import HandPosition, check
 from games.star_trek_missions.rules import Live, WildSet
 from games.star_trek_missions.scorer import HandScorer
 from tests.engines.star_trek_missions_catalog import adversarial_hands, catalog
+from tests.engines.star_trek_missions_hard_hands import SIXTEEN_SEED_SLOWEST
 from tests.engines.star_trek_missions_reference import plain_best
 from tests.engines.star_trek_missions_reference import plain_space as reference_space
 
@@ -271,52 +272,7 @@ def test_clipped_bounds_stay_above_every_total_below_them(names, monkeypatch):
 # the 16-seed hunt's slowest hands (the Ship and Thought Maker in Meddlesome Q's nine, with a
 # copy, Mysterious Plague or Borg Cube) and a hand where Thought Maker may change a card whose
 # BLANKED UNLESS fails.
-SIDE_BY_SIDE_HANDS = [
-    [
-        "Ensign Wesley Crusher",
-        "Photon Torpedoes",
-        "The Lure of Profit",
-        "Commander Bruce Maddox",
-        "Lursa and B'Etor",
-        "Chancellor Gowron",
-        "Thought Maker",
-        "Meddlesome Q",
-        "Unidentified Ship",
-    ],
-    [
-        "Spock",
-        "Unidentified Ship",
-        "Thought Maker",
-        "Crystal Entity",
-        "Mysterious Plague",
-        "Bat'leth",
-        "Hand Phaser",
-        "Meddlesome Q",
-        "Daimon Tog",
-    ],
-    [
-        "Meddlesome Q",
-        "Unidentified Ship",
-        "Thought Maker",
-        "Leah Brahms",
-        "Commander Tomalak",
-        "Computer",
-        "Borg Cube",
-        "Ambassador Sarek",
-        "Vash",
-    ],
-    [
-        "Ambassador Sarek",
-        "Unidentified Ship",
-        "Lieutenant Worf",
-        "Daimon Bok",
-        "Commander Tomalak",
-        "Mysterious Plague",
-        "Thought Maker",
-        "Meddlesome Q",
-        "James Moriarty",
-    ],
-]
+SIDE_BY_SIDE_HANDS = SIXTEEN_SEED_SLOWEST
 
 
 @pytest.mark.parametrize("names", SIDE_BY_SIDE_HANDS)
