@@ -2,19 +2,26 @@
 of its own (a fresh SQLite file, or the PostgreSQL of DATABASE_URL under scripts/with-postgres),
 migrated and with the shipped catalog, so requests really run at once in several processes.
 
-One server per test process (session scope), shared by the modules that use it: each test starts a
-table of its own, and starting the server (migrate, load the catalog, boot three workers) costs
-seconds of a 2-core machine's five-minute suite."""
+One server per run of the suite, shared by every pytest-xdist worker whose tests use it: each test
+starts a table of its own, and starting a server (migrate, load the catalog, boot three workers:
+about 17 s of CPU) once per worker cost a 2-core machine a tenth of a minute of its five. The
+first worker that needs it starts it; the last one done with it stops it (a count in the run's
+shared folder, changed under a file lock). A worker that needs it again after that starts
+another."""
 
+import contextlib
 import fcntl
 import hashlib
+import json
 import os
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,11 +36,34 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session", name="tables_site")
-def tables_site_fixture(tmp_path_factory):
+def run_folder(tmp_path_factory) -> Path:
+    """A folder of this run of the suite, the same for all its pytest-xdist workers: each
+    worker's temporary folder is a `popen-gw<N>` inside the run's."""
+    folder = tmp_path_factory.getbasetemp()
+    return folder.parent if os.environ.get("PYTEST_XDIST_WORKER") else folder
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    with open(path, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        yield
+
+
+def answers(base: str) -> bool:
+    try:
+        with urllib.request.urlopen(base + "/api/games/", timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def start_server(folder: Path) -> tuple[subprocess.Popen, str]:
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
-        url = f"sqlite:///{tmp_path_factory.mktemp('tables') / 'tables.sqlite3'}"
+        database = folder / "tables.sqlite3"
+        database.unlink(missing_ok=True)
+        url = f"sqlite:///{database}"
     env = {
         **os.environ,
         "DATABASE_URL": url,
@@ -42,36 +72,64 @@ def tables_site_fixture(tmp_path_factory):
         "GUNICORN_ACCESS_LOG": "/dev/null",
     }
     python = sys.executable
-    # On PostgreSQL every test process's server uses DATABASE_URL's one database: two processes
-    # migrating it at once failed (a table created twice). One at a time; the second finds
-    # nothing left to do.
+    # On PostgreSQL every server uses DATABASE_URL's one database, and two runs of the suite
+    # (test-postgres beside a developer's) could migrate it at once: a table created twice. One
+    # at a time; the second finds nothing left to do.
     lock = Path(tempfile.gettempdir()) / (
         "tableside-tables-site-" + hashlib.sha256(url.encode()).hexdigest()[:16] + ".lock"
     )
-    with open(lock, "a") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
+    with locked(lock):
         for command in (["migrate", "--noinput", "-v0"], ["load_catalog", "-v0"]):
             subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
-    port = free_port()
-    env["PORT"] = str(port)
+    env["PORT"] = str(free_port())
     process = subprocess.Popen(
         [str(Path(python).parent / "gunicorn"), "-c", "config/gunicorn.py"],  # its app: config.asgi
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        # Its own process group: the worker that stops it may not be the one that started it.
+        start_new_session=True,
     )
-    base = f"http://127.0.0.1:{port}"
+    base = f"http://127.0.0.1:{env['PORT']}"
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    while not answers(base):
+        if time.monotonic() > deadline or process.poll() is not None:
+            process.terminate()
+            pytest.fail("the app server did not start")
+        time.sleep(0.3)
+    return process, base
+
+
+def stop_server(pid: int, started: subprocess.Popen | None) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGTERM)  # gunicorn's master stops its workers
+    if started is not None:  # this worker's child: reap it
         try:
-            with urllib.request.urlopen(base + "/api/games/", timeout=2):
-                break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        process.terminate()
-        pytest.fail("the app server did not start")
-    yield base
-    process.terminate()
-    process.wait(timeout=20)
+            started.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(pid, signal.SIGKILL)
+            started.wait(timeout=10)
+
+
+@pytest.fixture(scope="session", name="tables_site")
+def tables_site_fixture(tmp_path_factory):
+    folder = run_folder(tmp_path_factory)
+    state_file = folder / "tables-site.json"
+    started = None
+    with locked(folder / "tables-site.lock"):
+        state = json.loads(state_file.read_text()) if state_file.exists() else None
+        if state is None or not answers(state["base"]):
+            started, base = start_server(folder)
+            state = {"pid": started.pid, "base": base, "users": 0}
+        state["users"] += 1
+        state_file.write_text(json.dumps(state))
+    yield state["base"]
+    with locked(folder / "tables-site.lock"):
+        state = json.loads(state_file.read_text())
+        state["users"] -= 1
+        if state["users"] > 0:
+            state_file.write_text(json.dumps(state))
+            return
+        state_file.unlink()
+        stop_server(state["pid"], started if started and started.pid == state["pid"] else None)

@@ -1,9 +1,9 @@
-"""No entry is lost and no one has to retry (issue 29): four phones pick seven tiles each on
-"Score a hand" opened from the table and tap "Enter this hand at the table" in the same second:
-all four hands are recorded and the table's standings are the stateless whole-table score of the
-four hands. And the one real overlap, the same seat's hand entered from two pages opened at the
-same version: the second page says next to its button what changed, keeps its hand (scored) and
-enters it with one more tap.
+"""No entry is lost and no one has to retry (issue 29). Four phones entering their hands from
+"Score a hand" in the same second is the game night's test (tests/browser/test_game_night.py,
+through the printed address, on the same deployed app). Here, the one real overlap: the same
+seat's hand entered from two pages opened at the same version: the second page says next to its
+button what changed, keeps its hand (scored) and enters it with one more tap; and a round form
+kept through a conflict.
 
 The site is the app as deployed (tests/tables_server.py: gunicorn, three workers) on SQLite, or on
 PostgreSQL under scripts/with-postgres."""
@@ -97,45 +97,6 @@ def pick(page, slugs):
 
 def card_names(page, slugs):
     return [page.locator(f"#tile-{slug} .pick-tile__name").inner_text() for slug in slugs]
-
-
-def test_four_phones_enter_their_hands_from_score_a_hand_in_one_second(browser, tables_site):
-    site = tables_site
-    host_context, host, link = start_table(browser, site, list(HANDS))
-    code = link.rstrip("/").rsplit("/", 1)[1]
-    phones = {}
-    for name in HANDS:
-        context, page = phone(browser)
-        claim(page, link, name)
-        # Every phone opens the form at the same version: the table's after the four claims.
-        phones[name] = (context, page)
-    names = {}
-    for name, (_, page) in phones.items():
-        open_score_a_hand(page)
-        pick(page, HANDS[name])
-        names[name] = card_names(page, HANDS[name])
-    # The four taps leave before any answer comes back.
-    for _, page in phones.values():
-        page.locator("#at-table-button").click(no_wait_after=True)
-    for name, (_, page) in phones.items():
-        expect(page.locator("#at-table")).to_contain_text(
-            f"Entered at the table as {name}", timeout=30_000
-        )
-        expect(page.locator("#form-conflict")).to_have_count(0)
-    table = host.request.get(f"{site}/api/tables/{code}/").json()
-    assert sorted(event["seat"] for event in table["events"]) == [1, 2, 3, 4]
-    assert table["state"]["cards"] == [names[name] for name in HANDS]
-    whole = host.request.post(
-        site + "/api/games/star-trek-missions/score/",
-        data={"players": [{"name": name, "hand": names[name]} for name in HANDS]},
-        timeout=60_000,
-    )
-    assert whole.status == 200, whole.text()[:300]
-    assert table["state"]["standings"] == whole.json()["standings"]
-    assert table["state"]["winners"] == whole.json()["winners"]
-    for context, page in [*phones.values(), (host_context, host)]:
-        assert not page.errors, page.errors
-        context.close()
 
 
 def test_the_same_seats_hand_from_two_pages_says_what_changed_and_keeps_the_hand(
