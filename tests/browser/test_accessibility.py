@@ -1,6 +1,11 @@
 """Zero serious or critical axe-core violations, and a heading order without gaps, on a 390×844
 touch phone (issue 23): every page of the README's tour, every game form as it opens, with its
-problems shown and with an answer, each saved result, and the score pages after a selection."""
+problems shown and with an answer, each saved result, and the score pages after a selection.
+
+The same pages in the same states are read as text for players with JavaScript here too (no
+template source, API path or code: tests/browser/test_visible_text.py's check, which reads them
+without JavaScript): one visit of each state for both checks, where two tests once loaded each
+page and sent each form again for the second."""
 
 from __future__ import annotations
 
@@ -10,10 +15,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import violations
-from tests.browser.game_forms import FORMS, submit_all
+from tests.browser.game_forms import FORMS, submit
 from tests.browser.phone import phone_page
 from tests.browser.star_trek_missions_tiles import show_tile
-from tests.browser.test_visible_text import TOUR
+from tests.browser.test_visible_text import TOUR, report
 
 pytestmark = pytest.mark.browser
 
@@ -24,11 +29,16 @@ def phone(browser, site):
         yield page
 
 
+def checked(page, where: str) -> list[str]:
+    """What axe-core finds at this state of the page, and what a player should not read there."""
+    return [f"{where}: {v}" for v in violations(page)] + report(page, where)
+
+
 def test_the_tour(phone, site):
     found = []
     for path in TOUR:
         phone.goto(site + path)
-        found += [f"{path}: {v}" for v in violations(phone)]
+        found += checked(phone, path)
     assert not found, "\n".join(found)
 
 
@@ -36,15 +46,20 @@ def test_the_tour(phone, site):
 def test_every_form_with_problems_and_with_an_answer(phone, site, game_form):
     found = []
     phone.goto(site + game_form.url)
-    found += [f"{game_form.url} as it opens: {v}" for v in violations(phone)]
-    submit_all(phone, site, game_form, game_form.invalid, javascript=True)
-    found += [f"{game_form.url} with problems: {v}" for v in violations(phone)]
-    submit_all(phone, site, game_form, game_form.valid, javascript=True)
-    found += [f"{game_form.url} with an answer: {v}" for v in violations(phone)]
+    expect(phone.locator(game_form.form)).to_be_visible()
+    found += checked(phone, f"{game_form.url} as it opens")
+    for data in game_form.invalid:
+        submit(phone, game_form, data, javascript=True)
+    found += checked(phone, f"{game_form.url} with problems")
+    phone.goto(site + game_form.url)  # a fresh form, as a player starting again
+    expect(phone.locator(game_form.form)).to_be_visible()
+    for data in game_form.valid:
+        submit(phone, game_form, data, javascript=True)
+    found += checked(phone, f"{game_form.url} with an answer")
     share = phone.locator("a.share__url")
-    assert share.count() >= 1
+    assert share.count() >= 1, f"{game_form.url}: the valid input gave no saved result"
     phone.goto(share.first.get_attribute("href"))
-    found += [f"{urlsplit(phone.url).path} (saved): {v}" for v in violations(phone)]
+    found += checked(phone, f"{urlsplit(phone.url).path} (saved)")
     assert not found, "\n".join(found)
 
 

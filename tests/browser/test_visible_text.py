@@ -1,7 +1,9 @@
 """What a person reads: the visible text of every page of the README's tour and of every result
 (each game's score and ruling forms answered with a valid and an invalid input, and each saved
-/r/<id>), with JavaScript and without, holds no template source, no raw API error path and no
-machine code, except inside the elements meant to show codes to whoever reports a bug.
+/r/<id>) holds no template source, no raw API error path and no machine code, except inside the
+elements meant to show codes to whoever reports a bug. Here without JavaScript (the forms posted
+and answered as whole pages); with JavaScript (htmx's partial answers), the same pages in the same
+states are read by tests/browser/test_accessibility.py, at each state it checks with axe-core.
 
 The text is the body's innerText, so what CSS hides (a closed <details>, display: none) is not
 read, just as a person does not see it."""
@@ -109,21 +111,15 @@ def report(page, where: str) -> list[str]:
     return out
 
 
-@pytest.fixture(params=[True, False], ids=["javascript", "no-javascript"])
-def javascript(request):
-    return request.param
-
-
 @pytest.fixture
-def reader(browser, site, javascript):
-    """A phone-sized page, with or without JavaScript, that must stay on the live server and
-    raise no JavaScript error."""
+def reader(browser, site):
+    """A phone-sized page without JavaScript, that must stay on the live server."""
     with watched_page(
         browser,
         site,
         timeout=15_000,
         **VIEWPORTS["phone"],
-        java_script_enabled=javascript,
+        java_script_enabled=False,
         locale="en-GB",
     ) as page:
         yield page
@@ -138,12 +134,12 @@ def test_the_tour_pages_read_as_text_for_players(reader, site):
 
 
 @pytest.mark.parametrize("game_form", FORMS, ids=[form.id for form in FORMS])
-def test_every_result_reads_as_text_for_players(reader, site, javascript, game_form):
+def test_every_result_reads_as_text_for_players(reader, site, game_form):
     found = []
-    submit_all(reader, site, game_form, game_form.invalid, javascript=javascript)
+    submit_all(reader, site, game_form, game_form.invalid, javascript=False)
     found += report(reader, f"{game_form.url} invalid input")
 
-    submit_all(reader, site, game_form, game_form.valid, javascript=javascript)
+    submit_all(reader, site, game_form, game_form.valid, javascript=False)
     found += report(reader, f"{game_form.url} valid input")
     share = reader.locator("a.share__url")
     assert share.count() >= 1, f"{game_form.url}: the valid input gave no saved result"
