@@ -1,0 +1,78 @@
+"""Where the test suite spends its CPU: `make test`'s pytest run (the same workers and browser)
+with each test's CPU recorded (bench/suite_cpu_plugin.py), then the files and tests that cost
+most, and the machine's busy time over the run beside the sum of the tests'.
+
+    .venv/bin/python bench/suite_cpu.py [pytest arguments…]
+
+BENCH_SUITE_TOP (default 25) sets how many files and tests are printed. The figures are for
+choosing what to make cheaper; `make test` itself is the suite's timing (docs/MEASUREMENTS.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TOP = int(os.environ.get("BENCH_SUITE_TOP", "25"))
+
+
+def busy_seconds() -> float:
+    """The machine's CPU seconds spent busy since boot, all cores (/proc/stat)."""
+    with open("/proc/stat") as stat:
+        fields = [int(value) for value in stat.readline().split()[1:]]
+    user, nice, system, _idle, _iowait, irq, softirq = fields[:7]
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
+
+
+def main() -> None:
+    workers = str((os.cpu_count() or 1) + 1)
+    arguments = sys.argv[1:] or ["-n", workers, "--dist", "worksteal", "-q"]
+    with tempfile.TemporaryDirectory() as folder:
+        record = Path(folder) / "tests.jsonl"
+        env = {
+            **os.environ,
+            "SUITE_CPU_FILE": str(record),
+            # The project's folder, not bench/ (whose http.py would hide the standard library's).
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+            "TABLESIDE_CHROMIUM": os.environ.get(
+                "TABLESIDE_CHROMIUM", "/usr/bin/chromium-headless-shell"
+            ),
+        }
+        busy, started = busy_seconds(), time.monotonic()
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "bench.suite_cpu_plugin", *arguments],
+            cwd=ROOT,
+            env=env,
+            check=False,
+        )
+        busy, wall = busy_seconds() - busy, time.monotonic() - started
+        rows = [json.loads(line) for line in record.read_text().splitlines()]
+    files: Counter[str] = Counter()
+    counts: Counter[str] = Counter()
+    for node, cpu, _ in rows:
+        files[node.split("::")[0]] += cpu
+        counts[node.split("::")[0]] += 1
+    total = sum(cpu for _, cpu, _ in rows)
+    browser = sum(cpu for node, cpu, _ in rows if node.startswith("tests/browser/"))
+    print(
+        f"\n{len(rows)} tests, pytest exit {done.returncode}: {wall:.0f} s wall; the machine busy "
+        f"{busy:.0f} CPU-s ({busy / wall:.2f} cores); the tests' process trees {total:.0f} CPU-s, "
+        f"the browser tests {browser:.0f} (Chromium's renderers are in the machine's figure)"
+    )
+    print(f"\nThe {TOP} costliest files (CPU-s, tests)")
+    for name, cpu in files.most_common(TOP):
+        print(f"{cpu:8.1f} {counts[name]:5d}  {name}")
+    print(f"\nThe {TOP} costliest tests (CPU-s, wall s)")
+    for node, cpu, seconds in sorted(rows, key=lambda row: -row[1])[:TOP]:
+        print(f"{cpu:8.1f} {seconds:7.1f}  {node}")
+    sys.exit(done.returncode)
+
+
+if __name__ == "__main__":
+    main()
