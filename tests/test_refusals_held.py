@@ -10,6 +10,7 @@ import pytest
 
 import config.asgi as served
 from config.asgi import HeldRefusals, refusal_hold
+from tests.event_loop import run
 
 
 def test_a_refusal_is_held_at_most_its_retry_after(monkeypatch):
@@ -39,7 +40,7 @@ def run_together(app, paths: list[str]) -> list[str]:
     async def main():
         await asyncio.gather(*(one(path) for path in paths))
 
-    asyncio.run(main())
+    run(main())
     return events
 
 

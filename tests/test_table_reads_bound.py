@@ -14,6 +14,7 @@ import pytest
 
 import config.asgi as served
 from config.asgi import TableReadsBound
+from tests.event_loop import run
 from tests.test_tables_concurrency import call, new_table, together
 
 
@@ -79,7 +80,7 @@ def test_a_read_past_the_bound_waits_and_other_requests_pass_it(bound):
         first_may_answer.set()
         await asyncio.gather(first, second)
 
-    asyncio.run(main())
+    run(main())
     assert events == [
         "GET /api/tables/first/ reached Django",
         "GET /api/games/ reached Django",
@@ -114,7 +115,7 @@ def test_a_read_that_fails_gives_its_place_back(bound):
                 )
         assert not TableReadsBound.slots.locked()
 
-    asyncio.run(main())
+    run(main())
 
 
 def test_phones_reading_at_once_are_all_answered(tables_site):
