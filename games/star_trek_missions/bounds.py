@@ -89,6 +89,12 @@ class HandBounds(HandChoices):
         # (receiver, chosen, card as printed)
         self.printed_signatures: dict[tuple[Any, ...], int] = {}
         self.quick_cache: dict[tuple[Any, ...], int] = {}
+        # Behind quick_cache and chooser_cache: the same points on a key that leaves out the
+        # changed cards the rule reads as printed (`_unchanged_left_out`).
+        self.canonical_cache: dict[tuple[Any, ...], int] = {}
+        self.canonical_chooser: dict[tuple[Any, ...], int] = {}
+        # (the attributes a rule reads, a card) -> what they read of the card as printed
+        self.printed_reads: dict[tuple[tuple[str, ...], str], tuple[frozenset[str], ...]] = {}
         # An open choice only its own rule reads: its best points, on the same key as
         # quick_cache's less the choice (`_best_chosen`).
         self.chooser_cache: dict[tuple[Any, ...], int] = {}
@@ -111,12 +117,21 @@ class HandBounds(HandChoices):
             *(criterion_attributes(c, by_value=True) for c in placing)
         )
         self.singletons: dict[str, frozenset[str]] = {}
+        self.structural_wild = tuple(k for k in WILD_KEYS if k in self.structural)
+        # The kind of choice each choice card makes, as `sibling_scores` reads it.
+        self.sibling_kind = {
+            name: next(
+                (k for k in ("wild", "change_affiliation", "choose") if k in effects),
+                next(iter(effects), None),
+            )
+            for name, effects in self.effects.items()
+        }
         # Keys' parts made once and shared (`_tally`, `_wild`): the standing cards, those changed,
         # the open values.
         self.interned: dict[Any, Any] = {}
         # Worlds that differ only in the Unidentified Ship's attributes, placed once
         # (`_ship_context`): their key -> the world and what its cards share (`_Same`).
-        self.ship_contexts: dict[tuple[Any, ...], tuple[_World, _Same, list[Match]]] = {}
+        self.ship_contexts: dict[tuple[Any, ...], _ShipContext] = {}
         # Cards whose choice ("choose") only their own rule reads, with the values worth trying.
         self.choosers = {
             spec.name: self.candidates(spec, effect)
@@ -185,10 +200,7 @@ class HandBounds(HandChoices):
         counts-as condition or Thought Maker target reads the attribute it sets), the cards are
         placed once and only the changed card is replaced; the cards whose rules do not read it
         keep their cached points."""
-        kind = next(iter(self.effects[name]), None)
-        kind = next(
-            (k for k in ("wild", "change_affiliation", "choose") if k in self.effects[name]), kind
-        )
+        kind = self.sibling_kind[name]
         first = children[0]
         blank = (first.get(self.assimilator) or {}).get("blank", ()) if self.assimilator else ()
         if (
@@ -245,11 +257,23 @@ class HandBounds(HandChoices):
             # sibling re-scores only the cards whose rules read the Ship (`_ship_context`).
             # The first sibling re-scores every card that reads the Ship, the others only those
             # that read the attribute they differ in (`_narrow`).
-            world, shared, changers = context
+            world, shared, changers, ships = context
             siblings = shared
             for child in children:
                 lives = dict(world.lives)
-                lives[name] = self._ship_live(child, name, changers)
+                # (The Ship as placed, made once per context for each choice of it: a Live is
+                # never changed once placed.)
+                choice = child[name]
+                placed = (
+                    choice.get("type"),
+                    choice.get("lifeform"),
+                    choice.get("affiliation"),
+                    choice.get("specialty"),
+                )
+                ship_live = ships.get(placed)
+                if ship_live is None:
+                    ship_live = ships[placed] = self._ship_live(child, name, changers)
+                lives[name] = ship_live
                 total, points = self._tally(
                     world, lives, world.bonus, child, fixed_copies, siblings
                 )
@@ -322,18 +346,56 @@ class HandBounds(HandChoices):
         target_match = self.change_target[name]
         points = self.effects[name]["change_affiliation"]["points"]
         blanked = set(world.blank_choice["blank"]) if world.blank_choice else set()
+        rules, scoring = self.rules, self.scoring
+        # The world with no change, scored once: a sibling whose target is not changed scores as
+        # it; one whose target is changed re-scores only the cards whose rules read an
+        # affiliation, the target and Thought Maker, and the others keep their points there
+        # (what `_same` keeps: a rule that reads no affiliation reads nothing the change
+        # touches). Scoring every card for every target was most of the time of these
+        # siblings, the costliest of the 16-seed hunt's slowest hands.
+        base: tuple[int, dict[str, int]] | None = None
+        shared = not any(n in self.copy_of for n in world.standing)
+        readers = [
+            n
+            for n in world.standing
+            if n == name or (n in scoring and "affiliation" in rules[n].relevant)
+        ]
         scores = []
         for child in children:
             target = child[name].get("target")
-            lives, bonus = world.lives, world.bonus
-            if target is not None and target not in blanked and target_match(lives[target], {}):
-                lives, bonus = dict(lives), dict(bonus)
-                live = lives[target] = copy_live(lives[target])
-                live.attrs["affiliation"] = self._wild(
-                    self.affiliations | live.attrs["affiliation"]
+            if target is None or target in blanked or not target_match(world.lives[target], {}):
+                if base is None:
+                    base = self._tally(world, world.lives, world.bonus, child, fixed_copies)
+                scores.append(base)
+                continue
+            lives, bonus = dict(world.lives), dict(world.bonus)
+            live = lives[target] = copy_live(lives[target])
+            live.attrs["affiliation"] = self._wild(self.affiliations | live.attrs["affiliation"])
+            bonus[name] = points
+            same: _Same | None = None
+            if shared:
+                if base is None:
+                    base = self._tally(world, world.lives, world.bonus, child, fixed_copies)
+                kept = base[1]
+                scored = (
+                    [*readers, target]
+                    if target not in readers and target in world.standing
+                    else readers
                 )
-                bonus[name] = points
-            scores.append(self._tally(world, lives, bonus, child, fixed_copies))
+                standing_key, modified = self._keys(world.standing, lives)
+                same = _Same(
+                    {n: kept[n] for n in world.standing if n not in scored},
+                    scored,
+                    [],
+                    target,
+                    standing_key,
+                    modified,
+                    {},
+                    [],
+                    {},
+                    {},
+                )
+            scores.append(self._tally(world, lives, bonus, child, fixed_copies, same))
         return scores
 
     def _world(self, partial: Mapping[str, Choice]) -> _World:
@@ -520,7 +582,7 @@ class HandBounds(HandChoices):
 
     def _ship_context(
         self, partial: Mapping[str, Choice], ship: str, fixed_copies: dict[str, str | None]
-    ) -> tuple[_World, _Same, list[Match]] | None:
+    ) -> _ShipContext | None:
         """The world of `partial` (`_world`) and what it shares (`_Same`) with every world that
         differs from it only in the Unidentified Ship's attributes, made once per hand and
         shared: the search meets hundreds of such worlds below each of the other choices, and
@@ -540,19 +602,18 @@ class HandBounds(HandChoices):
             if change and change.get("target") == ship and "affiliation" in change:
                 return None
         choice = partial.get(ship, {})
+        # (Each choice as its items, in the order they were made: the same choices made in
+        # another order only miss the cache. Borg Cube's blanking is a list: as a tuple.)
         key = (
             ship,
             tuple(
-                (
-                    n,
-                    tuple(
-                        sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in c.items())
-                    ),
-                )
-                for n, c in partial.items()
-                if n != ship
+                [
+                    (n, tuple(c["blank"]) if n == self.assimilator else tuple(c.items()))
+                    for n, c in partial.items()
+                    if n != ship
+                ]
             ),
-            tuple(choice.get(k) for k in WILD_KEYS if k in self.structural),
+            tuple([choice.get(k) for k in self.structural_wild]),
             len(choice) < len(WILD_KEYS),
         )
         context = self.ship_contexts.get(key)
@@ -576,6 +637,7 @@ class HandBounds(HandChoices):
                 world,
                 self._same(world, world.lives, points, ship, WILD_KEYS),
                 changers,
+                {},
             )
         return context
 
@@ -631,7 +693,11 @@ class HandBounds(HandChoices):
         """The standing cards as a set and those changed from their printing, interned (a
         cache key compares as quickly as its parts are the same objects)."""
         interned, printed = self.interned, self.printed
-        modified = tuple([n for n in standing if lives[n] is not printed[n]])
+        changed = []
+        for n in standing:
+            if lives[n] is not printed[n]:
+                changed.append(n)
+        modified = tuple(changed)
         modified = interned.setdefault(modified, modified)
         standing_key = frozenset(standing)
         standing_key = interned.setdefault(standing_key, standing_key)
@@ -674,9 +740,19 @@ class HandBounds(HandChoices):
             changed = lives[same.changed]
             memo, points_cache = self.signature_memo, self.points_cache
             by_reader = same.by_reader
+            attrs = changed.attrs
             for name, chosen_key, given in same.settled:
                 rule = rules[name]
-                reads = tuple([changed.attrs[a] for a in rule.relevant])
+                # (What it reads of the changed card, spelt out for the usual one or two
+                # attributes: a comprehension here was a twentieth of the search's time.)
+                relevant = rule.relevant
+                reads: tuple[frozenset[str], ...]
+                if len(relevant) == 1:
+                    reads = (attrs[relevant[0]],)
+                elif len(relevant) == 2:
+                    reads = (attrs[relevant[0]], attrs[relevant[1]])
+                else:
+                    reads = tuple([attrs[a] for a in relevant])
                 # (Its points for what it reads of the changed card, among these siblings.)
                 found = by_reader[name].get(reads)
                 if found is None:
@@ -702,9 +778,18 @@ class HandBounds(HandChoices):
             # The cached points looked up here first, on the keys `_points` and `_best_chosen`
             # store them under (a call per card cost as much as the lookup: issue 30).
             relevant = rules[name].relevant
-            projection = projections.get(relevant) if name not in modified else None
+            # (`_projection`, inlined: it ran for every card of every tally.)
+            pkey: Any = relevant if name not in modified else (relevant, name)
+            projection = projections.get(pkey)
             if projection is None:
-                projection = self._projection(name, relevant, context)
+                if len(relevant) == 1:
+                    a = relevant[0]
+                    projection = tuple([lives[n].attrs[a] for n in modified if n != name])
+                else:
+                    projection = tuple(
+                        [lives[n].attrs[a] for n in modified if n != name for a in relevant]
+                    )
+                projections[pkey] = projection
             live = lives[name]
             if name in choosers and name not in partial:
                 # An open choice read only by its own card's rule: its best value, exactly.
@@ -726,10 +811,10 @@ class HandBounds(HandChoices):
             changed_name = same.changed
             if changed_name != name and changed_name not in copiers:
                 changed = lives[changed_name]
-                reads = tuple([changed.attrs[a] for a in self.copy_reads[name]])
-                may = same.may_copy[name].get(reads)
+                copy_reads = tuple([changed.attrs[a] for a in self.copy_reads[name]])
+                may = same.may_copy[name].get(copy_reads)
                 if may is None:
-                    may = same.may_copy[name][reads] = self.copy_of[name](changed, {})
+                    may = same.may_copy[name][copy_reads] = self.copy_of[name](changed, {})
                 if may:
                     options = [*options, changed_name]
             if name in fixed_copies:
@@ -778,6 +863,15 @@ class HandBounds(HandChoices):
         key = (receiver.name, standing_key, modified, projection)
         best = self.chooser_cache.get(key)
         if best is None:
+            canonical = (
+                receiver.name,
+                standing_key,
+                self._unchanged_left_out(receiver.name, rule.relevant, projection, modified),
+            )
+            best = self.canonical_chooser.get(canonical)
+            if best is not None:
+                self.chooser_cache[key] = best
+                return best
             best = 0
             if rule.bonuses:
                 # `_points` for each value, inlined: the same keys, looked up and stored alike
@@ -793,7 +887,7 @@ class HandBounds(HandChoices):
                         points = self._settled(live, chosen_key, projection, quick, context)
                     if points > best:
                         best = points
-            self.chooser_cache[key] = best
+            self.chooser_cache[key] = self.canonical_chooser[canonical] = best
         return best
 
     def _points(self, receiver: Live, context: _Context) -> int:
@@ -826,7 +920,18 @@ class HandBounds(HandChoices):
         """`_points` past its quick cache (`quick`, its key, missed): on what the rule reads of
         every giving card."""
         name = receiver.name
-        standing, lives = context[1], context[2]
+        standing_key, standing, lives, modified, _ = context
+        rule = self.rules[name]
+        canonical = (
+            name,
+            chosen_key,
+            standing_key,
+            self._unchanged_left_out(name, rule.relevant, projection, modified),
+        )
+        points = self.canonical_cache.get(canonical)
+        if points is not None:
+            self.quick_cache[quick] = points
+            return points
         key = (
             name,
             chosen_key,
@@ -835,9 +940,44 @@ class HandBounds(HandChoices):
         points = self.points_cache.get(key)
         if points is None:
             givers = [lives[n] for n in standing if n != name]
-            points = self.points_cache[key] = settle_points(self.rules[name], receiver, givers)
-        self.quick_cache[quick] = points
+            points = self.points_cache[key] = settle_points(rule, receiver, givers)
+        self.quick_cache[quick] = self.canonical_cache[canonical] = points
         return points
+
+    def _unchanged_left_out(
+        self,
+        name: str,
+        relevant: tuple[str, ...],
+        projection: tuple[frozenset[str], ...],
+        modified: tuple[str, ...],
+    ) -> tuple[Any, ...]:
+        """What a card's rule reads (`relevant`) of the other changed cards (`projection`, as
+        `_projection` lists it), less the cards it reads as printed: each card it reads
+        changed, by name, with what it reads of it.
+
+        Why: the quick caches are keyed on every changed card, but a rule reads a changed card
+        whose changed attributes it does not read (Thought Maker's target, to a rule that
+        reads no affiliation) exactly as the card as printed: such keys name the same points.
+        The hunt's slowest hands missed the quick caches three times as often as this key
+        (Mysterious Plague's best value: a fifth of their time)."""
+        if not modified:
+            return ()
+        width, start = len(relevant), 0
+        printed_reads = self.printed_reads
+        parts: list[Any] = []
+        for n in modified:
+            if n == name:
+                continue
+            reads = projection[start : start + width]
+            start += width
+            printed = printed_reads.get((relevant, n))
+            if printed is None:
+                attrs = self.printed[n].attrs
+                printed = printed_reads[(relevant, n)] = tuple([attrs[a] for a in relevant])
+            if reads != printed:
+                parts.append(n)
+                parts.append(reads)
+        return tuple(parts)
 
     def _given_ids(
         self,
@@ -965,6 +1105,11 @@ class _World:
     borg_open: bool
     before_change: dict[str, Live]  # a Thought Maker's target as it stood before the change
 
+
+# A world shared by the worlds that differ only in the Unidentified Ship's attributes
+# (`_ship_context`): the world, what its cards share, the Thought Makers that may change the Ship,
+# and the Ship as placed for each choice of it (its attributes in WILD_KEYS order, None: open).
+_ShipContext = tuple[_World, _Same, list[Match], dict[tuple[str | None, ...], Live]]
 
 # What _points reads of one tally: the standing cards (as a set, and in order), the cards as they
 # stand, those changed from their printing, and what each rule's relevant attributes read of them
