@@ -208,7 +208,6 @@ class HandBounds(HandChoices):
             and key == "target"
             and len(children) > 1
             and name not in blank
-            and (self.assimilator is None or self.assimilator in first)
             and "affiliation" not in self.structural
             and not self.counts_as
             and all("affiliation" not in child[name] for child in children)
@@ -245,7 +244,17 @@ class HandBounds(HandChoices):
             )
         )
         plain = plain or kind not in ("wild", "change_affiliation", "choose")
-        plain = plain or (self.assimilator is not None and self.assimilator not in first)
+        # While Borg Cube's blanking is open every card stands (its bound adds the best gains
+        # last, `_tally`), so the Ship's siblings and Thought Maker's targets are placed once as
+        # when it is decided; only Thought Maker's decided change is placed in full, since a
+        # Thought Maker it may blank may change nothing (`_world`). (The ordering's first round
+        # scored every choice's siblings in full at the root: a quarter of the time of the
+        # 16-seed hunt's slowest Borg Cube hand.)
+        plain = plain or (
+            kind == "change_affiliation"
+            and self.assimilator is not None
+            and self.assimilator not in first
+        )
         plain = plain or (kind == "change_affiliation" and "affiliation" not in first[name])
         plain = plain or (kind == "wild" and key not in first[name])
         if plain:
