@@ -872,11 +872,8 @@ class HandBounds(HandChoices):
         key = (receiver.name, standing_key, modified, projection)
         best = self.chooser_cache.get(key)
         if best is None:
-            canonical = (
-                receiver.name,
-                standing_key,
-                self._unchanged_left_out(receiver.name, rule.relevant, projection, modified),
-            )
+            left_out = self._unchanged_left_out(receiver.name, rule.relevant, projection, modified)
+            canonical = (receiver.name, standing_key, left_out)
             best = self.canonical_chooser.get(canonical)
             if best is not None:
                 self.chooser_cache[key] = best
@@ -893,7 +890,9 @@ class HandBounds(HandChoices):
                     if points is None:
                         live = Live(receiver.spec, receiver.attrs)
                         live.chosen = chosen
-                        points = self._settled(live, chosen_key, projection, quick, context)
+                        points = self._settled(
+                            live, chosen_key, projection, quick, context, left_out
+                        )
                     if points > best:
                         best = points
             self.chooser_cache[key] = self.canonical_chooser[canonical] = best
@@ -925,18 +924,16 @@ class HandBounds(HandChoices):
         projection: tuple[frozenset[str], ...],
         quick: tuple[Any, ...],
         context: _Context,
+        left_out: tuple[Any, ...] | None = None,
     ) -> int:
         """`_points` past its quick cache (`quick`, its key, missed): on what the rule reads of
-        every giving card."""
+        every giving card. `left_out`: `_unchanged_left_out`, when the caller has it."""
         name = receiver.name
         standing_key, standing, lives, modified, _ = context
         rule = self.rules[name]
-        canonical = (
-            name,
-            chosen_key,
-            standing_key,
-            self._unchanged_left_out(name, rule.relevant, projection, modified),
-        )
+        if left_out is None:
+            left_out = self._unchanged_left_out(name, rule.relevant, projection, modified)
+        canonical = (name, chosen_key, standing_key, left_out)
         points = self.canonical_cache.get(canonical)
         if points is not None:
             self.quick_cache[quick] = points
