@@ -132,6 +132,12 @@ class HandBounds(HandChoices):
         # Worlds that differ only in the Unidentified Ship's attributes, placed once
         # (`_ship_context`): their key -> the world and what its cards share (`_Same`).
         self.ship_contexts: dict[tuple[Any, ...], _ShipContext] = {}
+        # Thought Maker's affiliation siblings: the world with no change, its scores, whether
+        # no copy stands in it, and the cards to re-score (`_change_scores`), per the other
+        # choices.
+        self.change_bases: dict[
+            tuple[Any, ...], tuple[_World, tuple[int, dict[str, int]], bool, list[str]]
+        ] = {}
         # Cards whose choice ("choose") only their own rule reads, with the values worth trying.
         self.choosers = {
             spec.name: self.candidates(spec, effect)
@@ -183,9 +189,12 @@ class HandBounds(HandChoices):
         name: str,
         key: str | None,
         fixed_copies: dict[str, str | None],
+        parent: dict[str, int] | None = None,
     ) -> list[int]:
         """The totals of `sibling_scores`."""
-        return [total for total, _ in self.sibling_scores(children, name, key, fixed_copies)]
+        return [
+            total for total, _ in self.sibling_scores(children, name, key, fixed_copies, parent)
+        ]
 
     def sibling_scores(
         self,
@@ -193,10 +202,12 @@ class HandBounds(HandChoices):
         name: str,
         key: str | None,
         fixed_copies: dict[str, str | None],
+        parent: dict[str, int] | None = None,
     ) -> list[tuple[int, dict[str, int]]]:
         """`score_points(child)` for sibling (partial) combinations that differ only in one
         choice, `name`'s (its part `key`): exact totals when every choice is decided, bounds
-        otherwise. Where that choice cannot change which cards stand (no BLANKED UNLESS,
+        otherwise. `parent`: each card's points in the branch they come from, where that
+        choice is open (None: not at hand). Where that choice cannot change which cards stand (no BLANKED UNLESS,
         counts-as condition or Thought Maker target reads the attribute it sets), the cards are
         placed once and only the changed card is replaced; the cards whose rules do not read it
         keep their cached points."""
@@ -213,6 +224,16 @@ class HandBounds(HandChoices):
             and all("affiliation" not in child[name] for child in children)
         ):
             return self._target_scores(children, name, fixed_copies)
+        if (
+            kind == "change_affiliation"
+            and key == "affiliation"
+            and "target" in first[name]
+            and name not in blank
+            and (self.assimilator is None or self.assimilator in first)
+            and "affiliation" not in self.structural
+            and not self.counts_as
+        ):
+            return self._change_scores(children, name, fixed_copies)
         # (The Ship's Affiliation is re-placed in full while a Thought Maker targets it or is
         # still open, and so may target it: its WildSet of new affiliations must stay.)
         plain = (
@@ -267,7 +288,10 @@ class HandBounds(HandChoices):
             # The first sibling re-scores every card that reads the Ship, the others only those
             # that read the attribute they differ in (`_narrow`).
             world, shared, changers, ships = context
-            siblings = shared
+            # (With the parent's points at hand, the first sibling too re-scores only the cards
+            # that read the attribute the siblings set: the parent differs from each of them
+            # only in it, and a card that does not read it scores as there.)
+            siblings = shared if parent is None else self._narrow(shared, parent, cast(str, key))
             for child in children:
                 lives = dict(world.lives)
                 # (The Ship as placed, made once per context for each choice of it: a Live is
@@ -392,6 +416,77 @@ class HandBounds(HandChoices):
                     else readers
                 )
                 standing_key, modified = self._keys(world.standing, lives)
+                same = _Same(
+                    {n: kept[n] for n in world.standing if n not in scored},
+                    scored,
+                    [],
+                    target,
+                    standing_key,
+                    modified,
+                    {},
+                    [],
+                    {},
+                    {},
+                )
+            scores.append(self._tally(world, lives, bonus, child, fixed_copies, same))
+        return scores
+
+    def _change_scores(
+        self, children: list[dict[str, Choice]], name: str, fixed_copies: dict[str, str | None]
+    ) -> list[tuple[int, dict[str, int]]]:
+        """`sibling_scores` for siblings that differ only in the affiliation a Thought Maker
+        (`name`) gives its decided target: as `_target_scores`, the world with no change is
+        placed and scored once (here for every set of siblings under the same other choices),
+        and a sibling that changes its target re-scores only the cards that read an
+        affiliation, the target and Thought Maker. The same world as `_world` places: no
+        BLANKED UNLESS, counts-as condition or Thought Maker's target reads an affiliation, no
+        card counts as something, and Borg Cube's blanking is decided (the caller's
+        conditions). Each of these siblings placed and scored every card again: after the
+        target siblings, the costliest sets of the 16-seed hunt's slowest hand."""
+        first = children[0]
+        key = tuple(
+            [
+                (n, tuple(c["blank"]) if n == self.assimilator else tuple(c.items()))
+                for n, c in first.items()
+                if n != name
+            ]
+        )
+        cached = self.change_bases.get(key)
+        if cached is None:
+            no_change = {**first, name: {}}
+            world = self._world(no_change)
+            base = self._tally(world, world.lives, world.bonus, no_change, fixed_copies)
+            rules, scoring = self.rules, self.scoring
+            readers = [
+                n
+                for n in world.standing
+                if n == name or (n in scoring and "affiliation" in rules[n].relevant)
+            ]
+            shared = not any(n in self.copy_of for n in world.standing)
+            cached = self.change_bases[key] = (world, base, shared, readers)
+        world, base, shared, readers = cached
+        target = first[name]["target"]
+        blanked = set(world.blank_choice["blank"]) if world.blank_choice else set()
+        before = world.lives[target]
+        changes = target not in blanked and self.change_target[name](before, {})
+        points = self.effects[name]["change_affiliation"]["points"]
+        scored = (
+            [*readers, target] if target not in readers and target in world.standing else readers
+        )
+        scores = []
+        for child in children:
+            affiliation = self._one(child[name]["affiliation"])
+            if not changes or before.attrs["affiliation"] == affiliation:
+                scores.append(base)  # (no change, as `_world` places it)
+                continue
+            lives, bonus = dict(world.lives), dict(world.bonus)
+            live = lives[target] = copy_live(before)
+            live.attrs["affiliation"] = affiliation
+            bonus[name] = points
+            same: _Same | None = None
+            if shared:
+                standing_key, modified = self._keys(world.standing, lives)
+                kept = base[1]
                 same = _Same(
                     {n: kept[n] for n in world.standing if n not in scored},
                     scored,

@@ -330,6 +330,8 @@ class _Search:
         self.best_total: int | None = None
         self.best_combination: dict[str, Choice] | None = None
         self.bounds: dict[Path, int] = {}
+        # Each bounded branch's cards' points, for its children's sibling sets (`sibling_scores`).
+        self.points: dict[Path, dict[str, int]] = {}
         self.scored: set[Path] = set()  # the parents of the sibling sets scored
         self.counts = {"bounds": 0, "evaluations": 0, "pruned": 0, "clipped": 0}
         # Per level of an Unidentified Ship's attribute: the cards its values may cost points,
@@ -433,10 +435,15 @@ class _Search:
             scores = self.scorer.root_scores.get((name, key)) if not path else None
             if scores is None or len(scores) != len(children) or len(missing) != len(children):
                 scores = self.scorer.sibling_scores(
-                    [children[i] for i in missing], name, key, self.fixed_copies
+                    [children[i] for i in missing],
+                    name,
+                    key,
+                    self.fixed_copies,
+                    self.points.get(path),
                 )
             for i, (total, points) in zip(missing, scores, strict=True):
                 self.bounds[keys[i]] = self._clipped(level, total, points)
+                self.points[keys[i]] = points
         return [self.bounds[key] for key in keys]
 
     def _clip_tables(
@@ -543,7 +550,9 @@ class _Search:
         self.scored.add(path)
         name, key, _ = self.dims[level]
         self.counts["evaluations"] += len(children)
-        totals = self.scorer.sibling_totals(children, name, key, self.fixed_copies)
+        totals = self.scorer.sibling_totals(
+            children, name, key, self.fixed_copies, self.points.get(path)
+        )
         for total, child in zip(totals, children, strict=True):
             if self.best_total is None or total > self.best_total:
                 self.best_total, self.best_combination = total, child
