@@ -330,6 +330,8 @@ class _Search:
         self.best_total: int | None = None
         self.best_combination: dict[str, Choice] | None = None
         self.bounds: dict[Path, int] = {}
+        # Each bounded branch's cards' points, for its children's sibling sets (`sibling_scores`).
+        self.points: dict[Path, dict[str, int]] = {}
         self.scored: set[Path] = set()  # the parents of the sibling sets scored
         self.counts = {"bounds": 0, "evaluations": 0, "pruned": 0, "clipped": 0}
         # Per level of an Unidentified Ship's attribute: the cards its values may cost points,
@@ -375,6 +377,29 @@ class _Search:
         # A Thought Maker's affiliations depend on its target.
         return values[partial[name].get("target")] if isinstance(values, dict) else values
 
+    def _children(self, level: int, partial: dict[str, Choice]) -> list[dict[str, Choice]]:
+        """`_child` of each value of `level` worth trying under `partial`, in order (inlined:
+        the search makes thousands)."""
+        name, key, _ = self.dims[level]
+        children = []
+        if key is None:
+            for value in self._values(level, partial):
+                child = dict(partial)
+                child[name] = value
+                children.append(child)
+            return children
+        before = partial.get(name, {})
+        for value in self._values(level, partial):
+            child = dict(partial)
+            if value is not None:
+                choice = dict(before)
+                choice[key] = value
+                child[name] = choice
+            else:
+                child[name] = {}  # Thought Maker changes nothing
+            children.append(child)
+        return children
+
     def _child(self, partial: dict[str, Choice], level: int, value: Any) -> dict[str, Choice]:
         name, key, _ = self.dims[level]
         child = dict(partial)
@@ -403,11 +428,22 @@ class _Search:
         missing = [i for i, key in enumerate(keys) if key not in self.bounds]
         if missing:
             name, key, _ = self.dims[level]
-            scores = self.scorer.sibling_scores(
-                [children[i] for i in missing], name, key, self.fixed_copies
-            )
+            # The first level's children are the very siblings `_order_dims` scored at the
+            # root (every other choice open, the values in the same order): their scores are
+            # taken, not computed again (with Borg Cube's 29 blankings scored one by one, they
+            # were a quarter of the time of the 16-seed hunt's slowest Borg Cube hand).
+            scores = self.scorer.root_scores.get((name, key)) if not path else None
+            if scores is None or len(scores) != len(children) or len(missing) != len(children):
+                scores = self.scorer.sibling_scores(
+                    [children[i] for i in missing],
+                    name,
+                    key,
+                    self.fixed_copies,
+                    self.points.get(path),
+                )
             for i, (total, points) in zip(missing, scores, strict=True):
                 self.bounds[keys[i]] = self._clipped(level, total, points)
+                self.points[keys[i]] = points
         return [self.bounds[key] for key in keys]
 
     def _clip_tables(
@@ -479,7 +515,7 @@ class _Search:
         return lowest
 
     def _visit(self, level: int, partial: dict[str, Choice], path: Path) -> None:
-        children = [self._child(partial, level, value) for value in self._values(level, partial)]
+        children = self._children(level, partial)
         if level + 1 == len(self.dims):
             self._leaves(level, children, path)
             return
@@ -497,7 +533,7 @@ class _Search:
     def _dive(self, level: int, partial: dict[str, Choice], path: Path) -> None:
         """Down the branch with the highest bound at each level, to one set of sibling
         combinations (`_leaves`), unless its bound cannot beat the best total found."""
-        children = [self._child(partial, level, value) for value in self._values(level, partial)]
+        children = self._children(level, partial)
         if level + 1 == len(self.dims):
             self._leaves(level, children, path)
             return
@@ -514,7 +550,9 @@ class _Search:
         self.scored.add(path)
         name, key, _ = self.dims[level]
         self.counts["evaluations"] += len(children)
-        totals = self.scorer.sibling_totals(children, name, key, self.fixed_copies)
+        totals = self.scorer.sibling_totals(
+            children, name, key, self.fixed_copies, self.points.get(path)
+        )
         for total, child in zip(totals, children, strict=True):
             if self.best_total is None or total > self.best_total:
                 self.best_total, self.best_combination = total, child

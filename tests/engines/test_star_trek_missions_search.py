@@ -282,8 +282,10 @@ def test_siblings_scored_side_by_side_score_as_each_alone(names, monkeypatch):
     original = bounds_module.HandBounds.sibling_scores
     compared = []
 
-    def checked(hand, children, name, key, fixed_copies):
-        together = original(hand, children, name, key, fixed_copies)
+    def checked(hand, children, name, key, fixed_copies, parent=None):
+        # (`parent`: the parent branch's points, which the Ship's first sibling keeps for the
+        # cards that do not read the attribute set.)
+        together = original(hand, children, name, key, fixed_copies, parent)
         alone = [hand.score_points(child, fixed_copies) for child in children]
         assert together == alone, (name, key, children)
         compared.append(len(children))
