@@ -274,11 +274,15 @@ def test_taps_made_while_scoring_are_not_lost(page, site, slow_scoring):
 
 def test_removals_made_while_scoring_take_out_the_right_cards(page, site, slow_scoring):
     page.goto(site + PAGE)
-    for name in EXAMPLE:
+    # The hand first, each card in before the next tap: what is tested is the removals. (Tapped
+    # back to back, a tile could move under the tap as the page kept a pressed tile in place
+    # after an answer, and the tap land beside it, as a finger's can: one in a clean clone's run
+    # was lost so. Taps made while scoring: the test above.)
+    for count, name in enumerate(EXAMPLE, start=1):
         slug = name.lower().replace(" ", "-").replace(chr(39), "")
         show_tile(page, slug)
-        page.locator(f"#tile-{slug}").click(no_wait_after=True)
-    expect(hand(page)).to_have_count(7, timeout=10_000)
+        page.locator(f"#tile-{slug}").click()
+        expect(hand(page)).to_have_count(count)
     # Remove buttons are numbered by place; queued removals still take out the cards pressed.
     page.get_by_role("button", name="Remove Commander Kurn").click(no_wait_after=True)
     page.get_by_role("button", name="Remove Commander Sela").click(no_wait_after=True)
