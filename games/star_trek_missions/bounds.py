@@ -409,25 +409,12 @@ class HandBounds(HandChoices):
             if shared:
                 if base is None:
                     base = self._tally(world, world.lives, world.bonus, child, fixed_copies)
-                kept = base[1]
                 scored = (
                     [*readers, target]
                     if target not in readers and target in world.standing
                     else readers
                 )
-                standing_key, modified = self._keys(world.standing, lives)
-                same = _Same(
-                    {n: kept[n] for n in world.standing if n not in scored},
-                    scored,
-                    [],
-                    target,
-                    standing_key,
-                    modified,
-                    {},
-                    [],
-                    {},
-                    {},
-                )
+                same = self._one_changed(world, lives, base[1], scored, target)
             scores.append(self._tally(world, lives, bonus, child, fixed_copies, same))
         return scores
 
@@ -483,24 +470,34 @@ class HandBounds(HandChoices):
             live = lives[target] = copy_live(before)
             live.attrs["affiliation"] = affiliation
             bonus[name] = points
-            same: _Same | None = None
-            if shared:
-                standing_key, modified = self._keys(world.standing, lives)
-                kept = base[1]
-                same = _Same(
-                    {n: kept[n] for n in world.standing if n not in scored},
-                    scored,
-                    [],
-                    target,
-                    standing_key,
-                    modified,
-                    {},
-                    [],
-                    {},
-                    {},
-                )
+            same = self._one_changed(world, lives, base[1], scored, target) if shared else None
             scores.append(self._tally(world, lives, bonus, child, fixed_copies, same))
         return scores
+
+    def _one_changed(
+        self,
+        world: _World,
+        lives: dict[str, Live],
+        kept: dict[str, int],
+        scored: list[str],
+        target: str,
+    ) -> _Same:
+        """What a sibling whose one change is `target`'s affiliation shares with the world with
+        no change: the points `kept` of every standing card but the `scored` ones (the cards
+        that read an affiliation, the target and Thought Maker), scored again for it alone."""
+        standing_key, modified = self._keys(world.standing, lives)
+        return _Same(
+            {n: kept[n] for n in world.standing if n not in scored},
+            scored,
+            [],
+            target,
+            standing_key,
+            modified,
+            {},
+            [],
+            {},
+            {},
+        )
 
     def _world(self, partial: Mapping[str, Choice]) -> _World:
         """The cards as they stand under `partial` (see `score_points`), before any scores."""
