@@ -85,20 +85,6 @@ def pytest_report_header():
     return f"browser: {os.environ.get('TABLESIDE_CHROMIUM', '/usr/bin/chromium')}"
 
 
-def pytest_collection_modifyitems(items):
-    """Name each schemathesis test after its operation, as `test_…[GET /api/games/]`.
-
-    schemathesis builds one test per API operation, but under pytest 9.2 every one of them gets the
-    same node id (the bare function name; pytest now derives the id from a parametrize callspec
-    that schemathesis does not use), so reports, --durations and xdist's logs could not tell the
-    ten apart and showed one test "run" ten times."""
-    for item in items:
-        label = getattr(item, "operation_label", None)
-        node_id = getattr(item, "_id", None)
-        if label and getattr(node_id, "params", "") is None:
-            item._id = node_id.with_params(label)
-
-
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
