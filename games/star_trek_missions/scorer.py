@@ -300,6 +300,15 @@ class HandScorer(HandBounds):
         return [dim for i in order for dim in units[i]]
 
 
+def _least_lost(points: dict[str, int], cards: list[str], ceilings: list[list[int]]) -> int:
+    """The least, over the rows of `ceilings` (one per value of an open choice), a branch's
+    total loses when each of `cards` scores at most its ceiling there."""
+    kept = [points.get(card, 0) for card in cards]
+    return min(
+        sum(p - c for p, c in zip(kept, ceiling, strict=True) if p > c) for ceiling in ceilings
+    )
+
+
 def _leaves(dims: list[Dim]) -> int:
     """How many combinations the dimensions hold."""
     size = 1
@@ -338,7 +347,12 @@ class _Search:
         self.blanked_tables: dict[
             tuple[int, tuple[str, ...]], tuple[list[str], list[list[int]]]
         ] = {}
+        self.last_wild = False  # whether `_last_table` is made (`run`)
         self.clip_root: dict[str, int] = {}  # each card's points at the root (`_clip_tables`)
+        # With Borg Cube in the hand and the last choice one of the Ship's attributes: per
+        # branch three levels above the last, each card's points with that attribute set to
+        # each of its values (`_last_table`).
+        self.last_tables: dict[Path, tuple[list[str], list[list[int]]] | None] = {}
         # Each bounded branch's cards' points, for its children's sibling sets (`sibling_scores`).
         self.points: dict[Path, dict[str, int]] = {}
         self.scored: set[Path] = set()  # the parents of the sibling sets scored
@@ -350,6 +364,15 @@ class _Search:
     def run(self, decided: dict[str, Choice]) -> Evaluation:
         if self.bounded:
             self.clips = self._clip_tables(decided)
+            name, key, values = self.dims[-1]
+            self.last_wild = (
+                self.scorer.assimilator is not None
+                and name in self.scorer.wilds
+                and key in WILD_KEYS
+                and isinstance(values, list)
+                and len(values) > 1
+                and len(self.dims) > 3
+            )
         # (Its first descent, the branch with the highest bound at each level, is a greedy dive:
         # a good total found first, below which every branch is skipped.)
         if self.bounded and len(self.dims) > 2:
@@ -429,7 +452,13 @@ class _Search:
             return True
         return False
 
-    def _skipped(self, level: int, child: dict[str, Choice], path: Path) -> bool:
+    def _skipped(
+        self,
+        level: int,
+        child: dict[str, Choice],
+        path: Path,
+        parent: dict[str, Choice] | None = None,
+    ) -> bool:
         """Whether the branch `child` (at `level`, on `path`) cannot hold a new best
         (`_beaten`). With Borg Cube in the hand its bound is not clipped (`_child_bounds`):
         where that bound alone does not skip it, with Borg Cube's blanking decided, it is
@@ -446,17 +475,66 @@ class _Search:
         borg = self.scorer.assimilator
         if (
             borg is not None
-            and self.clips
             and self.best_total is not None
             and bound > self.best_total
             and borg in child
         ):
             tight = self.tight.get(path)
             if tight is None:
-                blanked = tuple(child[borg]["blank"])
-                tight = self.tight[path] = self._clipped(level, bound, self.points[path], blanked)
+                points = self.points[path]
+                tight = bound
+                if self.clips:
+                    blanked = tuple(child[borg]["blank"])
+                    tight = self._clipped(level, bound, points, blanked)
+                last = len(self.dims) - 1
+                if tight > self.best_total and last - 3 < level < last and self.last_wild:
+                    table = (
+                        self._last_table(child, path)
+                        if level == last - 2
+                        else self.last_tables.get(path[:-1])
+                    )
+                    if table is not None:
+                        tight = min(tight, bound - _least_lost(points, *table))
+                self.tight[path] = tight
             bound = tight
         return self._beaten(bound)
+
+    def _last_table(
+        self, partial: dict[str, Choice], path: Path
+    ) -> tuple[list[str], list[list[int]]] | None:
+        """For a branch two levels above the last, the last choice being one of the Ship's
+        attributes: each card's points with that attribute set to each of its values (the
+        other open choices left open), remembered on its path.
+
+        Why: below the branch, a combination with the attribute at value v scores each card at
+        most its points in the branch and at most its points here with v (a card's points only
+        fall as choices are decided, Borg Cube's blanking decided: a blanked card scores Borg
+        Cube's points, here too). The root's tables (`_clip_tables`) are taken where every other
+        choice is open: on the 16-seed hunt's slowest Borg Cube hands an open Thought Maker
+        makes every affiliation of the Ship score alike there, and they lowered nothing, while
+        the search scored most of the hand's combinations in branches within a few points of
+        the best total."""
+        if path in self.last_tables:
+            return self.last_tables[path]
+        last = len(self.dims) - 1
+        name, key, _ = self.dims[last]
+        scorer = self.scorer
+        if key == "affiliation" and any(
+            changer not in partial or partial[changer].get("target") == name
+            for changer in scorer.change_target
+        ):
+            # A Thought Maker that may still change the Ship leaves it any affiliation: every
+            # value would score alike, each sibling placed in full (`sibling_scores`).
+            self.last_tables[path] = None
+            return None
+        children = [self._child(partial, last, value) for value in self._values(last, partial)]
+        scores = scorer.sibling_scores(children, name, key, self.fixed_copies, self.points[path])
+        cards = list(self.points[path])
+        table = self.last_tables[path] = (
+            cards,
+            [[points.get(card, 0) for card in cards] for _, points in scores],
+        )
+        return table
 
     def _child_bounds(self, level: int, children: list[dict[str, Choice]], path: Path) -> list[int]:
         """The bounds of sibling branches, computed together (`sibling_scores`), each lowered
@@ -608,7 +686,7 @@ class _Search:
         # total found early cuts more of the rest.
         bounds = self._child_bounds(level, children, path)
         for i in sorted(range(len(children)), key=lambda i: -bounds[i]):
-            if not self._skipped(level, children[i], (*path, i)):
+            if not self._skipped(level, children[i], (*path, i), partial):
                 self._visit(level + 1, children[i], (*path, i))
 
     def _dive(self, level: int, partial: dict[str, Choice], path: Path) -> None:
@@ -620,7 +698,7 @@ class _Search:
             return
         bounds = self._child_bounds(level, children, path)
         top = max(range(len(children)), key=lambda i: (bounds[i], -i))
-        if not self._skipped(level, children[top], (*path, top)):
+        if not self._skipped(level, children[top], (*path, top), partial):
             self._dive(level + 1, children[top], (*path, top))
 
     def _leaves(self, level: int, children: list[dict[str, Choice]], path: Path) -> None:
