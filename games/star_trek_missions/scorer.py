@@ -348,6 +348,8 @@ class _Search:
             tuple[int, tuple[str, ...]], tuple[list[str], list[list[int]]]
         ] = {}
         self.last_wild = False  # whether `_last_table` is made (`run`)
+        self.last_made = 0  # the tables `_last_table` made
+        self.last_skips = 0  # the branches they skipped
         self.clip_root: dict[str, int] = {}  # each card's points at the root (`_clip_tables`)
         # With Borg Cube in the hand and the last choice one of the Ship's attributes: per
         # branch three levels above the last, each card's points with that attribute set to
@@ -488,13 +490,17 @@ class _Search:
                     tight = self._clipped(level, bound, points, blanked)
                 last = len(self.dims) - 1
                 if tight > self.best_total and last - 3 < level < last and self.last_wild:
-                    table = (
-                        self._last_table(child, path)
-                        if level == last - 2
-                        else self.last_tables.get(path[:-1])
-                    )
+                    table = None
+                    if level == last - 1:
+                        table = self.last_tables.get(path[:-1])
+                    elif self.last_made < 4 or 4 * self.last_skips >= self.last_made:
+                        # (Made while at least one in four skips its branch or one of its
+                        # children: where they skip none, they only add to the search.)
+                        table = self._last_table(child, path)
                     if table is not None:
                         tight = min(tight, bound - _least_lost(points, *table))
+                        if tight <= self.best_total:
+                            self.last_skips += 1
                 self.tight[path] = tight
             bound = tight
         return self._beaten(bound)
@@ -530,6 +536,7 @@ class _Search:
         children = [self._child(partial, last, value) for value in self._values(last, partial)]
         scores = scorer.sibling_scores(children, name, key, self.fixed_copies, self.points[path])
         cards = list(self.points[path])
+        self.last_made += 1
         table = self.last_tables[path] = (
             cards,
             [[points.get(card, 0) for card in cards] for _, points in scores],
