@@ -374,6 +374,10 @@ class _Search:
                 and isinstance(values, list)
                 and len(values) > 1
                 and len(self.dims) > 3
+                # (The level between one of the Ship's attributes too: Thought Maker's few
+                # affiliations per target are bounded for about what a table costs, and the
+                # tables that skipped them added a thirtieth to FOUND[22]'s instructions.)
+                and self.dims[-2][0] in self.scorer.wilds
             )
         # (Its first descent, the branch with the highest bound at each level, is a greedy dive:
         # a good total found first, below which every branch is skipped.)
@@ -454,18 +458,13 @@ class _Search:
             return True
         return False
 
-    def _skipped(
-        self,
-        level: int,
-        child: dict[str, Choice],
-        path: Path,
-        parent: dict[str, Choice] | None = None,
-    ) -> bool:
+    def _skipped(self, level: int, child: dict[str, Choice], path: Path) -> bool:
         """Whether the branch `child` (at `level`, on `path`) cannot hold a new best
         (`_beaten`). With Borg Cube in the hand its bound is not clipped (`_child_bounds`):
         where that bound alone does not skip it, with Borg Cube's blanking decided, it is
-        clipped here by the Ship's attributes still open (`_clipped`, `_clip_tables`) and
-        skipped on that.
+        clipped here by the Ship's attributes still open (`_clipped`, `_clip_tables`), and
+        two levels or one above the last by the last one's values when it is one of the Ship's
+        attributes (`_last_table`), and skipped on that.
 
         Why the reported choices stay the same: the branches are entered in the order of the
         unclipped bounds, as before, and a branch skipped only on its clipped bound holds no
@@ -692,8 +691,15 @@ class _Search:
         # The most promising branch first (the highest bound; equal ones in order): a high
         # total found early cuts more of the rest.
         bounds = self._child_bounds(level, children, path)
+        # (Without Borg Cube the bounds are clipped already: `_skipped` would only call
+        # `_beaten`, a call per bound on the hands that make the most.)
+        clipped = self.scorer.assimilator is None
         for i in sorted(range(len(children)), key=lambda i: -bounds[i]):
-            if not self._skipped(level, children[i], (*path, i), partial):
+            if not (
+                self._beaten(bounds[i])
+                if clipped
+                else self._skipped(level, children[i], (*path, i))
+            ):
                 self._visit(level + 1, children[i], (*path, i))
 
     def _dive(self, level: int, partial: dict[str, Choice], path: Path) -> None:
@@ -705,7 +711,7 @@ class _Search:
             return
         bounds = self._child_bounds(level, children, path)
         top = max(range(len(children)), key=lambda i: (bounds[i], -i))
-        if not self._skipped(level, children[top], (*path, top), partial):
+        if not self._skipped(level, children[top], (*path, top)):
             self._dive(level + 1, children[top], (*path, top))
 
     def _leaves(self, level: int, children: list[dict[str, Choice]], path: Path) -> None:
