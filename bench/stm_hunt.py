@@ -340,6 +340,21 @@ FOUND = [
         "Meddlesome Q",
         "Ensign Wesley Crusher",
     ],
+    # The hunt after the Borg Cube skips (docs/MEASUREMENTS.md, "Borg Cube branches skipped on
+    # clipped bounds"), seed 11: a family no hunt had met, Ensign Wesley Crusher and Leah Brahms
+    # with Thought Maker and the Ship, no Borg Cube (45.07 ms; 274 M instructions before and
+    # after that work).
+    [
+        "Ensign Wesley Crusher",
+        "Quarters",
+        "Leah Brahms",
+        "Unidentified Ship",
+        "Space Confrontation",
+        "Meddlesome Q",
+        "Lursa and B'Etor",
+        "Thought Maker",
+        "Chancellor Gowron",
+    ],
 ]
 
 

@@ -132,11 +132,10 @@ class HandBounds(HandChoices):
         # Worlds that differ only in the Unidentified Ship's attributes, placed once
         # (`_ship_context`): their key -> the world and what its cards share (`_Same`).
         self.ship_contexts: dict[tuple[Any, ...], _ShipContext] = {}
-        # Thought Maker's affiliation siblings: the world with no change, its scores, whether
-        # no copy stands in it, and the cards to re-score (`_change_scores`), per the other
-        # choices.
+        # Thought Maker's affiliation siblings: the world with no change, its scores and the
+        # cards to re-score (`_change_scores`), per the other choices.
         self.change_bases: dict[
-            tuple[Any, ...], tuple[_World, tuple[int, dict[str, int]], bool, list[str]]
+            tuple[Any, ...], tuple[_World, tuple[int, dict[str, int]], list[str]]
         ] = {}
         # Cards whose choice ("choose") only their own rule reads, with the values worth trying.
         self.choosers = {
@@ -387,7 +386,6 @@ class HandBounds(HandChoices):
         # touches). Scoring every card for every target was most of the time of these
         # siblings, the costliest of the 16-seed hunt's slowest hands.
         base: tuple[int, dict[str, int]] | None = None
-        shared = not any(n in self.copy_of for n in world.standing)
         readers = [
             n
             for n in world.standing
@@ -405,16 +403,14 @@ class HandBounds(HandChoices):
             live = lives[target] = copy_live(lives[target])
             live.attrs["affiliation"] = self._wild(self.affiliations | live.attrs["affiliation"])
             bonus[name] = points
-            same: _Same | None = None
-            if shared:
-                if base is None:
-                    base = self._tally(world, world.lives, world.bonus, child, fixed_copies)
-                scored = (
-                    [*readers, target]
-                    if target not in readers and target in world.standing
-                    else readers
-                )
-                same = self._one_changed(world, lives, base[1], scored, target)
+            if base is None:
+                base = self._tally(world, world.lives, world.bonus, child, fixed_copies)
+            scored = (
+                [*readers, target]
+                if target not in readers and target in world.standing
+                else readers
+            )
+            same = self._one_changed(world, lives, base[1], scored, target)
             scores.append(self._tally(world, lives, bonus, child, fixed_copies, same))
         return scores
 
@@ -449,9 +445,8 @@ class HandBounds(HandChoices):
                 for n in world.standing
                 if n == name or (n in scoring and "affiliation" in rules[n].relevant)
             ]
-            shared = not any(n in self.copy_of for n in world.standing)
-            cached = self.change_bases[key] = (world, base, shared, readers)
-        world, base, shared, readers = cached
+            cached = self.change_bases[key] = (world, base, readers)
+        world, base, readers = cached
         target = first[name]["target"]
         blanked = set(world.blank_choice["blank"]) if world.blank_choice else set()
         before = world.lives[target]
@@ -461,6 +456,9 @@ class HandBounds(HandChoices):
             [*readers, target] if target not in readers and target in world.standing else readers
         )
         scores = []
+        # (What the siblings that change the target share: the same cards standing and changed,
+        # made for the first of them.)
+        same: _Same | None = None
         for child in children:
             affiliation = self._one(child[name]["affiliation"])
             if not changes or before.attrs["affiliation"] == affiliation:
@@ -470,7 +468,8 @@ class HandBounds(HandChoices):
             live = lives[target] = copy_live(before)
             live.attrs["affiliation"] = affiliation
             bonus[name] = points
-            same = self._one_changed(world, lives, base[1], scored, target) if shared else None
+            if same is None:
+                same = self._one_changed(world, lives, base[1], scored, target)
             scores.append(self._tally(world, lives, bonus, child, fixed_copies, same))
         return scores
 
@@ -481,23 +480,53 @@ class HandBounds(HandChoices):
         kept: dict[str, int],
         scored: list[str],
         target: str,
-    ) -> _Same:
+    ) -> _Same | None:
         """What a sibling whose one change is `target`'s affiliation shares with the world with
         no change: the points `kept` of every standing card but the `scored` ones (the cards
-        that read an affiliation, the target and Thought Maker), scored again for it alone."""
+        that read an affiliation, the target and Thought Maker) and the copies, scored again for
+        it alone. None (every card scored) where a copy stands and the target does not: a copy
+        is asked whether it may copy the changed card, which only a standing card may be."""
+        copy_of = self.copy_of
+        # A copy stands: it copies again among the cards it may copy, the target asked for
+        # each sibling (`_tally`), the others once here. (A Thought Maker's sibling sets were
+        # scored card by card with a copy standing: on the 16-seed hunt's Borg Cube hands with
+        # Ensign Wesley Crusher, two fifths of their tallies.)
+        copiers = [n for n in world.standing if n in copy_of]
+        if copiers and target not in world.standing:
+            return None
         standing_key, modified = self._keys(world.standing, lives)
+        copy_options = {
+            copier: [
+                n
+                for n in world.standing
+                if n != copier
+                and n != target
+                and n not in copiers
+                and self._may_copy(copier, lives[n])
+            ]
+            for copier in copiers
+        }
         return _Same(
-            {n: kept[n] for n in world.standing if n not in scored},
+            {n: kept[n] for n in world.standing if n not in scored and n not in copy_of},
             scored,
             [],
             target,
             standing_key,
             modified,
             {},
-            [],
-            {},
-            {},
+            copiers,
+            copy_options,
+            {copier: {} for copier in copiers},
         )
+
+    def _may_copy(self, copier: str, live: Live) -> bool:
+        """Whether `copier` may copy the card `live` (asked once of a card as printed)."""
+        if live is not self.printed[live.name]:
+            return self.copy_of[copier](live, {})
+        ok = self.may_copy_printed.get((copier, live.name))
+        if ok is None:
+            ok = self.may_copy_printed[(copier, live.name)] = self.copy_of[copier](live, {})
+        return ok
 
     def _world(self, partial: Mapping[str, Choice]) -> _World:
         """The cards as they stand under `partial` (see `score_points`), before any scores."""

@@ -300,6 +300,15 @@ class HandScorer(HandBounds):
         return [dim for i in order for dim in units[i]]
 
 
+def _least_lost(points: dict[str, int], cards: list[str], ceilings: list[list[int]]) -> int:
+    """The least, over the rows of `ceilings` (one per value of an open choice), a branch's
+    total loses when each of `cards` scores at most its ceiling there."""
+    kept = [points.get(card, 0) for card in cards]
+    return min(
+        sum(p - c for p, c in zip(kept, ceiling, strict=True) if p > c) for ceiling in ceilings
+    )
+
+
 def _leaves(dims: list[Dim]) -> int:
     """How many combinations the dimensions hold."""
     size = 1
@@ -330,6 +339,22 @@ class _Search:
         self.best_total: int | None = None
         self.best_combination: dict[str, Choice] | None = None
         self.bounds: dict[Path, int] = {}
+        # With Borg Cube in the hand, the bounds above are not clipped (the branches are
+        # entered in their order, as before); a branch is skipped on its clipped bound, made
+        # only when the bound above would not skip it (`_skipped`).
+        self.tight: dict[Path, int] = {}
+        # Each clip table with a blanking decided (`_blanked_table`): (level, blanked cards).
+        self.blanked_tables: dict[
+            tuple[int, tuple[str, ...]], tuple[list[str], list[list[int]]]
+        ] = {}
+        self.last_wild = False  # whether `_last_table` is made (`run`)
+        self.last_made = 0  # the tables `_last_table` made
+        self.last_skips = 0  # the branches they skipped
+        self.clip_root: dict[str, int] = {}  # each card's points at the root (`_clip_tables`)
+        # With Borg Cube in the hand and the last choice one of the Ship's attributes: per
+        # branch three levels above the last, each card's points with that attribute set to
+        # each of its values (`_last_table`).
+        self.last_tables: dict[Path, tuple[list[str], list[list[int]]] | None] = {}
         # Each bounded branch's cards' points, for its children's sibling sets (`sibling_scores`).
         self.points: dict[Path, dict[str, int]] = {}
         self.scored: set[Path] = set()  # the parents of the sibling sets scored
@@ -341,6 +366,19 @@ class _Search:
     def run(self, decided: dict[str, Choice]) -> Evaluation:
         if self.bounded:
             self.clips = self._clip_tables(decided)
+            name, key, values = self.dims[-1]
+            self.last_wild = (
+                self.scorer.assimilator is not None
+                and name in self.scorer.wilds
+                and key in WILD_KEYS
+                and isinstance(values, list)
+                and len(values) > 1
+                and len(self.dims) > 3
+                # (The level between one of the Ship's attributes too: Thought Maker's few
+                # affiliations per target are bounded for about what a table costs, and the
+                # tables that skipped them added a thirtieth to FOUND[22]'s instructions.)
+                and self.dims[-2][0] in self.scorer.wilds
+            )
         # (Its first descent, the branch with the highest bound at each level, is a greedy dive:
         # a good total found first, below which every branch is skipped.)
         if self.bounded and len(self.dims) > 2:
@@ -350,7 +388,7 @@ class _Search:
             children = [self._child(decided, 0, value) for value in self._values(0, decided)]
             bounds = self._child_bounds(0, children, ())
             for i in sorted(range(len(children)), key=lambda i: -bounds[i]):
-                if not self._beaten(bounds[i]):
+                if not self._skipped(0, children[i], (i,)):
                     self._dive(1, children[i], (i,))
         self._visit(0, decided, ())
         assert self.best_combination is not None
@@ -420,10 +458,94 @@ class _Search:
             return True
         return False
 
+    def _skipped(self, level: int, child: dict[str, Choice], path: Path) -> bool:
+        """Whether the branch `child` (at `level`, on `path`) cannot hold a new best
+        (`_beaten`). With Borg Cube in the hand its bound is not clipped (`_child_bounds`):
+        where that bound alone does not skip it, with Borg Cube's blanking decided, it is
+        clipped here by the Ship's attributes still open (`_clipped`, `_clip_tables`), and
+        two levels or one above the last by the last one's values when it is one of the Ship's
+        attributes (`_last_table`), and skipped on that.
+
+        Why the reported choices stay the same: the branches are entered in the order of the
+        unclipped bounds, as before, and a branch skipped only on its clipped bound holds no
+        total above the best found before it, so it would have changed nothing: the best totals
+        are found in the same order. Clipping every bound was as costly as what it saved on
+        some of the 16-seed hunt's Borg Cube hands; only a bound that would not prune is
+        clipped."""
+        bound = self.bounds[path]
+        borg = self.scorer.assimilator
+        if (
+            borg is not None
+            and self.best_total is not None
+            and bound > self.best_total
+            and borg in child
+        ):
+            tight = self.tight.get(path)
+            if tight is None:
+                points = self.points[path]
+                tight = bound
+                if self.clips:
+                    blanked = tuple(child[borg]["blank"])
+                    tight = self._clipped(level, bound, points, blanked)
+                last = len(self.dims) - 1
+                if tight > self.best_total and last - 3 < level < last and self.last_wild:
+                    table = None
+                    if level == last - 1:
+                        table = self.last_tables.get(path[:-1])
+                    elif self.last_made < 4 or 4 * self.last_skips >= self.last_made:
+                        # (Made while at least one in four skips its branch or one of its
+                        # children: where they skip none, they only add to the search.)
+                        table = self._last_table(child, path)
+                    if table is not None:
+                        tight = min(tight, bound - _least_lost(points, *table))
+                        if tight <= self.best_total:
+                            self.last_skips += 1
+                self.tight[path] = tight
+            bound = tight
+        return self._beaten(bound)
+
+    def _last_table(
+        self, partial: dict[str, Choice], path: Path
+    ) -> tuple[list[str], list[list[int]]] | None:
+        """For a branch two levels above the last, the last choice being one of the Ship's
+        attributes: each card's points with that attribute set to each of its values (the
+        other open choices left open), remembered on its path.
+
+        Why: below the branch, a combination with the attribute at value v scores each card at
+        most its points in the branch and at most its points here with v (a card's points only
+        fall as choices are decided, Borg Cube's blanking decided: a blanked card scores Borg
+        Cube's points, here too). The root's tables (`_clip_tables`) are taken where every other
+        choice is open: on the 16-seed hunt's slowest Borg Cube hands an open Thought Maker
+        makes every affiliation of the Ship score alike there, and they lowered nothing, while
+        the search scored most of the hand's combinations in branches within a few points of
+        the best total."""
+        if path in self.last_tables:
+            return self.last_tables[path]
+        last = len(self.dims) - 1
+        name, key, _ = self.dims[last]
+        scorer = self.scorer
+        if key == "affiliation" and any(
+            changer not in partial or partial[changer].get("target") == name
+            for changer in scorer.change_target
+        ):
+            # A Thought Maker that may still change the Ship leaves it any affiliation: every
+            # value would score alike, each sibling placed in full (`sibling_scores`).
+            self.last_tables[path] = None
+            return None
+        children = [self._child(partial, last, value) for value in self._values(last, partial)]
+        scores = scorer.sibling_scores(children, name, key, self.fixed_copies, self.points[path])
+        cards = list(self.points[path])
+        self.last_made += 1
+        table = self.last_tables[path] = (
+            cards,
+            [[points.get(card, 0) for card in cards] for _, points in scores],
+        )
+        return table
+
     def _child_bounds(self, level: int, children: list[dict[str, Choice]], path: Path) -> list[int]:
         """The bounds of sibling branches, computed together (`sibling_scores`), each lowered
-        by the Ship's attributes still open in it (`_clipped`), remembered on their paths
-        (`Path`)."""
+        by the Ship's attributes still open in it (`_clipped`; with Borg Cube in the hand, only
+        where they would not prune: `_skipped`), remembered on their paths (`Path`)."""
         keys = [(*path, i) for i in range(len(children))]
         missing = [i for i, key in enumerate(keys) if key not in self.bounds]
         if missing:
@@ -441,8 +563,9 @@ class _Search:
                     self.fixed_copies,
                     self.points.get(path),
                 )
+            clipped = self.scorer.assimilator is None
             for i, (total, points) in zip(missing, scores, strict=True):
-                self.bounds[keys[i]] = self._clipped(level, total, points)
+                self.bounds[keys[i]] = self._clipped(level, total, points) if clipped else total
                 self.points[keys[i]] = points
         return [self.bounds[key] for key in keys]
 
@@ -460,12 +583,13 @@ class _Search:
         decided (`score_points`), so below any branch where the attribute is still open, with
         value v, a card scores at most its points in the branch and at most its points at the
         root with v: the branch's total is at most the most, over v, of those minima summed
-        (`_clipped`). Not with Borg Cube in the hand: a card it blanks scores Borg Cube's
-        points, more than its own, so a card's points do not only fall."""
+        (`_clipped`). With Borg Cube in the hand, only below its blanking: a card it blanks
+        scores Borg Cube's points, more than its own, so its ceiling is Borg Cube's
+        (`_blanked_table`; the tables then hold every card); while the blanking is open the
+        bound adds Borg Cube's best gains, which these tables do not bound."""
         scorer = self.scorer
-        if scorer.assimilator is not None:
-            return {}
         _, root = scorer.score_points(decided, self.fixed_copies)
+        self.clip_root = root
         tables: dict[int, tuple[list[str], list[list[int]]]] = {}
         for level, (name, key, values) in enumerate(self.dims):
             if (
@@ -485,6 +609,8 @@ class _Search:
                 for card, most in root.items()
                 if any(points.get(card, 0) < most for points in ceilings)
             ]
+            if scorer.assimilator is not None and lowered:
+                lowered = list(root)  # (a blanked card's ceiling is Borg Cube's)
             # A value under which no card scores less than at the root lowers no bound: then
             # neither does the attribute, and it is not kept (its check would only cost time).
             if lowered and all(
@@ -496,13 +622,23 @@ class _Search:
                 )
         return tables
 
-    def _clipped(self, level: int, total: int, points: dict[str, int]) -> int:
+    def _clipped(
+        self,
+        level: int,
+        total: int,
+        points: dict[str, int],
+        blanked: tuple[str, ...] | None = None,
+    ) -> int:
         """A branch's bound (`total`, its cards' `points`) at `level`, lowered by each of the
         Ship's attributes still open below it (`_clip_tables`): the least, over the open
-        attributes, of the most, over their values, the total can keep."""
+        attributes, of the most, over their values, the total can keep. `blanked`: the cards
+        Borg Cube blanks in the branch, with Borg Cube in the hand (`_blanked_table`)."""
         lowest = total
-        for open_level, (cards, ceilings) in self.clips.items():
+        for open_level, table in self.clips.items():
             if open_level <= level:
+                continue
+            cards, ceilings = table if blanked is None else self._blanked_table(open_level, blanked)
+            if not cards:
                 continue
             kept = [points.get(card, 0) for card in cards]
             least_lost = min(
@@ -513,6 +649,35 @@ class _Search:
         if lowest < total:
             self.counts["clipped"] += 1
         return lowest
+
+    def _blanked_table(
+        self, level: int, blanked: tuple[str, ...]
+    ) -> tuple[list[str], list[list[int]]]:
+        """The clip table of `level` (`_clip_tables`) below a Borg Cube blanking `blanked`:
+        a blanked card scores Borg Cube's points, so its ceilings are Borg Cube's; only the
+        cards some value lowers below their points at the root are kept."""
+        table = self.blanked_tables.get((level, blanked))
+        if table is None:
+            cards, ceilings = self.clips[level]
+            root = self.clip_root
+            borg = cast(str, self.scorer.assimilator)
+            column = {card: j for j, card in enumerate(cards)}
+            if borg not in column:  # (Borg Cube does not stand: nothing is blanked)
+                table = (cards, ceilings)
+            else:
+                columns = [column[borg] if card in blanked else j for j, card in enumerate(cards)]
+                most = [root.get(borg if card in blanked else card, 0) for card in cards]
+                kept = [
+                    k
+                    for k, j in enumerate(columns)
+                    if any(ceiling[j] < most[k] for ceiling in ceilings)
+                ]
+                table = (
+                    [cards[k] for k in kept],
+                    [[ceiling[columns[k]] for k in kept] for ceiling in ceilings],
+                )
+            self.blanked_tables[(level, blanked)] = table
+        return table
 
     def _visit(self, level: int, partial: dict[str, Choice], path: Path) -> None:
         children = self._children(level, partial)
@@ -526,8 +691,15 @@ class _Search:
         # The most promising branch first (the highest bound; equal ones in order): a high
         # total found early cuts more of the rest.
         bounds = self._child_bounds(level, children, path)
+        # (Without Borg Cube the bounds are clipped already: `_skipped` would only call
+        # `_beaten`, a call per bound on the hands that make the most.)
+        clipped = self.scorer.assimilator is None
         for i in sorted(range(len(children)), key=lambda i: -bounds[i]):
-            if not self._beaten(bounds[i]):
+            if not (
+                self._beaten(bounds[i])
+                if clipped
+                else self._skipped(level, children[i], (*path, i))
+            ):
                 self._visit(level + 1, children[i], (*path, i))
 
     def _dive(self, level: int, partial: dict[str, Choice], path: Path) -> None:
@@ -539,7 +711,7 @@ class _Search:
             return
         bounds = self._child_bounds(level, children, path)
         top = max(range(len(children)), key=lambda i: (bounds[i], -i))
-        if not self._beaten(bounds[top]):
+        if not self._skipped(level, children[top], (*path, top)):
             self._dive(level + 1, children[top], (*path, top))
 
     def _leaves(self, level: int, children: list[dict[str, Choice]], path: Path) -> None:

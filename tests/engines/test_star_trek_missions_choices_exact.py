@@ -900,6 +900,78 @@ def test_stm_r15_search_equals_plain_enumeration_on_the_16_seed_hunts_slowest(na
     assert_best_is_plain_best(names, vocabulary)
 
 
+# The three Borg Cube hands with a copy (Ensign Wesley Crusher), Thought Maker and the Ship that
+# the hunts after the sibling-set work found (the last three of bench/stm_hunt.FOUND), which the
+# search now skips on bounds clipped by the Ship's attributes (scorer._Search._skipped) and whose
+# Thought Maker siblings it scores with the copy choosing again (bounds._one_changed). The whole
+# vocabulary gives 4.7 to 11.2 million combinations; each is cut to the values of its best
+# combination and one or two more, one Specialty (21,924 to 34,452 combinations, under a second
+# of plain enumeration each). Each scores the same with the whole vocabulary (67, 58 and 78).
+HUNTED_HANDS_BORG_COPY_CUT = [
+    (
+        [
+            "Ensign Wesley Crusher",
+            "Stone of Gol",
+            "Unidentified Ship",
+            "Meddlesome Q",
+            "Hand Phaser",
+            "Borg Cube",
+            "Bat'leth",
+            "Lursa and B'Etor",
+            "Thought Maker",
+        ],
+        {
+            "lifeform": ["android", "klingon"],
+            "affiliation": ["federation", "romulan-star-empire"],
+            "specialty": ["combat"],
+        },
+    ),
+    (
+        [
+            "Thought Maker",
+            "Stone of Gol",
+            "Unidentified Ship",
+            "Meddlesome Q",
+            "Hand Phaser",
+            "Ensign Wesley Crusher",
+            "Borg Cube",
+            "Quarters",
+            "Photon Torpedoes",
+        ],
+        {
+            "lifeform": ["android", "betazoid"],
+            "affiliation": ["federation", "ferengi-alliance", "hostile"],
+            "specialty": ["combat"],
+        },
+    ),
+    (
+        [
+            "Thought Maker",
+            "Vash",
+            "Borg Cube",
+            "Vice Admiral Nakamura",
+            "Commander Tomalak",
+            "Unidentified Ship",
+            "Sickbay",
+            "Meddlesome Q",
+            "Ensign Wesley Crusher",
+        ],
+        {
+            "lifeform": ["android", "betazoid"],
+            "affiliation": ["federation", "ferengi-alliance"],
+            "specialty": ["combat"],
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("names", "cut"), HUNTED_HANDS_BORG_COPY_CUT)
+def test_stm_r15_search_equals_plain_enumeration_on_borg_cube_hands_with_a_copy(names, cut):
+    vocabulary = {**VOCABULARY, **cut}
+    assert plain_space([SPECS[n] for n in names], vocabulary) <= 40_000
+    assert_best_is_plain_best(names, vocabulary)
+
+
 # --- The differential test ---------------------------------------------------------------------
 
 
