@@ -362,8 +362,18 @@ class _Search:
         # Per level of an Unidentified Ship's attribute: the cards its values may cost points,
         # and each value's ceiling on their points (`_clip_tables`).
         self.clips: dict[int, tuple[list[str], list[list[int]]]] = {}
+        # Without Borg Cube: the first level from which every choice is one of the Ship's
+        # attributes, when others come before it (None: no such level), and per branch at that
+        # level its own clip tables (`_branch_table`).
+        self.ship_from: int | None = None
+        self.root: dict[str, Choice] = {}  # the root's partial combination (`run`)
+        self.branch_tables: dict[Path, tuple[list[str], list[list[int]], int]] = {}
+        self.tables_made = 0
+        # Each bound before the root's clip tables lowered it, while `ship_from` is set.
+        self.totals: dict[Path, int] = {}
 
     def run(self, decided: dict[str, Choice]) -> Evaluation:
+        self.root = decided
         if self.bounded:
             self.clips = self._clip_tables(decided)
             name, key, values = self.dims[-1]
@@ -379,6 +389,8 @@ class _Search:
                 # tables that skipped them added a thirtieth to FOUND[22]'s instructions.)
                 and self.dims[-2][0] in self.scorer.wilds
             )
+            if self.scorer.assimilator is None:
+                self.ship_from = self._ship_from()
         # (Its first descent, the branch with the highest bound at each level, is a greedy dive:
         # a good total found first, below which every branch is skipped.)
         if self.bounded and len(self.dims) > 2:
@@ -474,6 +486,18 @@ class _Search:
         clipped."""
         bound = self.bounds[path]
         borg = self.scorer.assimilator
+        if borg is None:
+            if (
+                self.ship_from is not None
+                and level >= self.ship_from - 1
+                and self.best_total is not None
+                and bound > self.best_total
+            ):
+                tight = self.tight.get(path)
+                if tight is None:
+                    tight = self.tight[path] = self._branch_clipped(level, bound, path)
+                bound = tight
+            return self._beaten(bound)
         if (
             borg is not None
             and self.best_total is not None
@@ -503,6 +527,103 @@ class _Search:
                 self.tight[path] = tight
             bound = tight
         return self._beaten(bound)
+
+    def _ship_from(self) -> int | None:
+        """The first level from which every open choice is one of the Unidentified Ship's
+        attributes, when another choice (Thought Maker's) comes first and three of them at
+        least follow (with two, a branch's table of pairs would cost what its combinations
+        do); else None."""
+        scorer = self.scorer
+        level = len(self.dims)
+        while level > 0:
+            name, key, values = self.dims[level - 1]
+            if name not in scorer.wilds or key not in WILD_KEYS or not isinstance(values, list):
+                break
+            level -= 1
+        if level == 0 or len(self.dims) - level < 3:
+            return None
+        return level
+
+    def _branch_clipped(self, level: int, bound: int, path: Path) -> int:
+        """A branch's bound (`bound`, at `level` on `path`) lowered by the table of the branch
+        above it from which only the Ship's attributes are open (`_branch_table`): the most,
+        over the pairs of values of the last two attributes the branch may still take, of its
+        cards' points each held to that pair's ceiling."""
+        cards, rows, width = self._branch_table(path[: cast(int, self.ship_from)])
+        if not cards:
+            return bound
+        last = len(self.dims) - 1
+        if level == last - 1:  # the first of the two decided: only its row of pairs
+            start = path[last - 1] * width
+            rows = rows[start : start + width]
+        # (From the bound before the root's tables lowered it: the losses they count are
+        # counted again here.)
+        tight = min(bound, self.totals[path] - _least_lost(self.points[path], cards, rows))
+        if tight < bound:
+            self.counts["clipped"] += 1
+        return tight
+
+    def _partial(self, path: Path) -> dict[str, Choice]:
+        """The partial combination of the branch on `path`, made again from the root's."""
+        partial = self.root
+        for level, i in enumerate(path):
+            partial = self._children(level, partial)[i]
+        return partial
+
+    def _branch_table(self, node: Path) -> tuple[list[str], list[list[int]], int]:
+        """For a branch at the level from which only the Ship's attributes are open
+        (`ship_from`): each card's points with the last two of them set to each pair of their
+        values (the others left open), for the cards some pair lowers below their points in
+        the branch; the rows in the order of the pairs, the second attribute's values the
+        faster (`width` of them); remembered on its path.
+
+        Why: the root's tables (`_clip_tables`) are taken with every other choice open, and an
+        open Thought Maker lets every Affiliation of the Ship score alike there: they are empty
+        where Thought Maker is searched first. On the 16-seed hunt's 45 ms hand (Quarters,
+        Lursa and B'Etor, Chancellor Gowron with the Ship and Thought Maker) the bounds stayed 3
+        to 5 points above the best total down to the last choice and 815 combinations were
+        scored: with its Lifeform and Affiliation open the Ship is Federation for Quarters,
+        Romulan for Lursa and B'Etor and Klingon for Gowron at once, and no one attribute's
+        table sees it (each card still has its way through the other one): a pair's does.
+        Below this branch a card's points only fall as choices are decided, so where the last
+        two attributes take the values (u, v) a card scores at most its points in its branch
+        and at most its points here with (u, v) set: the root's argument, with this branch's
+        choices made and two attributes at once."""
+        table = self.branch_tables.get(node)
+        if table is not None:
+            return table
+        scorer = self.scorer
+        partial = self._partial(node)
+        here = self.points[node]
+        last = len(self.dims) - 1
+        name, first_key, _ = self.dims[last - 1]
+        _, second_key, _ = self.dims[last]
+        firsts = [
+            self._child(partial, last - 1, value) for value in self._values(last - 1, partial)
+        ]
+        ceilings: list[dict[str, int]] = []
+        width = 0
+        for first, (_, points) in zip(
+            firsts,
+            scorer.sibling_scores(firsts, name, first_key, self.fixed_copies, here),
+            strict=True,
+        ):
+            pairs = [self._child(first, last, value) for value in self._values(last, first)]
+            width = len(pairs)
+            scores = scorer.sibling_scores(pairs, name, second_key, self.fixed_copies, points)
+            ceilings += [pair_points for _, pair_points in scores]
+        self.tables_made += 1
+        lowered = [
+            card
+            for card, most in here.items()
+            if any(points.get(card, 0) < most for points in ceilings)
+        ]
+        table = self.branch_tables[node] = (
+            lowered,
+            [[points.get(card, 0) for card in lowered] for points in ceilings],
+            width,
+        )
+        return table
 
     def _last_table(
         self, partial: dict[str, Choice], path: Path
@@ -567,6 +688,8 @@ class _Search:
             for i, (total, points) in zip(missing, scores, strict=True):
                 self.bounds[keys[i]] = self._clipped(level, total, points) if clipped else total
                 self.points[keys[i]] = points
+                if self.ship_from is not None:
+                    self.totals[keys[i]] = total
         return [self.bounds[key] for key in keys]
 
     def _clip_tables(
@@ -693,7 +816,9 @@ class _Search:
         bounds = self._child_bounds(level, children, path)
         # (Without Borg Cube the bounds are clipped already: `_skipped` would only call
         # `_beaten`, a call per bound on the hands that make the most.)
-        clipped = self.scorer.assimilator is None
+        clipped = self.scorer.assimilator is None and (
+            self.ship_from is None or level < self.ship_from - 1
+        )
         for i in sorted(range(len(children)), key=lambda i: -bounds[i]):
             if not (
                 self._beaten(bounds[i])
