@@ -401,12 +401,12 @@ class _Search:
         # and each value's ceiling on their points (`_clip_tables`).
         self.clips: dict[int, tuple[list[str], list[list[int]]]] = {}
         # Without Borg Cube: the first level from which every choice is one of the Ship's
-        # attributes, when others come before it (None: no such level), and per branch at that
-        # level its own clip tables (`_branch_table`).
+        # attributes, when others come before it (None: no such level or no table made), and
+        # per branch at that level its table of pairs (`_branch_table`).
         self.ship_from: int | None = None
         self.root: dict[str, Choice] = {}  # the root's partial combination (`run`)
         self.branch_tables: dict[Path, tuple[list[str], list[list[int]], int]] = {}
-        self.tables_made = 0
+        self.tables_made = 0  # the tables of pairs made (`_branch_clipped`)
         self.table_skips = 0  # the branches they skipped
         self.pair = (0, 0)  # the levels of the two attributes of those tables (`_ship_from`)
         # Each bound before the root's clip tables lowered it, while `ship_from` is set.
