@@ -46,6 +46,9 @@ from .language import ATTRIBUTES
 from .rules import WILD_KEYS, CardSpec, Choice, WildSet
 
 FEW_LEAVES = 16  # fewer combinations than this are simply all tried: bounds would cost more
+# A table of pairs of the Ship's attributes (`_Search._branch_table`) is made only for branches
+# holding at least this many times as many combinations as it costs sibling scores.
+PAIR_TABLE_SHARE = 5
 
 # One open choice of the search: (card, part of its choice or None, the values to try; for Thought
 # Maker's affiliation, the values for each target).
@@ -309,6 +312,41 @@ def _least_lost(points: dict[str, int], cards: list[str], ceilings: list[list[in
     )
 
 
+def _either_pairs(hand: Sequence[CardSpec]) -> set[tuple[str, str]]:
+    """The pairs of attributes the hand's rules read as alternatives (two items of one "any",
+    one reading each: "a Romulan Lifeform or Affiliation"). One attribute's table cannot lower a
+    bound through such a rule (`_branch_table`)."""
+
+    def reads(node: Any) -> set[str]:
+        if isinstance(node, dict):
+            found = {key for key in node if key in WILD_KEYS}
+            for value in node.values():
+                found |= reads(value)
+            return found
+        if isinstance(node, list):
+            return set().union(*(reads(item) for item in node))
+        return set()
+
+    found: set[tuple[str, str]] = set()
+
+    def pairs(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("any"), list):
+                items = [reads(item) for item in node["any"]]
+                for i, one in enumerate(items):
+                    for other in items[i + 1 :]:
+                        found.update((a, b) for a in one for b in other if a != b)
+            for value in node.values():
+                pairs(value)
+        elif isinstance(node, list):
+            for item in node:
+                pairs(item)
+
+    for spec in hand:
+        pairs(spec.rule)
+    return found
+
+
 def _leaves(dims: list[Dim]) -> int:
     """How many combinations the dimensions hold."""
     size = 1
@@ -362,8 +400,20 @@ class _Search:
         # Per level of an Unidentified Ship's attribute: the cards its values may cost points,
         # and each value's ceiling on their points (`_clip_tables`).
         self.clips: dict[int, tuple[list[str], list[list[int]]]] = {}
+        # Without Borg Cube: the first level from which every choice is one of the Ship's
+        # attributes, when others come before it (None: no such level or no table made), and
+        # per branch at that level its table of pairs (`_branch_table`).
+        self.ship_from: int | None = None
+        self.root: dict[str, Choice] = {}  # the root's partial combination (`run`)
+        self.branch_tables: dict[Path, tuple[list[str], list[list[int]], int]] = {}
+        self.tables_made = 0  # the tables of pairs made (`_branch_clipped`)
+        self.table_skips = 0  # the branches they skipped
+        self.pair = (0, 0)  # the levels of the two attributes of those tables (`_ship_from`)
+        # Each bound before the root's clip tables lowered it, while `ship_from` is set.
+        self.totals: dict[Path, int] = {}
 
     def run(self, decided: dict[str, Choice]) -> Evaluation:
+        self.root = decided
         if self.bounded:
             self.clips = self._clip_tables(decided)
             name, key, values = self.dims[-1]
@@ -379,6 +429,10 @@ class _Search:
                 # tables that skipped them added a thirtieth to FOUND[22]'s instructions.)
                 and self.dims[-2][0] in self.scorer.wilds
             )
+            if self.scorer.assimilator is None and not self.clips:
+                # (Only where the root's tables lower nothing: where they do, the tables below
+                # cost more than they saved on the hunts' slowest hands, 0.5-0.9 times.)
+                self.ship_from = self._ship_from()
         # (Its first descent, the branch with the highest bound at each level, is a greedy dive:
         # a good total found first, below which every branch is skipped.)
         if self.bounded and len(self.dims) > 2:
@@ -474,6 +528,20 @@ class _Search:
         clipped."""
         bound = self.bounds[path]
         borg = self.scorer.assimilator
+        if borg is None:
+            if (
+                self.ship_from is not None
+                and level >= self.ship_from
+                and self.best_total is not None
+                and bound > self.best_total
+            ):
+                tight = self.tight.get(path)
+                if tight is None:
+                    tight = self.tight[path] = self._branch_clipped(level, bound, path)
+                    if tight <= self.best_total:
+                        self.table_skips += 1
+                bound = tight
+            return self._beaten(bound)
         if (
             borg is not None
             and self.best_total is not None
@@ -503,6 +571,139 @@ class _Search:
                 self.tight[path] = tight
             bound = tight
         return self._beaten(bound)
+
+    def _ship_from(self) -> int | None:
+        """The first level from which every open choice is one of the Unidentified Ship's
+        attributes, when another choice (Thought Maker's) comes first and three of them at
+        least follow (with two, a branch's table of pairs would cost what its combinations
+        do), and two of them, decided after the first, a rule reads as alternatives
+        (`_either_pairs`; the levels of the pair decided last are kept in `pair`); else None."""
+        scorer = self.scorer
+        level = len(self.dims)
+        while level > 0:
+            name, key, values = self.dims[level - 1]
+            if name not in scorer.wilds or key not in WILD_KEYS or not isinstance(values, list):
+                break
+            level -= 1
+        if level == 0 or len(self.dims) - level < 3:
+            return None
+        keys = {cast(str, self.dims[at][1]): at for at in range(level, len(self.dims))}
+        # The pair decided last: every branch above it is clipped by the whole table, and a
+        # pair whose first attribute is decided first (`level`) lowers little more than the
+        # bounds do (Maddox's hand, FOUND[0], with its Affiliation and Lifeform: 0.88 times
+        # the instructions).
+        pairs = sorted(
+            (
+                sorted((keys[a], keys[b]))
+                for a, b in _either_pairs(scorer.hand)
+                if a in keys and b in keys
+            ),
+            reverse=True,
+        )
+        if not pairs or pairs[0][0] == level:
+            return None
+        first, second = pairs[0]
+        # A table costs a sibling score per value of the first attribute and per pair; where
+        # a branch holds fewer than PAIR_TABLE_SHARE times as many combinations, the bounds
+        # alone cut it about as well (Maddox's hand, FOUND[0], 90 against 24: 0.89 times the
+        # instructions; the 45 ms hand 300 against 30).
+        combinations = 1
+        for _, _, values in self.dims[level:]:
+            combinations *= len(values)
+        cost = len(self.dims[first][2]) * (1 + len(self.dims[second][2]))
+        if combinations < PAIR_TABLE_SHARE * cost:
+            return None
+        self.pair = (first, second)
+        return level
+
+    def _branch_clipped(self, level: int, bound: int, path: Path) -> int:
+        """A branch's bound (`bound`, at `level` on `path`) lowered by the table of the branch
+        above it from which only the Ship's attributes are open (`_branch_table`): the most,
+        over the pairs of values of the two attributes (`pair`) the branch may still take, of
+        its cards' points each held to that pair's ceiling."""
+        node = path[: cast(int, self.ship_from)]
+        table = self.branch_tables.get(node)
+        if table is None:
+            # (Made while at least one in four skips a branch: where they skip none, they only
+            # add to the search, a table costing a few dozen sibling scores.)
+            if self.tables_made >= 4 and 4 * self.table_skips < self.tables_made:
+                return bound
+            table = self._branch_table(node)
+        cards, rows, width = table
+        if not cards:
+            return bound
+        first, second = self.pair
+        if first <= level:  # decided in the branch: only its row of pairs
+            start = path[first] * width
+            rows = rows[start : start + width]
+        if second <= level:  # (and so the first): only the pair decided
+            rows = [rows[path[second]]]
+        # (From the bound before the root's tables lowered it: the losses they count are
+        # counted again here.)
+        tight = min(bound, self.totals[path] - _least_lost(self.points[path], cards, rows))
+        if tight < bound:
+            self.counts["clipped"] += 1
+        return tight
+
+    def _partial(self, path: Path) -> dict[str, Choice]:
+        """The partial combination of the branch on `path`, made again from the root's."""
+        partial = self.root
+        for level, i in enumerate(path):
+            partial = self._children(level, partial)[i]
+        return partial
+
+    def _branch_table(self, node: Path) -> tuple[list[str], list[list[int]], int]:
+        """For a branch at the level from which only the Ship's attributes are open
+        (`ship_from`): each card's points with two of them (`pair`, two a rule reads as
+        alternatives) set to each pair of their values, the others left open, for the cards
+        some pair lowers below their points in the branch; the rows in the order of the pairs,
+        the second attribute's values the faster (`width` of them); remembered on its path.
+
+        Why: the root's tables (`_clip_tables`) are taken with every other choice open, and an
+        open Thought Maker lets every Affiliation of the Ship score alike there: they are empty
+        where Thought Maker is searched first. On the 16-seed hunt's 45 ms hand (Quarters,
+        Lursa and B'Etor, Chancellor Gowron with the Ship and Thought Maker) the bounds stayed 3
+        to 5 points above the best total down to the last choice and 815 combinations were
+        scored: with its Lifeform and Affiliation open the Ship is Federation for Quarters,
+        Romulan for Lursa and B'Etor ("a Romulan Lifeform or Affiliation") and Klingon for
+        Gowron at once, and no one attribute's table sees it (each card still has its way
+        through the other attribute): a pair's does. Below this branch a card's points only
+        fall as choices are decided, so where the two attributes take the values (u, v) a card
+        scores at most its points in its branch and at most its points here with (u, v) set:
+        the root's argument, with this branch's choices made and two attributes at once."""
+        scorer = self.scorer
+        partial = self._partial(node)
+        here = self.points[node]
+        first_level, second_level = self.pair
+        name, first_key, _ = self.dims[first_level]
+        _, second_key, _ = self.dims[second_level]
+        firsts = [
+            self._child(partial, first_level, value) for value in self._values(first_level, partial)
+        ]
+        scores = scorer.sibling_scores(firsts, name, first_key, self.fixed_copies, here)
+        first_points = [points for _, points in scores]
+        ceilings: list[dict[str, int]] = []
+        width = 0
+        for first, points in zip(firsts, first_points, strict=True):
+            pairs = [
+                self._child(first, second_level, value)
+                for value in self._values(second_level, first)
+            ]
+            width = len(pairs)
+            scores = scorer.sibling_scores(pairs, name, second_key, self.fixed_copies, points)
+            ceilings += [pair_points for _, pair_points in scores]
+        self.tables_made += 1
+        lowered = [
+            card
+            for card, most in here.items()
+            if any(points.get(card, 0) < most for points in ceilings)
+        ]
+        table = self.branch_tables[node] = (
+            lowered,
+            [[points.get(card, 0) for card in lowered] for points in ceilings],
+            width,
+        )
+        return table
 
     def _last_table(
         self, partial: dict[str, Choice], path: Path
@@ -567,6 +768,8 @@ class _Search:
             for i, (total, points) in zip(missing, scores, strict=True):
                 self.bounds[keys[i]] = self._clipped(level, total, points) if clipped else total
                 self.points[keys[i]] = points
+                if self.ship_from is not None:
+                    self.totals[keys[i]] = total
         return [self.bounds[key] for key in keys]
 
     def _clip_tables(
@@ -693,7 +896,9 @@ class _Search:
         bounds = self._child_bounds(level, children, path)
         # (Without Borg Cube the bounds are clipped already: `_skipped` would only call
         # `_beaten`, a call per bound on the hands that make the most.)
-        clipped = self.scorer.assimilator is None
+        clipped = self.scorer.assimilator is None and (
+            self.ship_from is None or level < self.ship_from
+        )
         for i in sorted(range(len(children)), key=lambda i: -bounds[i]):
             if not (
                 self._beaten(bounds[i])

@@ -972,6 +972,44 @@ def test_stm_r15_search_equals_plain_enumeration_on_borg_cube_hands_with_a_copy(
     assert_best_is_plain_best(names, vocabulary)
 
 
+# The 16-seed hunt's 45 ms hand (the last of bench/stm_hunt.FOUND: Wesley Crusher, Quarters,
+# Lursa and B'Etor, Chancellor Gowron, Thought Maker and the Ship, no Borg Cube), which the search
+# now skips on tables of the Ship's Lifeform and Affiliation taken below Thought Maker's choice
+# (scorer._Search._branch_table). The whole vocabulary gives 386,100 combinations (plain
+# enumeration, run once: 53, about 20 s); cut to the values of its best combination and one or
+# two more (15,552 combinations, under a second of plain enumeration), the search still takes
+# those tables (13 bounds lowered by them, 49 bounds against 124 before), and it scores 53 too.
+HUNTED_HAND_THOUGHT_MAKER_PAIRS_CUT = (
+    [
+        "Ensign Wesley Crusher",
+        "Quarters",
+        "Leah Brahms",
+        "Unidentified Ship",
+        "Space Confrontation",
+        "Meddlesome Q",
+        "Lursa and B'Etor",
+        "Thought Maker",
+        "Chancellor Gowron",
+    ],
+    {
+        "lifeform": ["hologram", "human", "klingon", "romulan"],
+        "affiliation": ["federation", "klingon-empire", "romulan-star-empire"],
+        "specialty": ["combat", "command", "engineer"],
+    },
+)
+
+
+def test_stm_r15_search_equals_plain_enumeration_on_the_thought_maker_pairs_hand():
+    names, cut = HUNTED_HAND_THOUGHT_MAKER_PAIRS_CUT
+    vocabulary = {**VOCABULARY, **cut}
+    assert plain_space([SPECS[n] for n in names], vocabulary) <= 16_000
+    assert_best_is_plain_best(names, vocabulary)
+    # The cut scores as the whole vocabulary does (53 by plain enumeration, run once).
+    hand = [SPECS[n] for n in names]
+    assert HandScorer(hand, vocabulary).best({}).total == 53
+    assert HandScorer(hand, VOCABULARY).best({}).total == 53
+
+
 # --- The differential test ---------------------------------------------------------------------
 
 
