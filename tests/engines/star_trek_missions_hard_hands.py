@@ -139,3 +139,60 @@ SIXTEEN_SEED_SLOWEST = [
         "James Moriarty",
     ],
 ]
+
+
+# The slowest hands of the hunts after the sibling-set work (docs/MEASUREMENTS.md, "Fewer cache
+# misses, siblings placed once"): Borg Cube with a copy (Ensign Wesley Crusher), Thought Maker and
+# the Ship; seed 2's on the quiet run (25.31 ms), seeds 6 and 1's on the busy one. The hunt times
+# them again (bench/stm_hunt.found_hands, where the docs call them FOUND[21] to FOUND[23]), the
+# plain-enumeration test holds their totals and the search test its clipped bounds.
+BORG_CUBE_WITH_A_COPY = [
+    [
+        "Ensign Wesley Crusher",
+        "Stone of Gol",
+        "Unidentified Ship",
+        "Meddlesome Q",
+        "Hand Phaser",
+        "Borg Cube",
+        "Bat'leth",
+        "Lursa and B'Etor",
+        "Thought Maker",
+    ],
+    [
+        "Thought Maker",
+        "Stone of Gol",
+        "Unidentified Ship",
+        "Meddlesome Q",
+        "Hand Phaser",
+        "Ensign Wesley Crusher",
+        "Borg Cube",
+        "Quarters",
+        "Photon Torpedoes",
+    ],
+    [
+        "Thought Maker",
+        "Vash",
+        "Borg Cube",
+        "Vice Admiral Nakamura",
+        "Commander Tomalak",
+        "Unidentified Ship",
+        "Sickbay",
+        "Meddlesome Q",
+        "Ensign Wesley Crusher",
+    ],
+]
+
+# The hunt after the Borg Cube skips (docs/MEASUREMENTS.md, "Borg Cube branches skipped on clipped
+# bounds"), seed 11: Ensign Wesley Crusher and Leah Brahms with Thought Maker and the Ship, no
+# Borg Cube (45.07 ms; 274 M instructions before and after that work). FOUND[24] in the docs.
+THOUGHT_MAKER_PAIRS = [
+    "Ensign Wesley Crusher",
+    "Quarters",
+    "Leah Brahms",
+    "Unidentified Ship",
+    "Space Confrontation",
+    "Meddlesome Q",
+    "Lursa and B'Etor",
+    "Thought Maker",
+    "Chancellor Gowron",
+]

@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from games.star_trek_missions.scorer import HandScorer
 from tests.engines.star_trek_missions_catalog import catalog, score
 from tests.engines.star_trek_missions_hard_hands import (
+    BORG_CUBE_WITH_A_COPY,
     CHOICE_CARDS,
     SIXTEEN_SEED_SLOWEST,
+    THOUGHT_MAKER_PAIRS,
     hard_hand,
     small_vocabulary,
 )
@@ -901,7 +903,7 @@ def test_stm_r15_search_equals_plain_enumeration_on_the_16_seed_hunts_slowest(na
 
 
 # The three Borg Cube hands with a copy (Ensign Wesley Crusher), Thought Maker and the Ship that
-# the hunts after the sibling-set work found (the last three of bench/stm_hunt.FOUND), which the
+# the hunts after the sibling-set work found (BORG_CUBE_WITH_A_COPY), which the
 # search now skips on bounds clipped by the Ship's attributes (scorer._Search._skipped) and whose
 # Thought Maker siblings it scores with the copy choosing again (bounds._one_changed). The whole
 # vocabulary gives 4.7 to 11.2 million combinations; each is cut to the values of its best
@@ -909,17 +911,7 @@ def test_stm_r15_search_equals_plain_enumeration_on_the_16_seed_hunts_slowest(na
 # of plain enumeration each). Each scores the same with the whole vocabulary (67, 58 and 78).
 HUNTED_HANDS_BORG_COPY_CUT = [
     (
-        [
-            "Ensign Wesley Crusher",
-            "Stone of Gol",
-            "Unidentified Ship",
-            "Meddlesome Q",
-            "Hand Phaser",
-            "Borg Cube",
-            "Bat'leth",
-            "Lursa and B'Etor",
-            "Thought Maker",
-        ],
+        BORG_CUBE_WITH_A_COPY[0],
         {
             "lifeform": ["android", "klingon"],
             "affiliation": ["federation", "romulan-star-empire"],
@@ -927,17 +919,7 @@ HUNTED_HANDS_BORG_COPY_CUT = [
         },
     ),
     (
-        [
-            "Thought Maker",
-            "Stone of Gol",
-            "Unidentified Ship",
-            "Meddlesome Q",
-            "Hand Phaser",
-            "Ensign Wesley Crusher",
-            "Borg Cube",
-            "Quarters",
-            "Photon Torpedoes",
-        ],
+        BORG_CUBE_WITH_A_COPY[1],
         {
             "lifeform": ["android", "betazoid"],
             "affiliation": ["federation", "ferengi-alliance", "hostile"],
@@ -945,17 +927,7 @@ HUNTED_HANDS_BORG_COPY_CUT = [
         },
     ),
     (
-        [
-            "Thought Maker",
-            "Vash",
-            "Borg Cube",
-            "Vice Admiral Nakamura",
-            "Commander Tomalak",
-            "Unidentified Ship",
-            "Sickbay",
-            "Meddlesome Q",
-            "Ensign Wesley Crusher",
-        ],
+        BORG_CUBE_WITH_A_COPY[2],
         {
             "lifeform": ["android", "betazoid"],
             "affiliation": ["federation", "ferengi-alliance"],
@@ -972,7 +944,7 @@ def test_stm_r15_search_equals_plain_enumeration_on_borg_cube_hands_with_a_copy(
     assert_best_is_plain_best(names, vocabulary)
 
 
-# The 16-seed hunt's 45 ms hand (the last of bench/stm_hunt.FOUND: Wesley Crusher, Quarters,
+# The 16-seed hunt's 45 ms hand (THOUGHT_MAKER_PAIRS: Wesley Crusher, Quarters,
 # Lursa and B'Etor, Chancellor Gowron, Thought Maker and the Ship, no Borg Cube), which the search
 # now skips on tables of the Ship's Lifeform and Affiliation taken below Thought Maker's choice
 # (scorer._Search._branch_table). The whole vocabulary gives 386,100 combinations (plain
@@ -980,17 +952,7 @@ def test_stm_r15_search_equals_plain_enumeration_on_borg_cube_hands_with_a_copy(
 # two more (15,552 combinations, under a second of plain enumeration), the search still takes
 # those tables (13 bounds lowered by them, 49 bounds against 124 before), and it scores 53 too.
 HUNTED_HAND_THOUGHT_MAKER_PAIRS_CUT = (
-    [
-        "Ensign Wesley Crusher",
-        "Quarters",
-        "Leah Brahms",
-        "Unidentified Ship",
-        "Space Confrontation",
-        "Meddlesome Q",
-        "Lursa and B'Etor",
-        "Thought Maker",
-        "Chancellor Gowron",
-    ],
+    THOUGHT_MAKER_PAIRS,
     {
         "lifeform": ["hologram", "human", "klingon", "romulan"],
         "affiliation": ["federation", "klingon-empire", "romulan-star-empire"],

@@ -18,7 +18,10 @@ from games.star_trek_missions.engine import HandPosition, check
 from games.star_trek_missions.rules import Live, WildSet
 from games.star_trek_missions.scorer import HandScorer
 from tests.engines.star_trek_missions_catalog import adversarial_hands, catalog
-from tests.engines.star_trek_missions_hard_hands import SIXTEEN_SEED_SLOWEST
+from tests.engines.star_trek_missions_hard_hands import (
+    BORG_CUBE_WITH_A_COPY,
+    SIXTEEN_SEED_SLOWEST,
+)
 from tests.engines.star_trek_missions_reference import plain_best
 from tests.engines.star_trek_missions_reference import plain_space as reference_space
 
@@ -226,8 +229,9 @@ CLIPPED_HANDS = [
 ]
 
 
-@pytest.mark.parametrize("names", CLIPPED_HANDS)
-def test_clipped_bounds_stay_above_every_total_below_them(names, monkeypatch):
+def searched(names, monkeypatch):
+    """The hand's scorer, its best, and the one search that found it with the root's choices
+    (scorer._Search, caught as it runs), for the tests of the bounds it kept."""
     from games.star_trek_missions import scorer as scorer_module
 
     searches = []
@@ -241,6 +245,12 @@ def test_clipped_bounds_stay_above_every_total_below_them(names, monkeypatch):
     hand = scorer(names)
     best = hand.best({})
     ((search, decided),) = searches
+    return hand, best, search, decided
+
+
+@pytest.mark.parametrize("names", CLIPPED_HANDS)
+def test_clipped_bounds_stay_above_every_total_below_them(names, monkeypatch):
+    hand, best, search, decided = searched(names, monkeypatch)
     assert search.counts["clipped"] > 50  # the bounds under test were lowered
 
     def exact(partial):
@@ -272,35 +282,13 @@ def test_clipped_bounds_stay_above_every_total_below_them(names, monkeypatch):
 # is checked against the exact totals of every combination below it (hand.Hand's evaluation).
 BORG_CLIPPED_HANDS = [
     SIXTEEN_SEED_SLOWEST[2],
-    [
-        "Thought Maker",
-        "Vash",
-        "Borg Cube",
-        "Vice Admiral Nakamura",
-        "Commander Tomalak",
-        "Unidentified Ship",
-        "Sickbay",
-        "Meddlesome Q",
-        "Ensign Wesley Crusher",
-    ],
+    BORG_CUBE_WITH_A_COPY[2],
 ]
 
 
 @pytest.mark.parametrize("names", BORG_CLIPPED_HANDS)
 def test_borg_cube_clipped_bounds_stay_above_every_total_below_them(names, monkeypatch):
-    from games.star_trek_missions import scorer as scorer_module
-
-    searches = []
-    original = scorer_module._Search.run
-
-    def run(search, decided):
-        searches.append((search, dict(decided)))
-        return original(search, decided)
-
-    monkeypatch.setattr(scorer_module._Search, "run", run)
-    hand = scorer(names)
-    best = hand.best({})
-    ((search, decided),) = searches
+    hand, best, search, decided = searched(names, monkeypatch)
     lowered = {p: t for p, t in search.tight.items() if t < search.bounds[p]}
     assert lowered  # the bounds under test were lowered below the ones the order is taken from
 
