@@ -3,6 +3,7 @@ cause a 5xx, and every response must match the schema it documents. Each game's 
 bodies are typed in the schema (games/api_schema.py), so the generated bodies have the game's
 shape, and a share of them are requests the game answers (bench/schema_share.py prints it)."""
 
+import json
 import os
 import re
 from collections import Counter
@@ -45,10 +46,56 @@ GENERATED_ONLY = [Phase.reuse, Phase.generate, Phase.target, Phase.shrink]
 # failure in CI is the one a developer's run sees.
 SCALE = float(os.environ.get("SCHEMATHESIS_SCALE", "0") or 0)
 DERANDOMIZE = SCALE == 0
+# bench/schemathesis_draws.py sets these: every operation draws SCHEMATHESIS_DRAWS cases (still
+# derandomized), and each case's answer is written to SCHEMATHESIS_ANSWERS_FILE, in the order sent,
+# to count which draw first reached each answer.
+DRAWS = int(os.environ.get("SCHEMATHESIS_DRAWS", "0") or 0)
+ANSWERS_FILE = os.environ.get("SCHEMATHESIS_ANSWERS_FILE", "")
 
 
 def draws(count: int) -> int:
+    if DRAWS:
+        return DRAWS
     return max(1, round(count * SCALE)) if SCALE else count
+
+
+LIST_INDEX = re.compile(r"\[\d+\]")
+MAP_KEY = re.compile(r"""\[(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\]""")
+
+
+FIELD_NAME = re.compile(r"[a-z][a-z0-9_]*(\[\]|\[key\])*")
+
+
+def error_place(error: dict) -> str:
+    """An error's place and code, its list indices and map keys dropped, and every name the draw
+    made up (an unknown key, echoed in the place) written `<key>`:
+    `players[].choices[key].<key> unknown_field`."""
+    path = MAP_KEY.sub("[key]", LIST_INDEX.sub("[]", str(error.get("path"))))
+    parts = [part if FIELD_NAME.fullmatch(part) else "<key>" for part in path.split(".")]
+    if error.get("code") in ("unknown_field", "unknown_option"):
+        parts[-1] = "<key>"  # the unknown key itself, even one that reads like a field's name
+    return f"{'.'.join(parts)} {error.get('code')}"
+
+
+def record_answer(case, response) -> None:
+    """One line for bench/schemathesis_draws.py: the operation, the case's phase (coverage,
+    examples, fuzzing) and what the answer says (its status, error code and the distinct places
+    and codes of its errors), or null for a request already sent."""
+    answer = None
+    if response is not None:
+        answer = [response.status_code]
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        if isinstance(body, dict):
+            answer.append(body.get("code"))
+            errors = body.get("errors") or []
+            answer.extend(sorted({error_place(e) for e in errors if isinstance(e, dict)}))
+    with open(ANSWERS_FILE, "a") as out:
+        # A case the test builds itself (every documented body under every slug) has no phase.
+        phase = case.meta.phase.name.value if case.meta else "examples"
+        out.write(json.dumps([RUNNING["label"], phase, answer]) + "\n")
 
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
@@ -88,12 +135,16 @@ def never_fails_and_keeps_to_its_schema(case, passed) -> int | None:
     # A case equals another when it is the same request on the wire (schemathesis' Case hash)
     # with the same parameters, headers, cookies and body.
     if case in passed:
+        if ANSWERS_FILE:
+            record_answer(case, None)
         return None
     # Every check but one: a body of the right shape can still be refused with a 400 (a card
     # name no card has, a position no game could reach, a player named twice: what a schema
     # cannot say), and an attribute filter is "a string". No 5xx, responses that match their
     # schema, documented status codes, and schema-violating requests refused are all checked.
     response = case.call()
+    if ANSWERS_FILE:
+        record_answer(case, response)
     excluded = [positive_data_acceptance]
     if response.status_code == 413:
         # A body over the size limit is refused for its size before it is read (413
