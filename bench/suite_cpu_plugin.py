@@ -47,8 +47,10 @@ def tree_cpu(root: int) -> float:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: Any) -> Generator[None]:
-    before, started = tree_cpu(os.getpid()), time.monotonic()
+    before, started, clock = tree_cpu(os.getpid()), time.monotonic(), time.time()
     yield
     cpu, wall = tree_cpu(os.getpid()) - before, time.monotonic() - started
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     with open(os.environ["SUITE_CPU_FILE"], "a") as out:
-        out.write(json.dumps([item.nodeid, round(cpu, 3), round(wall, 3)]) + "\n")
+        line = [item.nodeid, round(cpu, 3), round(wall, 3), round(clock, 3), worker]
+        out.write(json.dumps(line) + "\n")
