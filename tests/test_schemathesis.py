@@ -61,8 +61,6 @@ def draws(count: int) -> int:
 
 LIST_INDEX = re.compile(r"\[\d+\]")
 MAP_KEY = re.compile(r"""\[(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\]""")
-
-
 FIELD_NAME = re.compile(r"[a-z][a-z0-9_]*(\[\]|\[key\])*")
 
 
