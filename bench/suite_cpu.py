@@ -7,8 +7,8 @@ most, and the machine's busy time over the run beside the sum of the tests'.
 It also prints the machine's idle cores by half-minute, with the tests running at the end of
 each (where the suite leaves a core waiting). BENCH_SUITE_TOP (default 25) sets how many files and
 tests are printed; BENCH_SUITE_RECORD=<file> keeps each test's figures and start, and the busy
-samples, as JSON. The figures are for
-choosing what to make cheaper; `make test` itself is the suite's timing (docs/MEASUREMENTS.md)."""
+samples, as JSON. The figures are for choosing what to make cheaper; `make test` itself is the
+suite's timing (docs/MEASUREMENTS.md)."""
 
 from __future__ import annotations
 
