@@ -5,6 +5,7 @@ none of the search's code) on thousands of seeded hands built to be hard (two or
 the other cards mostly bare: tests/engines/star_trek_missions_hard_hands.py), on hands a hypothesis
 strategy builds the same way, and on the published examples. No disagreement is allowed."""
 
+import os
 import random
 
 import pytest
@@ -50,7 +51,11 @@ def hard_cases(count: int, seed: int, *, full: bool = False):
 
 @pytest.fixture(scope="module", autouse=True)
 def plain_record():
-    """A recording run (TABLESIDE_PLAIN_RECORD=1) writes the totals it enumerated at the end."""
+    """A recording run (TABLESIDE_PLAIN_RECORD=1) writes the totals it enumerated at the end.
+    It must run in one process: each pytest-xdist worker would write its own share of the hands
+    over the others'."""
+    if plain_totals.RECORDING and os.environ.get("PYTEST_XDIST_WORKER"):
+        pytest.fail("TABLESIDE_PLAIN_RECORD=1 records in one process: add -p no:xdist")
     yield
     if plain_totals.RECORDING:
         plain_totals.write()
