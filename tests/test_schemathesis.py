@@ -28,9 +28,11 @@ from schemathesis.checks import negative_data_rejection, positive_data_acceptanc
 # tests/test_tables_hostile.py sends the table endpoints the hostile values besides.
 MAX_EXAMPLES = 50
 # Each game's own score and rulings operations: drawn bodies of that game's shape still reached
-# answers the coverage phase had not (an unknown key refused at one nesting level or another) up
-# to the 139th draw of 150: they keep 150.
-ONE_GAME_EXAMPLES = 150
+# answers the coverage phase had not (an unknown key refused at one nesting level or another)
+# past the 150th draw, the most of them before the 100th (31 of the 37 parts the first 150
+# reach, docs/TESTING.md). `make test` draws 100; `make test-postgres`, and so every CI run, 150
+# (SCHEMATHESIS_GAME_DRAWS): the last 50, which reach few new ones, are spent once per CI run.
+ONE_GAME_EXAMPLES = int(os.environ.get("SCHEMATHESIS_GAME_DRAWS", "100") or 100)
 # The `{game}` score and rulings operations take any game's body (anyOf each game's own), which
 # each game's own operation already draws, and reach the same view (the game's own path is
 # /api/games/<slug>/…, the same route): these draw fewer, mostly to pair slugs and bodies that do
@@ -311,11 +313,11 @@ def test_each_games_body_under_any_slug_never_fails_and_keeps_to_its_schema(
     assert status == (404 if slug == UNKNOWN_SLUG else 200 if slug == own else 400)
 
 
-# The score and ruling operations, the {game} ones and each game's own.
+# Each game's own score and ruling operations: the ones a typed client calls.
 GAME_JOBS = [
     result.ok()
     for result in schema.get_all_operations()
-    if result.ok().method.upper() == "POST" and result.ok().path.startswith("/api/games/")
+    if result.ok().method.upper() == "POST" and re.fullmatch(ONE_GAME, result.ok().path)
 ]
 SHARE_CASES = 60
 
@@ -324,13 +326,13 @@ SHARE_CASES = 60
 @pytest.mark.parametrize("operation", GAME_JOBS, ids=lambda operation: operation.label)
 def test_generated_bodies_reach_valid_requests(operation, catalog):
     """With typed bodies, schemathesis' own generation reaches requests the game answers: of
-    SHARE_CASES cases drawn for each score and ruling operation (derandomized, so the same cases
-    on every run of the same code), some are answered 2xx. The share is printed (-s).
+    SHARE_CASES cases drawn for each game's own score and ruling operation (derandomized, so the
+    same cases on every run of the same code), some are answered 2xx. The share is printed (-s).
 
-    Held for each game's own operation, the one a typed client calls. The `{game}` operations
-    pair any game's slug with any game's body (their body is anyOf the games'), so most draws
-    are a mismatch the schema cannot rule out: their share (1 to 11% of 200 in
-    bench/schema_share.py) is printed, and a draw of 60 may hold no match at all."""
+    The `{game}` operations are not held to it: they pair any game's slug with any game's body
+    (their body is anyOf the games'), so most draws are a mismatch the schema cannot rule out
+    (bench/schema_share.py prints their share, 2 to 11% of 200), and their draws are sent by
+    test_any_games_operations_never_fail_and_keep_to_their_schema."""
     answers: Counter = Counter()
 
     @settings(
@@ -353,5 +355,4 @@ def test_generated_bodies_reach_valid_requests(operation, catalog):
         f"\n{operation.label}: {answers[True]}/{sent} generated requests answered 2xx "
         f"({answers[True] / sent:.0%})"
     )
-    if "{game}" not in operation.path:
-        assert answers[True] > 0
+    assert answers[True] > 0
