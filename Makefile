@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.installed-stamp
 SERVING := $(VENV)/.serving-stamp
 DEV_SETTINGS := DJANGO_SETTINGS_MODULE=config.settings.development
 
-.PHONY: run test test-postgres setup install install-serving chromium admin bench bench-postgres lint typecheck serve game-night deploy-check backup restore clean
+.PHONY: run test test-postgres plain-totals setup install install-serving chromium admin bench bench-postgres lint typecheck serve game-night deploy-check backup restore clean
 
 # Two sets of packages: what serving needs (`make run`, `serve`, `setup`), and that plus the test
 # and lint tools (`make test`, `lint`, `typecheck`, `bench`: the "dev" extra, Playwright, mypy,
@@ -73,6 +73,14 @@ test: install chromium lint typecheck
 test-postgres: install chromium
 	$(BYTECODE) $(BIN)/python -m compileall -q $(SOURCES) >/dev/null
 	$(BYTECODE) TABLESIDE_PLAIN_LIVE=1 SCHEMATHESIS_GAME_DRAWS=150 TABLESIDE_CHROMIUM="$${TABLESIDE_CHROMIUM:-/usr/bin/chromium}" scripts/with-postgres $(BIN)/pytest $(PYTEST_ARGS)
+
+# After a change to how a Star Trek: Missions hand scores (or to its cards): enumerates again the
+# hard hands whose plain totals `make test` reads from a record, and writes the record anew
+# (tests/engines/star_trek_missions_plain_record.py). In one process: workers would overwrite
+# each other's share.
+plain-totals: install
+	TABLESIDE_PLAIN_RECORD=1 $(BIN)/pytest -p no:xdist -q \
+	  tests/engines/test_star_trek_missions_choices_exact.py tests/engines/test_star_trek_missions_search.py
 
 # The production configuration on loopback: gunicorn with uvicorn's event-loop workers
 # (config/gunicorn.py names the app, config.asgi; a slow client costs a connection, not a worker),

@@ -1,7 +1,8 @@
 """The recorded plain-enumeration totals of the named hard hands (tests/engines/
-test_star_trek_missions_choices_exact.py): the hunts' slowest hands, each 16,000 to 200,000
+test_star_trek_missions_choices_exact.py: the hunts' slowest hands, each 16,000 to 200,000
 combinations, whose enumeration was three quarters of that file's CPU and an eighth of the
-suite's.
+suite's) and of the adversarial hands over 16,000 combinations
+(tests/engines/test_star_trek_missions_search.py).
 
 Each total is recorded under a fingerprint of everything plain enumeration reads: the source of
 the reference (star_trek_missions_reference.py) and of the evaluation it calls (the game's
@@ -11,11 +12,11 @@ changed, or a new hand) is enumerated live, as before: a record is never stale, 
 and the search is held to the same totals either way. What the record spares is enumerating again
 what nothing has changed; the search itself runs on every hand on every run.
 
-    TABLESIDE_PLAIN_RECORD=1 .venv/bin/pytest -p no:xdist tests/engines/test_star_trek_missions_choices_exact.py
-
-enumerates every such hand live and writes the record anew (the hands of that run only);
-TABLESIDE_PLAIN_LIVE=1 ignores the record (`make test-postgres`, and so CI, runs so: every
-recorded total is enumerated again there)."""
+`make plain-totals` (TABLESIDE_PLAIN_RECORD=1 on both test files, in one process) enumerates
+every such hand live and writes the record anew, with that run's hands only (a test file left
+out of a recording run is enumerated live until one records it again). TABLESIDE_PLAIN_LIVE=1
+ignores the record (`make test-postgres`, and so CI, runs so: every recorded total is
+enumerated again there)."""
 
 from __future__ import annotations
 
@@ -28,8 +29,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from games.star_trek_missions.rules import CardSpec
+from tests.engines.star_trek_missions_reference import plain_best, plain_space
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RECORD = Path(__file__).with_name("star_trek_missions_plain_totals.json")
@@ -105,3 +108,33 @@ def write() -> None:
         )
         + "\n"
     )
+
+
+def plain_total(
+    hand: Sequence[CardSpec],
+    vocabulary: Mapping[str, Sequence[str]],
+    fixed: Mapping[str, Any] | None = None,
+) -> int:
+    """The best total by plain enumeration: recorded for the hands over RECORDED_ABOVE
+    combinations, under a fingerprint of everything the enumeration reads, enumerated live for
+    every other hand and whenever that fingerprint is not recorded."""
+    if plain_space(hand, vocabulary) <= RECORDED_ABOVE:
+        return plain_best(hand, vocabulary, fixed).total
+    key = fingerprint(hand, vocabulary, fixed)
+    total = recorded_total(key)
+    if total is None:
+        total = plain_best(hand, vocabulary, fixed).total
+        remember(key, total)
+    return total
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plain_record() -> Any:
+    """A test module's: a recording run (TABLESIDE_PLAIN_RECORD=1) writes the totals enumerated
+    so far at each module's end. It must run in one process: each pytest-xdist worker would
+    write its own share of the hands over the others'."""
+    if RECORDING and os.environ.get("PYTEST_XDIST_WORKER"):
+        pytest.fail("TABLESIDE_PLAIN_RECORD=1 records in one process: add -p no:xdist")
+    yield
+    if RECORDING:
+        write()

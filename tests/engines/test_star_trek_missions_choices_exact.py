@@ -5,7 +5,6 @@ none of the search's code) on thousands of seeded hands built to be hard (two or
 the other cards mostly bare: tests/engines/star_trek_missions_hard_hands.py), on hands a hypothesis
 strategy builds the same way, and on the published examples. No disagreement is allowed."""
 
-import os
 import random
 
 import pytest
@@ -13,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.star_trek_missions.scorer import HandScorer
-from tests.engines import star_trek_missions_plain_record as plain_totals
 from tests.engines.star_trek_missions_catalog import catalog, score
 from tests.engines.star_trek_missions_hard_hands import (
     BORG_CUBE_WITH_A_COPY,
@@ -22,6 +20,10 @@ from tests.engines.star_trek_missions_hard_hands import (
     THOUGHT_MAKER_PAIRS,
     hard_hand,
     small_vocabulary,
+)
+from tests.engines.star_trek_missions_plain_record import (  # noqa: F401 - the module's fixture
+    plain_record,
+    plain_total,
 )
 from tests.engines.star_trek_missions_reference import plain_best, plain_space
 from tests.engines.test_star_trek_missions_examples import EXAMPLES
@@ -47,32 +49,6 @@ def hard_cases(count: int, seed: int, *, full: bool = False):
         if plain_space(hand, vocabulary) <= (FULL_SPACE_LIMIT if full else SPACE_LIMIT):
             cases.append((names, vocabulary))
     return cases
-
-
-@pytest.fixture(scope="module", autouse=True)
-def plain_record():
-    """A recording run (TABLESIDE_PLAIN_RECORD=1) writes the totals it enumerated at the end.
-    It must run in one process: each pytest-xdist worker would write its own share of the hands
-    over the others'."""
-    if plain_totals.RECORDING and os.environ.get("PYTEST_XDIST_WORKER"):
-        pytest.fail("TABLESIDE_PLAIN_RECORD=1 records in one process: add -p no:xdist")
-    yield
-    if plain_totals.RECORDING:
-        plain_totals.write()
-
-
-def plain_total(hand, vocabulary, fixed=None) -> int:
-    """The best total by plain enumeration: recorded for the named hard hands, under a
-    fingerprint of everything the enumeration reads (star_trek_missions_plain_record.py),
-    enumerated live for every other hand and whenever that fingerprint is not recorded."""
-    if plain_space(hand, vocabulary) <= plain_totals.RECORDED_ABOVE:
-        return plain_best(hand, vocabulary, fixed).total
-    key = plain_totals.fingerprint(hand, vocabulary, fixed)
-    total = plain_totals.recorded_total(key)
-    if total is None:
-        total = plain_best(hand, vocabulary, fixed).total
-        plain_totals.remember(key, total)
-    return total
 
 
 def assert_best_is_plain_best(names, vocabulary, fixed=None):
