@@ -1,8 +1,8 @@
 """The recorded plain-enumeration totals of the named hard hands (tests/engines/
 test_star_trek_missions_choices_exact.py: the hunts' slowest hands, each 16,000 to 200,000
 combinations, whose enumeration was three quarters of that file's CPU and an eighth of the
-suite's) and of the adversarial hands over 16,000 combinations
-(tests/engines/test_star_trek_missions_search.py).
+suite's) and of the search's own test file's hands over 16,000 combinations
+(tests/engines/test_star_trek_missions_search.py: six adversarial hands, two seeded ones).
 
 Each total is recorded under a fingerprint of everything plain enumeration reads: the source of
 the reference (star_trek_missions_reference.py) and of the evaluation it calls (the game's

@@ -68,7 +68,7 @@ def random_legal_hands(count: int, seed: int):
 def assert_search_is_exact(names):
     assert check(HandPosition([SPECS[n] for n in names], vocabulary=VOCABULARY)).warnings == []
     smart = scorer(names).best({})
-    # Recorded for the adversarial hands over 16,000 combinations (star_trek_missions_plain_record)
+    # Recorded for this file's hands over 16,000 combinations (star_trek_missions_plain_record)
     expected = plain_total([SPECS[n] for n in names], VOCABULARY)
     if smart.total != expected:
         plain = reference(names)  # enumerated again, for its choices
