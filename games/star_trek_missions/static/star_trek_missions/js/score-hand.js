@@ -54,9 +54,11 @@
       typed: typed ? typed.value : "",
       trigger: trigger,
     };
+    // Where the control is now (the page may have scrolled since the press), if it is laid out: a
+    // control without a box reads top 0, and the correction would scroll it to the screen's top.
     if (before.trigger) {
       var element = document.getElementById(before.trigger.id);
-      if (element) {
+      if (element && element.getClientRects().length) {
         before.trigger.top = element.getBoundingClientRect().top;
       }
     }
@@ -72,7 +74,7 @@
     // The control used stays where it was on the screen.
     if (state.trigger) {
       var moved = document.getElementById(state.trigger.id);
-      if (moved) {
+      if (moved && moved.getClientRects().length) {
         var delta = moved.getBoundingClientRect().top - state.trigger.top;
         if (Math.abs(delta) > 1) {
           window.scrollBy(0, delta);

@@ -69,7 +69,8 @@
     var state = { trigger: trigger, typed: typed, seat: seat() };
     if (trigger && trigger.id) {
       var element = document.getElementById(trigger.id);
-      if (element) {
+      // Only if laid out: a control without a box reads top 0 (as in score-hand.js).
+      if (element && element.getClientRects().length) {
         state.trigger.top = element.getBoundingClientRect().top;
       }
     }
@@ -97,7 +98,7 @@
     } else if (used.id) {
       // A tile, a Remove button or a choice: it stays where it was on the screen.
       var moved = document.getElementById(used.id);
-      if (moved) {
+      if (moved && moved.getClientRects().length) {
         var delta = moved.getBoundingClientRect().top - used.top;
         if (Math.abs(delta) > 1) {
           window.scrollBy(0, delta);
