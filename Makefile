@@ -66,9 +66,18 @@ PYTEST_ARGS ?= -n $(WORKERS) --dist worksteal --durations=10
 # The browser tests drive Debian's headless Chromium build here (same engine, half the CPU per
 # page: the suite's largest cost) and the full browser, /usr/bin/chromium, in test-postgres, so
 # CI runs both. TABLESIDE_CHROMIUM=… chooses another.
-test: install chromium lint typecheck
+# mypy runs beside the suite: a clean clone has no mypy cache, and its cold run (about 30 s of one
+# core) would leave the other core idle, where the suite keeps both busy. Its report follows the
+# suite's, and either failing fails `make test`; ruff and the contracts (a second) run first.
+TYPECHECK_LOG := $(VENV)/typecheck.log
+test: install chromium lint
 	$(BYTECODE) $(BIN)/python -m compileall -q $(SOURCES) >/dev/null
-	$(BYTECODE) TABLESIDE_CHROMIUM="$${TABLESIDE_CHROMIUM:-/usr/bin/chromium-headless-shell}" $(BIN)/pytest $(PYTEST_ARGS)
+	@echo "mypy runs beside the suite (make typecheck); its report follows the suite's."
+	@$(MAKE) --no-print-directory typecheck > $(TYPECHECK_LOG) 2>&1 & typecheck=$$!; \
+	$(BYTECODE) TABLESIDE_CHROMIUM="$${TABLESIDE_CHROMIUM:-/usr/bin/chromium-headless-shell}" $(BIN)/pytest $(PYTEST_ARGS); \
+	suite=$$?; wait $$typecheck; types=$$?; cat $(TYPECHECK_LOG); \
+	if [ $$types -ne 0 ]; then echo "make test: mypy found problems (above)"; fi; \
+	[ $$suite -eq 0 ] && [ $$types -eq 0 ]
 
 # The same suite against a throw-away PostgreSQL cluster on a loopback port, and deeper where
 # `make test` keeps to what finds most: it enumerates again the named hard hands' totals that

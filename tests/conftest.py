@@ -12,24 +12,22 @@ gets its history row).
 
 Under pytest-xdist (`make test` runs one worker per core) each worker has its own test database
 (pytest-django: a SQLite file per process, see config/settings/test.py, or test_<name>_gw<N> on
-PostgreSQL), its own loaded catalog and snapshot, and its own browser: nothing here is shared
-between workers.
+PostgreSQL), its own loaded catalog and snapshot, and its own browser. On SQLite the first worker
+to need a database builds it and the others copy that file, catalog and snapshot included
+(tests/shared_database.py); on PostgreSQL each worker builds its own.
 """
 
 import os
 
 import pytest
 from django.core.management.color import no_style
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from rest_framework.test import APIClient
 
 from cards.models import Game
 from cards.services import catalog_load
-from tests.tables_server import tables_site_fixture  # noqa: F401 - the fixture tables_site, one per process
-
-# Snapshot tables are named after the table they copy; Django knows no model for them, so the
-# flush at the end of a live-server test leaves them alone.
-SNAPSHOT_PREFIX = "zz_test_snapshot__"
+from tests.shared_database import SNAPSHOT_PREFIX, SharedDatabase, remove, shares
+from tests.tables_server import run_folder, tables_site_fixture  # noqa: F401 - the fixture tables_site, one per process
 
 
 def _row_counts():
@@ -86,13 +84,62 @@ def pytest_report_header():
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
+def shared_database(tmp_path_factory, django_db_modify_db_settings):
+    """The run's built test database that the workers copy (tests/shared_database.py), where
+    they do (SQLite under pytest-xdist); None elsewhere."""
+    if not shares(connection.settings_dict):
+        return None
+    return SharedDatabase(run_folder(tmp_path_factory))
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request, shared_database):
+    """pytest-django's `--reuse-db`, or a worker's copy of the run's built database: kept, so
+    that Django does not create it anew."""
+    name = connection.settings_dict["TEST"]["NAME"]
+    copied = shared_database is not None and shared_database.copy_to(name)
+    return copied or bool(request.config.getvalue("reuse_db"))
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(request, django_db_setup, django_db_blocker, shared_database):
     with django_db_blocker.unblock():
-        before = _row_counts()
-        catalog_load()
-        after = _row_counts()
-        changed = [table for table, count in after.items() if count != before.get(table)]
-        return CatalogSnapshot(changed)
+        try:
+            if shared_database is not None and shared_database.copied:
+                # The catalog came with the copy, and its snapshot tables too.
+                snapshot = CatalogSnapshot(_snapshotted_tables())
+            else:
+                snapshot = _load_catalog()
+                if shared_database is not None:
+                    shared_database.keep()
+        finally:
+            if shared_database is not None:
+                shared_database.release()  # never leave the other workers waiting
+    yield snapshot
+    if (
+        shared_database is not None
+        and shared_database.copied
+        and not request.config.getvalue("reuse_db")
+    ):
+        # pytest-django keeps a database it was told to keep: this copy is the worker's own.
+        name = connection.settings_dict["NAME"]
+        connections.close_all()
+        remove(name)
+
+
+def _load_catalog():
+    before = _row_counts()
+    catalog_load()
+    after = _row_counts()
+    changed = [table for table, count in after.items() if count != before.get(table)]
+    return CatalogSnapshot(changed)
+
+
+def _snapshotted_tables():
+    names = connection.introspection.table_names()
+    return sorted(
+        name[len(SNAPSHOT_PREFIX) :] for name in names if name.startswith(SNAPSHOT_PREFIX)
+    )
 
 
 @pytest.fixture

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.shared_database import copy_built
+
 ROOT = Path(__file__).resolve().parent.parent
 WORKERS = 3
 
@@ -60,9 +62,12 @@ def answers(base: str) -> bool:
 
 def start_server(folder: Path) -> tuple[subprocess.Popen, str]:
     url = os.environ.get("DATABASE_URL", "")
+    built = False
     if not url.startswith("postgres"):
         database = folder / "tables.sqlite3"
         database.unlink(missing_ok=True)
+        # A worker's built test database, if there is one yet: migrated, with the catalog.
+        built = copy_built(folder, database)
         url = f"sqlite:///{database}"
     env = {
         **os.environ,
@@ -80,7 +85,8 @@ def start_server(folder: Path) -> tuple[subprocess.Popen, str]:
     )
     with locked(lock):
         for command in (["migrate", "--noinput", "-v0"], ["load_catalog", "-v0"]):
-            subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
+            if not built:
+                subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
     env["PORT"] = str(free_port())
     process = subprocess.Popen(
         [str(Path(python).parent / "gunicorn"), "-c", "config/gunicorn.py"],  # its app: config.asgi
