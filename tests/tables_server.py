@@ -7,7 +7,9 @@ starts a table of its own, and starting a server (migrate, load the catalog, boo
 about 17 s of CPU) once per worker cost a 2-core machine a tenth of a minute of its five. The
 first worker that needs it starts it; the last one done with it stops it (a count in the run's
 shared folder, changed under a file lock). A worker that needs it again after that starts
-another."""
+another. On SQLite its database is a copy of the run's built test database when a worker has
+built one (tests/shared_database.py), which spares the migrate and the catalog load; the game
+night's test runs those commands as `make game-night` does."""
 
 import contextlib
 import fcntl
