@@ -30,8 +30,8 @@ def clean(page, state: str) -> None:
 
 def test_the_score_page(phone, site):
     context, page = phone
+    # As it opens: tests/browser/test_accessibility.py's forms test checks it.
     page.goto(site + "/games/star-trek-missions/score/")
-    clean(page, "empty")
     for slug in ("commander-kurn", "lieutenant-worf", "bridge"):
         show_tile(page, slug)
         page.locator(f"#tile-{slug}").tap()
@@ -56,8 +56,8 @@ def test_the_score_page(phone, site):
 
 def test_the_table_page(phone, site):
     context, page = phone
+    # As it opens: tests/browser/test_accessibility.py's tour checks it.
     page.goto(site + "/games/star-trek-missions/table/")
-    clean(page, "empty")
     for player, card in (("Ana", "Bridge"), ("Ben", "Bridge")):
         page.locator("#new-player").fill(player)
         page.locator("#new-player").press("Enter")

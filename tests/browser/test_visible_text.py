@@ -61,7 +61,6 @@ TOUR = [
     "/games/academy-credits/cards/?q=reno",
     "/games/star-realms-academy/cards/corvette/",
     "/games/star-realms-academy/cards/?faction=blob",
-    "/games/factions/cards/",
     "/games/star-trek-missions/cards/lieutenant-worf/",
     "/games/star-trek-missions/cards/?q=captain",
     *[form.url for form in FORMS],
