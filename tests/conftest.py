@@ -10,11 +10,11 @@ after that load, in one INSERT … SELECT per table: the same rows, keys include
 where loading the catalog again through the service takes seconds (every card is validated and
 gets its history row).
 
-Under pytest-xdist (`make test` runs one worker per core) each worker has its own test database
-(pytest-django: a SQLite file per process, see config/settings/test.py, or test_<name>_gw<N> on
-PostgreSQL), its own loaded catalog and snapshot, and its own browser. On SQLite the first worker
-to need a database builds it and the others copy that file, catalog and snapshot included
-(tests/shared_database.py); on PostgreSQL each worker builds its own.
+Under pytest-xdist (`make test` runs one worker more than the cores) each worker has its own
+test database (pytest-django: a SQLite file per process, see config/settings/test.py, or
+test_<name>_gw<N> on PostgreSQL), its own loaded catalog and snapshot, and its own browser. On
+SQLite the first worker to need a database builds it and the others copy that file, catalog and
+snapshot included (tests/shared_database.py); on PostgreSQL each worker builds its own.
 """
 
 import os
