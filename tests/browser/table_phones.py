@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 import urllib.request
 from contextlib import ExitStack
 from urllib.parse import unquote
@@ -110,16 +111,32 @@ def first_screen(page) -> str:
     return page.evaluate(FIRST_SCREEN)
 
 
+# Scrolled to the top and measured in one step of the page's own: nothing is swapped between.
+MEASURE_AT_THE_TOP = """element => {
+  if (!element.isConnected) {
+    return null;
+  }
+  window.scrollTo(0, 0);
+  const box = element.getBoundingClientRect();
+  return { top: box.top, height: box.height, screen: window.innerHeight };
+}"""
+
+
 def on_first_screen(page, locator) -> bool:
-    """Whether the element is drawn whole within the first screen (at scroll 0)."""
-    page.evaluate("() => window.scrollTo(0, 0)")
-    box = locator.bounding_box()
-    height = page.viewport_size["height"]
+    """Whether the element is drawn whole within the first screen (at scroll 0). A poll that
+    brings a change redraws the glance (out of band), and the element found may be gone by the
+    time it is measured: it is found and measured again then, for up to five seconds."""
+    deadline = time.monotonic() + 5
+    while True:
+        box = locator.evaluate(MEASURE_AT_THE_TOP)
+        if (box is not None and box["height"] > 0) or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     return (
         box is not None
         and box["height"] > 0
-        and box["y"] >= 0
-        and (box["y"] + box["height"] <= height)
+        and box["top"] >= 0
+        and box["top"] + box["height"] <= box["screen"]
     )
 
 
