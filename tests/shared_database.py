@@ -16,6 +16,7 @@ import fcntl
 import os
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 from typing import IO
 
@@ -26,6 +27,8 @@ FILE_SUFFIXES = ("", "-wal", "-shm", "-journal")
 # Django knows no model for them, so a live-server test's flush leaves them alone.
 SNAPSHOT_PREFIX = "zz_test_snapshot__"
 BUILT = "catalog.sqlite3"
+# Building takes seconds (migrate, then the catalog): far longer means the builder failed.
+WAIT_FOR_BUILDER = 300
 
 
 def shares(settings_dict: dict) -> bool:
@@ -41,13 +44,25 @@ class SharedDatabase:
     def __init__(self, folder: Path) -> None:
         self.path = folder / BUILT
         self._lock: IO[str] | None = open(folder / "catalog.sqlite3.lock", "a")  # noqa: SIM115
-        fcntl.flock(self._lock, fcntl.LOCK_EX)
         self.copied = False
+        # A builder whose database setup failed holds the lock until its process ends: after
+        # WAIT_FOR_BUILDER seconds this worker builds its own, and leaves no copy.
+        deadline = time.monotonic() + WAIT_FOR_BUILDER
+        while True:
+            try:
+                fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    self._lock.close()
+                    self._lock = None  # gave up: copies nothing, keeps nothing
+                    return
+                time.sleep(0.2)
 
     def copy_to(self, name: str) -> bool:
         """Copy the built database to `name`, if a worker has built it; else this worker builds
         it, and keeps the lock until `keep` (or `release`)."""
-        if self.path.exists():
+        if self._lock is not None and self.path.exists():
             remove(name)
             shutil.copyfile(self.path, name)
             self.copied = True
@@ -56,6 +71,8 @@ class SharedDatabase:
 
     def keep(self) -> None:
         """Write this worker's built database (migrated, catalog loaded) as the run's copy."""
+        if self._lock is None:
+            return  # it gave up waiting for the builder
         partial = self.path.with_suffix(".partial")
         with contextlib.closing(sqlite3.connect(partial)) as target:
             connection.ensure_connection()

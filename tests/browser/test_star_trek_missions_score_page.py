@@ -67,9 +67,12 @@ def record_top_when_pressed(page):
     moment: Playwright may scroll before it clicks (when a first try finds the control covered or
     moving), which a finger does not, so the place to keep is the one the press was made at."""
     page.evaluate(
-        """() => document.addEventListener("click", (event) => {
+        """() => {
+          window.topWhenPressed = null;
+          document.addEventListener("click", (event) => {
             window.topWhenPressed = event.target.closest("button").getBoundingClientRect().top;
-        }, { capture: true, once: true })"""
+          }, { capture: true, once: true });
+        }"""
     )
 
 
@@ -123,6 +126,7 @@ def test_the_rulebook_example_by_typing_and_tapping(page, site, assert_fits, vie
         tap(page, slug)
         expect(page.locator(f"#tile-{slug}")).to_be_focused()
         top = page.evaluate("() => window.topWhenPressed")
+        assert top is not None, "the press was not seen"
         assert abs(page.locator(f"#tile-{slug}").bounding_box()["y"] - top) <= 2
     expect(hand(page)).to_have_text(EXAMPLE)
     expect(total(page)).to_have_text("66")
