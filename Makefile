@@ -145,6 +145,7 @@ bench: install setup chromium
 	$(BIN)/python bench/tables.py
 	$(BIN)/python bench/schema_share.py
 	$(BIN)/python bench/pages.py
+	$(BIN)/python bench/browser_cost.py
 
 # The HTTP load, the table polls and the catalog benchmark (100,000 cards) on a throw-away
 # PostgreSQL cluster. HTTP and tables first: the catalog benchmark's extra game would weigh on GET /api/games/, the reference.

@@ -11,9 +11,9 @@ BLOCKING = ("serious", "critical")
 ALWAYS = ("heading-order",)  # moderate for axe, but the issue names it
 # The rules that can report nothing this module keeps: neither the rule's impact nor any of its
 # checks' is serious or critical (test_axe_rules.py holds the list to axe's own metadata, so an
-# axe upgrade that raises one fails there). Left out of each run, where they were a third of its
-# CPU (the `region` rule walks the whole page) for results thrown away. A rule axe adds later
-# runs until it is listed here.
+# axe upgrade that raises one fails there). Left out of each run, where they were a tenth to a
+# third of its CPU (bench/browser_cost.py) for results thrown away. A rule axe adds later runs
+# until it is listed here.
 UNREPORTED = (
     "aria-allowed-role",
     "aria-deprecated-role",
