@@ -2,8 +2,8 @@
 
 A page whose whole answer is costly to draw (a game's page of card tiles: over 100 kB of HTML;
 issue 30 measured 106 ms of CPU for each repeat) keeps the page itself
-(`computed_page`): a repeat of the same address is then one cache lookup, with no form, tiles or
-template drawn again. The page is kept compressed (about 13 kB), with its CSRF token taken out
+(`computed_page`): a repeat of the same address, the empty form's included, is then one cache
+lookup, with no form, tiles or template drawn again. The page is kept compressed (about 13 kB), with its CSRF token taken out
 (each visitor gets their own, put back when it is served); the key is the path, the address's
 input as sent and the catalog's version stamp. The cache's bounds (COMPUTED_CACHE_SECONDS,
 COMPUTED_CACHE_ENTRIES) count these pages with the answers.
@@ -51,21 +51,21 @@ def page_key(request: HttpRequest, game: Game) -> str:
 def computed_page(
     game_of: Callable[[], Game | None],
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """A page view whose GETs with input are answered from the cache (see the module): the view
-    draws a page once, the same address is then a lookup. Only a GET or HEAD with input, of the
-    view as its own page (not asked at a table: `asked`), and answered 200 or 400 is kept; the
-    input is counted against the client's limit first (page_input), kept or not. `game_of` gives
-    the game whose catalog stamp keys the page (None: not loaded, the view answers)."""
+    """A page view whose GETs are answered from the cache (see the module): the view draws a
+    page once, the same address is then a lookup. Only a GET or HEAD, the empty form or with
+    input, of the view as its own page (not asked at a table: `asked`), and answered 200 or 400
+    is kept; input is counted against the client's limit first (page_input), kept or not.
+    `game_of` gives the game whose catalog stamp keys the page (None: not loaded, the view
+    answers)."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def page(request: HttpRequest, **kwargs: Any) -> HttpResponse:
-            if (
-                request.method not in ("GET", "HEAD")
-                or kwargs.get("asked") is not None
-                or page_input(request) is None
-            ):
+            if request.method not in ("GET", "HEAD") or kwargs.get("asked") is not None:
                 return view(request, **kwargs)
+            # Input counts against the client's limit, kept or not; the empty form is a read,
+            # never counted, and kept all the same: it is the page every phone opens first.
+            page_input(request)
             game = game_of()
             if game is None:
                 return view(request, **kwargs)
