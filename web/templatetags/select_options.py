@@ -1,7 +1,7 @@
 """{% select_options options groups selected %}: a list's <option>s, then its <optgroup>s, the one
-whose value is `selected` marked so. Built here rather than by a template loop: the Factions
-position form has 63 lists and 1,526 options, and looping over them in the template took most of
-the page's time on each load (bench/browser_cost.py prices a load of it)."""
+whose value is `selected` marked so. Built here rather than by a template loop: a game's position
+form can hold 63 lists and 1,526 options, and looping over them in the template took most of the
+page's time on each load (bench/browser_cost.py prices a load of the largest form)."""
 
 from __future__ import annotations
 
