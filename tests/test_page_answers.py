@@ -154,17 +154,11 @@ def test_the_empty_form_is_kept_too(client, catalog, django_assert_max_num_queri
 def test_the_page_opened_from_a_table_is_never_the_kept_one(client, catalog):
     """A table's Score a hand (its form enters the seat's hand) is drawn for its seat each time,
     beside a kept plain page at the same game."""
-    from django.test import Client
-
-    from tests.test_tables_ask import ask_links
+    from tests.test_tables_ask import ask_links, stm_table
 
     client.get(PAGE)
     assert client.get(PAGE).templates == []  # kept
-    code = client.post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen"})[
-        "Location"
-    ].rsplit("/", 1)[1]
-    ana = Client()
-    assert ana.post(f"/t/{code}/claim", {"seat": "1"}).status_code == 302
+    code, _, ana = stm_table()
     url = ask_links(ana, code)["Score a hand"]
     for _ in range(2):
         page = ana.get(url)

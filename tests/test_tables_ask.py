@@ -49,6 +49,18 @@ def ac_table(players="Ana\nBen") -> tuple[str, Client, Client]:
     return code, host, ben
 
 
+def stm_table() -> tuple[str, Client, Client]:
+    """A Star Trek: Missions table of Ana and Ben: (its code, the host's client, Ana's phone,
+    seat 1 claimed)."""
+    host = Client()
+    code = host.post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen"})[
+        "Location"
+    ].rsplit("/", 1)[1]
+    ana = Client()
+    assert ana.post(f"/t/{code}/claim", {"seat": "1"}).status_code == 302
+    return code, host, ana
+
+
 def ask_links(client: Client, code: str) -> dict[str, str]:
     """The table page's links to the game's pages: {label: address}."""
     page = client.get(f"/t/{code}").content.decode()
@@ -268,12 +280,7 @@ STAR_TREK_MISSIONS_HAND = [
 
 
 def test_a_star_trek_missions_turn_checked_at_the_table_is_in_its_history():
-    host = Client()
-    code = host.post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen"})[
-        "Location"
-    ].rsplit("/", 1)[1]
-    ana = Client()
-    assert ana.post(f"/t/{code}/claim", {"seat": "1"}).status_code == 302
+    code, host, ana = stm_table()
     links = ask_links(ana, code)
     assert "Check a move" in links
     page = ana.get(links["Check a move"])
@@ -324,12 +331,7 @@ def test_a_hand_with_its_choices_entered_on_score_a_hand_at_the_table():
     from cards.models import Game
     from games.star_trek_missions.pages import score_link_pairs
 
-    host = Client()
-    code = host.post("/t/", {"game": "star-trek-missions", "players": "Ana\nBen"})[
-        "Location"
-    ].rsplit("/", 1)[1]
-    ana = Client()
-    assert ana.post(f"/t/{code}/claim", {"seat": "1"}).status_code == 302
+    code, host, ana = stm_table()
     url = ask_links(ana, code)["Score a hand"]
     page = ana.get(url)
     assert page.status_code == 200
