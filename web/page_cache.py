@@ -1,12 +1,12 @@
 """Pages kept whole in the cache of computed answers (web.computed, settings.CACHES["computed"]).
 
 A page whose whole answer is costly to draw (a game's page of card tiles: over 100 kB of HTML;
-issue 30 measured 106 ms of CPU for each repeat) keeps the page itself
-(`computed_page`): a repeat of the same address, the empty form's included, is then one cache
-lookup, with no form, tiles or template drawn again. The page is kept compressed (about 13 kB), with its CSRF token taken out
-(each visitor gets their own, put back when it is served); the key is the path, the address's
-input as sent and the catalog's version stamp. The cache's bounds (COMPUTED_CACHE_SECONDS,
-COMPUTED_CACHE_ENTRIES) count these pages with the answers.
+issue 30 measured 106 ms of CPU for each repeat) keeps the page itself (`computed_page`): a
+repeat of the same address, the empty form's included, is then one cache lookup, with no form,
+tiles or template drawn again. The page is kept compressed (about 13 kB), with its CSRF token
+taken out (each visitor gets their own, put back when it is served); the key is the path, the
+address's input as sent and the catalog's version stamp. The cache's bounds
+(COMPUTED_CACHE_SECONDS, COMPUTED_CACHE_ENTRIES) count these pages with the answers.
 """
 
 from __future__ import annotations
