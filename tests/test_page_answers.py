@@ -194,6 +194,54 @@ def test_a_kept_page_is_drawn_again_after_an_edit_of_the_catalog(client, catalog
     assert again.templates != [] and len(service_calls) == 2
 
 
+def test_an_upgrade_of_the_code_is_never_answered_from_before_it(
+    client, catalog, service_calls, monkeypatch
+):
+    """The cache is a database table and outlives a restart: after an upgrade (another code
+    stamp) a link and the empty form are worked out and drawn again, not the old code's."""
+    import web.computed
+    import web.page_cache
+
+    client.get(COSTLY_LINK)
+    client.get(PAGE)
+    assert client.get(COSTLY_LINK).templates == [] and client.get(PAGE).templates == []
+    assert len(service_calls) == 1
+    for module in (web.computed, web.page_cache):
+        monkeypatch.setattr(module, "code_stamp", lambda: "the next release")
+    assert client.get(COSTLY_LINK).templates != [] and client.get(PAGE).templates != []
+    assert len(service_calls) == 2  # the answer too
+    assert client.get(COSTLY_LINK).templates == []  # then kept under the new stamp
+
+
+def test_the_code_stamp_follows_every_source_file(tmp_path):
+    from web.computed import source_digest
+
+    (tmp_path / "app" / "templates").mkdir(parents=True)
+    (tmp_path / "app" / "views.py").write_text("x = 1\n")
+    (tmp_path / "app" / "templates" / "page.html").write_text("<p>1</p>")
+    (tmp_path / "static").mkdir()
+    (tmp_path / "static" / "site.css").write_text("p {}")
+
+    def stamp() -> str:
+        return source_digest(tmp_path, [tmp_path / "app", tmp_path / "static"])
+
+    seen = {stamp()}
+    # Bytecode and files of other kinds are not the code's.
+    (tmp_path / "app" / "__pycache__").mkdir()
+    (tmp_path / "app" / "__pycache__" / "views.cpython-311.pyc").write_bytes(b"\0")
+    (tmp_path / "app" / "notes.txt").write_text("a note")
+    assert stamp() in seen
+    for change in (
+        lambda: (tmp_path / "app" / "templates" / "page.html").write_text("<p>2</p>"),
+        lambda: (tmp_path / "static" / "site.css").write_text("p { color: red }"),
+        lambda: (tmp_path / "app" / "views.py").rename(tmp_path / "app" / "pages.py"),
+        lambda: (tmp_path / "app" / "forms.py").write_text(""),
+    ):
+        change()
+        assert stamp() not in seen
+        seen.add(stamp())
+
+
 def test_another_address_is_another_page(client, catalog, service_calls):
     client.get(COSTLY_LINK)
     other = client.get(COSTLY_LINK + "&hand=Quarters")  # eight cards: refused, its own page

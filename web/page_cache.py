@@ -5,8 +5,9 @@ issue 30 measured 106 ms of CPU for each repeat) keeps the page itself (`compute
 repeat of the same address, the empty form's included, is then one cache lookup, with no form,
 tiles or template drawn again. The page is kept compressed (about 13 kB), with its CSRF token
 taken out (each visitor gets their own, put back when it is served); the key is the path, the
-address's input as sent and the catalog's version stamp. The cache's bounds
-(COMPUTED_CACHE_SECONDS, COMPUTED_CACHE_ENTRIES) count these pages with the answers.
+address's input as sent, the catalog's version stamp and the code's (web.computed.code_stamp:
+after an upgrade, no page the code before it drew). The cache's bounds (COMPUTED_CACHE_SECONDS,
+COMPUTED_CACHE_ENTRIES) count these pages with the answers.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from django.utils.cache import patch_vary_headers
 
 from cards.models import Game
 from cards.selectors import catalog_stamp
-from web.computed import CACHE
+from web.computed import CACHE, code_stamp
 from web.page_results import is_input, page_input
 
 # Where a kept page had its CSRF token (as Django's {% csrf_token %} writes it).
@@ -36,12 +37,13 @@ CSRF_PLACEHOLDER = b"\x00csrf\x00"
 
 def page_key(request: HttpRequest, game: Game) -> str:
     """The key of a page GET's answer: its path, its input as sent (every field of the query
-    string but tracking ones, in order, blank ones included) and the catalog's version stamp."""
+    string but tracking ones, in order, blank ones included), the catalog's version stamp and the
+    code's."""
     pairs = [
         (key, value) for key, values in request.GET.lists() if is_input(key) for value in values
     ]
     canonical = json.dumps(
-        [request.path, game.pk, str(catalog_stamp(game)), pairs],
+        [request.path, game.pk, str(catalog_stamp(game)), code_stamp(), pairs],
         ensure_ascii=False,
         separators=(",", ":"),
     )
