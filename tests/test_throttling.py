@@ -239,12 +239,17 @@ COSTLY_LINK = (
 
 
 def test_a_client_refused_again_costs_no_write_nor_any_work(
-    client, api, catalog, three_a_minute, django_assert_max_num_queries
+    client, api, catalog, three_a_minute, django_assert_max_num_queries, monkeypatch
 ):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from common.throttling import EvaluationRateThrottle
     from games.star_trek_missions import pages
+
+    # The clock stands still: the wait told is part of the kept refusal page's key, and on a busy
+    # machine a second ticking between the draws made the last one a new page, read afresh.
+    monkeypatch.setattr(EvaluationRateThrottle, "timer", lambda self: START + 10)
 
     for _ in range(3):
         assert api.post(SCORE, HAND, format="json").status_code == 200
