@@ -46,3 +46,35 @@ def test_the_hooks_run_what_make_lint_runs() -> None:
         ".venv/bin/ruff format --force-exclude",
         ".venv/bin/lint-imports --no-cache",
     } <= programs
+
+
+def _makes_python(*arguments: str) -> str:
+    """The Python `make` would make the virtualenv from (its database, printed by `make -pn`)."""
+    import os
+
+    env = {key: value for key, value in os.environ.items() if key != "PYTHON"}
+    done = subprocess.run(
+        ["make", "-pn", "--no-print-directory", *arguments, "clean"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return re.search(r"^PYTHON :?= (.*)$", done.stdout, re.MULTILINE).group(1)
+
+
+def test_the_virtualenv_is_made_from_the_distributions_python_where_it_can_be() -> None:
+    """Debian's Python is the optimised build (docs/DECISIONS.md, "Serving and game night")."""
+    system = Path("/usr/bin/python3")
+    usable = (
+        system.exists()
+        and subprocess.run(
+            [system, "-c", "import sys, ensurepip; sys.exit(sys.version_info < (3, 11))"],
+            capture_output=True,
+            check=False,
+        ).returncode
+        == 0
+    )
+    assert _makes_python() == ("/usr/bin/python3" if usable else "python3")
+    assert _makes_python("PYTHON=/opt/other/python3") == "/opt/other/python3"
