@@ -2,8 +2,8 @@
 # The Python the virtualenv is made from (PYTHON=… chooses another): the distribution's own
 # /usr/bin/python3 where it is 3.11 or later and can make a virtualenv, else the first python3
 # on PATH. Debian builds its Python with profile-guided and link-time optimisation, which a
-# version manager's build (pyenv's, by default) goes without: the same tests cost the machine
-# about 15 % less CPU on it (docs/MEASUREMENTS.md), in the suite and in serving alike.
+# version manager's build (pyenv's, by default) goes without: the same tests, their servers
+# included, cost the machine about 15 % less CPU on it (docs/MEASUREMENTS.md).
 USABLE_PYTHON := import sys, ensurepip; sys.exit(sys.version_info < (3, 11))
 ifeq ($(origin PYTHON), undefined)
 PYTHON := $(firstword $(foreach candidate,/usr/bin/python3 python3,$(shell \

@@ -3,6 +3,7 @@ things with the same programs, so a commit that passes its hooks passes `make li
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -49,10 +50,13 @@ def test_the_hooks_run_what_make_lint_runs() -> None:
 
 
 def _makes_python(*arguments: str) -> str:
-    """The Python `make` would make the virtualenv from (its database, printed by `make -pn`)."""
-    import os
-
-    env = {key: value for key, value in os.environ.items() if key != "PYTHON"}
+    """The Python `make` would make the virtualenv from (its database, printed by `make -pn`).
+    Nothing of an outer make reaches it: `make test PYTHON=…` passes PYTHON in MAKEFLAGS."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PYTHON", "MAKEFLAGS", "MFLAGS", "MAKELEVEL")
+    }
     done = subprocess.run(
         ["make", "-pn", "--no-print-directory", *arguments, "clean"],
         cwd=ROOT,
