@@ -12,6 +12,7 @@ from contextlib import ExitStack
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.phone import POLLED
 from tests.browser.table_phones import Table, assert_fits_narrow_phones, assert_glance
 from tests.browser.test_tables_entries import fill_round
 from tests.browser.test_visible_text import report
@@ -19,10 +20,6 @@ from tests.test_tables_factions import ATTACK, SETUP, c
 from tests.test_tables_star_realms_academy import ANA_HITS
 
 pytestmark = pytest.mark.browser
-
-# Another phone's change reaches a page at its next poll (every 2 s); a loaded machine answers
-# late, so the wait is for the state, with room to spare.
-POLLED = 30_000
 
 
 def test_star_trek_missions_waits_for_each_hand(browser, room_site, site):

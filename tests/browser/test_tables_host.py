@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
-from tests.browser.phone import PHONE
+from tests.browser.phone import PHONE, POLLED
 from tests.browser.test_tables_rounds import page_top, tab_to, type_into
 from tests.browser.test_visible_text import report
 from tests.browser.watched import watched_page
@@ -94,9 +94,9 @@ def test_the_host_acts_for_seat_2_then_hands_the_host_role_to_bens_phone(browser
         expect(host.locator("#table-live")).not_to_contain_text("You hold the host role")
         expect(host.get_by_role("button", name="Hand over the host role")).to_have_count(0)
 
-        # Ben's phone never reloaded: within a poll it holds the host's controls.
+        # Ben's phone never reloaded: a poll brings it the host's controls.
         live = ben.locator("#table-live")
-        expect(live).to_contain_text("You hold the host role", timeout=5_000)
+        expect(live).to_contain_text("You hold the host role", timeout=POLLED)
         expect(live).to_contain_text("The host is Ben's phone (seat 2).")
         # htmx settles 20 ms after the swap: wait for the control itself before using it.
         undo = ben.get_by_role("button", name="Undo entry 1 (the last of the game's")

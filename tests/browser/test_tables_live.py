@@ -7,7 +7,7 @@ controls lost the focus mid-way. The page now sends its version as If-None-Match
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.phone import PHONE
+from tests.browser.phone import PHONE, POLLED
 from tests.browser.watched import watched_page
 
 pytestmark = pytest.mark.browser
@@ -42,5 +42,5 @@ def test_an_unchanged_poll_keeps_the_focus_and_a_change_still_arrives(browser, s
         expect(ben.locator(".lede")).to_have_text("You are Ben (seat 2).")
         # The claim is a new version of the table: the host's page hears of it by its next poll,
         # without reloading.
-        expect(live).not_to_have_attribute("data-etag", version, timeout=5_000)
+        expect(live).not_to_have_attribute("data-etag", version, timeout=POLLED)
         expect(live).not_to_have_attribute("data-drawn", "first")

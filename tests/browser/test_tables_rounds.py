@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
-from tests.browser.phone import PHONE
+from tests.browser.phone import PHONE, POLLED
 from tests.browser.test_visible_text import report
 from tests.browser.watched import watched_page
 
@@ -142,7 +142,7 @@ def test_three_rounds_to_a_match_winner_by_keyboard_on_a_phone_and_a_desktop(bro
         assert sheet(ben) == {"Ana": "2 of 4", "Ben": "0 of 4"}
         expect(ben.locator("#table-live")).to_contain_text("Ana starts the next round.")
         expect(host.locator("#table-live")).to_contain_text(
-            "Score sheet after round 1", timeout=5_000
+            "Score sheet after round 1", timeout=POLLED
         )
 
         # Round 2, on the game's own page, opened from the table and filled in from it.
@@ -174,7 +174,7 @@ def test_three_rounds_to_a_match_winner_by_keyboard_on_a_phone_and_a_desktop(bro
         expect(ben.locator("#table-live")).to_contain_text("Ana wins the match.")
         assert sheet(ben) == {"Ana": "4 of 4", "Ben": "0 of 4"}
         # The host's page never reloaded: its polled sheet says the same.
-        expect(host.locator("#table-live")).to_contain_text("Ana wins the match.", timeout=5_000)
+        expect(host.locator("#table-live")).to_contain_text("Ana wins the match.", timeout=POLLED)
         assert sheet(host) == {"Ana": "4 of 4", "Ben": "0 of 4"}
         history = host.locator(".table-history li")
         expect(history).to_have_count(3)

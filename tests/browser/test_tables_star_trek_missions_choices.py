@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
-from tests.browser.phone import PHONE
+from tests.browser.phone import PHONE, POLLED
 from tests.browser.test_tables_rounds import tab_walk
 from tests.browser.test_visible_text import report
 from tests.browser.watched import watched_page
@@ -138,7 +138,7 @@ def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(
         expect(live.locator(".table-players tbody tr").first).to_contain_text("Entered")
         # The host's page, never reloaded, sees it by polling.
         expect(host.locator("#table-live")).to_contain_text(
-            f"Ana entered a hand: {WITH_HUMAN} points", timeout=5_000
+            f"Ana entered a hand: {WITH_HUMAN} points", timeout=POLLED
         )
         checked(ana, javascript, "a hand entered with its choice")
         found += report(ana, "/t/<code>, a hand entered with its choice")
@@ -166,7 +166,7 @@ def test_a_phone_enters_a_hand_with_its_choice_at_the_table_and_corrects_it(
             if page is ana and not javascript:
                 ana.reload()  # without JavaScript the page shows what the others did on reload
             standings = page.locator("#table-live .table-standings li")
-            expect(page.locator("#table-live")).to_contain_text("Ana wins.", timeout=5_000)
+            expect(page.locator("#table-live")).to_contain_text("Ana wins.", timeout=POLLED)
             expect(standings.first).to_have_text(f"Ana {CORRECTED_WITH_HUMAN} points")
             expect(standings.nth(1)).to_contain_text("Ben 13 points")
             # Every hand is in: the table offers "Score the table", filled in with them all.
