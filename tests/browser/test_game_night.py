@@ -30,7 +30,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.browser.phone import PHONE
+from tests.browser.phone import PHONE, POLLED
 from tests.browser.test_tables_entries import HANDS, card_names, pick
 from tests.browser.watched import watched_page
 from tests.netns import veth_namespace
@@ -194,7 +194,9 @@ def test_four_phones_reach_the_table_through_the_printed_address(game_night, roo
                 cookie = next(c for c in page.context.cookies() if c["name"] == f"seat_{code}")
                 assert cookie["secure"] is False and cookie["path"] == f"/t/{code}"
             # The host's page hears of the four claims by its polls, over the same network...
-            expect(host.locator("#table-live").get_by_role("cell", name="Claimed")).to_have_count(4)
+            expect(host.locator("#table-live").get_by_role("cell", name="Claimed")).to_have_count(
+                4, timeout=POLLED
+            )
             # ...and, opened again, has no seat left to claim.
             host.reload()
             expect(host.locator(".table-claims li")).to_have_count(0)

@@ -280,9 +280,7 @@ def test_taps_made_while_scoring_are_not_lost(page, site, slow_scoring):
     for slug in ("lieutenant-worf", "bridge", "photon-torpedoes", "away-team"):
         show_tile(page, slug)
         page.locator(f"#tile-{slug}").click(no_wait_after=True)
-    expect(hand(page)).to_have_text(
-        ["Lieutenant Worf", "Bridge", "Photon Torpedoes", "Away Team"], timeout=8000
-    )
+    expect(hand(page)).to_have_text(["Lieutenant Worf", "Bridge", "Photon Torpedoes", "Away Team"])
     expect(page.locator(".pick-tile[aria-pressed='true']")).to_have_count(4)
     expect(total(page)).to_have_text(re.compile(r"\d+"))
 
@@ -303,7 +301,7 @@ def test_removals_made_while_scoring_take_out_the_right_cards(page, site, slow_s
     page.get_by_role("button", name="Remove Commander Sela").click(no_wait_after=True)
     page.get_by_role("button", name="Remove Photon Torpedoes").click(no_wait_after=True)
     expect(hand(page)).to_have_text(
-        ["Lieutenant Worf", "Ambassador K'Ehleyr", "Diplomatic Conference", "Bridge"], timeout=8000
+        ["Lieutenant Worf", "Ambassador K'Ehleyr", "Diplomatic Conference", "Bridge"]
     )
 
 

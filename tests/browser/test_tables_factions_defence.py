@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
-from tests.browser.phone import PHONE
+from tests.browser.phone import PHONE, POLLED
 from tests.browser.watched import watched_page
 from tests.test_tables_factions import ATTACK, SETUP, c
 
@@ -79,13 +79,14 @@ def test_bens_phone_blocks_anas_attack_at_the_table(browser, site):
 
         # Both phones, without reloading, see whom the table waits for.
         expect(ana.locator("#answer-heading")).to_have_text(
-            "Waiting for Ben (seat 2) to answer Ana's attack on Peak Sentinel (Ashen Peaks)"
+            "Waiting for Ben (seat 2) to answer Ana's attack on Peak Sentinel (Ashen Peaks)",
+            timeout=POLLED,
         )
         expect(ana.get_by_role("button", name="Block it with Defence (Ashen Peaks)")).to_have_count(
             0
         )
         expect(ben.locator("#answer-heading")).to_have_text(
-            "Your answer: Ana attacks your Peak Sentinel (Ashen Peaks)"
+            "Your answer: Ana attacks your Peak Sentinel (Ashen Peaks)", timeout=POLLED
         )
         answers = ben.locator(".table-answer__choices button")
         expect(answers).to_have_text(
@@ -103,7 +104,9 @@ def test_bens_phone_blocks_anas_attack_at_the_table(browser, site):
         ben.get_by_role("button", name="Block it with Defence (Ashen Peaks)").click()
         expect(ben.locator("#answer-heading")).to_have_count(0)
         history = ana.locator(".table-history li").last
-        expect(history).to_contain_text("Ben blocks Ana's Attack (Amber Coast) on Peak Sentinel")
+        expect(history).to_contain_text(  # on Ana's page by its poll
+            "Ben blocks Ana's Attack (Amber Coast) on Peak Sentinel", timeout=POLLED
+        )
         expect(ana.locator("#answer-heading")).to_have_count(0)
         expect(ana.locator("#players-heading + table + p")).to_contain_text("Ana's turn")
         assert "Spy" not in ben.locator("main").inner_text()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.phone import PHONE
+from tests.browser.phone import PHONE, POLLED
 from tests.browser.watched import watched_page
 
 pytestmark = pytest.mark.browser
@@ -20,7 +20,7 @@ def redrawn_after(page, change) -> None:
     live = page.locator("#table-live")
     version = live.get_attribute("data-etag")
     change()
-    expect(page.locator("#table-live")).not_to_have_attribute("data-etag", version, timeout=10_000)
+    expect(page.locator("#table-live")).not_to_have_attribute("data-etag", version, timeout=POLLED)
 
 
 def focused_words(page) -> str:

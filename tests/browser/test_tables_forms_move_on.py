@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.phone import PHONE
+from tests.browser.phone import PHONE, POLLED
 from tests.browser.watched import watched_page
 
 pytestmark = pytest.mark.browser
@@ -167,7 +167,7 @@ def test_the_tables_hand_form_takes_the_next_games_hand_in_one_tap(browser, site
         next_game(host, site, link)
 
         # Ana's page hears of game 2 by its poll; her form is game 2's: no hand of game 1 in it.
-        expect(ana.locator("#state-heading")).to_have_text("Game 2: standings")
+        expect(ana.locator("#state-heading")).to_have_text("Game 2: standings", timeout=POLLED)
         expect(ana.get_by_label("Cards, one name a line")).to_have_value("")
         expect(ana.locator("#hand-entered")).to_have_count(0)
         # One tap enters game 2's hand, as in game 1.
@@ -196,10 +196,10 @@ def test_a_correction_typed_before_the_next_game_is_still_refused(browser, site)
         enter_on_the_table(ben, GAME_1["Ben"])
         expect(ben.locator("#hand-entered")).to_contain_text("Your hand as entered")
         # Ana starts correcting her game 1 hand; the host starts game 2 meanwhile.
-        expect(ana.locator("#table-live")).to_contain_text("Ben entered a hand")
+        expect(ana.locator("#table-live")).to_contain_text("Ben entered a hand", timeout=POLLED)
         ana.get_by_label("Cards, one name a line").fill("\n".join(GAME_2_ANA))
         next_game(host, site, link)
-        expect(ana.locator("#state-heading")).to_have_text("Game 2: standings")
+        expect(ana.locator("#state-heading")).to_have_text("Game 2: standings", timeout=POLLED)
         expect(ana.get_by_label("Cards, one name a line")).to_have_value("\n".join(GAME_2_ANA))
         ana.get_by_role("button", name="Enter the hand").click()
         expect(ana.locator("#form-conflict")).to_contain_text("the host sent entry 3 (new game)")
@@ -223,7 +223,7 @@ def test_score_a_hand_opened_from_the_table_takes_the_next_games_hand_in_one_tap
         expect(ben.locator("#hand-entered")).to_contain_text("Your hand as entered")
         next_game(host, site, link)
         # Ana's table page (loaded in game 1) hears of game 2; she opens Score a hand from it.
-        expect(ana.locator("#state-heading")).to_have_text("Game 2: standings")
+        expect(ana.locator("#state-heading")).to_have_text("Game 2: standings", timeout=POLLED)
         ana.locator(".table-jobs").get_by_role("link", name="Score a hand").click()
         expect(ana.get_by_role("heading", level=1)).to_have_text("Score a hand")
         expect(ana.locator("#hand .hand-card")).to_have_count(0)
