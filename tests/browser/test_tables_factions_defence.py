@@ -1,7 +1,7 @@
 """A Factions attack defended from the defender's phone at a table (issue 29), on two 390 px
 phones: Ana's phone does not know Ben's cards, so the table does not rule the attack unblockable.
 It shows both phones whom it waits for, and Ben's phone, which never reloads, offers exactly
-Ben's answers within a poll. Ben blocks with a DEFENCE; Ana's phone sees the attack blocked and
+Ben's answers at its next poll. Ben blocks with a DEFENCE; Ana's phone sees the attack blocked and
 her turn going on. Neither phone shows the other's hand."""
 
 import json

@@ -1,7 +1,7 @@
 """The focus stays where it was when another phone's change redraws the table's page (issue 29).
 A keyboard user on the host's phone rests on a control of the polled part (a button without an
 id, a field, the top's button): another phone claims a seat, or enters its round, the part is
-redrawn within a poll, and the focus is on the same control, not fallen to the page's body (and
+redrawn at its next poll, and the focus is on the same control, not fallen to the page's body (and
 a choice made in a field, not yet sent, is still made)."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ The host opens "Score a round" from the table: the form has the seat picker (the
 any seat); the host picks seat 2 with the keyboard and scores the round, which the history shows as
 the host's for seat 2. Ben's phone, on the same page, has no picker: it answers for seat 2 only.
 Then the host hands the host role to Ben's phone from the table's page, with the keyboard: Ben's
-phone, which never reloads, shows the host's controls within a poll (and undoes the round with
+phone, which never reloads, shows the host's controls at its next poll (and undoes the round with
 them), and the first phone shows them no more."""
 
 import pytest
