@@ -77,12 +77,16 @@ PYTEST_ARGS ?= -n $(WORKERS) --dist worksteal --durations=10
 # CI runs both. TABLESIDE_CHROMIUM=… chooses another.
 # mypy runs beside the suite: a clean clone has no mypy cache, and its cold run (about 30 s of one
 # core) would leave the other core idle, where the suite keeps both busy. Its report follows the
-# suite's, and either failing fails `make test`; ruff and the contracts (a second) run first.
+# suite's, and either failing fails `make test`; ruff and the contracts (a second) run first. It
+# holds TYPECHECK_LOCK while it writes mypy's cache: the tests that copy that cache to run mypy
+# on a copy of the project wait for the lock (tests/mypy_cache.py), so they copy it finished
+# and read again only what they change, not the whole project from nothing.
 TYPECHECK_LOG := $(VENV)/typecheck.log
+TYPECHECK_LOCK := $(VENV)/.typecheck.lock
 test: install chromium lint
 	$(BYTECODE) $(BIN)/python -m compileall -q $(SOURCES) >/dev/null
 	@echo "mypy runs beside the suite (make typecheck); its report follows the suite's."
-	@$(MAKE) --no-print-directory typecheck > $(TYPECHECK_LOG) 2>&1 & typecheck=$$!; \
+	@flock $(TYPECHECK_LOCK) $(MAKE) --no-print-directory typecheck > $(TYPECHECK_LOG) 2>&1 & typecheck=$$!; \
 	$(BYTECODE) TABLESIDE_CHROMIUM="$${TABLESIDE_CHROMIUM:-/usr/bin/chromium-headless-shell}" $(BIN)/pytest $(PYTEST_ARGS); \
 	suite=$$?; wait $$typecheck; types=$$?; cat $(TYPECHECK_LOG); \
 	if [ $$types -ne 0 ]; then echo "make test: mypy found problems (above)"; fi; \

@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.mypy_cache import wait_for_the_projects_typecheck
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 SECTION = "## Adding a game"
@@ -104,6 +106,9 @@ def run(command: list[str] | str, cwd: Path, **options) -> subprocess.CompletedP
 def copied(tmp_path_factory) -> tuple[Path, str]:
     """A copy of the project with a game added by the README's steps: (its root, the package)."""
     project = tmp_path_factory.mktemp("copy") / "project"
+    # The project's mypy cache is copied with it: finished, not as `make test`'s typecheck beside
+    # the suite has half-written it (tests/mypy_cache.py).
+    wait_for_the_projects_typecheck()
     shutil.copytree(ROOT, project, ignore=_ignore, symlinks=True)
     # The README's commands run the project's environment as `.venv/bin/…`: the copy's is this one.
     (project / ".venv").symlink_to(BIN.parent, target_is_directory=True)

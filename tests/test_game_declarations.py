@@ -7,13 +7,13 @@ GamePackage is what the apps read of an entry through common.games (its GameEntr
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from games.package import GamePackage
 from games.registry import GAMES
+from tests.mypy_cache import copy_the_projects_cache
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -39,13 +39,12 @@ ENTRY: GameEntry = GAME  # what the apps read of an entry (common.games): a Game
 def test_mypy_refuses_a_game_declaring_functions_of_the_wrong_shape(tmp_path):
     snippet = tmp_path / "wrong_game.py"
     snippet.write_text(WRONG, encoding="utf-8")
-    # mypy's cache of the project (`make typecheck` has just written it in `make test`), copied:
-    # the snippet is checked afresh against the modules it imports, and those are read again
-    # only where they changed since (the cache keeps each module's hash), not all of them and
-    # django-stubs from nothing (13 s). Without a cache, the copy is empty and mypy reads all.
+    # mypy's cache of the project, finished (tests/mypy_cache.py): the snippet is checked afresh
+    # against the modules it imports, and those are read again only where they changed since (the
+    # cache keeps each module's hash), not all of them and django-stubs from nothing (13 s).
+    # Without a cache, the copy is empty and mypy reads all.
     cache = tmp_path / "mypy_cache"
-    if (ROOT / ".mypy_cache").is_dir():
-        shutil.copytree(ROOT / ".mypy_cache", cache)
+    copy_the_projects_cache(cache)
     done = subprocess.run(
         [str(BIN / "mypy"), "--cache-dir", str(cache), str(snippet)],
         cwd=ROOT,
