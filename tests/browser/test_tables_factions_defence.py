@@ -97,8 +97,6 @@ def test_bens_phone_blocks_anas_attack_at_the_table(browser, site):
             ]
         )
         assert_accessible(ben, "A Factions table: the defender's answer")
-        ben.locator("#answer-heading").scroll_into_view_if_needed()
-        ben.screenshot(path="/tmp/tableside-factions-answer-phone.png")
         assert "Spy" not in ben.locator("main").inner_text()
 
         ben.get_by_role("button", name="Block it with Defence (Ashen Peaks)").click()
