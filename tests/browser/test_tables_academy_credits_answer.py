@@ -14,7 +14,7 @@ from tests.browser.phone import PHONE
 from tests.browser.test_tables_factions_defence import seat_token, send_event
 from tests.browser.watched import watched_page
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.table]
 
 KEPT = "Caleb Mir"  # Ana's other card: hers alone
 

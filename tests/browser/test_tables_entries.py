@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from tests.browser.phone import PHONE
 from tests.browser.star_trek_missions_tiles import show_tile
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.table]
 
 # Seven cards each (six Galaxy cards and a Mission), no card in two hands.
 HANDS = {

@@ -16,7 +16,7 @@ from tests.browser.phone import PHONE, POLLED
 from tests.browser.watched import watched_page
 from tests.test_tables_factions import ATTACK, SETUP, c
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.table]
 
 
 def seat_token(page, code: str) -> str:

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tests.browser.phone import PHONE, POLLED
 from tests.browser.watched import watched_page
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.table]
 
 
 def redrawn_after(page, change) -> None:

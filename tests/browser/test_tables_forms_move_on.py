@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from tests.browser.phone import PHONE, POLLED
 from tests.browser.watched import watched_page
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.table]
 
 
 def start_table(host, site: str, game: str, players: list[str]) -> str:

@@ -19,7 +19,7 @@ from tests.browser.test_visible_text import report
 from tests.test_tables_factions import ATTACK, SETUP, c
 from tests.test_tables_star_realms_academy import ANA_HITS
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.table]
 
 
 def test_star_trek_missions_waits_for_each_hand(browser, room_site, site):

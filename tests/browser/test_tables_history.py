@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tables.models import Event, Table
 from tests.browser.phone import PHONE
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.table]
 
 
 def started(browser, site):

@@ -18,7 +18,7 @@ from tests.browser.test_tables_rounds import page_top, tab_to, type_into
 from tests.browser.test_visible_text import report
 from tests.browser.watched import watched_page
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.table]
 
 
 def test_the_host_acts_for_seat_2_then_hands_the_host_role_to_bens_phone(browser, site):

@@ -15,7 +15,7 @@ from tests.browser.phone import PHONE
 from tests.browser.test_tables_entries import pick
 from tests.browser.watched import watched_page
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.table]
 
 HAND_SLUGS = [
     "ambassador-kehleyr",

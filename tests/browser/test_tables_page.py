@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tests.browser.phone import PHONE, POLLED  # the 390×844 touch phone of issue 23
 from tests.browser.test_visible_text import report
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.table]
 
 HANDS = {
     "Ana": [

@@ -19,7 +19,7 @@ from tests.browser.phone import PHONE, POLLED
 from tests.browser.test_visible_text import report
 from tests.browser.watched import watched_page
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.table]
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 FOCUSABLE = (

@@ -20,7 +20,7 @@ from tests.browser.test_tables_rounds import tab_walk
 from tests.browser.test_visible_text import report
 from tests.browser.watched import watched_page
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.table]
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
