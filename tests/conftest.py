@@ -227,10 +227,10 @@ def pytest_collection_modifyitems(items):
     leaves each group in file order, where tests/browser/test_tables_*.py come last of the
     browser tests. Those tests spend much of their time waiting on a table page's next poll
     (every 2 s) with their worker's core idle: run last, they left a core idle for most of the
-    suite's last minute (bench/suite_cpu.py's idle cores by half-minute: 0.23 and 0.50), and
-    run first of their group, their waits overlap the CPU-bound tests still queued (0.10 and
-    0.02 in the half-minutes before the end). They stay among the live-server tests, after
-    every test that expects the database as the catalog load left it."""
+    suite's last minute (bench/suite_cpu.py's idle cores by half-minute: 0.23 and 0.50); run
+    first of their group, their waits overlap the CPU-bound tests still queued (0.02 and 0.10
+    in the last two whole half-minutes). They stay among the live-server tests, after every
+    test that expects the database as the catalog load left it."""
     table = [item for item in items if item.get_closest_marker("table")]
     chosen = set(table)
     rest = [item for item in items if item not in chosen]
