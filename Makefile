@@ -79,8 +79,8 @@ PYTEST_ARGS ?= -n $(WORKERS) --dist worksteal --durations=10
 # core) would leave the other core idle, where the suite keeps both busy. Its report follows the
 # suite's, and either failing fails `make test`; ruff and the contracts (a second) run first. It
 # holds TYPECHECK_LOCK while it writes mypy's cache: the tests that copy that cache to run mypy
-# on a copy of the project wait for the lock (tests/mypy_cache.py), so they copy it finished
-# and read again only what they change, not the whole project from nothing.
+# themselves (on a copy of the project, on a snippet) wait for the lock (tests/mypy_cache.py), so
+# they copy it finished and read again only what they change, not the whole project from nothing.
 TYPECHECK_LOG := $(VENV)/typecheck.log
 TYPECHECK_LOCK := $(VENV)/.typecheck.lock
 test: install chromium lint
