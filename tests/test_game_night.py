@@ -139,6 +139,35 @@ def test_without_a_network_the_command_says_how_to_choose_an_address():
     assert "make game-night HOST=192.168.1.20" in found.stderr
 
 
+def addresses(*namespace: str) -> str:
+    """The IPv4 addresses of this machine's namespace, or of the one named (`ip -n NAME`)."""
+    return subprocess.run(
+        ["ip", *namespace, "-4", "-o", "addr", "show"], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def links() -> str:
+    return subprocess.run(
+        ["ip", "-o", "link", "show"], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def test_the_rooms_namespaces_leave_this_machines_interfaces_alone():
+    """Both ends of the veth pair are in namespaces of the test's own: a browser test on another
+    worker, whose Chromium fails its requests in flight when an interface or address of its
+    namespace comes or goes (net::ERR_NETWORK_CHANGED), sees nothing of the game night's."""
+    before = links(), addresses()
+    with veth_namespace(default_route=True) as namespace:
+        during = links(), addresses()
+        server, phone = addresses("-n", namespace.server), addresses("-n", namespace.name)
+    assert during == before
+    assert (links(), addresses()) == before
+    assert namespace.outer not in before[1] and namespace.inner not in before[1]
+    # Its legal neighbour: the pair's addresses are there, each in its own namespace.
+    assert f"inet {namespace.outer}/30" in server and namespace.inner not in server
+    assert f"inet {namespace.inner}/30" in phone and namespace.outer not in phone
+
+
 def start(client: Client, host: str) -> str:
     response = client.post(
         "/t/", {"game": "academy-credits", "players": "Ana\nBen"}, HTTP_HOST=host

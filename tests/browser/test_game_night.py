@@ -2,10 +2,10 @@
 says how to let them in.
 
 The game night runs as `make game-night` runs it once the database is set up (`python -m
-config.game_night`: collectstatic, then gunicorn with the production settings) on the address of
-this machine's end of a veth pair, in front of a network namespace the test makes (tests/netns.py):
-the phones' Chromium runs inside that namespace, so its only way to the server is that network,
-as a phone's is the room's Wi-Fi. The host's browser opens the address the command printed, starts
+config.game_night`: collectstatic, then gunicorn with the production settings, on its default
+port) in a network namespace of its own, the laptop, on its end of a veth pair to another, the
+room, both made by the test (tests/netns.py): the phones' Chromium runs in the room's namespace,
+so its only way to the server is that network, as a phone's is the room's Wi-Fi. The host's browser opens the address the command printed, starts
 a table, and the four phones come in by its QR code, read off the page as a camera would, and
 claim their seats. Then the game night's "done when" (issue 29): four phones at a Star Trek:
 Missions table, each on "Score a hand" opened from the table, enter their hands in the same second
@@ -15,6 +15,7 @@ PostgreSQL under scripts/with-postgres (the server's database is made on its DAT
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import secrets
@@ -22,7 +23,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import pytest
 import zxingcpp
@@ -34,7 +35,6 @@ from tests.browser.phone import PHONE, POLLED
 from tests.browser.test_tables_entries import HANDS, card_names, pick
 from tests.browser.watched import watched_page
 from tests.netns import veth_namespace
-from tests.tables_server import free_port
 from tests.test_game_night import scan_terminal_code
 
 pytestmark = pytest.mark.browser
@@ -78,8 +78,14 @@ def database(tmp_path_factory):
     name = f"tableside_game_night_{secrets.token_hex(4)}"
     with psycopg.connect(url, autocommit=True) as connection:
         connection.execute(f"CREATE DATABASE {name}")
+        sockets = connection.execute("SHOW unix_socket_directories").fetchone()[0]
+        port = connection.execute("SHOW port").fetchone()[0]
+    # The server runs in a network namespace of its own (tests/netns.py), whose loopback is not
+    # this machine's: it reaches PostgreSQL by its Unix socket, a file every namespace sees.
+    socket_folder = sockets.split(",")[0].strip()
+    user = urlsplit(url).username or "postgres"
     try:
-        yield url.rsplit("/", 1)[0] + "/" + name
+        yield f"postgres://{user}@:{port}/{name}?host={quote(socket_folder, safe='/')}"
     finally:
         with psycopg.connect(url, autocommit=True) as connection:
             connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
@@ -87,7 +93,7 @@ def database(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def game_night(database):
-    """The game night served on this machine's end of the veth pair: (the namespace, the address
+    """The game night served on the laptop's end of the veth pair: (the namespaces, the address
     the command printed, all it printed)."""
     env = {
         **os.environ,
@@ -103,9 +109,10 @@ def game_night(database):
             [sys.executable, "manage.py", *command], cwd=ROOT, env=setup, check=True, timeout=300
         )
     with veth_namespace() as namespace:
-        env.update(HOST=namespace.outer, PORT=str(free_port()))
+        # make game-night's own port, free in a namespace of the server's own.
+        env.update(HOST=namespace.outer, PORT="8000")
         process = subprocess.Popen(
-            [sys.executable, "-m", "config.game_night"],
+            namespace.server_command(sys.executable, "-m", "config.game_night"),
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
@@ -145,6 +152,24 @@ def room_browser(browser, game_night, tmp_path_factory):
     )
     yield room
     room.close()
+
+
+def asked_in_the_room(page, url: str, body: object = None) -> tuple[int, str]:
+    """The status and text of the answer to a GET of url, or a POST of body as JSON, sent by the
+    page's browser: the test's own process is on neither side of the veth pair (tests/netns.py)."""
+    answer = page.evaluate(
+        """async ([url, body]) => {
+            const sent = body === null ? {} : {
+                method: "POST",
+                headers: {"Content-Type": "application/json"},
+                body: JSON.stringify(body),
+            };
+            const answer = await fetch(url, sent);
+            return {status: answer.status, text: await answer.text()};
+        }""",
+        [url, body],
+    )
+    return answer["status"], answer["text"]
 
 
 def scan(locator) -> list[str]:
@@ -284,13 +309,13 @@ def test_four_phones_enter_their_hands_from_score_a_hand_in_one_second(game_nigh
                 ["Entered"] * 4
             )
             expect(live.locator(".table-history li")).to_have_count(4)
-            whole = host.request.post(
+            status, text = asked_in_the_room(
+                host,
                 printed + "api/games/star-trek-missions/score/",
-                data={"players": [{"name": name, "hand": names[name]} for name in HANDS]},
-                timeout=60_000,
+                {"players": [{"name": name, "hand": names[name]} for name in HANDS]},
             )
-            assert whole.status == 200, whole.text()[:300]
-            score = whole.json()
+            assert status == 200, text[:300]
+            score = json.loads(text)
             expect(live.locator(".table-standings li")).to_have_text(
                 [
                     f"{row['name']} {row['total']} point{'' if row['total'] == 1 else 's'}"
@@ -305,7 +330,11 @@ def test_four_phones_enter_their_hands_from_score_a_hand_in_one_second(game_nigh
                 else f"{', '.join(winners)} share victory."
             )
             # The stored table says the same (the hands as picked, in seat order).
-            table = host.request.get(printed + f"api/tables/{link.rsplit('/', 1)[1]}/").json()
+            status, text = asked_in_the_room(
+                host, printed + f"api/tables/{link.rsplit('/', 1)[1]}/"
+            )
+            assert status == 200, text[:300]
+            table = json.loads(text)
             assert table["state"]["cards"] == [names[name] for name in HANDS]
             assert table["state"]["standings"] == score["standings"]
         finally:
