@@ -14,7 +14,9 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 # Text longer than this many times the longest name (or slug) cannot be a typo of any card.
 LENGTH_FACTOR = 3
@@ -113,14 +115,15 @@ def suggest(query: str, cards: list[NamedCard], limit: int = 5) -> list[str]:
     key = normalise(query)
     if not key:
         return []
+    typed = _compared(key)
     scored = []
     for card in cards:
-        name_key = normalise(card.name)
-        bonus = START_BONUS if key in name_key or name_key.startswith(key[:3]) else 0.0
-        whole = _ratio_reaching(key, name_key, SUGGEST_THRESHOLD - bonus)
+        name, words = _name_forms(card.name)
+        bonus = START_BONUS if key in name.text or name.text.startswith(key[:3]) else 0.0
+        whole = _ratio_reaching(typed, name, SUGGEST_THRESHOLD - bonus)
         ratio = whole + bonus if whole is not None else 0.0
-        for word in re.split(r"[\s\-]+", card.name):
-            in_word = _ratio_reaching(key, normalise(word), max(ratio, SUGGEST_THRESHOLD))
+        for word in words:
+            in_word = _ratio_reaching(typed, word, max(ratio, SUGGEST_THRESHOLD))
             if in_word is not None:
                 ratio = max(ratio, in_word)
         if ratio >= SUGGEST_THRESHOLD:
@@ -129,11 +132,42 @@ def suggest(query: str, cards: list[NamedCard], limit: int = 5) -> list[str]:
     return [name for _ratio, name in scored[:limit]]
 
 
-def _ratio_reaching(a: str, b: str, needed: float) -> float | None:
-    """difflib's ratio of a and b, or None when it is certainly below `needed`: the bounds by
-    length and by shared characters (each at least the ratio) are checked first, so two texts
-    that cannot be alike are never compared in full."""
-    matcher = difflib.SequenceMatcher(None, a, b)
-    if matcher.real_quick_ratio() < needed or matcher.quick_ratio() < needed:
+@dataclass(frozen=True)
+class _Compared:
+    """A normalised text and how many of each character it has (the second bound's input)."""
+
+    text: str
+    counts: Counter[str]
+
+
+@lru_cache(maxsize=4096)
+def _name_forms(name: str) -> tuple[_Compared, tuple[_Compared, ...]]:
+    """A card name normalised, and each of its words. Cached: suggest() compares every name of
+    the game with each unknown name typed, and a game's names are few (the cache's bound keeps
+    a catalog edited many times from growing it)."""
+    words = re.split(r"[\s\-]+", name)
+    return _compared(normalise(name)), tuple(_compared(normalise(word)) for word in words)
+
+
+def _compared(text: str) -> _Compared:
+    return _Compared(text, Counter(text))
+
+
+def _ratio_reaching(a: _Compared, b: _Compared, needed: float) -> float | None:
+    """difflib's ratio of a and b, or None when it is certainly below `needed`. Two upper bounds
+    of the ratio are checked first, so two texts that cannot be alike are never compared in full:
+    by their lengths (difflib's real_quick_ratio), then by the characters they share (its
+    quick_ratio), both worked out here without building difflib's matcher, whose set-up indexes
+    every character of b and cost more than the bounds themselves."""
+    total = len(a.text) + len(b.text)
+    if _ratio_of(min(len(a.text), len(b.text)), total) < needed:
         return None
-    return matcher.ratio()
+    shared = sum(min(count, b.counts[char]) for char, count in a.counts.items())
+    if _ratio_of(shared, total) < needed:
+        return None
+    return difflib.SequenceMatcher(None, a.text, b.text).ratio()
+
+
+def _ratio_of(matches: int, total: int) -> float:
+    """difflib's 2·M/T, 1.0 for two empty texts (as difflib counts them)."""
+    return 2.0 * matches / total if total else 1.0
