@@ -80,11 +80,17 @@ def database(tmp_path_factory):
         connection.execute(f"CREATE DATABASE {name}")
         sockets = connection.execute("SHOW unix_socket_directories").fetchone()[0]
         port = connection.execute("SHOW port").fetchone()[0]
-    # The server runs in a network namespace of its own (tests/netns.py), whose loopback is not
-    # this machine's: it reaches PostgreSQL by its Unix socket, a file every namespace sees.
-    socket_folder = sockets.split(",")[0].strip()
-    user = urlsplit(url).username or "postgres"
     try:
+        # The server runs in a network namespace of its own (tests/netns.py), whose loopback is
+        # not this machine's: it reaches PostgreSQL by its Unix socket, a file every namespace sees.
+        socket_folder = sockets.split(",")[0].strip()
+        if not socket_folder:
+            pytest.fail(
+                "The game night's server reaches PostgreSQL by its Unix socket, and DATABASE_URL's "
+                "server has none: run the suite on a PostgreSQL of this machine "
+                "(scripts/with-postgres)."
+            )
+        user = urlsplit(url).username or "postgres"
         yield f"postgres://{user}@:{port}/{name}?host={quote(socket_folder, safe='/')}"
     finally:
         with psycopg.connect(url, autocommit=True) as connection:
