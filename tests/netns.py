@@ -74,7 +74,7 @@ def veth_namespace(*, default_route: bool = False) -> Iterator[Namespace]:
         _ip("netns", "add", name)
         _ip("netns", "add", server)
         # Made inside the server's namespace (`-n`), so the link never appears in this one.
-        _ip("-n", server, "link", "add", outer_link, "type", "veth", *("peer", "name", inner_link))
+        _ip("-n", server, "link", "add", outer_link, "type", "veth", "peer", "name", inner_link)
         _ip("-n", server, "link", "set", inner_link, "netns", name)
         _ip("-n", server, "addr", "add", f"{outer}/30", "dev", outer_link)
         _ip("-n", server, "link", "set", outer_link, "up")
