@@ -5,9 +5,9 @@ The game night runs as `make game-night` runs it once the database is set up (`p
 config.game_night`: collectstatic, then gunicorn with the production settings, on its default
 port) in a network namespace of its own, the laptop, on its end of a veth pair to another, the
 room, both made by the test (tests/netns.py): the phones' Chromium runs in the room's namespace,
-so its only way to the server is that network, as a phone's is the room's Wi-Fi. The host's browser opens the address the command printed, starts
-a table, and the four phones come in by its QR code, read off the page as a camera would, and
-claim their seats. Then the game night's "done when" (issue 29): four phones at a Star Trek:
+so its only way to the server is that network, as a phone's is the room's Wi-Fi. The host's
+browser opens the address the command printed, starts a table, and the four phones come in by its
+QR code, read off the page as a camera would, and claim their seats. Then the game night's "done when" (issue 29): four phones at a Star Trek:
 Missions table, each on "Score a hand" opened from the table, enter their hands in the same second
 and all four are recorded, the standings the stateless whole-table score's. On SQLite, and on
 PostgreSQL under scripts/with-postgres (the server's database is made on its DATABASE_URL)."""
@@ -162,7 +162,9 @@ def room_browser(browser, game_night, tmp_path_factory):
 
 def asked_in_the_room(page, url: str, body: object = None) -> tuple[int, str]:
     """The status and text of the answer to a GET of url, or a POST of body as JSON, sent by the
-    page's browser: the test's own process is on neither side of the veth pair (tests/netns.py)."""
+    page's browser: the test's own process is on neither side of the veth pair (tests/netns.py).
+    Given up after 60 s, as the request it replaces was: a server that never answers fails the
+    test rather than hanging it."""
     answer = page.evaluate(
         """async ([url, body]) => {
             const sent = body === null ? {} : {
@@ -170,7 +172,7 @@ def asked_in_the_room(page, url: str, body: object = None) -> tuple[int, str]:
                 headers: {"Content-Type": "application/json"},
                 body: JSON.stringify(body),
             };
-            const answer = await fetch(url, sent);
+            const answer = await fetch(url, {...sent, signal: AbortSignal.timeout(60000)});
             return {status: answer.status, text: await answer.text()};
         }""",
         [url, body],
